@@ -1,0 +1,44 @@
+import { spawn } from 'node:child_process';
+import { packagePath } from '../../src/package-root.js';
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs the podwarden CLI as a real process (the TypeScript sources through tsx), so tests see
+ * exactly what a user sees: output streams and exit code.
+ */
+export function runCli(
+  args: string[],
+  options: { env?: Record<string, string | undefined>; cwd?: string; timeoutMs?: number } = {},
+): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', packagePath('src/main.ts'), ...args], {
+      cwd: options.cwd ?? packagePath(),
+      env: definedOnly({ ...process.env, PODWARDEN_CONFIG: undefined, NO_COLOR: '1', ...options.env }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 30_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** Child processes would see `undefined` as the string "undefined"; drop such keys instead. */
+function definedOnly(env: Record<string, string | undefined>): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined));
+}

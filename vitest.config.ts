@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    // Tests start real servers (simulator, SMTP, Prism, Prometheus); two cores, so keep it modest.
+    maxWorkers: 2,
+  },
+});
