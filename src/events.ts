@@ -1,0 +1,42 @@
+import type { Logger } from './log.js';
+
+/**
+ * A typed event bus for the daemon. Listeners never throw into the loop (safeEmit), and tests
+ * `await events.next('collector:success')` instead of sleeping.
+ */
+export class EventBus<Events extends Record<string, unknown>> {
+  private listeners = new Map<keyof Events, Set<(payload: never) => void>>();
+
+  constructor(private readonly log?: Logger) {}
+
+  on<K extends keyof Events>(name: K, listener: (payload: Events[K]) => void): () => void {
+    let set = this.listeners.get(name);
+    if (!set) {
+      set = new Set();
+      this.listeners.set(name, set);
+    }
+    set.add(listener as (payload: never) => void);
+    return () => set.delete(listener as (payload: never) => void);
+  }
+
+  /** Resolves with the next payload of `name` that satisfies `predicate`. */
+  next<K extends keyof Events>(name: K, predicate: (payload: Events[K]) => boolean = () => true): Promise<Events[K]> {
+    return new Promise((resolve) => {
+      const off = this.on(name, (payload) => {
+        if (!predicate(payload)) return;
+        off();
+        resolve(payload);
+      });
+    });
+  }
+
+  emit<K extends keyof Events>(name: K, payload: Events[K]): void {
+    for (const listener of this.listeners.get(name) ?? []) {
+      try {
+        (listener as (payload: Events[K]) => void)(payload);
+      } catch (error) {
+        this.log?.error({ err: error, event: String(name) }, 'event listener failed');
+      }
+    }
+  }
+}
