@@ -1,0 +1,64 @@
+import { formatPath, type Problem } from './errors.js';
+
+const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * Replaces `${VAR}` and `${VAR:-default}` in every string value of a parsed YAML tree with the
+ * environment's values (`:-` also covers a variable set to the empty string, as in a shell);
+ * `$${` is a literal `${`. Keys are left alone. Every problem is reported with its config path.
+ * Substituted values stay strings: a number or boolean field cannot be filled this way.
+ */
+export function interpolateEnv(raw: unknown, env: NodeJS.ProcessEnv): { value: unknown; problems: Problem[] } {
+  const problems: Problem[] = [];
+  const walk = (node: unknown, path: PropertyKey[]): unknown => {
+    if (typeof node === 'string') return substitute(node, env, formatPath(path), problems);
+    if (Array.isArray(node)) return node.map((item, index) => walk(item, [...path, index]));
+    if (node !== null && typeof node === 'object') {
+      return Object.fromEntries(Object.entries(node).map(([key, item]) => [key, walk(item, [...path, key])]));
+    }
+    return node;
+  };
+  return { value: walk(raw, []), problems };
+}
+
+function substitute(text: string, env: NodeJS.ProcessEnv, path: string, problems: Problem[]): string {
+  let out = '';
+  let index = 0;
+  while (index < text.length) {
+    const dollar = text.indexOf('$', index);
+    if (dollar < 0) break;
+    out += text.slice(index, dollar);
+    if (text.startsWith('$${', dollar)) {
+      out += '${';
+      index = dollar + 3;
+    } else if (text.startsWith('${', dollar)) {
+      const close = text.indexOf('}', dollar + 2);
+      if (close < 0) {
+        problems.push({ path, message: 'unterminated "${" (write "$${" for a literal "${")' });
+        return out + text.slice(dollar);
+      }
+      out += resolveReference(text.slice(dollar + 2, close), env, path, problems);
+      index = close + 1;
+    } else {
+      out += '$';
+      index = dollar + 1;
+    }
+  }
+  return out + text.slice(index);
+}
+
+function resolveReference(reference: string, env: NodeJS.ProcessEnv, path: string, problems: Problem[]): string {
+  const separator = reference.indexOf(':-');
+  const name = separator < 0 ? reference : reference.slice(0, separator);
+  if (!NAME.test(name)) {
+    problems.push({ path, message: `invalid reference "\${${reference}}" (expected \${NAME} or \${NAME:-default})` });
+    return '';
+  }
+  const value = env[name];
+  if (separator >= 0) return value ? value : reference.slice(separator + 2);
+  if (value === undefined) {
+    problems.push({ path, message: `environment variable ${name} is not set` });
+    return '';
+  }
+  return value;
+}

@@ -1,0 +1,99 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { z } from 'zod';
+import { registerSecret } from '../redact.js';
+import type { ParseContext } from './fields.js';
+
+/**
+ * Every secret field of the configuration. Each is written either inline (`apiKey`, often as
+ * `${RUNPOD_API_KEY}`) or as a file to read (`apiKeyFile`, e.g. a Docker secret), never both,
+ * and comes out under its own name. `maskedConfig` masks exactly these names; a new secret
+ * (say `password`) is added here first, or `secretShape('password')` does not compile.
+ */
+export const SECRET_FIELDS = ['apiKey', 'bearerToken'] as const;
+export type SecretField = (typeof SECRET_FIELDS)[number];
+
+type FileKey<K extends string> = `${K}File`;
+type SecretShape<K extends SecretField> = {
+  [P in K | FileKey<K>]: z.ZodOptional<z.ZodPipe<z.ZodString, z.ZodTransform<string, string>>>;
+};
+type Simplify<T> = { [P in keyof T]: T[P] } & {};
+type WithSecret<T, K extends SecretField, Required extends boolean> = Simplify<
+  Omit<T, K | FileKey<K>> & (Required extends true ? { [P in K]: string } : { [P in K]?: string })
+>;
+
+/** The two fields of one secret, to spread into an object's shape. */
+export function secretShape<K extends SecretField>(key: K, ctx: ParseContext): SecretShape<K> {
+  return {
+    [key]: z.string().min(1).transform(registered).optional(),
+    [`${key}File`]: z.string().min(1).transform(readSecretFile(ctx)).optional(),
+  } as SecretShape<K>;
+}
+
+/**
+ * Checks that the secret `key` of an object holding `secretShape(key)` is set exactly once
+ * (or at most once when optional) and merges `<key>File` into `<key>`. The check runs even when
+ * other fields of the object are wrong, so one pass reports every problem.
+ */
+export function withSecret<S extends z.ZodObject, K extends SecretField, Required extends boolean>(
+  schema: S,
+  key: K,
+  options: { required: Required },
+) {
+  const fileKey: FileKey<K> = `${key}File`;
+  return schema
+    .superRefine(
+      (value, ctx) => {
+        const fields = value as Record<string, unknown>;
+        const inline = fields[key] !== undefined;
+        const fromFile = fields[fileKey] !== undefined;
+        if (inline && fromFile) {
+          ctx.addIssue({ code: 'custom', path: [fileKey], message: `set ${key} or ${fileKey}, not both` });
+        } else if (options.required && !inline && !fromFile) {
+          ctx.addIssue({ code: 'custom', path: [key], message: `required (or set ${fileKey})` });
+        }
+      },
+      { when: (payload) => isMapping(payload.value) },
+    )
+    .transform((value) => {
+      const out: Record<string, unknown> = {};
+      for (const [name, item] of Object.entries(value)) {
+        if (name === fileKey || name === key) {
+          if (item !== undefined) out[key] = item;
+        } else {
+          out[name] = item;
+        }
+      }
+      return out as WithSecret<z.output<S>, K, Required>;
+    });
+}
+
+function registered(value: string): string {
+  registerSecret(value);
+  return value;
+}
+
+/** Reads a secret file relative to the config's folder; one trailing newline (as `echo` writes) is not part of it. */
+function readSecretFile(ctx: ParseContext) {
+  return (file: string, issues: z.RefinementCtx): string => {
+    const path = resolve(ctx.baseDir, file);
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch (error) {
+      const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+      issues.addIssue({ code: 'custom', message: `cannot read file ${path}: ${reason}`, input: file });
+      return z.NEVER;
+    }
+    const value = text.replace(/\r?\n$/, '');
+    if (!value) {
+      issues.addIssue({ code: 'custom', message: `file ${path} is empty`, input: file });
+      return z.NEVER;
+    }
+    return registered(value);
+  };
+}
+
+function isMapping(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}

@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import { cronSchedule, duration, withMs } from '../fields.js';
+
+/** The fields every collector has; `schedule` is a node-cron expression, in UTC. */
+function common(schedule: string) {
+  return { enabled: z.boolean().default(true), schedule: cronSchedule().default(schedule) };
+}
+
+const EVERY_5_MINUTES = '*/5 * * * *';
+
+/** `collectors`: which collectors run and when, one entry per collector (alphabetical, as in the registry). */
+export const collectorsSection = z
+  .strictObject({
+    billing: withMs(
+      {
+        ...common('*/15 * * * *'),
+        /** How far back the first run fetches history. */
+        backfill: duration().prefault('30d'),
+        /** Every run re-reads this much recent history, because RunPod revises recent buckets. */
+        trailingWindow: duration().prefault('48h'),
+        bucketSize: z.enum(['hour', 'day', 'week', 'month', 'year']).default('hour'),
+      },
+      ['backfill', 'trailingWindow'],
+    ).prefault({}),
+    catalog: z
+      .strictObject({
+        ...common(EVERY_5_MINUTES),
+        /** The `product` filter of GET /gputypes?include=AVAILABILITY, which RunPod requires. */
+        products: z
+          .array(z.enum(['POD', 'CLUSTER', 'SERVERLESS']))
+          .min(1)
+          .prefault(['POD']),
+      })
+      .prefault({}),
+    clusters: z.strictObject(common(EVERY_5_MINUTES)).prefault({}),
+    pods: z.strictObject(common('* * * * *')).prefault({}),
+    serverless: z.strictObject(common(EVERY_5_MINUTES)).prefault({}),
+    volumes: z.strictObject(common(EVERY_5_MINUTES)).prefault({}),
+  })
+  .prefault({});

@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import type { ParseContext } from '../fields.js';
+import { secretShape, withSecret } from '../secret.js';
+
+const LISTEN = /^(?:\[([0-9A-Fa-f:.]+)\]|([A-Za-z0-9.-]+)):(\d{1,5})$/;
+
+/** `0.0.0.0:9464` → `{ host: '0.0.0.0', port: 9464 }`; `[::]:9464` → `{ host: '::', port: 9464 }`; port 0 picks a free one. */
+export function parseListen(listen: string): { host: string; port: number } | undefined {
+  const match = LISTEN.exec(listen);
+  const port = Number(match?.[3]);
+  if (!match || port > 65_535) return undefined;
+  return { host: (match[1] ?? match[2]) as string, port };
+}
+
+/**
+ * `http`: the metrics and status server. It listens on every interface by default because it
+ * normally runs in a container whose port is published; outside one, prefer 127.0.0.1:9464
+ * or set a bearer token.
+ */
+export function httpSection(ctx: ParseContext) {
+  return withSecret(
+    z.strictObject({
+      listen: z
+        .string()
+        .refine((listen) => parseListen(listen) !== undefined, {
+          error: (issue) =>
+            `invalid listen address "${String(issue.input)}" (expected host:port, e.g. 0.0.0.0:9464 or [::]:9464)`,
+        })
+        .default('0.0.0.0:9464'),
+      /** When set, every request but /healthz needs `Authorization: Bearer <token>`. */
+      ...secretShape('bearerToken', ctx),
+    }),
+    'bearerToken',
+    { required: false },
+  ).prefault({});
+}

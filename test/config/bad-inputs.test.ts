@@ -1,0 +1,296 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${VAR} in plain strings is the config syntax under test.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadConfig, type Problem } from '../../src/config/load.js';
+import { problemsOf, scratchDir } from './support.js';
+
+const scratch = scratchDir();
+afterAll(() => scratch.remove());
+scratch.write('secret.txt', 'rpa_from_file_0001\n');
+scratch.write('empty.txt', '\n');
+mkdirSync(join(scratch.dir, 'folder'));
+
+const ACCOUNT = 'accounts:\n  - name: main\n    apiKey: rpa_inline_key_0001\n';
+
+/** [what is wrong, the YAML file, every problem expected (<dir> and <file> stand for the scratch folder and the file)] */
+const cases: Array<[string, string, Array<[string, string]>]> = [
+  ['missing accounts', 'log:\n  level: info\n', [['accounts', 'required']]],
+  ['empty accounts', 'accounts: []\n', [['accounts', 'at least one account is required']]],
+  ['accounts not a list', 'accounts:\n  name: main\n', [['accounts', 'expected a list, got mapping']]],
+  ['account not a mapping', 'accounts:\n  - main\n', [['accounts[0]', 'expected a mapping, got string']]],
+  ['missing account name', 'accounts:\n  - apiKey: rpa_inline_key_0001\n', [['accounts[0].name', 'required']]],
+  ['missing api key', 'accounts:\n  - name: main\n', [['accounts[0].apiKey', 'required (or set apiKeyFile)']]],
+  [
+    'both apiKey and apiKeyFile',
+    `${ACCOUNT}    apiKeyFile: secret.txt\n`,
+    [['accounts[0].apiKeyFile', 'set apiKey or apiKeyFile, not both']],
+  ],
+  ['empty api key', 'accounts:\n  - name: main\n    apiKey: ""\n', [['accounts[0].apiKey', 'must not be empty']]],
+  [
+    'api key of the wrong type',
+    'accounts:\n  - name: main\n    apiKey: 12345\n',
+    [['accounts[0].apiKey', 'expected a string, got number']],
+  ],
+  [
+    'account name with capitals',
+    'accounts:\n  - name: Main\n    apiKey: rpa_inline_key_0001\n',
+    [
+      [
+        'accounts[0].name',
+        'invalid account name "Main" (expected lowercase letters, digits, "_" and "-", starting with a letter or digit)',
+      ],
+    ],
+  ],
+  [
+    'duplicate account names',
+    `${ACCOUNT}  - name: other\n    apiKey: rpa_inline_key_0002\n  - name: main\n    apiKey: rpa_inline_key_0003\n`,
+    [['accounts[2].name', 'duplicate account name "main" (also accounts[0].name)']],
+  ],
+  ['unknown top-level section', `${ACCOUNT}budget:\n  monthly: 100\n`, [['budget', 'unknown field']]],
+  [
+    'misspelt account field',
+    'accounts:\n  - name: main\n    apikey: rpa_inline_key_0001\n',
+    [
+      ['accounts[0].apikey', 'unknown field'],
+      ['accounts[0].apiKey', 'required (or set apiKeyFile)'],
+    ],
+  ],
+  ['unknown field at depth 3', `${ACCOUNT}api:\n  timeouts:\n    read: 5s\n`, [['api.timeouts.read', 'unknown field']]],
+  ['unknown collector', `${ACCOUNT}collectors:\n  gpus:\n    enabled: true\n`, [['collectors.gpus', 'unknown field']]],
+  [
+    'unknown collector field',
+    `${ACCOUNT}collectors:\n  pods:\n    interval: 1m\n`,
+    [['collectors.pods.interval', 'unknown field']],
+  ],
+  [
+    'URL without a scheme',
+    `${ACCOUNT}api:\n  restBaseUrl: api.runpod.io/v2\n`,
+    [['api.restBaseUrl', 'invalid URL "api.runpod.io/v2" (expected an http:// or https:// URL)']],
+  ],
+  [
+    'account URL with another scheme',
+    `${ACCOUNT}    graphqlBaseUrl: ftp://api.runpod.io/graphql\n`,
+    [['accounts[0].graphqlBaseUrl', 'invalid URL "ftp://api.runpod.io/graphql" (expected an http:// or https:// URL)']],
+  ],
+  [
+    'number written as a word',
+    `${ACCOUNT}api:\n  concurrency: four\n`,
+    [['api.concurrency', 'expected a number, got string']],
+  ],
+  [
+    'fractional count',
+    `${ACCOUNT}api:\n  retries:\n    max: 1.5\n`,
+    [['api.retries.max', 'expected an integer, got 1.5']],
+  ],
+  ['count below its minimum', `${ACCOUNT}api:\n  concurrency: 0\n`, [['api.concurrency', 'must be at least 1']]],
+  ['count above its maximum', `${ACCOUNT}api:\n  retries:\n    max: 11\n`, [['api.retries.max', 'must be at most 10']]],
+  [
+    'unknown GraphQL auth',
+    `${ACCOUNT}api:\n  graphqlAuth: cookie\n`,
+    [['api.graphqlAuth', 'expected one of header, query, got "cookie"']],
+  ],
+  [
+    'yes is not a boolean',
+    `${ACCOUNT}api:\n  graphql:\n    enabled: yes\n`,
+    [['api.graphql.enabled', 'expected a boolean (true or false), got string']],
+  ],
+  [
+    'bad duration',
+    `${ACCOUNT}api:\n  timeouts:\n    connect: 5x\n`,
+    [['api.timeouts.connect', 'invalid duration "5x" (expected e.g. 90s, 30m, 6h, 2d, 1h30m)']],
+  ],
+  [
+    'duration without a unit',
+    `${ACCOUNT}api:\n  timeouts:\n    body: 60\n`,
+    [['api.timeouts.body', 'expected a duration such as "30s", got number']],
+  ],
+  [
+    'zero duration',
+    `${ACCOUNT}database:\n  retention:\n    rawSamples: 0s\n`,
+    [['database.retention.rawSamples', 'duration must be greater than 0, got "0s"']],
+  ],
+  [
+    'negative duration',
+    `${ACCOUNT}collectors:\n  billing:\n    backfill: -30d\n`,
+    [['collectors.billing.backfill', 'duration must be greater than 0, got "-30d"']],
+  ],
+  [
+    'cron in words',
+    `${ACCOUNT}collectors:\n  pods:\n    schedule: every minute\n`,
+    [
+      [
+        'collectors.pods.schedule',
+        'invalid cron expression "every minute" (expected 5 or 6 fields, e.g. "*/5 * * * *")',
+      ],
+    ],
+  ],
+  [
+    'cron field out of range',
+    `${ACCOUNT}collectors:\n  billing:\n    schedule: "61 * * * *"\n`,
+    [
+      [
+        'collectors.billing.schedule',
+        'invalid cron expression "61 * * * *" (expected 5 or 6 fields, e.g. "*/5 * * * *")',
+      ],
+    ],
+  ],
+  [
+    'unknown bucket size',
+    `${ACCOUNT}collectors:\n  billing:\n    bucketSize: minute\n`,
+    [['collectors.billing.bucketSize', 'expected one of hour, day, week, month, year, got "minute"']],
+  ],
+  [
+    'unknown product',
+    `${ACCOUNT}collectors:\n  catalog:\n    products: [POD, GPU]\n`,
+    [['collectors.catalog.products[1]', 'expected one of POD, CLUSTER, SERVERLESS, got "GPU"']],
+  ],
+  [
+    'no products',
+    `${ACCOUNT}collectors:\n  catalog:\n    products: []\n`,
+    [['collectors.catalog.products', 'must not be empty']],
+  ],
+  [
+    'unknown log level',
+    `${ACCOUNT}log:\n  level: verbose\n`,
+    [['log.level', 'expected one of trace, debug, info, warn, error, fatal, got "verbose"']],
+  ],
+  [
+    'unknown log format',
+    `${ACCOUNT}log:\n  format: text\n`,
+    [['log.format', 'expected one of auto, json, pretty, got "text"']],
+  ],
+  ['empty section', `${ACCOUNT}log:\n`, [['log', 'expected a mapping, got null']]],
+  ['section of the wrong type', `${ACCOUNT}api: fast\n`, [['api', 'expected a mapping, got string']]],
+  [
+    'listen without a port',
+    `${ACCOUNT}http:\n  listen: localhost\n`,
+    [['http.listen', 'invalid listen address "localhost" (expected host:port, e.g. 0.0.0.0:9464 or [::]:9464)']],
+  ],
+  [
+    'listen port out of range',
+    `${ACCOUNT}http:\n  listen: 0.0.0.0:70000\n`,
+    [['http.listen', 'invalid listen address "0.0.0.0:70000" (expected host:port, e.g. 0.0.0.0:9464 or [::]:9464)']],
+  ],
+  ['empty database path', `${ACCOUNT}database:\n  path: ""\n`, [['database.path', 'must not be empty']]],
+  [
+    'missing secret file',
+    'accounts:\n  - name: main\n    apiKeyFile: missing.txt\n',
+    [['accounts[0].apiKeyFile', 'cannot read file <dir>/missing.txt: ENOENT']],
+  ],
+  [
+    'secret file is a folder',
+    `${ACCOUNT}http:\n  bearerTokenFile: folder\n`,
+    [['http.bearerTokenFile', 'cannot read file <dir>/folder: EISDIR']],
+  ],
+  [
+    'empty secret file',
+    'accounts:\n  - name: main\n    apiKeyFile: empty.txt\n',
+    [['accounts[0].apiKeyFile', 'file <dir>/empty.txt is empty']],
+  ],
+  [
+    'both bearerToken and bearerTokenFile',
+    `${ACCOUNT}http:\n  bearerToken: token-0001\n  bearerTokenFile: secret.txt\n`,
+    [['http.bearerTokenFile', 'set bearerToken or bearerTokenFile, not both']],
+  ],
+  [
+    'unset environment variable',
+    'accounts:\n  - name: main\n    apiKey: ${PODWARDEN_TEST_UNSET_KEY}\n',
+    [['accounts[0].apiKey', 'environment variable PODWARDEN_TEST_UNSET_KEY is not set']],
+  ],
+  [
+    'unterminated reference',
+    `${ACCOUNT}database:\n  path: \${DATA_<dir>/podwarden.db\n`,
+    [['database.path', 'unterminated "${" (write "$${" for a literal "${")']],
+  ],
+  [
+    'invalid variable name',
+    `${ACCOUNT}database:\n  path: \${data-dir}/podwarden.db\n`,
+    [['database.path', 'invalid reference "${data-dir}" (expected ${NAME} or ${NAME:-default})']],
+  ],
+  ['root is a list', '- accounts\n', [['(root)', 'expected a mapping, got list']]],
+  ['empty file', '# nothing yet\n', [['(root)', 'empty configuration (at least "accounts" is required)']]],
+  [
+    'YAML syntax error',
+    `${ACCOUNT}api:\n  retries: [1, 2\nlog: {}\n`,
+    [
+      [
+        '<file>',
+        'invalid YAML at line 6, column 1: Flow sequence in block collection must be sufficiently indented and end with a ]',
+      ],
+    ],
+  ],
+  [
+    'duplicate YAML key',
+    `${ACCOUNT}log:\n  level: info\n  level: debug\n`,
+    [['<file>', 'invalid YAML at line 6, column 3: Map keys must be unique']],
+  ],
+  [
+    'alias to a missing anchor',
+    `${ACCOUNT}log: *defaults\n`,
+    [['<file>', 'invalid YAML: Unresolved alias (the anchor must be set before the alias): defaults']],
+  ],
+];
+
+describe('bad configurations', () => {
+  it('has many cases', () => {
+    expect(cases.length).toBeGreaterThanOrEqual(25);
+  });
+
+  cases.forEach(([what, yaml, expected], index) => {
+    it(`${what}: reports each problem with its path and exact message`, () => {
+      const file = scratch.write(`case-${index}.yaml`, yaml);
+      const problems = problemsOf(() => loadConfig({ path: file, env: {} }));
+      const fill = (text: string) => text.replaceAll('<file>', file).replaceAll('<dir>', scratch.dir);
+      expect(problems).toEqual(
+        expected.map(([path, message]): Problem => ({ path: fill(path), message: fill(message) })),
+      );
+    });
+  });
+
+  it('reports every problem of a file in one pass, not just the first', () => {
+    const file = scratch.write(
+      'many.yaml',
+      [
+        'accounts:',
+        '  - name: Main',
+        '    apiKey: ${PODWARDEN_TEST_UNSET_KEY}',
+        '    color: blue',
+        '  - name: Main',
+        'api:',
+        '  timeouts:',
+        '    connect: soon',
+        'collectors:',
+        '  pods:',
+        '    schedule: hourly',
+        'log:',
+        '  level: loud',
+        '',
+      ].join('\n'),
+    );
+    const problems = problemsOf(() => loadConfig({ path: file, env: {} }));
+    expect(problems.map((p) => `${p.path}: ${p.message}`)).toEqual([
+      'accounts[0].apiKey: environment variable PODWARDEN_TEST_UNSET_KEY is not set',
+      'accounts[0].name: invalid account name "Main" (expected lowercase letters, digits, "_" and "-", starting with a letter or digit)',
+      'accounts[0].color: unknown field',
+      'accounts[1].name: invalid account name "Main" (expected lowercase letters, digits, "_" and "-", starting with a letter or digit)',
+      'accounts[1].apiKey: required (or set apiKeyFile)',
+      'accounts[1].name: duplicate account name "Main" (also accounts[0].name)',
+      'api.timeouts.connect: invalid duration "soon" (expected e.g. 90s, 30m, 6h, 2d, 1h30m)',
+      'collectors.pods.schedule: invalid cron expression "hourly" (expected 5 or 6 fields, e.g. "*/5 * * * *")',
+      'log.level: expected one of trace, debug, info, warn, error, fatal, got "loud"',
+    ]);
+  });
+
+  it('names the missing configuration file', () => {
+    const file = join(scratch.dir, 'absent.yaml');
+    expect(problemsOf(() => loadConfig({ path: file, env: {} }))).toEqual([
+      { path: '', message: `cannot read file ${file}: ENOENT` },
+    ]);
+  });
+
+  it('says how to give a configuration when none is given', () => {
+    const problems = problemsOf(() => loadConfig({ env: {} }));
+    expect(problems).toEqual([{ path: '', message: 'no configuration: pass --config PATH or set PODWARDEN_CONFIG' }]);
+  });
+});
