@@ -1,4 +1,6 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcessByStdio, spawn } from 'node:child_process';
+import type { Readable } from 'node:stream';
+import { pathToFileURL } from 'node:url';
 import { packagePath } from '../../src/package-root.js';
 
 export interface CliResult {
@@ -16,11 +18,7 @@ export function runCli(
   options: { env?: Record<string, string | undefined>; cwd?: string; timeoutMs?: number } = {},
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', packagePath('src/main.ts'), ...args], {
-      cwd: options.cwd ?? packagePath(),
-      env: definedOnly({ ...process.env, PODWARDEN_CONFIG: undefined, NO_COLOR: '1', ...options.env }),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawnCli(args, options);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => {
@@ -35,6 +33,23 @@ export function runCli(
       clearTimeout(timer);
       resolve({ code, stdout, stderr });
     });
+  });
+}
+
+/**
+ * Starts the CLI without waiting for it to end, for long-running commands (`sim`, the daemon):
+ * the test reads its output as it comes and signals it. The caller must end the process.
+ */
+export function spawnCli(
+  args: string[],
+  options: { env?: Record<string, string | undefined>; cwd?: string } = {},
+): ChildProcessByStdio<null, Readable, Readable> {
+  // tsx by absolute path, so the CLI also starts from a working directory outside the repo.
+  const tsx = pathToFileURL(packagePath('node_modules/tsx/dist/loader.mjs')).href;
+  return spawn(process.execPath, ['--import', tsx, packagePath('src/main.ts'), ...args], {
+    cwd: options.cwd ?? packagePath(),
+    env: definedOnly({ ...process.env, PODWARDEN_CONFIG: undefined, NO_COLOR: '1', ...options.env }),
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
 }
 

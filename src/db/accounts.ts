@@ -1,0 +1,18 @@
+import { asc } from 'drizzle-orm';
+import type { Database } from './open.js';
+import { accounts } from './schema.js';
+
+export type AccountRecord = typeof accounts.$inferSelect;
+
+/** Registers the configured accounts; an account keeps the time it was first seen. */
+export function recordAccounts(database: Database, names: readonly string[], now: number): void {
+  database.transaction(() => {
+    for (const name of names) {
+      database.db.insert(accounts).values({ name, firstSeenAt: now }).onConflictDoNothing().run();
+    }
+  });
+}
+
+export function listAccounts(database: Database): AccountRecord[] {
+  return database.db.select().from(accounts).orderBy(asc(accounts.name)).all();
+}

@@ -1,0 +1,170 @@
+import { and, eq, gte, lt, type SQL, sql } from 'drizzle-orm';
+import type { Database } from './open.js';
+import { type BillingKind, type BucketSize, billingBackfill, billingRecords } from './schema.js';
+import { perDatabase, placeholdersFor, replaceOnConflict, rowWriter } from './statements.js';
+
+/** One record of a billing route, as reported; `resourceId` is '' for `/billing` and `/billing/endpoints`. */
+export interface BillingRecordInput {
+  kind: BillingKind;
+  resourceId: string;
+  bucketSize: BucketSize;
+  startTime: number;
+  endTime: number;
+  totalAmount: number;
+  /** Every amount field of the record (totalAmount included), verbatim. */
+  amounts: Record<string, number>;
+}
+
+export interface BillingUpsertResult {
+  /** Buckets that were new or whose amounts changed. */
+  written: number;
+  /** Buckets already stored with exactly these amounts. */
+  unchanged: number;
+}
+
+const upsertRecord = perDatabase((database) =>
+  rowWriter<typeof billingRecords.$inferInsert>(
+    database,
+    database.db
+      .insert(billingRecords)
+      .values(placeholdersFor(billingRecords))
+      .onConflictDoUpdate({
+        ...replaceOnConflict(billingRecords, [
+          billingRecords.account,
+          billingRecords.kind,
+          billingRecords.resourceId,
+          billingRecords.bucketSize,
+          billingRecords.startTime,
+        ]),
+        // A bucket re-read with the same amounts is left alone, fetched_at included, so a
+        // re-poll of an overlapping window changes nothing and `written` counts real corrections.
+        setWhere: sql`${billingRecords.totalAmount} IS NOT excluded.total_amount
+        OR ${billingRecords.amounts} IS NOT excluded.amounts
+        OR ${billingRecords.endTime} IS NOT excluded.end_time`,
+      }),
+  ),
+);
+
+/** Idempotent: a bucket is keyed by (account, kind, resourceId, bucketSize, startTime). */
+export function upsertBillingRecords(
+  database: Database,
+  account: string,
+  records: readonly BillingRecordInput[],
+  fetchedAt: number,
+): BillingUpsertResult {
+  const upsert = upsertRecord(database);
+  let written = 0;
+  database.transaction(() => {
+    for (const record of records) written += upsert({ ...record, account, fetchedAt });
+  });
+  return { written, unchanged: records.length - written };
+}
+
+export interface BillingWindow {
+  account: string;
+  kind: BillingKind;
+  bucketSize: BucketSize;
+  /** Buckets whose startTime lies in [from, to). */
+  from: number;
+  to: number;
+}
+
+function inWindow(window: BillingWindow): SQL | undefined {
+  return and(
+    eq(billingRecords.account, window.account),
+    eq(billingRecords.kind, window.kind),
+    eq(billingRecords.bucketSize, window.bucketSize),
+    gte(billingRecords.startTime, window.from),
+    lt(billingRecords.startTime, window.to),
+  );
+}
+
+/** Total per resource over a window, from stored buckets of one size (sizes never mix: no double count). */
+export function sumBillingByResource(
+  database: Database,
+  window: BillingWindow,
+): Array<{ resourceId: string; totalAmount: number }> {
+  return database.db
+    .select({ resourceId: billingRecords.resourceId, totalAmount: sql<number>`total(${billingRecords.totalAmount})` })
+    .from(billingRecords)
+    .where(inWindow(window))
+    .groupBy(billingRecords.resourceId)
+    .orderBy(billingRecords.resourceId)
+    .all();
+}
+
+/** Total of one kind over a window (every resource). */
+export function sumBilling(database: Database, window: BillingWindow): number {
+  const row = database.db
+    .select({ totalAmount: sql<number>`total(${billingRecords.totalAmount})` })
+    .from(billingRecords)
+    .where(inWindow(window))
+    .get();
+  return row?.totalAmount ?? 0;
+}
+
+export type BillingRecord = typeof billingRecords.$inferSelect;
+
+/** Stored buckets of one kind in a window, oldest first (for reports and tests against ground truth). */
+export function billingRecordsIn(database: Database, window: BillingWindow): BillingRecord[] {
+  return database.db
+    .select()
+    .from(billingRecords)
+    .where(inWindow(window))
+    .orderBy(billingRecords.startTime, billingRecords.resourceId)
+    .all();
+}
+
+export type BackfillKey = { account: string; kind: BillingKind; bucketSize: BucketSize };
+export type BackfillProgress = typeof billingBackfill.$inferSelect;
+
+function byKey(key: BackfillKey): SQL | undefined {
+  return and(
+    eq(billingBackfill.account, key.account),
+    eq(billingBackfill.kind, key.kind),
+    eq(billingBackfill.bucketSize, key.bucketSize),
+  );
+}
+
+export function getBackfill(database: Database, key: BackfillKey): BackfillProgress | undefined {
+  return database.db.select().from(billingBackfill).where(byKey(key)).get();
+}
+
+/**
+ * Starts a backfill that walks back from `from` to `targetStartTime`, or returns the one already
+ * under way (after a crash) unchanged, so the caller resumes at its cursor.
+ */
+export function beginBackfill(
+  database: Database,
+  key: BackfillKey,
+  range: { from: number; targetStartTime: number },
+): BackfillProgress {
+  database.db
+    .insert(billingBackfill)
+    .values({ ...key, cursorStartTime: range.from, targetStartTime: range.targetStartTime, doneAt: null })
+    .onConflictDoNothing()
+    .run();
+  const progress = getBackfill(database, key);
+  if (!progress) throw new Error(`begin billing backfill ${key.kind}/${key.bucketSize}: row vanished`);
+  return progress;
+}
+
+/**
+ * Records that everything from `cursorStartTime` on is stored. The cursor only moves back, so
+ * replaying an older step is harmless; call it in the transaction that stored the window.
+ */
+export function advanceBackfill(database: Database, key: BackfillKey, cursorStartTime: number): void {
+  database.db
+    .update(billingBackfill)
+    .set({ cursorStartTime: sql`min(${billingBackfill.cursorStartTime}, ${cursorStartTime})` })
+    .where(byKey(key))
+    .run();
+}
+
+export function completeBackfill(database: Database, key: BackfillKey, doneAt: number): void {
+  database.db
+    .update(billingBackfill)
+    .set({ doneAt: sql`coalesce(${billingBackfill.doneAt}, ${doneAt})` })
+    .where(byKey(key))
+    .run();
+}

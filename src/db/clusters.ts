@@ -1,0 +1,19 @@
+import { and, asc, eq, isNull } from 'drizzle-orm';
+import { type LatestInput, trackedSync } from './latest.js';
+import type { Database } from './open.js';
+import { clusters } from './schema.js';
+
+export type ClusterRecord = typeof clusters.$inferSelect;
+export type ClusterInput = LatestInput<typeof clusters>;
+
+/** The latest `GET /clusters` of an account: upserts every cluster, marks the missing ones gone. */
+export const syncClusters = trackedSync(clusters, 'clusterId');
+
+export function liveClusters(database: Database, account: string): ClusterRecord[] {
+  return database.db
+    .select()
+    .from(clusters)
+    .where(and(eq(clusters.account, account), isNull(clusters.goneAt)))
+    .orderBy(asc(clusters.clusterId))
+    .all();
+}

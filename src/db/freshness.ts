@@ -1,0 +1,58 @@
+import { and, eq } from 'drizzle-orm';
+import type { Database } from './open.js';
+import { itemFreshness } from './schema.js';
+import { perDatabase, placeholdersFor, replaceOnConflict, rowWriter } from './statements.js';
+
+const upsert = perDatabase((database) =>
+  rowWriter<typeof itemFreshness.$inferInsert>(
+    database,
+    database.db
+      .insert(itemFreshness)
+      .values(placeholdersFor(itemFreshness))
+      .onConflictDoUpdate(
+        replaceOnConflict(itemFreshness, [itemFreshness.account, itemFreshness.kind, itemFreshness.itemId]),
+      ),
+  ),
+);
+
+/** Records that these items of `kind` (e.g. 'endpoint-workers') were fetched at `now`. */
+export function markFetched(
+  database: Database,
+  account: string,
+  kind: string,
+  itemIds: readonly string[],
+  now: number,
+): void {
+  const statement = upsert(database);
+  database.transaction(() => {
+    for (const itemId of itemIds) statement({ account, kind, itemId, lastFetchedAt: now });
+  });
+}
+
+/** When each item of `kind` was last fetched; items never fetched are absent. */
+export function lastFetched(database: Database, account: string, kind: string): Map<string, number> {
+  const rows = database.db
+    .select({ itemId: itemFreshness.itemId, lastFetchedAt: itemFreshness.lastFetchedAt })
+    .from(itemFreshness)
+    .where(and(eq(itemFreshness.account, account), eq(itemFreshness.kind, kind)))
+    .all();
+  return new Map(rows.map((row) => [row.itemId, row.lastFetchedAt]));
+}
+
+/**
+ * The candidates in fetch order for a rotating collector: never fetched first, then the stalest;
+ * ties keep the candidates' order. Fetching the first N each cycle rotates fairly.
+ */
+export function stalestFirst(
+  database: Database,
+  account: string,
+  kind: string,
+  candidates: readonly string[],
+): string[] {
+  const fetched = lastFetched(database, account, kind);
+  const age = (itemId: string) => fetched.get(itemId) ?? Number.NEGATIVE_INFINITY;
+  return candidates
+    .map((itemId, index) => ({ itemId, index }))
+    .sort((a, b) => age(a.itemId) - age(b.itemId) || a.index - b.index)
+    .map((entry) => entry.itemId);
+}

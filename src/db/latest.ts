@@ -1,0 +1,78 @@
+import { getTableColumns, type SQL, sql } from 'drizzle-orm';
+import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
+import type { Database } from './open.js';
+import { perDatabase, placeholdersFor, replaceOnConflict, rowWriter } from './statements.js';
+
+type Bookkeeping = 'account' | 'firstSeenAt' | 'lastSeenAt' | 'goneAt';
+
+/** What a collector supplies for one item of a "latest state" table: every field, null when absent. */
+export type LatestInput<T extends SQLiteTable> = Omit<T['$inferSelect'], Bookkeeping>;
+
+type LatestTable = SQLiteTable & { account: SQLiteColumn; firstSeenAt: SQLiteColumn; lastSeenAt: SQLiteColumn };
+type TrackedTable = LatestTable & { goneAt: SQLiteColumn };
+
+export interface SyncResult {
+  upserted: number;
+  /** Items newly marked gone by this sync. */
+  gone: string[];
+}
+
+function columnOf(table: SQLiteTable, key: string): SQLiteColumn {
+  const column = getTableColumns(table)[key];
+  if (!column) throw new Error(`no column ${key}`);
+  return column;
+}
+
+/**
+ * Upsert of "latest state" rows keyed (account, idKey): an item keeps its first_seen_at,
+ * everything else is replaced, and last_seen_at moves to `now`.
+ */
+export function latestUpsert<T extends LatestTable>(table: T, idKey: keyof LatestInput<T> & string) {
+  const hasGoneAt = 'goneAt' in getTableColumns(table);
+  const statement = perDatabase((database) =>
+    rowWriter<Record<string, unknown>>(
+      database,
+      database.db
+        .insert(table)
+        // The generic table defeats drizzle's mapped types; the concrete tables check at the call site.
+        .values(placeholdersFor(table) as never)
+        .onConflictDoUpdate(
+          replaceOnConflict(table, [table.account, columnOf(table, idKey)], ['firstSeenAt'] as never) as never,
+        ),
+    ),
+  );
+  return (database: Database, account: string, items: readonly LatestInput<T>[], now: number): number => {
+    const upsert = statement(database);
+    const bookkeeping = hasGoneAt
+      ? { account, firstSeenAt: now, lastSeenAt: now, goneAt: null }
+      : { account, firstSeenAt: now, lastSeenAt: now };
+    database.transaction(() => {
+      for (const item of items) upsert({ ...item, ...bookkeeping });
+    });
+    return items.length;
+  };
+}
+
+/**
+ * For resources that can vanish (Pods, clusters, endpoints, volumes): upserts the latest list
+ * and, in the same transaction, marks gone every live item of the account missing from it. A
+ * gone item that comes back is live again. Rows are never deleted.
+ */
+export function trackedSync<T extends TrackedTable>(table: T, idKey: keyof LatestInput<T> & string) {
+  const upsertAll = latestUpsert(table, idKey);
+  const idColumn = sql.identifier(columnOf(table, idKey).name);
+  const goneAt = sql.identifier(table.goneAt.name);
+  const accountColumn = sql.identifier(table.account.name);
+  return (database: Database, account: string, items: readonly LatestInput<T>[], now: number): SyncResult => {
+    const seen = JSON.stringify(items.map((item) => item[idKey]));
+    return database.transaction(() => {
+      const upserted = upsertAll(database, account, items, now);
+      const markGone: SQL = sql`UPDATE ${table} SET ${goneAt} = ${now}
+        WHERE ${accountColumn} = ${account} AND ${goneAt} IS NULL
+          AND ${idColumn} NOT IN (SELECT value FROM json_each(${seen}))
+        RETURNING ${idColumn} AS id`;
+      const gone = database.db.all<{ id: string }>(markGone).map((row) => row.id);
+      return { upserted, gone };
+    });
+  };
+}

@@ -1,0 +1,130 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import type { Database } from './open.js';
+import { perDatabase } from './statements.js';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+export interface RetentionPolicy {
+  /** How long raw Pod and endpoint-worker samples are kept (default 14 days). */
+  rawSamplesMs: number;
+  /** How long the 5-minute and hourly rollups are kept (default 400 days). */
+  rollupsMs: number;
+}
+
+export interface RetentionResult {
+  /** Rollup rows written (new buckets or buckets merged with late samples). */
+  rolled5m: number;
+  rolled1h: number;
+  rawSamplesDeleted: number;
+  rollups5mDeleted: number;
+  rollups1hDeleted: number;
+  workerSamplesDeleted: number;
+  collectorRunsDeleted: number;
+}
+
+// Averages cover known samples only (unknown is not idle, nor busy). A bucket that already
+// exists (samples that arrived after it was rolled) is merged, weighting averages by known count.
+const METRICS = ['gpu_util', 'gpu_memory_util', 'cpu_util', 'memory_util'] as const;
+const RAW_COLUMN: Record<(typeof METRICS)[number], string> = {
+  gpu_util: 'max_gpu_util',
+  gpu_memory_util: 'max_gpu_memory_util',
+  cpu_util: 'cpu_util',
+  memory_util: 'memory_util',
+};
+
+function rollupSql(table: string, bucketMs: number): string {
+  const columns = METRICS.flatMap((metric) => [`avg_${metric}`, `max_${metric}`]);
+  const aggregates = METRICS.flatMap((metric) => {
+    const known = `CASE WHEN state = 'known' THEN ${RAW_COLUMN[metric]} END`;
+    return [`avg(${known})`, `max(${known})`];
+  });
+  const merges = METRICS.flatMap((metric) => {
+    const avg = `avg_${metric}`;
+    const max = `max_${metric}`;
+    return [
+      `${avg} = CASE WHEN ${avg} IS NULL THEN excluded.${avg} WHEN excluded.${avg} IS NULL THEN ${avg}
+        ELSE (${avg} * known_count + excluded.${avg} * excluded.known_count) / (known_count + excluded.known_count) END`,
+      `${max} = coalesce(max(${max}, excluded.${max}), ${max}, excluded.${max})`,
+    ];
+  });
+  return `INSERT INTO ${table} (account, pod_id, bucket_start_at, known_count, unknown_count, ${columns.join(', ')})
+    SELECT account, pod_id, (observed_at / ${bucketMs}) * ${bucketMs},
+      sum(state = 'known'), sum(state = 'unknown'), ${aggregates.join(', ')}
+    FROM pod_samples WHERE account = @account AND observed_at < @cutoff
+    GROUP BY pod_id, (observed_at / ${bucketMs})
+    ON CONFLICT (account, pod_id, bucket_start_at) DO UPDATE SET
+      ${merges.join(',\n      ')},
+      known_count = known_count + excluded.known_count,
+      unknown_count = unknown_count + excluded.unknown_count`;
+}
+
+const statements = perDatabase(({ sqlite }) => ({
+  rollup5m: sqlite.prepare(rollupSql('pod_samples_5m', 5 * MINUTE)),
+  rollup1h: sqlite.prepare(rollupSql('pod_samples_1h', HOUR)),
+  deleteRaw: sqlite.prepare('DELETE FROM pod_samples WHERE account = @account AND observed_at < @cutoff'),
+  delete5m: sqlite.prepare('DELETE FROM pod_samples_5m WHERE account = @account AND bucket_start_at < @cutoff'),
+  delete1h: sqlite.prepare('DELETE FROM pod_samples_1h WHERE account = @account AND bucket_start_at < @cutoff'),
+  deleteWorkerSamples: sqlite.prepare(
+    'DELETE FROM endpoint_worker_samples WHERE account = @account AND observed_at < @cutoff',
+  ),
+  // A collector that has not succeeded for longer than the retention keeps its last success.
+  deleteRuns: sqlite.prepare(
+    `DELETE FROM collector_runs WHERE started_at < @cutoff AND outcome IS NOT NULL AND id NOT IN (
+       SELECT max(id) FROM collector_runs WHERE outcome = 'ok' GROUP BY account, collector)`,
+  ),
+}));
+
+/**
+ * Rolls raw samples older than the raw retention into 5-minute and hourly buckets and deletes
+ * them, in one transaction per account, then drops rollups older than the rollup retention.
+ * The raw cutoff is aligned to the hour, so a bucket is rolled whole. Running it twice changes
+ * nothing the second time.
+ */
+export function applyRetention(database: Database, policy: RetentionPolicy, now: number): RetentionResult {
+  const s = statements(database);
+  const rawCutoff = Math.floor((now - policy.rawSamplesMs) / HOUR) * HOUR;
+  const rollupCutoff = now - policy.rollupsMs;
+  const result: RetentionResult = {
+    rolled5m: 0,
+    rolled1h: 0,
+    rawSamplesDeleted: 0,
+    rollups5mDeleted: 0,
+    rollups1hDeleted: 0,
+    workerSamplesDeleted: 0,
+    collectorRunsDeleted: 0,
+  };
+  for (const account of distinctAccounts(database.sqlite, 'pod_samples')) {
+    database.transaction(() => {
+      const range = { account, cutoff: rawCutoff };
+      result.rolled5m += s.rollup5m.run(range).changes;
+      result.rolled1h += s.rollup1h.run(range).changes;
+      result.rawSamplesDeleted += s.deleteRaw.run(range).changes;
+    });
+  }
+  for (const account of distinctAccounts(database.sqlite, 'pod_samples_5m')) {
+    result.rollups5mDeleted += s.delete5m.run({ account, cutoff: rollupCutoff }).changes;
+  }
+  for (const account of distinctAccounts(database.sqlite, 'pod_samples_1h')) {
+    result.rollups1hDeleted += s.delete1h.run({ account, cutoff: rollupCutoff }).changes;
+  }
+  for (const account of distinctAccounts(database.sqlite, 'endpoint_worker_samples')) {
+    result.workerSamplesDeleted += s.deleteWorkerSamples.run({ account, cutoff: now - policy.rawSamplesMs }).changes;
+  }
+  result.collectorRunsDeleted = s.deleteRuns.run({ cutoff: now - policy.rawSamplesMs }).changes;
+  return result;
+}
+
+/**
+ * The accounts present in a table whose index leads with `account`: one index seek per account
+ * instead of a scan of millions of samples.
+ */
+function distinctAccounts(sqlite: BetterSqlite3.Database, table: string): string[] {
+  const first = sqlite.prepare(`SELECT min(account) FROM ${table}`).pluck();
+  const next = sqlite.prepare(`SELECT min(account) FROM ${table} WHERE account > ?`).pluck();
+  const found: string[] = [];
+  for (let account = first.get() as string | null; account !== null; account = next.get(account) as string | null) {
+    found.push(account);
+  }
+  return found;
+}

@@ -1,0 +1,7 @@
+/** Every table of the podwarden database; drizzle-kit generates migrations/ from these. */
+export * from './tables/billing.js';
+export * from './tables/catalog.js';
+export * from './tables/core.js';
+export * from './tables/inventory.js';
+export * from './tables/pods.js';
+export * from './tables/stock.js';

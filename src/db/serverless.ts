@@ -1,0 +1,72 @@
+import { and, asc, eq, gte, isNull, lte } from 'drizzle-orm';
+import { type LatestInput, trackedSync } from './latest.js';
+import type { Database } from './open.js';
+import { endpoints, endpointWorkerSamples } from './schema.js';
+import { perDatabase, placeholdersFor, replaceOnConflict, rowWriter } from './statements.js';
+
+export type EndpointRecord = typeof endpoints.$inferSelect;
+export type EndpointInput = LatestInput<typeof endpoints>;
+export type WorkerSampleRecord = typeof endpointWorkerSamples.$inferSelect;
+/** An endpoint's workers `summary` at one poll. */
+export type WorkerSampleInput = Omit<WorkerSampleRecord, 'account'>;
+
+/** The latest `GET /serverless` of an account: upserts every endpoint, marks the missing ones gone. */
+export const syncEndpoints = trackedSync(endpoints, 'endpointId');
+
+export function liveEndpoints(database: Database, account: string): EndpointRecord[] {
+  return database.db
+    .select()
+    .from(endpoints)
+    .where(and(eq(endpoints.account, account), isNull(endpoints.goneAt)))
+    .orderBy(asc(endpoints.endpointId))
+    .all();
+}
+
+const insertSample = perDatabase((database) =>
+  rowWriter<typeof endpointWorkerSamples.$inferInsert>(
+    database,
+    database.db
+      .insert(endpointWorkerSamples)
+      .values(placeholdersFor(endpointWorkerSamples))
+      .onConflictDoUpdate(
+        replaceOnConflict(endpointWorkerSamples, [
+          endpointWorkerSamples.account,
+          endpointWorkerSamples.observedAt,
+          endpointWorkerSamples.endpointId,
+        ]),
+      ),
+  ),
+);
+
+export function insertWorkerSamples(
+  database: Database,
+  account: string,
+  samples: readonly WorkerSampleInput[],
+): number {
+  const insert = insertSample(database);
+  database.transaction(() => {
+    for (const sample of samples) insert({ ...sample, account });
+  });
+  return samples.length;
+}
+
+/** Every endpoint's samples with from <= observed_at <= to, oldest first. */
+export function workerSamplesBetween(
+  database: Database,
+  account: string,
+  from: number,
+  to: number,
+): WorkerSampleRecord[] {
+  return database.db
+    .select()
+    .from(endpointWorkerSamples)
+    .where(
+      and(
+        eq(endpointWorkerSamples.account, account),
+        gte(endpointWorkerSamples.observedAt, from),
+        lte(endpointWorkerSamples.observedAt, to),
+      ),
+    )
+    .orderBy(asc(endpointWorkerSamples.observedAt), asc(endpointWorkerSamples.endpointId))
+    .all();
+}

@@ -1,0 +1,58 @@
+import { index, integer, primaryKey, real, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { accountColumn, oneOf } from './columns.js';
+
+/** The six v2 billing routes, by what they bill: `/billing` is `account`. */
+export const billingKinds = ['account', 'pods', 'serverless', 'endpoints', 'network_volumes', 'clusters'] as const;
+export type BillingKind = (typeof billingKinds)[number];
+
+export const bucketSizes = ['hour', 'day', 'week', 'month', 'year'] as const;
+export type BucketSize = (typeof bucketSizes)[number];
+
+/**
+ * Billing records as the API reported them. The key is the bucket's identity, so re-reading an
+ * overlapping window replaces a bucket's amounts (late or corrected) instead of adding to them.
+ */
+export const billingRecords = sqliteTable(
+  'billing_records',
+  {
+    account: accountColumn(),
+    kind: text('kind', { enum: billingKinds }).notNull(),
+    /** podId, serverlessId, networkVolumeId or clusterId; '' for the routes without one. */
+    resourceId: text('resource_id').notNull(),
+    bucketSize: text('bucket_size', { enum: bucketSizes }).notNull(),
+    startTime: integer('start_time').notNull(),
+    endTime: integer('end_time').notNull(),
+    totalAmount: real('total_amount').notNull(),
+    /** Every amount field of the record, verbatim (gpuAmount, diskAmount…). */
+    amounts: text('amounts', { mode: 'json' }).$type<Record<string, number>>().notNull(),
+    fetchedAt: integer('fetched_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.account, t.kind, t.resourceId, t.bucketSize, t.startTime] }),
+    index('billing_records_window_idx').on(t.account, t.kind, t.bucketSize, t.startTime),
+    oneOf('billing_records', 'kind', billingKinds),
+    oneOf('billing_records', 'bucket_size', bucketSizes),
+  ],
+);
+
+/**
+ * Progress of the first backfill per route: it walks back from where it began, one window at a
+ * time, so a crash resumes at the cursor instead of starting over.
+ */
+export const billingBackfill = sqliteTable(
+  'billing_backfill',
+  {
+    account: accountColumn(),
+    kind: text('kind', { enum: billingKinds }).notNull(),
+    bucketSize: text('bucket_size', { enum: bucketSizes }).notNull(),
+    /** Everything from here up to where the backfill began is stored. */
+    cursorStartTime: integer('cursor_start_time').notNull(),
+    targetStartTime: integer('target_start_time').notNull(),
+    doneAt: integer('done_at'),
+  },
+  (t) => [
+    primaryKey({ columns: [t.account, t.kind, t.bucketSize] }),
+    oneOf('billing_backfill', 'kind', billingKinds),
+    oneOf('billing_backfill', 'bucket_size', bucketSizes),
+  ],
+);

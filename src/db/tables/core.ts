@@ -1,0 +1,43 @@
+import { sql } from 'drizzle-orm';
+import { check, index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { accountColumn, oneOf } from './columns.js';
+
+export const accounts = sqliteTable('accounts', {
+  name: text('name').primaryKey(),
+  firstSeenAt: integer('first_seen_at').notNull(),
+});
+
+export const collectorOutcomes = ['ok', 'error', 'no_data', 'skipped'] as const;
+export type CollectorOutcome = (typeof collectorOutcomes)[number];
+
+/** One row per collector run; `outcome` stays NULL while the run is in flight. */
+export const collectorRuns = sqliteTable(
+  'collector_runs',
+  {
+    id: integer('id').primaryKey(),
+    account: accountColumn(),
+    collector: text('collector').notNull(),
+    startedAt: integer('started_at').notNull(),
+    endedAt: integer('ended_at'),
+    outcome: text('outcome', { enum: collectorOutcomes }),
+    rows: integer('rows').notNull().default(0),
+    error: text('error'),
+  },
+  (t) => [
+    // "When did collector X last succeed for account A" is a seek to the end of one index range.
+    index('collector_runs_last_outcome_idx').on(t.account, t.collector, t.outcome, t.endedAt),
+    index('collector_runs_started_at_idx').on(t.startedAt),
+    oneOf('collector_runs', 'outcome', collectorOutcomes),
+  ],
+);
+
+/** A single row: which schema this database has and which podwarden last migrated it. */
+export const podwardenMeta = sqliteTable(
+  'podwarden_meta',
+  {
+    id: integer('id').primaryKey(),
+    schemaVersion: integer('schema_version').notNull(),
+    podwardenVersion: text('podwarden_version').notNull(),
+  },
+  () => [check('podwarden_meta_single_row', sql`"id" = 1`)],
+);

@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import {
+  type GpuAvailabilityInput,
+  gpuAvailabilityHistory,
+  latestGpuAvailability,
+  recordGpuAvailability,
+  upsertDataCenters,
+  upsertGpuTypes,
+} from '../../src/db/catalog.js';
+import { dataCenters } from '../../src/db/schema.js';
+import { MINUTE, T0, useTempDatabases } from './support.js';
+
+const temp = useTempDatabases();
+
+const H100 = 'NVIDIA H100 80GB HBM3';
+
+function h100(overrides: Partial<GpuAvailabilityInput> = {}): GpuAvailabilityInput {
+  return {
+    gpuTypeId: H100,
+    product: 'POD',
+    dataCenterId: '',
+    availability: 'HIGH',
+    priceSecure: 2.99,
+    priceCommunity: 2.39,
+    priceServerless: null,
+    maxCountSecure: 8,
+    maxCountCommunity: 4,
+    ...overrides,
+  };
+}
+
+const globalKey = { account: 'main', gpuTypeId: H100, product: 'POD', dataCenterId: '' } as const;
+
+describe('GPU availability history', () => {
+  it('adds a row only when stock or price changes; otherwise moves last_seen_at', () => {
+    const database = temp.open();
+    const polls: GpuAvailabilityInput[][] = [
+      [h100()],
+      [h100()],
+      [h100({ availability: 'LOW' })],
+      [h100({ availability: 'LOW' })],
+      [h100({ availability: 'LOW', priceSecure: 3.19 })],
+      [h100({ availability: 'HIGH', priceSecure: 3.19 })],
+    ];
+    const results = polls.map((observations, minute) =>
+      recordGpuAvailability(database, 'main', observations, T0 + minute * MINUTE),
+    );
+    expect(results.map((result) => result.changed)).toEqual([1, 0, 1, 0, 1, 1]);
+
+    expect(
+      gpuAvailabilityHistory(database, globalKey).map(({ availability, priceSecure, sinceAt, lastSeenAt }) => ({
+        availability,
+        priceSecure,
+        sinceAt,
+        lastSeenAt,
+      })),
+    ).toEqual([
+      { availability: 'HIGH', priceSecure: 2.99, sinceAt: T0, lastSeenAt: T0 + MINUTE },
+      { availability: 'LOW', priceSecure: 2.99, sinceAt: T0 + 2 * MINUTE, lastSeenAt: T0 + 3 * MINUTE },
+      { availability: 'LOW', priceSecure: 3.19, sinceAt: T0 + 4 * MINUTE, lastSeenAt: T0 + 4 * MINUTE },
+      { availability: 'HIGH', priceSecure: 3.19, sinceAt: T0 + 5 * MINUTE, lastSeenAt: T0 + 5 * MINUTE },
+    ]);
+  });
+
+  it('keeps products, data centers and accounts apart, treats null as a value, and reports the latest of each', () => {
+    const database = temp.open();
+    const poll = (availability: string | null) => [
+      h100(),
+      h100({ product: 'SERVERLESS', priceServerless: 4.18 }),
+      h100({ dataCenterId: 'US-KS-2', availability, priceSecure: null, priceCommunity: null }),
+    ];
+    expect(recordGpuAvailability(database, 'main', poll('MEDIUM'), T0)).toEqual({ changed: 3, unchanged: 0 });
+    expect(recordGpuAvailability(database, 'main', poll(null), T0 + MINUTE)).toEqual({ changed: 1, unchanged: 2 });
+    expect(recordGpuAvailability(database, 'main', poll(null), T0 + 2 * MINUTE)).toEqual({ changed: 0, unchanged: 3 });
+    expect(recordGpuAvailability(database, 'other', [h100({ availability: 'NONE' })], T0)).toEqual({
+      changed: 1,
+      unchanged: 0,
+    });
+
+    const latest = latestGpuAvailability(database, 'main').map((row) => [
+      row.product,
+      row.dataCenterId,
+      row.availability,
+      row.sinceAt,
+      row.lastSeenAt,
+    ]);
+    expect(latest.sort()).toEqual(
+      [
+        ['POD', '', 'HIGH', T0, T0 + 2 * MINUTE],
+        ['POD', 'US-KS-2', null, T0 + MINUTE, T0 + 2 * MINUTE],
+        ['SERVERLESS', '', 'HIGH', T0, T0 + 2 * MINUTE],
+      ].sort(),
+    );
+    expect(latestGpuAvailability(database, 'other').map((row) => row.availability)).toEqual(['NONE']);
+  });
+});
+
+describe('catalog descriptions', () => {
+  it('keeps the latest description of each GPU type and data center with first and last seen', () => {
+    const database = temp.open();
+    const gpu = { gpuTypeId: H100, name: 'H100 SXM', memoryGb: 80, pool: 'HOPPER_80', manufacturer: 'NVIDIA' };
+    upsertGpuTypes(database, 'main', [gpu], T0);
+    upsertGpuTypes(database, 'main', [{ ...gpu, name: 'H100 SXM5' }], T0 + MINUTE);
+    expect(database.sqlite.prepare('SELECT name, first_seen_at, last_seen_at FROM gpu_types').all()).toEqual([
+      { name: 'H100 SXM5', first_seen_at: T0, last_seen_at: T0 + MINUTE },
+    ]);
+
+    const dataCenter = {
+      dataCenterId: 'US-KS-2',
+      name: 'US Kansas 2',
+      region: 'NORTH_AMERICA',
+      globalNetwork: true,
+      networkVolumeTypes: ['STANDARD', 'HIGH_PERFORMANCE'],
+      compliance: [],
+    };
+    upsertDataCenters(database, 'main', [dataCenter], T0);
+    expect(database.db.select().from(dataCenters).all()).toEqual([
+      { account: 'main', ...dataCenter, firstSeenAt: T0, lastSeenAt: T0 },
+    ]);
+  });
+});

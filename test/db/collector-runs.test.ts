@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { listAccounts, recordAccounts } from '../../src/db/accounts.js';
+import { finishRun, lastSuccessAt, lastSuccesses, recentRuns, startRun } from '../../src/db/collector-runs.js';
+import { registerSecret } from '../../src/redact.js';
+import { MINUTE, T0, useTempDatabases } from './support.js';
+
+const temp = useTempDatabases();
+
+describe('collector runs', () => {
+  it('records a run from start to finish and finds the last success per collector', () => {
+    const database = temp.open();
+    const first = startRun(database, { account: 'main', collector: 'pods', startedAt: T0 });
+    expect(recentRuns(database, { collector: 'pods', limit: 5 })).toEqual([
+      {
+        id: first,
+        account: 'main',
+        collector: 'pods',
+        startedAt: T0,
+        endedAt: null,
+        outcome: null,
+        rows: 0,
+        error: null,
+      },
+    ]);
+    finishRun(database, first, { endedAt: T0 + 900, outcome: 'ok', rows: 42 });
+
+    const second = startRun(database, { account: 'main', collector: 'pods', startedAt: T0 + MINUTE });
+    finishRun(database, second, { endedAt: T0 + MINUTE + 100, outcome: 'error', rows: 0, error: 'list pods: 503' });
+    const billing = startRun(database, { account: 'main', collector: 'billing', startedAt: T0 });
+    finishRun(database, billing, { endedAt: T0 + 5000, outcome: 'no_data', rows: 0 });
+    const other = startRun(database, { account: 'other', collector: 'pods', startedAt: T0 + 2 * MINUTE });
+    finishRun(database, other, { endedAt: T0 + 2 * MINUTE + 10, outcome: 'ok', rows: 1 });
+
+    expect(lastSuccessAt(database, 'main', 'pods')).toBe(T0 + 900);
+    expect(lastSuccessAt(database, 'main', 'billing')).toBeNull();
+    expect(lastSuccesses(database)).toEqual([
+      { account: 'main', collector: 'pods', endedAt: T0 + 900 },
+      { account: 'other', collector: 'pods', endedAt: T0 + 2 * MINUTE + 10 },
+    ]);
+    expect(recentRuns(database, { account: 'main', collector: 'pods', limit: 1 })).toMatchObject([
+      { id: second, outcome: 'error', error: 'list pods: 503' },
+    ]);
+  });
+
+  it('finds the last success with one index seek', () => {
+    const database = temp.open();
+    const plan = database.sqlite
+      .prepare(
+        `EXPLAIN QUERY PLAN SELECT max(ended_at) FROM collector_runs
+         WHERE account = ? AND collector = ? AND outcome = ?`,
+      )
+      .all('main', 'pods', 'ok') as Array<{ detail: string }>;
+    expect(plan.map((step) => step.detail).join('\n')).toContain(
+      'USING COVERING INDEX collector_runs_last_outcome_idx',
+    );
+  });
+
+  it('never stores a registered secret in an error message', () => {
+    const canary = 'rpa_CANARY0123456789SECRET';
+    registerSecret(canary);
+    const database = temp.open();
+    const id = startRun(database, { account: 'main', collector: 'pods', startedAt: T0 });
+    finishRun(database, id, {
+      endedAt: T0 + 1,
+      outcome: 'error',
+      rows: 0,
+      error: `GET /pods?api_key=${canary} failed`,
+    });
+    const stored = database.sqlite.prepare('SELECT error FROM collector_runs').pluck().get() as string;
+    expect(stored).not.toContain(canary);
+    expect(stored).toContain('[REDACTED]');
+  });
+
+  it('refuses to finish a run that does not exist, and an outcome outside the vocabulary', () => {
+    const database = temp.open();
+    expect(() => finishRun(database, 999, { endedAt: T0, outcome: 'ok', rows: 0 })).toThrow(
+      'finish collector run 999: no such run',
+    );
+    const id = startRun(database, { account: 'main', collector: 'pods', startedAt: T0 });
+    expect(() => finishRun(database, id, { endedAt: T0, outcome: 'fine' as 'ok', rows: 0 })).toThrow(
+      /CHECK constraint failed/,
+    );
+  });
+});
+
+describe('accounts', () => {
+  it('keeps the time an account was first seen', () => {
+    const database = temp.open();
+    recordAccounts(database, ['main', 'lab'], T0);
+    recordAccounts(database, ['main', 'new'], T0 + MINUTE);
+    expect(listAccounts(database)).toEqual([
+      { name: 'lab', firstSeenAt: T0 },
+      { name: 'main', firstSeenAt: T0 },
+      { name: 'new', firstSeenAt: T0 + MINUTE },
+    ]);
+  });
+});

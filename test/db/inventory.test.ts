@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import { type ClusterInput, liveClusters, syncClusters } from '../../src/db/clusters.js';
+import { lastFetched, markFetched, stalestFirst } from '../../src/db/freshness.js';
+import {
+  type EndpointInput,
+  insertWorkerSamples,
+  liveEndpoints,
+  syncEndpoints,
+  workerSamplesBetween,
+} from '../../src/db/serverless.js';
+import { liveNetworkVolumes, type NetworkVolumeInput, syncNetworkVolumes } from '../../src/db/volumes.js';
+import { MINUTE, T0, useTempDatabases } from './support.js';
+
+const temp = useTempDatabases();
+
+describe('clusters, endpoints and network volumes', () => {
+  it('tracks clusters with their Pods by status, and marks a deleted cluster gone', () => {
+    const database = temp.open();
+    const cluster = (clusterId: string, podsByStatus: Record<string, number>): ClusterInput => ({
+      clusterId,
+      name: `cluster-${clusterId}`,
+      type: 'TRAINING',
+      gpuTypeId: 'NVIDIA H100 80GB HBM3',
+      gpuCountPerPod: 8,
+      podCount: 4,
+      podsByStatus,
+      dataCenterId: 'US-KS-2',
+      createdAt: T0,
+    });
+    syncClusters(database, 'main', [cluster('c1', { RUNNING: 3, PROVISIONING: 1 }), cluster('c2', {})], T0);
+    expect(syncClusters(database, 'main', [cluster('c1', { RUNNING: 4 })], T0 + MINUTE)).toEqual({
+      upserted: 1,
+      gone: ['c2'],
+    });
+    expect(liveClusters(database, 'main')).toMatchObject([
+      { clusterId: 'c1', podsByStatus: { RUNNING: 4 }, firstSeenAt: T0, lastSeenAt: T0 + MINUTE, goneAt: null },
+    ]);
+  });
+
+  it('tracks endpoints and stores their worker summaries per poll', () => {
+    const database = temp.open();
+    const endpoint: EndpointInput = {
+      endpointId: 'ep-1',
+      name: 'sdxl',
+      type: 'QUEUE',
+      gpuPools: ['ADA_24'],
+      gpuCount: 1,
+      workersMin: 1,
+      workersMax: 3,
+      idleTimeoutS: 5,
+      createdAt: T0,
+    };
+    syncEndpoints(database, 'main', [endpoint], T0);
+    expect(liveEndpoints(database, 'main')).toMatchObject([{ endpointId: 'ep-1', gpuPools: ['ADA_24'], goneAt: null }]);
+    const summary = { running: 1, idle: 0, initializing: 0, throttled: 0, unhealthy: 0, total: 1 };
+    insertWorkerSamples(database, 'main', [
+      { endpointId: 'ep-1', observedAt: T0, ...summary },
+      { endpointId: 'ep-1', observedAt: T0 + MINUTE, ...summary, running: 0, idle: 1 },
+    ]);
+    insertWorkerSamples(database, 'main', [
+      { endpointId: 'ep-1', observedAt: T0 + MINUTE, ...summary, running: 0, idle: 1 },
+    ]);
+    expect(workerSamplesBetween(database, 'main', T0 + MINUTE, T0 + 2 * MINUTE)).toEqual([
+      { account: 'main', endpointId: 'ep-1', observedAt: T0 + MINUTE, ...summary, running: 0, idle: 1 },
+    ]);
+    expect(syncEndpoints(database, 'main', [], T0 + 2 * MINUTE).gone).toEqual(['ep-1']);
+  });
+
+  it('tracks network volumes under the name network_volume_id', () => {
+    const database = temp.open();
+    const volume: NetworkVolumeInput = {
+      networkVolumeId: 'vol-1',
+      name: 'datasets',
+      sizeGb: 500,
+      dataCenterId: 'US-KS-2',
+      type: 'STANDARD',
+    };
+    syncNetworkVolumes(database, 'main', [volume], T0);
+    syncNetworkVolumes(database, 'main', [{ ...volume, sizeGb: 1000 }], T0 + MINUTE);
+    expect(liveNetworkVolumes(database, 'main')).toEqual([
+      { account: 'main', ...volume, sizeGb: 1000, firstSeenAt: T0, lastSeenAt: T0 + MINUTE, goneAt: null },
+    ]);
+  });
+});
+
+describe('item freshness', () => {
+  it('orders a rotation never-fetched first, then stalest, and remembers across runs', () => {
+    const database = temp.open();
+    const kind = 'endpoint-workers';
+    const endpoints = ['ep-1', 'ep-2', 'ep-3', 'ep-4'];
+    expect(stalestFirst(database, 'main', kind, endpoints)).toEqual(endpoints);
+
+    markFetched(database, 'main', kind, ['ep-1', 'ep-2'], T0);
+    expect(stalestFirst(database, 'main', kind, endpoints)).toEqual(['ep-3', 'ep-4', 'ep-1', 'ep-2']);
+    markFetched(database, 'main', kind, ['ep-3', 'ep-4'], T0 + MINUTE);
+    markFetched(database, 'main', kind, ['ep-2'], T0 + 2 * MINUTE);
+    expect(stalestFirst(database, 'main', kind, endpoints)).toEqual(['ep-1', 'ep-3', 'ep-4', 'ep-2']);
+
+    expect(lastFetched(database, 'main', kind)).toEqual(
+      new Map([
+        ['ep-1', T0],
+        ['ep-2', T0 + 2 * MINUTE],
+        ['ep-3', T0 + MINUTE],
+        ['ep-4', T0 + MINUTE],
+      ]),
+    );
+    expect(lastFetched(database, 'other', kind).size).toBe(0);
+  });
+});

@@ -1,0 +1,226 @@
+import { describe, expect, it } from 'vitest';
+import { insertPodSamples, livePods, type PodInput, podSamplesBetween, syncPods } from '../../src/db/pods.js';
+import { MINUTE, T0, useTempDatabases } from './support.js';
+
+const temp = useTempDatabases();
+
+function pod(podId: string, overrides: Partial<PodInput> = {}): PodInput {
+  return {
+    podId,
+    name: `name-${podId}`,
+    status: 'RUNNING',
+    costPerHr: 2.99,
+    gpuTypeId: 'NVIDIA H100 80GB HBM3',
+    gpuCount: 1,
+    cpuTypeId: null,
+    cloud: 'SECURE',
+    dataCenterId: 'US-KS-2',
+    clusterId: null,
+    clusterRole: null,
+    volumeGb: 100,
+    networkVolumeId: null,
+    env: { TEAM: 'research' },
+    actions: ['stop', 'restart', 'terminate'],
+    createdAt: T0 - MINUTE,
+    startedAt: T0,
+    ...overrides,
+  };
+}
+
+function allPods(database: ReturnType<typeof temp.open>) {
+  return database.sqlite
+    .prepare('SELECT pod_id, status, first_seen_at, last_seen_at, gone_at FROM pods ORDER BY account, pod_id')
+    .all();
+}
+
+describe('syncPods', () => {
+  it('marks Pods missing from the latest list gone, keeps their rows, and revives one that returns', () => {
+    const database = temp.open();
+    expect(syncPods(database, 'main', [pod('a'), pod('b'), pod('c')], T0)).toEqual({ upserted: 3, gone: [] });
+    expect(syncPods(database, 'main', [pod('a', { status: 'EXITED', costPerHr: 0 }), pod('c')], T0 + MINUTE)).toEqual({
+      upserted: 2,
+      gone: ['b'],
+    });
+    // Already gone: not reported again.
+    expect(syncPods(database, 'main', [pod('a'), pod('c')], T0 + 2 * MINUTE).gone).toEqual([]);
+    expect(livePods(database, 'main').map((row) => row.podId)).toEqual(['a', 'c']);
+
+    expect(syncPods(database, 'main', [pod('b')], T0 + 3 * MINUTE).gone.sort()).toEqual(['a', 'c']);
+    expect(allPods(database)).toEqual([
+      { pod_id: 'a', status: 'RUNNING', first_seen_at: T0, last_seen_at: T0 + 2 * MINUTE, gone_at: T0 + 3 * MINUTE },
+      { pod_id: 'b', status: 'RUNNING', first_seen_at: T0, last_seen_at: T0 + 3 * MINUTE, gone_at: null },
+      { pod_id: 'c', status: 'RUNNING', first_seen_at: T0, last_seen_at: T0 + 2 * MINUTE, gone_at: T0 + 3 * MINUTE },
+    ]);
+  });
+
+  it('stores the latest state with its JSON fields, and an empty list marks every Pod of that account gone', () => {
+    const database = temp.open();
+    syncPods(database, 'main', [pod('a')], T0);
+    syncPods(database, 'other', [pod('a', { name: 'same id, other account' })], T0);
+    syncPods(
+      database,
+      'main',
+      [pod('a', { status: 'EXITED', costPerHr: 0, actions: ['start', 'terminate'] })],
+      T0 + MINUTE,
+    );
+
+    const [latest] = livePods(database, 'main');
+    expect(latest).toMatchObject({
+      account: 'main',
+      status: 'EXITED',
+      costPerHr: 0,
+      env: { TEAM: 'research' },
+      actions: ['start', 'terminate'],
+      firstSeenAt: T0,
+      lastSeenAt: T0 + MINUTE,
+      goneAt: null,
+    });
+
+    expect(syncPods(database, 'main', [], T0 + 2 * MINUTE).gone).toEqual(['a']);
+    expect(livePods(database, 'main')).toEqual([]);
+    expect(livePods(database, 'other').map((row) => row.name)).toEqual(['same id, other account']);
+  });
+
+  it('names a field the collector forgot instead of storing it as NULL', () => {
+    const database = temp.open();
+    const { cpuTypeId: _, ...incomplete } = pod('a');
+    expect(() => syncPods(database, 'main', [incomplete as PodInput], T0)).toThrow(/the row has no cpuTypeId/);
+  });
+
+  it('writes nothing when a sync fails half-way', () => {
+    const database = temp.open();
+    syncPods(database, 'main', [pod('a')], T0);
+    const broken = { ...pod('b'), status: null } as unknown as PodInput;
+    expect(() => syncPods(database, 'main', [pod('c'), broken], T0 + MINUTE)).toThrow(
+      /NOT NULL constraint failed: pods.status/,
+    );
+    expect(allPods(database)).toEqual([
+      { pod_id: 'a', status: 'RUNNING', first_seen_at: T0, last_seen_at: T0, gone_at: null },
+    ]);
+  });
+});
+
+describe('pod samples', () => {
+  it('stores known and unknown samples with the busiest GPU derived, and replaces a re-sent one', () => {
+    const database = temp.open();
+    insertPodSamples(database, 'main', [
+      {
+        podId: 'a',
+        observedAt: T0,
+        state: 'known',
+        uptimeS: 60,
+        gpuUtil: [3, 97],
+        gpuMemoryUtil: [10, 81],
+        cpuUtil: 12,
+        memoryUtil: 40,
+      },
+      {
+        podId: 'b',
+        observedAt: T0,
+        state: 'unknown',
+        uptimeS: null,
+        gpuUtil: null,
+        gpuMemoryUtil: null,
+        cpuUtil: null,
+        memoryUtil: null,
+      },
+    ]);
+    insertPodSamples(database, 'main', [
+      {
+        podId: 'a',
+        observedAt: T0,
+        state: 'known',
+        uptimeS: 60,
+        gpuUtil: [3, 50],
+        gpuMemoryUtil: [10, 81],
+        cpuUtil: 12,
+        memoryUtil: 40,
+      },
+    ]);
+    expect(podSamplesBetween(database, 'main', T0, T0)).toEqual([
+      {
+        account: 'main',
+        podId: 'a',
+        observedAt: T0,
+        state: 'known',
+        uptimeS: 60,
+        gpuUtil: [3, 50],
+        gpuMemoryUtil: [10, 81],
+        maxGpuUtil: 50,
+        maxGpuMemoryUtil: 81,
+        cpuUtil: 12,
+        memoryUtil: 40,
+      },
+      {
+        account: 'main',
+        podId: 'b',
+        observedAt: T0,
+        state: 'unknown',
+        uptimeS: null,
+        gpuUtil: null,
+        gpuMemoryUtil: null,
+        maxGpuUtil: null,
+        maxGpuMemoryUtil: null,
+        cpuUtil: null,
+        memoryUtil: null,
+      },
+    ]);
+  });
+
+  it('stores an absent reading as SQL NULL, not the JSON text "null"', () => {
+    const database = temp.open();
+    insertPodSamples(database, 'main', [
+      {
+        podId: 'b',
+        observedAt: T0,
+        state: 'unknown',
+        uptimeS: null,
+        gpuUtil: null,
+        gpuMemoryUtil: null,
+        cpuUtil: null,
+        memoryUtil: null,
+      },
+    ]);
+    expect(
+      database.sqlite
+        .prepare('SELECT gpu_util IS NULL AS gpu, gpu_memory_util IS NULL AS memory FROM pod_samples')
+        .get(),
+    ).toEqual({ gpu: 1, memory: 1 });
+  });
+
+  it('reads the last N minutes of 2,000 Pods with one range scan of the primary key', () => {
+    const database = temp.open();
+    const podIds = Array.from({ length: 2000 }, (_, i) => `pod-${String(i).padStart(4, '0')}`);
+    for (let minute = 0; minute < 20; minute++) {
+      insertPodSamples(
+        database,
+        'main',
+        podIds.map((podId) => ({
+          podId,
+          observedAt: T0 + minute * MINUTE,
+          state: 'known' as const,
+          uptimeS: minute * 60,
+          gpuUtil: [minute],
+          gpuMemoryUtil: [minute],
+          cpuUtil: 1,
+          memoryUtil: 1,
+        })),
+      );
+    }
+    const window = podSamplesBetween(database, 'main', T0 + 10 * MINUTE, T0 + 19 * MINUTE);
+    expect(window).toHaveLength(2000 * 10);
+    expect(new Set(window.map((sample) => sample.maxGpuUtil))).toEqual(
+      new Set([10, 11, 12, 13, 14, 15, 16, 17, 18, 19]),
+    );
+
+    const plan = database.sqlite
+      .prepare(
+        `EXPLAIN QUERY PLAN SELECT * FROM pod_samples
+         WHERE account = ? AND observed_at >= ? AND observed_at <= ? ORDER BY observed_at, pod_id`,
+      )
+      .all('main', 0, 1) as Array<{ detail: string }>;
+    expect(plan.map((step) => step.detail)).toEqual([
+      'SEARCH pod_samples USING INDEX sqlite_autoindex_pod_samples_1 (account=? AND observed_at>? AND observed_at<?)',
+    ]);
+  });
+});

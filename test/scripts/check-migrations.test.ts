@@ -1,0 +1,52 @@
+import { execFile } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { packagePath } from '../../src/package-root.js';
+
+const run = promisify(execFile);
+const script = packagePath('scripts/check-migrations.mjs');
+const scratch = mkdtempSync(join(tmpdir(), 'podwarden-db-check-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+async function check(migrations?: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [script, ...(migrations ? [migrations] : [])], {
+      cwd: scratch,
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+describe('npm run db:check', () => {
+  it('passes when migrations/ matches the schema', async () => {
+    const result = await check();
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/matches src\/db\/schema\.ts \(\d+ migrations\)/);
+  });
+
+  it('fails, naming the missing migration, when the schema has changes no migration records', async () => {
+    // migrations/ as it was before the last migration was generated.
+    const older = join(scratch, 'migrations');
+    cpSync(packagePath('migrations'), older, { recursive: true });
+    const journalPath = join(older, 'meta', '_journal.json');
+    const journal = JSON.parse(readFileSync(journalPath, 'utf8')) as { entries: Array<{ idx: number; tag: string }> };
+    const last = journal.entries.pop();
+    if (!last) throw new Error('no migrations to drop');
+    writeFileSync(journalPath, JSON.stringify(journal));
+    rmSync(join(older, `${last.tag}.sql`));
+    rmSync(join(older, 'meta', `${String(last.idx).padStart(4, '0')}_snapshot.json`));
+
+    const result = await check(older);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('src/db/schema.ts has changes that no migration');
+    expect(result.stderr).toMatch(/would add {5}\d{4}_unsaved\.sql/);
+    expect(result.stderr).toContain('npm run db:generate');
+  });
+});
