@@ -1,0 +1,55 @@
+import type { z } from 'zod';
+import { ApiError } from './errors.js';
+
+const MAX_ISSUES = 3;
+
+/**
+ * Parses a decoded response body; a mismatch is a `contract` error naming the route and the
+ * field path, e.g. `GET /pods: response body pods[3].cost: expected number, received string`.
+ */
+export function parseBody<S extends z.ZodType>(schema: S, body: unknown, op: string): z.output<S> {
+  const result = schema.safeParse(body);
+  if (result.success) return result.data;
+  const issues = result.error.issues;
+  const described = issues.slice(0, MAX_ISSUES).map((issue) => describeIssue(issue, body));
+  const more = issues.length > MAX_ISSUES ? ` (and ${issues.length - MAX_ISSUES} more)` : '';
+  return throwContract(op, `${described.join('; ')}${more}`, JSON.stringify(body) ?? '');
+}
+
+function throwContract(op: string, message: string, body: string): never {
+  throw new ApiError({ kind: 'contract', op, message, bodySnippet: body });
+}
+
+function describeIssue(issue: z.core.$ZodIssue, body: unknown): string {
+  const where = ['response body', formatPath(issue.path)].filter(Boolean).join(' ');
+  let message = issue.message.replace(/^Invalid input: /, '');
+  if (issue.code === 'invalid_type' && message.endsWith('received undefined')) {
+    message = `missing, expected ${issue.expected}`;
+  } else if (issue.code === 'invalid_value') {
+    message = `${message.replace(/^Invalid option: /, '')}, received ${preview(valueAt(body, issue.path))}`;
+  } else if (issue.code === 'invalid_format') {
+    message = `expected ${issue.format === 'datetime' ? 'an RFC 3339 date-time' : issue.format}, received ${preview(valueAt(body, issue.path))}`;
+  }
+  return `${where}: ${message}`;
+}
+
+/** `['pods', 3, 'cost']` → `pods[3].cost`. */
+export function formatPath(path: ReadonlyArray<PropertyKey>): string {
+  return path
+    .map((key, index) => (typeof key === 'number' ? `[${key}]` : `${index === 0 ? '' : '.'}${String(key)}`))
+    .join('');
+}
+
+function valueAt(body: unknown, path: ReadonlyArray<PropertyKey>): unknown {
+  let current: unknown = body;
+  for (const key of path) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<PropertyKey, unknown>)[key];
+  }
+  return current;
+}
+
+function preview(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 60 ? `${text.slice(0, 60)}…` : text;
+}

@@ -1,0 +1,85 @@
+import { type ApiErrorFields, kindForStatus } from './errors.js';
+import { ErrorResponse } from './schemas/problem.js';
+
+/** Decodes a 2xx body: empty (204) is `undefined`; anything else must be JSON. */
+export function decodeSuccessBody(op: string, status: number, text: string): { body: unknown } | ApiErrorFields {
+  if (status === 204 || text.trim() === '') return { body: undefined };
+  try {
+    return { body: JSON.parse(text) };
+  } catch (error) {
+    return {
+      kind: 'contract',
+      op,
+      status,
+      message: `response body is not valid JSON (${(error as Error).message})`,
+      bodySnippet: text,
+    };
+  }
+}
+
+/**
+ * Turns a non-2xx answer into error fields: v2 problem+json (title, detail, errors[]) or a
+ * GraphQL `errors[]` envelope; anything else keeps the status and a body excerpt.
+ */
+export function errorFromResponse(op: string, status: number, text: string, retryAfterMs?: number): ApiErrorFields {
+  const fields: ApiErrorFields = { kind: kindForStatus(status), op, status, bodySnippet: text, retryAfterMs };
+  const json = tryJson(text);
+  const problem = ErrorResponse.partial().safeParse(json);
+  if (problem.success && (problem.data.title !== undefined || problem.data.detail !== undefined)) {
+    return { ...fields, title: problem.data.title, detail: problem.data.detail, errors: problem.data.errors };
+  }
+  const messages = graphqlMessages(json);
+  if (messages.length > 0) return { ...fields, detail: messages[0], errors: messages.slice(1) };
+  return fields;
+}
+
+function graphqlMessages(json: unknown): string[] {
+  if (json === null || typeof json !== 'object') return [];
+  const errors = (json as { errors?: unknown }).errors;
+  if (!Array.isArray(errors)) return [];
+  return errors.flatMap((entry) =>
+    entry !== null && typeof entry === 'object' && typeof (entry as { message?: unknown }).message === 'string'
+      ? [(entry as { message: string }).message]
+      : [],
+  );
+}
+
+function tryJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Network-level failures (no HTTP status): all worth another try for an idempotent request. */
+export function errorFromNetwork(op: string, error: unknown, timeouts: NetworkTimeouts): ApiErrorFields {
+  const code = (error as { code?: string }).code;
+  const raw = error instanceof Error ? error.message : String(error);
+  return { kind: 'transient', op, message: describeNetworkError(code, raw, timeouts), cause: error };
+}
+
+export interface NetworkTimeouts {
+  connectMs: number;
+  headersMs: number;
+  bodyMs: number;
+}
+
+function describeNetworkError(code: string | undefined, raw: string, timeouts: NetworkTimeouts): string {
+  switch (code) {
+    case 'UND_ERR_CONNECT_TIMEOUT':
+      return `connect timeout: no connection within ${timeouts.connectMs}ms`;
+    case 'UND_ERR_HEADERS_TIMEOUT':
+      return `headers timeout: no response within ${timeouts.headersMs}ms`;
+    case 'UND_ERR_BODY_TIMEOUT':
+      return `body timeout: response body stalled for ${timeouts.bodyMs}ms`;
+    case 'UND_ERR_SOCKET':
+    case 'ECONNRESET':
+    case 'EPIPE':
+      return `connection reset (${raw})`;
+    case 'ECONNREFUSED':
+      return `connection refused (${raw})`;
+    default:
+      return `request failed (${code ? `${code}: ` : ''}${raw})`;
+  }
+}

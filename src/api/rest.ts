@@ -1,0 +1,244 @@
+import type { z } from 'zod';
+import { ApiError } from './errors.js';
+import type { ApiRequest, HttpTransport, QueryValue } from './http.js';
+import { parseBody } from './parse.js';
+import {
+  type BillingBucketSize,
+  type Cloud,
+  Cluster,
+  type CpuProduct,
+  type CpuType,
+  type DataCenter,
+  Endpoint,
+  GpuType,
+  ListBillingResponse,
+  ListClusterBillingResponse,
+  ListClustersResponse,
+  ListCpuTypesResponse,
+  ListDataCentersResponse,
+  ListEndpointBillingResponse,
+  ListEndpointsResponse,
+  ListEndpointWorkersResponse,
+  ListGpuTypesResponse,
+  ListNetworkVolumeBillingResponse,
+  ListNetworkVolumesResponse,
+  ListPodBillingResponse,
+  ListPodsResponse,
+  ListServerlessBillingResponse,
+  type NetworkVolume,
+  Pod,
+  type PodAction,
+  type Product,
+} from './schemas.js';
+
+/** Per-call options: the caller's abort signal (a collector's run timeout or shutdown). */
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+/**
+ * Availability is opt-in; `product` is required with it and rejected without it (the v2
+ * document: "Required with include=AVAILABILITY, and valid only with it"), as are count and cloud.
+ */
+export type GpuTypeQuery =
+  | { includeAvailability: false }
+  | { includeAvailability?: true; products: Product[]; count?: number; cloud?: Cloud };
+
+export type CpuTypeQuery =
+  | { includeAvailability: false }
+  | { includeAvailability?: true; products: CpuProduct[]; vcpuCount?: number };
+
+export interface DataCenterQuery {
+  includeGpuAvailability?: boolean;
+  includeCpuAvailability?: boolean;
+}
+
+/** A billing window: either startTime/endTime (RFC 3339) or lastN buckets, never both. */
+export interface BillingQuery {
+  startTime?: string;
+  endTime?: string;
+  bucketSize?: BillingBucketSize;
+  lastN?: number;
+}
+
+/** Typed methods for the REST v2 routes the daemon reads (plus the Pod action). */
+export class RestClient {
+  constructor(private readonly http: HttpTransport) {}
+
+  async listPods(options: { includeClusterPods?: boolean } = {}, call?: CallOptions): Promise<Pod[]> {
+    const query = { includeClusterPods: options.includeClusterPods };
+    return (await this.get('/pods', {}, query, ListPodsResponse, call)).pods;
+  }
+
+  async getPod(id: string, call?: CallOptions): Promise<Pod> {
+    return this.get('/pods/{id}', { id }, {}, Pod, call);
+  }
+
+  /** start/stop/restart answer 200 with the Pod; terminate answers 204 (null). Never retried on 5xx. */
+  async podAction(id: string, action: PodAction, call?: CallOptions): Promise<Pod | null> {
+    const response = await this.http.send({
+      target: 'rest',
+      method: 'POST',
+      route: '/pods/{id}/action',
+      params: { id },
+      body: { action },
+      idempotent: false,
+      label: `${id}, ${action}`,
+      signal: call?.signal,
+    });
+    return response.body === undefined ? null : parseBody(Pod, response.body, response.op);
+  }
+
+  async listClusters(call?: CallOptions): Promise<Cluster[]> {
+    return (await this.get('/clusters', {}, {}, ListClustersResponse, call)).clusters;
+  }
+
+  async getCluster(id: string, call?: CallOptions): Promise<Cluster> {
+    return this.get('/clusters/{id}', { id }, {}, Cluster, call);
+  }
+
+  async listClusterPods(id: string, call?: CallOptions): Promise<Pod[]> {
+    return (await this.get('/clusters/{id}/pods', { id }, {}, ListPodsResponse, call)).pods;
+  }
+
+  /** Serverless endpoints (`GET /serverless`). */
+  async listEndpoints(call?: CallOptions): Promise<Endpoint[]> {
+    return (await this.get('/serverless', {}, {}, ListEndpointsResponse, call)).endpoints;
+  }
+
+  async getEndpoint(id: string, call?: CallOptions): Promise<Endpoint> {
+    return this.get('/serverless/{id}', { id }, {}, Endpoint, call);
+  }
+
+  async listEndpointWorkers(id: string, call?: CallOptions): Promise<ListEndpointWorkersResponse> {
+    return this.get('/serverless/{id}/workers', { id }, {}, ListEndpointWorkersResponse, call);
+  }
+
+  async listNetworkVolumes(call?: CallOptions): Promise<NetworkVolume[]> {
+    return (await this.get('/network-volumes', {}, {}, ListNetworkVolumesResponse, call)).networkVolumes;
+  }
+
+  async listGpuTypes(query: GpuTypeQuery, call?: CallOptions): Promise<GpuType[]> {
+    const params = gpuQuery('GET /catalog/gpus', query);
+    return (await this.get('/catalog/gpus', {}, params, ListGpuTypesResponse, call)).gpus;
+  }
+
+  async getGpuType(id: string, query: GpuTypeQuery, call?: CallOptions): Promise<GpuType> {
+    return this.get('/catalog/gpus/{id}', { id }, gpuQuery(`GET /catalog/gpus/{id} (${id})`, query), GpuType, call);
+  }
+
+  async listCpuTypes(query: CpuTypeQuery, call?: CallOptions): Promise<CpuType[]> {
+    const params =
+      query.includeAvailability === false
+        ? {}
+        : {
+            include: ['AVAILABILITY'],
+            product: requireProducts('GET /catalog/cpus', query.products),
+            vcpuCount: query.vcpuCount,
+          };
+    return (await this.get('/catalog/cpus', {}, params, ListCpuTypesResponse, call)).cpus;
+  }
+
+  async listDataCenters(query: DataCenterQuery = {}, call?: CallOptions): Promise<DataCenter[]> {
+    const include = [
+      ...(query.includeGpuAvailability ? ['GPU_AVAILABILITY'] : []),
+      ...(query.includeCpuAvailability ? ['CPU_AVAILABILITY'] : []),
+    ];
+    const params = { include: include.length > 0 ? include : undefined };
+    return (await this.get('/catalog/datacenters', {}, params, ListDataCentersResponse, call)).dataCenters;
+  }
+
+  /** Account-wide spend per bucket (`GET /billing`). */
+  async billing(query: BillingQuery = {}, call?: CallOptions): Promise<ListBillingResponse> {
+    return this.billingRoute('/billing', query, {}, ListBillingResponse, call);
+  }
+
+  async billingPods(
+    query: BillingQuery & { podId?: string } = {},
+    call?: CallOptions,
+  ): Promise<ListPodBillingResponse> {
+    return this.billingRoute('/billing/pods', query, { podId: query.podId }, ListPodBillingResponse, call);
+  }
+
+  async billingServerless(
+    query: BillingQuery & { serverlessId?: string } = {},
+    call?: CallOptions,
+  ): Promise<ListServerlessBillingResponse> {
+    const filter = { serverlessId: query.serverlessId };
+    return this.billingRoute('/billing/serverless', query, filter, ListServerlessBillingResponse, call);
+  }
+
+  /** Public Endpoint billing; serverless endpoint billing is `billingServerless`. */
+  async billingEndpoints(query: BillingQuery = {}, call?: CallOptions): Promise<ListEndpointBillingResponse> {
+    return this.billingRoute('/billing/endpoints', query, {}, ListEndpointBillingResponse, call);
+  }
+
+  async billingNetworkVolumes(
+    query: BillingQuery & { networkVolumeId?: string } = {},
+    call?: CallOptions,
+  ): Promise<ListNetworkVolumeBillingResponse> {
+    const filter = { networkVolumeId: query.networkVolumeId };
+    return this.billingRoute('/billing/network-volumes', query, filter, ListNetworkVolumeBillingResponse, call);
+  }
+
+  async billingClusters(
+    query: BillingQuery & { clusterId?: string } = {},
+    call?: CallOptions,
+  ): Promise<ListClusterBillingResponse> {
+    const filter = { clusterId: query.clusterId };
+    return this.billingRoute('/billing/clusters', query, filter, ListClusterBillingResponse, call);
+  }
+
+  private async billingRoute<S extends z.ZodType>(
+    route: string,
+    query: BillingQuery,
+    filter: Record<string, string | undefined>,
+    schema: S,
+    call: CallOptions | undefined,
+  ): Promise<z.output<S>> {
+    const op = `GET ${route}`;
+    if (query.lastN !== undefined && (query.startTime !== undefined || query.endTime !== undefined)) {
+      throw new ApiError({ kind: 'client', op, message: 'lastN cannot be combined with startTime/endTime' });
+    }
+    if (query.lastN !== undefined && !(Number.isInteger(query.lastN) && query.lastN >= 1)) {
+      throw new ApiError({ kind: 'client', op, message: `lastN must be an integer >= 1, got ${query.lastN}` });
+    }
+    const params = {
+      startTime: query.startTime,
+      endTime: query.endTime,
+      bucketSize: query.bucketSize,
+      lastN: query.lastN,
+      ...filter,
+    };
+    return this.get(route, {}, params, schema, call);
+  }
+
+  private async get<S extends z.ZodType>(
+    route: string,
+    params: Record<string, string>,
+    query: Record<string, QueryValue>,
+    schema: S,
+    call: CallOptions | undefined,
+  ): Promise<z.output<S>> {
+    const request: ApiRequest = { target: 'rest', method: 'GET', route, params, query, idempotent: true };
+    const response = await this.http.send({ ...request, signal: call?.signal });
+    return parseBody(schema, response.body, response.op);
+  }
+}
+
+function gpuQuery(op: string, query: GpuTypeQuery): Record<string, QueryValue> {
+  if (query.includeAvailability === false) return {};
+  return {
+    include: ['AVAILABILITY'],
+    product: requireProducts(op, query.products),
+    count: query.count,
+    cloud: query.cloud,
+  };
+}
+
+function requireProducts<P extends string>(op: string, products: P[]): P[] {
+  if (products.length === 0) {
+    throw new ApiError({ kind: 'client', op, message: 'include=AVAILABILITY needs at least one product' });
+  }
+  return products;
+}

@@ -1,0 +1,106 @@
+import { z } from 'zod';
+import type { PodRuntime } from './pod.js';
+
+/** One entry of a GraphQL `errors[]` envelope; clients read `message` and `extensions.code`. */
+export const GraphqlErrorEntry = z.looseObject({
+  message: z.string(),
+  path: z.array(z.union([z.string(), z.number()])).optional(),
+  extensions: z.looseObject({ code: z.string().optional() }).nullable().optional(),
+});
+export type GraphqlErrorEntry = z.infer<typeof GraphqlErrorEntry>;
+
+export const GraphqlEnvelope = z.looseObject({
+  data: z.unknown().optional(),
+  errors: z.array(GraphqlErrorEntry).optional(),
+});
+
+/**
+ * GraphQL's Pod runtime, mapped to the REST v2 `PodRuntime` shape so rules see one shape
+ * whichever API answered: uptimeInSeconds → uptime, gpuUtilPercent → util,
+ * memoryUtilPercent → memoryUtil, container.cpuPercent → cpu.util, container.memoryPercent → memory.util.
+ */
+export const GraphqlPodRuntime = z
+  .looseObject({
+    uptimeInSeconds: z.number().nullable().optional(),
+    gpus: z
+      .array(
+        z.looseObject({
+          id: z.string().nullable().optional(),
+          gpuUtilPercent: z.number().nullable().optional(),
+          memoryUtilPercent: z.number().nullable().optional(),
+        }),
+      )
+      .nullable()
+      .optional(),
+    container: z
+      .looseObject({
+        cpuPercent: z.number().nullable().optional(),
+        memoryPercent: z.number().nullable().optional(),
+      })
+      .nullable()
+      .optional(),
+  })
+  .transform(
+    (raw): PodRuntime => ({
+      uptime: raw.uptimeInSeconds ?? null,
+      gpus:
+        raw.gpus?.map((gpu) => ({ util: gpu.gpuUtilPercent ?? null, memoryUtil: gpu.memoryUtilPercent ?? null })) ??
+        null,
+      cpu: raw.container ? { util: raw.container.cpuPercent ?? null } : null,
+      memory: raw.container ? { util: raw.container.memoryPercent ?? null } : null,
+      ports: [],
+    }),
+  );
+
+export const GraphqlPod = z.looseObject({
+  id: z.string(),
+  name: z.string().nullable(),
+  runtime: GraphqlPodRuntime.nullable()
+    .optional()
+    .transform((runtime) => runtime ?? null),
+});
+export type GraphqlPod = z.infer<typeof GraphqlPod>;
+
+export const GraphqlPodsData = z.looseObject({
+  myself: z.looseObject({ pods: z.array(GraphqlPod) }),
+});
+
+/**
+ * `stockStatus` is documented as High/Medium/Low/None; clients also meet null, "" and "Out",
+ * so it stays a string for the capacity rules to interpret.
+ */
+export const GpuLowestPrice = z.looseObject({
+  stockStatus: z
+    .string()
+    .nullable()
+    .optional()
+    .transform((value) => value ?? null),
+  uninterruptablePrice: z
+    .number()
+    .nullable()
+    .optional()
+    .transform((value) => value ?? null),
+  availableGpuCounts: z
+    .array(z.int())
+    .nullable()
+    .optional()
+    .transform((value) => value ?? []),
+});
+export type GpuLowestPrice = z.infer<typeof GpuLowestPrice>;
+
+export const GraphqlGpuType = z.looseObject({
+  id: z.string(),
+  displayName: z.string().nullable().optional(),
+  memoryInGb: z.number().nullable().optional(),
+  lowestPrice: GpuLowestPrice.nullable()
+    .optional()
+    .transform((value) => value ?? null),
+});
+export type GraphqlGpuType = z.infer<typeof GraphqlGpuType>;
+
+export const GraphqlGpuTypesData = z.looseObject({ gpuTypes: z.array(GraphqlGpuType) });
+
+export const GraphqlPodStopData = z.looseObject({
+  podStop: z.looseObject({ id: z.string(), desiredStatus: z.string() }),
+});
+export type GraphqlPodStopResult = z.infer<typeof GraphqlPodStopData>['podStop'];

@@ -1,0 +1,16 @@
+import { z } from 'zod';
+import { VolumeType } from './common.js';
+
+export const NetworkVolume = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  /** GB. */
+  size: z.int(),
+  /** Data center id; note v2 says `dataCenter` where v1 said `dataCenterId`. */
+  dataCenter: z.string(),
+  type: VolumeType,
+});
+export type NetworkVolume = z.infer<typeof NetworkVolume>;
+
+export const ListNetworkVolumesResponse = z.looseObject({ networkVolumes: z.array(NetworkVolume) });
+export type ListNetworkVolumesResponse = z.infer<typeof ListNetworkVolumesResponse>;

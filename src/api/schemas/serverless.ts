@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import { CpuConfig, containerConfigShape, DateTime } from './common.js';
+
+const QueueBasedRequestUrls = z.looseObject({
+  run: z.string(),
+  runSync: z.string(),
+  status: z.string(),
+  stream: z.string(),
+  cancel: z.string(),
+  retry: z.string(),
+  purgeQueue: z.string(),
+  health: z.string(),
+});
+
+const LoadBalancingRequestUrls = z.looseObject({ base: z.string(), health: z.string() });
+
+const EndpointScaling = z.discriminatedUnion('type', [
+  z.looseObject({ type: z.literal('QUEUE_DELAY'), queueDelay: z.number() }),
+  z.looseObject({ type: z.literal('REQUEST_COUNT'), requestCount: z.int() }),
+]);
+
+/** A serverless endpoint (`/serverless`, the v2 name for what v1 called `/endpoints`). */
+export const Endpoint = z.looseObject({
+  ...containerConfigShape,
+  id: z.string(),
+  name: z.string(),
+  type: z.enum(['QUEUE', 'LOAD_BALANCER']).optional(),
+  requestUrls: z.union([QueueBasedRequestUrls, LoadBalancingRequestUrls]).optional(),
+  gpu: z
+    .looseObject({
+      pools: z.array(z.string()),
+      excludedTypes: z.array(z.string()).optional(),
+      count: z.int().optional(),
+      allowedCudaVersions: z.array(z.string()),
+      minCudaVersion: z.string().nullable(),
+    })
+    .nullable()
+    .optional(),
+  cpu: z.array(CpuConfig).optional(),
+  workers: z.looseObject({ min: z.int(), max: z.int(), idleTimeout: z.int().optional() }),
+  scaling: EndpointScaling,
+  dataCenterIds: z.array(z.string()),
+  networkVolumes: z.array(z.string()),
+  /** Milliseconds. */
+  timeout: z.int(),
+  flashboot: z.enum(['OFF', 'FLASHBOOT', 'PRIORITY_FLASHBOOT']),
+  createdAt: DateTime,
+});
+export type Endpoint = z.infer<typeof Endpoint>;
+
+export const ListEndpointsResponse = z.looseObject({ endpoints: z.array(Endpoint) });
+export type ListEndpointsResponse = z.infer<typeof ListEndpointsResponse>;
+
+export const WorkerStatus = z.enum(['RUNNING', 'IDLE', 'INITIALIZING', 'THROTTLED', 'UNHEALTHY']);
+export type WorkerStatus = z.infer<typeof WorkerStatus>;
+
+export const Worker = z.looseObject({
+  id: z.string(),
+  status: WorkerStatus,
+  isStale: z.boolean(),
+  version: z.int().nullable().optional(),
+  gpuCount: z.int(),
+  image: z.string().nullable().optional(),
+  uptimeSeconds: z.int().nullable().optional(),
+  gpuTypeId: z.string().nullable().optional(),
+  dataCenterId: z.string().nullable().optional(),
+  startedAt: DateTime.nullable().optional(),
+});
+export type Worker = z.infer<typeof Worker>;
+
+export const WorkerSummary = z.looseObject({
+  running: z.int(),
+  idle: z.int(),
+  initializing: z.int(),
+  throttled: z.int(),
+  unhealthy: z.int(),
+  total: z.int(),
+});
+export type WorkerSummary = z.infer<typeof WorkerSummary>;
+
+/** Normalised so callers see `endpointVersion: null` rather than a missing key. */
+export const ListEndpointWorkersResponse = z
+  .looseObject({
+    workers: z.array(Worker),
+    summary: WorkerSummary,
+    endpointVersion: z.int().nullable().optional(),
+  })
+  .transform((raw) => ({ workers: raw.workers, summary: raw.summary, endpointVersion: raw.endpointVersion ?? null }));
+export type ListEndpointWorkersResponse = z.infer<typeof ListEndpointWorkersResponse>;

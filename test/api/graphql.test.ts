@@ -1,0 +1,162 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ApiError, NoDataError } from '../../src/api/errors.js';
+import { json, problem, type ScriptedServer, startScriptedServer, text } from '../helpers/scripted-server.js';
+import { drive, makeClient, rejectionOf, type TestClient } from './support.js';
+
+let server: ScriptedServer;
+let client: TestClient;
+
+beforeEach(async () => {
+  server = await startScriptedServer();
+});
+
+afterEach(async () => {
+  await client?.close();
+  await server.close();
+});
+
+const run = <T>(work: Promise<T>) => drive(client.clock, work);
+
+/** The docs' example answer to the pods-with-utilisation query (api-notes §5.2). */
+const podsAnswer = {
+  data: {
+    myself: {
+      pods: [
+        {
+          id: 'ldl1dxirsim64n',
+          name: 'Runpod Pytorch',
+          runtime: {
+            uptimeInSeconds: 3931,
+            ports: [{ ip: '100.65.0.101', isIpPublic: false, privatePort: 8888, publicPort: 60141, type: 'http' }],
+            gpus: [{ id: 'GPU-e0488b7e-6932-795b-a125-4472c16ea72c', gpuUtilPercent: 7, memoryUtilPercent: 3 }],
+            container: { cpuPercent: 12, memoryPercent: 40 },
+          },
+        },
+        { id: 'stopped1', name: 'idle', runtime: null },
+      ],
+    },
+  },
+};
+
+describe('GraphqlClient', () => {
+  it('reads Pods with runtime in the REST PodRuntime shape, with the key in the header', async () => {
+    client = makeClient(server.url);
+    server.enqueue(json(200, podsAnswer));
+    const pods = await run(client.graphql.podsWithRuntime());
+    expect(pods.map((pod) => [pod.id, pod.runtime])).toEqual([
+      [
+        'ldl1dxirsim64n',
+        {
+          uptime: 3931,
+          gpus: [{ util: 7, memoryUtil: 3 }],
+          cpu: { util: 12 },
+          memory: { util: 40 },
+          ports: [],
+        },
+      ],
+      ['stopped1', null],
+    ]);
+    const [request] = server.requests;
+    expect(request?.method).toBe('POST');
+    expect(request?.url).toBe('/graphql');
+    expect(request?.headers.authorization).toBe('Bearer rpa_test_key_0000');
+    expect(JSON.parse(request?.body ?? '').query).toContain('gpus { id gpuUtilPercent memoryUtilPercent }');
+  });
+
+  it('puts the key in the api_key query parameter when configured so, and not in a header', async () => {
+    client = makeClient(server.url, { graphqlAuth: 'query' });
+    server.enqueue(json(200, { data: { podStop: { id: 'p1', desiredStatus: 'EXITED' } } }));
+    expect(await run(client.graphql.podStop('p1'))).toEqual({ id: 'p1', desiredStatus: 'EXITED' });
+    const [request] = server.requests;
+    expect(request?.query.get('api_key')).toBe('rpa_test_key_0000');
+    expect(request?.headers.authorization).toBeUndefined();
+    expect(JSON.parse(request?.body ?? '').variables).toEqual({ podId: 'p1' });
+  });
+
+  it('reads GPU stock from lowestPrice, tolerating null and missing parts', async () => {
+    client = makeClient(server.url);
+    const gpuTypes = [
+      {
+        id: 'NVIDIA RTX A4000',
+        displayName: 'RTX A4000',
+        memoryInGb: 16,
+        lowestPrice: { stockStatus: 'High', uninterruptablePrice: 0.35, availableGpuCounts: [1, 2, 4] },
+      },
+      { id: 'unknown', displayName: null, memoryInGb: null, lowestPrice: null },
+      { id: 'NVIDIA H100', displayName: 'H100', memoryInGb: 80, lowestPrice: { stockStatus: null } },
+    ];
+    server.enqueue(json(200, { data: { gpuTypes } }));
+    const stock = await run(client.graphql.gpuTypesStock({ gpuCount: 2, secureCloud: true }));
+    expect(stock.map((gpu) => gpu.lowestPrice)).toEqual([
+      { stockStatus: 'High', uninterruptablePrice: 0.35, availableGpuCounts: [1, 2, 4] },
+      null,
+      { stockStatus: null, uninterruptablePrice: null, availableGpuCounts: [] },
+    ]);
+    expect(JSON.parse(server.requests[0]?.body ?? '').variables).toEqual({ gpuCount: 2, secureCloud: true });
+  });
+
+  it('turns errors[] in a 200 answer into an ApiError typed by extensions.code', async () => {
+    client = makeClient(server.url);
+    const message = 'Something went wrong. Please try again later or contact support.';
+    server.enqueue(
+      json(200, {
+        errors: [
+          { message, path: ['myself'], extensions: { code: 'INTERNAL_SERVER_ERROR' } },
+          { message: 'second', extensions: { code: 'INTERNAL_SERVER_ERROR' } },
+        ],
+        data: { myself: null },
+      }),
+    );
+    const error = (await rejectionOf(run(client.graphql.podsWithRuntime()))) as ApiError;
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({
+      kind: 'transient',
+      title: 'INTERNAL_SERVER_ERROR',
+      detail: message,
+      errors: ['second'],
+    });
+    expect(error.message).toBe(`POST /graphql (podsWithRuntime): INTERNAL_SERVER_ERROR: ${message} (second)`);
+  });
+
+  it('reads "Unauthorized" without a code as an auth error', async () => {
+    client = makeClient(server.url);
+    server.enqueue(json(200, { errors: [{ message: 'Unauthorized' }] }));
+    const error = (await rejectionOf(run(client.graphql.podStop('p1')))) as ApiError;
+    expect(error.kind).toBe('auth');
+  });
+
+  it('keeps the messages of errors[] in a 400 answer', async () => {
+    client = makeClient(server.url);
+    const message = 'Field "allowedCudaVersions" is not defined by type "PodResumeInput".';
+    server.enqueue(json(400, { errors: [{ message, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }] }));
+    const error = (await rejectionOf(run(client.graphql.podStop('p1')))) as ApiError;
+    expect(error).toMatchObject({ kind: 'client', status: 400, detail: message });
+    expect(error.message).toBe(`POST /graphql (podStop): 400: ${message}`);
+  });
+
+  it.each([410, 404])('reports HTTP %i as NoDataError: GraphQL retired', async (status) => {
+    client = makeClient(server.url);
+    server.enqueue(status === 410 ? problem(410, 'Gone', 'GraphQL has been retired') : text(404, 'Not Found'));
+    const error = await rejectionOf(run(client.graphql.podsWithRuntime()));
+    expect(error).toBeInstanceOf(NoDataError);
+    expect(error).not.toBeInstanceOf(ApiError);
+    expect(error.message).toBe(`POST /graphql (podsWithRuntime): GraphQL retired or gone (HTTP ${status})`);
+  });
+
+  it('names the data path when the answer does not match the query', async () => {
+    client = makeClient(server.url);
+    server.enqueue(json(200, { data: { myself: { pods: [{ id: 7, name: 'x' }] } } }));
+    const error = await rejectionOf(run(client.graphql.podsWithRuntime()));
+    expect(error.message).toBe(
+      'POST /graphql (podsWithRuntime): response body data.myself.pods[0].id: expected string, received number',
+    );
+  });
+
+  it('shares one rate-limit budget with REST', async () => {
+    client = makeClient(server.url, { concurrency: 1 });
+    server.enqueue(json(200, podsAnswer, { ratelimit: '"minute";r=0;t=5' }), json(200, { pods: [] }));
+    await run(client.graphql.podsWithRuntime());
+    await run(client.rest.listPods());
+    expect(client.clock.sleeps).toEqual([5_000]);
+  });
+});
