@@ -1,0 +1,52 @@
+import { Command } from 'commander';
+import { toIso } from '../clock.js';
+import { createLogger } from '../log.js';
+import { ScaledClock } from '../simulator/scaled-clock.js';
+import { loadScenario } from '../simulator/scenario.js';
+import { startSimulator } from '../simulator/server.js';
+import { UsageError } from './exit.js';
+import { resolveScenario, untilSignalled } from './scenario-option.js';
+
+interface SimOptions {
+  scenario: string;
+  port: string;
+  host: string;
+  speed: string;
+}
+
+/** `podwarden sim`: the RunPod simulator on its own, on a clock that starts at the scenario's start. */
+export function simCommand(): Command {
+  return new Command('sim')
+    .description('Run the RunPod API simulator on a scenario until interrupted.')
+    .requiredOption(
+      '--scenario <file>',
+      'scenario file (JSON or YAML), or the name of a bundled one (demo, small-team, large)',
+    )
+    .option('--port <n>', 'port to listen on (0: any free port)', '0')
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--speed <x>', 'virtual seconds per real second', '1')
+    .action(async (options: SimOptions) => {
+      const port = Number(options.port);
+      if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+        throw new UsageError(`--port: expected an integer from 0 to 65535, got "${options.port}"`);
+      }
+      const speed = Number(options.speed);
+      if (!Number.isFinite(speed) || speed <= 0) {
+        throw new UsageError(`--speed: expected a positive number, got "${options.speed}"`);
+      }
+      const scenario = loadScenario(resolveScenario(options.scenario));
+      const clock = new ScaledClock({ startMs: scenario.startMs, speed });
+      const sim = await startSimulator({ scenario, clock, host: options.host, port, log: createLogger() });
+      const lines = [
+        `podwarden sim: scenario ${scenario.name} from ${toIso(scenario.startMs)} at ${speed}x real time`,
+        `REST v2:       ${sim.restBaseUrl}`,
+        `GraphQL:       ${sim.graphqlUrl}`,
+        `API key:       ${scenario.apiKey}`,
+        ...(scenario.readOnlyKey ? [`Read-only key: ${scenario.readOnlyKey}`] : []),
+        `Ground truth:  ${sim.url}/_sim/truth/pods, ${sim.url}/_sim/requests`,
+      ];
+      process.stdout.write(`${lines.join('\n')}\n`);
+      await untilSignalled();
+      await sim.close();
+    });
+}

@@ -1,0 +1,75 @@
+import { execute, validate } from './graphql-exec.js';
+import { GraphQLSyntaxError, type OperationNode, parseDocument } from './graphql-parser.js';
+import { type GraphqlContext, runpodSchema } from './graphql-schema.js';
+import type { SimReply } from './reply.js';
+
+export interface GraphqlRequest extends GraphqlContext {
+  method: string;
+  /** The parsed JSON body, or undefined when there was none. */
+  body: unknown;
+  /** A read-only key may query but not mutate. */
+  readOnly: boolean;
+}
+
+/**
+ * Answers one POST /graphql as RunPod's Apollo server does: parse and validation failures are
+ * HTTP 400 with `errors[]` and no `data`; resolver failures are HTTP 200 with partial `data`.
+ */
+export function handleGraphql(request: GraphqlRequest): SimReply {
+  if (request.method !== 'POST') {
+    const reply = failure(405, 'METHOD_NOT_ALLOWED', 'GraphQL takes POST only.');
+    return { ...reply, headers: { ...reply.headers, Allow: 'POST' } };
+  }
+  const body = request.body;
+  if (!isRecord(body) || typeof body.query !== 'string' || body.query.trim() === '') {
+    return failure(400, 'BAD_REQUEST', 'POST body must be JSON with a non-empty "query" string.');
+  }
+  if (body.variables !== undefined && body.variables !== null && !isRecord(body.variables)) {
+    return failure(400, 'BAD_REQUEST', '"variables" must be a JSON object.');
+  }
+  let operations: OperationNode[];
+  try {
+    operations = parseDocument(body.query);
+  } catch (error) {
+    if (!(error instanceof GraphQLSyntaxError)) throw error;
+    return failure(400, 'GRAPHQL_PARSE_FAILED', error.message, {
+      locations: [{ line: error.line, column: error.column }],
+    });
+  }
+  const operationName = typeof body.operationName === 'string' ? body.operationName : undefined;
+  const operation = selectOperation(operations, operationName);
+  if (typeof operation === 'string') return failure(400, 'GRAPHQL_VALIDATION_FAILED', operation);
+  const { errors, args } = validate(runpodSchema, operation, (body.variables ?? {}) as Record<string, unknown>);
+  if (errors.length > 0) {
+    return envelope(400, {
+      errors: errors.map((message) => ({ message, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } })),
+    });
+  }
+  if (operation.operation === 'mutation' && request.readOnly) {
+    return failure(403, 'FORBIDDEN', 'access denied: this API key is read-only');
+  }
+  const result = execute(runpodSchema, operation, args, { world: request.world, nowMs: request.nowMs });
+  return envelope(200, result.errors.length > 0 ? result : { data: result.data });
+}
+
+function selectOperation(operations: OperationNode[], name: string | undefined): OperationNode | string {
+  if (name !== undefined) {
+    return operations.find((op) => op.name === name) ?? `Unknown operation named "${name}".`;
+  }
+  if (operations.length > 1) return 'Must provide operation name if query contains multiple operations.';
+  return operations[0] ?? 'Must provide an operation.';
+}
+
+/** A whole-request failure in the GraphQL envelope (no `data`). */
+export function failure(status: number, code: string, message: string, extra: Record<string, unknown> = {}): SimReply {
+  return envelope(status, { errors: [{ message, ...extra, extensions: { code } }] });
+}
+
+/** GraphQL answers JSON whatever the status, errors included. */
+function envelope(status: number, body: unknown): SimReply {
+  return { status, body, headers: { 'Content-Type': 'application/json' } };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,117 @@
+import type { Scenario, ScenarioPod, Timeline } from './scenario.js';
+import { indexAt } from './timeline.js';
+import type { PodAction, PodStatus } from './v2-types.js';
+
+/** The statuses in which a Pod holds its machine: it reports a non-zero `cost` and is billed. */
+export const MACHINE_HELD: ReadonlySet<PodStatus> = new Set(['PROVISIONING', 'STARTING', 'RUNNING']);
+
+const TRANSITIONS: Record<PodStatus, PodAction[]> = {
+  RUNNING: ['stop', 'restart', 'terminate'],
+  EXITED: ['start', 'terminate'],
+  ERROR: ['start', 'terminate'],
+  PROVISIONING: ['stop', 'terminate'],
+  STARTING: ['stop', 'terminate'],
+  TERMINATED: [],
+};
+
+/** The v2 `actions` field: the transitions valid now. A locked Pod cannot be stopped or restarted. */
+export function validActions(status: PodStatus, locked: boolean): PodAction[] {
+  const actions = TRANSITIONS[status];
+  return locked ? actions.filter((action) => action !== 'stop' && action !== 'restart') : actions;
+}
+
+export type ActionOutcome = { ok: true } | { ok: false; detail: string };
+
+/**
+ * A Pod's status over time. Transitions that a start sets in motion (PROVISIONING → STARTING →
+ * RUNNING) are written ahead as future entries; a later action cuts them off. Entries before
+ * the world's present are never rewritten, which is what keeps billing of the past stable.
+ */
+export class PodLifecycle {
+  readonly history: Timeline<PodStatus> = [];
+
+  constructor(
+    private readonly pod: ScenarioPod,
+    startMs: number,
+    private readonly timings: Scenario['lifecycle'],
+  ) {
+    const { createdAtMs, startedAtMs, stoppedAtMs, status } = pod;
+    const firstActive = status === 'RUNNING' ? startedAtMs : stoppedAtMs === undefined ? startMs : startedAtMs;
+    if (firstActive !== undefined && createdAtMs < firstActive)
+      this.history.push({ atMs: createdAtMs, value: 'EXITED' });
+    if (status === 'RUNNING') {
+      this.set(startedAtMs ?? startMs, 'RUNNING');
+    } else if (status === 'PROVISIONING') {
+      this.boot(startMs);
+    } else if (status === 'STARTING') {
+      this.set(startMs, 'STARTING');
+      this.set(startMs + timings.startingMs, 'RUNNING');
+    } else if (startedAtMs !== undefined && stoppedAtMs !== undefined) {
+      this.set(startedAtMs, 'RUNNING');
+      this.set(stoppedAtMs, status);
+    } else {
+      this.set(Math.min(createdAtMs, startMs), status);
+    }
+  }
+
+  statusAt(t: number): PodStatus {
+    const index = indexAt(this.history, t);
+    return index < 0 ? 'EXITED' : (this.history[index] as { value: PodStatus }).value;
+  }
+
+  existsAt(t: number): boolean {
+    return t >= this.pod.createdAtMs && this.statusAt(t) !== 'TERMINATED';
+  }
+
+  /** When the container now RUNNING started (restart starts a new one); undefined if not RUNNING. */
+  runningSince(t: number): number | undefined {
+    const index = indexAt(this.history, t);
+    const entry = this.history[index];
+    return entry?.value === 'RUNNING' ? entry.atMs : undefined;
+  }
+
+  /** The v2 `startedAt`: when the Pod last reached RUNNING, or what the scenario said. */
+  lastStartedAt(t: number): number | null {
+    for (let index = indexAt(this.history, t); index >= 0; index--) {
+      const entry = this.history[index] as { atMs: number; value: PodStatus };
+      if (entry.value === 'RUNNING') return entry.atMs;
+    }
+    return this.pod.startedAtMs ?? null;
+  }
+
+  apply(action: PodAction, t: number): ActionOutcome {
+    const status = this.statusAt(t);
+    if (!validActions(status, this.pod.locked).includes(action)) {
+      if (this.pod.locked && TRANSITIONS[status].includes(action)) {
+        return { ok: false, detail: `pod ${this.pod.id} is locked: it cannot be stopped or restarted` };
+      }
+      const valid = TRANSITIONS[status].join(', ') || 'none';
+      return {
+        ok: false,
+        detail: `cannot ${action} pod ${this.pod.id} while it is ${status} (valid actions: ${valid})`,
+      };
+    }
+    if (action === 'start') this.boot(t);
+    else if (action === 'stop') this.set(t, 'EXITED');
+    else if (action === 'terminate') this.set(t, 'TERMINATED');
+    else {
+      this.set(t, 'STARTING');
+      this.set(t + this.timings.startingMs, 'RUNNING');
+    }
+    return { ok: true };
+  }
+
+  private boot(t: number): void {
+    this.set(t, 'PROVISIONING');
+    this.set(t + this.timings.provisioningMs, 'STARTING');
+    this.set(t + this.timings.provisioningMs + this.timings.startingMs, 'RUNNING');
+  }
+
+  /** From `t` on the Pod is `status`: whatever was planned after `t` no longer happens. */
+  private set(t: number, status: PodStatus): void {
+    while (this.history.length > 0 && (this.history[this.history.length - 1] as { atMs: number }).atMs >= t) {
+      this.history.pop();
+    }
+    this.history.push({ atMs: t, value: status });
+  }
+}

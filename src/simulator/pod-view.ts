@@ -1,0 +1,115 @@
+import { toIso } from '../clock.js';
+import { MACHINE_HELD, type PodLifecycle, validActions } from './pod-lifecycle.js';
+import type { ScenarioPod, Utilization } from './scenario.js';
+import { valueAt } from './timeline.js';
+import type { V2Pod, V2PodRuntime, V2PodRuntimePort } from './v2-types.js';
+
+/** A Pod as the world keeps it: what the scenario declared plus what has happened to it. */
+export interface PodState {
+  spec: ScenarioPod;
+  lifecycle: PodLifecycle;
+}
+
+const NO_LOAD: Utilization = { gpus: [], gpuMemory: [], cpu: 0, memory: 0 };
+
+/** The complete v2 `Pod` record at time `t`. */
+export function podRecord({ spec, lifecycle }: PodState, t: number): V2Pod {
+  const status = lifecycle.statusAt(t);
+  const held = MACHINE_HELD.has(status);
+  const startedAt = lifecycle.lastStartedAt(t);
+  const runningSince = lifecycle.runningSince(t);
+  const record: V2Pod = {
+    id: spec.id,
+    name: spec.name,
+    status,
+    actions: validActions(status, spec.locked),
+    image: spec.image,
+    args: '',
+    disk: spec.containerDiskGb,
+    mounts: mountsOf(spec),
+    ports: spec.ports,
+    env: spec.env,
+    registry: null,
+    cloud: spec.cloud,
+    dataCenterId: spec.dataCenterId,
+    cudaVersion: spec.cudaVersion,
+    ssh: {
+      // The proxy needs a machine assignment, which a Pod gets once it leaves PROVISIONING.
+      proxy: status === 'PROVISIONING' ? null : proxySsh(spec.id),
+      direct: runningSince !== undefined && spec.ports.includes('22/tcp') ? directSsh(spec.id) : null,
+    },
+    template: spec.template,
+    cost: held ? spec.cost : 0,
+    locked: spec.locked,
+    globalNetworking: { enabled: false },
+    runtime: runningSince === undefined ? null : runtimeOf(spec, t, runningSince),
+    createdAt: toIso(spec.createdAtMs),
+    startedAt: startedAt === null ? null : toIso(startedAt),
+  };
+  if (spec.gpu) record.gpu = { ...spec.gpu };
+  if (spec.cpu) record.cpu = { ...spec.cpu };
+  if (spec.cluster) record.cluster = { ...spec.cluster, ip: `10.65.0.${spec.cluster.rank + 2}` };
+  return record;
+}
+
+/** The scenario's utilization timeline in force at `t`, or null in a telemetry gap. */
+export function utilizationAt(spec: ScenarioPod, t: number): Utilization | null {
+  const first = spec.utilization[0]?.value ?? NO_LOAD;
+  return valueAt(spec.utilization, t, first);
+}
+
+function runtimeOf(spec: ScenarioPod, t: number, runningSince: number): V2PodRuntime | null {
+  const load = utilizationAt(spec, t);
+  if (load === null) return null;
+  const count = spec.gpu?.count ?? 0;
+  return {
+    uptime: Math.floor((t - runningSince) / 1000),
+    gpus: Array.from({ length: count }, (_, index) => ({
+      util: load.gpus[index] ?? 0,
+      memoryUtil: load.gpuMemory[index] ?? 0,
+    })),
+    cpu: { util: load.cpu },
+    memory: { util: load.memory },
+    ports: spec.ports.map((port) => runtimePort(spec.id, port)),
+  };
+}
+
+function mountsOf(spec: ScenarioPod): V2Pod['mounts'] {
+  if (spec.volumeGb !== undefined) return { persistent: { size: spec.volumeGb, path: '/workspace' } };
+  if (spec.networkVolumeId !== undefined) return { network: [{ volumeId: spec.networkVolumeId, path: '/workspace' }] };
+  return {};
+}
+
+/** HTTP ports go through RunPod's proxy (no public IP); TCP ports are mapped on the host's IP. */
+function runtimePort(podId: string, port: string): V2PodRuntimePort {
+  const [privatePort = '0', type = 'tcp'] = port.split('/');
+  const number = Number(privatePort);
+  if (type === 'http') return { private: number, public: null, type, ip: null };
+  return { private: number, public: 10_000 + (hash(`${podId}:${port}`) % 50_000), type, ip: hostIp(podId) };
+}
+
+function proxySsh(podId: string) {
+  const username = `${podId}-${(hash(podId) % 0xffffffff).toString(16).padStart(8, '0')}`;
+  return { host: 'ssh.runpod.io', port: 22, username, command: `ssh ${username}@ssh.runpod.io` };
+}
+
+function directSsh(podId: string) {
+  const ip = hostIp(podId);
+  const port = runtimePort(podId, '22/tcp').public ?? 22;
+  return { host: ip, port, username: 'root', command: `ssh root@${ip} -p ${port}` };
+}
+
+/** A stable, made-up public address per Pod (TEST-NET-3, never routable). */
+function hostIp(podId: string): string {
+  return `203.0.113.${(hash(podId) % 254) + 1}`;
+}
+
+/** FNV-1a: deterministic ports and addresses from ids, the same on every run. */
+export function hash(text: string): number {
+  let value = 0x811c9dc5;
+  for (let index = 0; index < text.length; index++) {
+    value ^= text.charCodeAt(index);
+    value = Math.imul(value, 0x01000193) >>> 0;
+  }
+  return value;
+}

@@ -1,0 +1,86 @@
+/** One request as the simulator saw it; `status` is null when a `reset` fault dropped the connection. */
+export interface RequestLogEntry {
+  seq: number;
+  method: string;
+  path: string;
+  /** The query string without its leading `?`, with any `api_key` value masked. */
+  query: string;
+  status: number | null;
+  /** Virtual time at which the request arrived (epoch ms). */
+  atMs: number;
+  /** Real time the simulator spent on it, including injected latency. */
+  durationMs: number;
+  /** The injected fault, as `status:503`, `latency:3000`, `malformed` or `reset`, joined by `+`. */
+  fault?: string;
+}
+
+export interface RequestCounts {
+  total: number;
+  byStatus: Record<string, number>;
+  status429: number;
+  status5xx: number;
+  resets: number;
+}
+
+const DEFAULT_CAPACITY = 10_000;
+
+/**
+ * The simulator's own record of what it served, read by tests and by the replay report. Entries
+ * are bounded (the oldest are dropped) so a long replay cannot grow without limit; the counts
+ * cover every request ever logged.
+ */
+export class RequestLog {
+  private readonly capacity: number;
+  private buffer: RequestLogEntry[] = [];
+  private seq = 0;
+  private tally: RequestCounts = emptyCounts();
+
+  constructor(capacity = DEFAULT_CAPACITY) {
+    if (!Number.isInteger(capacity) || capacity < 1)
+      throw new Error(`request log: capacity must be ≥ 1, got ${capacity}`);
+    this.capacity = capacity;
+  }
+
+  record(entry: Omit<RequestLogEntry, 'seq'>): RequestLogEntry {
+    const full: RequestLogEntry = { seq: ++this.seq, ...entry };
+    this.buffer.push(full);
+    if (this.buffer.length > this.capacity) this.buffer.splice(0, this.buffer.length - this.capacity);
+    this.count(full.status);
+    return full;
+  }
+
+  /** Entries still held, oldest first; with `afterSeq`, only those logged after that one. */
+  entries(afterSeq = 0): RequestLogEntry[] {
+    return this.buffer.filter((entry) => entry.seq > afterSeq);
+  }
+
+  /** The seq of the latest entry (0 when none), to read only what follows later. */
+  lastSeq(): number {
+    return this.seq;
+  }
+
+  counts(): RequestCounts {
+    return { ...this.tally, byStatus: { ...this.tally.byStatus } };
+  }
+
+  clear(): void {
+    this.buffer = [];
+    this.tally = emptyCounts();
+  }
+
+  private count(status: number | null): void {
+    this.tally.total++;
+    if (status === null) {
+      this.tally.resets++;
+      return;
+    }
+    const key = String(status);
+    this.tally.byStatus[key] = (this.tally.byStatus[key] ?? 0) + 1;
+    if (status === 429) this.tally.status429++;
+    if (status >= 500) this.tally.status5xx++;
+  }
+}
+
+function emptyCounts(): RequestCounts {
+  return { total: 0, byStatus: {}, status429: 0, status5xx: 0, resets: 0 };
+}

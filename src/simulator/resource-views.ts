@@ -1,0 +1,137 @@
+import { toIso } from '../clock.js';
+import { hash, type PodState, podRecord } from './pod-view.js';
+import { NO_WORKERS } from './pricing.js';
+import type { Scenario, ScenarioCluster, ScenarioEndpoint, ScenarioVolume, WorkerLoad } from './scenario.js';
+import { indexAt, valueAt } from './timeline.js';
+import type { V2Cluster, V2Endpoint, V2NetworkVolume, V2Worker, V2WorkerSummary, WorkerStatus } from './v2-types.js';
+
+/** Records of the v2 document for clusters, serverless endpoints and network volumes. */
+
+export function clusterRecord(cluster: ScenarioCluster, members: PodState[], t: number): V2Cluster {
+  const present = members.filter((member) => member.lifecycle.existsAt(t));
+  const byStatus: Record<string, number> = {};
+  for (const member of present) {
+    const status = member.lifecycle.statusAt(t);
+    byStatus[status] = (byStatus[status] ?? 0) + 1;
+  }
+  const first = cluster.pods[0];
+  const record: V2Cluster = {
+    id: cluster.id,
+    name: cluster.name,
+    type: cluster.type,
+    compute: {
+      gpuTypeId: first?.gpu?.id ?? 'unknown',
+      gpuCountPerPod: first?.gpu?.count ?? 1,
+      podCount: cluster.pods.length,
+    },
+    pods: { total: present.length, byStatus },
+    network: { cidr: '10.65.0.0/16' },
+    createdAt: toIso(cluster.createdAtMs),
+  };
+  const placed = present.find((member) => member.spec.dataCenterId !== null);
+  if (placed?.spec.dataCenterId) record.dataCenterId = placed.spec.dataCenterId;
+  const primary = present.find((member) => member.spec.cluster?.rank === 0);
+  if (primary) {
+    const pod = podRecord(primary, t);
+    record.primary = { podId: pod.id, status: pod.status };
+    if (pod.ssh.direct) record.primary.sshEndpoint = `${pod.ssh.direct.host}:${pod.ssh.direct.port}`;
+  }
+  return record;
+}
+
+export function volumeRecord(volume: ScenarioVolume): V2NetworkVolume {
+  return { id: volume.id, name: volume.name, size: volume.size, dataCenter: volume.dataCenter, type: volume.type };
+}
+
+export function endpointRecord(endpoint: ScenarioEndpoint): V2Endpoint {
+  const record: V2Endpoint = {
+    id: endpoint.id,
+    name: endpoint.name,
+    type: 'QUEUE',
+    image: endpoint.image,
+    args: '',
+    disk: 20,
+    env: {},
+    ports: [],
+    registry: null,
+    workers: { ...endpoint.workers },
+    scaling: { type: 'QUEUE_DELAY', queueDelay: 4 },
+    dataCenterIds: endpoint.dataCenterIds,
+    networkVolumes: [],
+    timeout: 600_000,
+    flashboot: 'FLASHBOOT',
+    createdAt: toIso(endpoint.createdAtMs),
+  };
+  if (endpoint.gpu) {
+    record.gpu = {
+      pools: endpoint.gpu.pools,
+      count: endpoint.gpu.count,
+      allowedCudaVersions: [],
+      minCudaVersion: null,
+    };
+  }
+  if (endpoint.cpu) record.cpu = [{ ...endpoint.cpu }];
+  return record;
+}
+
+const STATUS_ORDER: Array<[WorkerStatus, keyof WorkerLoad]> = [
+  ['RUNNING', 'running'],
+  ['IDLE', 'idle'],
+  ['INITIALIZING', 'initializing'],
+  ['UNHEALTHY', 'unhealthy'],
+  ['THROTTLED', 'throttled'],
+];
+
+/** `GET /v2/serverless/{id}/workers`: one worker per active slot, ordered by status. */
+export function workersOf(endpoint: ScenarioEndpoint, catalog: Scenario['catalog'], t: number) {
+  const load = valueAt(endpoint.load, t, NO_WORKERS);
+  const gpuTypeId = catalog.gpus.find((gpu) => gpu.pool !== null && endpoint.gpu?.pools.includes(gpu.pool))?.id ?? null;
+  const workers: V2Worker[] = [];
+  for (const [status, field] of STATUS_ORDER) {
+    for (let n = 0; n < load[field]; n++) {
+      const index = workers.length;
+      const placed = status !== 'THROTTLED';
+      const since = placed ? slotSince(endpoint, index, t) : null;
+      const running = placed && status !== 'INITIALIZING';
+      workers.push({
+        id: `${hash(`${endpoint.id}:${index}`).toString(36)}${index}`,
+        status,
+        isStale: false,
+        version: endpoint.version,
+        gpuCount: endpoint.gpu?.count ?? 0,
+        image: endpoint.image,
+        uptimeSeconds: running && since !== null ? Math.floor((t - since) / 1000) : null,
+        gpuTypeId: placed ? gpuTypeId : null,
+        dataCenterId: placed
+          ? (endpoint.dataCenterIds[index % Math.max(1, endpoint.dataCenterIds.length)] ??
+            catalog.dataCenters[0]?.id ??
+            null)
+          : null,
+        startedAt: running && since !== null ? toIso(since) : null,
+      });
+    }
+  }
+  const summary: V2WorkerSummary = {
+    running: load.running,
+    idle: load.idle,
+    initializing: load.initializing,
+    throttled: load.throttled,
+    unhealthy: load.unhealthy,
+    total: workers.length,
+  };
+  return { workers, summary, endpointVersion: endpoint.version };
+}
+
+/** When worker slot `index` came up: the start of the unbroken stretch with more workers than it. */
+function slotSince(endpoint: ScenarioEndpoint, index: number, t: number): number | null {
+  let at = indexAt(endpoint.load, t);
+  let since: number | null = null;
+  while (at >= 0) {
+    const entry = endpoint.load[at] as { atMs: number; value: WorkerLoad };
+    const { running, idle, initializing, unhealthy } = entry.value;
+    if (running + idle + initializing + unhealthy <= index) break;
+    since = entry.atMs;
+    at--;
+  }
+  return since;
+}

@@ -1,0 +1,128 @@
+import { toIso } from '../clock.js';
+import { addMicros, aggregateAmounts, amountsOf, type Micros } from './billing.js';
+import { BUCKET_SIZES, type BucketSize, lastNWindow, nextBucket, snapWindow, type Window } from './buckets.js';
+import type { BillingKind } from './pricing.js';
+import { QueryParams } from './rest-params.js';
+import { badRequest, ok, type RestReply } from './rest-reply.js';
+import { BILLING_KINDS, type World } from './world.js';
+
+/** The six `/v2/billing` routes: what each reports and how it is filtered. */
+export const BILLING_ROUTES: Record<string, { kind: BillingKind | 'all'; filter?: string; unique?: string }> = {
+  '/v2/billing': { kind: 'all' },
+  '/v2/billing/pods': { kind: 'pods', filter: 'podId', unique: 'uniquePodCount' },
+  '/v2/billing/serverless': { kind: 'serverless', filter: 'serverlessId', unique: 'uniqueServerlessCount' },
+  '/v2/billing/endpoints': { kind: 'endpoints' },
+  '/v2/billing/network-volumes': {
+    kind: 'network_volumes',
+    filter: 'networkVolumeId',
+    unique: 'uniqueNetworkVolumeCount',
+  },
+  '/v2/billing/clusters': { kind: 'clusters', filter: 'clusterId', unique: 'uniqueClusterCount' },
+};
+
+const DEFAULT_LOOKBACK_MS = 30 * 24 * 3_600_000;
+/** The earliest time a JavaScript date (and so an RFC 3339 echo) can hold. */
+const EARLIEST_MS = -8.64e15;
+
+type BillingRoute = (typeof BILLING_ROUTES)[string];
+
+export function billingReply(world: World, route: BillingRoute, query: URLSearchParams, t: number): RestReply {
+  const params = new QueryParams(query);
+  const startTime = params.dateTime('startTime');
+  const endTime = params.dateTime('endTime');
+  const bucketSize = params.oneOf('bucketSize', BUCKET_SIZES) ?? 'day';
+  const lastN = params.integer('lastN', 1);
+  const id = route.filter === undefined ? undefined : params.string(route.filter);
+  params.done();
+  const window = resolveWindow(t, bucketSize, startTime, endTime, lastN);
+  const echo: Record<string, unknown> = {
+    startTime: toIso(window.startMs),
+    endTime: toIso(window.endMs),
+    bucketSize,
+  };
+  if (route.filter !== undefined) echo[route.filter] = id ?? null;
+
+  if (route.kind === 'all') {
+    const { records, totals } = accountRecords(world, t, window, bucketSize);
+    return ok({ records, metadata: { query: echo, recordCount: records.length, totals } });
+  }
+  const kind = route.kind;
+  const usage = world.usage(t, kind, window, bucketSize, id === undefined ? {} : { id });
+  const rows: Array<{ bucket: number; id: string; micros: Micros }> = [];
+  for (const [resourceId, buckets] of usage) {
+    for (const [bucket, micros] of buckets) rows.push({ bucket, id: resourceId, micros });
+  }
+  rows.sort((a, b) => a.bucket - b.bucket || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const total: Micros = {};
+  const iso = isoCache();
+  const records = rows.map(({ bucket, id: resourceId, micros }) => {
+    addMicros(total, micros);
+    const record: Record<string, unknown> = { startTime: iso(bucket), endTime: iso(nextBucket(bucket, bucketSize)) };
+    if (route.filter !== undefined) record[route.filter] = resourceId;
+    return Object.assign(record, amountsOf(kind, micros));
+  });
+  const metadata: Record<string, unknown> = { query: echo, recordCount: records.length };
+  if (route.unique !== undefined) metadata[route.unique] = new Set(rows.map((row) => row.id)).size;
+  metadata.totals = amountsOf(kind, total);
+  return ok({ records, metadata });
+}
+
+/** `/v2/billing`: one record per bucket with usage, every route's money in its component. */
+function accountRecords(world: World, t: number, window: Window, size: BucketSize) {
+  const buckets = new Map<number, Partial<Record<BillingKind, Micros>>>();
+  const totals: Partial<Record<BillingKind, Micros>> = {};
+  for (const kind of BILLING_KINDS) {
+    for (const perBucket of world.usage(t, kind, window, size, { perResource: false }).values()) {
+      for (const [bucket, micros] of perBucket) {
+        const byKind = buckets.get(bucket) ?? {};
+        byKind[kind] = addMicros(byKind[kind] ?? {}, micros);
+        buckets.set(bucket, byKind);
+        totals[kind] = addMicros(totals[kind] ?? {}, micros);
+      }
+    }
+  }
+  // Every bucket here has usage: forEachHour reports only hours with money.
+  const records = [...buckets.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([bucket, byKind]) => ({
+      startTime: toIso(bucket),
+      endTime: toIso(nextBucket(bucket, size)),
+      ...aggregateAmounts(byKind),
+    }));
+  return { records, totals: aggregateAmounts(totals) };
+}
+
+/** Records share few distinct bucket bounds; formatting each once matters for large replies. */
+function isoCache(): (ms: number) => string {
+  const cache = new Map<number, string>();
+  return (ms) => {
+    let text = cache.get(ms);
+    if (text === undefined) {
+      text = toIso(ms);
+      cache.set(ms, text);
+    }
+    return text;
+  };
+}
+
+/** The v2 window rules: defaults, snapping to buckets, lastN, and their conflicts. */
+export function resolveWindow(
+  t: number,
+  size: BucketSize,
+  startTime: number | undefined,
+  endTime: number | undefined,
+  lastN: number | undefined,
+): Window {
+  if (lastN !== undefined) {
+    if (startTime !== undefined || endTime !== undefined) {
+      throw badRequest('lastN is mutually exclusive with startTime/endTime: provide one or the other');
+    }
+    const window = lastNWindow(t, lastN, size);
+    if (!(window.startMs >= EARLIEST_MS)) throw badRequest(`lastN=${lastN} reaches back further than dates go`);
+    return window;
+  }
+  const start = startTime ?? t - DEFAULT_LOOKBACK_MS;
+  const end = endTime ?? t;
+  if (start >= end) throw badRequest(`startTime (${toIso(start)}) must be before endTime (${toIso(end)})`);
+  return snapWindow(start, end, size);
+}

@@ -1,0 +1,69 @@
+/** What the REST router answers; the HTTP server writes it out. */
+export interface RestReply {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+const TITLES: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  422: 'Unprocessable Entity',
+  501: 'Not Implemented',
+};
+
+export function ok(body: unknown): RestReply {
+  return { status: 200, body, headers: { 'content-type': 'application/json' } };
+}
+
+export function noContent(): RestReply {
+  return { status: 204 };
+}
+
+/** An RFC 9457 problem, as v2 sends every error (`ErrorResponse`). */
+export function problem(
+  status: number,
+  detail: string,
+  errors?: string[],
+  headers?: Record<string, string>,
+): RestReply {
+  const body: { title: string; status: number; detail: string; errors?: string[] } = {
+    title: TITLES[status] ?? 'Error',
+    status,
+    detail,
+  };
+  if (errors && errors.length > 0) body.errors = errors;
+  return { status, body, headers: { 'content-type': 'application/problem+json', ...headers } };
+}
+
+/**
+ * A request the document's rules refuse. RunPod (a Huma service, judging by its messages)
+ * answers a parameter that breaks its schema (type, enum, pattern, minimum) with 422 and the
+ * list of failures, and one that breaks a rule between parameters (product without include,
+ * lastN with startTime) with 400; the document says so for countryCodes and the CUDA filters.
+ */
+export class RequestError extends Error {
+  constructor(
+    readonly status: 400 | 404 | 422,
+    detail: string,
+    readonly errors?: string[],
+  ) {
+    super(detail);
+  }
+
+  toReply(): RestReply {
+    return problem(this.status, this.message, this.errors);
+  }
+}
+
+export function badRequest(detail: string): RequestError {
+  return new RequestError(400, detail);
+}
+
+export function notFound(detail: string): RequestError {
+  return new RequestError(404, detail);
+}

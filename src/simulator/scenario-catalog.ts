@@ -1,0 +1,114 @@
+import type { Scenario, ScenarioCpuType, ScenarioDataCenter, ScenarioGpuType, Timeline } from './scenario.js';
+import type { Report } from './scenario-normalize.js';
+import type { RawGpuType, RawScenario } from './scenario-schema.js';
+import type { AvailabilityLevel } from './v2-types.js';
+
+/** RunPod's CPU flavors, used when a scenario names none (prices from the public catalog). */
+const DEFAULT_CPUS: ScenarioCpuType[] = [
+  cpuFlavor('cpu3c', 'Compute-Optimized', 'Gen 3', 2, 0.03, 0.04),
+  cpuFlavor('cpu3g', 'General Purpose', 'Gen 3', 4, 0.04, 0.05),
+  cpuFlavor('cpu5c', 'Compute-Optimized', 'Gen 5', 2, 0.04, 0.05),
+];
+
+function cpuFlavor(id: string, name: string, group: string, ram: number, pod: number, sls: number): ScenarioCpuType {
+  return {
+    id,
+    name,
+    group,
+    vcpu: { min: 2, max: 32 },
+    ramGbPerVcpu: ram,
+    price: { securePerVcpu: pod, serverlessPerVcpu: sls },
+    availability: 'HIGH',
+  };
+}
+
+export function normalizeCatalog(raw: RawScenario, startMs: number, report: Report): Scenario['catalog'] {
+  const dataCenters = raw.catalog.dataCenters
+    ? raw.catalog.dataCenters.map((dc) => dataCenterOf(dc.id, dc))
+    : referencedDataCenters(raw).map((id) => dataCenterOf(id, { id, name: id }));
+  const dcIds = dataCenters.map((dc) => dc.id);
+  const gpus = raw.catalog.gpus.map((gpu, index) => gpuTypeOf(gpu, `catalog.gpus[${index}]`, startMs, dcIds, report));
+  const cpus = raw.catalog.cpus
+    ? raw.catalog.cpus.map((cpu) => {
+        const fallback = DEFAULT_CPUS.find((known) => known.id === cpu.id) ?? DEFAULT_CPUS[0];
+        return {
+          id: cpu.id,
+          name: cpu.name ?? fallback?.name ?? cpu.id,
+          group: cpu.group ?? fallback?.group ?? 'Gen 3',
+          vcpu: cpu.vcpu ?? { min: 2, max: 32 },
+          ramGbPerVcpu: cpu.ramGbPerVcpu ?? fallback?.ramGbPerVcpu ?? 2,
+          price: cpu.price ?? fallback?.price ?? { securePerVcpu: 0.04, serverlessPerVcpu: 0.05 },
+          availability: cpu.availability ?? 'HIGH',
+        };
+      })
+    : DEFAULT_CPUS;
+  return { gpus, dataCenters, cpus };
+}
+
+function gpuTypeOf(gpu: RawGpuType, path: string, startMs: number, dcIds: string[], report: Report): ScenarioGpuType {
+  for (const dc of gpu.dataCenters ?? []) {
+    if (!dcIds.includes(dc)) report(`${path}.dataCenters`, `unknown data center "${dc}"`);
+  }
+  const manufacturer =
+    gpu.manufacturer ?? (gpu.id.startsWith('AMD') ? 'AMD' : gpu.id.startsWith('NVIDIA') ? 'NVIDIA' : 'UNKNOWN');
+  const availability: Timeline<AvailabilityLevel> =
+    typeof gpu.availability === 'string'
+      ? [{ atMs: startMs, value: gpu.availability }]
+      : gpu.availability.map((entry) => ({ atMs: startMs + entry.at, value: entry.value })).sort(byTime);
+  const normalized: ScenarioGpuType = {
+    id: gpu.id,
+    name: gpu.name,
+    memory: gpu.memory,
+    manufacturer,
+    pool: gpu.pool ?? null,
+    price: { secure: gpu.price.secure, community: gpu.price.community },
+    maxCount: gpu.maxCount ?? { secure: 8, community: 8 },
+    availability,
+    dataCenterIds: gpu.dataCenters ?? dcIds,
+    cudaVersions: gpu.cudaVersions ?? (manufacturer === 'NVIDIA' ? ['12.4', '12.6', '12.8'] : []),
+  };
+  if (gpu.price.serverless !== undefined) normalized.price.serverless = gpu.price.serverless;
+  return normalized;
+}
+
+export function byTime<T extends { atMs: number }>(a: T, b: T): number {
+  return a.atMs - b.atMs;
+}
+
+function referencedDataCenters(raw: RawScenario): string[] {
+  const ids = new Set<string>();
+  const pods = [...raw.pods, ...raw.clusters.flatMap((cluster) => cluster.pods)];
+  for (const pod of pods) if (pod.dataCenterId) ids.add(pod.dataCenterId);
+  for (const volume of raw.volumes) ids.add(volume.dataCenter);
+  for (const endpoint of raw.endpoints) for (const id of endpoint.dataCenterIds) ids.add(id);
+  for (const gpu of raw.catalog.gpus) for (const id of gpu.dataCenters ?? []) ids.add(id);
+  return [...ids];
+}
+
+type RawDc = { id: string; name: string } & Partial<Omit<ScenarioDataCenter, 'id' | 'name'>>;
+
+/** RunPod's ids say where they are: `US-KS-2`, `EU-RO-1`, `EUR-IS-1`, `CA-MTL-1`, `AP-JP-1`. */
+function dataCenterOf(id: string, dc: RawDc): ScenarioDataCenter {
+  const [first = '', second = ''] = id.toUpperCase().split('-');
+  const country = dc.country ?? (first === 'US' || first === 'CA' || second.length !== 2 ? first.slice(0, 2) : second);
+  const region =
+    dc.region ??
+    (first === 'US' || first === 'CA'
+      ? 'NORTH_AMERICA'
+      : first === 'EU' || first === 'EUR'
+        ? 'EUROPE'
+        : first === 'AP'
+          ? 'ASIA'
+          : first === 'OC'
+            ? 'OCEANIA'
+            : 'UNKNOWN');
+  return {
+    id,
+    name: dc.name,
+    region,
+    country: /^[A-Z]{2}$/.test(country) ? country : 'US',
+    globalNetwork: dc.globalNetwork ?? false,
+    networkVolumeTypes: dc.networkVolumeTypes ?? ['STANDARD', 'HIGH_PERFORMANCE'],
+    compliance: dc.compliance ?? [],
+  };
+}

@@ -1,0 +1,199 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import type { Clock } from '../clock.js';
+import { type Logger, silentLogger } from '../log.js';
+import { identify } from './auth.js';
+import { faultReply, planFaults } from './faults.js';
+import { failure, handleGraphql } from './graphql.js';
+import { RateLimiter } from './rate-limit.js';
+import { problemReply, type SimReply, sendReply } from './reply.js';
+import { RequestLog } from './request-log.js';
+import { handleRest } from './rest.js';
+import type { Scenario } from './scenario.js';
+import { handleTruth } from './truth.js';
+import { World } from './world.js';
+
+export interface SimulatorOptions {
+  scenario: Scenario;
+  clock: Clock;
+  /** Defaults to 127.0.0.1. */
+  host?: string;
+  /** Defaults to 0: any free port. */
+  port?: number;
+  log?: Logger;
+}
+
+export interface Simulator {
+  /** `http://127.0.0.1:PORT` */
+  url: string;
+  /** `url + '/v2'` */
+  restBaseUrl: string;
+  /** `url + '/graphql'` */
+  graphqlUrl: string;
+  world: World;
+  requestLog: RequestLog;
+  close(): Promise<void>;
+}
+
+const MAX_BODY_BYTES = 1024 * 1024;
+
+/** What one request came to: a reply, or a dropped connection. */
+interface Outcome {
+  reply: SimReply | 'reset';
+  fault?: string;
+}
+
+/**
+ * The RunPod API as an HTTP server (node:http, no framework). Each request reads the clock once
+ * and goes through the same gates as the real service, in order: authentication, rate limits,
+ * permission, scenario faults, then the REST v2 router or the GraphQL executor.
+ */
+export async function startSimulator(options: SimulatorOptions): Promise<Simulator> {
+  const { scenario, clock } = options;
+  const log = options.log ?? silentLogger();
+  const world = new World(scenario);
+  const requestLog = new RequestLog();
+  const limiter = scenario.rateLimit ? new RateLimiter(scenario.rateLimit) : undefined;
+  const closing = new AbortController();
+
+  const serve = async (req: IncomingMessage, path: string, query: URLSearchParams, nowMs: number): Promise<Outcome> => {
+    const method = req.method ?? 'GET';
+    const rawBody = await readBody(req);
+    const isGraphql = path === '/graphql';
+    if (!isGraphql && path !== '/v2' && !path.startsWith('/v2/')) {
+      return { reply: problemReply(404, `no route ${path}: the API lives under /v2 and /graphql`) };
+    }
+    const identity = identify(scenario, req.headers, isGraphql ? query.get('api_key') : undefined);
+    if (!identity.ok) {
+      return {
+        reply: isGraphql ? failure(401, 'UNAUTHENTICATED', identity.detail) : problemReply(401, identity.detail),
+      };
+    }
+    // RunPod publishes rate limits for REST v2 only; GraphQL has none documented (api-notes §5.4).
+    const limit = isGraphql ? undefined : limiter?.take(identity.key, nowMs);
+    const headers = limit?.headers ?? {};
+    if (limit?.exceeded) {
+      return { reply: problemReply(429, `rate limit exceeded for the ${limit.exceeded.window} window`, headers) };
+    }
+    // GraphQL sends every operation as a POST; it refuses a read-only key's mutations itself.
+    if (!isGraphql && identity.access === 'read-only' && method !== 'GET' && method !== 'HEAD') {
+      return { reply: problemReply(403, 'access denied', headers) };
+    }
+    const plan = planFaults(scenario.faults, path, nowMs);
+    if (plan.latencyMs > 0) await clock.sleep(plan.latencyMs, closing.signal);
+    if (plan.breaking) return { reply: faultReply(plan.breaking, path, headers), fault: plan.label };
+    const body = parseJson(rawBody);
+    if (body instanceof SyntaxError) {
+      const detail = `request body is not valid JSON: ${body.message}`;
+      return {
+        reply: isGraphql ? failure(400, 'BAD_REQUEST', detail) : problemReply(400, detail, headers),
+        fault: plan.label,
+      };
+    }
+    if (isGraphql) {
+      const reply = handleGraphql({ world, nowMs, method, body, readOnly: identity.access === 'read-only' });
+      return { reply, fault: plan.label };
+    }
+    const reply = handleRest(world, { method, path, query, body }, nowMs);
+    return { reply: { ...reply, headers: { ...headers, ...reply.headers } }, fault: plan.label };
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const started = performance.now();
+    const nowMs = clock.now();
+    const url = new URL(req.url ?? '/', 'http://simulator');
+    const method = req.method ?? 'GET';
+    let outcome: Outcome;
+    try {
+      if (url.pathname.startsWith('/_sim/')) {
+        const ctx = { world, requestLog, scenarioStartMs: scenario.startMs, nowMs };
+        sendReply(res, handleTruth(method, url.pathname, url.searchParams, ctx));
+        return;
+      }
+      outcome = await serve(req, url.pathname, url.searchParams, nowMs);
+    } catch (error) {
+      if (closing.signal.aborted) {
+        res.destroy();
+        return;
+      }
+      if (error instanceof BodyTooLargeError) outcome = { reply: problemReply(413, error.message) };
+      else {
+        log.error({ err: error, method, path: url.pathname }, 'simulator: request failed');
+        outcome = { reply: problemReply(500, `simulator error: ${(error as Error).message}`) };
+      }
+    }
+    const status = outcome.reply === 'reset' ? null : outcome.reply.status;
+    requestLog.record({
+      method,
+      path: url.pathname,
+      query: maskApiKey(url.searchParams),
+      status,
+      atMs: nowMs,
+      durationMs: performance.now() - started,
+      ...(outcome.fault ? { fault: outcome.fault } : {}),
+    });
+    log.debug({ method, path: url.pathname, status, fault: outcome.fault }, 'simulator request');
+    if (outcome.reply === 'reset') req.socket.destroy();
+    else sendReply(res, outcome.reply);
+  };
+
+  const server = createServer((req, res) => {
+    void handle(req, res);
+  });
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  log.info({ url, scenario: scenario.name }, 'simulator listening');
+  return {
+    url,
+    restBaseUrl: `${url}/v2`,
+    graphqlUrl: `${url}/graphql`,
+    world,
+    requestLog,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        closing.abort(new Error('simulator closing'));
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}
+
+class BodyTooLargeError extends Error {}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) throw new BodyTooLargeError(`request body exceeds ${MAX_BODY_BYTES} bytes`);
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** The parsed body, undefined when there is none, or the SyntaxError that parsing raised. */
+function parseJson(text: string): unknown {
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    return error as SyntaxError;
+  }
+}
+
+/** The query string for the log, with GraphQL's `api_key` masked: keys never reach a log. */
+function maskApiKey(query: URLSearchParams): string {
+  if (!query.has('api_key')) return query.toString();
+  const copy = new URLSearchParams(query);
+  copy.set('api_key', '[REDACTED]');
+  return copy.toString();
+}
