@@ -21,13 +21,7 @@ const statements = perDatabase((database) => {
     eq(gpuStock.cloud, sql.placeholder('cloud')),
   );
   return {
-    latest: database.db
-      .select()
-      .from(gpuStock)
-      .where(key)
-      .orderBy(sql`${gpuStock.sinceAt} DESC`)
-      .limit(1)
-      .prepare(),
+    latest: database.db.select().from(gpuStock).where(key).orderBy(sql`${gpuStock.sinceAt} DESC`).limit(1).prepare(),
     touch: database.db
       .update(gpuStock)
       .set({ lastSeenAt: sql`max(${gpuStock.lastSeenAt}, ${sql.placeholder('now')})` })

@@ -41,6 +41,7 @@ describe('defaults', () => {
         clusters: { enabled: true, schedule: '*/5 * * * *' },
         pods: { enabled: true, schedule: '* * * * *' },
         serverless: { enabled: true, schedule: '*/5 * * * *' },
+        stock: { enabled: true, schedule: '*/5 * * * *' },
         volumes: { enabled: true, schedule: '*/5 * * * *' },
       },
       database: {

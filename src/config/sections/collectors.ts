@@ -35,6 +35,8 @@ export const collectorsSection = z
     clusters: z.strictObject(common(EVERY_5_MINUTES)).prefault({}),
     pods: z.strictObject(common('* * * * *')).prefault({}),
     serverless: z.strictObject(common(EVERY_5_MINUTES)).prefault({}),
+    /** GPU stock per GPU count from GraphQL (`lowestPrice`), which REST v2 lacks; off with api.graphql. */
+    stock: z.strictObject(common(EVERY_5_MINUTES)).prefault({}),
     volumes: z.strictObject(common(EVERY_5_MINUTES)).prefault({}),
   })
   .prefault({});

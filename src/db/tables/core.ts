@@ -7,7 +7,8 @@ export const accounts = sqliteTable('accounts', {
   firstSeenAt: integer('first_seen_at').notNull(),
 });
 
-export const collectorOutcomes = ['ok', 'error', 'no_data', 'skipped'] as const;
+/** `aborted`: interrupted by shutdown or the run timeout; neither a failure of RunPod nor data. */
+export const collectorOutcomes = ['ok', 'error', 'no_data', 'skipped', 'aborted'] as const;
 export type CollectorOutcome = (typeof collectorOutcomes)[number];
 
 /** One row per collector run; `outcome` stays NULL while the run is in flight. */

@@ -1,0 +1,132 @@
+import {
+  advanceBackfill,
+  type BackfillKey,
+  type BackfillProgress,
+  beginBackfill,
+  completeBackfill,
+  getBackfill,
+} from '../db/billing.js';
+import { lastSuccessAt } from '../db/collector-runs.js';
+import { type BucketSize, billingKinds } from '../db/schema.js';
+import { fetchBillingPage } from './billing-routes.js';
+import { replaceBillingPages } from './billing-store.js';
+import { type BucketWindow, bucketCeil, bucketFloor, chunkEndingAt, chunksOf } from './billing-windows.js';
+import type { CollectContext, Collector } from './collector.js';
+import { fetchAll } from './fetch-all.js';
+import { startProgress } from './progress.js';
+
+/** One request covers at most a day (or one bucket, if larger), so a large account's answer stays bounded. */
+const CHUNK_MS = 24 * 3_600_000;
+
+interface RoutePlan {
+  key: BackfillKey;
+  backfill: BackfillProgress;
+  /** Re-read every run, because RunPod revises recent buckets. */
+  reRead: BucketWindow;
+}
+
+/**
+ * The six billing routes into `billing_records`. The first run backfills history a chunk at a
+ * time, committing each chunk with its cursor so a crash resumes where it stopped; every run
+ * then re-reads a trailing window and replaces what it covers, so late and corrected amounts
+ * win and nothing is counted twice. The backfill commits per chunk by design; the re-read
+ * fetches everything first and commits once.
+ */
+export const billingCollector: Collector = {
+  name: 'billing',
+  async collect(ctx) {
+    const plans = planRoutes(ctx);
+    const backfilled = await backfill(ctx, plans);
+    return { rows: backfilled + (await reRead(ctx, plans)) };
+  },
+};
+
+function planRoutes(ctx: CollectContext): RoutePlan[] {
+  const { backfillMs, trailingWindowMs, bucketSize } = ctx.config.collectors.billing;
+  const lastOk = lastSuccessAt(ctx.db, ctx.account, 'billing');
+  const end = bucketCeil(ctx.now, bucketSize);
+  return billingKinds.map((kind) => {
+    const key = { account: ctx.account, kind, bucketSize };
+    const existing = getBackfill(ctx.db, key);
+    // The re-read reaches back to what no finished run has read, or may since have been revised:
+    // the trailing window before the last successful run or, before any, where the backfill began
+    // (a backfill begins at its first run's re-read start and reaches `backfill` further back).
+    const unread =
+      lastOk !== null ? lastOk - trailingWindowMs : existing ? existing.targetStartTime + backfillMs : ctx.now;
+    const earliest = ctx.now - backfillMs - trailingWindowMs;
+    const from = bucketFloor(Math.max(earliest, Math.min(ctx.now - trailingWindowMs, unread)), bucketSize);
+    const backfill =
+      existing ?? beginBackfill(ctx.db, key, { from, targetStartTime: bucketFloor(from - backfillMs, bucketSize) });
+    return { key, backfill, reRead: { startMs: from, endMs: end } };
+  });
+}
+
+async function backfill(ctx: CollectContext, plans: RoutePlan[]): Promise<number> {
+  const size = ctx.config.collectors.billing.bucketSize;
+  const cursors = new Map<RoutePlan, number>();
+  for (const plan of plans) {
+    const { key, backfill } = plan;
+    if (backfill.doneAt !== null) continue;
+    if (backfill.cursorStartTime > backfill.targetStartTime) cursors.set(plan, backfill.cursorStartTime);
+    else completeBackfill(ctx.db, key, ctx.now);
+  }
+  if (cursors.size === 0) return 0;
+  const total = [...cursors].reduce((sum, [plan, cursor]) => sum + remainingChunks(plan, cursor, size), 0);
+  const progress = startProgress({ label: 'billing backfill', total, unit: 'chunks', log: ctx.log });
+  let rows = 0;
+  try {
+    while (cursors.size > 0) {
+      ctx.signal.throwIfAborted();
+      const steps = [...cursors].map(([plan, cursor]) => ({
+        plan,
+        chunk: chunkEndingAt(cursor, CHUNK_MS, size, plan.backfill.targetStartTime),
+      }));
+      const pages = await fetchAll(
+        ctx.signal,
+        steps.map(
+          ({ plan, chunk }) =>
+            (signal) =>
+              fetchBillingPage(ctx.api, plan.key.kind, size, chunk, { signal }),
+        ),
+      );
+      ctx.db.transaction(() => {
+        const { written, deleted } = replaceBillingPages(ctx.db, ctx.account, pages, ctx.now);
+        rows += written + deleted;
+        for (const { plan, chunk } of steps) {
+          advanceBackfill(ctx.db, plan.key, chunk.startMs);
+          if (chunk.startMs <= plan.backfill.targetStartTime) completeBackfill(ctx.db, plan.key, ctx.now);
+        }
+      });
+      for (const { plan, chunk } of steps) {
+        if (chunk.startMs <= plan.backfill.targetStartTime) cursors.delete(plan);
+        else cursors.set(plan, chunk.startMs);
+      }
+      progress.advance(steps.length);
+    }
+  } finally {
+    progress.finish();
+  }
+  return rows;
+}
+
+function remainingChunks(plan: RoutePlan, cursor: number, size: BucketSize): number {
+  return chunksOf({ startMs: plan.backfill.targetStartTime, endMs: cursor }, CHUNK_MS, size).length;
+}
+
+async function reRead(ctx: CollectContext, plans: RoutePlan[]): Promise<number> {
+  const size = ctx.config.collectors.billing.bucketSize;
+  const requests = plans.flatMap((plan) =>
+    chunksOf(plan.reRead, CHUNK_MS, size).map((chunk) => ({ kind: plan.key.kind, chunk })),
+  );
+  const pages = await fetchAll(
+    ctx.signal,
+    requests.map(
+      ({ kind, chunk }) =>
+        (signal) =>
+          fetchBillingPage(ctx.api, kind, size, chunk, { signal }),
+    ),
+  );
+  const { written, deleted } = replaceBillingPages(ctx.db, ctx.account, pages, ctx.now);
+  ctx.log.debug({ pages: pages.length, written, deleted }, 'billing re-read stored');
+  return written + deleted;
+}

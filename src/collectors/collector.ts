@@ -1,0 +1,38 @@
+import type { ApiClient } from '../api/index.js';
+import type { Clock } from '../clock.js';
+import type { Config } from '../config/schema.js';
+import type { Database } from '../db/open.js';
+import type { Logger } from '../log.js';
+
+/**
+ * Everything one collector run may use. `now` is read once when the run starts, so every row it
+ * writes agrees on the time; `signal` aborts the run on shutdown or timeout.
+ */
+export interface CollectContext {
+  account: string;
+  api: ApiClient;
+  db: Database;
+  config: Config;
+  clock: Clock;
+  now: number;
+  log: Logger;
+  signal: AbortSignal;
+}
+
+export interface CollectResult {
+  /** Rows written (inserted or changed), for collector_runs and logs. */
+  rows: number;
+}
+
+/**
+ * A collector fetches everything first, then writes its rows in one synchronous transaction,
+ * so a failed sub-request leaves the previous rows in place. It never evaluates rules, never
+ * retries (the API client does) and never records its own run (the runner does).
+ */
+export interface Collector {
+  readonly name: CollectorName;
+  collect(ctx: CollectContext): Promise<CollectResult>;
+}
+
+export const COLLECTOR_NAMES = ['billing', 'catalog', 'clusters', 'pods', 'serverless', 'stock', 'volumes'] as const;
+export type CollectorName = (typeof COLLECTOR_NAMES)[number];

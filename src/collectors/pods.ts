@@ -1,0 +1,96 @@
+import type { Pod } from '../api/schemas.js';
+import { insertPodSamples, type PodInput, type PodSampleInput, syncPods } from '../db/pods.js';
+import type { Collector } from './collector.js';
+
+/**
+ * The env names whose values are stored with a Pod: the opt-out flag and ownership labels that
+ * rules and alerts group by. Every other value stays out of the database, because env is where
+ * people put their tokens.
+ */
+export const KEPT_ENV_NAMES: readonly string[] = ['COST_CENTER', 'OWNER', 'PODWARDEN_IGNORE', 'PROJECT', 'TEAM'];
+
+/**
+ * `pods`: the latest state of every Pod (cluster members included) and one utilization sample
+ * per Pod per poll. Pods missing from the list are marked gone by syncPods, never deleted.
+ */
+export const podsCollector: Collector = {
+  name: 'pods',
+  async collect(ctx) {
+    const listed = await ctx.api.rest.listPods({ includeClusterPods: true }, { signal: ctx.signal });
+    const rows = listed.map(podRow);
+    const samples = listed.flatMap((pod) => sampleOf(pod, ctx.now) ?? []);
+    return ctx.db.transaction(() => {
+      const { upserted, gone } = syncPods(ctx.db, ctx.account, rows, ctx.now);
+      const sampled = insertPodSamples(ctx.db, ctx.account, samples);
+      return { rows: upserted + gone.length + sampled };
+    });
+  },
+};
+
+function podRow(pod: Pod): PodInput {
+  return {
+    podId: pod.id,
+    name: pod.name,
+    status: pod.status,
+    costPerHr: pod.cost,
+    gpuTypeId: pod.gpu?.id ?? null,
+    gpuCount: pod.gpu?.count ?? null,
+    cpuTypeId: pod.cpu?.id ?? null,
+    cloud: pod.cloud,
+    dataCenterId: pod.dataCenterId,
+    clusterId: pod.cluster?.id ?? null,
+    clusterRole: pod.cluster?.role ?? null,
+    volumeGb: pod.mounts.persistent?.size ?? null,
+    networkVolumeId: pod.mounts.network?.[0]?.volumeId ?? null,
+    env: keptEnv(pod.env),
+    actions: [...pod.actions],
+    createdAt: Date.parse(pod.createdAt),
+    startedAt: pod.startedAt === null ? null : Date.parse(pod.startedAt),
+  };
+}
+
+function keptEnv(env: Readonly<Record<string, string>>): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const name of KEPT_ENV_NAMES) {
+    const value = env[name];
+    if (value !== undefined) kept[name] = value;
+  }
+  return kept;
+}
+
+/**
+ * A Pod with a runtime gives a known sample. A RUNNING Pod without one is a telemetry gap and
+ * gives an `unknown` sample, so the gap is on record instead of looking like missing polls.
+ * Any other Pod (stopped, provisioning, in error) is not sampled: there is nothing to measure.
+ */
+export function sampleOf(pod: Pod, observedAt: number): PodSampleInput | undefined {
+  const { runtime } = pod;
+  if (runtime === null) {
+    if (pod.status !== 'RUNNING') return undefined;
+    const none = { uptimeS: null, gpuUtil: null, gpuMemoryUtil: null, cpuUtil: null, memoryUtil: null };
+    return { podId: pod.id, observedAt, state: 'unknown', ...none };
+  }
+  return {
+    podId: pod.id,
+    observedAt,
+    state: 'known',
+    uptimeS: runtime.uptime,
+    gpuUtil: perGpu(runtime.gpus, 'util'),
+    gpuMemoryUtil: perGpu(runtime.gpus, 'memoryUtil'),
+    cpuUtil: runtime.cpu?.util ?? null,
+    memoryUtil: runtime.memory?.util ?? null,
+  };
+}
+
+/**
+ * One figure per GPU in index order, or null when any GPU did not report it: a partial list
+ * would make the busiest-GPU figure look lower than it is, and unknown must never read as idle.
+ */
+function perGpu(
+  gpus: Array<{ util: number | null; memoryUtil: number | null }> | null,
+  field: 'util' | 'memoryUtil',
+): number[] | null {
+  if (gpus === null) return null;
+  const values = gpus.map((gpu) => gpu[field]);
+  return values.every((value): value is number => value !== null) ? values : null;
+}

@@ -1,0 +1,106 @@
+import { ApiError, type RateLimitWindow } from '../api/index.js';
+import type { Endpoint, WorkerSummary } from '../api/schemas.js';
+import { markFetched, stalestFirst } from '../db/freshness.js';
+import { type EndpointInput, insertWorkerSamples, syncEndpoints, type WorkerSampleInput } from '../db/serverless.js';
+import type { CollectContext, Collector } from './collector.js';
+
+/** The item_freshness kind under which each endpoint's last workers fetch is recorded. */
+export const ENDPOINT_WORKERS = 'endpoint-workers';
+
+/** Share of each rate-limit window left untouched for the collectors that run beside this one. */
+export const BUDGET_RESERVE_SHARE = 0.2;
+
+/**
+ * Workers fetches per connection of the client per run. The client runs `concurrency` requests
+ * at once, so this bounds a run to about this many round trips however many endpoints there are.
+ */
+const FETCHES_PER_CONNECTION = 100;
+
+/**
+ * `serverless`: every endpoint, then one workers summary per endpoint. When the request budget
+ * cannot cover every endpoint this run, the stalest are fetched first and the rest wait for a
+ * later run; item_freshness records when each one was last read.
+ */
+export const serverlessCollector: Collector = {
+  name: 'serverless',
+  async collect(ctx) {
+    const listed = await ctx.api.rest.listEndpoints({ signal: ctx.signal });
+    const ids = listed.map((endpoint) => endpoint.id);
+    const limit = Math.min(affordable(ctx.api.budget.remaining()), ctx.config.api.concurrency * FETCHES_PER_CONNECTION);
+    const chosen = stalestFirst(ctx.db, ctx.account, ENDPOINT_WORKERS, ids).slice(0, limit);
+    if (chosen.length < ids.length) {
+      ctx.log.debug(
+        { endpoints: ids.length, fetching: chosen.length },
+        'request budget short: rotating workers fetches',
+      );
+    }
+    const summaries = await fetchSummaries(ctx, chosen);
+    const samples = [...summaries].map(([endpointId, summary]) => workerSample(endpointId, summary, ctx.now));
+    return ctx.db.transaction(() => {
+      const { upserted, gone } = syncEndpoints(ctx.db, ctx.account, listed.map(endpointRow), ctx.now);
+      const sampled = insertWorkerSamples(ctx.db, ctx.account, samples);
+      // An endpoint that answered 404 counts as fetched too, so it cannot hold the head of the rotation.
+      markFetched(ctx.db, ctx.account, ENDPOINT_WORKERS, chosen, ctx.now);
+      return { rows: upserted + gone.length + sampled };
+    });
+  },
+};
+
+/**
+ * How many more requests this run may send: what the tightest window has left, less a reserve of
+ * its quota. A window that has reset since it was last reported is whole again; without
+ * rate-limit headers there is no limit.
+ */
+export function affordable(windows: readonly RateLimitWindow[]): number {
+  let allowed = Number.POSITIVE_INFINITY;
+  for (const window of windows) {
+    const left = window.remaining ?? window.quota;
+    if (left === null) continue;
+    const reserve = Math.ceil((window.quota ?? left) * BUDGET_RESERVE_SHARE);
+    allowed = Math.min(allowed, left - reserve);
+  }
+  return Math.max(0, allowed);
+}
+
+/**
+ * Every chosen endpoint's summary, or none for an endpoint deleted since the list (404). Waits
+ * for every request before failing, so a failed run leaves nothing in flight behind it.
+ */
+async function fetchSummaries(ctx: CollectContext, ids: readonly string[]): Promise<Map<string, WorkerSummary>> {
+  const settled = await Promise.allSettled(
+    ids.map(async (id) => {
+      try {
+        return { id, summary: (await ctx.api.rest.listEndpointWorkers(id, { signal: ctx.signal })).summary };
+      } catch (error) {
+        if (!(error instanceof ApiError && error.kind === 'not_found')) throw error;
+        ctx.log.debug({ endpointId: id }, 'endpoint gone before its workers were read');
+        return { id, summary: null };
+      }
+    }),
+  );
+  const summaries = new Map<string, WorkerSummary>();
+  for (const result of settled) {
+    if (result.status === 'rejected') throw result.reason;
+    if (result.value.summary) summaries.set(result.value.id, result.value.summary);
+  }
+  return summaries;
+}
+
+function endpointRow(endpoint: Endpoint): EndpointInput {
+  return {
+    endpointId: endpoint.id,
+    name: endpoint.name,
+    type: endpoint.type ?? null,
+    gpuPools: endpoint.gpu ? [...endpoint.gpu.pools] : null,
+    gpuCount: endpoint.gpu?.count ?? null,
+    workersMin: endpoint.workers.min,
+    workersMax: endpoint.workers.max,
+    idleTimeoutS: endpoint.workers.idleTimeout ?? null,
+    createdAt: Date.parse(endpoint.createdAt),
+  };
+}
+
+function workerSample(endpointId: string, summary: WorkerSummary, observedAt: number): WorkerSampleInput {
+  const { running, idle, initializing, throttled, unhealthy, total } = summary;
+  return { endpointId, observedAt, running, idle, initializing, throttled, unhealthy, total };
+}

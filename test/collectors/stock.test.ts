@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { NoDataError } from '../../src/api/index.js';
+import { billingCollector } from '../../src/collectors/billing.js';
+import { catalogCollector } from '../../src/collectors/catalog.js';
+import { stockCollector } from '../../src/collectors/stock.js';
+import { recentRuns } from '../../src/db/collector-runs.js';
+import { gpuStockHistory, latestGpuStock } from '../../src/db/stock.js';
+import { ACCOUNT, type Harness } from '../helpers/harness.js';
+import { calmSmallTeam, HOUR, runAt, smallTeam, useTunedHarness } from './billing-support.js';
+
+const harness = useTunedHarness();
+const H200 = 'NVIDIA H200';
+const H100 = 'NVIDIA H100 80GB HBM3';
+
+function stockHistory(h: Harness, gpuTypeId: string, cloud: 'SECURE' | 'COMMUNITY') {
+  return gpuStockHistory(h.db, { account: ACCOUNT, gpuTypeId, cloud }).map((row) => ({
+    stockStatus: row.stockStatus,
+    availableGpuCounts: row.availableGpuCounts,
+    since: (row.sinceAt - h.scenario.startMs) / HOUR,
+    lastSeen: (row.lastSeenAt - h.scenario.startMs) / HOUR,
+  }));
+}
+
+/** Runs `work` under the harness clock and hands back what it threw. */
+async function rejection(h: Harness, work: Promise<unknown>): Promise<unknown> {
+  return h.drive(
+    work.then(
+      () => undefined,
+      (error: unknown) => error,
+    ),
+  );
+}
+
+describe('stock collector', () => {
+  it('stores stock status and available GPU counts per GPU type and cloud, a row per change', async () => {
+    const h = await harness(calmSmallTeam());
+    // small-team: H200 has no stock until 9h, then LOW until 15h.
+    for (const at of [0, 4 * HOUR, 9 * HOUR, 10 * HOUR])
+      expect((await runAt(h, stockCollector, at)).outcome).toBe('ok');
+
+    expect(stockHistory(h, H200, 'SECURE')).toEqual([
+      { stockStatus: 'None', availableGpuCounts: [], since: 0, lastSeen: 4 },
+      { stockStatus: 'Low', availableGpuCounts: [1, 2, 4, 8], since: 9, lastSeen: 10 },
+    ]);
+    const latest = latestGpuStock(h.db, ACCOUNT);
+    expect(latest.find((row) => row.gpuTypeId === H100 && row.cloud === 'COMMUNITY')).toMatchObject({
+      stockStatus: 'Medium',
+      uninterruptablePrice: 2.69,
+    });
+    expect(new Set(latest.map((row) => row.cloud))).toEqual(new Set(['SECURE', 'COMMUNITY']));
+    expect(latest.length).toBe(2 * h.scenario.catalog.gpus.length);
+  });
+
+  it('with GraphQL retired (410) reports no data, while catalog and billing go on', async () => {
+    const h = await harness(
+      smallTeam((scenario) => {
+        scenario.faults = [{ from: '0s', to: '30d', match: '/graphql', kind: 'status', status: 410 }];
+      }),
+    );
+    const error = await rejection(h, stockCollector.collect(h.context()));
+    expect(error).toBeInstanceOf(NoDataError);
+    expect((error as Error).message).toContain('410');
+
+    const reports = [];
+    for (const collector of [stockCollector, catalogCollector, billingCollector])
+      reports.push(await runAt(h, collector, HOUR));
+    expect(reports.map((report) => [report.collector, report.outcome])).toEqual([
+      ['stock', 'no_data'],
+      ['catalog', 'ok'],
+      ['billing', 'ok'],
+    ]);
+    expect(recentRuns(h.db, { collector: 'stock', limit: 5 }).map((run) => run.outcome)).toEqual(['no_data']);
+    expect(h.db.sqlite.prepare('SELECT count(*) AS n FROM gpu_stock').get()).toEqual({ n: 0 });
+    expect(
+      (h.db.sqlite.prepare('SELECT count(*) AS n FROM gpu_availability').get() as { n: number }).n,
+    ).toBeGreaterThan(0);
+  });
+
+  it('reports no data without asking when GraphQL is disabled in the config', async () => {
+    const h = await harness(calmSmallTeam(), (config) => {
+      config.api.graphql.enabled = false;
+    });
+    const error = await rejection(h, stockCollector.collect(h.context()));
+
+    expect(error).toBeInstanceOf(NoDataError);
+    expect((error as Error).message).toContain('api.graphql.enabled');
+    expect(h.sim.requestLog.counts().total).toBe(0);
+  });
+});
