@@ -6,15 +6,7 @@ import cron from 'node-cron';
  * is not the system's, so it reads node-cron's own parse of the expression and walks forward.
  */
 export function nextCronTime(expression: string, afterMs: number): number {
-  const fields = cron.parse(expression);
-  const allow = {
-    second: new Set(fields.second),
-    minute: new Set(fields.minute),
-    hour: new Set(fields.hour),
-    dayOfMonth: new Set(fields.dayOfMonth.map(Number)),
-    month: new Set(fields.month),
-    dayOfWeek: new Set(fields.dayOfWeek.map(Number)),
-  };
+  const allow = allowedValues(expression);
   const d = new Date(Math.floor(afterMs / 1000) * 1000 + 1000);
   for (let guard = 0; guard < 200_000; guard++) {
     if (!allow.month.has(d.getUTCMonth() + 1)) {
@@ -34,6 +26,26 @@ export function nextCronTime(expression: string, afterMs: number): number {
     }
   }
   throw new Error(`cron expression "${expression}" never fires`);
+}
+
+type Allowed = Record<'second' | 'minute' | 'hour' | 'dayOfMonth' | 'month' | 'dayOfWeek', Set<number>>;
+const parsed = new Map<string, Allowed>();
+
+/** node-cron's parse of an expression as sets, parsed once per expression (a replay asks often). */
+function allowedValues(expression: string): Allowed {
+  const cached = parsed.get(expression);
+  if (cached) return cached;
+  const fields = cron.parse(expression);
+  const allow: Allowed = {
+    second: new Set(fields.second),
+    minute: new Set(fields.minute),
+    hour: new Set(fields.hour),
+    dayOfMonth: new Set(fields.dayOfMonth.map(Number)),
+    month: new Set(fields.month),
+    dayOfWeek: new Set(fields.dayOfWeek.map(Number)),
+  };
+  parsed.set(expression, allow);
+  return allow;
 }
 
 /** Typical spacing of a schedule, for freshness limits ("two of its intervals"). */

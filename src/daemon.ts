@@ -1,0 +1,149 @@
+import { apiClientFor } from './api/from-config.js';
+import type { RequestEvent } from './api/http.js';
+import type { ApiClient } from './api/index.js';
+import type { Clock } from './clock.js';
+import type { CollectorName } from './collectors/collector.js';
+import { collectors } from './collectors/index.js';
+import { type RunReport, runCollector } from './collectors/run.js';
+import type { Config } from './config/schema.js';
+import { recordAccounts } from './db/accounts.js';
+import { type Database, openDatabase } from './db/open.js';
+import { applyRetention, type RetentionResult } from './db/retention.js';
+import { EventBus } from './events.js';
+import type { Logger } from './log.js';
+import type { InflightCounter } from './scheduler/inflight.js';
+import type { Job, Scheduler } from './scheduler/scheduler.js';
+
+export interface DaemonEvents extends Record<string, unknown> {
+  'collector:finished': RunReport;
+  'retention:finished': RetentionResult;
+  'api:request': RequestEvent & { account: string };
+}
+
+export interface DaemonOptions {
+  config: Config;
+  clock: Clock;
+  log: Logger;
+  /** Counts real I/O so a virtual-time loop knows when it may move time. */
+  inflight?: InflightCounter;
+  /** Only these collectors (default: every enabled one). */
+  only?: readonly CollectorName[];
+}
+
+/** How long one collector run may take before it is aborted (real time; a safety net). */
+const RUN_TIMEOUT_MS = 10 * 60_000;
+/** Retention runs once a day, off the hour so it does not meet the hourly collectors. */
+const RETENTION_SCHEDULE = '17 3 * * *';
+
+/**
+ * The composition root: configuration, clock, database, one API client per account, the
+ * collectors and their jobs. Scheduling is the caller's (node-cron live, a discrete-event loop
+ * in a replay), so the same daemon runs in both.
+ */
+export class Daemon {
+  readonly events: EventBus<DaemonEvents>;
+  readonly db: Database;
+  private readonly apis = new Map<string, ApiClient>();
+  private readonly shutdown = new AbortController();
+
+  constructor(private readonly options: DaemonOptions) {
+    const { config, clock, log } = options;
+    this.events = new EventBus<DaemonEvents>(log);
+    this.db = openDatabase(config.database.path, { log });
+    recordAccounts(
+      this.db,
+      config.accounts.map((a) => a.name),
+      clock.now(),
+    );
+    for (const account of config.accounts) {
+      this.apis.set(
+        account.name,
+        apiClientFor(config, account, {
+          clock,
+          log,
+          inflight: options.inflight,
+          onRequest: (event) => this.events.emit('api:request', event),
+        }),
+      );
+    }
+  }
+
+  /** The collectors this daemon runs, in registry order. */
+  enabledCollectors(): CollectorName[] {
+    const { config, only } = this.options;
+    return [...collectors.keys()].filter((name) => (only ? only.includes(name) : config.collectors[name].enabled));
+  }
+
+  /** One job per (collector, account), so a slow account never holds up another's poll. */
+  jobs(): Job[] {
+    const jobs: Job[] = [];
+    for (const name of this.enabledCollectors()) {
+      for (const account of this.options.config.accounts) {
+        jobs.push({
+          name: `${name}@${account.name}`,
+          schedule: this.options.config.collectors[name].schedule,
+          run: async () => void (await this.collect(name, account.name)),
+        });
+      }
+    }
+    jobs.push({ name: 'retention', schedule: RETENTION_SCHEDULE, run: async () => void this.retain() });
+    return jobs;
+  }
+
+  /** Adds every job to the scheduler and starts it. */
+  schedule(scheduler: Scheduler): void {
+    for (const job of this.jobs()) scheduler.add(job);
+    scheduler.start();
+  }
+
+  /** Runs one collector for one account now; never throws. */
+  async collect(name: CollectorName, account: string): Promise<RunReport> {
+    const collector = collectors.get(name);
+    const api = this.apis.get(account);
+    if (!collector || !api) throw new Error(`collect: unknown collector ${name} or account ${account}`);
+    const report = await runCollector(collector, {
+      account,
+      api,
+      db: this.db,
+      config: this.options.config,
+      clock: this.options.clock,
+      log: this.options.log,
+      signal: this.shutdown.signal,
+      timeoutMs: RUN_TIMEOUT_MS,
+    });
+    this.events.emit('collector:finished', report);
+    return report;
+  }
+
+  /** Every enabled collector once for every account, collectors in parallel per account. */
+  async collectOnce(): Promise<RunReport[]> {
+    const runs = this.options.config.accounts.flatMap((account) =>
+      this.enabledCollectors().map((name) => this.collect(name, account.name)),
+    );
+    return Promise.all(runs);
+  }
+
+  retain(): RetentionResult {
+    const { retention } = this.options.config.database;
+    const result = applyRetention(
+      this.db,
+      { rawSamplesMs: retention.rawSamplesMs, rollupsMs: retention.rollupsMs },
+      this.options.clock.now(),
+    );
+    this.options.log.info(result, 'retention applied');
+    this.events.emit('retention:finished', result);
+    return result;
+  }
+
+  /** Aborts every collector run still in flight (their waits on the clock end at once). */
+  abortRuns(): void {
+    if (!this.shutdown.signal.aborted) this.shutdown.abort(new Error('podwarden is shutting down'));
+  }
+
+  /** Aborts what is still running, closes the API clients and the database. */
+  async close(): Promise<void> {
+    this.abortRuns();
+    await Promise.allSettled([...this.apis.values()].map((api) => api.close()));
+    this.db.close();
+  }
+}

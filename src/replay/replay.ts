@@ -1,0 +1,90 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { VirtualClock } from '../clock.js';
+import type { RunReport } from '../collectors/run.js';
+import { defaultConfig } from '../config/load.js';
+import type { Config } from '../config/schema.js';
+import { Daemon } from '../daemon.js';
+import type { Logger } from '../log.js';
+import { InflightCounter } from '../scheduler/inflight.js';
+import { VirtualScheduler } from '../scheduler/virtual.js';
+import type { Scenario } from '../simulator/scenario.js';
+import { startSimulator } from '../simulator/server.js';
+import { isoSpan, podOutcomes, type ReplayReport, tallyRuns } from './report.js';
+import { latencyJumpsClock } from './virtual-sim-clock.js';
+
+export interface ReplayOptions {
+  scenario: Scenario;
+  /** The user's configuration (rules, schedules); its accounts are replaced by the simulator's. */
+  config?: Config;
+  /** How much virtual time to play, from the scenario's start. */
+  durationMs: number;
+  /** Keep the database here; by default a temporary one is used and removed. */
+  dbPath?: string;
+  log: Logger;
+}
+
+/**
+ * Plays a scenario: the simulator and the daemon on one virtual clock, as fast as the machine
+ * allows, and a report of what the daemon did.
+ */
+export async function replay(options: ReplayOptions): Promise<ReplayReport> {
+  const { scenario, log } = options;
+  const wallStart = performance.now();
+  const clock = new VirtualClock(scenario.startMs);
+  const sim = await startSimulator({
+    scenario,
+    clock: latencyJumpsClock(clock),
+    log: log.child({ component: 'simulator' }),
+  });
+  const tmp = options.dbPath ? undefined : mkdtempSync(join(tmpdir(), 'podwarden-replay-'));
+  const config = replayConfig(options.config, scenario, sim, options.dbPath ?? join(tmp ?? '', 'replay.db'));
+  const inflight = new InflightCounter();
+  const daemon = new Daemon({ config, clock, log, inflight });
+  const runs: RunReport[] = [];
+  daemon.events.on('collector:finished', (run) => runs.push(run));
+  const scheduler = new VirtualScheduler(clock, inflight, log);
+  const endMs = scenario.startMs + options.durationMs;
+  try {
+    daemon.schedule(scheduler);
+    await scheduler.runUntil(endMs);
+    daemon.abortRuns();
+    await scheduler.stop(5_000);
+    const counts = sim.requestLog.counts();
+    return {
+      scenario: scenario.name,
+      ...isoSpan(scenario.startMs, endMs),
+      stops: [],
+      alerts: [],
+      emails: [],
+      api: { requests: counts.total, status429: counts.status429, status5xx: counts.status5xx, resets: counts.resets },
+      pods: podOutcomes(sim.world.podStatuses(endMs)),
+      collectors: tallyRuns(runs),
+      wallMs: Math.round(performance.now() - wallStart),
+    };
+  } finally {
+    await daemon.close();
+    await sim.close();
+    if (tmp) rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+function replayConfig(
+  user: Config | undefined,
+  scenario: Scenario,
+  sim: { restBaseUrl: string; graphqlUrl: string },
+  dbPath: string,
+): Config {
+  const account = {
+    name: user?.accounts[0]?.name ?? 'sim',
+    apiKey: scenario.apiKey,
+    restBaseUrl: sim.restBaseUrl,
+    graphqlBaseUrl: sim.graphqlUrl,
+  };
+  const base = user ? structuredClone(user) : defaultConfig([account]);
+  base.accounts = defaultConfig([account]).accounts;
+  base.database.path = dbPath;
+  return base;
+}

@@ -1,0 +1,43 @@
+import { toIso } from '../clock.js';
+import type { RunReport } from '../collectors/run.js';
+
+/** The replay report of SCENARIO.md; the fields named there keep their meaning. */
+export interface ReplayReport {
+  scenario: string;
+  virtualStart: string;
+  virtualEnd: string;
+  stops: Array<{ at: string; podId: string; dryRun: boolean }>;
+  alerts: Array<{
+    at: string;
+    rule: 'budget' | 'idle' | 'capacity' | 'waste' | 'health';
+    key: string;
+    state: 'firing' | 'resolved';
+  }>;
+  emails: Array<{ at: string; to: string[]; subject: string }>;
+  api: { requests: number; status429: number; status5xx: number; resets: number };
+  pods: Array<{ id: string; finalStatus: string }>;
+  /** Collector runs by outcome, per collector: what the daemon managed to read. */
+  collectors: Record<string, { ok: number; error: number; no_data: number }>;
+  /** Real time the replay took, in milliseconds. */
+  wallMs: number;
+}
+
+export function tallyRuns(runs: readonly RunReport[]): ReplayReport['collectors'] {
+  const tally: ReplayReport['collectors'] = {};
+  for (const run of runs) {
+    const entry = tally[run.collector] ?? { ok: 0, error: 0, no_data: 0 };
+    tally[run.collector] = entry;
+    if (run.outcome === 'ok' || run.outcome === 'error' || run.outcome === 'no_data') entry[run.outcome]++;
+  }
+  return tally;
+}
+
+export function podOutcomes(statuses: Record<string, string>): ReplayReport['pods'] {
+  return Object.entries(statuses)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([id, finalStatus]) => ({ id, finalStatus }));
+}
+
+export function isoSpan(startMs: number, endMs: number): Pick<ReplayReport, 'virtualStart' | 'virtualEnd'> {
+  return { virtualStart: toIso(startMs), virtualEnd: toIso(endMs) };
+}
