@@ -11,10 +11,12 @@ import { type Database, openDatabase } from './db/open.js';
 import { applyRetention, type RetentionResult } from './db/retention.js';
 import { EventBus } from './events.js';
 import type { Logger } from './log.js';
+import type { EvaluationEvents } from './rules/evaluator.js';
+import { evaluators } from './rules/index.js';
 import type { InflightCounter } from './scheduler/inflight.js';
 import type { Job, Scheduler } from './scheduler/scheduler.js';
 
-export interface DaemonEvents extends Record<string, unknown> {
+export interface DaemonEvents extends EvaluationEvents {
   'collector:finished': RunReport;
   'retention:finished': RetentionResult;
   'api:request': RequestEvent & { account: string };
@@ -34,6 +36,8 @@ export interface DaemonOptions {
 const RUN_TIMEOUT_MS = 10 * 60_000;
 /** Retention runs once a day, off the hour so it does not meet the hourly collectors. */
 const RETENTION_SCHEDULE = '17 3 * * *';
+/** Rules, actions and alerts every minute, half a minute after the Pod poll has landed. */
+const EVALUATION_SCHEDULE = '30 * * * * *';
 
 /**
  * The composition root: configuration, clock, database, one API client per account, the
@@ -86,6 +90,9 @@ export class Daemon {
         });
       }
     }
+    if (evaluators.length > 0) {
+      jobs.push({ name: 'evaluate', schedule: EVALUATION_SCHEDULE, run: () => this.evaluate() });
+    }
     jobs.push({ name: 'retention', schedule: RETENTION_SCHEDULE, run: async () => void this.retain() });
     return jobs;
   }
@@ -121,6 +128,29 @@ export class Daemon {
       this.enabledCollectors().map((name) => this.collect(name, account.name)),
     );
     return Promise.all(runs);
+  }
+
+  /** One evaluation tick: every evaluator in order, on one `now`; a failing one does not stop the rest. */
+  async evaluate(): Promise<void> {
+    const now = this.options.clock.now();
+    const log = this.options.log.child({ tick: 'evaluate' });
+    for (const evaluator of evaluators) {
+      try {
+        await evaluator.evaluate({
+          config: this.options.config,
+          db: this.db,
+          clock: this.options.clock,
+          now,
+          log: log.child({ evaluator: evaluator.name }),
+          signal: this.shutdown.signal,
+          apis: this.apis,
+          events: this.events,
+        });
+      } catch (error) {
+        if (this.shutdown.signal.aborted) return;
+        log.error({ evaluator: evaluator.name, err: error }, 'evaluator failed');
+      }
+    }
   }
 
   retain(): RetentionResult {

@@ -1,10 +1,15 @@
 import type { Logger } from './log.js';
 
+/** The sending half of an event bus, so a part can emit a subset of the daemon's events. */
+export interface EventSink<Events extends Record<string, unknown>> {
+  emit<K extends keyof Events>(name: K, payload: Events[K]): void;
+}
+
 /**
  * A typed event bus for the daemon. Listeners never throw into the loop (safeEmit), and tests
  * `await events.next('collector:success')` instead of sleeping.
  */
-export class EventBus<Events extends Record<string, unknown>> {
+export class EventBus<Events extends Record<string, unknown>> implements EventSink<Events> {
   private listeners = new Map<keyof Events, Set<(payload: never) => void>>();
 
   constructor(private readonly log?: Logger) {}

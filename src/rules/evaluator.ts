@@ -1,0 +1,39 @@
+import type { ApiClient } from '../api/index.js';
+import type { Clock } from '../clock.js';
+import type { Config } from '../config/schema.js';
+import type { Database } from '../db/open.js';
+import type { EventSink } from '../events.js';
+import type { Logger } from '../log.js';
+
+/** Events that evaluators emit, for tests (`await events.next('action:stopped')`) and metrics. */
+export interface EvaluationEvents extends Record<string, unknown> {
+  'alert:state': { at: number; key: string; rule: string; state: 'pending' | 'firing' | 'resolved' };
+  'alert:sent': { at: number; messageId: string; to: string[]; subject: string };
+  'action:decided': { at: number; podId: string; account: string; decision: string; dryRun: boolean };
+}
+
+/**
+ * Everything one evaluation tick may use. `now` is read once per tick and shared by every
+ * evaluator, so rules, alerts and actions agree on the time.
+ */
+export interface EvaluationContext {
+  config: Config;
+  db: Database;
+  clock: Clock;
+  now: number;
+  log: Logger;
+  signal: AbortSignal;
+  /** The API client of each configured account (only actions/ may change cloud state with it). */
+  apis: ReadonlyMap<string, ApiClient>;
+  events: EventSink<EvaluationEvents>;
+}
+
+/**
+ * One step of the evaluation tick, run in registry order after data is collected: rules that
+ * produce findings, the idle action ladder, the alert pipeline and its email outbox. A failing
+ * evaluator is logged and the others still run.
+ */
+export interface Evaluator {
+  readonly name: string;
+  evaluate(ctx: EvaluationContext): Promise<void>;
+}
