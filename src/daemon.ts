@@ -12,6 +12,7 @@ import { applyRetention, type RetentionResult } from './db/retention.js';
 import { EventBus } from './events.js';
 import type { Logger } from './log.js';
 import type { EvaluationEvents } from './rules/evaluator.js';
+import type { Finding } from './rules/finding.js';
 import { evaluators } from './rules/index.js';
 import type { InflightCounter } from './scheduler/inflight.js';
 import type { Job, Scheduler } from './scheduler/scheduler.js';
@@ -134,6 +135,7 @@ export class Daemon {
   async evaluate(): Promise<void> {
     const now = this.options.clock.now();
     const log = this.options.log.child({ tick: 'evaluate' });
+    const findings: Finding[] = [];
     for (const evaluator of evaluators) {
       try {
         await evaluator.evaluate({
@@ -145,6 +147,7 @@ export class Daemon {
           signal: this.shutdown.signal,
           apis: this.apis,
           events: this.events,
+          findings,
         });
       } catch (error) {
         if (this.shutdown.signal.aborted) return;
