@@ -1,0 +1,58 @@
+/**
+ * One full collection cycle of the `large` scenario with 50 ms of latency on every request:
+ * wall time and request count, against the floor of that many requests at the client's
+ * concurrency (requests × 50 ms / concurrency).
+ *
+ *   node --import tsx bench/collect-cycle.ts
+ */
+import { performance } from 'node:perf_hooks';
+import { collectors } from '../src/collectors/index.js';
+import { packagePath } from '../src/package-root.js';
+import { ScaledClock } from '../src/simulator/scaled-clock.js';
+import { loadScenario } from '../src/simulator/scenario.js';
+import { benchSetup, fmt } from './support.js';
+
+const LATENCY_MS = 50;
+const base = loadScenario(packagePath('config/scenarios/large.json'));
+const scenario = {
+  ...base,
+  rateLimit: undefined,
+  faults: [
+    {
+      fromMs: base.startMs - 86_400_000,
+      toMs: base.startMs + 30 * 86_400_000,
+      match: '/',
+      kind: 'latency' as const,
+      ms: LATENCY_MS,
+    },
+  ],
+};
+const clock = new ScaledClock({ startMs: scenario.startMs + 3_600_000, speed: 1 });
+const setup = await benchSetup(scenario, clock);
+setup.config.collectors.billing.backfillMs = 0;
+
+// Warm-up cycle: first-time work (billing's first read, catalog history) is not the steady state.
+for (const collector of collectors.values()) await collector.collect(setup.context());
+
+const before = setup.sim.requestLog.counts().total;
+const started = performance.now();
+const rows: Record<string, number> = {};
+await Promise.all(
+  [...collectors.values()].map(async (collector) => {
+    rows[collector.name] = (await collector.collect(setup.context())).rows;
+  }),
+);
+const wallMs = performance.now() - started;
+const requests = setup.sim.requestLog.counts().total - before;
+const concurrency = setup.config.api.concurrency;
+const floorMs = (requests * LATENCY_MS) / concurrency;
+console.log(
+  `large scenario: ${base.pods.length} Pods, ${base.endpoints.length} endpoints, ${base.volumes.length} volumes`,
+);
+console.log(`one cycle of every collector, ${LATENCY_MS} ms latency per request, concurrency ${concurrency}:`);
+console.log(`  requests   ${fmt(requests)}`);
+console.log(`  wall time  ${fmt(wallMs)} ms`);
+console.log(`  floor      ${fmt(floorMs)} ms (requests × latency / concurrency)`);
+console.log(`  ratio      ${fmt(wallMs / floorMs, 2)}× the floor`);
+console.log(`  rows       ${JSON.stringify(rows)}`);
+await setup.close();

@@ -1,0 +1,157 @@
+/**
+ * Idle evaluation for the `large` scenario's shape: 2,000 Pods (200 of them in 25 clusters), up
+ * to 8 GPUs each, one sample per Pod per minute, generated straight into the database. Times
+ * one evaluation cycle (the idle evaluator in dry run: window read, verdicts, ladder, findings)
+ * with 1 day and then with 14 days of stored history: the cost must follow the window, not the
+ * history.
+ *
+ *   node --import tsx bench/idle.ts            # 1 and 14 days (about 40 M samples, a few GB)
+ *   node --import tsx bench/idle.ts 1 3        # other history lengths, in days
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { idleEvaluator } from '../src/actions/idle-evaluator.js';
+import { VirtualClock } from '../src/clock.js';
+import { defaultConfig } from '../src/config/load.js';
+import type { Config } from '../src/config/schema.js';
+import { finishRun, startRun } from '../src/db/collector-runs.js';
+import { idleWindowSamples } from '../src/db/idle-state.js';
+import { type Database, openDatabase } from '../src/db/open.js';
+import { type PodInput, syncPods } from '../src/db/pods.js';
+import { EventBus } from '../src/events.js';
+import { silentLogger } from '../src/log.js';
+import type { EvaluationContext, EvaluationEvents } from '../src/rules/evaluator.js';
+import type { Finding } from '../src/rules/finding.js';
+import { fmt } from './support.js';
+
+const PODS = 2_000;
+const CLUSTERS = 25;
+const CLUSTER_PODS = 200;
+const MINUTE = 60_000;
+const DAY = 1_440 * MINUTE;
+const ACCOUNT = 'bench';
+const NOW = Date.parse('2026-12-01T00:00:30Z');
+const days = process.argv.slice(2).map(Number);
+const histories = (days.length > 0 ? days : [1, 14]).sort((a, b) => a - b);
+
+const dir = mkdtempSync(join(tmpdir(), 'podwarden-bench-idle-'));
+const log = silentLogger();
+
+// Workload mix: busy, idle, held-idle (model loaded), training with a 5-minute dip every hour.
+const kinds = ['busy', 'busy', 'busy', 'busy', 'busy', 'busy', 'idle', 'idle', 'held', 'dip'] as const;
+const pods: PodInput[] = Array.from({ length: PODS }, (_, i) => ({
+  podId: `pod-${String(i).padStart(4, '0')}`,
+  name: `${kinds[i % kinds.length]}-${i}`,
+  status: 'RUNNING',
+  costPerHr: 0.69 * (1 + (i % 8)),
+  gpuTypeId: 'NVIDIA H100 80GB HBM3',
+  gpuCount: 1 + (i % 8),
+  cpuTypeId: null,
+  cloud: 'SECURE',
+  dataCenterId: 'US-KS-2',
+  clusterId: i < CLUSTER_PODS ? `cl-${i % CLUSTERS}` : null,
+  clusterRole: null,
+  volumeGb: 50,
+  networkVolumeId: null,
+  env: {},
+  actions: ['stop', 'restart', 'terminate'],
+  createdAt: NOW - 30 * DAY,
+  startedAt: NOW - 30 * DAY,
+}));
+
+/** A database holding `days` of one-minute samples of every Pod up to NOW, time-major as the collector writes. */
+function historyDatabase(days: number): { config: Config; db: Database; rows: number; fillMs: number } {
+  const config = defaultConfig([{ name: ACCOUNT, apiKey: 'bench-key' }]);
+  config.database.path = join(dir, `idle-${days}d.db`);
+  const db = openDatabase(config.database.path);
+  const started = performance.now();
+  syncPods(db, ACCOUNT, pods, NOW);
+  db.sqlite.exec('CREATE TEMP TABLE bench_pods (pod_id TEXT, kind TEXT, busy_json TEXT, idle_json TEXT)');
+  const addPod = db.sqlite.prepare('INSERT INTO bench_pods VALUES (?, ?, ?, ?)');
+  pods.forEach((pod, i) => {
+    const gpus = pod.gpuCount ?? 1;
+    addPod.run(
+      pod.podId,
+      kinds[i % kinds.length],
+      JSON.stringify(Array(gpus).fill(95)),
+      JSON.stringify(Array(gpus).fill(0)),
+    );
+  });
+  const fillHour = db.sqlite.prepare(`
+    WITH RECURSIVE m(t) AS (SELECT @from UNION ALL SELECT t + ${MINUTE} FROM m WHERE t + ${MINUTE} < @to)
+    INSERT INTO pod_samples (account, pod_id, observed_at, state, uptime_s, gpu_util, gpu_memory_util,
+      max_gpu_util, max_gpu_memory_util, cpu_util, memory_util)
+    SELECT '${ACCOUNT}', pod_id, t, 'known', (t - @started) / 1000,
+      CASE WHEN quiet THEN idle_json ELSE busy_json END, CASE WHEN kind = 'idle' THEN idle_json ELSE busy_json END,
+      CASE WHEN quiet THEN 0 ELSE 95 END, CASE WHEN kind = 'idle' THEN 0 ELSE 60 END, 20, 30
+    FROM (SELECT t, p.*, (p.kind IN ('idle', 'held') OR (p.kind = 'dip' AND (t / ${MINUTE}) % 60 >= 55)) AS quiet
+          FROM m CROSS JOIN bench_pods p)`);
+  // The newest sample is at NOW - 30 s, as if the Pod collector ran at the minute.
+  for (let hourStart = NOW - MINUTE / 2 - days * DAY; hourStart < NOW; hourStart += 60 * MINUTE) {
+    db.transaction(() =>
+      fillHour.run({ from: hourStart, to: Math.min(NOW, hourStart + 60 * MINUTE), started: NOW - 30 * DAY }),
+    );
+  }
+  const run = startRun(db, { account: ACCOUNT, collector: 'pods', startedAt: NOW - MINUTE / 2 });
+  finishRun(db, run, { endedAt: NOW - MINUTE / 2 + 2_000, outcome: 'ok', rows: PODS });
+  db.sqlite.pragma('wal_checkpoint(TRUNCATE)');
+  const rows = (db.sqlite.prepare('SELECT count(*) AS n FROM pod_samples').get() as { n: number }).n;
+  return { config, db, rows, fillMs: performance.now() - started };
+}
+
+async function evaluation(config: Config, db: Database): Promise<{ ms: number; findings: Finding[] }> {
+  const ctx: EvaluationContext = {
+    config,
+    db,
+    clock: new VirtualClock(NOW),
+    now: NOW,
+    log,
+    signal: new AbortController().signal,
+    apis: new Map(),
+    events: new EventBus<EvaluationEvents>(),
+    findings: [],
+  };
+  const started = performance.now();
+  await idleEvaluator.evaluate(ctx);
+  return { ms: performance.now() - started, findings: ctx.findings };
+}
+
+function windowReadMs(db: Database): number {
+  const started = performance.now();
+  idleWindowSamples(db, ACCOUNT, NOW - 32 * MINUTE, NOW);
+  return performance.now() - started;
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+const CYCLES = 21;
+process.stdout.write(
+  `idle evaluation, ${fmt(PODS)} Pods (${CLUSTER_PODS} in ${CLUSTERS} clusters), one-minute samples\n`,
+);
+const setups = histories.map((days) => ({ days, ...historyDatabase(days) }));
+const measured = [];
+for (const setup of setups) {
+  // The first cycle opens an episode (notify, warn: receipts) for every idle Pod; later ones move nothing.
+  const first = await evaluation(setup.config, setup.db);
+  measured.push({ ...setup, first, cycles: [] as number[], reads: [] as number[], findings: first.findings.length });
+}
+// Interleaved, so the machine's other load weighs on every history alike.
+for (let i = 0; i < CYCLES; i++) {
+  for (const m of measured) {
+    const result = await evaluation(m.config, m.db);
+    m.cycles.push(result.ms);
+    m.findings = result.findings.length;
+    m.reads.push(windowReadMs(m.db));
+  }
+}
+for (const m of measured) {
+  process.stdout.write(
+    `${String(m.days).padStart(3)} d history: ${fmt(m.rows)} samples (generated in ${fmt(m.fillMs / 1000, 1)} s); ` +
+      `evaluation cycle median ${fmt(median(m.cycles), 1)} ms (min ${fmt(Math.min(...m.cycles), 1)}) over ${CYCLES}, ` +
+      `first cycle ${fmt(m.first.ms, 1)} ms; window read (64,000 rows) median ${fmt(median(m.reads), 1)} ms; ` +
+      `${m.findings} findings\n`,
+  );
+  m.db.close();
+}
+rmSync(dir, { recursive: true, force: true });
