@@ -1,4 +1,5 @@
-import { type ServerResponse, STATUS_CODES } from 'node:http';
+import type { ServerResponse } from 'node:http';
+import { problem } from './rest-reply.js';
 
 /** What the simulator answers, before it is written to the socket. */
 export interface SimReply {
@@ -12,19 +13,14 @@ export interface SimReply {
 
 const PROBLEM_JSON = 'application/problem+json';
 
-/** An RFC 9457 problem as the v2 document's `ErrorResponse`: title, status, detail, optional errors. */
+/** An RFC 9457 problem (the v2 `ErrorResponse`), for the gates in front of the REST router. */
 export function problemReply(
   status: number,
   detail: string,
   headers: Record<string, string> = {},
   errors?: string[],
 ): SimReply {
-  const title = STATUS_CODES[status] ?? 'Error';
-  return {
-    status,
-    body: errors ? { title, status, detail, errors } : { title, status, detail },
-    headers: { 'Content-Type': PROBLEM_JSON, ...headers },
-  };
+  return problem(status, detail, errors, headers);
 }
 
 /** Writes a reply; errors get problem+json and everything else JSON unless headers say otherwise. */

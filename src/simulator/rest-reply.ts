@@ -1,20 +1,11 @@
+import { STATUS_CODES } from 'node:http';
+
 /** What the REST router answers; the HTTP server writes it out. */
 export interface RestReply {
   status: number;
   body?: unknown;
   headers?: Record<string, string>;
 }
-
-const TITLES: Record<number, string> = {
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-  405: 'Method Not Allowed',
-  409: 'Conflict',
-  422: 'Unprocessable Entity',
-  501: 'Not Implemented',
-};
 
 export function ok(body: unknown): RestReply {
   return { status: 200, body, headers: { 'content-type': 'application/json' } };
@@ -24,7 +15,7 @@ export function noContent(): RestReply {
   return { status: 204 };
 }
 
-/** An RFC 9457 problem, as v2 sends every error (`ErrorResponse`). */
+/** An RFC 9457 problem, as v2 sends every error (`ErrorResponse`), titled with the status's reason phrase. */
 export function problem(
   status: number,
   detail: string,
@@ -32,7 +23,7 @@ export function problem(
   headers?: Record<string, string>,
 ): RestReply {
   const body: { title: string; status: number; detail: string; errors?: string[] } = {
-    title: TITLES[status] ?? 'Error',
+    title: STATUS_CODES[status] ?? 'Error',
     status,
     detail,
   };
