@@ -1,6 +1,6 @@
 import { apiClientFor } from './api/from-config.js';
 import type { RequestEvent } from './api/http.js';
-import type { ApiClient } from './api/index.js';
+import type { ApiClient, RateLimitWindow } from './api/index.js';
 import type { Clock } from './clock.js';
 import type { CollectorName } from './collectors/collector.js';
 import { collectors } from './collectors/index.js';
@@ -136,6 +136,7 @@ export class Daemon {
     const now = this.options.clock.now();
     const log = this.options.log.child({ tick: 'evaluate' });
     const findings: Finding[] = [];
+    const failed: string[] = [];
     for (const evaluator of evaluators) {
       try {
         await evaluator.evaluate({
@@ -147,10 +148,13 @@ export class Daemon {
           signal: this.shutdown.signal,
           apis: this.apis,
           events: this.events,
+          inflight: this.options.inflight,
           findings,
+          failed,
         });
       } catch (error) {
         if (this.shutdown.signal.aborted) return;
+        failed.push(evaluator.name);
         log.error({ evaluator: evaluator.name, err: error }, 'evaluator failed');
       }
     }
@@ -166,6 +170,11 @@ export class Daemon {
     this.options.log.info(result, 'retention applied');
     this.events.emit('retention:finished', result);
     return result;
+  }
+
+  /** Each account's rate-limit windows as the API last reported them (for metrics; read only). */
+  rateLimits(): Array<{ account: string; windows: RateLimitWindow[] }> {
+    return [...this.apis].map(([account, api]) => ({ account, windows: api.budget.remaining() }));
   }
 
   /** Aborts every collector run still in flight (their waits on the clock end at once). */

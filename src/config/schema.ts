@@ -1,11 +1,17 @@
 import { z } from 'zod';
 import type { ParseContext } from './fields.js';
 import { accountsSection } from './sections/accounts.js';
+import { alertsSection } from './sections/alerts.js';
 import { apiSection } from './sections/api.js';
+import { budgetsSection } from './sections/budgets.js';
+import { capacitySection } from './sections/capacity.js';
 import { collectorsSection } from './sections/collectors.js';
 import { databaseSection } from './sections/database.js';
+import { emailSection } from './sections/email.js';
 import { httpSection } from './sections/http.js';
+import { idleSection } from './sections/idle.js';
 import { logSection } from './sections/log.js';
+import { wasteSection } from './sections/waste.js';
 
 /**
  * The configuration file, one section per file under sections/. Conventions every section keeps:
@@ -28,11 +34,17 @@ export function configSchema(ctx: ParseContext) {
   return z
     .strictObject({
       accounts: accountsSection(ctx),
+      alerts: alertsSection,
       api: apiSection,
+      budgets: budgetsSection,
+      capacity: capacitySection,
       collectors: collectorsSection,
       database: databaseSection(ctx),
+      email: emailSection(ctx),
       http: httpSection(ctx),
+      idle: idleSection,
       log: logSection,
+      waste: wasteSection,
     })
     .transform((config) => ({
       ...config,

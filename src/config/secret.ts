@@ -10,7 +10,7 @@ import type { ParseContext } from './fields.js';
  * and comes out under its own name. `maskedConfig` masks exactly these names; a new secret
  * (say `password`) is added here first, or `secretShape('password')` does not compile.
  */
-export const SECRET_FIELDS = ['apiKey', 'bearerToken'] as const;
+export const SECRET_FIELDS = ['apiKey', 'bearerToken', 'password'] as const;
 export type SecretField = (typeof SECRET_FIELDS)[number];
 
 type FileKey<K extends string> = `${K}File`;

@@ -2,16 +2,18 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { VirtualClock } from '../clock.js';
+import { toIso, VirtualClock } from '../clock.js';
 import type { RunReport } from '../collectors/run.js';
 import { defaultConfig } from '../config/load.js';
 import type { Config } from '../config/schema.js';
 import { Daemon } from '../daemon.js';
+import { stopsDecided } from '../db/receipts.js';
 import type { Logger } from '../log.js';
 import { InflightCounter } from '../scheduler/inflight.js';
 import { VirtualScheduler } from '../scheduler/virtual.js';
 import type { Scenario } from '../simulator/scenario.js';
 import { startSimulator } from '../simulator/server.js';
+import { reportedAlerts, reportedEmails } from './alert-report.js';
 import { isoSpan, podOutcomes, type ReplayReport, tallyRuns } from './report.js';
 import { latencyJumpsClock } from './virtual-sim-clock.js';
 
@@ -56,9 +58,9 @@ export async function replay(options: ReplayOptions): Promise<ReplayReport> {
     return {
       scenario: scenario.name,
       ...isoSpan(scenario.startMs, endMs),
-      stops: [],
-      alerts: [],
-      emails: [],
+      stops: stopsDecided(daemon.db).map(({ at, podId, dryRun }) => ({ at: toIso(at), podId, dryRun })),
+      alerts: reportedAlerts(daemon.db, scenario.startMs, endMs + 1),
+      emails: reportedEmails(daemon.db, scenario.startMs, endMs + 1),
       api: { requests: counts.total, status429: counts.status429, status5xx: counts.status5xx, resets: counts.resets },
       pods: podOutcomes(sim.world.podStatuses(endMs)),
       collectors: tallyRuns(runs),

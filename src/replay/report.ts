@@ -13,7 +13,8 @@ export interface ReplayReport {
     key: string;
     state: 'firing' | 'resolved';
   }>;
-  emails: Array<{ at: string; to: string[]; subject: string }>;
+  /** `delivered` is false for a message still in the outbox (always, without an email host). */
+  emails: Array<{ at: string; to: string[]; subject: string; delivered: boolean }>;
   api: { requests: number; status429: number; status5xx: number; resets: number };
   pods: Array<{ id: string; finalStatus: string }>;
   /** Collector runs by outcome, per collector: what the daemon managed to read. */

@@ -4,6 +4,7 @@ import type { Config } from '../config/schema.js';
 import type { Database } from '../db/open.js';
 import type { EventSink } from '../events.js';
 import type { Logger } from '../log.js';
+import type { InflightCounter } from '../scheduler/inflight.js';
 import type { Finding } from './finding.js';
 
 /** Events that evaluators emit, for tests (`await events.next('action:stopped')`) and metrics. */
@@ -27,11 +28,18 @@ export interface EvaluationContext {
   /** The API client of each configured account (only actions/ may change cloud state with it). */
   apis: ReadonlyMap<string, ApiClient>;
   events: EventSink<EvaluationEvents>;
+  /** Counts real I/O (SMTP sends) so a virtual-time loop does not move time under it. */
+  inflight?: InflightCounter;
   /**
    * This tick's findings: rule evaluators append what they conclude, and the alert pipeline,
    * last in the tick, turns the whole list into alert state (a key absent this tick resolves).
    */
   findings: Finding[];
+  /**
+   * Evaluators that failed earlier in this tick. Their findings are missing, not gone, so the
+   * alert pipeline resolves nothing in such a tick.
+   */
+  failed?: readonly string[];
 }
 
 /**

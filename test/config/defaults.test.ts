@@ -20,6 +20,16 @@ describe('defaults', () => {
           graphqlBaseUrl: 'https://api.runpod.io/graphql',
         },
       ],
+      alerts: {
+        groupWaitMs: 30_000,
+        groupIntervalMs: 5 * 60_000,
+        repeatIntervalMs: 4 * 3_600_000,
+        groupBy: ['account', 'rule', 'budget'],
+        inhibit: true,
+        sendResolved: ['budget', 'idle', 'waste', 'health'],
+        noRepeat: ['budget', 'capacity'],
+        for: {},
+      },
       api: {
         restBaseUrl: 'https://api.runpod.io/v2',
         graphqlBaseUrl: 'https://api.runpod.io/graphql',
@@ -29,6 +39,8 @@ describe('defaults', () => {
         retries: { max: 3, baseDelayMs: 1_000, maxDelayMs: 30_000 },
         concurrency: 4,
       },
+      budgets: [],
+      capacity: { watch: [] },
       collectors: {
         billing: {
           enabled: true,
@@ -48,8 +60,37 @@ describe('defaults', () => {
         path: '/srv/podwarden/data/podwarden.db',
         retention: { rawSamplesMs: 14 * 86_400_000, rollupsMs: 400 * 86_400_000 },
       },
+      email: { secure: 'starttls', port: 587, to: [], giveUpAfterMs: 86_400_000 },
       http: { listen: '0.0.0.0:9464' },
+      idle: {
+        rules: [
+          {
+            name: 'default',
+            match: { podIds: [], names: [] },
+            utilThreshold: 5,
+            windowMs: 30 * 60_000,
+            coverage: 0.9,
+            minSamples: 3,
+            graceMs: 15 * 60_000,
+            heldIdle: { memoryThreshold: 10, stop: false },
+            exclude: { podIds: [], names: [] },
+            quietHours: [],
+            actions: ['notify', 'warn', 'stop'],
+            warnLeadMs: 15 * 60_000,
+            dryRun: true,
+            caps: { stopsPerHour: 5, stopsPerEvaluation: 3, runningShare: 0.5 },
+            stopWhenScarce: false,
+          },
+        ],
+      },
       log: { level: 'info', format: 'auto' },
+      waste: {
+        enabled: true,
+        endpointIdleMs: 6 * 3_600_000,
+        volumeUnmountedMs: 7 * 86_400_000,
+        stoppedPodVolumeMs: 3 * 86_400_000,
+        stuckStartingMs: 30 * 60_000,
+      },
     });
   });
 

@@ -1,0 +1,120 @@
+import type { IdleRuleConfig } from '../config/sections/idle.js';
+import { activeSnoozes, type IdleEpisodeRecord, idleWindowSamples, openEpisodes } from '../db/idle-state.js';
+import { livePods, type PodRecord } from '../db/pods.js';
+import type { EvaluationContext, Evaluator } from '../rules/evaluator.js';
+import { assessPods, type IdleInput, idleClusters, isIdle, type PodAssessment, windowStart } from '../rules/idle.js';
+import { cronIntervalMs } from '../scheduler/cron.js';
+import { freshDataGuard, type PodsFreshness, podsFreshness } from './guards.js';
+import { clusterFinding, frozenFinding, idleFinding, notStoppedFinding, warnFinding } from './idle-findings.js';
+import { type DueStop, decideStops } from './idle-stops.js';
+import { ladderPhase, mayStop, mayWarn, plannedStopAt } from './ladder.js';
+import { type Judged, LadderSteps } from './ladder-steps.js';
+
+/**
+ * The idle ladder, once per evaluation tick and account: judge every Pod on the stored window
+ * (rules/idle.ts), end the episodes of Pods no longer idle, open or advance the others (notify,
+ * warn), decide the stops that are due through the guards, and append the findings. With stale
+ * Pod data nothing moves: every stop is frozen and a health finding says why.
+ */
+export const idleEvaluator: Evaluator = {
+  name: 'idle',
+  async evaluate(ctx) {
+    if (ctx.config.idle.rules.length === 0) return;
+    for (const { name } of ctx.config.accounts) {
+      if (ctx.signal.aborted) return;
+      await evaluateAccount(ctx, name);
+    }
+  },
+};
+
+async function evaluateAccount(ctx: EvaluationContext, account: string): Promise<void> {
+  const { db, now, config } = ctx;
+  const rules = config.idle.rules;
+  const pollIntervalMs = cronIntervalMs(config.collectors.pods.schedule, now);
+  const freshness = podsFreshness(db, account, now, pollIntervalMs);
+  const episodes = openEpisodes(db, account);
+  const pods = livePods(db, account);
+  const steps = new LadderSteps(ctx, account);
+  if (!freshness.fresh) return freeze(ctx, account, { freshness, episodes, pods, steps });
+
+  const input: IdleInput = {
+    pods,
+    samples: idleWindowSamples(db, account, windowStart(rules, now, pollIntervalMs), now),
+    rules,
+    snoozes: activeSnoozes(db, account, now),
+    now,
+    pollIntervalMs,
+  };
+  const assessments = assessPods(input);
+  const byPod = new Map(assessments.map((a) => [a.pod.podId, a]));
+  for (const [podId, episode] of episodes) {
+    const a = byPod.get(podId);
+    if (a && isIdle(a) && a.rule?.name === episode.rule) continue;
+    steps.end(episode, a, ruleNamed(rules, episode.rule));
+    episodes.delete(podId);
+  }
+
+  const due: DueStop[] = [];
+  for (const a of assessments) {
+    if (!isIdle(a) || !a.rule) continue;
+    const judged = a as Judged;
+    const warn = mayWarn(judged.rule, a.verdict);
+    let episode = episodes.get(a.pod.podId) ?? steps.open(judged, warn);
+    if (episode.warnedAt === null && warn) episode = steps.warn(judged, episode);
+    appendPodFindings(ctx, account, judged, episode);
+    if (ladderPhase(judged.rule, episode, now) === 'stop_due' && mayStop(judged.rule, a.verdict)) {
+      due.push({ a: judged, episode });
+    }
+  }
+  await decideStops(ctx, due, { account, freshness, snoozes: input.snoozes, pods, steps });
+  for (const cluster of idleClusters(input)) ctx.findings.push(clusterFinding(account, cluster));
+}
+
+function appendPodFindings(ctx: EvaluationContext, account: string, a: Judged, episode: IdleEpisodeRecord): void {
+  ctx.findings.push(idleFinding(account, a, episode, ctx.now));
+  if (episode.warnedAt !== null && mayWarn(a.rule, a.verdict)) {
+    ctx.findings.push(warnFinding(account, a, episode, plannedStopAt(a.rule, episode), ctx.now));
+  }
+  if (episode.stopFailures > 0 && episode.decidedAt !== null) {
+    ctx.findings.push(notStoppedFinding(account, a, 'stop-failed', `gave up after ${episode.stopFailures} attempts`));
+  }
+}
+
+/**
+ * Stale Pod data: no episode moves (unknown is not idle, and neither is it active), every due
+ * stop is recorded as blocked by fresh_data, and a health finding fires once the collector has
+ * succeeded at least once (before that there is nothing to freeze).
+ */
+function freeze(
+  ctx: EvaluationContext,
+  account: string,
+  state: {
+    freshness: PodsFreshness;
+    episodes: Map<string, IdleEpisodeRecord>;
+    pods: PodRecord[];
+    steps: LadderSteps;
+  },
+): void {
+  const { freshness, episodes, pods, steps } = state;
+  if (freshness.lastSuccessAt !== null) ctx.findings.push(frozenFinding(account, freshness, ctx.now));
+  const podById = new Map(pods.map((pod) => [pod.podId, pod]));
+  const guard = freshDataGuard(freshness, ctx.now);
+  for (const episode of episodes.values()) {
+    const rule = ruleNamed(ctx.config.idle.rules, episode.rule);
+    const pod = podById.get(episode.podId);
+    if (!rule || !pod || ladderPhase(rule, episode, ctx.now) !== 'stop_due') continue;
+    const a: PodAssessment & { rule: IdleRuleConfig } = {
+      pod,
+      rule,
+      verdict: 'unknown',
+      reason: guard.detail,
+      evidence: undefined,
+      runningSince: null,
+    };
+    steps.blocked(a, episode, [guard], guard);
+  }
+}
+
+function ruleNamed(rules: readonly IdleRuleConfig[], name: string): IdleRuleConfig | undefined {
+  return rules.find((rule) => rule.name === name);
+}

@@ -1,0 +1,131 @@
+import { latestGpuAvailability } from '../db/catalog.js';
+import type { IdleEpisodeRecord } from '../db/idle-state.js';
+import type { PodRecord } from '../db/pods.js';
+import { stopsSince } from '../db/receipts.js';
+import type { GuardResult } from '../db/tables/idle.js';
+import type { EvaluationContext } from '../rules/evaluator.js';
+import {
+  blastRadiusGuard,
+  evaluationCapGuard,
+  exclusionGuard,
+  freshDataGuard,
+  hourCapGuard,
+  type PodsFreshness,
+  podStateGuard,
+  podStateNotRead,
+  quietHoursGuard,
+  scarcityGuard,
+  snoozeGuard,
+} from './guards.js';
+import { blastRadiusFinding, notStoppedFinding } from './idle-findings.js';
+import type { Judged, LadderSteps } from './ladder-steps.js';
+import { savingPerHr } from './saving.js';
+import { stopPod } from './stop-pod.js';
+
+export interface DueStop {
+  a: Judged;
+  episode: IdleEpisodeRecord;
+}
+
+export interface StopContext {
+  account: string;
+  freshness: PodsFreshness;
+  snoozes: ReadonlyMap<string, number>;
+  pods: readonly PodRecord[];
+  steps: LadderSteps;
+}
+
+const HOUR = 3_600_000;
+
+/**
+ * Decides every stop due this evaluation, per idle rule: the guards of each Pod, then the caps
+ * and the blast radius over the rule's batch (largest saving first), then, for what passed, a
+ * re-read of the Pod and the stop itself. Every verdict lands on the receipt.
+ */
+export async function decideStops(ctx: EvaluationContext, due: readonly DueStop[], sc: StopContext): Promise<void> {
+  const byRule = new Map<string, DueStop[]>();
+  for (const stop of due) byRule.set(stop.a.rule.name, [...(byRule.get(stop.a.rule.name) ?? []), stop]);
+  const running = sc.pods.filter((pod) => pod.status === 'RUNNING').length;
+  const availability = availabilityLookup(ctx, sc.account);
+  for (const batch of byRule.values()) {
+    if (ctx.signal.aborted) return;
+    await decideBatch(ctx, sc, batch, running, availability);
+  }
+}
+
+async function decideBatch(
+  ctx: EvaluationContext,
+  sc: StopContext,
+  batch: DueStop[],
+  running: number,
+  availability: (pod: PodRecord) => string | null,
+): Promise<void> {
+  const { now } = ctx;
+  const rule = (batch[0] as DueStop).a.rule;
+  const ordered = [...batch].sort(
+    (x, y) => savingPerHr(y.a.pod) - savingPerHr(x.a.pod) || x.a.pod.podId.localeCompare(y.a.pod.podId),
+  );
+  const podGuards = ordered.map(({ a }) => [
+    freshDataGuard(sc.freshness, now),
+    exclusionGuard(a.pod, rule),
+    snoozeGuard(sc.snoozes.get(a.pod.podId), now),
+    quietHoursGuard(rule, now),
+    scarcityGuard(rule, a.pod.gpuTypeId, availability(a.pod)),
+  ]);
+  const passing = podGuards.filter((guards) => guards.every((guard) => guard.passed)).length;
+  const blast = blastRadiusGuard(passing, running, rule.caps.runningShare);
+  const stopsInLastHour = stopsSince(ctx.db, sc.account, rule.name, now - HOUR);
+  const api = ctx.apis.get(sc.account);
+  let approved = 0;
+  for (const [index, { a, episode }] of ordered.entries()) {
+    const guards: GuardResult[] = [
+      ...(podGuards[index] ?? []),
+      blast,
+      hourCapGuard(stopsInLastHour + approved, rule.caps.stopsPerHour),
+      evaluationCapGuard(approved, rule.caps.stopsPerEvaluation),
+    ];
+    if (guards.every((guard) => guard.passed)) {
+      guards.push(rule.dryRun ? podStateNotRead() : await podStateGuard(api, a.pod.podId, rule, ctx.signal));
+    }
+    const blockedBy = guards.find((guard) => !guard.passed);
+    if (blockedBy) {
+      sc.steps.blocked(a, episode, guards, blockedBy);
+      if (blockedBy.guard === 'scarcity')
+        ctx.findings.push(notStoppedFinding(sc.account, a, 'scarce', blockedBy.detail));
+      continue;
+    }
+    approved += 1;
+    const outcome = await stopPod(api, a.pod.podId, { dryRun: rule.dryRun, signal: ctx.signal });
+    const after = sc.steps.decided(a, episode, guards, outcome);
+    if (outcome.kind === 'failed') {
+      ctx.findings.push(
+        notStoppedFinding(sc.account, a, 'stop-failed', `${after.stopFailures} attempt(s): ${outcome.error}`),
+      );
+    }
+  }
+  if (!blast.passed) {
+    ctx.findings.push(
+      blastRadiusFinding(
+        sc.account,
+        rule,
+        blast,
+        ordered.map(({ a }) => a.pod.podId),
+      ),
+    );
+  }
+}
+
+const SCARCITY_PRODUCT = 'POD';
+
+/** The Pod's GPU availability where it runs (its data center), else the global figure; null when unknown. */
+function availabilityLookup(ctx: EvaluationContext, account: string): (pod: PodRecord) => string | null {
+  const figures = new Map<string, string | null>();
+  for (const row of latestGpuAvailability(ctx.db, account)) {
+    if (row.product === SCARCITY_PRODUCT) figures.set(`${row.gpuTypeId}\u0000${row.dataCenterId}`, row.availability);
+  }
+  return (pod) => {
+    if (!pod.gpuTypeId) return null;
+    const local = pod.dataCenterId ? figures.get(`${pod.gpuTypeId}\u0000${pod.dataCenterId}`) : undefined;
+    return local ?? figures.get(`${pod.gpuTypeId}\u0000`) ?? null;
+  };
+}

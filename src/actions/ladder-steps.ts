@@ -1,0 +1,134 @@
+import type { IdleRuleConfig } from '../config/sections/idle.js';
+import { type IdleEpisodeRecord, openEpisode, updateEpisode } from '../db/idle-state.js';
+import { type ReceiptInput, recordReceipt } from '../db/receipts.js';
+import type { GuardResult, ReceiptDecision } from '../db/tables/idle.js';
+import type { EvaluationContext } from '../rules/evaluator.js';
+import { type PodAssessment, receiptEvidence } from '../rules/idle.js';
+import { MAX_STOP_ATTEMPTS, plannedStopAt } from './ladder.js';
+import { savingPerHr } from './saving.js';
+import type { StopOutcome } from './stop-pod.js';
+
+/** An assessment with the rule that judged it. */
+export type Judged = PodAssessment & { rule: IdleRuleConfig };
+
+type EpisodeChange = Parameters<typeof updateEpisode>[2];
+
+/**
+ * Every move of an episode's ladder, each written with its receipt in one transaction (STYLE
+ * rule 10). Receipt keys are unique per Pod, episode and step, so a tick re-run after a crash
+ * writes nothing twice; `action:decided` is emitted only for receipts actually written.
+ */
+export class LadderSteps {
+  constructor(
+    private readonly ctx: EvaluationContext,
+    private readonly account: string,
+  ) {}
+
+  /** Opens an episode: notify, and warn too when a stop is planned. */
+  open(a: Judged, warn: boolean): IdleEpisodeRecord {
+    const now = this.ctx.now;
+    const episode: IdleEpisodeRecord = {
+      account: this.account,
+      podId: a.pod.podId,
+      startedAt: now,
+      rule: a.rule.name,
+      notifiedAt: now,
+      warnedAt: warn ? now : null,
+      decidedAt: null,
+      stopFailures: 0,
+      endedAt: null,
+      endReason: null,
+    };
+    const receipts = [this.receipt(a, episode, 'notified')];
+    if (warn) receipts.push(this.receipt(a, episode, 'warned', { plannedStopAt: plannedStopAt(a.rule, episode) }));
+    this.commit(receipts, () => openEpisode(this.ctx.db, episode));
+    return episode;
+  }
+
+  warn(a: Judged, episode: IdleEpisodeRecord): IdleEpisodeRecord {
+    const warned = { ...episode, warnedAt: this.ctx.now };
+    const receipt = this.receipt(a, warned, 'warned', { plannedStopAt: plannedStopAt(a.rule, warned) });
+    this.commit([receipt], () => updateEpisode(this.ctx.db, episode, { warnedAt: warned.warnedAt }));
+    return warned;
+  }
+
+  /** Ends an episode; a warning already given is answered by a `cancelled` receipt. */
+  end(episode: IdleEpisodeRecord, a: PodAssessment | undefined, rule: IdleRuleConfig | undefined): void {
+    const reason = a ? `${a.verdict}: ${a.reason}` : 'gone: the Pod is no longer listed';
+    const change: EpisodeChange = { endedAt: this.ctx.now, endReason: a?.verdict ?? 'gone' };
+    const cancel = episode.warnedAt !== null && episode.decidedAt === null && a !== undefined && rule !== undefined;
+    const receipts = cancel ? [this.receipt({ ...a, rule }, episode, 'cancelled', { reason })] : [];
+    this.commit(receipts, () => updateEpisode(this.ctx.db, episode, change));
+  }
+
+  /** A guard blocked the stop: recorded once per episode and guard. */
+  blocked(a: Judged, episode: IdleEpisodeRecord, guards: GuardResult[], by: GuardResult): void {
+    const receipt = this.receipt(a, episode, 'blocked', {
+      reason: `${by.guard}: ${by.detail}`,
+      guards,
+      keySuffix: by.guard,
+      plannedStopAt: plannedStopAt(a.rule, episode),
+    });
+    this.commit([receipt], () => {});
+  }
+
+  /** The stop was sent (or dry-run, or failed): the outcome and the episode move together. */
+  decided(a: Judged, episode: IdleEpisodeRecord, guards: GuardResult[], outcome: StopOutcome): IdleEpisodeRecord {
+    const now = this.ctx.now;
+    let change: EpisodeChange = { decidedAt: now };
+    let receipt: ReceiptInput;
+    if (outcome.kind === 'failed') {
+      const attempt = episode.stopFailures + 1;
+      change = { stopFailures: attempt, ...(attempt >= MAX_STOP_ATTEMPTS ? { decidedAt: now } : {}) };
+      receipt = this.receipt(a, episode, 'failed', { reason: outcome.error, guards, keySuffix: `attempt-${attempt}` });
+    } else {
+      receipt = this.receipt(a, episode, outcome.kind, { guards, plannedStopAt: plannedStopAt(a.rule, episode) });
+    }
+    this.commit([receipt], () => updateEpisode(this.ctx.db, episode, change));
+    return { ...episode, ...change };
+  }
+
+  private receipt(
+    a: Judged,
+    episode: Pick<IdleEpisodeRecord, 'startedAt'>,
+    decision: ReceiptDecision,
+    extra: { reason?: string; guards?: GuardResult[]; keySuffix?: string; plannedStopAt?: number | null } = {},
+  ): ReceiptInput {
+    const key = [this.account, a.pod.podId, episode.startedAt, decision, extra.keySuffix].filter(
+      (part) => part !== undefined,
+    );
+    return {
+      idempotencyKey: key.join(':'),
+      account: this.account,
+      podId: a.pod.podId,
+      podName: a.pod.name,
+      rule: a.rule.name,
+      episodeStartedAt: episode.startedAt,
+      decidedAt: this.ctx.now,
+      decision,
+      reason: extra.reason ?? null,
+      dryRun: a.rule.dryRun,
+      plannedStopAt: extra.plannedStopAt ?? null,
+      costPerHr: a.pod.costPerHr,
+      savingPerHr: savingPerHr(a.pod),
+      evidence: receiptEvidence(a),
+      guards: extra.guards ?? [],
+    };
+  }
+
+  private commit(receipts: ReceiptInput[], change: () => void): void {
+    const written = this.ctx.db.transaction(() => {
+      change();
+      return receipts.filter((receipt) => recordReceipt(this.ctx.db, receipt));
+    });
+    for (const receipt of written) {
+      this.ctx.events.emit('action:decided', {
+        at: receipt.decidedAt,
+        podId: receipt.podId,
+        account: receipt.account,
+        decision: receipt.decision,
+        dryRun: receipt.dryRun,
+      });
+    }
+  }
+}

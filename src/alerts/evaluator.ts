@@ -1,0 +1,58 @@
+import type { Config } from '../config/schema.js';
+import { dueMessages } from '../db/notifications.js';
+import type { Evaluator } from '../rules/evaluator.js';
+import { smtpMailer } from './email.js';
+import { notify } from './notify.js';
+import { deliverOutbox } from './outbox.js';
+import { alertSettings } from './settings.js';
+import { recordFindings } from './state.js';
+
+/** The host part of Message-IDs: the sender's domain, so they are unique to this installation's mail. */
+export function messageDomain(config: Config): string {
+  return config.email.from?.split('@')[1] ?? 'podwarden.invalid';
+}
+
+/**
+ * Last in the evaluation tick: the tick's findings become alert state, the pipeline queues what
+ * must be said, and the outbox sends what is due. Without an email host, messages are queued
+ * (and reported) but not sent.
+ */
+export const alertsEvaluator: Evaluator = {
+  name: 'alerts',
+  async evaluate(ctx) {
+    const settings = alertSettings(ctx.config);
+    const failed = ctx.failed ?? [];
+    if (failed.length > 0)
+      ctx.log.warn({ failed }, 'evaluators failed this tick: no alert resolves until they run again');
+    const transitions = recordFindings(ctx.db, ctx.findings, ctx.now, settings.forMs, {
+      resolveAbsent: failed.length === 0,
+    });
+    for (const transition of transitions) ctx.events.emit('alert:state', transition);
+    const queued = notify(ctx.db, settings, ctx.now, messageDomain(ctx.config));
+    if (!ctx.config.email.host) {
+      for (const message of queued) {
+        ctx.log.info(
+          { subject: message.subject, to: message.to },
+          'notification kept in the outbox, not sent: no email host configured',
+        );
+      }
+      return;
+    }
+    if (dueMessages(ctx.db, ctx.now).length === 0) return;
+    const mailer = smtpMailer(ctx.config.email);
+    try {
+      await deliverOutbox({
+        db: ctx.db,
+        clock: ctx.clock,
+        mailer,
+        giveUpAfterMs: ctx.config.email.giveUpAfterMs,
+        log: ctx.log,
+        events: ctx.events,
+        inflight: ctx.inflight,
+        signal: ctx.signal,
+      });
+    } finally {
+      mailer.close();
+    }
+  },
+};

@@ -1,0 +1,177 @@
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '../clock.js';
+import {
+  abandonMessage,
+  claimMessage,
+  dueMessages,
+  insertOutbox,
+  markMessageFailed,
+  markMessageSent,
+  type OutboxRecord,
+  putLogEntry,
+} from '../db/notifications.js';
+import type { Database } from '../db/open.js';
+import type { EventSink } from '../events.js';
+import type { Logger } from '../log.js';
+import type { EvaluationEvents } from '../rules/evaluator.js';
+import type { InflightCounter } from '../scheduler/inflight.js';
+import { type Mailer, SendError } from './email.js';
+import type { Notification } from './pipeline.js';
+import { renderMessage } from './templates.js';
+
+/**
+ * The durable outbox. Delivery guarantee, in full:
+ *
+ * - A message is written (with its Message-ID) in the same transaction as the notification-log
+ *   entry that records the decision to send it: a crash before the commit leaves neither, and the
+ *   next tick decides again; a crash after it leaves both, and the message is sent after restart.
+ * - Each attempt first leases the row (an atomic update), so two runs never send it at once.
+ * - Success is recorded right after the server accepts the message. If the process dies in the
+ *   window between the server's acceptance and that record (one reply and a local commit), the
+ *   attempt is in doubt: when its lease runs out the message is sent again, with the same
+ *   Message-ID and Date, which mail systems use to drop the duplicate. We choose at-least-once
+ *   with a stable Message-ID over at-most-once: a budget alert lost is worse than one seen twice.
+ *   Outside that window (SMTP down, refusals, restarts between writing and sending) a message
+ *   goes out exactly once.
+ * - Failed attempts are retried with exponential backoff on the daemon's clock; a message not
+ *   sent within `giveUpAfter` of being written is abandoned and logged, never sent late.
+ */
+
+/** The first retry comes after this; each later one doubles, up to RETRY_MAX_MS. */
+export const RETRY_BASE_MS = 60_000;
+export const RETRY_MAX_MS = 30 * 60_000;
+/** How long one attempt may hold a message; longer than nodemailer's timeouts added up. */
+export const LEASE_MS = 10 * 60_000;
+
+export function retryDelay(attempts: number): number {
+  return Math.min(RETRY_BASE_MS * 2 ** Math.max(0, attempts - 1), RETRY_MAX_MS);
+}
+
+/**
+ * Writes each notification's message to the outbox and its group's log entry, all in one
+ * transaction. Log entries expire after twice the repeat interval (never for groups that do not repeat).
+ */
+export function queueNotifications(
+  database: Database,
+  notifications: readonly Notification[],
+  messageDomain: string,
+): OutboxRecord[] {
+  return database.transaction(() =>
+    notifications.map((notification) => {
+      const { now } = notification;
+      const rendered = renderMessage(notification);
+      const record = insertOutbox(database, {
+        messageId: `<${randomUUID()}@${messageDomain}>`,
+        groupKey: notification.groupKey,
+        reason: notification.reason,
+        to: notification.receiver,
+        ...rendered,
+        alertKeys: announcedKeys(notification),
+        createdAt: now,
+        nextAttemptAt: now,
+      });
+      const repeat = notification.repeatIntervalMs;
+      putLogEntry(database, {
+        groupKey: notification.groupKey,
+        receiver: notification.receiver,
+        firing: notification.firing.map((alert) => alert.id),
+        resolved: notification.resolved.map((alert) => alert.id),
+        notifiedAt: now,
+        expiresAt: Number.isFinite(repeat) ? now + 2 * repeat : null,
+      });
+      return record;
+    }),
+  );
+}
+
+/** The alerts a message is about: the new ones, all of them on a repeat, or the resolved ones. */
+export function announcedKeys(notification: Notification): string[] {
+  switch (notification.reason) {
+    case 'first':
+    case 'new_alerts':
+      return notification.fresh.map((alert) => alert.key);
+    case 'repeat_elapsed':
+      return notification.firing.map((alert) => alert.key);
+    default:
+      return notification.resolved.map((alert) => alert.key);
+  }
+}
+
+export interface DeliveryContext {
+  db: Database;
+  clock: Clock;
+  mailer: Mailer;
+  giveUpAfterMs: number;
+  log: Logger;
+  events: EventSink<Pick<EvaluationEvents, 'alert:sent'>>;
+  inflight?: InflightCounter;
+  signal?: AbortSignal;
+}
+
+export interface DeliveryResult {
+  sent: number;
+  failed: number;
+  abandoned: number;
+}
+
+/** One pass over the due messages: each is leased, sent, and its outcome recorded. */
+export async function deliverOutbox(ctx: DeliveryContext): Promise<DeliveryResult> {
+  const result: DeliveryResult = { sent: 0, failed: 0, abandoned: 0 };
+  for (const message of dueMessages(ctx.db, ctx.clock.now())) {
+    if (ctx.signal?.aborted) break;
+    const now = ctx.clock.now();
+    if (now - message.createdAt > ctx.giveUpAfterMs) {
+      abandonMessage(
+        ctx.db,
+        message.id,
+        now,
+        `not sent within ${Math.round(ctx.giveUpAfterMs / 60_000)}m: ${message.lastError ?? 'no attempt'}`,
+      );
+      ctx.log.error(
+        { messageId: message.messageId, subject: message.subject, lastError: message.lastError },
+        'email abandoned',
+      );
+      result.abandoned++;
+      continue;
+    }
+    if (message.to.length === 0) {
+      abandonMessage(ctx.db, message.id, now, "no recipients: set email.to or the rule's recipients");
+      ctx.log.error({ messageId: message.messageId, subject: message.subject }, 'email abandoned: no recipients');
+      result.abandoned++;
+      continue;
+    }
+    if (!claimMessage(ctx.db, message.id, now, now + LEASE_MS)) continue;
+    if (message.leaseUntil !== null) {
+      ctx.log.warn(
+        { messageId: message.messageId },
+        'an earlier attempt ended without an outcome (crash?): sending again, same Message-ID',
+      );
+    }
+    const attempts = message.attempts + 1;
+    try {
+      const send = ctx.mailer.send({
+        messageId: message.messageId,
+        to: message.to,
+        subject: message.subject,
+        text: message.text,
+        html: message.html,
+        date: message.createdAt,
+        headers: { 'X-Podwarden-Alert-Keys': message.alertKeys.join(', '), 'X-Podwarden-Reason': message.reason },
+      });
+      const response = await (ctx.inflight ? ctx.inflight.track(send) : send);
+      const at = ctx.clock.now();
+      markMessageSent(ctx.db, message.id, at, response);
+      result.sent++;
+      ctx.log.info({ messageId: message.messageId, to: message.to, subject: message.subject, attempts }, 'email sent');
+      ctx.events.emit('alert:sent', { at, messageId: message.messageId, to: message.to, subject: message.subject });
+    } catch (error) {
+      const nextAttemptAt = ctx.clock.now() + retryDelay(attempts);
+      markMessageFailed(ctx.db, message.id, nextAttemptAt, (error as Error).message);
+      result.failed++;
+      ctx.log.warn({ messageId: message.messageId, attempts, nextAttemptAt, err: error }, 'email not sent; will retry');
+      // No server to talk to: the others would only wait for the same timeout; they go next pass.
+      if (error instanceof SendError && error.responseCode === undefined) break;
+    }
+  }
+  return result;
+}

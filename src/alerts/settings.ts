@@ -1,0 +1,31 @@
+import type { Config } from '../config/schema.js';
+import type { RuleName } from '../rules/finding.js';
+
+/** The alert settings the pipeline reads, per rule where the configuration is per rule. */
+export interface AlertSettings {
+  groupWaitMs: number;
+  groupIntervalMs: number;
+  groupBy: readonly string[];
+  inhibit: boolean;
+  defaultRecipients: readonly string[];
+  forMs(rule: string): number;
+  /** Infinity for rules that never repeat. */
+  repeatMs(rule: string): number;
+  sendResolved(rule: string): boolean;
+}
+
+export function alertSettings(config: Config): AlertSettings {
+  const { alerts, email } = config;
+  const durations = alerts.for as Partial<Record<`${RuleName}Ms`, number>>;
+  return {
+    groupWaitMs: alerts.groupWaitMs,
+    groupIntervalMs: alerts.groupIntervalMs,
+    groupBy: alerts.groupBy,
+    inhibit: alerts.inhibit,
+    defaultRecipients: email.to,
+    forMs: (rule) => durations[`${rule as RuleName}Ms`] ?? 0,
+    repeatMs: (rule) =>
+      (alerts.noRepeat as readonly string[]).includes(rule) ? Number.POSITIVE_INFINITY : alerts.repeatIntervalMs,
+    sendResolved: (rule) => (alerts.sendResolved as readonly string[]).includes(rule),
+  };
+}

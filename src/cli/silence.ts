@@ -1,0 +1,107 @@
+import { randomUUID } from 'node:crypto';
+import { userInfo } from 'node:os';
+import { Command } from 'commander';
+import { formatMatcher, MatcherError, parseMatcher } from '../alerts/matchers.js';
+import { newSilence, SilenceError, silenceState } from '../alerts/silence.js';
+import { RealClock, toIso } from '../clock.js';
+import { loadConfig } from '../config/load.js';
+import { openDatabase } from '../db/open.js';
+import { expireSilence, getSilence, insertSilence, listSilences } from '../db/silences.js';
+import { DurationError, parseDuration } from '../duration.js';
+import { configOption } from './config-option.js';
+import { UsageError } from './exit.js';
+
+function withDatabase<T>(configPath: string | undefined, work: (database: ReturnType<typeof openDatabase>) => T): T {
+  const config = loadConfig({ path: configPath, env: process.env });
+  const database = openDatabase(config.database.path);
+  try {
+    return work(database);
+  } finally {
+    database.close();
+  }
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+function whoAmI(): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return 'unknown';
+  }
+}
+
+/**
+ * `podwarden silence add|list|expire`: mute alerts whose labels match, for a while. Matchers are
+ * Alertmanager's (`budget=gpu`, `rule!=capacity`, `pod_id=~pod-1|pod-2`); `key` matches the alert key.
+ */
+export function silenceCommand(): Command {
+  const command = new Command('silence').description('Mute matching alerts for a while, list or expire silences.');
+  command
+    .command('add')
+    .description('Add a silence; prints its id.')
+    .requiredOption(
+      '--match <matcher>',
+      'label matcher, e.g. budget=gpu or key=waste:main:volume-unmounted:vol-1 (repeatable)',
+      collect,
+      [],
+    )
+    .requiredOption('--for <duration>', 'how long the silence lasts, e.g. 2h')
+    .requiredOption('--comment <text>', 'why (shown by silence list)')
+    .option('--author <name>', 'who is silencing', whoAmI())
+    .addOption(configOption())
+    .action((options: { match: string[]; for: string; comment: string; author: string; config?: string }) => {
+      let durationMs: number;
+      try {
+        durationMs = parseDuration(options.for);
+        const matchers = options.match.map(parseMatcher);
+        const silence = newSilence({
+          id: randomUUID(),
+          matchers,
+          durationMs,
+          comment: options.comment,
+          createdBy: options.author,
+          now: new RealClock().now(),
+        });
+        withDatabase(options.config, (database) => insertSilence(database, silence));
+        process.stdout.write(`${silence.id}\n`);
+      } catch (error) {
+        if (error instanceof DurationError) throw new UsageError(`--for: ${error.message}`);
+        if (error instanceof MatcherError) throw new UsageError(`--match: ${error.message}`);
+        if (error instanceof SilenceError) throw new UsageError(error.message);
+        throw error;
+      }
+    });
+  command
+    .command('list')
+    .description('List silences that are active or pending (with --all, expired ones too).')
+    .option('--all', 'include expired silences')
+    .addOption(configOption())
+    .action((options: { all?: boolean; config?: string }) => {
+      const now = new RealClock().now();
+      const rows = withDatabase(options.config, (database) => listSilences(database, options.all ? undefined : now));
+      process.stdout.write('ID\tSTATE\tENDS\tMATCHERS\tCREATED BY\tCOMMENT\n');
+      for (const silence of rows) {
+        const matchers = silence.matchers.map(formatMatcher).join(',');
+        process.stdout.write(
+          `${silence.id}\t${silenceState(silence, now)}\t${toIso(silence.endsAt)}\t${matchers}\t${silence.createdBy}\t${silence.comment}\n`,
+        );
+      }
+    });
+  command
+    .command('expire')
+    .description('End a silence now (an expired one stays expired).')
+    .argument('<id>', 'the silence id (from silence add or list)')
+    .addOption(configOption())
+    .action((id: string, options: { config?: string }) => {
+      const now = new RealClock().now();
+      withDatabase(options.config, (database) => {
+        if (!getSilence(database, id)) throw new UsageError(`silence ${id}: no such silence`);
+        expireSilence(database, id, now);
+      });
+      process.stdout.write(`expired ${id}\n`);
+    });
+  return command;
+}

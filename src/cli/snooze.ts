@@ -1,0 +1,65 @@
+import { Command } from 'commander';
+import { RealClock, toIso } from '../clock.js';
+import { loadConfig } from '../config/load.js';
+import { accountsOfPod, snoozePod } from '../db/idle-state.js';
+import { openDatabase } from '../db/open.js';
+import { DurationError, formatDuration, parseDuration } from '../duration.js';
+import { configOption } from './config-option.js';
+import { UsageError } from './exit.js';
+
+interface SnoozeOptions {
+  config?: string;
+  account?: string;
+}
+
+/**
+ * `podwarden snooze POD DURATION`: no idle ladder step (notify, warn, stop) runs for the Pod
+ * until the snooze ends; a warning already given is cancelled. When it ends, the ladder starts
+ * again from the beginning: a new warning comes before any stop. `0s` ends a snooze.
+ */
+export function snoozeCommand(): Command {
+  return new Command('snooze')
+    .description('Postpone idle actions (warning and stop) on a Pod for a while.')
+    .argument('<pod>', 'the Pod id')
+    .argument('<duration>', 'how long, e.g. 30m, 4h, 2d; 0s ends the snooze')
+    .addOption(configOption())
+    .option('--account <name>', 'the account of the Pod (default: every account that has seen it)')
+    .action((podId: string, durationText: string, options: SnoozeOptions) => {
+      const durationMs = parseSnooze(durationText);
+      const config = loadConfig({ path: options.config, env: process.env });
+      const known = config.accounts.map((account) => account.name);
+      if (options.account !== undefined && !known.includes(options.account)) {
+        throw new UsageError(`--account: no account "${options.account}" in the configuration (${known.join(', ')})`);
+      }
+      const database = openDatabase(config.database.path);
+      try {
+        const accounts = options.account ? [options.account] : accountsOfPod(database, podId);
+        if (accounts.length === 0) {
+          throw new UsageError(`snooze ${podId}: no account has seen this Pod yet; pass --account to snooze it anyway`);
+        }
+        const now = new RealClock().now();
+        for (const account of accounts) {
+          snoozePod(database, { account, podId, until: now + durationMs, createdAt: now });
+          const what =
+            durationMs === 0
+              ? 'snooze ended'
+              : `snoozed until ${toIso(now + durationMs)} (${formatDuration(durationMs)})`;
+          process.stdout.write(`${podId} (${account}): ${what}\n`);
+        }
+      } finally {
+        database.close();
+      }
+    });
+}
+
+function parseSnooze(text: string): number {
+  let ms: number;
+  try {
+    ms = parseDuration(text);
+  } catch (error) {
+    if (error instanceof DurationError) throw new UsageError(`duration: ${error.message}`);
+    throw error;
+  }
+  if (ms < 0) throw new UsageError(`duration: expected a positive duration or 0s, got "${text}"`);
+  return ms;
+}

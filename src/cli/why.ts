@@ -1,0 +1,83 @@
+import { Command, InvalidArgumentError } from 'commander';
+import { toIso } from '../clock.js';
+import { loadConfig } from '../config/load.js';
+import { openDatabase } from '../db/open.js';
+import { type ReceiptRecord, recentReceipts } from '../db/receipts.js';
+import { formatDuration } from '../duration.js';
+import { configOption } from './config-option.js';
+import { sparkline } from './sparkline.js';
+
+interface WhyOptions {
+  config?: string;
+  account?: string;
+  limit: number;
+}
+
+const DECISION_TEXT: Record<ReceiptRecord['decision'], string> = {
+  notified: 'found idle: notified',
+  warned: 'warned',
+  stopped: 'STOPPED',
+  dry_run: 'would stop (dry run: nothing sent)',
+  blocked: 'stop blocked',
+  failed: 'stop failed',
+  cancelled: 'warning cancelled',
+};
+
+/** `podwarden why POD`: the latest idle decisions on a Pod, each with its evidence and guards. */
+export function whyCommand(): Command {
+  return new Command('why')
+    .description('Show why podwarden did (or did not) act on a Pod: its latest idle receipts.')
+    .argument('<pod>', 'the Pod id')
+    .addOption(configOption())
+    .option('--account <name>', 'only this account')
+    .option('--limit <n>', 'how many receipts (default 5)', positiveInt, 5)
+    .action((podId: string, options: WhyOptions) => {
+      const config = loadConfig({ path: options.config, env: process.env });
+      const database = openDatabase(config.database.path);
+      try {
+        const receipts = recentReceipts(database, options.limit, { podId, account: options.account }).reverse();
+        if (receipts.length === 0) {
+          process.stdout.write(`${podId}: no idle decisions recorded\n`);
+          return;
+        }
+        process.stdout.write(receipts.map(describe).join('\n'));
+      } finally {
+        database.close();
+      }
+    });
+}
+
+function positiveInt(text: string): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`expected a whole number ≥ 1, got "${text}"`);
+  return n;
+}
+
+const hhmm = (ms: number) => toIso(ms).slice(11, 16);
+const money = (usd: number) => `$${usd.toFixed(2)}/h`;
+
+/** One receipt, in a few lines: decision, the window's GPU sparkline, money, guards. */
+export function describe(receipt: ReceiptRecord): string {
+  const { evidence } = receipt;
+  const head = `${toIso(receipt.decidedAt)}  ${receipt.podName} (${receipt.podId}, ${receipt.account}), rule ${receipt.rule}: ${DECISION_TEXT[receipt.decision]}`;
+  const lines = [head];
+  if (receipt.reason) lines.push(`  reason: ${receipt.reason}`);
+  if (receipt.plannedStopAt !== null && receipt.decision === 'warned') {
+    lines.push(`  stop planned at ${toIso(receipt.plannedStopAt)}${receipt.dryRun ? ' (dry run)' : ''}`);
+  }
+  if (evidence.samples.length > 0) {
+    const t = evidence.thresholds;
+    const values = evidence.samples.map((sample) => sample.gpuUtil);
+    lines.push(
+      `  GPU ${hhmm(evidence.windowFrom)} ${sparkline(values)} ${hhmm(evidence.windowTo)}  ` +
+        `(${evidence.samples.length} samples, ${evidence.idleSamples} idle, idle coverage ${Math.floor(evidence.coverage * 100)}%` +
+        `${evidence.held ? ', GPU memory held' : ''})`,
+    );
+    lines.push(
+      `  thresholds: GPU ≤ ${t.utilThreshold}% over ${formatDuration(t.windowMs)}, coverage ≥ ${Math.round(t.coverage * 100)}% and ${t.minSamples} samples, grace ${formatDuration(t.graceMs)}`,
+    );
+  }
+  lines.push(`  cost ${money(receipt.costPerHr)}, saving when stopped ${money(receipt.savingPerHr)}`);
+  for (const guard of receipt.guards) lines.push(`  ${guard.passed ? 'pass' : 'FAIL'} ${guard.guard}: ${guard.detail}`);
+  return `${lines.join('\n')}\n`;
+}

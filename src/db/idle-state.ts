@@ -1,0 +1,102 @@
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import type { WindowSample } from '../rules/idle-samples.js';
+import type { Database } from './open.js';
+import { idleEpisodes, podSnoozes, pods } from './schema.js';
+import { perDatabase } from './statements.js';
+
+export type IdleEpisodeRecord = typeof idleEpisodes.$inferSelect;
+
+const windowStatement = perDatabase((database) =>
+  // Raw and column-lean: an evaluation of 2,000 Pods reads tens of thousands of rows a minute.
+  database.sqlite.prepare<[string, number, number], WindowSample>(
+    `SELECT pod_id AS podId, observed_at AS observedAt, state, uptime_s AS uptimeS,
+       max_gpu_util AS maxGpuUtil, max_gpu_memory_util AS maxGpuMemoryUtil
+     FROM pod_samples WHERE account = ? AND observed_at >= ? AND observed_at <= ?
+     ORDER BY observed_at, pod_id`,
+  ),
+);
+
+/**
+ * The samples idle detection reads, oldest first: one range scan of pod_samples' primary key
+ * (account, observed_at, pod_id), so the cost follows the window, not the stored history.
+ */
+export function idleWindowSamples(database: Database, account: string, from: number, to: number): WindowSample[] {
+  return windowStatement(database).all(account, from, to);
+}
+
+/** The open (not ended) episode of each Pod of the account. */
+export function openEpisodes(database: Database, account: string): Map<string, IdleEpisodeRecord> {
+  const rows = database.db
+    .select()
+    .from(idleEpisodes)
+    .where(and(eq(idleEpisodes.account, account), isNull(idleEpisodes.endedAt)))
+    .all();
+  return new Map(rows.map((row) => [row.podId, row]));
+}
+
+/** Every open episode of every account, for status pages and metrics. */
+export function allOpenEpisodes(database: Database): IdleEpisodeRecord[] {
+  return database.db.select().from(idleEpisodes).where(isNull(idleEpisodes.endedAt)).all();
+}
+
+/** Opens an episode; a second open episode of the same Pod is refused by the database (unique index). */
+export function openEpisode(database: Database, episode: typeof idleEpisodes.$inferInsert): void {
+  database.db.insert(idleEpisodes).values(episode).run();
+}
+
+type EpisodeKey = Pick<IdleEpisodeRecord, 'account' | 'podId' | 'startedAt'>;
+type EpisodeChange = Partial<
+  Pick<IdleEpisodeRecord, 'notifiedAt' | 'warnedAt' | 'decidedAt' | 'stopFailures' | 'endedAt' | 'endReason'>
+>;
+
+/** Moves an open episode on; a change to an episode already ended is refused (history is not rewritten). */
+export function updateEpisode(database: Database, key: EpisodeKey, change: EpisodeChange): void {
+  const result = database.db
+    .update(idleEpisodes)
+    .set(change)
+    .where(
+      and(
+        eq(idleEpisodes.account, key.account),
+        eq(idleEpisodes.podId, key.podId),
+        eq(idleEpisodes.startedAt, key.startedAt),
+        isNull(idleEpisodes.endedAt),
+      ),
+    )
+    .run();
+  if (result.changes !== 1) {
+    throw new Error(`update idle episode ${key.account}/${key.podId}@${key.startedAt}: no open episode`);
+  }
+}
+
+/** Snoozes a Pod until `until` (replacing an earlier snooze); `until <= now` ends it. */
+export function snoozePod(database: Database, snooze: typeof podSnoozes.$inferInsert): void {
+  database.db
+    .insert(podSnoozes)
+    .values(snooze)
+    .onConflictDoUpdate({
+      target: [podSnoozes.account, podSnoozes.podId],
+      set: { until: sql`excluded.until`, createdAt: sql`excluded.created_at` },
+    })
+    .run();
+}
+
+/** The Pods of the account snoozed beyond `now`, and until when. */
+export function activeSnoozes(database: Database, account: string, now: number): Map<string, number> {
+  const rows = database.db
+    .select({ podId: podSnoozes.podId, until: podSnoozes.until })
+    .from(podSnoozes)
+    .where(and(eq(podSnoozes.account, account), gt(podSnoozes.until, now)))
+    .all();
+  return new Map(rows.map((row) => [row.podId, row.until]));
+}
+
+/** The accounts whose Pod list ever held this Pod id (gone Pods included), alphabetically. */
+export function accountsOfPod(database: Database, podId: string): string[] {
+  return database.db
+    .selectDistinct({ account: pods.account })
+    .from(pods)
+    .where(eq(pods.podId, podId))
+    .orderBy(pods.account)
+    .all()
+    .map((row) => row.account);
+}

@@ -1,0 +1,113 @@
+import { and, asc, eq, gte, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import type { Database } from './open.js';
+import { notificationLog, outbox } from './schema.js';
+
+export type LogRecord = typeof notificationLog.$inferSelect;
+export type OutboxRecord = typeof outbox.$inferSelect;
+export type OutboxInput = Pick<
+  OutboxRecord,
+  'messageId' | 'groupKey' | 'reason' | 'to' | 'subject' | 'text' | 'html' | 'alertKeys' | 'createdAt' | 'nextAttemptAt'
+>;
+
+/** The notification log's live entries (expired ones count as absent), by group key. */
+export function notificationLogAt(database: Database, now: number): Map<string, LogRecord> {
+  const rows = database.db
+    .select()
+    .from(notificationLog)
+    .where(or(isNull(notificationLog.expiresAt), gte(notificationLog.expiresAt, now)))
+    .all();
+  return new Map(rows.map((row) => [row.groupKey, row]));
+}
+
+export function putLogEntry(database: Database, entry: LogRecord): void {
+  const { groupKey, ...rest } = entry;
+  database.db
+    .insert(notificationLog)
+    .values(entry)
+    .onConflictDoUpdate({ target: notificationLog.groupKey, set: rest })
+    .run();
+}
+
+export function insertOutbox(database: Database, message: OutboxInput): OutboxRecord {
+  return database.db.insert(outbox).values(message).returning().get();
+}
+
+const unfinished = and(isNull(outbox.sentAt), isNull(outbox.abandonedAt));
+
+/** Messages due for an attempt at `now`: not sent, not abandoned, past their backoff and not leased. */
+export function dueMessages(database: Database, now: number): OutboxRecord[] {
+  return database.db
+    .select()
+    .from(outbox)
+    .where(and(unfinished, lte(outbox.nextAttemptAt, now), or(isNull(outbox.leaseUntil), lte(outbox.leaseUntil, now))))
+    .orderBy(asc(outbox.id))
+    .all();
+}
+
+/**
+ * Takes a message for one attempt until `leaseUntil`: true only for the one caller whose update
+ * found it unleased (another daemon on the same database, or an overlapping run, gets false).
+ */
+export function claimMessage(database: Database, id: number, now: number, leaseUntil: number): boolean {
+  const result = database.db
+    .update(outbox)
+    .set({ leaseUntil, attempts: sql`${outbox.attempts} + 1` })
+    .where(and(eq(outbox.id, id), unfinished, or(isNull(outbox.leaseUntil), lte(outbox.leaseUntil, now))))
+    .run();
+  return result.changes === 1;
+}
+
+export function markMessageSent(database: Database, id: number, at: number, smtpResponse: string): void {
+  database.db
+    .update(outbox)
+    .set({ sentAt: at, smtpResponse, leaseUntil: null, lastError: null })
+    .where(and(eq(outbox.id, id), isNull(outbox.sentAt)))
+    .run();
+}
+
+export function markMessageFailed(database: Database, id: number, nextAttemptAt: number, error: string): void {
+  database.db.update(outbox).set({ nextAttemptAt, lastError: error, leaseUntil: null }).where(eq(outbox.id, id)).run();
+}
+
+export function abandonMessage(database: Database, id: number, at: number, error: string): void {
+  database.db
+    .update(outbox)
+    .set({ abandonedAt: at, lastError: error, leaseUntil: null })
+    .where(and(eq(outbox.id, id), unfinished))
+    .run();
+}
+
+export interface OutboxCounts {
+  /** Waiting for their first attempt or a retry. */
+  pending: number;
+  sent: number;
+  abandoned: number;
+  /** When the oldest unsent message was written; null when none waits. */
+  oldestPendingAt: number | null;
+}
+
+/** How the outbox stands (for metrics and /api/status). */
+export function outboxCounts(database: Database): OutboxCounts {
+  const row = database.db
+    .select({
+      pending: sql<number>`coalesce(sum(${outbox.sentAt} IS NULL AND ${outbox.abandonedAt} IS NULL), 0)`,
+      sent: sql<number>`coalesce(sum(${outbox.sentAt} IS NOT NULL), 0)`,
+      abandoned: sql<number>`coalesce(sum(${outbox.abandonedAt} IS NOT NULL), 0)`,
+      oldestPendingAt: sql<
+        number | null
+      >`min(CASE WHEN ${outbox.sentAt} IS NULL AND ${outbox.abandonedAt} IS NULL THEN ${outbox.createdAt} END)`,
+    })
+    .from(outbox)
+    .get();
+  return row ?? { pending: 0, sent: 0, abandoned: 0, oldestPendingAt: null };
+}
+
+/** Every message written in [from, to), oldest first (the replay report's emails). */
+export function outboxMessagesBetween(database: Database, from: number, to: number): OutboxRecord[] {
+  return database.db
+    .select()
+    .from(outbox)
+    .where(and(gte(outbox.createdAt, from), lt(outbox.createdAt, to)))
+    .orderBy(asc(outbox.id))
+    .all();
+}

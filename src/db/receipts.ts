@@ -1,0 +1,81 @@
+import { and, asc, count, desc, eq, gt, inArray } from 'drizzle-orm';
+import type { Database } from './open.js';
+import { actionReceipts, type ReceiptDecision } from './schema.js';
+
+export type ReceiptRecord = typeof actionReceipts.$inferSelect;
+export type ReceiptInput = Omit<ReceiptRecord, 'id'>;
+
+/** The decisions that count as a stop: sent, or what would have been sent in dry run. */
+export const STOP_DECISIONS: readonly ReceiptDecision[] = ['stopped', 'dry_run'];
+
+/**
+ * Writes a receipt unless one with its idempotency key exists (a tick re-run after a crash).
+ * Returns whether it was written. Call it inside the transaction of the change it records.
+ */
+export function recordReceipt(database: Database, receipt: ReceiptInput): boolean {
+  const result = database.db
+    .insert(actionReceipts)
+    .values(receipt)
+    .onConflictDoNothing({ target: actionReceipts.idempotencyKey })
+    .run();
+  return result.changes === 1;
+}
+
+/** The latest receipts, newest first; optionally of one Pod and/or account. */
+export function recentReceipts(
+  database: Database,
+  limit: number,
+  filter: { account?: string; podId?: string } = {},
+): ReceiptRecord[] {
+  return database.db
+    .select()
+    .from(actionReceipts)
+    .where(
+      and(
+        filter.account === undefined ? undefined : eq(actionReceipts.account, filter.account),
+        filter.podId === undefined ? undefined : eq(actionReceipts.podId, filter.podId),
+      ),
+    )
+    .orderBy(desc(actionReceipts.decidedAt), desc(actionReceipts.id))
+    .limit(limit)
+    .all();
+}
+
+export interface StopDecision {
+  at: number;
+  account: string;
+  podId: string;
+  dryRun: boolean;
+}
+
+/** Every stop decided (dry run or not), in time order: the replay report's `stops`. */
+export function stopsDecided(database: Database): StopDecision[] {
+  return database.db
+    .select({
+      at: actionReceipts.decidedAt,
+      account: actionReceipts.account,
+      podId: actionReceipts.podId,
+      dryRun: actionReceipts.dryRun,
+    })
+    .from(actionReceipts)
+    .where(inArray(actionReceipts.decision, [...STOP_DECISIONS]))
+    .orderBy(asc(actionReceipts.decidedAt), asc(actionReceipts.id))
+    .all();
+}
+
+/** How many stops an idle rule decided in the account after `since` (for the hourly cap). */
+export function stopsSince(database: Database, account: string, rule: string, since: number): number {
+  const row = database.db
+    .select({ stops: count() })
+    .from(actionReceipts)
+    .where(
+      and(
+        eq(actionReceipts.account, account),
+        eq(actionReceipts.rule, rule),
+        inArray(actionReceipts.decision, [...STOP_DECISIONS]),
+        gt(actionReceipts.decidedAt, since),
+      ),
+    )
+    .get();
+  return row?.stops ?? 0;
+}

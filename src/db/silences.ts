@@ -1,0 +1,30 @@
+import { asc, eq, gt, sql } from 'drizzle-orm';
+import type { Database } from './open.js';
+import { silences } from './schema.js';
+
+export type SilenceRecord = typeof silences.$inferSelect;
+
+export function insertSilence(database: Database, silence: SilenceRecord): void {
+  database.db.insert(silences).values(silence).run();
+}
+
+/** Every silence, oldest first; `endingAfter` keeps those ending after that time. */
+export function listSilences(database: Database, endingAfter?: number): SilenceRecord[] {
+  const query = database.db.select().from(silences);
+  return (endingAfter === undefined ? query : query.where(gt(silences.endsAt, endingAfter)))
+    .orderBy(asc(silences.createdAt), asc(silences.id))
+    .all();
+}
+
+export function getSilence(database: Database, id: string): SilenceRecord | undefined {
+  return database.db.select().from(silences).where(eq(silences.id, id)).get();
+}
+
+/** Ends a silence at `now` (one that has not started yet never starts). Idempotent: an ended silence keeps its end. */
+export function expireSilence(database: Database, id: string, now: number): void {
+  database.db
+    .update(silences)
+    .set({ endsAt: sql`min(${silences.endsAt}, max(${silences.startsAt}, ${now}))` })
+    .where(eq(silences.id, id))
+    .run();
+}

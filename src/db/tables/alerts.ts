@@ -1,0 +1,103 @@
+import { sql } from 'drizzle-orm';
+import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+
+/**
+ * One row per alert episode: from the tick a rule first reported the key until the tick it no
+ * longer did. Pending, firing and resolved are read from the timestamps (alerts/state.ts), never
+ * stored as a status. A key has at most one open episode; a key that comes back opens a new one.
+ */
+export const alerts = sqliteTable(
+  'alerts',
+  {
+    id: integer('id').primaryKey(),
+    key: text('key').notNull(),
+    rule: text('rule').notNull(),
+    /** The configured account, or `all` for a budget over every account. */
+    account: text('account').notNull(),
+    severity: text('severity').notNull(),
+    summary: text('summary').notNull(),
+    labels: text('labels', { mode: 'json' }).$type<Record<string, string>>().notNull(),
+    details: text('details', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
+    /** The rule's own recipients; null means the email section's default ones. */
+    recipients: text('recipients', { mode: 'json' }).$type<string[]>(),
+    activeSince: integer('active_since').notNull(),
+    lastSeenAt: integer('last_seen_at').notNull(),
+    firedAt: integer('fired_at'),
+    resolvedAt: integer('resolved_at'),
+  },
+  (t) => [
+    uniqueIndex('alerts_open_key_idx').on(t.key).where(sql`resolved_at IS NULL`),
+    index('alerts_fired_at_idx').on(t.firedAt),
+    index('alerts_resolved_at_idx').on(t.resolvedAt),
+  ],
+);
+
+/**
+ * What each notification group was last told (Alertmanager's notification log): the ids of the
+ * firing and resolved alerts of its last message. Written in the transaction that queues the
+ * message, so a restart neither forgets nor repeats a notification.
+ */
+export const notificationLog = sqliteTable('notification_log', {
+  groupKey: text('group_key').primaryKey(),
+  receiver: text('receiver', { mode: 'json' }).$type<string[]>().notNull(),
+  firing: text('firing', { mode: 'json' }).$type<number[]>().notNull(),
+  resolved: text('resolved', { mode: 'json' }).$type<number[]>().notNull(),
+  notifiedAt: integer('notified_at').notNull(),
+  /** After this the entry counts as absent; null for groups that never repeat. */
+  expiresAt: integer('expires_at'),
+});
+
+/**
+ * Email waiting to go out, and what became of it. A message is written before any attempt to
+ * send it; sent, abandoned and in-flight are read from the timestamps (alerts/outbox.ts).
+ */
+export const outbox = sqliteTable(
+  'outbox',
+  {
+    id: integer('id').primaryKey(),
+    /** The Message-ID header, fixed when the message is written, so every attempt carries the same one. */
+    messageId: text('message_id').notNull().unique(),
+    groupKey: text('group_key').notNull(),
+    reason: text('reason').notNull(),
+    to: text('to', { mode: 'json' }).$type<string[]>().notNull(),
+    subject: text('subject').notNull(),
+    text: text('text').notNull(),
+    html: text('html').notNull(),
+    /** The alert keys the message announces: the new ones, all firing on a repeat, or the resolved ones. */
+    alertKeys: text('alert_keys', { mode: 'json' }).$type<string[]>().notNull(),
+    createdAt: integer('created_at').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: integer('next_attempt_at').notNull(),
+    /** Set when an attempt starts; an attempt whose lease ran out without an outcome is in doubt. */
+    leaseUntil: integer('lease_until'),
+    lastError: text('last_error'),
+    sentAt: integer('sent_at'),
+    smtpResponse: text('smtp_response'),
+    abandonedAt: integer('abandoned_at'),
+  },
+  (t) => [
+    index('outbox_due_idx').on(t.sentAt, t.abandonedAt, t.nextAttemptAt),
+    index('outbox_created_at_idx').on(t.createdAt),
+  ],
+);
+
+export interface SilenceMatcher {
+  name: string;
+  op: '=' | '!=' | '=~' | '!~';
+  value: string;
+}
+
+/** Silences made with `podwarden silence add`; active from startsAt until endsAt (expiring moves endsAt). */
+export const silences = sqliteTable(
+  'silences',
+  {
+    id: text('id').primaryKey(),
+    matchers: text('matchers', { mode: 'json' }).$type<SilenceMatcher[]>().notNull(),
+    comment: text('comment').notNull(),
+    createdBy: text('created_by').notNull(),
+    createdAt: integer('created_at').notNull(),
+    startsAt: integer('starts_at').notNull(),
+    endsAt: integer('ends_at').notNull(),
+  },
+  (t) => [index('silences_ends_at_idx').on(t.endsAt)],
+);

@@ -1,0 +1,108 @@
+import type { Database } from './open.js';
+import type { BucketSize } from './schema.js';
+import { perDatabase } from './statements.js';
+
+/** An endpoint's workers since `from`: its latest summary and when it last had work. */
+export interface EndpointActivity {
+  endpointId: string;
+  latestAt: number;
+  running: number;
+  idle: number;
+  initializing: number;
+  unhealthy: number;
+  /** The latest sample with running workers, or null when none since `from`. */
+  lastBusyAt: number | null;
+  firstAt: number;
+}
+
+/** A Pod's samples since `from`: the latest one and the latest with runtime data. */
+export interface PodSampleActivity {
+  podId: string;
+  firstAt: number;
+  latestAt: number;
+  lastKnownAt: number | null;
+}
+
+/** Per network volume: whether a live Pod has it mounted, and when a Pod last had it. */
+export interface VolumeMount {
+  networkVolumeId: string;
+  mountedNow: number;
+  lastMountedAt: number;
+}
+
+const statements = perDatabase(({ sqlite }) => ({
+  // One aggregate per query, so SQLite takes the bare columns from the row holding the maximum.
+  latestWorkers: sqlite.prepare<{ account: string; from: number }, Omit<EndpointActivity, 'lastBusyAt' | 'firstAt'>>(
+    `SELECT endpoint_id AS endpointId, max(observed_at) AS latestAt, running, idle, initializing, unhealthy
+     FROM endpoint_worker_samples WHERE account = @account AND observed_at >= @from GROUP BY endpoint_id`,
+  ),
+  busyWorkers: sqlite.prepare<
+    { account: string; from: number },
+    { endpointId: string; lastBusyAt: number | null; firstAt: number }
+  >(
+    `SELECT endpoint_id AS endpointId, max(CASE WHEN running > 0 THEN observed_at END) AS lastBusyAt,
+       min(observed_at) AS firstAt
+     FROM endpoint_worker_samples WHERE account = @account AND observed_at >= @from GROUP BY endpoint_id`,
+  ),
+  podSamples: sqlite.prepare<{ account: string; from: number }, PodSampleActivity>(
+    `SELECT pod_id AS podId, min(observed_at) AS firstAt, max(observed_at) AS latestAt,
+       max(CASE WHEN state = 'known' THEN observed_at END) AS lastKnownAt
+     FROM pod_samples WHERE account = @account AND observed_at >= @from GROUP BY pod_id`,
+  ),
+  mounts: sqlite.prepare<[string], VolumeMount>(
+    `SELECT network_volume_id AS networkVolumeId, max(gone_at IS NULL) AS mountedNow,
+       max(coalesce(gone_at, last_seen_at)) AS lastMountedAt
+     FROM pods WHERE account = ? AND network_volume_id IS NOT NULL GROUP BY network_volume_id`,
+  ),
+  lastCompute: sqlite.prepare<
+    { account: string; bucketSize: string; podIds: string; since: number },
+    { podId: string; endedAt: number }
+  >(
+    `SELECT resource_id AS podId, max(end_time) AS endedAt FROM billing_records
+     WHERE account = @account AND kind = 'pods' AND bucket_size = @bucketSize
+       AND resource_id IN (SELECT value FROM json_each(@podIds)) AND start_time >= @since
+       AND coalesce(json_extract(amounts, '$.gpuAmount'), 0) + coalesce(json_extract(amounts, '$.cpuAmount'), 0) > 0
+     GROUP BY resource_id`,
+  ),
+}));
+
+/** Every endpoint's worker activity since `from`. */
+export function endpointActivity(database: Database, account: string, from: number): EndpointActivity[] {
+  const s = statements(database);
+  const busy = new Map(s.busyWorkers.all({ account, from }).map((row) => [row.endpointId, row]));
+  return s.latestWorkers.all({ account, from }).map((latest) => {
+    const seen = busy.get(latest.endpointId);
+    return { ...latest, lastBusyAt: seen?.lastBusyAt ?? null, firstAt: seen?.firstAt ?? latest.latestAt };
+  });
+}
+
+/** Every Pod's sample activity since `from` (one range scan of the samples' time index). */
+export function podSampleActivity(database: Database, account: string, from: number): PodSampleActivity[] {
+  return statements(database).podSamples.all({ account, from });
+}
+
+/** Which network volumes Pods (live or gone) have mounted. */
+export function volumeMounts(database: Database, account: string): Map<string, VolumeMount> {
+  return new Map(
+    statements(database)
+      .mounts.all(account)
+      .map((row) => [row.networkVolumeId, row]),
+  );
+}
+
+/**
+ * When each of these Pods' billed compute (GPU or CPU) last ended since `since`: it has been
+ * stopped from then on. Pods without compute since `since` are absent. The bound keeps the cost
+ * to the buckets after it, which matters with hundreds of stopped Pods evaluated every minute.
+ */
+export function lastComputeAt(
+  database: Database,
+  account: string,
+  bucketSize: BucketSize,
+  podIds: readonly string[],
+  since: number,
+): Map<string, number> {
+  if (podIds.length === 0) return new Map();
+  const rows = statements(database).lastCompute.all({ account, bucketSize, podIds: JSON.stringify(podIds), since });
+  return new Map(rows.map((row) => [row.podId, row.endedAt]));
+}

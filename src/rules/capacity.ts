@@ -1,0 +1,183 @@
+import { toIso } from '../clock.js';
+import type { Config } from '../config/schema.js';
+import { AVAILABILITY_LEVELS, type CapacityWatch } from '../config/sections/capacity.js';
+import { type GpuAvailabilityRecord, gpuAvailabilityHistory } from '../db/catalog.js';
+import { gpuTypeNames } from '../db/names.js';
+import type { Database } from '../db/open.js';
+import type { Evaluator } from './evaluator.js';
+import type { Finding } from './finding.js';
+import { formatUsd } from './money.js';
+
+/** A change worth telling: availability crossing into or out of the wanted levels, or a price move. */
+interface Crossing {
+  event: 'rise' | 'fall';
+  from: string;
+  to: string;
+  at: number;
+}
+
+interface PriceMove {
+  cloud: 'secure' | 'community';
+  from: number;
+  to: number;
+  at: number;
+}
+
+const rank = (level: string | null) => AVAILABILITY_LEVELS.indexOf(level as (typeof AVAILABILITY_LEVELS)[number]);
+
+/**
+ * The latest crossing of the wanted levels in a history of availability changes. It stays the
+ * latest (and its finding keeps its key) until availability crosses back, however often the
+ * catalog is polled; a move between two wanted (or two unwanted) levels is not a crossing.
+ * Unknown levels (null, or one we do not know) are skipped: unknown is not a change.
+ */
+export function latestCrossing(history: readonly GpuAvailabilityRecord[], levels: readonly string[]): Crossing | null {
+  let previous: GpuAvailabilityRecord | undefined;
+  let latest: Crossing | null = null;
+  for (const row of history) {
+    if (rank(row.availability) < 0) continue;
+    if (previous?.availability && previous.availability !== row.availability) {
+      const was = levels.includes(previous.availability);
+      const is = levels.includes(row.availability as string);
+      if (was !== is) {
+        latest = {
+          event: is ? 'rise' : 'fall',
+          from: previous.availability,
+          to: row.availability as string,
+          at: row.sinceAt,
+        };
+      }
+    }
+    previous = row;
+  }
+  return latest;
+}
+
+/** The latest price change of at least `fraction` (relative to the price before it), if it is the latest change. */
+export function latestPriceMove(history: readonly GpuAvailabilityRecord[], fraction: number): PriceMove | null {
+  const moves: PriceMove[] = [];
+  for (const cloud of ['secure', 'community'] as const) {
+    const field = cloud === 'secure' ? 'priceSecure' : 'priceCommunity';
+    let before: number | null = null;
+    let last: PriceMove | null = null;
+    for (const row of history) {
+      const price = row[field];
+      if (price === null) continue;
+      if (before !== null && price !== before) last = { cloud, from: before, to: price, at: row.sinceAt };
+      before = price;
+    }
+    if (last && Math.abs(last.to - last.from) >= fraction * last.from) moves.push(last);
+  }
+  return moves.sort((a, b) => b.at - a.at)[0] ?? null;
+}
+
+/**
+ * A data center appears in a GPU type's list only where it is offered, so before its first row
+ * it was NONE (as the catalog collector records one that drops out), if the type was listed then.
+ */
+function withUnlistedStart(
+  history: GpuAvailabilityRecord[],
+  global: readonly GpuAvailabilityRecord[],
+): GpuAvailabilityRecord[] {
+  const listedSince = global[0]?.sinceAt;
+  const first = history[0];
+  if (listedSince === undefined || !first || first.sinceAt <= listedSince) return history;
+  return [{ ...first, availability: 'NONE', sinceAt: listedSince, lastSeenAt: listedSince }, ...history];
+}
+
+/** Every finding of the capacity watch list: pure of the stored availability history. */
+export function capacityFindings(database: Database, config: Config): Finding[] {
+  const findings: Finding[] = [];
+  for (const watch of config.capacity.watch) {
+    const accounts = config.accounts.map((a) => a.name).filter((name) => !watch.account || name === watch.account);
+    for (const account of accounts) {
+      const names = gpuTypeNames(database, account);
+      const ids = watch.gpuTypeId
+        ? [watch.gpuTypeId]
+        : [...names].filter(([, name]) => name === watch.name).map(([id]) => id);
+      for (const gpuTypeId of ids) {
+        findings.push(...watchFindings(database, account, watch, gpuTypeId, names.get(gpuTypeId) ?? gpuTypeId));
+      }
+    }
+  }
+  return findings;
+}
+
+function watchFindings(
+  database: Database,
+  account: string,
+  watch: CapacityWatch,
+  gpuTypeId: string,
+  gpuName: string,
+): Finding[] {
+  const findings: Finding[] = [];
+  const base = { account, gpuTypeId, product: watch.product };
+  const labels = (event: string, dataCenterId: string) => ({
+    rule: 'capacity',
+    account,
+    gpu_type_id: gpuTypeId,
+    product: watch.product,
+    data_center_id: dataCenterId || 'all',
+    event,
+  });
+  const recipients = watch.recipients ? { recipients: watch.recipients } : {};
+  const global = gpuAvailabilityHistory(database, { ...base, dataCenterId: '' });
+  for (const dataCenterId of watch.dataCenters ?? ['']) {
+    const history = dataCenterId
+      ? withUnlistedStart(gpuAvailabilityHistory(database, { ...base, dataCenterId }), global)
+      : global;
+    const crossing = latestCrossing(history, watch.levels);
+    if (!crossing || !watch.alertOn.includes(crossing.event)) continue;
+    const where = dataCenterId ? ` in ${dataCenterId}` : '';
+    const headline = crossing.event === 'rise' ? 'is back' : 'is running out';
+    findings.push({
+      rule: 'capacity',
+      key: `capacity:${account}:${gpuTypeId}:${watch.product}:${dataCenterId || 'all'}:${crossing.event}@${crossing.at}`,
+      account,
+      severity: crossing.event === 'rise' ? 'info' : 'warning',
+      summary: `${gpuName} ${headline}: ${crossing.from} → ${crossing.to}${where}`,
+      labels: labels(crossing.event, dataCenterId),
+      details: {
+        gpuTypeId,
+        product: watch.product,
+        dataCenter: dataCenterId || 'all',
+        from: crossing.from,
+        to: crossing.to,
+        since: toIso(crossing.at),
+      },
+      ...recipients,
+    });
+  }
+  if (watch.alertOn.includes('price')) {
+    const move = latestPriceMove(global, watch.priceChange);
+    if (move) {
+      const change = Math.round(((move.to - move.from) / move.from) * 100);
+      findings.push({
+        rule: 'capacity',
+        key: `capacity:${account}:${gpuTypeId}:${watch.product}:price:${move.cloud}@${move.at}`,
+        account,
+        severity: 'info',
+        summary: `${gpuName} ${move.cloud} price ${formatUsd(move.from)}/h → ${formatUsd(move.to)}/h (${change > 0 ? '+' : ''}${change}%)`,
+        labels: labels('price', ''),
+        details: {
+          gpuTypeId,
+          product: watch.product,
+          cloud: move.cloud,
+          from: move.from,
+          to: move.to,
+          since: toIso(move.at),
+        },
+        ...recipients,
+      });
+    }
+  }
+  return findings;
+}
+
+/** The capacity rule: alerts on changes of the watched GPU types' availability and prices. */
+export const capacityEvaluator: Evaluator = {
+  name: 'capacity',
+  async evaluate(ctx) {
+    ctx.findings.push(...capacityFindings(ctx.db, ctx.config));
+  },
+};

@@ -1,0 +1,77 @@
+import { liveClusters } from '../db/clusters.js';
+import type { Database } from '../db/open.js';
+import { livePods } from '../db/pods.js';
+import type { BillingKind } from '../db/schema.js';
+import { liveEndpoints } from '../db/serverless.js';
+import type { ResourceSpend } from '../db/spend.js';
+import { liveNetworkVolumes } from '../db/volumes.js';
+import { HOURS_PER_MONTH, networkVolumePerMonth, podVolumePerHour } from './prices.js';
+
+const HOUR_MS = 3_600_000;
+
+/** What a resource costs now, and since when it has existed (for one never billed yet). */
+export interface CurrentRate {
+  perHour: number;
+  since: number;
+}
+
+/**
+ * The cost per hour of every live resource of one billing kind, read from the latest collected
+ * state: a Pod's v2 `cost` plus its volume disk, a cluster's member Pods; for what has no price
+ * in its state (serverless, network volumes, Public Endpoints), the rate billed over the recent
+ * window. Resources gone are absent: they cost nothing more.
+ */
+export function currentRates(
+  database: Database,
+  account: string,
+  kind: BillingKind,
+  billed: ReadonlyMap<string, ResourceSpend>,
+  windowStart: number,
+): Map<string, CurrentRate> {
+  const rates = new Map<string, CurrentRate>();
+  const billedRate = (resourceId: string): number | undefined => {
+    const spend = billed.get(resourceId);
+    if (!spend || spend.coveredThrough <= windowStart) return undefined;
+    return spend.windowAmount / ((spend.coveredThrough - windowStart) / HOUR_MS);
+  };
+  switch (kind) {
+    case 'pods':
+      for (const pod of livePods(database, account)) {
+        if (pod.clusterId !== null) continue;
+        const perHour = pod.costPerHr + podVolumePerHour(pod.volumeGb, pod.status);
+        rates.set(pod.podId, { perHour, since: pod.startedAt ?? pod.firstSeenAt });
+      }
+      break;
+    case 'clusters': {
+      const members = livePods(database, account).filter((pod) => pod.clusterId !== null);
+      for (const cluster of liveClusters(database, account)) {
+        const perHour = members
+          .filter((pod) => pod.clusterId === cluster.clusterId)
+          .reduce((sum, pod) => sum + pod.costPerHr + podVolumePerHour(pod.volumeGb, pod.status), 0);
+        rates.set(cluster.clusterId, { perHour, since: cluster.createdAt ?? cluster.firstSeenAt });
+      }
+      break;
+    }
+    case 'serverless':
+      for (const endpoint of liveEndpoints(database, account)) {
+        rates.set(endpoint.endpointId, { perHour: billedRate(endpoint.endpointId) ?? 0, since: endpoint.firstSeenAt });
+      }
+      break;
+    case 'network_volumes':
+      for (const volume of liveNetworkVolumes(database, account)) {
+        const listed = networkVolumePerMonth(volume.sizeGb, volume.type) / HOURS_PER_MONTH;
+        rates.set(volume.networkVolumeId, {
+          perHour: billedRate(volume.networkVolumeId) ?? listed,
+          since: volume.firstSeenAt,
+        });
+      }
+      break;
+    case 'endpoints':
+    case 'account': {
+      const perHour = billedRate('');
+      if (perHour !== undefined) rates.set('', { perHour, since: windowStart });
+      break;
+    }
+  }
+  return rates;
+}

@@ -1,0 +1,105 @@
+/**
+ * The evidence of one Pod's samples over an idle window. Each sample is IDLE, ACTIVE or UNKNOWN,
+ * and vouches for the time until the next sample, but never for longer than the gap limit: a
+ * missed poll, a failed collector or a stale tail is unknown time, and unknown is never idle.
+ */
+export type SampleClass = 'IDLE' | 'ACTIVE' | 'UNKNOWN';
+
+/** The columns of a stored sample (pod_samples) that idle detection reads. */
+export interface WindowSample {
+  podId: string;
+  observedAt: number;
+  state: 'known' | 'unknown';
+  uptimeS: number | null;
+  maxGpuUtil: number | null;
+  maxGpuMemoryUtil: number | null;
+}
+
+/** IDLE when the busiest GPU is at or below the threshold; no runtime or no GPU figure is UNKNOWN. */
+export function classifySample(sample: WindowSample, utilThreshold: number): SampleClass {
+  if (sample.state !== 'known' || sample.maxGpuUtil === null) return 'UNKNOWN';
+  return sample.maxGpuUtil <= utilThreshold ? 'IDLE' : 'ACTIVE';
+}
+
+export interface WindowOptions {
+  from: number;
+  to: number;
+  /** How long a sample vouches for at most (about two poll intervals). */
+  gapLimitMs: number;
+  utilThreshold: number;
+}
+
+export interface ClassifiedSample {
+  at: number;
+  state: SampleClass;
+  gpuUtil: number | null;
+  gpuMemoryUtil: number | null;
+}
+
+export interface WindowEvidence {
+  from: number;
+  to: number;
+  idleMs: number;
+  activeMs: number;
+  /** Time covered by UNKNOWN samples, by gaps, and by a tail no fresh sample vouches for. */
+  unknownMs: number;
+  /** Share of the window vouched for by IDLE samples. */
+  coverage: number;
+  idleSamples: number;
+  activeSamples: number;
+  unknownSamples: number;
+  /** The newest sample at or before `to`, if it is still fresh (within the gap limit). */
+  latest: WindowSample | undefined;
+  /** The newest sample is UNKNOWN or stale: there is no evidence about now. */
+  unknownNow: boolean;
+  /** The samples observed inside the window, oldest first. */
+  samples: ClassifiedSample[];
+}
+
+/**
+ * Sums what the samples say about [from, to]. `samples` are one Pod's, oldest first, and may
+ * start before `from` (the sample just before the window vouches for its first minutes).
+ */
+export function windowEvidence(samples: readonly WindowSample[], options: WindowOptions): WindowEvidence {
+  const { from, to, gapLimitMs, utilThreshold } = options;
+  const spans: Record<SampleClass, number> = { IDLE: 0, ACTIVE: 0, UNKNOWN: 0 };
+  const counts: Record<SampleClass, number> = { IDLE: 0, ACTIVE: 0, UNKNOWN: 0 };
+  const inWindow: ClassifiedSample[] = [];
+  let newest: WindowSample | undefined;
+  for (let i = 0; i < samples.length; i++) {
+    const sample = samples[i] as WindowSample;
+    if (sample.observedAt > to) break;
+    newest = sample;
+    const state = classifySample(sample, utilThreshold);
+    const next = samples[i + 1];
+    const until = Math.min(next && next.observedAt <= to ? next.observedAt : to, sample.observedAt + gapLimitMs);
+    const start = Math.max(sample.observedAt, from);
+    if (until > start) spans[state] += until - start;
+    if (sample.observedAt >= from) {
+      counts[state] += 1;
+      inWindow.push({
+        at: sample.observedAt,
+        state,
+        gpuUtil: sample.maxGpuUtil,
+        gpuMemoryUtil: sample.maxGpuMemoryUtil,
+      });
+    }
+  }
+  const length = Math.max(1, to - from);
+  const vouched = spans.IDLE + spans.ACTIVE + spans.UNKNOWN;
+  const fresh = newest !== undefined && to - newest.observedAt <= gapLimitMs;
+  return {
+    from,
+    to,
+    idleMs: spans.IDLE,
+    activeMs: spans.ACTIVE,
+    unknownMs: spans.UNKNOWN + (length - vouched),
+    coverage: spans.IDLE / length,
+    idleSamples: counts.IDLE,
+    activeSamples: counts.ACTIVE,
+    unknownSamples: counts.UNKNOWN,
+    latest: fresh ? newest : undefined,
+    unknownNow: !fresh || classifySample(newest as WindowSample, utilThreshold) === 'UNKNOWN',
+    samples: inWindow,
+  };
+}

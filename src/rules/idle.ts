@@ -1,0 +1,187 @@
+import { toIso } from '../clock.js';
+import type { IdleRuleConfig } from '../config/sections/idle.js';
+import type { PodRecord } from '../db/pods.js';
+import type { ReceiptEvidence } from '../db/tables/idle.js';
+import { exclusionOf, ruleFor } from './idle-match.js';
+import { type WindowEvidence, type WindowSample, windowEvidence } from './idle-samples.js';
+
+/**
+ * Idle detection, pure: stored samples, Pods, the idle rules and `now` in; one verdict per Pod
+ * out. Only the window is read, so the cost does not grow with the stored history.
+ *
+ * - `idle` / `held_idle`: every sample of the window is IDLE, IDLE samples cover `coverage` of
+ *   it (at least `minSamples`), the newest is fresh, and the Pod is past its grace after (re)start.
+ *   Held-idle: the GPUs hold memory (a model still loaded) while compute stays at the threshold.
+ * - `active`: a sample above the threshold. `unknown`: too little known evidence, or none now.
+ * - The others say why the Pod is not considered at all.
+ */
+export type IdleVerdict =
+  | 'idle'
+  | 'held_idle'
+  | 'active'
+  | 'unknown'
+  | 'grace'
+  | 'excluded'
+  | 'snoozed'
+  | 'not_running'
+  | 'not_gpu'
+  | 'cluster_member'
+  | 'unmatched';
+
+export interface PodAssessment {
+  pod: PodRecord;
+  rule: IdleRuleConfig | undefined;
+  verdict: IdleVerdict;
+  /** Why, in words: "known idle samples cover 63% of the window (need 90%)". */
+  reason: string;
+  evidence: WindowEvidence | undefined;
+  /** When the Pod last (re)started, from startedAt and the newest sample's uptime. */
+  runningSince: number | null;
+}
+
+export interface IdleInput {
+  pods: readonly PodRecord[];
+  /** The account's samples from `windowStart(...)` to `now`, oldest first. */
+  samples: readonly WindowSample[];
+  rules: readonly IdleRuleConfig[];
+  /** Snoozed Pods and until when. */
+  snoozes: ReadonlyMap<string, number>;
+  now: number;
+  pollIntervalMs: number;
+}
+
+/** A sample vouches for at most two poll intervals: a longer gap is unknown time. */
+export function gapLimitMs(pollIntervalMs: number): number {
+  return 2 * pollIntervalMs;
+}
+
+/** The oldest sample any rule needs: its window, plus the sample just before it. */
+export function windowStart(rules: readonly IdleRuleConfig[], now: number, pollIntervalMs: number): number {
+  const longest = Math.max(0, ...rules.map((rule) => rule.windowMs));
+  return now - longest - gapLimitMs(pollIntervalMs);
+}
+
+export function assessPods(input: IdleInput): PodAssessment[] {
+  const byPod = new Map<string, WindowSample[]>();
+  for (const sample of input.samples) {
+    const list = byPod.get(sample.podId);
+    if (list) list.push(sample);
+    else byPod.set(sample.podId, [sample]);
+  }
+  return input.pods.map((pod) => assessPod(pod, byPod.get(pod.podId) ?? [], input));
+}
+
+function assessPod(pod: PodRecord, samples: WindowSample[], input: IdleInput): PodAssessment {
+  const rule = ruleFor(pod, input.rules);
+  const base = { pod, rule, evidence: undefined, runningSince: null };
+  if (pod.status !== 'RUNNING') return { ...base, verdict: 'not_running', reason: `status ${pod.status}` };
+  if (!rule) return { ...base, verdict: 'unmatched', reason: 'no idle rule matches the Pod' };
+  if (!pod.gpuCount) return { ...base, verdict: 'not_gpu', reason: 'the Pod has no GPU' };
+  if (pod.clusterId) {
+    return {
+      ...base,
+      verdict: 'cluster_member',
+      reason: `member of cluster ${pod.clusterId}: reported, never stopped`,
+    };
+  }
+  const excluded = exclusionOf(pod, rule);
+  if (excluded) return { ...base, verdict: 'excluded', reason: excluded };
+  const snoozedUntil = input.snoozes.get(pod.podId);
+  if (snoozedUntil !== undefined && snoozedUntil > input.now) {
+    return { ...base, verdict: 'snoozed', reason: `snoozed until ${toIso(snoozedUntil)}` };
+  }
+
+  const evidence = windowEvidence(samples, {
+    from: input.now - rule.windowMs,
+    to: input.now,
+    gapLimitMs: gapLimitMs(input.pollIntervalMs),
+    utilThreshold: rule.utilThreshold,
+  });
+  const runningSince = startOf(pod, evidence.latest);
+  const judged = { ...base, evidence, runningSince };
+  const percent = (share: number) => `${Math.floor(share * 100)}%`;
+  if (evidence.activeMs > 0 || evidence.activeSamples > 0) {
+    return { ...judged, verdict: 'active', reason: `GPU above ${rule.utilThreshold}% within the window` };
+  }
+  if (evidence.unknownNow) {
+    return { ...judged, verdict: 'unknown', reason: 'no fresh known sample: runtime missing or polls failing' };
+  }
+  if (runningSince === null) return { ...judged, verdict: 'unknown', reason: 'start time unknown' };
+  if (input.now - runningSince < rule.graceMs) {
+    return { ...judged, verdict: 'grace', reason: `(re)started ${toIso(runningSince)}, in grace` };
+  }
+  if (evidence.coverage < rule.coverage || evidence.idleSamples < rule.minSamples) {
+    return {
+      ...judged,
+      verdict: 'unknown',
+      reason: `known idle samples (${evidence.idleSamples}) cover ${percent(evidence.coverage)} of the window (need ${percent(rule.coverage)}, ${rule.minSamples} samples)`,
+    };
+  }
+  const memory = evidence.latest?.maxGpuMemoryUtil ?? null;
+  // Memory use not reported: it may well hold a model, so the cautious reading is "held".
+  if (memory === null || memory > rule.heldIdle.memoryThreshold) {
+    const held = memory === null ? 'GPU memory use unknown' : `GPU memory ${memory}% in use`;
+    return { ...judged, verdict: 'held_idle', reason: `GPU at or below ${rule.utilThreshold}%, ${held}` };
+  }
+  return { ...judged, verdict: 'idle', reason: `GPU at or below ${rule.utilThreshold}% for the whole window` };
+}
+
+/** The later of the API's startedAt and what the newest sample's uptime implies (a restart). */
+function startOf(pod: PodRecord, latest: WindowSample | undefined): number | null {
+  const fromUptime = latest?.uptimeS != null ? latest.observedAt - latest.uptimeS * 1000 : null;
+  if (pod.startedAt === null) return fromUptime;
+  return fromUptime === null ? pod.startedAt : Math.max(pod.startedAt, fromUptime);
+}
+
+export function isIdle(assessment: PodAssessment): boolean {
+  return assessment.verdict === 'idle' || assessment.verdict === 'held_idle';
+}
+
+/** The receipt's copy of the evidence: the window's samples and every threshold applied. */
+export function receiptEvidence(assessment: PodAssessment): ReceiptEvidence {
+  const { rule, evidence } = assessment;
+  return {
+    windowFrom: evidence?.from ?? 0,
+    windowTo: evidence?.to ?? 0,
+    thresholds: {
+      utilThreshold: rule?.utilThreshold ?? 0,
+      coverage: rule?.coverage ?? 0,
+      minSamples: rule?.minSamples ?? 0,
+      windowMs: rule?.windowMs ?? 0,
+      graceMs: rule?.graceMs ?? 0,
+      memoryThreshold: rule?.heldIdle.memoryThreshold ?? 0,
+    },
+    coverage: evidence?.coverage ?? 0,
+    idleSamples: evidence?.idleSamples ?? 0,
+    held: assessment.verdict === 'held_idle',
+    samples: evidence?.samples ?? [],
+  };
+}
+
+export interface IdleCluster {
+  clusterId: string;
+  podIds: string[];
+  costPerHr: number;
+}
+
+/**
+ * Clusters whose running member Pods are all idle by the rule that covers them. Members are
+ * judged on evidence alone (they are never laddered), so the verdict is computed here.
+ */
+export function idleClusters(input: IdleInput): IdleCluster[] {
+  const members = new Map<string, PodRecord[]>();
+  for (const pod of input.pods) {
+    if (!pod.clusterId || pod.status !== 'RUNNING') continue;
+    members.set(pod.clusterId, [...(members.get(pod.clusterId) ?? []), pod]);
+  }
+  const asStandalone = { ...input, pods: [...members.values()].flat().map((pod) => ({ ...pod, clusterId: null })) };
+  const verdicts = new Map(assessPods(asStandalone).map((a) => [a.pod.podId, isIdle(a)]));
+  return [...members.entries()]
+    .filter(([, pods]) => pods.every((pod) => verdicts.get(pod.podId) === true))
+    .map(([clusterId, pods]) => ({
+      clusterId,
+      podIds: pods.map((pod) => pod.podId),
+      costPerHr: pods.reduce((sum, pod) => sum + pod.costPerHr, 0),
+    }))
+    .sort((a, b) => a.clusterId.localeCompare(b.clusterId));
+}

@@ -1,0 +1,120 @@
+import type { BudgetConfig } from '../config/sections/budgets.js';
+import { getBackfill } from '../db/billing.js';
+import { resourceNames } from '../db/names.js';
+import type { Database } from '../db/open.js';
+import type { BillingKind, BucketSize } from '../db/schema.js';
+import { type ResourceSpend, spendByResource } from '../db/spend.js';
+import { currentRates } from './current-rates.js';
+import { namePattern } from './idle-match.js';
+import type { Period } from './period.js';
+
+const HOUR_MS = 3_600_000;
+
+/** The billing kinds whose resources make up the whole account's bill. */
+const RESOURCE_KINDS: readonly BillingKind[] = ['pods', 'serverless', 'network_volumes', 'clusters', 'endpoints'];
+
+/** One resource inside a budget's scope: what billing says and what it has cost since. */
+export interface ResourceCost {
+  account: string;
+  kind: BillingKind;
+  resourceId: string;
+  name: string;
+  billedInPeriod: number;
+  billedInWindow: number;
+  /** What it costs now, USD per hour (0 once gone). */
+  perHour: number;
+  /** Spend not billed yet: from where its billing stops (or the period's start) until now. */
+  unbilledInPeriod: number;
+  unbilledInWindow: number;
+}
+
+/** A budget's scope in one account. */
+export interface ScopeSpend {
+  /** What billing reports for the period so far. */
+  actual: number;
+  billedInWindow: number;
+  resources: ResourceCost[];
+  /** Where the account's stored billing history begins; null before the first billing run. */
+  knownSince: number | null;
+}
+
+export interface SpendWindow {
+  period: Period;
+  /** Start of the burn-rate window (may lie in an earlier period). */
+  windowStart: number;
+  now: number;
+  bucketSize: BucketSize;
+}
+
+/**
+ * The spend of a budget's scope in one account. The account scope reads its total from
+ * `/billing` (every kind at once) and its resources from the per-kind routes, never adding the
+ * two; a kind scope reads one route; ids and name patterns choose among its resources.
+ */
+export function scopeSpend(database: Database, account: string, budget: BudgetConfig, window: SpendWindow): ScopeSpend {
+  const totalsKind: BillingKind = budget.scope;
+  const kinds = budget.scope === 'account' ? RESOURCE_KINDS : [budget.scope];
+  const resources = kinds.flatMap((kind) => resourceCosts(database, account, kind, window));
+  const chosen = resources.filter((resource) => inScope(budget, resource));
+  const knownSince =
+    getBackfill(database, { account, kind: totalsKind, bucketSize: window.bucketSize })?.cursorStartTime ?? null;
+  if (budget.scope !== 'account') {
+    return {
+      actual: sum(chosen, (r) => r.billedInPeriod),
+      billedInWindow: sum(chosen, (r) => r.billedInWindow),
+      resources: chosen,
+      knownSince,
+    };
+  }
+  const [total] = spendByResource(database, query(account, 'account', window));
+  return { actual: total?.periodAmount ?? 0, billedInWindow: total?.windowAmount ?? 0, resources, knownSince };
+}
+
+function inScope(budget: BudgetConfig, resource: ResourceCost): boolean {
+  if (budget.ids === undefined && budget.namePattern === undefined) return true;
+  if (budget.ids?.includes(resource.resourceId)) return true;
+  return budget.namePattern !== undefined && namePattern(budget.namePattern).test(resource.name);
+}
+
+function query(account: string, kind: BillingKind, window: SpendWindow) {
+  return {
+    account,
+    kind,
+    bucketSize: window.bucketSize,
+    periodStart: window.period.startMs,
+    periodEnd: window.period.endMs,
+    windowStart: window.windowStart,
+  };
+}
+
+function resourceCosts(database: Database, account: string, kind: BillingKind, window: SpendWindow): ResourceCost[] {
+  const billed = new Map<string, ResourceSpend>(
+    spendByResource(database, query(account, kind, window)).map((row) => [row.resourceId, row]),
+  );
+  const rates = currentRates(database, account, kind, billed, window.windowStart);
+  const names = resourceNames(database, account, kind);
+  const ids = new Set([...billed.keys(), ...rates.keys()]);
+  return [...ids].map((resourceId) => {
+    const spend = billed.get(resourceId);
+    const rate = rates.get(resourceId);
+    const perHour = rate?.perHour ?? 0;
+    // Unbilled time starts where the resource's billing stops, or where it began if never billed.
+    const from = spend?.coveredThrough ?? rate?.since ?? window.now;
+    const unbilledSince = (start: number) => (perHour * Math.max(0, window.now - Math.max(start, from))) / HOUR_MS;
+    return {
+      account,
+      kind,
+      resourceId,
+      name: names.get(resourceId) ?? (kind === 'endpoints' ? 'Public Endpoints' : resourceId),
+      billedInPeriod: spend?.periodAmount ?? 0,
+      billedInWindow: spend?.windowAmount ?? 0,
+      perHour,
+      unbilledInPeriod: unbilledSince(window.period.startMs),
+      unbilledInWindow: unbilledSince(window.windowStart),
+    };
+  });
+}
+
+export function sum<T>(items: readonly T[], of: (item: T) => number): number {
+  return items.reduce((total, item) => total + of(item), 0);
+}

@@ -1,0 +1,49 @@
+import type { Config } from '../config/schema.js';
+import type { Database } from '../db/open.js';
+import { livePods } from '../db/pods.js';
+import { podSampleActivity } from '../db/waste.js';
+import type { Finding } from './finding.js';
+import { formatUsd } from './money.js';
+import { roughDuration, wasteFinding } from './waste-findings.js';
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * RUNNING Pods that keep being polled but report no runtime for `stuckStarting`: paid for while
+ * they start (or hang) without running anything we can see. The latest sample must be
+ * recent and without runtime, so a Pod we simply stopped polling is not accused.
+ */
+export function stuckPodFindings(database: Database, config: Config, account: string, now: number): Finding[] {
+  const { stuckStartingMs, recipients } = config.waste;
+  const activity = new Map(podSampleActivity(database, account, now - 2 * stuckStartingMs).map((a) => [a.podId, a]));
+  const findings: Finding[] = [];
+  for (const pod of livePods(database, account)) {
+    const seen = activity.get(pod.podId);
+    if (pod.status !== 'RUNNING' || !seen) continue;
+    const latestUnknown = seen.lastKnownAt === null || seen.lastKnownAt < seen.latestAt;
+    if (!latestUnknown || now - seen.latestAt > stuckStartingMs / 2) continue;
+    const noDataSince = Math.max(seen.lastKnownAt ?? seen.firstAt, pod.startedAt ?? seen.firstAt);
+    if (now - noDataSince < stuckStartingMs) continue;
+    const neverStarted = seen.lastKnownAt === null || (pod.startedAt !== null && seen.lastKnownAt < pod.startedAt);
+    const paid = (pod.costPerHr * (now - noDataSince)) / HOUR_MS;
+    findings.push(
+      wasteFinding({
+        account,
+        check: 'stuck-starting',
+        resource: { pod_id: pod.podId },
+        summary:
+          `Pod ${pod.name} (${pod.podId}) RUNNING with no runtime data for ${roughDuration(now - noDataSince)}` +
+          `${neverStarted ? ' (stuck starting?)' : ''}: ${formatUsd(pod.costPerHr)}/h, ${formatUsd(paid)} so far`,
+        details: {
+          podId: pod.podId,
+          noRuntimeFor: roughDuration(now - noDataSince),
+          sinceStart: neverStarted,
+          costPerHour: pod.costPerHr,
+          paidSince: Math.round(paid * 100) / 100,
+        },
+        recipients,
+      }),
+    );
+  }
+  return findings;
+}

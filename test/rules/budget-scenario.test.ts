@@ -1,0 +1,151 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseConfig } from '../../src/config/load.js';
+import { silentLogger } from '../../src/log.js';
+import { replay } from '../../src/replay/replay.js';
+import { parseScenario } from '../../src/simulator/scenario.js';
+import { type SmtpPeer, startSmtp } from '../helpers/smtp.js';
+
+const HOUR = 3_600_000;
+
+let peer: SmtpPeer | undefined;
+afterEach(async () => {
+  await peer?.close();
+  peer = undefined;
+});
+
+/** One $10/h GPU Pod that has run since the day before; the budget's month starts on the 28th. */
+const scenario = () =>
+  parseScenario(
+    {
+      name: 'budget-crossing',
+      start: '2026-11-28T00:00:00Z',
+      apiKey: 'sim-key',
+      catalog: {
+        gpus: [
+          {
+            id: 'NVIDIA H100 80GB HBM3',
+            name: 'H100 SXM',
+            memory: 80,
+            price: { secure: 10, community: 8 },
+            availability: 'HIGH',
+          },
+        ],
+      },
+      pods: [
+        {
+          id: 'pod-train',
+          name: 'train',
+          gpu: { id: 'NVIDIA H100 80GB HBM3', count: 1 },
+          cost: 10,
+          status: 'RUNNING',
+          startedAt: '-1d',
+          utilization: [{ at: '-1d', gpu: 95, memory: 80 }],
+        },
+      ],
+    },
+    'test',
+  );
+
+function config(email: Record<string, unknown> | undefined) {
+  return parseConfig(
+    {
+      accounts: [{ name: 'sim', apiKey: 'unused-key' }],
+      collectors: {
+        pods: { schedule: '*/5 * * * *' },
+        ...Object.fromEntries(
+          ['catalog', 'clusters', 'serverless', 'stock', 'volumes'].map((name) => [name, { enabled: false }]),
+        ),
+      },
+      budgets: [{ name: 'gpu-month', amount: 100, monthResetDay: 28 }],
+      ...(email ? { email } : {}),
+    },
+    { env: {}, baseDir: '/' },
+  );
+}
+
+/** `$1,234.56` → 1234.56: the first amount in a subject. */
+const firstAmount = (subject: string) => Number(/\$([\d,]+\.\d\d)/.exec(subject)?.[1]?.replace(/,/g, ''));
+
+describe('a monthly budget crossing 50, 80 and 100 % (podwarden simulate)', () => {
+  it('sends one email per threshold, each once, with the figures; the forecast comes first', async () => {
+    peer = await startSmtp();
+    const email = {
+      host: '127.0.0.1',
+      port: peer.port,
+      secure: 'none',
+      from: 'podwarden@example.com',
+      to: ['finops@example.com'],
+    };
+    const report = await replay({
+      scenario: scenario(),
+      config: config(email),
+      durationMs: 11 * HOUR,
+      log: silentLogger(),
+    });
+    const received = await peer.waitFor(4);
+    expect(received).toHaveLength(4);
+    expect(report.emails.map((e) => [e.at, e.delivered])).toEqual([
+      ['2026-11-28T00:01:30Z', true],
+      ['2026-11-28T05:00:30Z', true],
+      ['2026-11-28T08:00:30Z', true],
+      ['2026-11-28T10:00:30Z', true],
+    ]);
+    expect(received.map((mail) => mail.subject)).toEqual(report.emails.map((e) => e.subject));
+    // Each alert is announced by exactly one message; the lower thresholds of a figure are muted
+    // while a higher one fires, so the forecast's 50 % and 80 % are never announced.
+    expect(received.map((mail) => mail.alertKeys)).toEqual([
+      ['budget:all:gpu-month:forecast:100'],
+      ['budget:all:gpu-month:actual:50', 'budget:all:gpu-month:live:50'],
+      ['budget:all:gpu-month:actual:80', 'budget:all:gpu-month:live:80'],
+      ['budget:all:gpu-month:actual:100', 'budget:all:gpu-month:live:100'],
+    ]);
+    const [forecast, ...actuals] = received.map((mail) => mail.subject);
+    // 30 days at $10/h ahead of it.
+    expect(forecast).toMatch(
+      /^\[podwarden\] Budget gpu-month: forecast \$7,2\d\d\.\d\d for month from 2026-11-28 crosses 100% of \$100\.00$/,
+    );
+    actuals.forEach((subject, index) => {
+      const threshold = [50, 80, 100][index] as number;
+      expect(subject).toContain(`Budget gpu-month: billed spend $`);
+      expect(subject).toContain(`crossed ${threshold}% of $100.00 (month from 2026-11-28) (+1 more)`);
+      // Billing is read every 15 minutes: the billed figure is past the threshold by less than one read.
+      expect(firstAmount(subject)).toBeGreaterThanOrEqual(threshold);
+      expect(firstAmount(subject)).toBeLessThan(threshold + 2.6);
+    });
+    const body = received[1]?.body ?? '';
+    expect(body).toContain('Pod train (pod-train): $50.');
+    expect(body).toMatch(/runsOut: 2026-11-28T(09:5\d|10:0\d):\d\dZ at the current rate \(\$10\.00\/h\)/);
+    expect(received.every((mail) => mail.to.join() === 'finops@example.com')).toBe(true);
+
+    const fired = report.alerts.filter((a) => a.state === 'firing').map((a) => a.key.split(':').slice(3).join(':'));
+    expect(fired).toEqual([
+      'forecast:50',
+      'forecast:80',
+      'forecast:100',
+      'actual:50',
+      'live:50',
+      'actual:80',
+      'live:80',
+      'actual:100',
+      'live:100',
+    ]);
+    expect(report.alerts.every((a) => a.rule === 'budget')).toBe(true);
+  }, 300_000);
+
+  it('lists the emails the outbox holds, undelivered, when no email host is configured', async () => {
+    const report = await replay({
+      scenario: scenario(),
+      config: config(undefined),
+      durationMs: 2 * HOUR,
+      log: silentLogger(),
+    });
+    expect(report.emails).toEqual([
+      {
+        at: '2026-11-28T00:01:30Z',
+        to: [],
+        subject: expect.stringMatching(/^\[podwarden\] Budget gpu-month: forecast \$7,2\d\d\.\d\d for month/),
+        delivered: false,
+      },
+    ]);
+  }, 120_000);
+});

@@ -1,0 +1,179 @@
+import { describe, expect, it } from 'vitest';
+import { parseConfig } from '../../src/config/load.js';
+import type { Config } from '../../src/config/schema.js';
+import type { Database } from '../../src/db/open.js';
+import { budgetStatus } from '../../src/rules/budget.js';
+import { budgetFindings } from '../../src/rules/budget-findings.js';
+import { HOURS_PER_MONTH } from '../../src/rules/prices.js';
+import { useTempDatabases } from '../db/support.js';
+import { billHourly, DAY, HOUR, historyFrom, pod, storePods, storeVolumes, volume } from './fixtures.js';
+
+const databases = useTempDatabases();
+
+const NOV1 = Date.UTC(2026, 10, 1);
+/** Ten days into November, half an hour after the last billed hour. */
+const NOW = NOV1 + 10 * DAY + HOUR / 2;
+const BILLED_TO = NOV1 + 10 * DAY;
+const STOPPED_VOLUME_PER_HOUR = (50 * 0.2) / HOURS_PER_MONTH;
+
+/** A configuration whose budgets go through the schema, so they get the defaults users get. */
+function config(budgets: unknown[]): Config {
+  return parseConfig({ accounts: [{ name: 'sim', apiKey: 'sim-key-0001' }], budgets }, { env: {}, baseDir: '/' });
+}
+
+/**
+ * November so far: train-a $2/h and train-b $1/h all along; notebook $0.50/h on 1 Nov, stopped
+ * since with a 50 GB volume; a network volume at $0.10/h. October's spend must not count.
+ */
+function november(database: Database, history = true): void {
+  billHourly(database, 'pods', 'train-a', 2, NOV1 - DAY, BILLED_TO);
+  billHourly(database, 'pods', 'train-b', 1, NOV1, BILLED_TO);
+  billHourly(database, 'pods', 'notebook', 0.5, NOV1, NOV1 + DAY);
+  billHourly(database, 'network_volumes', 'vol-1', 0.1, NOV1, BILLED_TO, 'standardAmount');
+  billHourly(database, 'account', '', 2, NOV1 - DAY, NOV1);
+  billHourly(database, 'account', '', 3.6, NOV1, NOV1 + DAY);
+  billHourly(database, 'account', '', 3.1, NOV1 + DAY, BILLED_TO);
+  storePods(
+    database,
+    [
+      pod({ podId: 'train-a', name: 'train-a', costPerHr: 2, startedAt: NOV1 - 30 * DAY }),
+      pod({ podId: 'train-b', name: 'train-b', costPerHr: 1, startedAt: NOV1 }),
+      pod({ podId: 'notebook', name: 'nb-alice', status: 'EXITED', volumeGb: 50 }),
+    ],
+    NOW,
+  );
+  storeVolumes(database, [volume({ networkVolumeId: 'vol-1', name: 'datasets' })], NOW);
+  if (history)
+    historyFrom(database, NOV1 - 30 * DAY, [
+      'account',
+      'pods',
+      'network_volumes',
+      'serverless',
+      'clusters',
+      'endpoints',
+    ]);
+}
+
+const unbilled = {
+  trainA: 2 * 0.5,
+  trainB: 1 * 0.5,
+  // Billed through 2 Nov 00:00, then 9 days and a half at the stopped-volume rate.
+  notebook: STOPPED_VOLUME_PER_HOUR * (9 * 24 + 0.5),
+  volume: 0.1 * 0.5,
+};
+
+describe('budgetStatus', () => {
+  it('reads the whole account from /billing, adds unbilled spend, and never counts a kind twice', () => {
+    const database = databases.open();
+    november(database);
+    const [status] = budgetStatus(database, config([{ name: 'all-in', amount: 1000 }]), NOW);
+    expect(status?.period).toMatchObject({ startMs: NOV1, label: '2026-11' });
+    expect(status?.actual).toBeCloseTo(24 * 3.6 + 216 * 3.1, 6);
+    const live = 756 + unbilled.trainA + unbilled.trainB + unbilled.notebook + unbilled.volume;
+    expect(status?.live).toBeCloseTo(live, 6);
+    // Burn rate: the last day (from 10 Nov 00:00) billed and unbilled, per hour.
+    const windowSpend = 24 * 3.1 + 1 + 0.5 + STOPPED_VOLUME_PER_HOUR * 24.5 + 0.05;
+    expect(status?.burnPerHour).toBeCloseTo(windowSpend / 24.5, 6);
+    expect(status?.forecast).toBeCloseTo(live + (windowSpend / 24.5) * (20 * 24 - 0.5), 6);
+    expect(status?.currentPerHour).toBeCloseTo(3 + STOPPED_VOLUME_PER_HOUR + 0.1, 6);
+    expect(status?.runsOutAt).toBe(NOW + Math.round(((1000 - live) / (3.1 + STOPPED_VOLUME_PER_HOUR)) * HOUR));
+    expect(status?.drivers.map((d) => [d.kind, d.name, Number(d.amount.toFixed(2))])).toEqual([
+      ['pods', 'train-a', 481],
+      ['pods', 'train-b', 240.5],
+      ['network_volumes', 'datasets', 24.05],
+    ]);
+  });
+
+  it('reads one kind of spend, or the Pods chosen by id or name pattern', () => {
+    const database = databases.open();
+    november(database);
+    const statuses = budgetStatus(
+      database,
+      config([
+        { name: 'pods', scope: 'pods', amount: 1000 },
+        { name: 'training', scope: 'pods', namePattern: 'train-*', amount: 1000 },
+        { name: 'notebook', scope: 'pods', ids: ['notebook'], amount: 1000 },
+        { name: 'storage', scope: 'network_volumes', amount: 1000 },
+      ]),
+      NOW,
+    );
+    expect(statuses.map((s) => [s.budget, Number(s.actual.toFixed(2))])).toEqual([
+      ['pods', 732],
+      ['training', 720],
+      ['notebook', 12],
+      ['storage', 24],
+    ]);
+    expect(statuses[1]?.live).toBeCloseTo(720 + 1.5, 6);
+    expect(statuses[1]?.drivers.map((d) => d.resourceId)).toEqual(['train-a', 'train-b']);
+    expect(statuses[2]?.live).toBeCloseTo(12 + unbilled.notebook, 6);
+  });
+
+  it('gives no forecast until the burn rate rests on enough history', () => {
+    const database = databases.open();
+    november(database, false);
+    const [unknown] = budgetStatus(database, config([{ name: 'b', amount: 1000 }]), NOW);
+    expect(unknown?.forecast).toBeNull();
+    expect(unknown?.live).toBeGreaterThan(756);
+    historyFrom(database, NOW - 2 * HOUR, ['account']);
+    const [short] = budgetStatus(database, config([{ name: 'b', amount: 1000 }]), NOW);
+    expect(short?.forecast).toBeNull();
+    const [enough] = budgetStatus(database, config([{ name: 'b', amount: 1000, forecastMinHistory: '1h' }]), NOW);
+    expect(enough?.forecast).not.toBeNull();
+  });
+});
+
+describe('budgetFindings', () => {
+  it('alerts each figure at each threshold it reached, saying how much, when it runs out and what drives it', () => {
+    const database = databases.open();
+    november(database);
+    const [status] = budgetStatus(
+      database,
+      config([{ name: 'all-in', amount: 1000, recipients: ['cfo@example.com'] }]),
+      NOW,
+    );
+    if (!status) throw new Error('no status');
+    const findings = budgetFindings(status);
+    expect(findings.map((f) => f.key)).toEqual([
+      'budget:all:all-in:actual:50',
+      'budget:all:all-in:live:50',
+      'budget:all:all-in:forecast:50',
+      'budget:all:all-in:forecast:80',
+      'budget:all:all-in:forecast:100',
+    ]);
+    const [actual50] = findings;
+    expect(actual50?.summary).toBe('Budget all-in: billed spend $756.00 crossed 50% of $1,000.00 (2026-11)');
+    expect(actual50?.labels).toEqual({
+      rule: 'budget',
+      account: 'all',
+      budget: 'all-in',
+      figure: 'actual',
+      threshold: '50',
+      scope: 'account',
+    });
+    expect(actual50?.recipients).toEqual(['cfo@example.com']);
+    expect(actual50?.details.runsOut).toMatch(/^2026-11-14T\d\d:\d\d:\d\dZ at the current rate \(\$3\.11\/h\)$/);
+    expect(actual50?.details.drivers).toEqual([
+      'Pod train-a: $481.00',
+      'Pod train-b: $240.50',
+      'network volume datasets (vol-1): $24.05',
+    ]);
+    expect(findings[4]?.summary).toMatch(
+      /^Budget all-in: forecast \$2,25\d\.\d\d for 2026-11 crosses 100% of \$1,000\.00$/,
+    );
+    expect(findings[4]?.severity).toBe('critical');
+  });
+
+  it('alerts only the figures the budget asks for', () => {
+    const database = databases.open();
+    november(database);
+    const [status] = budgetStatus(
+      database,
+      config([{ name: 'b', amount: 1000, figures: ['live'], thresholds: [75, 76] }]),
+      NOW,
+    );
+    expect(status && budgetFindings(status).map((f) => f.key)).toEqual([
+      'budget:all:b:live:75',
+      'budget:all:b:live:76',
+    ]);
+  });
+});

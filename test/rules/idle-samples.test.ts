@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { classifySample, type WindowSample, windowEvidence } from '../../src/rules/idle-samples.js';
+
+const MIN = 60_000;
+const T0 = Date.parse('2026-11-02T00:00:00Z');
+
+function sample(minute: number, gpu: number | null, state: 'known' | 'unknown' = 'known'): WindowSample {
+  return {
+    podId: 'p',
+    observedAt: T0 + minute * MIN,
+    state,
+    uptimeS: state === 'known' ? 3600 : null,
+    maxGpuUtil: state === 'known' ? gpu : null,
+    maxGpuMemoryUtil: state === 'known' ? 0 : null,
+  };
+}
+
+const minutes = (from: number, to: number, gpu: number | null) =>
+  Array.from({ length: to - from + 1 }, (_, i) => sample(from + i, gpu));
+
+const options = (toMinute: number) => ({
+  from: T0 + (toMinute - 30) * MIN,
+  to: T0 + toMinute * MIN,
+  gapLimitMs: 2 * MIN,
+  utilThreshold: 5,
+});
+
+describe('classifySample', () => {
+  it('is IDLE at or below the threshold, ACTIVE above, UNKNOWN without runtime or GPU figure', () => {
+    expect(classifySample(sample(0, 5), 5)).toBe('IDLE');
+    expect(classifySample(sample(0, 6), 5)).toBe('ACTIVE');
+    expect(classifySample(sample(0, 0, 'unknown'), 5)).toBe('UNKNOWN');
+    expect(classifySample(sample(0, null), 5)).toBe('UNKNOWN');
+  });
+});
+
+describe('windowEvidence', () => {
+  it('counts a window of idle minute samples as fully covered', () => {
+    const evidence = windowEvidence(minutes(0, 40, 0), options(40.5));
+    expect(evidence.coverage).toBe(1);
+    expect(evidence.idleSamples).toBe(30);
+    expect(evidence.unknownNow).toBe(false);
+    expect(evidence.samples.map((s) => s.state)).toEqual(Array(30).fill('IDLE'));
+  });
+
+  it('counts a gap longer than the limit as unknown time, beyond what the last sample vouches for', () => {
+    // Polls missing from minute 20 to 29: the sample at 19 vouches for two minutes, then nine are unknown.
+    const samples = [...minutes(0, 19, 0), ...minutes(30, 40, 0)];
+    const evidence = windowEvidence(samples, options(40.5));
+    expect(evidence.unknownMs).toBe(9 * MIN);
+    expect(evidence.coverage).toBeCloseTo(21 / 30, 6);
+  });
+
+  it('counts UNKNOWN samples against the coverage, and reports no evidence now when the newest is UNKNOWN', () => {
+    const samples = [...minutes(0, 35, 0), sample(36, null, 'unknown'), ...minutes(37, 40, 0)];
+    const evidence = windowEvidence(samples, options(40.5));
+    expect(evidence.unknownSamples).toBe(1);
+    expect(evidence.coverage).toBeCloseTo(29 / 30, 6);
+    expect(windowEvidence(samples, options(36.5)).unknownNow).toBe(true);
+  });
+
+  it('reports no evidence now when the newest sample is older than the gap limit', () => {
+    const evidence = windowEvidence(minutes(0, 30, 0), options(33));
+    expect(evidence.latest).toBeUndefined();
+    expect(evidence.unknownNow).toBe(true);
+  });
+
+  it('lets the sample just before the window vouch for its first minutes, and sees a busy one', () => {
+    const samples = [sample(9, 80), ...minutes(10, 40, 0)];
+    const evidence = windowEvidence(samples, options(39.5));
+    expect(evidence.activeMs).toBe(0.5 * MIN);
+    expect(evidence.activeSamples).toBe(0);
+  });
+});

@@ -1,0 +1,188 @@
+import { describe, expect, it } from 'vitest';
+import { parseConfig } from '../../src/config/load.js';
+import type { Config } from '../../src/config/schema.js';
+import { insertPodSamples } from '../../src/db/pods.js';
+import { type EndpointInput, insertWorkerSamples, syncEndpoints } from '../../src/db/serverless.js';
+import { wasteFindings } from '../../src/rules/waste.js';
+import { useTempDatabases } from '../db/support.js';
+import { ACCOUNT, billHourly, DAY, HOUR, historyFrom, pod, storePods, storeVolumes, volume } from './fixtures.js';
+
+const databases = useTempDatabases();
+const NOW = Date.UTC(2026, 10, 20, 12, 0, 0);
+const MINUTE = 60_000;
+
+function config(waste: Record<string, unknown> = {}): Config {
+  return parseConfig({ accounts: [{ name: ACCOUNT, apiKey: 'sim-key-0001' }], waste }, { env: {}, baseDir: '/' });
+}
+
+function endpoint(endpointId: string, workersMin: number): EndpointInput {
+  return {
+    endpointId,
+    name: `${endpointId}-name`,
+    type: 'QB',
+    gpuPools: ['ADA_24'],
+    gpuCount: 1,
+    workersMin,
+    workersMax: 3,
+    idleTimeoutS: 5,
+    createdAt: null,
+  };
+}
+
+const summary = (observedAt: number, running: number, idle: number) => ({
+  observedAt,
+  running,
+  idle,
+  initializing: 0,
+  throttled: 0,
+  unhealthy: 0,
+  total: running + idle,
+});
+
+describe('waste', () => {
+  it('finds endpoints whose minimum workers have had no work for hours, with their cost per day', () => {
+    const database = databases.open();
+    syncEndpoints(
+      database,
+      ACCOUNT,
+      [endpoint('ep-idle', 1), endpoint('ep-busy', 1), endpoint('ep-zero', 0)],
+      NOW - DAY,
+    );
+    const samples = [];
+    for (let t = NOW - 12 * HOUR; t <= NOW; t += 5 * MINUTE) {
+      samples.push({ endpointId: 'ep-idle', ...summary(t, 0, 1) });
+      samples.push({ endpointId: 'ep-busy', ...summary(t, t > NOW - 2 * HOUR && t < NOW - HOUR ? 1 : 0, 1) });
+      samples.push({ endpointId: 'ep-zero', ...summary(t, 0, 1) });
+    }
+    for (const { endpointId, ...sample } of samples)
+      insertWorkerSamples(database, ACCOUNT, [{ endpointId, ...sample }]);
+    billHourly(database, 'serverless', 'ep-idle', 0.69, NOW - 12 * HOUR, NOW);
+    const findings = wasteFindings(database, config(), NOW);
+    expect(findings.map((f) => [f.key, f.summary])).toEqual([
+      [
+        'waste:sim:endpoint-idle:ep-idle',
+        'Endpoint ep-idle-name (ep-idle): 1 worker up with no work for 12h, $16.56/day',
+      ],
+    ]);
+    expect(findings[0]?.labels).toEqual({
+      rule: 'waste',
+      account: 'sim',
+      check: 'endpoint-idle',
+      endpoint_id: 'ep-idle',
+    });
+    expect(findings[0]?.details.costPerDay).toBe(16.56);
+  });
+
+  it('finds network volumes no Pod has mounted for days, with their cost per month', () => {
+    const database = databases.open();
+    storeVolumes(
+      database,
+      [
+        volume({ networkVolumeId: 'vol-left', name: 'old-data', sizeGb: 500 }),
+        volume({ networkVolumeId: 'vol-used' }),
+        volume({ networkVolumeId: 'vol-never', sizeGb: 1_500 }),
+      ],
+      NOW - 20 * DAY,
+    );
+    // vol-left's Pod went away 8 days ago; vol-used is mounted by a live Pod.
+    storePods(database, [pod({ podId: 'p-old', networkVolumeId: 'vol-left' })], NOW - 9 * DAY);
+    storePods(database, [], NOW - 8 * DAY);
+    storePods(database, [pod({ podId: 'p-live', status: 'EXITED', networkVolumeId: 'vol-used' })], NOW);
+    storeVolumes(
+      database,
+      [
+        volume({ networkVolumeId: 'vol-left', name: 'old-data', sizeGb: 500 }),
+        volume({ networkVolumeId: 'vol-used' }),
+        volume({ networkVolumeId: 'vol-never', sizeGb: 1_500 }),
+        volume({ networkVolumeId: 'vol-new' }),
+      ],
+      NOW,
+    );
+    // Billing knows vol-left's rate: 500 GB at $0.07/GB-month is $35 a month.
+    billHourly(database, 'network_volumes', 'vol-left', 35 / 730, NOW - DAY, NOW - HOUR, 'standardAmount');
+    const findings = wasteFindings(database, config(), NOW);
+    expect(findings.map((f) => f.summary)).toEqual([
+      'Network volume old-data (vol-left, 500 GB): no Pod has mounted it for 8d, $35.00/month',
+      // Never billed: the published price, $0.07/GB for 1,000 GB and $0.05 beyond.
+      'Network volume vol-never (vol-never, 1500 GB): no Pod has mounted it for 20d, $95.00/month',
+    ]);
+  });
+
+  it('finds stopped Pods paying for their volume for days, with what they paid', () => {
+    const database = databases.open();
+    historyFrom(database, NOW - 30 * DAY, ['pods']);
+    storePods(
+      database,
+      [
+        pod({ podId: 'nb-old', name: 'notebook', status: 'EXITED', volumeGb: 100 }),
+        pod({ podId: 'nb-recent', status: 'EXITED', volumeGb: 100 }),
+        pod({ podId: 'nb-nodisk', status: 'EXITED', volumeGb: 0 }),
+        pod({ podId: 'nb-ancient', name: 'archive', status: 'EXITED', volumeGb: 100 }),
+        pod({ podId: 'running', status: 'RUNNING', volumeGb: 100, costPerHr: 1 }),
+      ],
+      NOW,
+    );
+    billHourly(database, 'pods', 'nb-old', 0.5, NOW - 6 * DAY, NOW - 4 * DAY);
+    billHourly(database, 'pods', 'nb-recent', 0.5, NOW - 2 * DAY, NOW - DAY);
+    billHourly(database, 'pods', 'nb-ancient', 0.5, NOW - 12 * DAY, NOW - 10 * DAY);
+    const findings = wasteFindings(database, config(), NOW);
+    expect(findings.map((f) => f.summary)).toEqual([
+      // No compute found within twice the threshold: stopped for longer than that.
+      'Stopped Pod archive (nb-ancient) has paid for its 100 GB volume for over 6d: $0.66/day, at least $3.95 so far',
+      'Stopped Pod notebook (nb-old) has paid for its 100 GB volume for 4d: $0.66/day, $2.63 so far',
+    ]);
+    // With a shorter threshold the recent one counts too.
+    expect(wasteFindings(database, config({ stoppedPodVolume: '12h' }), NOW).map((f) => f.key)).toEqual([
+      'waste:sim:stopped-pod-volume:nb-ancient',
+      'waste:sim:stopped-pod-volume:nb-old',
+      'waste:sim:stopped-pod-volume:nb-recent',
+    ]);
+  });
+
+  it('finds RUNNING Pods that report no runtime for long, and not those that do or just started', () => {
+    const database = databases.open();
+    storePods(
+      database,
+      [
+        pod({ podId: 'stuck', costPerHr: 2.99, startedAt: NOW - 50 * MINUTE }),
+        pod({ podId: 'healthy', costPerHr: 2.99, startedAt: NOW - 50 * MINUTE }),
+        pod({ podId: 'fresh', costPerHr: 2.99, startedAt: NOW - 10 * MINUTE }),
+      ],
+      NOW,
+    );
+    const unknown = (podId: string, observedAt: number) => ({
+      podId,
+      observedAt,
+      state: 'unknown' as const,
+      uptimeS: null,
+      gpuUtil: null,
+      gpuMemoryUtil: null,
+      cpuUtil: null,
+      memoryUtil: null,
+    });
+    const samples = [];
+    for (let t = NOW - 50 * MINUTE; t <= NOW; t += MINUTE) {
+      samples.push(unknown('stuck', t));
+      samples.push({
+        ...unknown('healthy', t),
+        state: 'known' as const,
+        uptimeS: 60,
+        gpuUtil: [90],
+        gpuMemoryUtil: [50],
+      });
+      if (t >= NOW - 10 * MINUTE) samples.push(unknown('fresh', t));
+    }
+    insertPodSamples(database, ACCOUNT, samples);
+    const findings = wasteFindings(database, config(), NOW);
+    expect(findings.map((f) => f.summary)).toEqual([
+      'Pod stuck (stuck) RUNNING with no runtime data for 50m (stuck starting?): $2.99/h, $2.49 so far',
+    ]);
+  });
+
+  it('finds nothing when turned off', () => {
+    const database = databases.open();
+    storeVolumes(database, [volume({ networkVolumeId: 'vol-1' })], NOW - 30 * DAY);
+    expect(wasteFindings(database, config(), NOW)).toHaveLength(1);
+    expect(wasteFindings(database, config({ enabled: false }), NOW)).toEqual([]);
+  });
+});
