@@ -1,13 +1,11 @@
 import { Command } from 'commander';
-import { RealClock } from '../clock.js';
+import { type Clock, RealClock } from '../clock.js';
 import { loadConfig } from '../config/load.js';
-import { Daemon } from '../daemon.js';
-import { RealScheduler } from '../scheduler/real.js';
+import { startRuntime } from '../daemon-runtime.js';
+import { ScaledClock } from '../simulator/scaled-clock.js';
 import { configOption } from './config-option.js';
+import { UsageError } from './exit.js';
 import { loggerFor } from './logger.js';
-
-/** In-flight collector runs get this long to finish on shutdown, inside the 10 s we promise. */
-const SHUTDOWN_GRACE_MS = 7_000;
 
 /**
  * `podwarden run`: the daemon. Every collector runs once at start, then on its schedule. On
@@ -18,33 +16,33 @@ export function runCommand(): Command {
   return new Command('run')
     .description('Run the daemon: collectors on their schedules until SIGTERM or SIGINT.')
     .addOption(configOption())
-    .action(async (options: { config?: string }) => {
+    .option(
+      '--clock-start <time>',
+      'start the daemon clock at this ISO 8601 instant and run it at real speed, to watch a simulator scenario live (default: the system time)',
+    )
+    .action(async (options: { config?: string; clockStart?: string }) => {
+      const clock = clockFor(options.clockStart);
       const config = loadConfig({ path: options.config, env: process.env });
       const log = loggerFor(config);
-      const daemon = new Daemon({ config, clock: new RealClock(), log });
-      const scheduler = new RealScheduler(log);
-      const jobs = daemon.jobs();
-      for (const job of jobs) scheduler.add(job);
-      scheduler.start();
-      log.info(
-        {
-          accounts: config.accounts.map((a) => a.name),
-          collectors: daemon.enabledCollectors(),
-          database: config.database.path,
-        },
-        'podwarden running',
-      );
-      for (const job of jobs) if (job.name !== 'retention') void scheduler.fire(job);
+      const runtime = await startRuntime({ config, clock, log });
 
       const signal = await nextSignal();
       log.info({ signal }, 'shutting down');
       process.once('SIGTERM', () => process.exit(1));
       process.once('SIGINT', () => process.exit(1));
-      const { unfinished } = await scheduler.stop(SHUTDOWN_GRACE_MS);
-      if (unfinished.length > 0) log.warn({ unfinished }, 'aborting runs still in flight');
-      await daemon.close();
+      await runtime.stop();
       log.info('stopped');
     });
+}
+
+/** A scenario's clock starts at its `start`; a daemon watching it live must read the same time. */
+function clockFor(clockStart: string | undefined): Clock {
+  if (clockStart === undefined) return new RealClock();
+  const startMs = Date.parse(clockStart);
+  if (!Number.isFinite(startMs)) {
+    throw new UsageError(`--clock-start: expected an ISO 8601 time such as 2026-11-02T09:00:00Z, got "${clockStart}"`);
+  }
+  return new ScaledClock({ startMs, speed: 1 });
 }
 
 function nextSignal(): Promise<NodeJS.Signals> {

@@ -1,0 +1,96 @@
+import { Gauge } from 'prom-client';
+import { BUDGET_FIGURES } from '../config/sections/budgets.js';
+import { ALL_ACCOUNTS, type BudgetStatus, budgetStatus } from '../rules/budget.js';
+import type { MetricsContext } from './source.js';
+
+type BudgetGauge = Gauge<string>;
+
+/**
+ * Each configured budget's current period from the budget rule's own reading of the database
+ * (`budgetStatus`), so the dashboard shows exactly the figures the alerts are made of.
+ */
+export function registerBudgetMetrics(context: MetricsContext): void {
+  const { registry, source, config, clock } = context;
+  const statuses = (): BudgetStatus[] => budgetStatus(source.db, config, clock.now());
+  const gauge = (
+    name: string,
+    help: string,
+    labelNames: string[],
+    fill: (gauge: BudgetGauge, status: BudgetStatus) => void,
+  ) => {
+    const created: BudgetGauge = new Gauge({
+      name,
+      help,
+      labelNames,
+      registers: [registry],
+      collect() {
+        created.reset();
+        for (const status of statuses()) fill(created, status);
+      },
+    });
+  };
+
+  const info = new Gauge({
+    name: 'podwarden_budget_info',
+    help: 'Always 1: the budget with the account it covers (all for every account), its scope and its period.',
+    labelNames: ['budget', 'account', 'scope', 'period'],
+    registers: [registry],
+  });
+  for (const budget of config.budgets) {
+    const account = budget.account ?? ALL_ACCOUNTS;
+    info.set({ budget: budget.name, account, scope: budget.scope, period: budget.period }, 1);
+  }
+  gauge('podwarden_budget_amount_dollars', 'The amount the budget allows per period.', ['budget'], (g, s) =>
+    g.set({ budget: s.budget }, s.amount),
+  );
+  gauge(
+    'podwarden_budget_spend_dollars',
+    "The budget's spend in its current period by figure: actual (billed), live (billed plus not yet billed) and forecast (projected to the period's end); forecast is absent until enough billing history is known.",
+    ['budget', 'figure'],
+    (g, s) => {
+      for (const [figure, value] of figuresOf(s)) g.set({ budget: s.budget, figure }, value);
+    },
+  );
+  gauge(
+    'podwarden_budget_used_ratio',
+    "The budget's spend by figure as a share of its amount, 1 meaning all of it; forecast is absent until enough billing history is known.",
+    ['budget', 'figure'],
+    (g, s) => {
+      for (const [figure, value] of figuresOf(s)) g.set({ budget: s.budget, figure }, value / s.amount);
+    },
+  );
+  gauge(
+    'podwarden_budget_burn_rate_dollars_per_hour',
+    "What the budget's scope spent per hour over the forecast window, billed and not yet billed; absent while there is no forecast.",
+    ['budget'],
+    (g, s) => {
+      if (s.burnPerHour !== null) g.set({ budget: s.budget }, s.burnPerHour);
+    },
+  );
+  gauge(
+    'podwarden_budget_runout_timestamp_seconds',
+    "When the budget's live spend reaches its amount at what its scope costs per hour now, as a Unix time; absent when it already has or never will.",
+    ['budget'],
+    (g, s) => {
+      if (s.runsOutAt !== null) g.set({ budget: s.budget }, s.runsOutAt / 1000);
+    },
+  );
+  gauge(
+    'podwarden_budget_period_end_timestamp_seconds',
+    "When the budget's current period ends and its spend starts again from zero, as a Unix time.",
+    ['budget'],
+    (g, s) => g.set({ budget: s.budget }, s.period.endMs / 1000),
+  );
+}
+
+function figuresOf(status: BudgetStatus): Array<[string, number]> {
+  const values: Record<(typeof BUDGET_FIGURES)[number], number | null> = {
+    actual: status.actual,
+    live: status.live,
+    forecast: status.forecast,
+  };
+  return BUDGET_FIGURES.flatMap((figure) => {
+    const value = values[figure];
+    return value === null ? [] : [[figure, value] as [string, number]];
+  });
+}

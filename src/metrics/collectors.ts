@@ -1,0 +1,79 @@
+import { Counter, Gauge } from 'prom-client';
+import type { RunReport } from '../collectors/run.js';
+import { lastSuccesses } from '../db/collector-runs.js';
+import type { CollectorOutcome } from '../db/schema.js';
+import { cronIntervalMs } from '../scheduler/cron.js';
+import { accountNames, type MetricsContext } from './source.js';
+
+/** The outcomes of a run that count as errors, each its own `kind`. */
+export const COLLECTOR_ERROR_KINDS = ['error', 'no_data', 'aborted'] as const satisfies readonly CollectorOutcome[];
+type ErrorKind = (typeof COLLECTOR_ERROR_KINDS)[number];
+
+const isErrorKind = (outcome: CollectorOutcome): outcome is ErrorKind =>
+  (COLLECTOR_ERROR_KINDS as readonly string[]).includes(outcome);
+
+/**
+ * Collector health from the daemon's `collector:finished` events, the way node_exporter's
+ * runner reports on its collectors: the collectors never report on themselves. Every enabled
+ * (account, collector) pair and every error kind exists at 0 from the start, so `rate()` and
+ * staleness alerts work before the first run; the last success survives restarts because it
+ * starts from the database.
+ */
+export function registerCollectorMetrics({ registry, source, config, clock, onClose }: MetricsContext): void {
+  const labelNames = ['account', 'collector'] as const;
+  const lastSuccess = new Gauge({
+    name: 'podwarden_collector_last_success_timestamp_seconds',
+    help: 'When the collector last finished a run successfully for the account, as a Unix time; 0 when it never has.',
+    labelNames,
+    registers: [registry],
+  });
+  const duration = new Gauge({
+    name: 'podwarden_collector_duration_seconds',
+    help: 'How long the latest run of the collector for the account took, whatever its outcome; 0 before the first run.',
+    labelNames,
+    registers: [registry],
+  });
+  const interval = new Gauge({
+    name: 'podwarden_collector_interval_seconds',
+    help: "The typical spacing of the collector's schedule, for staleness limits such as three intervals.",
+    labelNames,
+    registers: [registry],
+  });
+  const runs = new Counter({
+    name: 'podwarden_collector_runs_total',
+    help: 'Runs of the collector for the account that finished, whatever their outcome.',
+    labelNames,
+    registers: [registry],
+  });
+  const errors = new Counter({
+    name: 'podwarden_collector_errors_total',
+    help: 'Runs of the collector for the account that did not succeed, by kind: error (failed), no_data (nothing to read), aborted (shutdown or timeout).',
+    labelNames: [...labelNames, 'kind'],
+    registers: [registry],
+  });
+
+  const remembered = new Map(
+    lastSuccesses(source.db).map((row) => [`${row.account}\u0000${row.collector}`, row.endedAt] as const),
+  );
+  const now = clock.now();
+  for (const account of accountNames(config)) {
+    for (const collector of source.enabledCollectors()) {
+      const labels = { account, collector };
+      lastSuccess.set(labels, (remembered.get(`${account}\u0000${collector}`) ?? 0) / 1000);
+      duration.set(labels, 0);
+      interval.set(labels, cronIntervalMs(config.collectors[collector].schedule, now) / 1000);
+      runs.inc(labels, 0);
+      for (const kind of COLLECTOR_ERROR_KINDS) errors.inc({ ...labels, kind }, 0);
+    }
+  }
+
+  onClose(
+    source.events.on('collector:finished', (report: RunReport) => {
+      const labels = { account: report.account, collector: report.collector };
+      duration.set(labels, (report.endedAt - report.startedAt) / 1000);
+      runs.inc(labels);
+      if (report.outcome === 'ok') lastSuccess.set(labels, report.endedAt / 1000);
+      else if (isErrorKind(report.outcome)) errors.inc({ ...labels, kind: report.outcome });
+    }),
+  );
+}

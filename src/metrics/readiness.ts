@@ -1,0 +1,44 @@
+import { podsFreshness } from '../actions/guards.js';
+import type { Config } from '../config/schema.js';
+import { formatDuration } from '../duration.js';
+import { cronIntervalMs } from '../scheduler/cron.js';
+import type { MetricsSource } from './source.js';
+
+export interface Readiness {
+  ready: boolean;
+  /** Why not, one line per problem; empty when ready. */
+  reasons: string[];
+}
+
+/**
+ * Ready means the database answers and, when the pods collector is enabled, every account's
+ * Pods were collected successfully within two of its intervals: the fresh-data rule the stop
+ * guards apply, and what the rest of podwarden (idle rules, dashboards) stands on.
+ */
+export function checkReadiness(source: MetricsSource, config: Config, now: number): Readiness {
+  const reasons: string[] = [];
+  const databaseProblem = probeDatabase(source);
+  if (databaseProblem) return { ready: false, reasons: [databaseProblem] };
+  if (source.enabledCollectors().includes('pods')) {
+    const intervalMs = cronIntervalMs(config.collectors.pods.schedule, now);
+    for (const { name: account } of config.accounts) {
+      const { fresh, lastSuccessAt, limitMs } = podsFreshness(source.db, account, now, intervalMs);
+      if (lastSuccessAt === null) reasons.push(`account ${account}: Pods not collected successfully yet`);
+      else if (!fresh) {
+        const age = formatDuration(Math.round((now - lastSuccessAt) / 1000) * 1000);
+        reasons.push(`account ${account}: Pods last collected ${age} ago (limit ${formatDuration(limitMs)})`);
+      }
+    }
+  }
+  return { ready: reasons.length === 0, reasons };
+}
+
+function probeDatabase(source: MetricsSource): string | undefined {
+  if (!source.db.sqlite.open) return 'database: closed';
+  try {
+    source.db.sqlite.prepare('SELECT 1').get();
+    return undefined;
+  } catch (error) {
+    return `database: ${(error as Error).message}`;
+  }
+}

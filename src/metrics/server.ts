@@ -1,0 +1,118 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Clock } from '../clock.js';
+import type { Config } from '../config/schema.js';
+import { parseListen } from '../config/sections/http.js';
+import type { Logger } from '../log.js';
+import { redact } from '../redact.js';
+import { bearerMatches } from './auth.js';
+import { checkReadiness } from './readiness.js';
+import { createMetrics } from './registry.js';
+import type { MetricsSource } from './source.js';
+import { buildStatus } from './status.js';
+
+export interface MetricsServerOptions {
+  config: Config;
+  /** The running daemon (or anything that offers the same read-only views). */
+  daemon: MetricsSource;
+  clock: Clock;
+  log: Logger;
+}
+
+export interface MetricsServer {
+  /** Where to reach it, e.g. `http://127.0.0.1:9464` (a wildcard address is shown as loopback). */
+  url: string;
+  close(): Promise<void>;
+}
+
+type Reply = { status: number; type: string; body: string; headers?: Record<string, string> };
+
+const text = (status: number, body: string, headers?: Record<string, string>): Reply => ({
+  status,
+  type: 'text/plain; charset=utf-8',
+  body: `${body}\n`,
+  headers,
+});
+
+/**
+ * The HTTP side of podwarden (node:http, no framework): `/metrics` for Prometheus, `/healthz`
+ * (the process answers), `/readyz` (database open, Pods collected recently) and `/api/status`.
+ * With `http.bearerToken` set, every route but `/healthz` needs `Authorization: Bearer <token>`.
+ */
+export async function startMetricsServer(options: MetricsServerOptions): Promise<MetricsServer> {
+  const { config, daemon, clock } = options;
+  const log = options.log.child({ component: 'http' });
+  const listen = parseListen(config.http.listen);
+  if (!listen) throw new Error(`metrics server: invalid http.listen "${config.http.listen}"`);
+  const metrics = createMetrics({ source: daemon, config, clock });
+  const token = config.http.bearerToken;
+
+  const route = async (req: IncomingMessage): Promise<Reply> => {
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    if (req.method !== 'GET' && req.method !== 'HEAD') return text(405, 'only GET and HEAD', { Allow: 'GET, HEAD' });
+    if (path === '/healthz') return text(200, 'ok');
+    if (token !== undefined && !bearerMatches(req.headers.authorization, token)) {
+      return text(401, 'a bearer token is required', { 'WWW-Authenticate': 'Bearer realm="podwarden"' });
+    }
+    switch (path) {
+      case '/metrics':
+        return { status: 200, type: metrics.registry.contentType, body: await metrics.registry.metrics() };
+      case '/readyz': {
+        const { ready, reasons } = checkReadiness(daemon, config, clock.now());
+        return ready ? text(200, 'ready') : text(503, `not ready: ${reasons.join('; ')}`);
+      }
+      case '/api/status':
+        return {
+          status: 200,
+          type: 'application/json; charset=utf-8',
+          body: `${JSON.stringify(buildStatus(daemon, config, clock.now()), null, 2)}\n`,
+        };
+      default:
+        return text(404, `no route ${path}; see /metrics, /healthz, /readyz, /api/status`);
+    }
+  };
+
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
+    route(req)
+      .catch((error: unknown) => {
+        log.error({ err: error, url: req.url }, 'request failed');
+        return text(500, `internal error: ${redact((error as Error).message)}`);
+      })
+      .then((reply) => {
+        res.writeHead(reply.status, { 'content-type': reply.type, 'cache-control': 'no-store', ...reply.headers });
+        res.end(req.method === 'HEAD' ? undefined : reply.body);
+      });
+  };
+
+  const server = createServer(handle);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(listen.port, listen.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  }).catch((error: unknown) => {
+    metrics.close();
+    throw new Error(`metrics server: listen on ${config.http.listen}: ${(error as Error).message}`, { cause: error });
+  });
+  const url = displayUrl(server.address() as AddressInfo);
+  log.info({ url, auth: token !== undefined }, 'metrics server listening');
+
+  return {
+    url,
+    close: async () => {
+      metrics.close();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // Prometheus keeps its connection alive; without this, close would wait for it to idle out.
+        server.closeAllConnections();
+      });
+    },
+  };
+}
+
+function displayUrl(address: AddressInfo): string {
+  const wildcard = address.address === '0.0.0.0' ? '127.0.0.1' : address.address === '::' ? '::1' : address.address;
+  const host = wildcard.includes(':') ? `[${wildcard}]` : wildcard;
+  return `http://${host}:${address.port}`;
+}

@@ -1,0 +1,125 @@
+import { idleCandidates } from '../actions/idle-status.js';
+import { toIso } from '../clock.js';
+import type { Config } from '../config/schema.js';
+import { firingAlerts } from '../db/alerts.js';
+import { lastSuccessAt, recentRuns } from '../db/collector-runs.js';
+import { recentReceipts } from '../db/receipts.js';
+import { version } from '../package-root.js';
+import { budgetStatus } from '../rules/budget.js';
+import { cronIntervalMs } from '../scheduler/cron.js';
+import { checkReadiness } from './readiness.js';
+import type { MetricsSource } from './source.js';
+
+/** How many of the latest idle-ladder receipts the status shows (`podwarden why POD` has the rest). */
+const RECENT_RECEIPTS = 20;
+
+const isoOrNull = (ms: number | null | undefined) => (ms === null || ms === undefined ? null : toIso(ms));
+
+/** The health of every enabled collector for every account, from the collector_runs table. */
+function collectorHealth(source: MetricsSource, config: Config, now: number) {
+  return config.accounts.flatMap(({ name: account }) =>
+    source.enabledCollectors().map((collector) => {
+      const { schedule } = config.collectors[collector];
+      const last = recentRuns(source.db, { account, collector, limit: 1 })[0];
+      return {
+        account,
+        collector,
+        schedule,
+        intervalSeconds: cronIntervalMs(schedule, now) / 1000,
+        lastSuccessAt: isoOrNull(lastSuccessAt(source.db, account, collector)),
+        lastRun: last
+          ? {
+              startedAt: toIso(last.startedAt),
+              endedAt: isoOrNull(last.endedAt),
+              // NULL while the run is still going.
+              outcome: last.outcome ?? 'running',
+              rows: last.rows,
+              error: last.error,
+            }
+          : null,
+      };
+    }),
+  );
+}
+
+function budgets(source: MetricsSource, config: Config, now: number) {
+  return budgetStatus(source.db, config, now).map((status) => ({
+    budget: status.budget,
+    account: status.account,
+    scope: status.scope,
+    period: { label: status.period.label, start: toIso(status.period.startMs), end: toIso(status.period.endMs) },
+    amount: status.amount,
+    actual: status.actual,
+    live: status.live,
+    forecast: status.forecast,
+    burnPerHour: status.burnPerHour,
+    currentPerHour: status.currentPerHour,
+    runsOutAt: isoOrNull(status.runsOutAt),
+    drivers: status.drivers,
+  }));
+}
+
+function idle(source: MetricsSource, config: Config, now: number) {
+  return idleCandidates(source.db, config, now).map((candidate) => ({
+    account: candidate.account,
+    podId: candidate.podId,
+    podName: candidate.podName,
+    rule: candidate.rule,
+    phase: candidate.phase,
+    idleSince: toIso(candidate.idleSince),
+    idleSeconds: Math.max(0, now - candidate.idleSince) / 1000,
+    plannedStopAt: isoOrNull(candidate.plannedStopAt),
+    secondsToStop: candidate.msToStop === null ? null : candidate.msToStop / 1000,
+    dryRun: candidate.dryRun,
+    costPerHr: candidate.costPerHr,
+    savingPerHr: candidate.savingPerHr,
+  }));
+}
+
+/** The latest decisions of the idle ladder, without the sample-by-sample evidence. */
+function receipts(source: MetricsSource) {
+  return recentReceipts(source.db, RECENT_RECEIPTS).map(
+    ({ evidence: _evidence, idempotencyKey: _key, ...receipt }) => ({
+      ...receipt,
+      decidedAt: toIso(receipt.decidedAt),
+      episodeStartedAt: toIso(receipt.episodeStartedAt),
+      plannedStopAt: isoOrNull(receipt.plannedStopAt),
+    }),
+  );
+}
+
+function alerts(source: MetricsSource) {
+  return firingAlerts(source.db).map((alert) => ({
+    key: alert.key,
+    rule: alert.rule,
+    account: alert.account,
+    severity: alert.severity,
+    summary: alert.summary,
+    labels: alert.labels,
+    activeSince: toIso(alert.activeSince),
+    firedAt: isoOrNull(alert.firedAt),
+  }));
+}
+
+/**
+ * `/api/status`: what the daemon knows now, as JSON for people and scripts. Read from the
+ * database and memory only, like the metrics.
+ */
+export function buildStatus(source: MetricsSource, config: Config, now: number) {
+  const readiness = checkReadiness(source, config, now);
+  return {
+    now: toIso(now),
+    version,
+    ready: readiness.ready,
+    reasons: readiness.reasons,
+    collectors: collectorHealth(source, config, now),
+    budgets: budgets(source, config, now),
+    idle: idle(source, config, now),
+    receipts: receipts(source),
+    alerts: alerts(source),
+    rateLimits: source.rateLimits().map(({ account, windows }) => ({
+      account,
+      windows: windows.map((window) => ({ ...window, resetsAt: toIso(window.resetsAt) })),
+    })),
+  };
+}

@@ -1,0 +1,65 @@
+import { once } from 'node:events';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RealClock } from '../../src/clock.js';
+import { packagePath } from '../../src/package-root.js';
+import { loadScenario } from '../../src/simulator/scenario.js';
+import { type Simulator, startSimulator } from '../../src/simulator/server.js';
+import { runCli, spawnCli } from '../helpers/cli.js';
+
+let sim: Simulator;
+let dir: string;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'podwarden-clock-start-'));
+  sim = await startSimulator({
+    scenario: loadScenario(packagePath('config/scenarios/demo.yaml')),
+    clock: new RealClock(),
+  });
+});
+
+afterAll(async () => {
+  await sim.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** `podwarden run --clock-start`: how the compose demo's daemon reads the simulator scenario's time. */
+describe('podwarden run --clock-start', () => {
+  it('runs the daemon on a clock that starts at the given instant', async () => {
+    const config = join(dir, 'podwarden.yaml');
+    writeFileSync(
+      config,
+      `accounts:\n  - name: team\n    apiKey: sim-demo-key\n    restBaseUrl: ${sim.restBaseUrl}\n    graphqlBaseUrl: ${sim.graphqlUrl}\n` +
+        `database:\n  path: ${join(dir, 'podwarden.db')}\nhttp:\n  listen: 127.0.0.1:0\nlog:\n  format: json\n`,
+    );
+    const child = spawnCli(['run', '--config', config, '--clock-start', '2026-11-02T09:00:00Z']);
+    const exited = once(child, 'exit');
+    let stderr = '';
+    try {
+      const base = await new Promise<string>((resolve, reject) => {
+        child.stderr.on('data', (chunk) => {
+          stderr += chunk;
+          const url = /"metrics":"(http:\/\/127\.0\.0\.1:\d+)\/metrics"/.exec(stderr);
+          if (url) resolve(url[1] as string);
+        });
+        child.once('exit', () => reject(new Error(`podwarden run exited before listening: ${stderr}`)));
+      });
+      const status = (await (await fetch(`${base}/api/status`)).json()) as { now: string };
+      expect(status.now).toMatch(/^2026-11-02T09:0[01]:/);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    const [code] = await exited;
+    expect(code).toBe(0);
+  });
+
+  it('exits 2 on a time it cannot read', async () => {
+    const result = await runCli(['run', '--clock-start', 'tomorrow morning']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(
+      /--clock-start: expected an ISO 8601 time such as 2026-11-02T09:00:00Z, got "tomorrow morning"/,
+    );
+  });
+});

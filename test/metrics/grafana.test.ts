@@ -1,0 +1,150 @@
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
+import { packagePath } from '../../src/package-root.js';
+import { exposedMetricNames, metricNamesIn } from './support.js';
+
+interface Target {
+  refId: string;
+  expr: string;
+  datasource: { type: string; uid: string };
+}
+interface Panel {
+  id: number;
+  type: string;
+  title: string;
+  description?: string;
+  datasource?: { type: string; uid: string };
+  gridPos: { h: number; w: number; x: number; y: number };
+  targets?: Target[];
+}
+interface Dashboard {
+  uid: string;
+  title: string;
+  schemaVersion: number;
+  panels: Panel[];
+  templating: {
+    list: Array<{ name: string; datasource: { uid: string }; definition: string; query: { query: string } }>;
+  };
+}
+
+const dashboard: Dashboard = JSON.parse(readFileSync(packagePath('config/grafana/dashboards/podwarden.json'), 'utf8'));
+const datasources = parseYaml(
+  readFileSync(packagePath('config/grafana/provisioning/datasources/prometheus.yml'), 'utf8'),
+);
+const providers = parseYaml(readFileSync(packagePath('config/grafana/provisioning/dashboards/podwarden.yml'), 'utf8'));
+const PANEL_TYPES = new Set(['stat', 'timeseries', 'heatmap', 'status-history', 'state-timeline', 'table', 'bargauge']);
+const graphs = dashboard.panels.filter((panel) => panel.type !== 'row');
+
+let known: Set<string>;
+beforeAll(async () => {
+  known = await exposedMetricNames();
+});
+
+describe('the provisioned Grafana dashboard', () => {
+  it('is provisioned from files with a Prometheus datasource of a fixed uid', () => {
+    expect(datasources.apiVersion).toBe(1);
+    expect(datasources.datasources).toHaveLength(1);
+    expect(datasources.datasources[0]).toMatchObject({
+      type: 'prometheus',
+      uid: 'podwarden-prometheus',
+      access: 'proxy',
+    });
+    expect(providers.providers[0]).toMatchObject({ type: 'file', options: { path: expect.stringMatching(/^\//) } });
+    expect(dashboard).toMatchObject({ uid: 'podwarden-overview', title: 'podwarden' });
+    expect(dashboard.schemaVersion).toBeGreaterThanOrEqual(36);
+  });
+
+  it('queries that datasource in every panel, target and variable', () => {
+    const uid = datasources.datasources[0].uid;
+    expect(graphs.length).toBeGreaterThan(10);
+    for (const panel of graphs) {
+      expect(panel.datasource, panel.title).toEqual({ type: 'prometheus', uid });
+      for (const target of panel.targets ?? [])
+        expect(target.datasource, panel.title).toEqual({ type: 'prometheus', uid });
+    }
+    for (const variable of dashboard.templating.list) expect(variable.datasource.uid, variable.name).toBe(uid);
+  });
+
+  it('has panels of known types, each with a title, a description and queries with distinct refIds', () => {
+    const ids = dashboard.panels.map((panel) => panel.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const panel of graphs) {
+      expect(PANEL_TYPES.has(panel.type), `${panel.title}: ${panel.type}`).toBe(true);
+      expect(panel.title.length).toBeGreaterThan(0);
+      expect(panel.description?.endsWith('.'), panel.title).toBe(true);
+      const targets = panel.targets ?? [];
+      expect(targets.length, panel.title).toBeGreaterThan(0);
+      for (const target of targets) expect(target.expr.trim().length, panel.title).toBeGreaterThan(0);
+      expect(new Set(targets.map((target) => target.refId)).size, panel.title).toBe(targets.length);
+    }
+  });
+
+  it('only queries metrics podwarden exposes', () => {
+    const expressions = [
+      ...graphs.flatMap((panel) => (panel.targets ?? []).map((target) => [panel.title, target.expr] as const)),
+      ...dashboard.templating.list.map((variable) => [variable.name, variable.definition] as const),
+    ];
+    let mentioned = 0;
+    for (const [where, expression] of expressions) {
+      for (const name of metricNamesIn(expression)) {
+        mentioned += 1;
+        expect(known.has(name), `${where}: ${name}`).toBe(true);
+      }
+    }
+    expect(mentioned).toBeGreaterThan(15);
+  });
+
+  it('lays the panels out on the 24-column grid without overlaps', () => {
+    const cells = new Map<string, string>();
+    for (const panel of dashboard.panels) {
+      const { x, y, w, h } = panel.gridPos;
+      expect(x + w, panel.title).toBeLessThanOrEqual(24);
+      for (let row = y; row < y + h; row++) {
+        for (let column = x; column < x + w; column++) {
+          const cell = `${row}:${column}`;
+          expect(cells.get(cell), `${panel.title} overlaps`).toBeUndefined();
+          cells.set(cell, panel.title);
+        }
+      }
+    }
+  });
+
+  it('shows what the issue asks for: spend against budget with the forecast, burn rate, cost per Pod, a GPU heatmap, idle countdowns, availability, collector health', () => {
+    const titled = (pattern: RegExp) => graphs.filter((panel) => pattern.test(panel.title));
+    expect(titled(/^Spend today \(UTC\)$/)).toHaveLength(1);
+    expect(titled(/^Spend this month \(UTC\)$/)).toHaveLength(1);
+    expect(titled(/^Burn rate/).length).toBeGreaterThan(0);
+    const budget = titled(/^Budget spend against amount$/)[0]
+      ?.targets?.map((t) => t.expr)
+      .join(' ');
+    expect(budget).toContain('podwarden_budget_spend_dollars');
+    expect(budget).toContain('podwarden_budget_amount_dollars');
+    expect(titled(/^Budgets used/)[0]?.targets?.[0]?.expr).toContain('podwarden_budget_used_ratio');
+    const idle = titled(/^Idle candidates and countdowns$/)[0]
+      ?.targets?.map((t) => t.expr)
+      .join(' ');
+    expect(idle).toContain('podwarden_pod_idle_seconds');
+    expect(idle).toContain('podwarden_pod_planned_stop_seconds');
+    expect(titled(/^Cost per Pod$/)[0]?.targets?.[0]?.expr).toContain('podwarden_pod_cost_dollars_per_hour');
+    const heatmap = graphs.find((panel) => panel.type === 'heatmap');
+    expect(heatmap?.targets?.[0]?.expr).toContain('podwarden_pod_gpu_utilization_ratio');
+    expect(titled(/^Availability of watched GPU types$/)[0]?.type).toBe('state-timeline');
+    expect(
+      titled(/^Collector health$/)[0]
+        ?.targets?.map((t) => t.expr)
+        .join(' '),
+    ).toContain('podwarden_collector_last_success_timestamp_seconds');
+  });
+});
+
+describe('the compose file', () => {
+  const composePath = packagePath('config/docker-compose.yml');
+  it('mounts the Prometheus and Grafana files where their configurations expect them', () => {
+    const compose = parseYaml(readFileSync(composePath, 'utf8'));
+    const volumes = (service: string): string[] => compose.services[service].volumes;
+    expect(volumes('prometheus')).toContain('./prometheus:/etc/prometheus:ro');
+    expect(volumes('grafana')).toContain('./grafana/provisioning:/etc/grafana/provisioning:ro');
+    expect(volumes('grafana')).toContain(`./grafana/dashboards:${providers.providers[0].options.path}:ro`);
+  });
+});
