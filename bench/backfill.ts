@@ -7,16 +7,16 @@
  */
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { VirtualClock } from '../src/clock.js';
 import { billingCollector } from '../src/collectors/billing.js';
 import { type BillingRecordInput, upsertBillingRecords } from '../src/db/billing.js';
 import { openDatabase } from '../src/db/open.js';
 import { packagePath } from '../src/package-root.js';
+import { ScaledClock } from '../src/simulator/scaled-clock.js';
 import { loadScenario } from '../src/simulator/scenario.js';
 import { benchSetup, fmt } from './support.js';
 
 const scenario = { ...loadScenario(packagePath('config/scenarios/large.json')), rateLimit: undefined, faults: [] };
-const clock = new VirtualClock(scenario.startMs + 30 * 86_400_000);
+const clock = new ScaledClock({ startMs: scenario.startMs + 30 * 86_400_000, speed: 1 });
 const setup = await benchSetup(scenario, clock);
 setup.config.collectors.billing.backfillMs = 30 * 86_400_000;
 

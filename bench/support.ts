@@ -13,7 +13,7 @@ import { startSimulator } from '../src/simulator/server.js';
 /** The simulator on `clock`, a fresh database and the daemon's own API client and config. */
 export async function benchSetup(scenario: Scenario, clock: Clock) {
   const sim = await startSimulator({ scenario, clock });
-  const dir = mkdtempSync(join(tmpdir(), 'podwarden-bench-'));
+  const dir = benchDir();
   const config = defaultConfig([
     { name: 'bench', apiKey: scenario.apiKey, restBaseUrl: sim.restBaseUrl, graphqlBaseUrl: sim.graphqlUrl },
   ]);
@@ -46,6 +46,11 @@ export async function benchSetup(scenario: Scenario, clock: Clock) {
       await sim.close();
     },
   };
+}
+
+/** A fresh folder for a benchmark's files. */
+export function benchDir(): string {
+  return mkdtempSync(join(tmpdir(), 'podwarden-bench-'));
 }
 
 export function fmt(n: number, digits = 0): string {

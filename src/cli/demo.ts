@@ -1,0 +1,66 @@
+import { Command } from 'commander';
+import { LOG_LEVELS } from '../config/sections/log.js';
+import { DurationError, parseDuration } from '../duration.js';
+import { createLogger } from '../log.js';
+import { UsageError } from './exit.js';
+import { untilSignalled } from './scenario-option.js';
+
+interface DemoCommandOptions {
+  for?: string;
+  dir: string;
+  port: string;
+  logLevel: string;
+}
+
+/**
+ * `podwarden demo` (`npm run demo`): the simulator, the daemon, the metrics server and a mail sink
+ * in one process, playing the demo scenario; a budget alert, an idle warning and a dry-run stop
+ * arrive within minutes. Ends on Ctrl-C or after `--for`, exit 0.
+ */
+export function demoCommand(): Command {
+  return new Command('demo')
+    .description('Play the demo scenario: simulator, daemon, metrics and a mail folder, no RunPod account needed.')
+    .option('--for <duration>', 'stop by itself after this much real time, e.g. 5m (default: until Ctrl-C)')
+    .option('--dir <path>', "folder for the demo's database and mail (its files there are replaced)", '.demo')
+    .option('--port <n>', 'port of the metrics and status server on 127.0.0.1 (0: any free port)', '9464')
+    .option('--log-level <level>', `daemon log level on stderr (${LOG_LEVELS.join(', ')})`, 'warn')
+    .action(async (options: DemoCommandOptions) => {
+      const forMs = options.for === undefined ? undefined : positiveDuration('--for', options.for);
+      const port = Number(options.port);
+      if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+        throw new UsageError(`--port: expected an integer from 0 to 65535, got "${options.port}"`);
+      }
+      if (!(LOG_LEVELS as readonly string[]).includes(options.logLevel)) {
+        throw new UsageError(`--log-level: expected one of ${LOG_LEVELS.join(', ')}, got "${options.logLevel}"`);
+      }
+
+      const stop = new AbortController();
+      void untilSignalled().then(() => stop.abort());
+      const timer = forMs === undefined ? undefined : setTimeout(() => stop.abort(), forMs);
+      // Loaded here so the other commands never load the demo's SMTP server.
+      const { runDemo } = await import('../demo/run-demo.js');
+      try {
+        await runDemo({
+          dir: options.dir,
+          listen: `127.0.0.1:${port}`,
+          stopsAfter: options.for,
+          signal: stop.signal,
+          write: (line) => process.stdout.write(`${line}\n`),
+          log: createLogger({ level: options.logLevel }),
+        });
+      } finally {
+        clearTimeout(timer);
+      }
+    });
+}
+
+function positiveDuration(flag: string, value: string): number {
+  try {
+    const ms = parseDuration(value);
+    if (ms > 0) return ms;
+  } catch (error) {
+    if (!(error instanceof DurationError)) throw error;
+    throw new UsageError(`${flag}: ${error.message}`);
+  }
+  throw new UsageError(`${flag}: expected a positive duration such as 5m, got "${value}"`);
+}

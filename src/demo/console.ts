@@ -1,0 +1,81 @@
+import { isAbsolute, relative } from 'node:path';
+import { toIso } from '../clock.js';
+import type { DaemonEvents } from '../daemon.js';
+import type { EventBus } from '../events.js';
+import type { ReceivedMail } from './mail-sink.js';
+
+export interface BannerInfo {
+  scenario: string;
+  startMs: number;
+  /** The metrics and status server's base URL. */
+  httpUrl: string;
+  mailDir: string;
+  database: string;
+  simUrl: string;
+  apiKey: string;
+  stopsAfter: string | undefined;
+}
+
+/** What a newcomer reads first: where to look, and what will happen when. */
+export function bannerLines(info: BannerInfo): string[] {
+  const until = info.stopsAfter ? `stops by itself after ${info.stopsAfter}` : 'Ctrl-C to stop';
+  return [
+    `podwarden demo: scenario ${info.scenario} from ${toIso(info.startMs)}, in real time (${until})`,
+    `  Metrics:     ${info.httpUrl}/metrics`,
+    `  Status:      ${info.httpUrl}/api/status`,
+    `  Mail folder: ${info.mailDir} (one .eml file per message)`,
+    `  Database:    ${info.database}`,
+    `  Simulator:   ${info.simUrl} (API key ${info.apiKey}; ground truth at /_sim/truth/pods)`,
+    // The story of config/scenarios/demo.yaml (its header) as config/demo.yaml plays it.
+    'What happens (scenario time; rules run every minute, an alert is mailed at the run after it fires):',
+    '  09:00  nb-stopped, stopped two days ago, pays for its volume  → a waste alert',
+    "  09:02  today's spend passes the $100 daily budget             → a budget alert by ~09:04",
+    '  09:02  the notebook nb-demo goes idle                         → idle alert and stop warning by ~09:04',
+    '                                                                → a dry-run stop a minute after the warning',
+    '  09:03  H200 SXM comes back in stock                           → a capacity alert by ~09:05',
+    '',
+  ];
+}
+
+/** `09:03:30  mail    [podwarden] Budget ... → .demo/mail/0001-budget.eml` */
+export function mailLine(atMs: number, mail: ReceivedMail): string {
+  return `${clockTime(atMs)}  mail    ${mail.subject || '(no subject)'} → ${shortPath(mail.file)}`;
+}
+
+/** Relative to the working directory when the file is inside it (`.demo/mail/...`), else absolute. */
+function shortPath(file: string): string {
+  const inside = relative(process.cwd(), file);
+  return inside === '' || inside.startsWith('..') || isAbsolute(inside) ? file : inside;
+}
+
+/** The idle ladder's receipts (db/tables/idle.ts `receiptDecisions`) in a newcomer's words. */
+const DECISIONS: Record<string, (pod: string) => string> = {
+  notified: (pod) => `${pod} is idle: idle alert`,
+  warned: (pod) => `${pod} will be stopped if it stays idle: stop warning`,
+  dry_run: (pod) => `${pod} would be stopped now: dry-run stop (idle.rules[].dryRun), nothing was stopped`,
+  stopped: (pod) => `${pod} stopped`,
+  blocked: (pod) => `${pod} not stopped: a guard held the stop back`,
+  failed: (pod) => `${pod} could not be stopped`,
+  cancelled: (pod) => `${pod} is busy again: the planned stop is cancelled`,
+};
+
+/** Prints one line per alert that fires or resolves and per action decided, as the daemon emits them. */
+export function followDaemon(events: EventBus<DaemonEvents>, write: (line: string) => void): () => void {
+  const offs = [
+    events.on('alert:state', (event) => {
+      if (event.state !== 'pending') write(`${clockTime(event.at)}  alert   ${event.state} ${event.key}`);
+    }),
+    events.on('action:decided', (event) => {
+      const pod = `${event.podId}@${event.account}`;
+      write(`${clockTime(event.at)}  action  ${DECISIONS[event.decision]?.(pod) ?? `${pod}: ${event.decision}`}`);
+    }),
+  ];
+  return () => {
+    for (const off of offs) off();
+  };
+}
+
+/** The scenario's time of day, which is what the banner's timeline counts in. */
+function clockTime(atMs: number): string {
+  return toIso(atMs).slice(11, 19);
+}

@@ -1,0 +1,98 @@
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { startRuntime } from '../daemon-runtime.js';
+import type { Logger } from '../log.js';
+import { packagePath } from '../package-root.js';
+import { ScaledClock } from '../simulator/scaled-clock.js';
+import { loadScenario } from '../simulator/scenario.js';
+import { startSimulator } from '../simulator/server.js';
+import { bannerLines, followDaemon, mailLine } from './console.js';
+import { demoConfig } from './demo-config.js';
+import { startMailSink } from './mail-sink.js';
+
+export interface DemoOptions {
+  /** The folder for the demo's database and mail (its own files there are replaced each run). */
+  dir: string;
+  /** Where the metrics and status server listens, `host:port`. */
+  listen: string;
+  /** Shown in the banner when the demo ends by itself (`--for`). */
+  stopsAfter?: string;
+  /** The demo ends when this aborts (Ctrl-C, or the `--for` timer). */
+  signal: AbortSignal;
+  write: (line: string) => void;
+  log: Logger;
+}
+
+/** The scenario the demo plays; its timeline is what the banner announces. */
+const DEMO_SCENARIO = packagePath('config', 'scenarios', 'demo.yaml');
+
+/**
+ * `podwarden demo`: the simulator on the demo scenario, the daemon against it on the same clock,
+ * the metrics server, and an SMTP sink that keeps each email as an `.eml` file. Everything runs
+ * in this process on loopback and stops when `signal` aborts.
+ */
+export async function runDemo(options: DemoOptions): Promise<{ mails: number }> {
+  const { log, write } = options;
+  const dir = resolve(options.dir);
+  const mailDir = join(dir, 'mail');
+  clearPreviousRun(dir, mailDir);
+
+  const scenario = loadScenario(DEMO_SCENARIO);
+  // Real time: the daemon's schedules run on node-cron's real clock, and the idle window's sample
+  // count assumes a Pod poll every 10 scenario seconds.
+  const clock = new ScaledClock({ startMs: scenario.startMs, speed: 1 });
+  const closers: Array<() => Promise<void>> = [];
+  let mails = 0;
+  try {
+    const sim = await startSimulator({ scenario, clock, log: log.child({ component: 'simulator' }) });
+    closers.push(() => sim.close());
+    const sink = await startMailSink({
+      dir: mailDir,
+      onMail: (mail) => {
+        mails += 1;
+        write(mailLine(clock.now(), mail));
+      },
+    });
+    closers.push(() => sink.close());
+    const config = demoConfig({
+      sim: { restBaseUrl: sim.restBaseUrl, graphqlUrl: sim.graphqlUrl, apiKey: scenario.apiKey },
+      dir,
+      listen: options.listen,
+      smtp: { host: sink.host, port: sink.port },
+    });
+    const runtime = await startRuntime({ config, clock, log });
+    closers.push(() => runtime.stop());
+    const unfollow = followDaemon(runtime.daemon.events, write);
+    closers.push(async () => unfollow());
+
+    for (const line of bannerLines({
+      scenario: scenario.name,
+      startMs: scenario.startMs,
+      httpUrl: runtime.httpUrl,
+      mailDir,
+      database: config.database.path,
+      simUrl: sim.restBaseUrl,
+      apiKey: scenario.apiKey,
+      stopsAfter: options.stopsAfter,
+    }))
+      write(line);
+    await aborted(options.signal);
+  } finally {
+    // Last started, first stopped: the daemon before the mail sink it sends to and the API it reads.
+    for (const close of closers.reverse()) await close();
+  }
+  write(`podwarden demo stopped: ${mails} message${mails === 1 ? '' : 's'} in ${mailDir}`);
+  return { mails };
+}
+
+/** Only the files a previous demo wrote: a fresh database, so alerts fire again, and an empty inbox. */
+function clearPreviousRun(dir: string, mailDir: string): void {
+  mkdirSync(mailDir, { recursive: true });
+  for (const suffix of ['', '-wal', '-shm']) rmSync(join(dir, `podwarden.db${suffix}`), { force: true });
+  for (const file of readdirSync(mailDir)) if (file.endsWith('.eml')) rmSync(join(mailDir, file));
+}
+
+function aborted(signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+}

@@ -1,0 +1,162 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
+import { loadConfig } from '../../src/config/load.js';
+import { parseListen } from '../../src/config/sections/http.js';
+import { packagePath } from '../../src/package-root.js';
+import { loadScenario } from '../../src/simulator/scenario.js';
+
+/** No Docker engine runs here, so the file is checked as data: what `docker compose config` would read. */
+interface Service {
+  image?: string;
+  build?: { context: string; dockerfile: string };
+  command?: string[];
+  profiles?: string[];
+  ports?: string[];
+  volumes?: string[];
+  environment?: Record<string, string>;
+  depends_on?: string[] | Record<string, { condition: string }>;
+  networks?: Record<string, { aliases?: string[] }>;
+  healthcheck?: { test: string[] };
+}
+
+const COMPOSE_DIR = packagePath('config');
+const compose = parseYaml(readFileSync(join(COMPOSE_DIR, 'docker-compose.yml'), 'utf8'), { merge: true }) as {
+  services: Record<string, Service>;
+  volumes: Record<string, unknown>;
+};
+const services = compose.services;
+
+function service(name: string): Service {
+  const found = services[name];
+  expect(found, `service ${name}`).toBeDefined();
+  return found as Service;
+}
+
+/** Names a container is reachable by on the compose network: its service name and aliases. */
+function hostnames(name: string): string[] {
+  return [name, ...Object.values(service(name).networks ?? {}).flatMap((network) => network.aliases ?? [])];
+}
+
+/** `./prometheus:/etc/prometheus:ro` → its parts; a named volume has no `./`. */
+function mount(spec: string): { source: string; target: string; bind: boolean } {
+  const [source = '', target = ''] = spec.split(':');
+  return { source, target, bind: source.startsWith('.') || source.startsWith('/') };
+}
+
+function commandOption(command: string[] | undefined, option: string): string | undefined {
+  const index = command?.indexOf(option) ?? -1;
+  return index >= 0 ? command?.[index + 1] : undefined;
+}
+
+describe('config/docker-compose.yml', () => {
+  it('has the daemon, the simulator, Prometheus, Grafana and a mail catcher, in their profiles', () => {
+    const profiles = Object.fromEntries(
+      Object.entries(services).map(([name, definition]) => [name, definition.profiles ?? []]),
+    );
+    expect(profiles).toEqual({
+      podwarden: ['live'],
+      'podwarden-demo': ['demo'],
+      sim: ['demo'],
+      prometheus: [],
+      grafana: [],
+      mailpit: [],
+    });
+  });
+
+  it('builds podwarden from the repository Dockerfile and pins every other image to a version', () => {
+    for (const name of ['podwarden', 'podwarden-demo', 'sim']) {
+      const { build, image } = service(name);
+      expect(image).toBe('podwarden:local');
+      expect(existsSync(join(COMPOSE_DIR, build?.context ?? '-', build?.dockerfile ?? '-'))).toBe(true);
+    }
+    expect(service('prometheus').image).toMatch(/^prom\/prometheus:v3\.\d+\.\d+$/);
+    expect(service('grafana').image).toMatch(/^grafana\/grafana:1\d\.\d+\.\d+$/);
+    expect(service('mailpit').image).toMatch(/^axllent\/mailpit:v1\.\d+\.\d+$/);
+  });
+
+  it('publishes metrics, the simulator, Prometheus, Grafana and the mail UI', () => {
+    const ports = Object.fromEntries(Object.entries(services).map(([name, definition]) => [name, definition.ports]));
+    expect(ports).toEqual({
+      podwarden: ['9464:9464'],
+      'podwarden-demo': ['9464:9464'],
+      sim: ['8080:8080'],
+      prometheus: ['9090:9090'],
+      grafana: ['3000:3000'],
+      mailpit: ['8025:8025'],
+    });
+  });
+
+  it('mounts folders that exist and declares every named volume; podwarden keeps its data on /data', () => {
+    for (const [name, definition] of Object.entries(services)) {
+      for (const spec of definition.volumes ?? []) {
+        const { source, bind } = mount(spec);
+        if (bind) expect(existsSync(join(COMPOSE_DIR, source)), `${name} mounts ${source}`).toBe(true);
+        else expect(Object.keys(compose.volumes), `${name} uses volume ${source}`).toContain(source);
+      }
+    }
+    expect(service('podwarden').volumes?.map((spec) => mount(spec).target)).toEqual(['/data']);
+    expect(service('podwarden-demo').volumes?.map((spec) => mount(spec).target)).toEqual(['/data']);
+  });
+
+  it('runs the simulator on the demo scenario and the demo daemon on the scenario clock against it', () => {
+    expect(service('sim').command).toEqual(['sim', '--scenario', 'demo', '--host', '0.0.0.0', '--port', '8080']);
+    expect(service('sim').healthcheck?.test.join(' ')).toContain('http://127.0.0.1:8080/v2/');
+
+    const demo = service('podwarden-demo');
+    expect(demo.command?.[0]).toBe('run');
+    const configInImage = commandOption(demo.command, '--config') ?? '';
+    expect(configInImage).toBe('/app/config/demo.yaml');
+    const scenario = loadScenario(packagePath('config/scenarios/demo.yaml'));
+    expect(Date.parse(commandOption(demo.command, '--clock-start') ?? '')).toBe(scenario.startMs);
+    expect(demo.depends_on).toEqual({
+      sim: { condition: 'service_healthy' },
+      mailpit: { condition: 'service_started' },
+    });
+
+    // The image copies config/ to /app/config, so the file it names is this one.
+    const config = loadConfig({ path: packagePath(configInImage.replace('/app/', '')), env: {} });
+    const simUrl = new URL(config.accounts[0]?.restBaseUrl ?? '');
+    expect(hostnames('sim')).toContain(simUrl.hostname);
+    expect(simUrl.port).toBe(commandOption(service('sim').command, '--port'));
+    expect(config.accounts[0]?.apiKey).toBe(scenario.apiKey);
+    expect(hostnames('mailpit')).toContain(config.email.host);
+    expect({ port: config.email.port, secure: config.email.secure }).toEqual({ port: 1025, secure: 'none' });
+    expect(config.database.path.startsWith('/data/')).toBe(true);
+    expect(parseListen(config.http.listen)?.port).toBe(9464);
+  });
+
+  it('lets Prometheus scrape podwarden by the name its configuration uses, in either profile', () => {
+    expect(service('prometheus').volumes).toContain('./prometheus:/etc/prometheus:ro');
+    const prometheus = parseYaml(readFileSync(join(COMPOSE_DIR, 'prometheus/prometheus.yml'), 'utf8')) as {
+      scrape_configs: Array<{ job_name: string; static_configs: Array<{ targets: string[] }> }>;
+    };
+    const job = prometheus.scrape_configs.find((config) => config.job_name === 'podwarden');
+    const targets = job?.static_configs.flatMap((config) => config.targets) ?? [];
+    expect(targets).toEqual(['podwarden:9464']);
+    expect(hostnames('podwarden')).toContain('podwarden');
+    expect(hostnames('podwarden-demo')).toContain('podwarden');
+  });
+
+  it('provisions Grafana with the Prometheus datasource and the dashboards folder it mounts', () => {
+    const grafana = service('grafana');
+    const mounts = (grafana.volumes ?? []).map(mount);
+    expect(mounts.find((m) => m.source === './grafana/provisioning')?.target).toBe('/etc/grafana/provisioning');
+    const dashboards = mounts.find((m) => m.source === './grafana/dashboards');
+    const provider = parseYaml(
+      readFileSync(join(COMPOSE_DIR, 'grafana/provisioning/dashboards/podwarden.yml'), 'utf8'),
+    ) as { providers: Array<{ options: { path: string } }> };
+    expect(provider.providers.map((p) => p.options.path)).toEqual([dashboards?.target]);
+    const datasources = parseYaml(
+      readFileSync(join(COMPOSE_DIR, 'grafana/provisioning/datasources/prometheus.yml'), 'utf8'),
+    ) as { datasources: Array<{ url: string }> };
+    const url = new URL(datasources.datasources[0]?.url ?? '');
+    expect(hostnames('prometheus')).toContain(url.hostname);
+    expect(service('prometheus').ports).toContain(`${url.port}:${url.port}`);
+    const home = grafana.environment?.GF_DASHBOARDS_DEFAULT_HOME_DASHBOARD_PATH ?? '';
+    expect(existsSync(join(COMPOSE_DIR, 'grafana/dashboards', home.slice((dashboards?.target.length ?? 0) + 1)))).toBe(
+      true,
+    );
+  });
+});

@@ -1,0 +1,112 @@
+import { once } from 'node:events';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { headerValue } from '../../src/demo/mail-headers.js';
+import { runCli, spawnCli } from '../helpers/cli.js';
+import { Output } from './output.js';
+
+let dir: string;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'podwarden-demo-'));
+});
+
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('podwarden demo', () => {
+  it('says where to look, serves metrics and status on the scenario clock, and exits 0 on Ctrl-C', async () => {
+    const demoDir = join(dir, 'interrupted');
+    // What a previous demo left: replaced; what someone else put there: kept.
+    mkdirSync(join(demoDir, 'mail'), { recursive: true });
+    writeFileSync(join(demoDir, 'podwarden.db'), 'not a database');
+    writeFileSync(join(demoDir, 'mail', '0001-old.eml'), 'Subject: old\r\n\r\nold');
+    writeFileSync(join(demoDir, 'mail', 'notes.txt'), 'mine');
+
+    const child = spawnCli(['demo', '--port', '0', '--dir', demoDir]);
+    const stdout = new Output(child.stdout);
+    const stderr = new Output(child.stderr);
+    const exited = once(child, 'exit');
+    let metricsUrl: string | undefined;
+    try {
+      metricsUrl = (await stdout.until(/^ {2}Metrics:\s+(http:\/\/127\.0\.0\.1:\d+)\/metrics$/m))[1];
+      const statusUrl = (await stdout.until(/^ {2}Status:\s+(\S+)$/m))[1];
+      const mailDir = (await stdout.until(/^ {2}Mail folder:\s+(\S+) /m))[1];
+      expect(statusUrl).toBe(`${metricsUrl}/api/status`);
+      expect(mailDir).toBe(join(demoDir, 'mail'));
+      await stdout.until(/What happens/);
+
+      expect((await fetch(`${metricsUrl}/healthz`)).status).toBe(200);
+      const metrics = await fetch(`${metricsUrl}/metrics`);
+      expect(metrics.status).toBe(200);
+      expect(await metrics.text()).toMatch(/^podwarden_/m);
+      const status = (await (await fetch(statusUrl ?? '')).json()) as { now: string };
+      // The daemon reads the simulator's clock: the scenario starts at 09:00 UTC on its own date.
+      expect(status.now).toMatch(/^2026-11-02T09:0[01]:/);
+      expect(readdirSync(mailDir ?? '')).toEqual(['notes.txt']);
+    } finally {
+      child.kill('SIGINT');
+    }
+    const [code, signal] = await exited;
+    expect({ code, signal, stderr: code === 0 ? '' : stderr.all }).toEqual({ code: 0, signal: null, stderr: '' });
+    expect(stdout.all).toMatch(/podwarden demo stopped: 0 messages in /);
+    await expect(fetch(`${metricsUrl}/healthz`)).rejects.toThrow();
+  });
+
+  it('refuses a --for that is not a positive duration and a port out of range, exit 2', async () => {
+    const notDuration = await runCli(['demo', '--for', 'soon']);
+    expect(notDuration.code).toBe(2);
+    expect(notDuration.stderr).toMatch(/--for: /);
+    const zero = await runCli(['demo', '--for', '0s']);
+    expect(zero.code).toBe(2);
+    expect(zero.stderr).toMatch(/--for: expected a positive duration/);
+    const port = await runCli(['demo', '--port', '70000']);
+    expect(port.code).toBe(2);
+    expect(port.stderr).toMatch(/--port: expected an integer from 0 to 65535/);
+  });
+
+  it(
+    'within five minutes a newcomer sees a budget alert, an idle warning and a dry-run stop, then it ends by itself',
+    async () => {
+      const demoDir = join(dir, 'five-minutes');
+      // Rules run once a minute at a real :30, wherever the demo's start falls; half a minute of
+      // margin covers the unluckiest alignment of that tick with the scenario.
+      const result = await runCli(['demo', '--for', '5m30s', '--port', '0', '--dir', demoDir], {
+        timeoutMs: 7 * 60_000,
+      });
+      expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
+      expect(result.stdout).toMatch(/stops by itself after 5m30s/);
+
+      const actions = result.stdout
+        .split('\n')
+        .filter((line) => / {2}action {2}nb-demo@demo /.test(line))
+        .map((line) => line.replace(/^\d\d:\d\d:\d\d {2}action {2}nb-demo@demo /, ''));
+      expect(actions).toEqual([
+        'is idle: idle alert',
+        'will be stopped if it stays idle: stop warning',
+        'would be stopped now: dry-run stop (idle.rules[].dryRun), nothing was stopped',
+      ]);
+
+      const mailDir = join(demoDir, 'mail');
+      const mails = readdirSync(mailDir).filter((file) => file.endsWith('.eml'));
+      const subjects = mails.map((file) => headerValue(readFileSync(join(mailDir, file), 'utf8'), 'subject'));
+      expect(subjects).toEqual(
+        expect.arrayContaining([
+          expect.stringMatching(/^\[podwarden\] Budget demo-daily: live spend \$\d+\.\d\d crossed 100% of \$100\.00/),
+          expect.stringMatching(/^\[podwarden\] Pod demo-notebook \(nb-demo\) idle .*would be stopped at .*dry run/),
+          expect.stringMatching(/^\[podwarden\] H200 SXM is back: NONE → HIGH/),
+        ]),
+      );
+      // One console line per message, naming its subject and file.
+      for (const [index, subject] of subjects.entries()) {
+        expect(result.stdout).toContain(`  mail    ${subject} → ${join(demoDir, 'mail', mails[index] ?? '')}`);
+      }
+      expect(result.stdout).toContain(`podwarden demo stopped: ${mails.length} messages in ${mailDir}`);
+      expect(existsSync(join(demoDir, 'podwarden.db'))).toBe(true);
+    },
+    7 * 60_000,
+  );
+});
