@@ -41,6 +41,24 @@ interface Section {
   alerts: NotifyAlert[];
 }
 
+/**
+ * A digest of a large account can hold hundreds of alerts: the first ones come with their
+ * figures, the next only as one line each, the rest as a count, so a message stays readable
+ * and small (the outbox keeps every message until it is sent).
+ */
+const DETAILED_PER_SECTION = 20;
+const LISTED_PER_SECTION = 200;
+
+function split(alerts: NotifyAlert[]): { detailed: NotifyAlert[]; listed: NotifyAlert[]; hidden: number } {
+  return {
+    detailed: alerts.slice(0, DETAILED_PER_SECTION),
+    listed: alerts.slice(DETAILED_PER_SECTION, LISTED_PER_SECTION),
+    hidden: Math.max(0, alerts.length - LISTED_PER_SECTION),
+  };
+}
+
+const hiddenNote = (hidden: number) => `… and ${hidden} more: see /api/status or podwarden's metrics`;
+
 function sectionsOf(notification: Notification): Section[] {
   const freshIds = new Set(notification.fresh.map((alert) => alert.id));
   return [
@@ -73,7 +91,8 @@ export function renderMessage(notification: Notification): RenderedMessage {
   const text: string[] = [intro, ''];
   for (const section of sections) {
     text.push(`${section.title.toUpperCase()} (${section.alerts.length})`);
-    for (const alert of section.alerts) {
+    const { detailed, listed, hidden } = split(section.alerts);
+    for (const alert of detailed) {
       text.push(`- [${alert.severity}] ${alert.summary}`, `    ${whenText(alert)}`);
       for (const [name, value] of Object.entries(alert.details)) {
         if (Array.isArray(value)) {
@@ -84,6 +103,8 @@ export function renderMessage(notification: Notification): RenderedMessage {
       }
       text.push(`    key: ${alert.key}`);
     }
+    for (const alert of listed) text.push(`- [${alert.severity}] ${alert.summary}`);
+    if (hidden > 0) text.push(hiddenNote(hidden));
     text.push('');
   }
   text.push(silenceHint(notification), '');
@@ -91,7 +112,8 @@ export function renderMessage(notification: Notification): RenderedMessage {
   const html: string[] = ['<!doctype html><html><body style="font-family:sans-serif">', `<p>${escapeHtml(intro)}</p>`];
   for (const section of sections) {
     html.push(`<h2>${escapeHtml(section.title)} (${section.alerts.length})</h2>`);
-    for (const alert of section.alerts) {
+    const { detailed, listed, hidden } = split(section.alerts);
+    for (const alert of detailed) {
       html.push(
         `<h3>[${escapeHtml(alert.severity)}] ${escapeHtml(alert.summary)}</h3>`,
         `<p>${escapeHtml(whenText(alert))}</p>`,
@@ -105,6 +127,12 @@ export function renderMessage(notification: Notification): RenderedMessage {
       }
       html.push(`<tr><th align="left">key</th><td><code>${escapeHtml(alert.key)}</code></td></tr>`, '</table>');
     }
+    if (listed.length > 0) {
+      html.push(
+        `<ul>${listed.map((a) => `<li>[${escapeHtml(a.severity)}] ${escapeHtml(a.summary)}</li>`).join('')}</ul>`,
+      );
+    }
+    if (hidden > 0) html.push(`<p>${escapeHtml(hiddenNote(hidden))}</p>`);
   }
   html.push(`<p><small>${escapeHtml(silenceHint(notification))}</small></p>`, '</body></html>');
   return { subject: subjectOf(notification), text: text.join('\n'), html: html.join('\n') };

@@ -63,4 +63,18 @@ describe('templates', () => {
     expect(message.html).not.toContain('<script>');
     expect(message.html).toContain('<li>Pod b: $2.00</li>');
   });
+
+  it('keep a digest of hundreds of alerts readable: figures for the first, one line for the next, a count for the rest', () => {
+    const many = Array.from({ length: 250 }, (_, i) =>
+      alert(i + 1, 'warning', `Volume v${i + 1} unmounted for 9 days`),
+    );
+    const { text, html } = renderMessage(notification({ fresh: many, firing: many }));
+    expect(text).toContain('NEW (250)');
+    expect(text.match(/costPerDay/g)).toHaveLength(20);
+    expect(text).toContain('- [warning] Volume v200 unmounted for 9 days');
+    expect(text).not.toContain('Volume v201 ');
+    expect(text).toContain('… and 50 more');
+    expect(html.match(/costPerDay/g)).toHaveLength(20);
+    expect(html).toContain('… and 50 more');
+  });
 });
