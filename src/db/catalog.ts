@@ -1,4 +1,5 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
+import { recordChanges } from './change-history.js';
 import { type LatestInput, latestUpsert } from './latest.js';
 import type { Database } from './open.js';
 import { type CatalogProduct, cpuTypes, dataCenters, gpuAvailability, gpuTypes } from './schema.js';
@@ -55,31 +56,24 @@ const statements = perDatabase((database) => {
   };
 });
 
-/**
- * Records one catalog poll with change-only history: a key whose figures are unchanged only
- * moves its latest row's last_seen_at; any change starts a new row at `now`.
- */
+/** Records one catalog poll with change-only history (see recordChanges). */
 export function recordGpuAvailability(
   database: Database,
   account: string,
   observations: readonly GpuAvailabilityInput[],
   now: number,
 ): { changed: number; unchanged: number } {
-  const { latest, touch, insert } = statements(database);
-  let changed = 0;
-  database.transaction(() => {
-    for (const observation of observations) {
-      const key = { account, ...observation };
-      const previous = latest.get(key);
-      if (previous && observedFields.every((field) => previous[field] === observation[field])) {
-        touch.run({ ...key, sinceAt: previous.sinceAt, now });
-      } else {
-        insert({ ...key, sinceAt: now, lastSeenAt: now });
-        changed += 1;
-      }
-    }
-  });
-  return { changed, unchanged: observations.length - changed };
+  return recordChanges(
+    database,
+    statements(database),
+    observations,
+    {
+      key: (observation) => ({ account, ...observation }),
+      row: (observation) => ({ account, ...observation }),
+      same: (previous, observation) => observedFields.every((field) => previous[field] === observation[field]),
+    },
+    now,
+  );
 }
 
 /** The current figures of every GPU type, product and data center of an account. */

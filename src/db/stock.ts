@@ -1,4 +1,5 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
+import { recordChanges } from './change-history.js';
 import type { Database } from './open.js';
 import { gpuStock, type StockCloud } from './schema.js';
 import { perDatabase, placeholdersFor } from './statements.js';
@@ -39,10 +40,7 @@ function sameStock(previous: GpuStockRecord, observed: GpuStockInput): boolean {
   );
 }
 
-/**
- * Records one stock poll with change-only history: unchanged figures only move the latest row's
- * last_seen_at; any change starts a new row at `now`.
- */
+/** Records one stock poll with change-only history (see recordChanges). */
 export function recordGpuStock(
   database: Database,
   account: string,
@@ -50,20 +48,17 @@ export function recordGpuStock(
   now: number,
 ): { changed: number; unchanged: number } {
   const { latest, touch, insert } = statements(database);
-  let changed = 0;
-  database.transaction(() => {
-    for (const observation of observations) {
-      const key = { account, gpuTypeId: observation.gpuTypeId, cloud: observation.cloud };
-      const previous = latest.get(key);
-      if (previous && sameStock(previous, observation)) {
-        touch.run({ ...key, sinceAt: previous.sinceAt, now });
-      } else {
-        insert.run({ ...observation, ...key, sinceAt: now, lastSeenAt: now });
-        changed += 1;
-      }
-    }
-  });
-  return { changed, unchanged: observations.length - changed };
+  return recordChanges(
+    database,
+    { latest, touch, insert: (row: typeof gpuStock.$inferInsert) => insert.run(row) },
+    observations,
+    {
+      key: (observation) => ({ account, gpuTypeId: observation.gpuTypeId, cloud: observation.cloud }),
+      row: (observation) => ({ ...observation, account }),
+      same: sameStock,
+    },
+    now,
+  );
 }
 
 /** The current stock of every GPU type and cloud of an account. */
