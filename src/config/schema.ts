@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ParseContext } from './fields.js';
+import { checkAccountReferences } from './references.js';
 import { accountsSection } from './sections/accounts.js';
 import { alertsSection } from './sections/alerts.js';
 import { apiSection } from './sections/api.js';
@@ -46,6 +47,7 @@ export function configSchema(ctx: ParseContext) {
       log: logSection,
       waste: wasteSection,
     })
+    .superRefine(checkAccountReferences)
     .transform((config) => ({
       ...config,
       // Each account comes out with its effective base URLs, so the API client reads one place.

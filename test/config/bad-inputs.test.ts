@@ -47,6 +47,16 @@ const cases: Array<[string, string, Array<[string, string]>]> = [
     `${ACCOUNT}  - name: other\n    apiKey: rpa_inline_key_0002\n  - name: main\n    apiKey: rpa_inline_key_0003\n`,
     [['accounts[2].name', 'duplicate account name "main" (also accounts[0].name)']],
   ],
+  [
+    'budget naming an account that is not configured',
+    `${ACCOUNT}budgets:\n  - name: gpu\n    account: mian\n    amount: 100\n`,
+    [['budgets[0].account', 'unknown account "mian" (configured: main)']],
+  ],
+  [
+    'capacity watch naming an account that is not configured',
+    `${ACCOUNT}capacity:\n  watch:\n    - gpuTypeId: NVIDIA H200\n      account: prod\n`,
+    [['capacity.watch[0].account', 'unknown account "prod" (configured: main)']],
+  ],
   ['unknown top-level section', `${ACCOUNT}budget:\n  monthly: 100\n`, [['budget', 'unknown field']]],
   [
     'misspelt account field',
