@@ -17,6 +17,8 @@ export function checkAccountReferences(config: Referencing, ctx: z.RefinementCtx
     if (account === undefined || known.has(account)) return;
     ctx.addIssue({ code: 'custom', path, message: `unknown account "${account}" (configured: ${configured})` });
   };
-  config.budgets.forEach((budget, index) => check(budget.account, ['budgets', index, 'account']));
-  config.capacity.watch.forEach((watch, index) => check(watch.account, ['capacity', 'watch', index, 'account']));
+  for (const [index, budget] of config.budgets.entries()) check(budget.account, ['budgets', index, 'account']);
+  for (const [index, watch] of config.capacity.watch.entries()) {
+    check(watch.account, ['capacity', 'watch', index, 'account']);
+  }
 }
