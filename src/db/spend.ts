@@ -44,3 +44,16 @@ const statement = perDatabase(({ sqlite }) =>
 export function spendByResource(database: Database, query: SpendQuery): ResourceSpend[] {
   return statement(database).all(query);
 }
+
+/**
+ * Spend per resource of one kind billed from `windowStart` up to `now`, keyed by resource id:
+ * the recent billed rate the waste rules and the burn-rate metric work from.
+ */
+export function spendSince(
+  database: Database,
+  since: { account: string; kind: BillingKind; bucketSize: BucketSize; windowStart: number; now: number },
+): Map<string, ResourceSpend> {
+  const { now, windowStart, ...rest } = since;
+  const rows = spendByResource(database, { ...rest, periodStart: windowStart, periodEnd: now + 1, windowStart });
+  return new Map(rows.map((row) => [row.resourceId, row]));
+}

@@ -4,7 +4,7 @@ import type { CollectorName } from '../collectors/collector.js';
 import { sumBilling } from '../db/billing.js';
 import { lastSuccessAt } from '../db/collector-runs.js';
 import { type BillingKind, billingKinds } from '../db/schema.js';
-import { spendByResource } from '../db/spend.js';
+import { spendSince } from '../db/spend.js';
 import { currentRates } from '../rules/current-rates.js';
 import { periodBounds, periodsSummableFrom } from './periods.js';
 import { accountNames, type MetricsContext } from './source.js';
@@ -64,8 +64,7 @@ export function registerSpendMetrics(context: MetricsContext): void {
       for (const account of accountNames(config)) {
         for (const [kind, collectors] of Object.entries(RATE_SOURCES) as Array<[BillingKind, CollectorName[]]>) {
           if (collectors.some((collector) => lastSuccessAt(source.db, account, collector) === null)) continue;
-          const query = { account, kind, bucketSize, periodStart: windowStart, periodEnd: now + 1, windowStart };
-          const billed = new Map(spendByResource(source.db, query).map((row) => [row.resourceId, row]));
+          const billed = spendSince(source.db, { account, kind, bucketSize, windowStart, now });
           let perHour = 0;
           for (const rate of currentRates(source.db, account, kind, billed, windowStart).values())
             perHour += rate.perHour;

@@ -2,7 +2,7 @@ import { bucketFloor } from '../collectors/billing-windows.js';
 import type { Config } from '../config/schema.js';
 import type { Database } from '../db/open.js';
 import { liveEndpoints } from '../db/serverless.js';
-import { spendByResource } from '../db/spend.js';
+import { spendSince } from '../db/spend.js';
 import { endpointActivity } from '../db/waste.js';
 import type { Finding } from './finding.js';
 import { formatUsd } from './money.js';
@@ -21,16 +21,7 @@ export function idleEndpointFindings(database: Database, config: Config, account
   // Twice the threshold, so an endpoint idle all along shows samples reaching back far enough.
   const activity = new Map(endpointActivity(database, account, now - 2 * endpointIdleMs).map((a) => [a.endpointId, a]));
   const windowStart = bucketFloor(now - endpointIdleMs, bucketSize);
-  const billed = new Map(
-    spendByResource(database, {
-      account,
-      kind: 'serverless',
-      bucketSize,
-      periodStart: windowStart,
-      periodEnd: now + 1,
-      windowStart,
-    }).map((row) => [row.resourceId, row]),
-  );
+  const billed = spendSince(database, { account, kind: 'serverless', bucketSize, windowStart, now });
   const findings: Finding[] = [];
   for (const endpoint of liveEndpoints(database, account)) {
     const seen = activity.get(endpoint.endpointId);

@@ -3,7 +3,7 @@ import type { Config } from '../config/schema.js';
 import { getBackfill } from '../db/billing.js';
 import type { Database } from '../db/open.js';
 import { livePods } from '../db/pods.js';
-import { spendByResource } from '../db/spend.js';
+import { spendSince } from '../db/spend.js';
 import { liveNetworkVolumes } from '../db/volumes.js';
 import { lastComputeAt, volumeMounts } from '../db/waste.js';
 import type { Finding } from './finding.js';
@@ -24,16 +24,7 @@ export function unmountedVolumeFindings(database: Database, config: Config, acco
   const bucketSize = config.collectors.billing.bucketSize;
   const mounts = volumeMounts(database, account);
   const windowStart = bucketFloor(now - DAY_MS, bucketSize);
-  const billed = new Map(
-    spendByResource(database, {
-      account,
-      kind: 'network_volumes',
-      bucketSize,
-      periodStart: windowStart,
-      periodEnd: now + 1,
-      windowStart,
-    }).map((row) => [row.resourceId, row]),
-  );
+  const billed = spendSince(database, { account, kind: 'network_volumes', bucketSize, windowStart, now });
   const findings: Finding[] = [];
   for (const volume of liveNetworkVolumes(database, account)) {
     const mount = mounts.get(volume.networkVolumeId);
