@@ -17,6 +17,7 @@ import type { EvaluationEvents } from '../rules/evaluator.js';
 import type { InflightCounter } from '../scheduler/inflight.js';
 import { type Mailer, SendError } from './email.js';
 import type { Notification } from './pipeline.js';
+import { LEASE_MS, retryDelay } from './retry.js';
 import { renderMessage } from './templates.js';
 
 /**
@@ -37,15 +38,8 @@ import { renderMessage } from './templates.js';
  *   sent within `giveUpAfter` of being written is abandoned and logged, never sent late.
  */
 
-/** The first retry comes after this; each later one doubles, up to RETRY_MAX_MS. */
-export const RETRY_BASE_MS = 60_000;
-export const RETRY_MAX_MS = 30 * 60_000;
-/** How long one attempt may hold a message; longer than nodemailer's timeouts added up. */
-export const LEASE_MS = 10 * 60_000;
-
-export function retryDelay(attempts: number): number {
-  return Math.min(RETRY_BASE_MS * 2 ** Math.max(0, attempts - 1), RETRY_MAX_MS);
-}
+// The backoff and lease are shared with the Alertmanager outbox (retry.ts).
+export { LEASE_MS, RETRY_BASE_MS, RETRY_MAX_MS, retryDelay } from './retry.js';
 
 /**
  * Writes each notification's message to the outbox and its group's log entry, all in one

@@ -32,13 +32,15 @@ export interface PipelineInput {
 }
 
 /**
- * The delivery pipeline up to the outbox, as pure stages: inhibit, silence, group, then per group
+ * The email pipeline up to the outbox, as pure stages: route, inhibit, silence, group, then per group
  * the timing gate (group wait, group interval) and dedupe against the notification log. Returns
  * the messages to queue; queueing and sending are the outbox's.
  */
 export function planNotifications(input: PipelineInput): Notification[] {
   const { settings, now } = input;
-  let batch = [...input.firing, ...input.resolved.filter((alert) => settings.sendResolved(alert.rule))];
+  let batch = [...input.firing, ...input.resolved.filter((alert) => settings.sendResolved(alert.rule))].filter(
+    (alert) => settings.emailed(alert.rule),
+  );
   if (settings.inhibit) batch = muteInhibited(batch);
   batch = muteSilenced(batch, input.silences, now);
   const notifications: Notification[] = [];

@@ -1,5 +1,6 @@
 import type { Config } from '../config/schema.js';
 import type { RuleName } from '../rules/finding.js';
+import { routesTo } from './route.js';
 
 /** The alert settings the pipeline reads, per rule where the configuration is per rule. */
 export interface AlertSettings {
@@ -12,6 +13,8 @@ export interface AlertSettings {
   /** Infinity for rules that never repeat. */
   repeatMs(rule: string): number;
   sendResolved(rule: string): boolean;
+  /** Whether the rule's alerts go out by email (`alerts.route`). */
+  emailed(rule: string): boolean;
 }
 
 export function alertSettings(config: Config): AlertSettings {
@@ -27,5 +30,6 @@ export function alertSettings(config: Config): AlertSettings {
     repeatMs: (rule) =>
       (alerts.noRepeat as readonly string[]).includes(rule) ? Number.POSITIVE_INFINITY : alerts.repeatIntervalMs,
     sendResolved: (rule) => (alerts.sendResolved as readonly string[]).includes(rule),
+    emailed: (rule) => routesTo(config, rule, 'email'),
   };
 }

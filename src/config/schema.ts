@@ -35,7 +35,7 @@ export function configSchema(ctx: ParseContext) {
   return z
     .strictObject({
       accounts: accountsSection(ctx),
-      alerts: alertsSection,
+      alerts: alertsSection(ctx),
       api: apiSection,
       budgets: budgetsSection,
       capacity: capacitySection,

@@ -29,6 +29,7 @@ describe('defaults', () => {
         sendResolved: ['budget', 'idle', 'waste', 'health'],
         noRepeat: ['budget', 'capacity'],
         for: {},
+        route: {},
       },
       api: {
         restBaseUrl: 'https://api.runpod.io/v2',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ParseContext } from '../fields.js';
+import { httpUrl, type ParseContext } from '../fields.js';
 import { secretShape, withSecret } from '../secret.js';
 
 const LISTEN = /^(?:\[([0-9A-Fa-f:.]+)\]|([A-Za-z0-9.-]+)):(\d{1,5})$/;
@@ -27,6 +27,8 @@ export function httpSection(ctx: ParseContext) {
             `invalid listen address "${String(issue.input)}" (expected host:port, e.g. 0.0.0.0:9464 or [::]:9464)`,
         })
         .default('0.0.0.0:9464'),
+      /** Where people reach this server (behind a proxy, say): links to the status page are made from it. */
+      publicUrl: httpUrl().optional(),
       /** When set, every request but /healthz needs `Authorization: Bearer <token>`. */
       ...secretShape('bearerToken', ctx),
     }),
