@@ -1,4 +1,5 @@
 /** Every table of the podwarden database; drizzle-kit generates migrations/ from these. */
+export * from './tables/alertmanager.js';
 export * from './tables/alerts.js';
 export * from './tables/billing.js';
 export * from './tables/catalog.js';
