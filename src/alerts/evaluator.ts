@@ -1,6 +1,7 @@
 import type { Config } from '../config/schema.js';
 import { dueMessages } from '../db/notifications.js';
 import type { Evaluator } from '../rules/evaluator.js';
+import { alertmanagerStep } from './alertmanager.js';
 import { smtpMailer } from './email.js';
 import { notify } from './notify.js';
 import { deliverOutbox } from './outbox.js';
@@ -14,8 +15,8 @@ export function messageDomain(config: Config): string {
 
 /**
  * Last in the evaluation tick: the tick's findings become alert state, the pipeline queues what
- * must be said, and the outbox sends what is due. Without an email host, messages are queued
- * (and reported) but not sent.
+ * must be said, Alertmanager is told what fires (alertmanager.ts), and the outbox sends what is
+ * due. Without an email host, messages are queued (and reported) but not sent.
  */
 export const alertsEvaluator: Evaluator = {
   name: 'alerts',
@@ -29,6 +30,7 @@ export const alertsEvaluator: Evaluator = {
     });
     for (const transition of transitions) ctx.events.emit('alert:state', transition);
     const queued = notify(ctx.db, settings, ctx.now, messageDomain(ctx.config));
+    await alertmanagerStep(ctx);
     if (!ctx.config.email.host) {
       for (const message of queued) {
         ctx.log.info(

@@ -3,6 +3,7 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config/schema.js';
 import { version } from '../package-root.js';
 import { registerActionMetrics } from './actions.js';
+import { registerAlertmanagerMetrics } from './alertmanager.js';
 import { registerAlertMetrics } from './alerts.js';
 import { registerApiMetrics } from './api.js';
 import { registerBudgetMetrics } from './budgets.js';
@@ -30,6 +31,7 @@ const areas: ReadonlyArray<(context: MetricsContext) => void> = [
   registerCapacityMetrics,
   registerActionMetrics,
   registerAlertMetrics,
+  registerAlertmanagerMetrics,
   registerCollectorMetrics,
   registerApiMetrics,
 ];

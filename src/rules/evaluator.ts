@@ -7,11 +7,21 @@ import type { Logger } from '../log.js';
 import type { InflightCounter } from '../scheduler/inflight.js';
 import type { Finding } from './finding.js';
 
+export interface AlertmanagerDelivery {
+  at: number;
+  alertmanager: string;
+  account: string;
+  alerts: number;
+}
+
 /** Events that evaluators emit, for tests (`await events.next('action:stopped')`) and metrics. */
 export interface EvaluationEvents extends Record<string, unknown> {
   'alert:state': { at: number; key: string; rule: string; state: 'pending' | 'firing' | 'resolved' };
   'alert:sent': { at: number; messageId: string; to: string[]; subject: string };
   'action:decided': { at: number; podId: string; account: string; decision: string; dryRun: boolean };
+  /** A batch of `alerts` alerts of `account` reached an Alertmanager, or did not (they stay queued). */
+  'alertmanager:sent': AlertmanagerDelivery;
+  'alertmanager:failed': AlertmanagerDelivery;
 }
 
 /**

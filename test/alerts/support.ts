@@ -36,12 +36,13 @@ export interface AlertBench {
   close(): void;
 }
 
-export function alertBench(tune: (config: Config) => void = () => {}): AlertBench {
+/** `start` is the virtual clock's first instant (peers that keep real time want it near now). */
+export function alertBench(tune: (config: Config) => void = () => {}, start = START): AlertBench {
   const dir = mkdtempSync(join(tmpdir(), 'podwarden-alerts-'));
   const config = defaultConfig([{ name: 'sim', apiKey: 'sim-key-0001' }]);
   config.database.path = join(dir, 'podwarden.db');
   tune(config);
-  const clock = new VirtualClock(START);
+  const clock = new VirtualClock(start);
   const events = new EventBus<EvaluationEvents>();
   const sent: AlertBench['sent'] = [];
   const states: AlertBench['states'] = [];

@@ -1,0 +1,56 @@
+import { Counter, Gauge } from 'prom-client';
+import { queuedDeliveries } from '../db/alertmanager-outbox.js';
+import { accountNames, type MetricsContext } from './source.js';
+
+/**
+ * Alerts handed to Alertmanager, per configured Alertmanager URL and alert account (`all` for a
+ * budget over every account): posts taken and failed, counted from the delivery events (every
+ * pair at 0 from the start), and what waits in the outbox, read from it. Absent without
+ * `alerts.alertmanager`.
+ */
+export function registerAlertmanagerMetrics({ registry, source, config, onClose }: MetricsContext): void {
+  const urls = config.alerts.alertmanager?.urls ?? [];
+  if (urls.length === 0) return;
+  const accounts = [...accountNames(config), 'all'];
+  const sent = new Counter({
+    name: 'podwarden_alertmanager_alerts_sent_total',
+    help: 'Alerts an Alertmanager took (HTTP 200 to POST /api/v2/alerts), resends included, by Alertmanager URL and account.',
+    labelNames: ['alertmanager', 'account'],
+    registers: [registry],
+  });
+  const failed = new Counter({
+    name: 'podwarden_alertmanager_alerts_failed_total',
+    help: 'Alerts whose POST to an Alertmanager failed (they stay queued and are retried), by Alertmanager URL and account.',
+    labelNames: ['alertmanager', 'account'],
+    registers: [registry],
+  });
+  const queued: Gauge<'alertmanager' | 'account'> = new Gauge({
+    name: 'podwarden_alertmanager_alerts_queued',
+    help: 'Alerts waiting to reach an Alertmanager: never taken yet, a resolved notice not yet taken, or failing; by Alertmanager URL and account.',
+    labelNames: ['alertmanager', 'account'],
+    registers: [registry],
+    collect() {
+      queued.reset();
+      for (const alertmanager of urls) for (const account of accounts) queued.set({ alertmanager, account }, 0);
+      for (const row of queuedDeliveries(source.db)) {
+        if (urls.includes(row.target)) queued.set({ alertmanager: row.target, account: row.account }, row.queued);
+      }
+    },
+  });
+  for (const alertmanager of urls) {
+    for (const account of accounts) {
+      sent.inc({ alertmanager, account }, 0);
+      failed.inc({ alertmanager, account }, 0);
+    }
+  }
+  onClose(
+    source.events.on('alertmanager:sent', (e) =>
+      sent.inc({ alertmanager: e.alertmanager, account: e.account }, e.alerts),
+    ),
+  );
+  onClose(
+    source.events.on('alertmanager:failed', (e) =>
+      failed.inc({ alertmanager: e.alertmanager, account: e.account }, e.alerts),
+    ),
+  );
+}
