@@ -218,6 +218,41 @@ const cases: Array<[string, string, Array<[string, string]>]> = [
     `${ACCOUNT}database:\n  path: \${data-dir}/podwarden.db\n`,
     [['database.path', 'invalid reference "${data-dir}" (expected ${NAME} or ${NAME:-default})']],
   ],
+  [
+    'route to an Alertmanager that is not configured',
+    `${ACCOUNT}alerts:\n  route:\n    idle: [alertmanager]\n`,
+    [['alerts.route.idle', 'routes to alertmanager, but alerts.alertmanager is not set']],
+  ],
+  [
+    'unknown alert channel',
+    `${ACCOUNT}alerts:\n  route:\n    idle: [slack]\n`,
+    [['alerts.route.idle[0]', 'expected one of email, alertmanager, got "slack"']],
+  ],
+  [
+    'Alertmanager without URLs',
+    `${ACCOUNT}alerts:\n  alertmanager:\n    urls: []\n`,
+    [['alerts.alertmanager.urls', 'at least one Alertmanager URL is required']],
+  ],
+  [
+    'Alertmanager URL not http',
+    `${ACCOUNT}alerts:\n  alertmanager:\n    urls: [alertmanager:9093]\n`,
+    [['alerts.alertmanager.urls[0]', 'invalid URL "alertmanager:9093" (expected an http:// or https:// URL)']],
+  ],
+  [
+    'Alertmanager with basic auth and a bearer token',
+    `${ACCOUNT}alerts:\n  alertmanager:\n    urls: [http://am:9093]\n    bearerToken: t0ken\n    basicAuth:\n      username: pw\n      password: pass\n`,
+    [['alerts.alertmanager.basicAuth', 'set basicAuth or bearerToken, not both']],
+  ],
+  [
+    'Alertmanager basic auth without a password',
+    `${ACCOUNT}alerts:\n  alertmanager:\n    urls: [http://am:9093]\n    basicAuth:\n      username: pw\n`,
+    [['alerts.alertmanager.basicAuth.password', 'required (or set passwordFile)']],
+  ],
+  [
+    'Alertmanager token file missing',
+    `${ACCOUNT}alerts:\n  alertmanager:\n    urls: [http://am:9093]\n    bearerTokenFile: nope.txt\n`,
+    [['alerts.alertmanager.bearerTokenFile', 'cannot read file <dir>/nope.txt: ENOENT']],
+  ],
   ['root is a list', '- accounts\n', [['(root)', 'expected a mapping, got list']]],
   ['empty file', '# nothing yet\n', [['(root)', 'empty configuration (at least "accounts" is required)']]],
   [
