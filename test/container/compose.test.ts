@@ -61,6 +61,7 @@ describe('config/docker-compose.yml', () => {
       sim: ['demo'],
       prometheus: [],
       grafana: [],
+      alertmanager: [],
       mailpit: [],
     });
   });
@@ -74,6 +75,7 @@ describe('config/docker-compose.yml', () => {
     expect(service('prometheus').image).toMatch(/^prom\/prometheus:v3\.\d+\.\d+$/);
     expect(service('grafana').image).toMatch(/^grafana\/grafana:1\d\.\d+\.\d+$/);
     expect(service('mailpit').image).toMatch(/^axllent\/mailpit:v1\.\d+\.\d+$/);
+    expect(service('alertmanager').image).toMatch(/^prom\/alertmanager:v0\.\d+\.\d+$/);
   });
 
   it('publishes metrics, the simulator, Prometheus, Grafana and the mail UI', () => {
@@ -84,6 +86,7 @@ describe('config/docker-compose.yml', () => {
       sim: ['8080:8080'],
       prometheus: ['9090:9090'],
       grafana: ['3000:3000'],
+      alertmanager: ['9093:9093'],
       mailpit: ['8025:8025'],
     });
   });
@@ -137,6 +140,23 @@ describe('config/docker-compose.yml', () => {
     expect(targets).toEqual(['podwarden:9464']);
     expect(hostnames('podwarden')).toContain('podwarden');
     expect(hostnames('podwarden-demo')).toContain('podwarden');
+  });
+
+  it('runs Alertmanager on the shipped configuration, mailing through Mailpit', () => {
+    const alertmanager = service('alertmanager');
+    expect(alertmanager.volumes).toContain('./alertmanager:/etc/alertmanager:ro');
+    expect(
+      commandOption(
+        alertmanager.command?.flatMap((arg) => arg.split('=')),
+        '--config.file',
+      ),
+    ).toBe('/etc/alertmanager/alertmanager.yml');
+    const config = parseYaml(readFileSync(join(COMPOSE_DIR, 'alertmanager/alertmanager.yml'), 'utf8')) as {
+      receivers: Array<{ email_configs?: Array<{ smarthost: string }> }>;
+    };
+    const smarthosts = config.receivers.flatMap((r) => r.email_configs ?? []).map((c) => c.smarthost);
+    expect(smarthosts.length).toBeGreaterThan(0);
+    for (const smarthost of smarthosts) expect(hostnames('mailpit')).toContain(smarthost.split(':')[0]);
   });
 
   it('provisions Grafana with the Prometheus datasource and the dashboards folder it mounts', () => {
