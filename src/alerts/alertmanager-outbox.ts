@@ -21,7 +21,7 @@ import type { EvaluationEvents } from '../rules/evaluator.js';
 import type { InflightCounter } from '../scheduler/inflight.js';
 import { AlertmanagerError, postAlerts } from './alertmanager-client.js';
 import { toPostableAlert } from './alertmanager-payload.js';
-import { LEASE_MS, retryDelay } from './retry.js';
+import { retryDelay } from './retry.js';
 import { routesTo } from './route.js';
 
 /**
@@ -77,24 +77,37 @@ export interface AlertmanagerDeliveryResult {
   failed: number;
 }
 
-/** One pass: every URL in turn gets its due rows, oldest first, in batches; a URL that fails waits out its backoff. */
+/**
+ * How long an attempt holds its rows beyond the POST's own timeout. Short, unlike the email
+ * outbox's lease: a firing alert held after a crash is not resent, and Alertmanager resolves it
+ * when its `endsAt` (a few resend intervals) passes. Posting again is harmless.
+ */
+const LEASE_MARGIN_MS = 60_000;
+
+/**
+ * One pass: the URLs of the HA set are served side by side (one that hangs does not hold back
+ * the others), each getting its due rows oldest first, in batches; a URL that fails waits out
+ * its backoff.
+ */
 export async function deliverToAlertmanager(ctx: AlertmanagerDeliveryContext): Promise<AlertmanagerDeliveryResult> {
   const result: AlertmanagerDeliveryResult = { sent: 0, failed: 0 };
   const section = ctx.config.alerts.alertmanager;
   if (section === undefined) return result;
-  for (const target of section.urls) {
+  const leaseMs = section.timeoutMs + LEASE_MARGIN_MS;
+  const serve = async (target: string) => {
     while (!ctx.signal?.aborted) {
       const now = ctx.clock.now();
-      if (targetBackingOff(ctx.db, target, now)) break;
+      if (targetBackingOff(ctx.db, target, now)) return;
       const rows = dueDeliveries(ctx.db, target, now, BATCH).filter((row) =>
-        claimDelivery(ctx.db, row.id, now, now + LEASE_MS),
+        claimDelivery(ctx.db, row.id, now, now + leaseMs),
       );
-      if (rows.length === 0) break;
+      if (rows.length === 0) return;
       const outcome = await deliverBatch(ctx, section, target, rows, now);
       result[outcome] += rows.length;
-      if (outcome === 'failed' || rows.length < BATCH) break;
+      if (outcome === 'failed' || rows.length < BATCH) return;
     }
-  }
+  };
+  await Promise.all(section.urls.map(serve));
   return result;
 }
 

@@ -6,7 +6,7 @@
 /** The first retry comes after this; each later one doubles, up to RETRY_MAX_MS. */
 export const RETRY_BASE_MS = 60_000;
 export const RETRY_MAX_MS = 30 * 60_000;
-/** How long one attempt may hold a row; longer than any sender's timeouts added up. */
+/** How long one email attempt may hold its row; longer than nodemailer's timeouts added up. */
 export const LEASE_MS = 10 * 60_000;
 
 /** The wait before the next attempt, after `attempts` failed ones. */

@@ -2,11 +2,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { queueForAlertmanager } from '../../src/alerts/alertmanager-outbox.js';
 import type { PostableAlert } from '../../src/alerts/alertmanager-payload.js';
 import { retryDelay } from '../../src/alerts/retry.js';
+import { recordFindings } from '../../src/alerts/state.js';
 import { parseConfig } from '../../src/config/load.js';
 import type { Config } from '../../src/config/schema.js';
-import { allDeliveries } from '../../src/db/alertmanager-outbox.js';
+import { allDeliveries, claimDelivery } from '../../src/db/alertmanager-outbox.js';
 import { createMetrics } from '../../src/metrics/registry.js';
 import type { MetricsSource } from '../../src/metrics/source.js';
 import { hang, type ScriptedServer, startScriptedServer, text } from '../helpers/scripted-server.js';
@@ -132,6 +134,25 @@ describe('posting to Alertmanager', () => {
       `podwarden_alertmanager_alerts_sent_total{alertmanager="${server.url}",account="all"} 0`,
     );
     metrics.close();
+  });
+
+  it('an attempt in doubt (a crash while posting) is made again once its lease, timeout + 1m, ends', async () => {
+    server = await startScriptedServer(text(200, ''));
+    bench = benchWith({ alertmanager: { urls: [server.url], timeout: '10s', resendInterval: '1h' } });
+    const budget = budgetFinding('monthly', 'actual', 80);
+    await bench.tick([]);
+    // What a crash leaves: the row written and claimed, the POST's outcome never recorded.
+    recordFindings(bench.db, [budget], bench.clock.now(), () => 0);
+    queueForAlertmanager(bench.db, bench.config, bench.clock.now());
+    const [row] = allDeliveries(bench.db);
+    expect(claimDelivery(bench.db, row?.id ?? 0, bench.clock.now(), bench.clock.now() + 70_000)).toBe(true);
+    await bench.clock.advanceBy(MINUTE);
+    await bench.tick([budget]);
+    expect(server.requests).toHaveLength(0);
+    await bench.clock.advanceBy(10_000);
+    await bench.tick([budget]);
+    expect(server.requests).toHaveLength(1);
+    expect(allDeliveries(bench.db).map((r) => [r.attempts, r.lastSentAt])).toEqual([[0, bench.clock.now()]]);
   });
 
   it('gives up on an attempt after the timeout, and keeps the alert', async () => {
