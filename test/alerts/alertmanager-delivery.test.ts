@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +12,7 @@ import type { Config } from '../../src/config/schema.js';
 import { allDeliveries, claimDelivery } from '../../src/db/alertmanager-outbox.js';
 import { createMetrics } from '../../src/metrics/registry.js';
 import type { MetricsSource } from '../../src/metrics/source.js';
+import { hasPeer } from '../helpers/peers.js';
 import { hang, type ScriptedServer, startScriptedServer, text } from '../helpers/scripted-server.js';
 import { type SmtpPeer, startSmtp } from '../helpers/smtp.js';
 import { type AlertBench, alertBench, budgetFinding, finding, MINUTE } from './support.js';
@@ -133,6 +135,16 @@ describe('posting to Alertmanager', () => {
     expect(exposition).toContain(
       `podwarden_alertmanager_alerts_sent_total{alertmanager="${server.url}",account="all"} 0`,
     );
+    if (hasPeer('promtool', 'prometheus')) {
+      // Our families only: prom-client's default nodejs_ ones have lint findings of their own.
+      const ours = exposition
+        .split('\n')
+        .filter((line) => line.includes('podwarden_alertmanager_'))
+        .join('\n');
+      const lint = spawnSync('promtool', ['check', 'metrics'], { input: `${ours}\n`, encoding: 'utf8' });
+      expect(lint.stdout + lint.stderr).toBe('');
+      expect(lint.status).toBe(0);
+    }
     metrics.close();
   });
 
