@@ -239,6 +239,11 @@ const cases: Array<[string, string, Array<[string, string]>]> = [
     [['alerts.alertmanager.urls[0]', 'invalid URL "alertmanager:9093" (expected an http:// or https:// URL)']],
   ],
   [
+    'Alertmanager URL listed twice',
+    `${ACCOUNT}alerts:\n  alertmanager:\n    urls: [http://am:9093, http://am:9093/]\n`,
+    [['alerts.alertmanager.urls[1]', '"http://am:9093" is listed twice']],
+  ],
+  [
     'Alertmanager with basic auth and a bearer token',
     `${ACCOUNT}alerts:\n  alertmanager:\n    urls: [http://am:9093]\n    bearerToken: t0ken\n    basicAuth:\n      username: pw\n      password: pass\n`,
     [['alerts.alertmanager.basicAuth', 'set basicAuth or bearerToken, not both']],

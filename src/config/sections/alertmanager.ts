@@ -54,6 +54,11 @@ export function alertmanagerSection(ctx: ParseContext) {
   });
   return withSecret(fields, 'bearerToken', { required: false })
     .superRefine((section, issues) => {
+      section.urls.forEach((url, index) => {
+        if (section.urls.indexOf(url) !== index) {
+          issues.addIssue({ code: 'custom', path: ['urls', index], message: `"${url}" is listed twice` });
+        }
+      });
       if (section.basicAuth !== undefined && section.bearerToken !== undefined) {
         issues.addIssue({ code: 'custom', path: ['basicAuth'], message: 'set basicAuth or bearerToken, not both' });
       }
