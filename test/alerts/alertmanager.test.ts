@@ -17,7 +17,8 @@ import {
 import { hasPeer } from '../helpers/peers.js';
 import { type AlertBench, alertBench, budgetFinding, finding, MINUTE } from './support.js';
 
-const peer = hasPeer('prometheus-alertmanager', 'prometheus-alertmanager');
+const peer =
+  hasPeer('prometheus-alertmanager', 'prometheus-alertmanager') && hasPeer('amtool', 'prometheus-alertmanager');
 
 let bench: AlertBench | undefined;
 let alertmanager: AlertmanagerPeer | undefined;
