@@ -239,6 +239,11 @@ const cases: Array<[string, string, Array<[string, string]>]> = [
     [['alerts.alertmanager.urls[0]', 'invalid URL "alertmanager:9093" (expected an http:// or https:// URL)']],
   ],
   [
+    'Alertmanager URL with credentials',
+    `${ACCOUNT}alerts:\n  alertmanager:\n    urls: ['https://pw:hunter2@am.example.com']\n`,
+    [['alerts.alertmanager.urls[0]', 'credentials in the URL: set basicAuth (or bearerToken) instead']],
+  ],
+  [
     'Alertmanager URL listed twice',
     `${ACCOUNT}alerts:\n  alertmanager:\n    urls: [http://am:9093, http://am:9093/]\n`,
     [['alerts.alertmanager.urls[1]', '"http://am:9093" is listed twice']],

@@ -55,6 +55,14 @@ export function alertmanagerSection(ctx: ParseContext) {
   return withSecret(fields, 'bearerToken', { required: false })
     .superRefine((section, issues) => {
       section.urls.forEach((url, index) => {
+        // The URL names its Alertmanager in metrics and logs, so it must not carry a password.
+        if (/^https?:\/\/[^/]*@/.test(url)) {
+          issues.addIssue({
+            code: 'custom',
+            path: ['urls', index],
+            message: 'credentials in the URL: set basicAuth (or bearerToken) instead',
+          });
+        }
         if (section.urls.indexOf(url) !== index) {
           issues.addIssue({ code: 'custom', path: ['urls', index], message: `"${url}" is listed twice` });
         }
