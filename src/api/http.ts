@@ -182,7 +182,14 @@ export class HttpTransport {
       if (wait > this.maxRateLimitWaitMs) return undefined;
       return wait > 0 ? wait : this.backoff(attempt);
     }
-    if (error.kind === 'transient' && req.idempotent) return this.backoff(attempt);
+    if (error.kind === 'transient' && req.idempotent) {
+      // A 503 with Retry-After says when the server expects to be back (RFC 9110 §10.2.3):
+      // waiting that long, within the same cap as a 429, beats hammering it on our backoff.
+      if (error.retryAfterMs !== undefined) {
+        return error.retryAfterMs > this.maxRateLimitWaitMs ? undefined : Math.max(error.retryAfterMs, 0);
+      }
+      return this.backoff(attempt);
+    }
     return undefined;
   }
 
@@ -197,7 +204,10 @@ export class HttpTransport {
     if (error.kind === 'transient' && !req.idempotent) {
       return `not retried: ${req.method} ${req.route} is not idempotent, the outcome is unknown`;
     }
-    if (error.kind === 'rate_limited' && (error.retryAfterMs ?? 0) > this.maxRateLimitWaitMs) {
+    if (
+      (error.kind === 'rate_limited' || error.kind === 'transient') &&
+      (error.retryAfterMs ?? 0) > this.maxRateLimitWaitMs
+    ) {
       return `not retried: Retry-After ${Math.ceil((error.retryAfterMs ?? 0) / 1000)}s exceeds the ${this.maxRateLimitWaitMs / 1000}s limit`;
     }
     if (attempt > 0) return `after ${attempt + 1} attempts`;

@@ -80,6 +80,31 @@ describe('retries of idempotent requests', () => {
   });
 });
 
+describe('503 Service Unavailable with Retry-After', () => {
+  const busyFor = (retryAfter: string) =>
+    problem(503, 'Service Unavailable', 'maintenance', { headers: { 'retry-after': retryAfter } });
+
+  it('waits the Retry-After seconds instead of its own backoff, then retries a GET', async () => {
+    client = makeClient(server.url);
+    server.enqueue(busyFor('45'), json(200, { pods: [] }));
+    await drive(client.clock, client.rest.listPods());
+    expect(server.requests).toHaveLength(2);
+    expect(client.clock.sleeps).toEqual([45_000]);
+    expect(client.clock.now()).toBe(START + 45_000);
+  });
+
+  it('gives up at once when the Retry-After is beyond the longest wait we accept', async () => {
+    client = makeClient(server.url, { maxRateLimitWaitMs: 60_000 });
+    server.enqueue(busyFor('600'));
+    const error = await rejectionOf(drive(client.clock, client.rest.listPods()));
+    expect(server.requests).toHaveLength(1);
+    expect((error as ApiError).kind).toBe('transient');
+    expect(error.message).toBe(
+      'GET /pods: 503 Service Unavailable: maintenance [not retried: Retry-After 600s exceeds the 60s limit]',
+    );
+  });
+});
+
 describe('POST /pods/{id}/action is never repeated blindly', () => {
   it('does not retry a 503 and reports that the outcome is unknown', async () => {
     client = makeClient(server.url);
