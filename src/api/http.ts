@@ -150,9 +150,14 @@ export class HttpTransport {
       };
       const { response, text } = await (this.options.inflight?.track(exchange()) ?? exchange());
       const code = response.statusCode;
+      const from = {
+        url: url.split('?')[0] ?? url,
+        contentType: header(response.headers, 'content-type'),
+        location: header(response.headers, 'location')?.split('?')[0],
+      };
       this.budget.observe(ticket, header(response.headers, 'ratelimit'), header(response.headers, 'ratelimit-policy'));
       if (code >= 200 && code < 300) {
-        const decoded = decodeSuccessBody(op, code, text);
+        const decoded = decodeSuccessBody(op, code, text, from);
         return 'body' in decoded
           ? { ok: true, response: { op, status: code, body: decoded.body } }
           : { ok: false, error: decoded };
@@ -160,7 +165,7 @@ export class HttpTransport {
       const now = this.options.clock.now();
       const retryAfterMs = parseRetryAfter(header(response.headers, 'retry-after'), now, RETRY_AFTER_SANITY_CAP_MS);
       if (code === 429 && retryAfterMs !== undefined) this.budget.blockFor(retryAfterMs);
-      return { ok: false, error: errorFromResponse(op, code, text, retryAfterMs) };
+      return { ok: false, error: errorFromResponse(op, code, text, from, retryAfterMs) };
     } catch (error) {
       if (req.signal?.aborted) throw req.signal.reason;
       if (error instanceof ApiError) throw error;
