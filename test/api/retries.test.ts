@@ -66,7 +66,7 @@ describe('retries of idempotent requests', () => {
     client = makeClient(server.url);
     server.enqueue(destroy(), json(200, { pods: [pod()] }));
     const pods = await drive(client.clock, client.rest.listPods());
-    expect(pods).toHaveLength(1);
+    expect(pods.items).toHaveLength(1);
     expect(client.events.map((event) => event.status)).toEqual(['error', 200]);
   });
 
