@@ -1,0 +1,1 @@
+ALTER TABLE `outbox` ADD `account` text DEFAULT 'all' NOT NULL;
