@@ -57,6 +57,7 @@ export function queueNotifications(
       const record = insertOutbox(database, {
         messageId: `<${randomUUID()}@${messageDomain}>`,
         groupKey: notification.groupKey,
+        account: accountOf(notification),
         reason: notification.reason,
         to: notification.receiver,
         ...rendered,
@@ -76,6 +77,12 @@ export function queueNotifications(
       return record;
     }),
   );
+}
+
+/** The one account a message's alerts concern, or `all` (groupBy may leave `account` out). */
+function accountOf(notification: Notification): string {
+  const accounts = new Set([...notification.firing, ...notification.resolved].map((alert) => alert.account));
+  return accounts.size === 1 ? ([...accounts][0] as string) : 'all';
 }
 
 /** The alerts a message is about: the new ones, all of them on a repeat, or the resolved ones. */

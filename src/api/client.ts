@@ -21,7 +21,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const http = new HttpTransport(options, budget);
   return {
     rest: new RestClient(http),
-    graphql: new GraphqlClient(http),
+    graphql: new GraphqlClient(http, options.clock),
     budget,
     close: () => http.close(),
   };

@@ -19,6 +19,8 @@ export interface ApiErrorFields {
   bodySnippet?: string;
   /** How long the server asked us to wait (429 Retry-After). */
   retryAfterMs?: number;
+  /** The address that answered, without its query string (where GraphQL may carry the key). */
+  url?: string;
   /** Appended in brackets, e.g. why the request was not retried. */
   note?: string;
   cause?: unknown;
@@ -36,6 +38,7 @@ export class ApiError extends Error {
   readonly errors?: string[];
   readonly bodySnippet?: string;
   readonly retryAfterMs?: number;
+  readonly url?: string;
 
   constructor(fields: ApiErrorFields) {
     const detail = fields.message ?? describeStatus(fields);
@@ -49,6 +52,7 @@ export class ApiError extends Error {
     this.errors = fields.errors?.map(redact);
     this.bodySnippet = fields.bodySnippet === undefined ? undefined : snippet(fields.bodySnippet);
     this.retryAfterMs = fields.retryAfterMs;
+    this.url = redactOptional(fields.url);
   }
 
   get retryable(): boolean {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Clock } from '../clock.js';
 import { ApiError, type ApiErrorKind, NoDataError } from './errors.js';
 import type { HttpTransport } from './http.js';
 import { parseBody } from './parse.js';
@@ -31,12 +32,21 @@ const POD_STOP = `mutation podStop($podId: String!) {
 }`;
 
 /**
+ * RunPod retires GraphQL "early 2027" (runpod/docs sdks/graphql/configurations.mdx, api-notes §1).
+ * Before this instant a 404 cannot be the retirement, so it is a wrong URL and fails loudly.
+ */
+export const GRAPHQL_RETIREMENT_EARLIEST = Date.UTC(2027, 0, 1);
+
+/**
  * The deprecated GraphQL API, only for what REST v2 lacks: Pod runtime utilisation as a
- * fallback, GPU stock status, and podStop. Once RunPod retires it (HTTP 410 or 404) every call
- * is a NoDataError, not a failure.
+ * fallback, GPU stock status, and podStop. Once RunPod retires it (HTTP 410, or 404 after the
+ * documented retirement date) every call is a NoDataError, not a failure.
  */
 export class GraphqlClient {
-  constructor(private readonly http: HttpTransport) {}
+  constructor(
+    private readonly http: HttpTransport,
+    private readonly clock: Clock,
+  ) {}
 
   async podsWithRuntime(call?: CallOptions): Promise<GraphqlPod[]> {
     const data = await this.run('podsWithRuntime', PODS_WITH_RUNTIME, {}, GraphqlPodsData, true, call);
@@ -77,10 +87,7 @@ export class GraphqlClient {
         signal: call?.signal,
       });
     } catch (error) {
-      if (error instanceof ApiError && (error.status === 410 || error.status === 404)) {
-        throw new NoDataError(error.op, `GraphQL retired or gone (HTTP ${error.status})`, error.status);
-      }
-      throw error;
+      throw retirementOf(error, this.clock.now());
     }
     const envelope = parseBody(GraphqlEnvelope, response.body, response.op);
     if (envelope.errors && envelope.errors.length > 0) throw graphqlError(response.op, envelope.errors);
@@ -88,6 +95,30 @@ export class GraphqlClient {
     const parsed = parseBody(z.looseObject({ data: schema }), envelope, response.op);
     return parsed.data as z.output<S>;
   }
+}
+
+/**
+ * 410 Gone is RunPod saying so; a 404 only counts once the retirement date has passed, because
+ * before it the likelier reading is a mistyped URL, and calling that "retired" hides it forever.
+ */
+function retirementOf(error: unknown, now: number): unknown {
+  if (!(error instanceof ApiError)) return error;
+  const retired = error.status === 410 || (error.status === 404 && now >= GRAPHQL_RETIREMENT_EARLIEST);
+  if (retired) return new NoDataError(error.op, `GraphQL retired or gone (HTTP ${error.status})`, error.status);
+  if (error.status !== 404) return error;
+  const where = error.url ? ` at ${error.url}` : '';
+  return new ApiError({
+    kind: 'not_found',
+    op: error.op,
+    status: error.status,
+    title: error.title,
+    detail: error.detail,
+    errors: error.errors,
+    bodySnippet: error.bodySnippet,
+    url: error.url,
+    note: `nothing found${where}, and GraphQL is not retired before early 2027: check api.graphqlBaseUrl (or the account's graphqlBaseUrl)`,
+    cause: error,
+  });
 }
 
 function graphqlError(op: string, errors: GraphqlErrorEntry[]): ApiError {

@@ -150,9 +150,14 @@ export class HttpTransport {
       };
       const { response, text } = await (this.options.inflight?.track(exchange()) ?? exchange());
       const code = response.statusCode;
+      const from = {
+        url: url.split('?')[0] ?? url,
+        contentType: header(response.headers, 'content-type'),
+        location: header(response.headers, 'location')?.split('?')[0],
+      };
       this.budget.observe(ticket, header(response.headers, 'ratelimit'), header(response.headers, 'ratelimit-policy'));
       if (code >= 200 && code < 300) {
-        const decoded = decodeSuccessBody(op, code, text);
+        const decoded = decodeSuccessBody(op, code, text, from);
         return 'body' in decoded
           ? { ok: true, response: { op, status: code, body: decoded.body } }
           : { ok: false, error: decoded };
@@ -160,7 +165,7 @@ export class HttpTransport {
       const now = this.options.clock.now();
       const retryAfterMs = parseRetryAfter(header(response.headers, 'retry-after'), now, RETRY_AFTER_SANITY_CAP_MS);
       if (code === 429 && retryAfterMs !== undefined) this.budget.blockFor(retryAfterMs);
-      return { ok: false, error: errorFromResponse(op, code, text, retryAfterMs) };
+      return { ok: false, error: errorFromResponse(op, code, text, from, retryAfterMs) };
     } catch (error) {
       if (req.signal?.aborted) throw req.signal.reason;
       if (error instanceof ApiError) throw error;
@@ -182,7 +187,14 @@ export class HttpTransport {
       if (wait > this.maxRateLimitWaitMs) return undefined;
       return wait > 0 ? wait : this.backoff(attempt);
     }
-    if (error.kind === 'transient' && req.idempotent) return this.backoff(attempt);
+    if (error.kind === 'transient' && req.idempotent) {
+      // A 503 with Retry-After says when the server expects to be back (RFC 9110 §10.2.3):
+      // waiting that long, within the same cap as a 429, beats hammering it on our backoff.
+      if (error.retryAfterMs !== undefined) {
+        return error.retryAfterMs > this.maxRateLimitWaitMs ? undefined : Math.max(error.retryAfterMs, 0);
+      }
+      return this.backoff(attempt);
+    }
     return undefined;
   }
 
@@ -197,7 +209,10 @@ export class HttpTransport {
     if (error.kind === 'transient' && !req.idempotent) {
       return `not retried: ${req.method} ${req.route} is not idempotent, the outcome is unknown`;
     }
-    if (error.kind === 'rate_limited' && (error.retryAfterMs ?? 0) > this.maxRateLimitWaitMs) {
+    if (
+      (error.kind === 'rate_limited' || error.kind === 'transient') &&
+      (error.retryAfterMs ?? 0) > this.maxRateLimitWaitMs
+    ) {
       return `not retried: Retry-After ${Math.ceil((error.retryAfterMs ?? 0) / 1000)}s exceeds the ${this.maxRateLimitWaitMs / 1000}s limit`;
     }
     if (attempt > 0) return `after ${attempt + 1} attempts`;

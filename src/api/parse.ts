@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { ApiError } from './errors.js';
 
 const MAX_ISSUES = 3;
@@ -14,6 +14,48 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown, op: str
   const described = issues.slice(0, MAX_ISSUES).map((issue) => describeIssue(issue, body));
   const more = issues.length > MAX_ISSUES ? ` (and ${issues.length - MAX_ISSUES} more)` : '';
   return throwContract(op, `${described.join('; ')}${more}`, JSON.stringify(body) ?? '');
+}
+
+/** A list item the schema rejected: where it was, its id when readable, and why. */
+export interface RejectedItem {
+  index: number;
+  /** The item's `id` when it is a string, so the rest of the daemon can tell which one it was. */
+  id: string | null;
+  /** The field paths and what was wrong, e.g. `response body pods[3].cost: expected number, received string`. */
+  reason: string;
+}
+
+export interface ParsedList<T> {
+  items: T[];
+  rejected: RejectedItem[];
+}
+
+/**
+ * Parses `body[key]` item by item, so one record we cannot read does not hide all the others.
+ * The envelope itself (not an object, `key` not an array) is still a contract error.
+ */
+export function parseItems<S extends z.ZodType>(
+  item: S,
+  key: string,
+  body: unknown,
+  op: string,
+): ParsedList<z.output<S>> {
+  const envelope = parseBody(z.looseObject({ [key]: z.array(z.unknown()) }), body, op);
+  const list = envelope[key] as unknown[];
+  const parsed: ParsedList<z.output<S>> = { items: [], rejected: [] };
+  list.forEach((raw, index) => {
+    const result = item.safeParse(raw);
+    if (result.success) {
+      parsed.items.push(result.data);
+      return;
+    }
+    const issues = result.error.issues.map((issue) => ({ ...issue, path: [key, index, ...issue.path] }));
+    const described = issues.slice(0, MAX_ISSUES).map((issue) => describeIssue(issue, body));
+    const more = issues.length > MAX_ISSUES ? ` (and ${issues.length - MAX_ISSUES} more)` : '';
+    const id = raw !== null && typeof raw === 'object' ? (raw as { id?: unknown }).id : undefined;
+    parsed.rejected.push({ index, id: typeof id === 'string' ? id : null, reason: `${described.join('; ')}${more}` });
+  });
+  return parsed;
 }
 
 function throwContract(op: string, message: string, body: string): never {

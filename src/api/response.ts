@@ -1,9 +1,32 @@
 import { type ApiErrorFields, kindForStatus } from './errors.js';
 import { ErrorResponse } from './schemas/problem.js';
 
+/** Who answered and how: the URL without its query (GraphQL may carry the key there). */
+export interface Answerer {
+  url: string;
+  contentType?: string;
+  location?: string;
+}
+
 /** Decodes a 2xx body: empty (204) is `undefined`; anything else must be JSON. */
-export function decodeSuccessBody(op: string, status: number, text: string): { body: unknown } | ApiErrorFields {
+export function decodeSuccessBody(
+  op: string,
+  status: number,
+  text: string,
+  from: Answerer,
+): { body: unknown } | ApiErrorFields {
   if (status === 204 || text.trim() === '') return { body: undefined };
+  if (isHtml(text, from.contentType)) {
+    // A captive portal, a proxy's login page or a docs site at a mistyped URL all answer 200.
+    return {
+      kind: 'contract',
+      op,
+      status,
+      url: from.url,
+      message: `expected JSON from ${from.url}, got ${describeHtml(text, from.contentType)}`,
+      bodySnippet: text,
+    };
+  }
   try {
     return { body: JSON.parse(text) };
   } catch (error) {
@@ -11,6 +34,7 @@ export function decodeSuccessBody(op: string, status: number, text: string): { b
       kind: 'contract',
       op,
       status,
+      url: from.url,
       message: `response body is not valid JSON (${(error as Error).message})`,
       bodySnippet: text,
     };
@@ -21,8 +45,23 @@ export function decodeSuccessBody(op: string, status: number, text: string): { b
  * Turns a non-2xx answer into error fields: v2 problem+json (title, detail, errors[]) or a
  * GraphQL `errors[]` envelope; anything else keeps the status and a body excerpt.
  */
-export function errorFromResponse(op: string, status: number, text: string, retryAfterMs?: number): ApiErrorFields {
+export function errorFromResponse(
+  op: string,
+  status: number,
+  text: string,
+  from: Answerer,
+  retryAfterMs?: number,
+): ApiErrorFields {
   const fields: ApiErrorFields = { kind: kindForStatus(status), op, status, bodySnippet: text, retryAfterMs };
+  fields.url = from.url;
+  if (status >= 300 && status < 400) {
+    // We never follow redirects: the key would travel to wherever they point.
+    const to = from.location ? `to ${from.location}` : 'without a Location';
+    return { ...fields, message: `${status} redirect from ${from.url} ${to}, where a JSON answer was expected` };
+  }
+  if (isHtml(text, from.contentType)) {
+    return { ...fields, message: `${status} from ${from.url}: ${describeHtml(text, from.contentType)}, not JSON` };
+  }
   const json = tryJson(text);
   const problem = ErrorResponse.partial().safeParse(json);
   if (problem.success && (problem.data.title !== undefined || problem.data.detail !== undefined)) {
@@ -42,6 +81,19 @@ function graphqlMessages(json: unknown): string[] {
       ? [(entry as { message: string }).message]
       : [],
   );
+}
+
+function isHtml(text: string, contentType: string | undefined): boolean {
+  if (contentType?.toLowerCase().includes('html')) return true;
+  return /^\s*<(!doctype html|html|head|body)\b/i.test(text);
+}
+
+/** `an HTML page (text/html, title "Page not found")`. */
+function describeHtml(text: string, contentType: string | undefined): string {
+  const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1]?.replace(/\s+/g, ' ').trim();
+  const parts = [contentType?.split(';')[0]?.trim(), title ? `title "${title.slice(0, 80)}"` : undefined];
+  const inside = parts.filter(Boolean).join(', ');
+  return inside ? `an HTML page (${inside})` : 'an HTML page';
 }
 
 function tryJson(text: string): unknown {

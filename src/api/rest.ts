@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { ApiError } from './errors.js';
 import type { ApiRequest, HttpTransport, QueryValue } from './http.js';
-import { parseBody } from './parse.js';
+import { type ParsedList, parseBody, parseItems } from './parse.js';
 import {
   type BillingBucketSize,
   type Cloud,
@@ -65,9 +65,16 @@ export interface BillingQuery {
 export class RestClient {
   constructor(private readonly http: HttpTransport) {}
 
-  async listPods(options: { includeClusterPods?: boolean } = {}, call?: CallOptions): Promise<Pod[]> {
+  /**
+   * Pods are parsed one by one: a Pod the schema rejects lands in `rejected` (index, id when
+   * readable, field paths) and the rest of the list is still usable, so one odd record does
+   * not blind idle detection for every other Pod.
+   */
+  async listPods(options: { includeClusterPods?: boolean } = {}, call?: CallOptions): Promise<ParsedList<Pod>> {
     const query = { includeClusterPods: options.includeClusterPods };
-    return (await this.get('/pods', {}, query, ListPodsResponse, call)).pods;
+    const request: ApiRequest = { target: 'rest', method: 'GET', route: '/pods', params: {}, query, idempotent: true };
+    const response = await this.http.send({ ...request, signal: call?.signal });
+    return parseItems(Pod, 'pods', response.body, response.op);
   }
 
   async getPod(id: string, call?: CallOptions): Promise<Pod> {

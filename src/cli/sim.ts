@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { toIso } from '../clock.js';
+import { RealClock, toIso } from '../clock.js';
 import { createLogger } from '../log.js';
 import { ScaledClock } from '../simulator/scaled-clock.js';
 import { loadScenario } from '../simulator/scenario.js';
@@ -12,6 +12,7 @@ interface SimOptions {
   port: string;
   host: string;
   speed: string;
+  start?: string;
 }
 
 /** `podwarden sim`: the RunPod simulator on its own, on a clock that starts at the scenario's start. */
@@ -25,6 +26,10 @@ export function simCommand(): Command {
     .option('--port <n>', 'port to listen on (0: any free port)', '0')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--speed <x>', 'virtual seconds per real second', '1')
+    .option(
+      '--start <time>',
+      "play the scenario from this ISO 8601 instant, or `now` for the system time, instead of the scenario's own start",
+    )
     .action(async (options: SimOptions) => {
       const port = Number(options.port);
       if (!Number.isInteger(port) || port < 0 || port > 65_535) {
@@ -34,7 +39,7 @@ export function simCommand(): Command {
       if (!Number.isFinite(speed) || speed <= 0) {
         throw new UsageError(`--speed: expected a positive number, got "${options.speed}"`);
       }
-      const scenario = loadScenario(resolveScenario(options.scenario));
+      const scenario = loadScenario(resolveScenario(options.scenario), { startMs: startOption(options.start) });
       const clock = new ScaledClock({ startMs: scenario.startMs, speed });
       const sim = await startSimulator({ scenario, clock, host: options.host, port, log: createLogger() });
       const lines = [
@@ -49,4 +54,17 @@ export function simCommand(): Command {
       await untilSignalled();
       await sim.close();
     });
+}
+
+/** `--start`: an ISO 8601 instant or `now`; absent keeps the scenario's own start. */
+function startOption(given: string | undefined): number | undefined {
+  if (given === undefined) return undefined;
+  // The one place the simulator reads the system time: a live demo must line up with the wall
+  // clock that Prometheus and Grafana stamp their samples with.
+  if (given === 'now') return new RealClock().now();
+  const startMs = Date.parse(given);
+  if (!Number.isFinite(startMs)) {
+    throw new UsageError(`--start: expected an ISO 8601 time such as 2026-11-02T09:00:00Z or "now", got "${given}"`);
+  }
+  return startMs;
 }

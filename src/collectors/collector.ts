@@ -22,6 +22,8 @@ export interface CollectContext {
 export interface CollectResult {
   /** Rows written (inserted or changed), for collector_runs and logs. */
   rows: number;
+  /** What the run had to leave out though it succeeded (e.g. Pods the schema rejected). */
+  detail?: string;
 }
 
 /**

@@ -1,4 +1,6 @@
+import type { RejectedItem } from '../api/parse.js';
 import type { Pod } from '../api/schemas.js';
+import type { UnreadableItems } from '../db/latest.js';
 import { insertPodSamples, type PodInput, type PodSampleInput, syncPods } from '../db/pods.js';
 import type { Collector } from './collector.js';
 
@@ -17,15 +19,42 @@ export const podsCollector: Collector = {
   name: 'pods',
   async collect(ctx) {
     const listed = await ctx.api.rest.listPods({ includeClusterPods: true }, { signal: ctx.signal });
-    const rows = listed.map(podRow);
-    const samples = listed.flatMap((pod) => sampleOf(pod, ctx.now) ?? []);
+    const rows = listed.items.map(podRow);
+    const samples = listed.items.flatMap((pod) => sampleOf(pod, ctx.now) ?? []);
+    const unreadable = unreadablePods(listed.rejected);
+    // A Pod we could not read is unknown this poll, on record: never idle, never stopped.
+    samples.push(...unreadable.ids.map((podId) => unknownSample(podId, ctx.now)));
+    for (const item of listed.rejected) {
+      ctx.log.warn(
+        { route: 'GET /pods', index: item.index, podId: item.id, reason: item.reason },
+        'pod rejected by the schema; treated as unknown',
+      );
+    }
     return ctx.db.transaction(() => {
-      const { upserted, gone } = syncPods(ctx.db, ctx.account, rows, ctx.now);
+      const { upserted, gone } = syncPods(ctx.db, ctx.account, rows, ctx.now, unreadable);
       const sampled = insertPodSamples(ctx.db, ctx.account, samples);
-      return { rows: upserted + gone.length + sampled };
+      return { rows: upserted + gone.length + sampled, ...rejectedDetail(listed.rejected) };
     });
   },
 };
+
+function unreadablePods(rejected: readonly RejectedItem[]): UnreadableItems {
+  const ids = rejected.flatMap((item) => (item.id === null ? [] : [item.id]));
+  return { ids: [...new Set(ids)], anonymous: rejected.some((item) => item.id === null) };
+}
+
+/** `2 Pods rejected by the schema, treated as unknown: pods[3] (pod-x): response body pods[3].cost: …`. */
+function rejectedDetail(rejected: readonly RejectedItem[]): { detail?: string } {
+  if (rejected.length === 0) return {};
+  const items = rejected.map((item) => `pods[${item.index}]${item.id === null ? '' : ` (${item.id})`}: ${item.reason}`);
+  const noun = rejected.length === 1 ? 'Pod' : 'Pods';
+  return { detail: `${rejected.length} ${noun} rejected by the schema, treated as unknown: ${items.join('; ')}` };
+}
+
+function unknownSample(podId: string, observedAt: number): PodSampleInput {
+  const none = { uptimeS: null, gpuUtil: null, gpuMemoryUtil: null, cpuUtil: null, memoryUtil: null };
+  return { podId, observedAt, state: 'unknown', ...none };
+}
 
 function podRow(pod: Pod): PodInput {
   return {
@@ -65,11 +94,7 @@ function keptEnv(env: Readonly<Record<string, string>>): Record<string, string> 
  */
 export function sampleOf(pod: Pod, observedAt: number): PodSampleInput | undefined {
   const { runtime } = pod;
-  if (runtime === null) {
-    if (pod.status !== 'RUNNING') return undefined;
-    const none = { uptimeS: null, gpuUtil: null, gpuMemoryUtil: null, cpuUtil: null, memoryUtil: null };
-    return { podId: pod.id, observedAt, state: 'unknown', ...none };
-  }
+  if (runtime === null) return pod.status === 'RUNNING' ? unknownSample(pod.id, observedAt) : undefined;
   return {
     podId: pod.id,
     observedAt,

@@ -11,6 +11,8 @@ export interface RunReport {
   startedAt: number;
   endedAt: number;
   error?: string;
+  /** What an ok run had to leave out (e.g. rejected list items). */
+  detail?: string;
 }
 
 /**
@@ -33,7 +35,7 @@ export async function runCollector(
   const signal = AbortSignal.any([base.signal, AbortSignal.timeout(base.timeoutMs)]);
   let report: RunReport;
   try {
-    const { rows } = await collector.collect({ ...base, now: startedAt, log, signal });
+    const { rows, detail } = await collector.collect({ ...base, now: startedAt, log, signal });
     report = {
       account: base.account,
       collector: collector.name,
@@ -41,6 +43,7 @@ export async function runCollector(
       rows,
       startedAt,
       endedAt: base.clock.now(),
+      ...(detail === undefined ? {} : { detail }),
     };
     log.debug({ rows, ms: report.endedAt - startedAt }, 'collector run finished');
   } catch (error) {
@@ -64,6 +67,7 @@ export async function runCollector(
     outcome: report.outcome,
     rows: report.rows,
     error: report.error ?? null,
+    detail: report.detail ?? null,
   });
   return report;
 }

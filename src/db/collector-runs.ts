@@ -17,13 +17,16 @@ export interface RunEnd {
   rows: number;
   /** The error message; redacted again here, because a database row outlives every log line. */
   error?: string | null;
+  /** What an otherwise successful run had to leave out (rejected list items); redacted like error. */
+  detail?: string | null;
 }
 
 export function finishRun(database: Database, id: number, end: RunEnd): void {
   const error = end.error ? redact(end.error) : null;
+  const detail = end.detail ? redact(end.detail) : null;
   const result = database.db
     .update(collectorRuns)
-    .set({ endedAt: end.endedAt, outcome: end.outcome, rows: end.rows, error })
+    .set({ endedAt: end.endedAt, outcome: end.outcome, rows: end.rows, error, detail })
     .where(eq(collectorRuns.id, id))
     .run();
   if (result.changes !== 1) throw new Error(`finish collector run ${id}: no such run`);

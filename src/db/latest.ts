@@ -17,6 +17,15 @@ export interface SyncResult {
   gone: string[];
 }
 
+/**
+ * Items the API listed but we could not read: still there, so never marked gone. With an
+ * `anonymous` one (no readable id) nothing is marked gone in that sync.
+ */
+export interface UnreadableItems {
+  ids: readonly string[];
+  anonymous: boolean;
+}
+
 function columnOf(table: SQLiteTable, key: string): SQLiteColumn {
   const column = getTableColumns(table)[key];
   if (!column) throw new Error(`no column ${key}`);
@@ -63,10 +72,18 @@ export function trackedSync<T extends TrackedTable>(table: T, idKey: keyof Lates
   const idColumn = sql.identifier(columnOf(table, idKey).name);
   const goneAt = sql.identifier(table.goneAt.name);
   const accountColumn = sql.identifier(table.account.name);
-  return (database: Database, account: string, items: readonly LatestInput<T>[], now: number): SyncResult => {
-    const seen = JSON.stringify(items.map((item) => item[idKey]));
+  return (
+    database: Database,
+    account: string,
+    items: readonly LatestInput<T>[],
+    now: number,
+    unreadable: UnreadableItems = { ids: [], anonymous: false },
+  ): SyncResult => {
+    const seen = JSON.stringify([...items.map((item) => item[idKey]), ...unreadable.ids]);
     return database.transaction(() => {
       const upserted = upsertAll(database, account, items, now);
+      // An item we could not read without its id could be any of them: none is gone for sure.
+      if (unreadable.anonymous) return { upserted, gone: [] };
       const markGone: SQL = sql`UPDATE ${table} SET ${goneAt} = ${now}
         WHERE ${accountColumn} = ${account} AND ${goneAt} IS NULL
           AND ${idColumn} NOT IN (SELECT value FROM json_each(${seen}))

@@ -6,7 +6,17 @@ export type LogRecord = typeof notificationLog.$inferSelect;
 export type OutboxRecord = typeof outbox.$inferSelect;
 export type OutboxInput = Pick<
   OutboxRecord,
-  'messageId' | 'groupKey' | 'reason' | 'to' | 'subject' | 'text' | 'html' | 'alertKeys' | 'createdAt' | 'nextAttemptAt'
+  | 'messageId'
+  | 'groupKey'
+  | 'account'
+  | 'reason'
+  | 'to'
+  | 'subject'
+  | 'text'
+  | 'html'
+  | 'alertKeys'
+  | 'createdAt'
+  | 'nextAttemptAt'
 >;
 
 /** The notification log's live entries (expired ones count as absent), by group key. */
@@ -84,6 +94,24 @@ export interface OutboxCounts {
   abandoned: number;
   /** When the oldest unsent message was written; null when none waits. */
   oldestPendingAt: number | null;
+}
+
+/** How the outbox stands per account (`all` for messages spanning accounts), for metrics. */
+export function outboxCountsByAccount(database: Database): Array<OutboxCounts & { account: string }> {
+  return database.db
+    .select({
+      account: outbox.account,
+      pending: sql<number>`coalesce(sum(${outbox.sentAt} IS NULL AND ${outbox.abandonedAt} IS NULL), 0)`,
+      sent: sql<number>`coalesce(sum(${outbox.sentAt} IS NOT NULL), 0)`,
+      abandoned: sql<number>`coalesce(sum(${outbox.abandonedAt} IS NOT NULL), 0)`,
+      oldestPendingAt: sql<
+        number | null
+      >`min(CASE WHEN ${outbox.sentAt} IS NULL AND ${outbox.abandonedAt} IS NULL THEN ${outbox.createdAt} END)`,
+    })
+    .from(outbox)
+    .groupBy(outbox.account)
+    .orderBy(outbox.account)
+    .all();
 }
 
 /** How the outbox stands (for metrics and /api/status). */

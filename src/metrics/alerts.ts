@@ -1,56 +1,72 @@
 import { Counter, Gauge } from 'prom-client';
 import { ALERT_RULES } from '../config/sections/alerts.js';
 import { firingAlerts } from '../db/alerts.js';
-import { outboxCounts } from '../db/notifications.js';
+import { outboxCountsByAccount } from '../db/notifications.js';
 import type { Finding } from '../rules/finding.js';
-import type { MetricsContext } from './source.js';
+import { type MetricsContext, metricAccounts } from './source.js';
 
 const SEVERITIES = ['info', 'warning', 'critical'] as const satisfies ReadonlyArray<Finding['severity']>;
 
 /**
  * podwarden's own alerts and their email, from the alerts table and the durable outbox: how
- * many alerts fire now per rule and severity (every pair present, 0 when none), and what became
- * of every message written (counted from the outbox, so the totals survive restarts).
+ * many alerts fire now per account, rule and severity (every triple present, 0 when none), and
+ * what became of every message written (counted from the outbox, so the totals survive
+ * restarts). `account` is `all` for a budget over every account and for a message whose alerts
+ * span accounts.
  */
-export function registerAlertMetrics({ registry, source }: MetricsContext): void {
-  const firing: Gauge<'rule' | 'severity'> = new Gauge({
+export function registerAlertMetrics({ registry, source, config }: MetricsContext): void {
+  const accounts = metricAccounts(config);
+  const firing: Gauge<'account' | 'rule' | 'severity'> = new Gauge({
     name: 'podwarden_alerts_firing',
-    help: "Alerts of podwarden's rules firing now, by rule and severity.",
-    labelNames: ['rule', 'severity'],
+    help: "Alerts of podwarden's rules firing now, by account (all for a budget over every account), rule and severity.",
+    labelNames: ['account', 'rule', 'severity'],
     registers: [registry],
     collect() {
       firing.reset();
-      for (const rule of ALERT_RULES) for (const severity of SEVERITIES) firing.set({ rule, severity }, 0);
-      for (const alert of firingAlerts(source.db)) firing.inc({ rule: alert.rule, severity: alert.severity });
+      for (const account of accounts)
+        for (const rule of ALERT_RULES) for (const severity of SEVERITIES) firing.set({ account, rule, severity }, 0);
+      for (const alert of firingAlerts(source.db)) {
+        firing.inc({ account: alert.account, rule: alert.rule, severity: alert.severity });
+      }
     },
   });
 
-  const emails: Counter<'outcome'> = new Counter({
+  const emails: Counter<'account' | 'outcome'> = new Counter({
     name: 'podwarden_emails_total',
-    help: 'Alert emails by outcome: sent (the SMTP server accepted it) or abandoned (not sent before the give-up time, or no recipients).',
-    labelNames: ['outcome'],
+    help: 'Alert emails by account (all when a message spans accounts) and outcome: sent (the SMTP server accepted it) or abandoned (not sent before the give-up time, or no recipients).',
+    labelNames: ['account', 'outcome'],
     registers: [registry],
     collect() {
-      const counts = outboxCounts(source.db);
       emails.reset();
-      emails.inc({ outcome: 'sent' }, counts.sent);
-      emails.inc({ outcome: 'abandoned' }, counts.abandoned);
+      for (const account of accounts) for (const outcome of ['sent', 'abandoned']) emails.inc({ account, outcome }, 0);
+      for (const counts of outboxCountsByAccount(source.db)) {
+        emails.inc({ account: counts.account, outcome: 'sent' }, counts.sent);
+        emails.inc({ account: counts.account, outcome: 'abandoned' }, counts.abandoned);
+      }
     },
   });
-  const queued: Gauge = new Gauge({
+  const queued: Gauge<'account'> = new Gauge({
     name: 'podwarden_emails_queued',
-    help: 'Alert emails in the outbox waiting for their first attempt or a retry.',
+    help: 'Alert emails in the outbox waiting for their first attempt or a retry, by account (all when a message spans accounts).',
+    labelNames: ['account'],
     registers: [registry],
     collect() {
-      queued.set(outboxCounts(source.db).pending);
+      queued.reset();
+      for (const account of accounts) queued.set({ account }, 0);
+      for (const counts of outboxCountsByAccount(source.db)) queued.set({ account: counts.account }, counts.pending);
     },
   });
-  const oldest: Gauge = new Gauge({
+  const oldest: Gauge<'account'> = new Gauge({
     name: 'podwarden_emails_oldest_queued_timestamp_seconds',
-    help: 'When the oldest email still waiting in the outbox was written, as a Unix time; 0 when none waits.',
+    help: 'When the oldest email still waiting in the outbox was written, as a Unix time, by account; 0 when none waits.',
+    labelNames: ['account'],
     registers: [registry],
     collect() {
-      oldest.set((outboxCounts(source.db).oldestPendingAt ?? 0) / 1000);
+      oldest.reset();
+      for (const account of accounts) oldest.set({ account }, 0);
+      for (const counts of outboxCountsByAccount(source.db)) {
+        oldest.set({ account: counts.account }, (counts.oldestPendingAt ?? 0) / 1000);
+      }
     },
   });
 }

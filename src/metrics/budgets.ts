@@ -6,6 +6,9 @@ import type { MetricsContext } from './source.js';
 type BudgetGauge = Gauge<string>;
 
 /**
+ * Every series carries the budget's `account` (`all` for a budget over every account), so a
+ * dashboard filtered by account shows the budgets that concern it.
+ *
  * Each configured budget's current period from the budget rule's own reading of the database
  * (`budgetStatus`), so the dashboard shows exactly the figures the alerts are made of.
  */
@@ -40,46 +43,47 @@ export function registerBudgetMetrics(context: MetricsContext): void {
     const account = budget.account ?? ALL_ACCOUNTS;
     info.set({ budget: budget.name, account, scope: budget.scope, period: budget.period }, 1);
   }
-  gauge('podwarden_budget_amount_dollars', 'The amount the budget allows per period.', ['budget'], (g, s) =>
-    g.set({ budget: s.budget }, s.amount),
+  gauge('podwarden_budget_amount_dollars', 'The amount the budget allows per period.', ['budget', 'account'], (g, s) =>
+    g.set({ budget: s.budget, account: s.account }, s.amount),
   );
   gauge(
     'podwarden_budget_spend_dollars',
     "The budget's spend in its current period by figure: actual (billed), live (billed plus not yet billed) and forecast (projected to the period's end); forecast is absent until enough billing history is known.",
-    ['budget', 'figure'],
+    ['budget', 'account', 'figure'],
     (g, s) => {
-      for (const [figure, value] of figuresOf(s)) g.set({ budget: s.budget, figure }, value);
+      for (const [figure, value] of figuresOf(s)) g.set({ budget: s.budget, account: s.account, figure }, value);
     },
   );
   gauge(
     'podwarden_budget_used_ratio',
     "The budget's spend by figure as a share of its amount, 1 meaning all of it; forecast is absent until enough billing history is known.",
-    ['budget', 'figure'],
+    ['budget', 'account', 'figure'],
     (g, s) => {
-      for (const [figure, value] of figuresOf(s)) g.set({ budget: s.budget, figure }, value / s.amount);
+      for (const [figure, value] of figuresOf(s))
+        g.set({ budget: s.budget, account: s.account, figure }, value / s.amount);
     },
   );
   gauge(
     'podwarden_budget_burn_rate_dollars_per_hour',
     "What the budget's scope spent per hour over the forecast window, billed and not yet billed; absent while there is no forecast.",
-    ['budget'],
+    ['budget', 'account'],
     (g, s) => {
-      if (s.burnPerHour !== null) g.set({ budget: s.budget }, s.burnPerHour);
+      if (s.burnPerHour !== null) g.set({ budget: s.budget, account: s.account }, s.burnPerHour);
     },
   );
   gauge(
     'podwarden_budget_runout_timestamp_seconds',
     "When the budget's live spend reaches its amount at what its scope costs per hour now, as a Unix time; absent when it already has or never will.",
-    ['budget'],
+    ['budget', 'account'],
     (g, s) => {
-      if (s.runsOutAt !== null) g.set({ budget: s.budget }, s.runsOutAt / 1000);
+      if (s.runsOutAt !== null) g.set({ budget: s.budget, account: s.account }, s.runsOutAt / 1000);
     },
   );
   gauge(
     'podwarden_budget_period_end_timestamp_seconds',
     "When the budget's current period ends and its spend starts again from zero, as a Unix time.",
-    ['budget'],
-    (g, s) => g.set({ budget: s.budget }, s.period.endMs / 1000),
+    ['budget', 'account'],
+    (g, s) => g.set({ budget: s.budget, account: s.account }, s.period.endMs / 1000),
   );
 }
 

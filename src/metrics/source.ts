@@ -32,3 +32,12 @@ export interface MetricsContext {
 export function accountNames(config: Config): string[] {
   return config.accounts.map((account) => account.name);
 }
+
+/**
+ * The account names series start at 0 for: every configured account, and `all` when a budget
+ * covers every account (its alerts carry `account="all"`).
+ */
+export function metricAccounts(config: Config): string[] {
+  const all = config.budgets.some((budget) => budget.account === undefined) ? ['all'] : [];
+  return [...accountNames(config), ...all];
+}

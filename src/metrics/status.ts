@@ -35,6 +35,8 @@ function collectorHealth(source: MetricsSource, config: Config, now: number) {
               outcome: last.outcome ?? 'running',
               rows: last.rows,
               error: last.error,
+              // What an ok run set aside, e.g. Pods the schema rejected (treated as unknown).
+              detail: last.detail,
             }
           : null,
       };

@@ -9,8 +9,9 @@ import { type WindowEvidence, type WindowSample, windowEvidence } from './idle-s
  * Idle detection, pure: stored samples, Pods, the idle rules and `now` in; one verdict per Pod
  * out. Only the window is read, so the cost does not grow with the stored history.
  *
- * - `idle` / `held_idle`: every sample of the window is IDLE, IDLE samples cover `coverage` of
- *   it (at least `minSamples`), the newest is fresh, and the Pod is past its grace after (re)start.
+ * - `idle` / `held_idle`: every sample of the window is IDLE, IDLE samples since the window's
+ *   last telemetry gap cover `coverage` of it (at least `minSamples`), the newest is fresh, and
+ *   the Pod is past its grace after (re)start.
  *   Held-idle: the GPUs hold memory (a model still loaded) while compute stays at the threshold.
  * - `active`: a sample above the threshold. `unknown`: too little known evidence, or none now.
  * - The others say why the Pod is not considered at all.
@@ -111,10 +112,12 @@ function assessPod(pod: PodRecord, samples: WindowSample[], input: IdleInput): P
     return { ...judged, verdict: 'grace', reason: `(re)started ${toIso(runningSince)}, in grace` };
   }
   if (evidence.coverage < rule.coverage || evidence.idleSamples < rule.minSamples) {
+    const restarted =
+      evidence.restartedAt === null ? '' : `telemetry gap: evidence restarted ${toIso(evidence.restartedAt)}; `;
     return {
       ...judged,
       verdict: 'unknown',
-      reason: `known idle samples (${evidence.idleSamples}) cover ${percent(evidence.coverage)} of the window (need ${percent(rule.coverage)}, ${rule.minSamples} samples)`,
+      reason: `${restarted}known idle samples (${evidence.idleSamples}) cover ${percent(evidence.coverage)} of the window (need ${percent(rule.coverage)}, ${rule.minSamples} samples)`,
     };
   }
   const memory = evidence.latest?.maxGpuMemoryUtil ?? null;

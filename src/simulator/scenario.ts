@@ -160,9 +160,11 @@ export class ScenarioError extends Error {
 }
 
 /** Validates and normalizes a parsed scenario document; `source` names it in errors. */
-export function parseScenario(raw: unknown, source: string): Scenario {
+export function parseScenario(raw: unknown, source: string, overrides: ScenarioOverrides = {}): Scenario {
   const parsed = rawScenarioSchema.safeParse(raw);
   if (!parsed.success) throw new ScenarioError(source, parsed.error.issues.flatMap(describeIssue));
+  // Every time in a scenario is relative to its start, so moving the start moves the whole story.
+  if (overrides.startMs !== undefined) parsed.data.start = overrides.startMs;
   const problems: string[] = [];
   const scenario = normalizeScenario(parsed.data, source, (path, message) => problems.push(`${path}: ${message}`));
   if (problems.length > 0) throw new ScenarioError(source, problems);
@@ -170,7 +172,13 @@ export function parseScenario(raw: unknown, source: string): Scenario {
 }
 
 /** Reads a scenario file: `.json`, or `.yaml`/`.yml`. */
-export function loadScenario(path: string): Scenario {
+/** What a caller may change in a scenario as it is loaded. */
+export interface ScenarioOverrides {
+  /** Play the scenario from this instant instead of its `start` (e.g. wall-clock now). */
+  startMs?: number;
+}
+
+export function loadScenario(path: string, overrides: ScenarioOverrides = {}): Scenario {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -186,7 +194,7 @@ export function loadScenario(path: string): Scenario {
   } catch (error) {
     throw new ScenarioError(path, [`cannot parse: ${(error as Error).message}`]);
   }
-  return parseScenario(raw, path);
+  return parseScenario(raw, path, overrides);
 }
 
 /** `pods[2].gpu.count: Too small: ...`; a union reports the branch that got furthest. */

@@ -4,7 +4,7 @@ import { notify } from '../../src/alerts/notify.js';
 import { LEASE_MS, retryDelay } from '../../src/alerts/outbox.js';
 import { alertSettings } from '../../src/alerts/settings.js';
 import { recordFindings } from '../../src/alerts/state.js';
-import { claimMessage, outboxCounts } from '../../src/db/notifications.js';
+import { claimMessage, outboxCounts, outboxCountsByAccount } from '../../src/db/notifications.js';
 import { type SmtpPeer, startSmtp } from '../helpers/smtp.js';
 import { type AlertBench, alertBench, budgetFinding, finding, HOUR, MINUTE, START } from './support.js';
 
@@ -132,5 +132,24 @@ describe('the outbox', () => {
       ['[podwarden] Budget gpu: forecast crossed 100%', [], null],
     ]);
     expect(bench.sent).toEqual([]);
+  });
+});
+
+describe('the account of a message', () => {
+  it('is the account its alerts concern, or all when grouping put several accounts in one message', async () => {
+    const port = await vacantPort();
+    bench = withEmail(port);
+    bench.config.alerts.groupBy = ['rule'];
+    const other = (key: string) => finding(key, { account: 'other', labels: { rule: 'idle', account: 'other' } });
+    await bench.run(HOUR, () => [finding('capacity:h100'), finding('idle:p1'), other('idle:p2')]);
+    const byRule = new Map(bench.outbox().map((message) => [message.groupKey, message.account]));
+    expect([...byRule.entries()].sort()).toEqual([
+      ['{rule="capacity"}:ops@example.com', 'sim'],
+      ['{rule="idle"}:ops@example.com', 'all'],
+    ]);
+    expect(outboxCountsByAccount(bench.db).map((row) => [row.account, row.pending])).toEqual([
+      ['all', 1],
+      ['sim', 1],
+    ]);
   });
 });

@@ -93,6 +93,9 @@ describe('contract: the client against prism mock --errors', () => {
     if (expected === 'ok') {
       if (!outcome.ok) throw outcome.error;
       expect(seen.status).toBeLessThan(300);
+      // A list parsed item by item must not set the document's own example aside.
+      const rejected = (outcome.value as { rejected?: unknown[] } | null)?.rejected;
+      expect(rejected ?? []).toEqual([]);
       return;
     }
     // The document's GET /v2/serverless example has queue URLs with `{job_id}` templates, which

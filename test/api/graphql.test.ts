@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiError, NoDataError } from '../../src/api/errors.js';
+import { GRAPHQL_RETIREMENT_EARLIEST } from '../../src/api/graphql.js';
 import { json, problem, type ScriptedServer, startScriptedServer, text } from '../helpers/scripted-server.js';
-import { drive, makeClient, rejectionOf, type TestClient } from './support.js';
+import { drive, makeClient, RecordingClock, rejectionOf, type TestClient } from './support.js';
 
 let server: ScriptedServer;
 let client: TestClient;
@@ -134,13 +135,56 @@ describe('GraphqlClient', () => {
     expect(error.message).toBe(`POST /graphql (podStop): 400: ${message}`);
   });
 
-  it.each([410, 404])('reports HTTP %i as NoDataError: GraphQL retired', async (status) => {
+  it('reports HTTP 410 as NoDataError: GraphQL retired, whatever the date', async () => {
     client = makeClient(server.url);
-    server.enqueue(status === 410 ? problem(410, 'Gone', 'GraphQL has been retired') : text(404, 'Not Found'));
+    server.enqueue(problem(410, 'Gone', 'GraphQL has been retired'));
     const error = await rejectionOf(run(client.graphql.podsWithRuntime()));
     expect(error).toBeInstanceOf(NoDataError);
     expect(error).not.toBeInstanceOf(ApiError);
-    expect(error.message).toBe(`POST /graphql (podsWithRuntime): GraphQL retired or gone (HTTP ${status})`);
+    expect(error.message).toBe('POST /graphql (podsWithRuntime): GraphQL retired or gone (HTTP 410)');
+  });
+
+  it('reports a 404 before the documented retirement as an error naming the URL to check', async () => {
+    client = makeClient(server.url, { clock: new RecordingClock(GRAPHQL_RETIREMENT_EARLIEST - 1) });
+    server.enqueue(text(404, 'Not Found'));
+    const error = (await rejectionOf(run(client.graphql.podsWithRuntime()))) as ApiError;
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ kind: 'not_found', status: 404, url: `${server.url}/graphql` });
+    expect(error.message).toBe(
+      `POST /graphql (podsWithRuntime): 404: Not Found [nothing found at ${server.url}/graphql, and GraphQL is not retired before early 2027: check api.graphqlBaseUrl (or the account's graphqlBaseUrl)]`,
+    );
+  });
+
+  it('reports a 404 once the documented retirement has passed as NoDataError', async () => {
+    client = makeClient(server.url, { clock: new RecordingClock(Date.UTC(2027, 2, 1)) });
+    server.enqueue(text(404, 'Not Found'));
+    const error = await rejectionOf(run(client.graphql.podsWithRuntime()));
+    expect(error).toBeInstanceOf(NoDataError);
+    expect(error.message).toBe('POST /graphql (podsWithRuntime): GraphQL retired or gone (HTTP 404)');
+  });
+
+  it('reports an HTML page where JSON was expected as an error naming the URL and the page', async () => {
+    client = makeClient(server.url, { clock: new RecordingClock(Date.UTC(2027, 2, 1)) });
+    const page = '<!DOCTYPE html><html><head><title>Welcome to nginx!</title></head><body>hi</body></html>';
+    server.enqueue({ kind: 'reply', status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body: page });
+    const error = (await rejectionOf(run(client.graphql.podsWithRuntime()))) as ApiError;
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.message).toBe(
+      `POST /graphql (podsWithRuntime): expected JSON from ${server.url}/graphql, got an HTML page (text/html, title "Welcome to nginx!")`,
+    );
+  });
+
+  it('reports a redirect as an error naming both URLs, without following it or leaking the key', async () => {
+    client = makeClient(server.url, { graphqlAuth: 'query' });
+    server.enqueue(text(301, '', { location: 'https://www.runpod.io/graphql?from=api' }));
+    const error = (await rejectionOf(run(client.graphql.podsWithRuntime()))) as ApiError;
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).not.toBeInstanceOf(NoDataError);
+    expect(error.message).toBe(
+      `POST /graphql (podsWithRuntime): 301 redirect from ${server.url}/graphql to https://www.runpod.io/graphql, where a JSON answer was expected`,
+    );
+    expect(error.message).not.toContain('rpa_test_key_0000');
+    expect(server.requests).toHaveLength(1);
   });
 
   it('names the data path when the answer does not match the query', async () => {

@@ -97,28 +97,38 @@ describe('responses', () => {
     const withExtras = { ...pod(), someNewField: { nested: true }, runtime: { uptime: 60, novel: 1 } };
     const stopped = { ...pod(), id: 'p2', status: 'EXITED', cost: 0, runtime: null };
     server.enqueue(json(200, { pods: [withExtras, stopped], nextCursor: 'x' }));
-    const [running, exited] = await run(client.rest.listPods());
+    const [running, exited] = (await run(client.rest.listPods())).items;
     expect(running?.someNewField).toEqual({ nested: true });
     expect(running?.runtime).toEqual({ uptime: 60, gpus: null, cpu: null, memory: null, ports: [] });
     expect(exited?.runtime).toBeNull();
   });
 
-  it('names the route and field path when a record does not parse', async () => {
-    const pods = [pod(), pod(), pod(), { ...pod(), cost: '0.44' }];
+  it('sets aside a Pod that does not parse, naming its index, id and field path, and keeps the rest', async () => {
+    const pods = [pod(), { ...pod(), id: 'p2' }, { ...pod(), id: 'p3' }, { ...pod(), id: 'p4', cost: '0.44' }];
     server.enqueue(json(200, { pods }));
-    const error = await rejectionOf(run(client.rest.listPods()));
-    expect((error as ApiError).kind).toBe('contract');
-    expect(error.message).toBe('GET /pods: response body pods[3].cost: expected number, received string');
+    const listed = await run(client.rest.listPods());
+    expect(listed.items.map((item) => item.id)).toEqual([pod().id, 'p2', 'p3']);
+    expect(listed.rejected).toEqual([
+      { index: 3, id: 'p4', reason: 'response body pods[3].cost: expected number, received string' },
+    ]);
   });
 
-  it('reports a missing field and a value outside an enum', async () => {
+  it('reports a missing field and a value outside an enum, item by item', async () => {
     const { name: _dropped, ...nameless } = pod();
     server.enqueue(json(200, { pods: [nameless, { ...pod(), status: 'SLEEPING' }] }));
+    const listed = await run(client.rest.listPods());
+    expect(listed.items).toEqual([]);
+    expect(listed.rejected.map((item) => item.reason)).toEqual([
+      'response body pods[0].name: missing, expected string',
+      'response body pods[1].status: expected one of "PROVISIONING"|"STARTING"|"RUNNING"|"EXITED"|"ERROR"|"TERMINATED", received "SLEEPING"',
+    ]);
+  });
+
+  it('still fails the whole list when the envelope itself is wrong', async () => {
+    server.enqueue(json(200, { pods: { id: 'p1' } }));
     const error = await rejectionOf(run(client.rest.listPods()));
-    expect(error.message).toBe(
-      'GET /pods: response body pods[0].name: missing, expected string; ' +
-        'response body pods[1].status: expected one of "PROVISIONING"|"STARTING"|"RUNNING"|"EXITED"|"ERROR"|"TERMINATED", received "SLEEPING"',
-    );
+    expect((error as ApiError).kind).toBe('contract');
+    expect(error.message).toBe('GET /pods: response body pods: expected array, received object');
   });
 
   it('turns malformed JSON into a contract error naming the route', async () => {
@@ -163,6 +173,9 @@ describe('responses', () => {
     server.enqueue(text(400, `<html>${'x'.repeat(2000)}</html>`));
     const error = (await rejectionOf(run(client.rest.listClusters()))) as ApiError;
     expect(error.bodySnippet).toHaveLength(501);
-    expect(error.message).toMatch(/^GET \/clusters: 400: <html>x+…$/);
+    // An HTML error page is named as such, with the URL that served it, instead of its markup.
+    expect(error.message).toBe(
+      `GET /clusters: 400 from ${server.url}/v2/clusters: an HTML page (text/plain), not JSON`,
+    );
   });
 });

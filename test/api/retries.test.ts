@@ -66,7 +66,7 @@ describe('retries of idempotent requests', () => {
     client = makeClient(server.url);
     server.enqueue(destroy(), json(200, { pods: [pod()] }));
     const pods = await drive(client.clock, client.rest.listPods());
-    expect(pods).toHaveLength(1);
+    expect(pods.items).toHaveLength(1);
     expect(client.events.map((event) => event.status)).toEqual(['error', 200]);
   });
 
@@ -77,6 +77,31 @@ describe('retries of idempotent requests', () => {
     expect(server.requests).toHaveLength(1);
     expect((error as ApiError).kind).toBe('not_found');
     expect(error.message).toBe('GET /pods/{id} (pod-1): 404 Not Found: pod not found');
+  });
+});
+
+describe('503 Service Unavailable with Retry-After', () => {
+  const busyFor = (retryAfter: string) =>
+    problem(503, 'Service Unavailable', 'maintenance', { headers: { 'retry-after': retryAfter } });
+
+  it('waits the Retry-After seconds instead of its own backoff, then retries a GET', async () => {
+    client = makeClient(server.url);
+    server.enqueue(busyFor('45'), json(200, { pods: [] }));
+    await drive(client.clock, client.rest.listPods());
+    expect(server.requests).toHaveLength(2);
+    expect(client.clock.sleeps).toEqual([45_000]);
+    expect(client.clock.now()).toBe(START + 45_000);
+  });
+
+  it('gives up at once when the Retry-After is beyond the longest wait we accept', async () => {
+    client = makeClient(server.url, { maxRateLimitWaitMs: 60_000 });
+    server.enqueue(busyFor('600'));
+    const error = await rejectionOf(drive(client.clock, client.rest.listPods()));
+    expect(server.requests).toHaveLength(1);
+    expect((error as ApiError).kind).toBe('transient');
+    expect(error.message).toBe(
+      'GET /pods: 503 Service Unavailable: maintenance [not retried: Retry-After 600s exceeds the 60s limit]',
+    );
   });
 });
 

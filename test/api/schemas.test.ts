@@ -107,3 +107,27 @@ describe('normalisation', () => {
     );
   });
 });
+
+describe('what RFC 3339 and the document allow', () => {
+  const example = () => structuredClone(documentExamples('get', '/v2/pods/{id}')[0]?.[1]) as Record<string, unknown>;
+
+  it('accepts a date-time with lowercase t and z (RFC 3339 §5.6) and keeps it in canonical form', () => {
+    const pod = { ...example(), createdAt: '2026-11-02t09:00:00z', startedAt: '2026-11-02t09:01:00.5+01:00' };
+    const parsed = parseBody(Pod, pod, 'GET /pods/{id}');
+    expect(parsed.createdAt).toBe('2026-11-02T09:00:00Z');
+    expect(parsed.startedAt).toBe('2026-11-02T09:01:00.5+01:00');
+  });
+
+  it('still refuses a date that is not RFC 3339, naming the field', () => {
+    const pod = { ...example(), createdAt: '02/11/2026 09:00' };
+    expect(() => parseBody(Pod, pod, 'GET /pods/{id}')).toThrow(
+      'GET /pods/{id}: response body createdAt: expected an RFC 3339 date-time, received "02/11/2026 09:00"',
+    );
+  });
+
+  it('accepts an integer beyond 2^53 (the document bounds none) and refuses a fraction', () => {
+    const body = { ...example(), disk: 2 ** 60 };
+    expect(parseBody(Pod, body, 'GET /pods/{id}').disk).toBe(2 ** 60);
+    expect(() => parseBody(Pod, { ...example(), disk: 1.5 }, 'GET /pods/{id}')).toThrow(/disk: expected an integer/);
+  });
+});

@@ -1,5 +1,8 @@
 import { once } from 'node:events';
 import { describe, expect, it } from 'vitest';
+import { resolveScenario } from '../../src/cli/scenario-option.js';
+import { RealClock } from '../../src/clock.js';
+import { loadScenario } from '../../src/simulator/scenario.js';
 import { runCli, spawnCli } from '../helpers/cli.js';
 
 /** Collects a child's stdout until `pattern` appears in it. */
@@ -53,5 +56,29 @@ describe('podwarden sim', () => {
     const result = await runCli(['sim', '--scenario', 'demo', '--speed', '0']);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/--speed: expected a positive number/);
+  });
+
+  it('plays the scenario from the wall clock with --start now, so a live stack sees current times', async () => {
+    const wall = new RealClock();
+    const before = Math.floor(wall.now() / 1000) * 1000;
+    const child = spawnCli(['sim', '--scenario', 'demo', '--start', 'now', '--port', '0']);
+    const exited = once(child, 'exit');
+    try {
+      const out = await readUntil(child.stdout, /Ground truth:.*\n/);
+      const after = wall.now();
+      const from = Date.parse(/scenario demo from (\S+)/.exec(out)?.[1] ?? '');
+      expect(from).toBeGreaterThanOrEqual(before);
+      expect(from).toBeLessThanOrEqual(after);
+      expect(from).not.toBe(loadScenario(resolveScenario('demo')).startMs);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect((await exited)[0]).toBe(0);
+  });
+
+  it('exits 2 on a --start that is neither a time nor now', async () => {
+    const result = await runCli(['sim', '--scenario', 'demo', '--start', 'tomorrow']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/--start: expected an ISO 8601 time .* or "now", got "tomorrow"/);
   });
 });

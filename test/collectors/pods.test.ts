@@ -1,11 +1,16 @@
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createApiClient } from '../../src/api/client.js';
 import { ApiError } from '../../src/api/index.js';
 import { Pod } from '../../src/api/schemas.js';
 import { podsCollector, sampleOf } from '../../src/collectors/pods.js';
+import { runCollector } from '../../src/collectors/run.js';
+import { recentRuns } from '../../src/db/collector-runs.js';
 import { livePods, podSamplesBetween } from '../../src/db/pods.js';
 import type { V2Pod } from '../../src/simulator/v2-types.js';
+import { captureLogger } from '../api/support.js';
 import { ACCOUNT, type Harness } from '../helpers/harness.js';
+import { json, type ScriptedServer, startScriptedServer } from '../helpers/scripted-server.js';
 import { emptyScenario, HOUR, MINUTE, pollAt, T0, useHarness } from './support.js';
 
 const harness = useHarness();
@@ -190,5 +195,75 @@ describe('sampleOf', () => {
     const runtime = record.runtime as NonNullable<V2Pod['runtime']>;
     const partial = { ...record, runtime: { ...runtime, gpus: [{ util: 95, memoryUtil: 71 }, { memoryUtil: 69 }] } };
     expect(sampleOf(Pod.parse(partial), T0)).toMatchObject({ state: 'known', gpuUtil: null, gpuMemoryUtil: [71, 69] });
+  });
+});
+
+describe('pods collector with a Pod the schema rejects', () => {
+  /** The simulator's own list at `at`, passed through `edit`, served by a scripted server. */
+  async function serveEdited(h: Harness, at: number, edit: (pods: Array<Record<string, unknown>>) => unknown[]) {
+    await h.clock.advanceTo(T0 + at);
+    const pods = h.sim.world.podsView(h.clock.now(), { includeClusterPods: true }) as unknown as Array<
+      Record<string, unknown>
+    >;
+    const server = await startScriptedServer();
+    servers.push(server);
+    server.enqueue(json(200, { pods: edit(structuredClone(pods)) }));
+    const { log, captured } = captureLogger();
+    const api = createApiClient({
+      restBaseUrl: `${server.url}/v2`,
+      graphqlBaseUrl: `${server.url}/graphql`,
+      apiKey: 'rpa_test_key_0000',
+      graphqlAuth: 'header',
+      clock: h.clock,
+      log,
+      timeouts: { connectMs: 2_000, headersMs: 5_000, bodyMs: 5_000 },
+      retries: { max: 0, baseDelayMs: 1_000, maxDelayMs: 1_000 },
+      concurrency: 1,
+    });
+    const report = await h.drive(runCollector(podsCollector, { ...h.context(), api, log, timeoutMs: 60_000 }));
+    await api.close();
+    return { report, captured };
+  }
+
+  const servers: ScriptedServer[] = [];
+  afterEach(async () => {
+    for (const server of servers.splice(0)) await server.close();
+  });
+
+  it('records the rejected Pod, keeps it as unknown (not gone, not idle) and lands the rest', async () => {
+    const h = await harness('small-team.yaml');
+    await pollAt(h, podsCollector, 30 * MINUTE);
+    const bad = 'infer-vllm-1';
+    const { report, captured } = await serveEdited(h, HOUR, (pods) =>
+      pods.map((pod) => (pod.id === bad ? { ...pod, cost: 'free' } : pod)),
+    );
+    const index = h.sim.world.podsView(h.clock.now(), { includeClusterPods: true }).findIndex((pod) => pod.id === bad);
+    const reason = `response body pods[${index}].cost: expected number, received string`;
+
+    expect(report.outcome).toBe('ok');
+    expect(report.detail).toBe(`1 Pod rejected by the schema, treated as unknown: pods[${index}] (${bad}): ${reason}`);
+    const [run] = recentRuns(h.db, { collector: 'pods', limit: 1 });
+    expect(run).toMatchObject({ outcome: 'ok', detail: report.detail, error: null });
+    const line = captured.lines.map((text) => JSON.parse(text)).find((entry) => entry.podId === bad);
+    expect(line).toMatchObject({ level: 40, route: 'GET /pods', index, reason });
+
+    const live = new Map(livePods(h.db, ACCOUNT).map((row) => [row.podId, row]));
+    expect(live.get(bad)?.lastSeenAt).toBe(T0 + 30 * MINUTE);
+    expect(live.get('infer-vllm-2')?.lastSeenAt).toBe(T0 + HOUR);
+    const samples = samplesAt(h, HOUR);
+    expect(samples.get(bad)).toMatchObject({ state: 'unknown', maxGpuUtil: null });
+    expect(samples.get('train-llama-70b')?.state).toBe('known');
+  });
+
+  it('marks nothing gone when a rejected item has no readable id: it could be any Pod', async () => {
+    const h = await harness('small-team.yaml');
+    await pollAt(h, podsCollector, 30 * MINUTE);
+    const { report } = await serveEdited(h, HOUR, (pods) => [
+      ...pods.filter((pod) => pod.id !== 'infer-vllm-1'),
+      { name: 'no id at all' },
+    ]);
+    expect(report.outcome).toBe('ok');
+    expect(report.detail).toContain('missing, expected string');
+    expect(livePods(h.db, ACCOUNT).find((row) => row.podId === 'infer-vllm-1')?.goneAt).toBeNull();
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { GRAPHQL_RETIREMENT_EARLIEST } from '../../src/api/graphql.js';
 import { NoDataError } from '../../src/api/index.js';
 import { billingCollector } from '../../src/collectors/billing.js';
 import { catalogCollector } from '../../src/collectors/catalog.js';
@@ -74,6 +75,20 @@ describe('stock collector', () => {
     expect(
       (h.db.sqlite.prepare('SELECT count(*) AS n FROM gpu_availability').get() as { n: number }).n,
     ).toBeGreaterThan(0);
+  });
+
+  it('with a 404 from GraphQL before its retirement date fails the run instead of reporting no data', async () => {
+    const h = await harness(
+      smallTeam((scenario) => {
+        scenario.faults = [{ from: '0s', to: '30d', match: '/graphql', kind: 'status', status: 404 }];
+      }),
+    );
+    expect(h.scenario.startMs + HOUR).toBeLessThan(GRAPHQL_RETIREMENT_EARLIEST);
+    const report = await runAt(h, stockCollector, HOUR);
+    expect(report.outcome).toBe('error');
+    expect(report.error).toContain('404');
+    expect(report.error).toContain('check api.graphqlBaseUrl');
+    expect(recentRuns(h.db, { collector: 'stock', limit: 5 }).map((run) => run.outcome)).toEqual(['error']);
   });
 
   it('reports no data without asking when GraphQL is disabled in the config', async () => {

@@ -20,6 +20,7 @@ describe('collector runs', () => {
         outcome: null,
         rows: 0,
         error: null,
+        detail: null,
       },
     ]);
     finishRun(database, first, { endedAt: T0 + 900, outcome: 'ok', rows: 42 });

@@ -99,7 +99,11 @@ describe('metrics of budgets, idle Pods, stops and alerts', () => {
     const now = h.clock.now();
     const [daily, monthly] = budgetStatus(h.daemon.db, h.config, now);
     if (!daily || !monthly) throw new Error('two budgets expected');
-    expect(sampleValue(samples, 'podwarden_budget_amount_dollars', { budget: 'daily' })).toBe(150);
+    expect(sampleValue(samples, 'podwarden_budget_amount_dollars', { budget: 'daily', account: 'all' })).toBe(150);
+    // Every budget series says which account it concerns: `all` for these two.
+    const budgetSeries = samples.filter((sample) => sample.name.startsWith('podwarden_budget_'));
+    expect(budgetSeries.length).toBeGreaterThan(10);
+    for (const sample of budgetSeries) expect(sample.labels.account, sample.name).toBe('all');
     expect(sampleValue(samples, 'podwarden_budget_info', { budget: 'monthly', account: 'all', period: 'month' })).toBe(
       1,
     );
@@ -175,21 +179,31 @@ describe('metrics of budgets, idle Pods, stops and alerts', () => {
     expect(sampleValue(stopped, 'podwarden_pod_idle', { ...NOTEBOOK, phase: 'decided' })).toBe(1);
   });
 
-  it('counts firing alerts per rule and severity, and email waiting in the outbox without an SMTP host', () => {
+  it('counts firing alerts per account, rule and severity, and email waiting in the outbox without an SMTP host', () => {
     const start = at('start');
-    expect(find(start, 'podwarden_alerts_firing')).toHaveLength(15);
+    // 5 rules x 3 severities, for the account and for `all` (the budgets here cover every account).
+    expect(find(start, 'podwarden_alerts_firing')).toHaveLength(30);
+    expect(new Set(find(start, 'podwarden_alerts_firing').map((sample) => sample.labels.account))).toEqual(
+      new Set(['sim', 'all']),
+    );
     for (const sample of find(start, 'podwarden_alerts_firing')) expect(sample.value).toBe(0);
-    expect(sampleValue(start, 'podwarden_emails_queued')).toBe(0);
-    expect(sampleValue(start, 'podwarden_emails_oldest_queued_timestamp_seconds')).toBe(0);
+    for (const account of ['sim', 'all']) {
+      expect(sampleValue(start, 'podwarden_emails_queued', { account })).toBe(0);
+      expect(sampleValue(start, 'podwarden_emails_oldest_queued_timestamp_seconds', { account })).toBe(0);
+      expect(sampleValue(start, 'podwarden_emails_total', { account, outcome: 'sent' })).toBe(0);
+    }
 
     const stopped = at('stopped');
-    const budgetAlerts = find(stopped, 'podwarden_alerts_firing', { rule: 'budget' }).reduce((n, s) => n + s.value, 0);
-    expect(budgetAlerts).toBeGreaterThan(0);
-    expect(sampleValue(stopped, 'podwarden_emails_queued')).toBeGreaterThan(0);
-    expect(sampleValue(stopped, 'podwarden_emails_total', { outcome: 'sent' })).toBe(0);
-    expect(sampleValue(stopped, 'podwarden_emails_oldest_queued_timestamp_seconds')).toBeGreaterThanOrEqual(
-      h.scenario.startMs / 1000,
-    );
+    const sum = (account: string) =>
+      find(stopped, 'podwarden_alerts_firing', { rule: 'budget', account }).reduce((n, s) => n + s.value, 0);
+    // A budget over every account fires under account="all", never under one account.
+    expect(sum('all')).toBeGreaterThan(0);
+    expect(sum('sim')).toBe(0);
+    expect(sampleValue(stopped, 'podwarden_emails_queued', { account: 'all' })).toBeGreaterThan(0);
+    expect(sampleValue(stopped, 'podwarden_emails_total', { account: 'all', outcome: 'sent' })).toBe(0);
+    expect(
+      sampleValue(stopped, 'podwarden_emails_oldest_queued_timestamp_seconds', { account: 'all' }),
+    ).toBeGreaterThanOrEqual(h.scenario.startMs / 1000);
   });
 
   it('puts budgets, idle candidates, receipts and firing alerts in /api/status', () => {

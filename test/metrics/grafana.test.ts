@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { packagePath } from '../../src/package-root.js';
-import { exposedMetricNames, metricNamesIn } from './support.js';
+import { exposedMetricNames, exposedMetrics, metricNamesIn } from './support.js';
 
 interface Target {
   refId: string;
@@ -37,8 +37,11 @@ const PANEL_TYPES = new Set(['stat', 'timeseries', 'heatmap', 'status-history', 
 const graphs = dashboard.panels.filter((panel) => panel.type !== 'row');
 
 let known: Set<string>;
+let byAccount: Set<string>;
 beforeAll(async () => {
   known = await exposedMetricNames();
+  const metrics = await exposedMetrics();
+  byAccount = new Set(metrics.filter((metric) => metric.labelNames.includes('account')).map((metric) => metric.name));
 });
 
 describe('the provisioned Grafana dashboard', () => {
@@ -93,6 +96,35 @@ describe('the provisioned Grafana dashboard', () => {
       }
     }
     expect(mentioned).toBeGreaterThan(15);
+  });
+
+  it('labels alerts, emails and budgets by account, and filters every account-labelled series by $account', () => {
+    for (const name of [
+      'podwarden_alerts_firing',
+      'podwarden_emails_total',
+      'podwarden_emails_queued',
+      'podwarden_emails_oldest_queued_timestamp_seconds',
+      'podwarden_budget_amount_dollars',
+      'podwarden_budget_spend_dollars',
+      'podwarden_budget_used_ratio',
+      'podwarden_budget_burn_rate_dollars_per_hour',
+      'podwarden_budget_runout_timestamp_seconds',
+      'podwarden_budget_period_end_timestamp_seconds',
+    ]) {
+      expect(byAccount.has(name), name).toBe(true);
+    }
+    let checked = 0;
+    for (const panel of graphs) {
+      for (const target of panel.targets ?? []) {
+        for (const match of target.expr.matchAll(/\b(podwarden_[a-z0-9_]+)\b(\{[^}]*\})?/g)) {
+          const name = (match[1] as string).replace(/_(bucket|sum|count)$/, '');
+          if (!byAccount.has(name)) continue;
+          checked += 1;
+          expect(match[2] ?? '', `${panel.title}: ${name}`).toMatch(/account=~"\$account(\|all)?"/);
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(20);
   });
 
   it('lays the panels out on the 24-column grid without overlaps', () => {

@@ -129,7 +129,7 @@ describe('the metrics and status server', () => {
       schedule: '* * * * *',
       intervalSeconds: 60,
       lastSuccessAt: '2026-11-02T09:00:00Z',
-      lastRun: { outcome: 'ok', rows: 2, error: null },
+      lastRun: { outcome: 'ok', rows: 2, error: null, detail: null },
     });
     const billing = status.collectors.find((c: { collector: string }) => c.collector === 'billing');
     expect(billing).toMatchObject({ lastSuccessAt: null, lastRun: null });

@@ -88,19 +88,28 @@ export function hasBinary(name: 'promtool' | 'prometheus'): boolean {
  * and _count included), from a real daemon that never polls: its API points nowhere.
  */
 export async function exposedMetricNames(): Promise<Set<string>> {
+  const names = new Set<string>();
+  for (const metric of await exposedMetrics()) {
+    names.add(metric.name);
+    if (metric.type === 'histogram')
+      for (const suffix of ['_bucket', '_sum', '_count']) names.add(metric.name + suffix);
+  }
+  return names;
+}
+
+/** Every metric of a freshly built registry with its type and label names. */
+export async function exposedMetrics(): Promise<Array<{ name: string; type: string; labelNames: string[] }>> {
   const dir = mkdtempSync(join(tmpdir(), 'podwarden-names-'));
   const config = defaultConfig([{ name: 'main', apiKey: 'unused', restBaseUrl: 'http://127.0.0.1:9/v2' }]);
   config.database.path = join(dir, 'podwarden.db');
   const daemon = new Daemon({ config, clock: new RealClock(), log: silentLogger() });
   const metrics = createMetrics({ source: daemon, config, clock: new RealClock() });
   try {
-    const names = new Set<string>();
-    for (const metric of metrics.registry.getMetricsAsArray()) {
-      names.add(metric.name);
-      if (String(metric.type) === 'histogram')
-        for (const suffix of ['_bucket', '_sum', '_count']) names.add(metric.name + suffix);
-    }
-    return names;
+    return metrics.registry.getMetricsAsArray().map((metric) => ({
+      name: metric.name,
+      type: String(metric.type),
+      labelNames: [...((metric as unknown as { labelNames?: string[] }).labelNames ?? [])],
+    }));
   } finally {
     metrics.close();
     await daemon.close();
@@ -108,7 +117,6 @@ export async function exposedMetricNames(): Promise<Set<string>> {
   }
 }
 
-/** Every podwarden_* metric name an expression mentions. */
 export function metricNamesIn(expression: string): string[] {
   return [...expression.matchAll(/\b(podwarden_[a-z0-9_]+)\b/g)].map((match) => match[1] as string);
 }

@@ -86,6 +86,28 @@ describe('idle ladder against the simulator (virtual time)', () => {
     expect(world.actionRequests().map((entry) => entry.atMs)).toEqual([at('1h32m30s')]);
   });
 
+  it('restarts the evidence after a gap shorter than the 10 % coverage allows, instead of resuming at once', async () => {
+    // Three minutes without runtime: under 10 % of the 30-minute window, yet a blind spot. Idle
+    // evidence from before it does not count towards the next stop.
+    const blip = pod('nb', [
+      { at: '-2h', gpu: 0, gpuMemory: 0, memory: 10 },
+      { at: '40m', runtime: null },
+      { at: '43m', gpu: 0, gpuMemory: 0, memory: 10 },
+    ]);
+    world = await startIdleWorld(scenario([blip]), live);
+    await world.runUntil('2h');
+    expect(timeline(world, 'nb')).toEqual([
+      '00:27:30 notified',
+      '00:27:30 warned',
+      '00:40:30 cancelled',
+      // 90 % of the window since the first sample after the gap (00:43:30), then the lead time.
+      '01:10:30 notified',
+      '01:10:30 warned',
+      '01:25:30 stopped',
+    ]);
+    expect(world.actionRequests().map((entry) => entry.atMs)).toEqual([at('1h25m30s')]);
+  });
+
   it('freezes every stop while the Pod collector is stale, and raises a health finding', async () => {
     const faults = [{ from: '50m', to: '1h10m', match: '/v2/pods', kind: 'status', status: 503 }];
     world = await startIdleWorld(scenario([pod('nb', idleFrom('10m'))], { faults }), live);

@@ -43,20 +43,38 @@ describe('windowEvidence', () => {
     expect(evidence.samples.map((s) => s.state)).toEqual(Array(30).fill('IDLE'));
   });
 
-  it('counts a gap longer than the limit as unknown time, beyond what the last sample vouches for', () => {
+  it('counts a gap longer than the limit as unknown time, and restarts the evidence after it', () => {
     // Polls missing from minute 20 to 29: the sample at 19 vouches for two minutes, then nine are unknown.
     const samples = [...minutes(0, 19, 0), ...minutes(30, 40, 0)];
     const evidence = windowEvidence(samples, options(40.5));
     expect(evidence.unknownMs).toBe(9 * MIN);
-    expect(evidence.coverage).toBeCloseTo(21 / 30, 6);
+    // Only the idle time since the gap counts: 10.5 of 30 minutes, not the 21 idle minutes in all.
+    expect(evidence.restartedAt).toBe(T0 + 30 * MIN);
+    expect(evidence.coverage).toBeCloseTo(10.5 / 30, 6);
+    expect(evidence.idleSamples).toBe(11);
   });
 
-  it('counts UNKNOWN samples against the coverage, and reports no evidence now when the newest is UNKNOWN', () => {
+  it('restarts the evidence after an UNKNOWN sample, and reports no evidence now when the newest is UNKNOWN', () => {
     const samples = [...minutes(0, 35, 0), sample(36, null, 'unknown'), ...minutes(37, 40, 0)];
     const evidence = windowEvidence(samples, options(40.5));
     expect(evidence.unknownSamples).toBe(1);
-    expect(evidence.coverage).toBeCloseTo(29 / 30, 6);
+    expect(evidence.restartedAt).toBe(T0 + 37 * MIN);
+    expect(evidence.coverage).toBeCloseTo(3.5 / 30, 6);
     expect(windowEvidence(samples, options(36.5)).unknownNow).toBe(true);
+  });
+
+  it('does not restart for one missed poll: the sample before vouches for two intervals', () => {
+    const samples = [...minutes(0, 24, 0), ...minutes(26, 40, 0)];
+    const evidence = windowEvidence(samples, options(40.5));
+    expect(evidence.restartedAt).toBeNull();
+    expect(evidence.coverage).toBe(1);
+  });
+
+  it('does not restart for a gap that ended before the window', () => {
+    const samples = [...minutes(0, 3, 0), ...minutes(8, 40, 0)];
+    const evidence = windowEvidence(samples, options(40.5));
+    expect(evidence.restartedAt).toBeNull();
+    expect(evidence.coverage).toBe(1);
   });
 
   it('reports no evidence now when the newest sample is older than the gap limit', () => {

@@ -107,10 +107,23 @@ describe('assessPods', () => {
   });
 
   it('explains an unknown verdict with the coverage it found', () => {
-    const samples = minutes('p', 40, 0).filter((_, i) => i < 15 || i > 24);
+    // 19.5 minutes of history (podwarden started then): too little, though no gap.
+    const [assessed] = assessPods(input([podRecord('p')], minutes('p', 20, 0)));
+    expect(assessed?.verdict).toBe('unknown');
+    expect(assessed?.reason).toBe('known idle samples (20) cover 65% of the window (need 90%, 3 samples)');
+  });
+
+  it('restarts the evidence after a telemetry gap: idle minutes from before it no longer allow a stop', () => {
+    // Idle throughout, but three polls missed 9 minutes ago: 93% of the window is vouched idle
+    // (enough before), yet only the 5.5 minutes since the gap count now.
+    const all = minutes('p', 40, 0);
+    const samples = all.filter((s) => s.observedAt < NOW - 9 * MIN || s.observedAt > NOW - 6 * MIN);
+    expect(verdicts(input([podRecord('p')], all))).toEqual({ p: 'idle' });
     const [assessed] = assessPods(input([podRecord('p')], samples));
     expect(assessed?.verdict).toBe('unknown');
-    expect(assessed?.reason).toBe('known idle samples (20) cover 70% of the window (need 90%, 3 samples)');
+    expect(assessed?.reason).toBe(
+      'telemetry gap: evidence restarted 2026-11-02T11:55:00Z; known idle samples (6) cover 18% of the window (need 90%, 3 samples)',
+    );
   });
 
   it('reads the held memory threshold and the utilization threshold of the rule', () => {

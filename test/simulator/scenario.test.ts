@@ -214,3 +214,17 @@ describe('scenario: bad input is rejected with the field path', () => {
     expect(() => loadScenario(text)).toThrow(/unknown extension "\.txt"/);
   });
 });
+
+describe('a scenario played from another start', () => {
+  it('moves every time with the start, so the story keeps its shape (sim --start now)', () => {
+    const demo = packagePath('config/scenarios/demo.yaml');
+    const own = loadScenario(demo);
+    const shift = 17 * 24 * 3_600_000 + 123_000;
+    const moved = loadScenario(demo, { startMs: own.startMs + shift });
+    expect(moved.startMs).toBe(own.startMs + shift);
+    expect(moved.pods.map((pod) => pod.createdAtMs - moved.startMs)).toEqual(
+      own.pods.map((pod) => pod.createdAtMs - own.startMs),
+    );
+    expect(moved.pods.map((pod) => pod.id)).toEqual(own.pods.map((pod) => pod.id));
+  });
+});

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DateTime } from './common.js';
+import { DateTime, Int } from './common.js';
 
 export const BillingBucketSize = z.enum(['hour', 'day', 'week', 'month', 'year']);
 export type BillingBucketSize = z.infer<typeof BillingBucketSize>;
@@ -42,7 +42,7 @@ function billingResponse<A extends z.ZodRawShape, I extends z.ZodRawShape, M ext
     records: z.array(z.looseObject({ ...timeRange, ...amounts, ...idField })),
     metadata: z.looseObject({
       query: BillingQuery.extend(nullableAndOptional(idField)),
-      recordCount: z.int(),
+      recordCount: Int,
       totals: z.looseObject(amounts),
       ...metadataExtra,
     }),
@@ -63,7 +63,7 @@ export type BillingRecord = ListBillingResponse['records'][number];
 export const ListPodBillingResponse = billingResponse(
   PodBillingAmounts,
   { podId: z.string() },
-  { uniquePodCount: z.int() },
+  { uniquePodCount: Int },
 );
 export type ListPodBillingResponse = z.infer<typeof ListPodBillingResponse>;
 export type PodBillingRecord = ListPodBillingResponse['records'][number];
@@ -71,7 +71,7 @@ export type PodBillingRecord = ListPodBillingResponse['records'][number];
 export const ListServerlessBillingResponse = billingResponse(
   ServerlessBillingAmounts,
   { serverlessId: z.string() },
-  { uniqueServerlessCount: z.int() },
+  { uniqueServerlessCount: Int },
 );
 export type ListServerlessBillingResponse = z.infer<typeof ListServerlessBillingResponse>;
 export type ServerlessBillingRecord = ListServerlessBillingResponse['records'][number];
@@ -84,7 +84,7 @@ export type EndpointBillingRecord = ListEndpointBillingResponse['records'][numbe
 export const ListNetworkVolumeBillingResponse = billingResponse(
   NetworkVolumeBillingAmounts,
   { networkVolumeId: z.string() },
-  { uniqueNetworkVolumeCount: z.int() },
+  { uniqueNetworkVolumeCount: Int },
 );
 export type ListNetworkVolumeBillingResponse = z.infer<typeof ListNetworkVolumeBillingResponse>;
 export type NetworkVolumeBillingRecord = ListNetworkVolumeBillingResponse['records'][number];
@@ -92,7 +92,7 @@ export type NetworkVolumeBillingRecord = ListNetworkVolumeBillingResponse['recor
 export const ListClusterBillingResponse = billingResponse(
   ClusterBillingAmounts,
   { clusterId: z.string() },
-  { uniqueClusterCount: z.int() },
+  { uniqueClusterCount: Int },
 );
 export type ListClusterBillingResponse = z.infer<typeof ListClusterBillingResponse>;
 export type ClusterBillingRecord = ListClusterBillingResponse['records'][number];

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AvailabilityLevel, VolumeType } from './common.js';
+import { AvailabilityLevel, Int, VolumeType } from './common.js';
 
 const ResourceAvailability = z.looseObject({ id: z.string(), name: z.string(), availability: AvailabilityLevel });
 
@@ -10,12 +10,12 @@ export const GpuType = z.looseObject({
   pool: z.string().nullable(),
   manufacturer: z.enum(['NVIDIA', 'AMD', 'UNKNOWN']),
   /** GB. */
-  memory: z.int(),
+  memory: Int,
   secure: z.boolean(),
   community: z.boolean(),
   /** USD per hour for one GPU. */
   price: z.looseObject({ secure: z.number(), community: z.number(), serverless: z.number().optional() }),
-  maxCount: z.looseObject({ secure: z.int(), community: z.int() }),
+  maxCount: z.looseObject({ secure: Int, community: Int }),
   availability: AvailabilityLevel.optional(),
   dataCenters: z.array(ResourceAvailability).optional(),
   cudaVersions: z.array(z.looseObject({ version: z.string(), available: z.boolean() })).optional(),
@@ -29,7 +29,7 @@ export const CpuType = z.looseObject({
   id: z.string(),
   name: z.string(),
   group: z.string(),
-  vcpu: z.looseObject({ min: z.int(), max: z.int() }),
+  vcpu: z.looseObject({ min: Int, max: Int }),
   ramGbPerVcpu: z.number(),
   price: z.looseObject({ securePerVcpu: z.number(), serverlessPerVcpu: z.number() }),
   availability: AvailabilityLevel.optional(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DateTime, PodStatus } from './common.js';
+import { DateTime, Int, PodStatus } from './common.js';
 
 export const ClusterType = z.enum(['APPLICATION', 'TRAINING', 'SLURM', 'RAY']);
 export type ClusterType = z.infer<typeof ClusterType>;
@@ -8,12 +8,12 @@ export const Cluster = z.looseObject({
   id: z.string(),
   name: z.string(),
   type: ClusterType,
-  compute: z.looseObject({ gpuTypeId: z.string(), gpuCountPerPod: z.int(), podCount: z.int() }),
+  compute: z.looseObject({ gpuTypeId: z.string(), gpuCountPerPod: Int, podCount: Int }),
   template: z.string().optional(),
   dataCenterId: z.string().optional(),
   /** `byStatus` is keyed by PodStatus, e.g. `{ RUNNING: 3, PROVISIONING: 1 }`. */
-  pods: z.looseObject({ total: z.int(), byStatus: z.record(z.string(), z.int()) }),
-  network: z.looseObject({ cidr: z.string(), vxlanId: z.int().optional(), vxlanPort: z.int().optional() }).optional(),
+  pods: z.looseObject({ total: Int, byStatus: z.record(z.string(), Int) }),
+  network: z.looseObject({ cidr: z.string(), vxlanId: Int.optional(), vxlanPort: Int.optional() }).optional(),
   primary: z.looseObject({ podId: z.string(), status: PodStatus, sshEndpoint: z.string().optional() }).optional(),
   createdAt: DateTime,
 });

@@ -1,7 +1,20 @@
 import { z } from 'zod';
 
-/** RFC 3339 with `Z` or a numeric offset, as the v2 document's `format: date-time`. */
-export const DateTime = z.iso.datetime({ offset: true });
+/**
+ * RFC 3339 with `Z` or a numeric offset, as the v2 document's `format: date-time`. RFC 3339
+ * (§5.6) lets `T` and `Z` be lowercase; they are upper-cased before the check, so the stored
+ * value is the canonical form.
+ */
+export const DateTime = z.preprocess(
+  (value) => (typeof value === 'string' ? value.toUpperCase() : value),
+  z.iso.datetime({ offset: true }),
+);
+
+/**
+ * A JSON integer. zod's `z.int()` stops at 2^53 (safe integers), but the document's `integer`
+ * has no such bound and JSON carries larger ones (as the nearest double): accept any whole number.
+ */
+export const Int = z.number().refine(Number.isInteger, { message: 'expected an integer' });
 
 export const PodStatus = z.enum(['PROVISIONING', 'STARTING', 'RUNNING', 'EXITED', 'ERROR', 'TERMINATED']);
 export type PodStatus = z.infer<typeof PodStatus>;
@@ -28,8 +41,8 @@ export type CpuProduct = z.infer<typeof CpuProduct>;
 /** A `CpuConfig`: shared by CPU pods and CPU serverless endpoints. */
 export const CpuConfig = z.looseObject({
   id: z.string(),
-  vcpuCount: z.int(),
-  memory: z.int(),
+  vcpuCount: Int,
+  memory: Int,
 });
 export type CpuConfig = z.infer<typeof CpuConfig>;
 
@@ -37,7 +50,7 @@ export type CpuConfig = z.infer<typeof CpuConfig>;
 export const containerConfigShape = {
   image: z.string().optional(),
   args: z.string().optional(),
-  disk: z.int().optional(),
+  disk: Int.optional(),
   env: z.record(z.string(), z.string()).optional(),
   ports: z.array(z.string()).optional(),
   registry: z.string().nullable().optional(),

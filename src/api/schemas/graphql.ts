@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Int } from './common.js';
 import type { PodRuntime } from './pod.js';
 
 /** One entry of a GraphQL `errors[]` envelope; clients read `message` and `extensions.code`. */
@@ -81,7 +82,7 @@ export const GpuLowestPrice = z.looseObject({
     .optional()
     .transform((value) => value ?? null),
   availableGpuCounts: z
-    .array(z.int())
+    .array(Int)
     .nullable()
     .optional()
     .transform((value) => value ?? []),

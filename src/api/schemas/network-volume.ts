@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { VolumeType } from './common.js';
+import { Int, VolumeType } from './common.js';
 
 export const NetworkVolume = z.looseObject({
   id: z.string(),
   name: z.string(),
   /** GB. */
-  size: z.int(),
+  size: Int,
   /** Data center id; note v2 says `dataCenter` where v1 said `dataCenterId`. */
   dataCenter: z.string(),
   type: VolumeType,

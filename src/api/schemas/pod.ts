@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import { Cloud, CpuConfig, containerConfigShape, DateTime, PodAction, PodStatus } from './common.js';
+import { Cloud, CpuConfig, containerConfigShape, DateTime, Int, PodAction, PodStatus } from './common.js';
 
-const Utilization = z.looseObject({ util: z.int().optional() });
+const Utilization = z.looseObject({ util: Int.optional() });
 
-const PodGpuUtilization = z.looseObject({ util: z.int().optional(), memoryUtil: z.int().optional() });
+const PodGpuUtilization = z.looseObject({ util: Int.optional(), memoryUtil: Int.optional() });
 
 const PodRuntimePort = z.looseObject({
-  private: z.int().optional(),
-  public: z.int().nullable().optional(),
+  private: Int.optional(),
+  public: Int.nullable().optional(),
   type: z.string().optional(),
   ip: z.string().nullable().optional(),
 });
@@ -27,7 +27,7 @@ export interface PodRuntime {
 
 export const PodRuntime = z
   .looseObject({
-    uptime: z.int().optional(),
+    uptime: Int.optional(),
     gpus: z.array(PodGpuUtilization).optional(),
     cpu: Utilization.optional(),
     memory: Utilization.optional(),
@@ -43,16 +43,16 @@ export const PodRuntime = z
     }),
   );
 
-const PodSshEndpoint = z.looseObject({ host: z.string(), port: z.int(), username: z.string(), command: z.string() });
+const PodSshEndpoint = z.looseObject({ host: z.string(), port: Int, username: z.string(), command: z.string() });
 
 const Mounts = z.looseObject({
-  persistent: z.looseObject({ size: z.int(), path: z.string() }).optional(),
+  persistent: z.looseObject({ size: Int, path: z.string() }).optional(),
   network: z.array(z.looseObject({ volumeId: z.string(), path: z.string() })).optional(),
 });
 
 export const PodCluster = z.looseObject({
   id: z.string(),
-  rank: z.int().nullable(),
+  rank: Int.nullable(),
   role: z.enum(['SLURM_CONTROLLER', 'SLURM_COMPUTE', 'RAY_HEAD', 'RAY_WORKER']).optional(),
   ip: z.string().optional(),
 });
@@ -65,13 +65,13 @@ export const Pod = z.looseObject({
   actions: z.array(PodAction),
   image: z.string(),
   args: z.string(),
-  disk: z.int(),
+  disk: Int,
   mounts: Mounts,
   ports: z.array(z.string()),
   env: z.record(z.string(), z.string()),
   registry: z.string().nullable(),
   /** GPU Pods only. */
-  gpu: z.looseObject({ id: z.string(), count: z.int().default(1) }).optional(),
+  gpu: z.looseObject({ id: z.string(), count: Int.default(1) }).optional(),
   /** CPU Pods only. */
   cpu: CpuConfig.optional(),
   /** Cluster members only. */

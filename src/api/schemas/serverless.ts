@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CpuConfig, containerConfigShape, DateTime } from './common.js';
+import { CpuConfig, containerConfigShape, DateTime, Int } from './common.js';
 
 const QueueBasedRequestUrls = z.looseObject({
   run: z.string(),
@@ -16,7 +16,7 @@ const LoadBalancingRequestUrls = z.looseObject({ base: z.string(), health: z.str
 
 const EndpointScaling = z.discriminatedUnion('type', [
   z.looseObject({ type: z.literal('QUEUE_DELAY'), queueDelay: z.number() }),
-  z.looseObject({ type: z.literal('REQUEST_COUNT'), requestCount: z.int() }),
+  z.looseObject({ type: z.literal('REQUEST_COUNT'), requestCount: Int }),
 ]);
 
 /** A serverless endpoint (`/serverless`, the v2 name for what v1 called `/endpoints`). */
@@ -30,19 +30,19 @@ export const Endpoint = z.looseObject({
     .looseObject({
       pools: z.array(z.string()),
       excludedTypes: z.array(z.string()).optional(),
-      count: z.int().optional(),
+      count: Int.optional(),
       allowedCudaVersions: z.array(z.string()),
       minCudaVersion: z.string().nullable(),
     })
     .nullable()
     .optional(),
   cpu: z.array(CpuConfig).optional(),
-  workers: z.looseObject({ min: z.int(), max: z.int(), idleTimeout: z.int().optional() }),
+  workers: z.looseObject({ min: Int, max: Int, idleTimeout: Int.optional() }),
   scaling: EndpointScaling,
   dataCenterIds: z.array(z.string()),
   networkVolumes: z.array(z.string()),
   /** Milliseconds. */
-  timeout: z.int(),
+  timeout: Int,
   flashboot: z.enum(['OFF', 'FLASHBOOT', 'PRIORITY_FLASHBOOT']),
   createdAt: DateTime,
 });
@@ -58,10 +58,10 @@ export const Worker = z.looseObject({
   id: z.string(),
   status: WorkerStatus,
   isStale: z.boolean(),
-  version: z.int().nullable().optional(),
-  gpuCount: z.int(),
+  version: Int.nullable().optional(),
+  gpuCount: Int,
   image: z.string().nullable().optional(),
-  uptimeSeconds: z.int().nullable().optional(),
+  uptimeSeconds: Int.nullable().optional(),
   gpuTypeId: z.string().nullable().optional(),
   dataCenterId: z.string().nullable().optional(),
   startedAt: DateTime.nullable().optional(),
@@ -69,12 +69,12 @@ export const Worker = z.looseObject({
 export type Worker = z.infer<typeof Worker>;
 
 export const WorkerSummary = z.looseObject({
-  running: z.int(),
-  idle: z.int(),
-  initializing: z.int(),
-  throttled: z.int(),
-  unhealthy: z.int(),
-  total: z.int(),
+  running: Int,
+  idle: Int,
+  initializing: Int,
+  throttled: Int,
+  unhealthy: Int,
+  total: Int,
 });
 export type WorkerSummary = z.infer<typeof WorkerSummary>;
 
@@ -83,7 +83,7 @@ export const ListEndpointWorkersResponse = z
   .looseObject({
     workers: z.array(Worker),
     summary: WorkerSummary,
-    endpointVersion: z.int().nullable().optional(),
+    endpointVersion: Int.nullable().optional(),
   })
   .transform((raw) => ({ workers: raw.workers, summary: raw.summary, endpointVersion: raw.endpointVersion ?? null }));
 export type ListEndpointWorkersResponse = z.infer<typeof ListEndpointWorkersResponse>;

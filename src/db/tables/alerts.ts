@@ -58,6 +58,8 @@ export const outbox = sqliteTable(
     /** The Message-ID header, fixed when the message is written, so every attempt carries the same one. */
     messageId: text('message_id').notNull().unique(),
     groupKey: text('group_key').notNull(),
+    /** The one account the message's alerts concern, or `all` when they span several (or predate this column). */
+    account: text('account').notNull().default('all'),
     reason: text('reason').notNull(),
     to: text('to', { mode: 'json' }).$type<string[]>().notNull(),
     subject: text('subject').notNull(),

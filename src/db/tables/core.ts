@@ -23,6 +23,8 @@ export const collectorRuns = sqliteTable(
     outcome: text('outcome', { enum: collectorOutcomes }),
     rows: integer('rows').notNull().default(0),
     error: text('error'),
+    /** What a successful run could not use, e.g. list items the schema rejected; NULL when nothing. */
+    detail: text('detail'),
   },
   (t) => [
     // "When did collector X last succeed for account A" is a seek to the end of one index range.
