@@ -7,6 +7,9 @@ import { configOption } from './config-option.js';
 import { UsageError } from './exit.js';
 import { loggerFor } from './logger.js';
 
+/** From SIGTERM to exit, at most. */
+const EXIT_DEADLINE_MS = 9_500;
+
 /**
  * `podwarden run`: the daemon. Every collector runs once at start, then on its schedule. On
  * SIGTERM or SIGINT it stops scheduling, lets in-flight runs finish (bounded), aborts what is
@@ -28,6 +31,12 @@ export function runCommand(): Command {
 
       const signal = await nextSignal();
       log.info({ signal }, 'shutting down');
+      // The runtime's graces add up to less; this is the promise whatever a peer does (unref'd,
+      // so a clean stop exits at once).
+      setTimeout(() => {
+        log.error({ deadlineMs: EXIT_DEADLINE_MS }, 'shutdown did not finish in time; exiting');
+        process.exit(1);
+      }, EXIT_DEADLINE_MS).unref();
       process.once('SIGTERM', () => process.exit(1));
       process.once('SIGINT', () => process.exit(1));
       await runtime.stop();

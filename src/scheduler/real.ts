@@ -37,4 +37,9 @@ export class RealScheduler implements Scheduler {
     for (const task of this.tasks) await task.destroy();
     return drain(this.running, graceMs);
   }
+
+  /** After stop: waits (bounded) for runs told to abort to record how they ended. */
+  settle(graceMs: number): Promise<{ unfinished: string[] }> {
+    return drain(this.running, graceMs);
+  }
 }
