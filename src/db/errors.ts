@@ -31,3 +31,19 @@ export class DatabaseTooNewError extends DatabaseError {
     this.name = 'DatabaseTooNewError';
   }
 }
+
+/** SQLite's codes for "this database cannot be written" (disk full, I/O error, read-only file or mount). */
+const WRITE_FAILURE = /^SQLITE_(FULL|IOERR|READONLY|CANTOPEN|PERM)/;
+
+/**
+ * When `error` (or an error it wraps) is SQLite refusing a write, its message and code, e.g.
+ * "database or disk is full (SQLITE_FULL)"; otherwise undefined. Such a failure is the
+ * database's, not RunPod's or a rule's: readiness and the metrics report it as such.
+ */
+export function databaseWriteFailure(error: unknown): string | undefined {
+  for (let e = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && WRITE_FAILURE.test(code)) return `${e.message} (${code})`;
+  }
+  return undefined;
+}

@@ -25,11 +25,12 @@ beforeAll(async () => {
 });
 
 describe('the Prometheus configuration', () => {
-  it('alerts when podwarden is down, a collector is stale, a budget forecast is over, or stops are frozen', () => {
+  it('alerts when podwarden is down, a collector is stale, a budget forecast is over, stops are frozen or the database cannot be written', () => {
     expect(alerts.map((rule) => rule.alert).sort()).toEqual([
       'PodwardenActionsFrozen',
       'PodwardenBudgetForecastOver',
       'PodwardenCollectorStale',
+      'PodwardenDatabaseNotWritable',
       'PodwardenDown',
     ]);
   });
