@@ -159,6 +159,8 @@ function openReadOnly(path: string, known: ReturnType<typeof readJournal>, check
       sqlite.close();
       sqlite = connect(path, true, `file:${encodeURI(path).replace(/[?#]/g, encodeURIComponent)}?immutable=1`);
     }
+    // Beside a running daemon a reader may meet its checkpoint: wait, as a writer would.
+    sqlite.pragma('busy_timeout = 5000');
     if (check) assertIntact(sqlite, path);
     const state = readAppliedState(sqlite);
     assertNotNewer(path, state, known);
