@@ -5,8 +5,13 @@ import type { Logger } from './log.js';
 import { startMetricsServer } from './metrics/server.js';
 import { RealScheduler } from './scheduler/real.js';
 
-/** In-flight collector runs get this long to finish on shutdown, inside the 10 s we promise. */
+/**
+ * On shutdown, in-flight runs (collectors, an email being sent) get this long to finish; then
+ * they are aborted and get ABORT_GRACE_MS to record how they ended (an abandoned email is
+ * released, not marked sent) before the database closes. Both fit inside the 10 s we promise.
+ */
 const SHUTDOWN_GRACE_MS = 7_000;
+const ABORT_GRACE_MS = 1_500;
 
 export interface RuntimeOptions {
   config: Config;
@@ -54,7 +59,14 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   let stopping: Promise<void> | undefined;
   const stop = async () => {
     const { unfinished } = await scheduler.stop(SHUTDOWN_GRACE_MS);
-    if (unfinished.length > 0) log.warn({ unfinished }, 'aborting runs still in flight');
+    if (unfinished.length > 0) {
+      log.warn({ unfinished }, 'aborting runs still in flight');
+      // Closing the database under a run that still awaits would lose what it learns (a send's
+      // success): abort first, and close only once they have written their outcome.
+      daemon.abortRuns();
+      const { unfinished: stuck } = await scheduler.settle(ABORT_GRACE_MS);
+      if (stuck.length > 0) log.error({ runs: stuck }, 'runs did not end when aborted; closing the database anyway');
+    }
     await http.close();
     await daemon.close();
   };

@@ -7,6 +7,7 @@ import { collectors } from './collectors/index.js';
 import { type RunReport, runCollector } from './collectors/run.js';
 import type { Config } from './config/schema.js';
 import { recordAccounts } from './db/accounts.js';
+import { databaseWriteFailure } from './db/errors.js';
 import { type Database, openDatabase } from './db/open.js';
 import { applyRetention, type RetentionResult } from './db/retention.js';
 import { EventBus } from './events.js';
@@ -50,16 +51,14 @@ export class Daemon {
   readonly db: Database;
   private readonly apis = new Map<string, ApiClient>();
   private readonly shutdown = new AbortController();
+  /** The last failed database write, until a write succeeds again (readiness, metrics). */
+  private writeProblem: string | undefined;
 
   constructor(private readonly options: DaemonOptions) {
     const { config, clock, log } = options;
     this.events = new EventBus<DaemonEvents>(log);
     this.db = openDatabase(config.database.path, { log });
-    recordAccounts(
-      this.db,
-      config.accounts.map((a) => a.name),
-      clock.now(),
-    );
+    this.recordAccounts();
     for (const account of config.accounts) {
       this.apis.set(
         account.name,
@@ -71,6 +70,40 @@ export class Daemon {
         }),
       );
     }
+  }
+
+  /**
+   * A database that cannot be written (disk full) is reported, not fatal: the daemon stays up,
+   * unready, with the failure in /readyz and podwarden_database_writable, and retries on every run.
+   */
+  private recordAccounts(): void {
+    try {
+      recordAccounts(
+        this.db,
+        this.options.config.accounts.map((a) => a.name),
+        this.options.clock.now(),
+      );
+    } catch (error) {
+      if (!this.noteWriteFailure('record accounts', error)) throw error;
+    }
+  }
+
+  /** True when `error` was a failed database write (now recorded as the database's problem). */
+  private noteWriteFailure(op: string, error: unknown): boolean {
+    const failure = databaseWriteFailure(error);
+    if (failure === undefined) return false;
+    this.setWriteProblem(op, failure);
+    return true;
+  }
+
+  private setWriteProblem(op: string, failure: string): void {
+    if (this.writeProblem === undefined) this.options.log.error({ op, reason: failure }, 'database cannot be written');
+    this.writeProblem = `${op}: ${failure}`;
+  }
+
+  /** Why the database could not be written lately, or undefined when its last write succeeded. */
+  databaseWriteProblem(): string | undefined {
+    return this.writeProblem;
   }
 
   /** The collectors this daemon runs, in registry order. */
@@ -119,6 +152,12 @@ export class Daemon {
       signal: this.shutdown.signal,
       timeoutMs: RUN_TIMEOUT_MS,
     });
+    if (report.databaseFailure) this.setWriteProblem(`collector ${name}@${account}`, report.databaseFailure);
+    else if (report.outcome === 'ok' && this.writeProblem !== undefined) {
+      this.options.log.info('database can be written again');
+      this.writeProblem = undefined;
+      this.recordAccounts();
+    }
     this.events.emit('collector:finished', report);
     return report;
   }
@@ -154,6 +193,7 @@ export class Daemon {
         });
       } catch (error) {
         if (this.shutdown.signal.aborted) return;
+        this.noteWriteFailure(`evaluator ${evaluator.name}`, error);
         failed.push(evaluator.name);
         log.error({ evaluator: evaluator.name, err: error }, 'evaluator failed');
       }

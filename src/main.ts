@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from 'commander';
-import { EXIT_USAGE, exitCodeOf } from './cli/exit.js';
+import { EXIT_USAGE, exitCodeOf, throwOnUsageErrors } from './cli/exit.js';
 import { commands } from './cli/index.js';
 import { version } from './package-root.js';
 import { redact } from './redact.js';
@@ -12,7 +12,7 @@ async function main(argv: string[]): Promise<number> {
     .version(version, '-V, --version')
     .showHelpAfterError()
     .exitOverride();
-  for (const make of commands) program.addCommand(make().exitOverride());
+  for (const make of commands) program.addCommand(throwOnUsageErrors(make()));
   try {
     await program.parseAsync(argv);
     return typeof process.exitCode === 'number' ? process.exitCode : 0;

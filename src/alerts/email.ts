@@ -27,8 +27,12 @@ export class SendError extends Error {
 }
 
 export interface Mailer {
-  /** Resolves with the server's final reply once it has accepted the message. */
-  send(email: OutgoingEmail): Promise<string>;
+  /**
+   * Resolves with the server's final reply once it has accepted the message. `signal` abandons
+   * the attempt: the connection is closed before the server's acceptance, so the message is not
+   * delivered by a server that delivers only what it acknowledged, and the outbox sends it again.
+   */
+  send(email: OutgoingEmail, signal?: AbortSignal): Promise<string>;
   close(): void;
 }
 
@@ -55,10 +59,12 @@ export function smtpMailer(email: EmailConfig, tls: TlsExtras = {}): Mailer {
     connectionTimeout: 10_000,
     greetingTimeout: 10_000,
     socketTimeout: 30_000,
+    // An abandoned send (shutdown) must not keep the process alive waiting for the server's FIN.
+    socketCloseTimeout: 1_000,
   });
   const from = email.from;
   return {
-    async send(message) {
+    async send(message, signal) {
       try {
         const info = await transport.sendMail({
           from,
@@ -69,6 +75,7 @@ export function smtpMailer(email: EmailConfig, tls: TlsExtras = {}): Mailer {
           messageId: message.messageId,
           date: new Date(message.date),
           headers: message.headers,
+          ...(signal ? { signal } : {}),
         });
         return String(info.response ?? '');
       } catch (error) {

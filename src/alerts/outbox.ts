@@ -34,6 +34,10 @@ import { renderMessage } from './templates.js';
  *   with a stable Message-ID over at-most-once: a budget alert lost is worse than one seen twice.
  *   Outside that window (SMTP down, refusals, restarts between writing and sending) a message
  *   goes out exactly once.
+ * - On shutdown an attempt gets the runtime's grace to finish; one still waiting then is abandoned:
+ *   its connection is closed before the server's acceptance, the lease is released and the message
+ *   is due at once after the restart. A clean shutdown never records a send it did not see accepted,
+ *   and never closes the database under a send whose success it would then fail to record.
  * - Failed attempts are retried with exponential backoff on the daemon's clock; a message not
  *   sent within `giveUpAfter` of being written is abandoned and logged, never sent late.
  */
@@ -150,15 +154,18 @@ export async function deliverOutbox(ctx: DeliveryContext): Promise<DeliveryResul
     }
     const attempts = message.attempts + 1;
     try {
-      const send = ctx.mailer.send({
-        messageId: message.messageId,
-        to: message.to,
-        subject: message.subject,
-        text: message.text,
-        html: message.html,
-        date: message.createdAt,
-        headers: { 'X-Podwarden-Alert-Keys': message.alertKeys.join(', '), 'X-Podwarden-Reason': message.reason },
-      });
+      const send = ctx.mailer.send(
+        {
+          messageId: message.messageId,
+          to: message.to,
+          subject: message.subject,
+          text: message.text,
+          html: message.html,
+          date: message.createdAt,
+          headers: { 'X-Podwarden-Alert-Keys': message.alertKeys.join(', '), 'X-Podwarden-Reason': message.reason },
+        },
+        ctx.signal,
+      );
       const response = await (ctx.inflight ? ctx.inflight.track(send) : send);
       const at = ctx.clock.now();
       markMessageSent(ctx.db, message.id, at, response);
@@ -166,6 +173,22 @@ export async function deliverOutbox(ctx: DeliveryContext): Promise<DeliveryResul
       ctx.log.info({ messageId: message.messageId, to: message.to, subject: message.subject, attempts }, 'email sent');
       ctx.events.emit('alert:sent', { at, messageId: message.messageId, to: message.to, subject: message.subject });
     } catch (error) {
+      if (ctx.signal?.aborted) {
+        // Shutdown cut the attempt short before the server accepted it: not sent, not a failure
+        // of the server, so the lease is released and the message is due again at once (after
+        // the restart), never marked sent.
+        markMessageFailed(
+          ctx.db,
+          message.id,
+          ctx.clock.now(),
+          'send abandoned at shutdown before the server accepted it',
+        );
+        ctx.log.warn(
+          { messageId: message.messageId, subject: message.subject },
+          'email send abandoned at shutdown; it goes out after restart',
+        );
+        break;
+      }
       const nextAttemptAt = ctx.clock.now() + retryDelay(attempts);
       markMessageFailed(ctx.db, message.id, nextAttemptAt, (error as Error).message);
       result.failed++;

@@ -1,3 +1,5 @@
+import type { Command } from 'commander';
+
 /** Exit codes of every podwarden command. */
 export const EXIT_OK = 0;
 export const EXIT_FAILURE = 1;
@@ -13,4 +15,15 @@ export function exitCodeOf(error: unknown): number {
     return error.exitCode;
   }
   return EXIT_FAILURE;
+}
+
+/**
+ * commander exits the process itself (code 1) on a usage error unless told not to, and a
+ * subcommand (`silence add`) copies that setting from its parent when it is created, before
+ * the parent's is changed: set it on the whole tree, so every usage error reaches main and exits 2.
+ */
+export function throwOnUsageErrors(command: Command): Command {
+  command.exitOverride();
+  for (const sub of command.commands) throwOnUsageErrors(sub);
+  return command;
 }

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { checkConfigCommand } from './check-config.js';
 import { collectCommand } from './collect.js';
+import { dbCommand } from './db.js';
 import { demoCommand } from './demo.js';
 import { migrateCommand } from './migrate.js';
 import { runCommand } from './run.js';
@@ -14,6 +15,7 @@ import { whyCommand } from './why.js';
 export const commands: Array<() => Command> = [
   checkConfigCommand,
   collectCommand,
+  dbCommand,
   demoCommand,
   migrateCommand,
   runCommand,

@@ -2,10 +2,14 @@ import { Command } from 'commander';
 import { type Clock, RealClock } from '../clock.js';
 import { loadConfig } from '../config/load.js';
 import { startRuntime } from '../daemon-runtime.js';
+import type { Logger } from '../log.js';
 import { ScaledClock } from '../simulator/scaled-clock.js';
 import { configOption } from './config-option.js';
 import { UsageError } from './exit.js';
 import { loggerFor } from './logger.js';
+
+/** From SIGTERM to exit, at most. */
+const EXIT_DEADLINE_MS = 9_500;
 
 /**
  * `podwarden run`: the daemon. Every collector runs once at start, then on its schedule. On
@@ -24,13 +28,21 @@ export function runCommand(): Command {
       const clock = clockFor(options.clockStart);
       const config = loadConfig({ path: options.config, env: process.env });
       const log = loggerFor(config);
+      const stopRequested = nextStopRequest(log);
       const runtime = await startRuntime({ config, clock, log });
 
-      const signal = await nextSignal();
-      log.info({ signal }, 'shutting down');
+      const { reason, exitCode } = await stopRequested;
+      log.info({ reason }, 'shutting down');
+      // The runtime's graces add up to less; this is the promise whatever a peer does (unref'd,
+      // so a clean stop exits at once).
+      setTimeout(() => {
+        log.error({ deadlineMs: EXIT_DEADLINE_MS }, 'shutdown did not finish in time; exiting');
+        process.exit(1);
+      }, EXIT_DEADLINE_MS).unref();
       process.once('SIGTERM', () => process.exit(1));
       process.once('SIGINT', () => process.exit(1));
       await runtime.stop();
+      process.exitCode = exitCode;
       log.info('stopped');
     });
 }
@@ -45,9 +57,22 @@ function clockFor(clockStart: string | undefined): Clock {
   return new ScaledClock({ startMs, speed: 1 });
 }
 
-function nextSignal(): Promise<NodeJS.Signals> {
+/**
+ * Resolves on SIGTERM or SIGINT (exit 0), or on an error nothing else caught (exit 1): that one is
+ * logged through our logger (JSON, redacted) instead of Node's raw stack, and the daemon shuts
+ * down cleanly (the database closed) instead of dying mid-write.
+ */
+function nextStopRequest(log: Logger): Promise<{ reason: string; exitCode: number }> {
   return new Promise((resolve) => {
-    process.once('SIGTERM', () => resolve('SIGTERM'));
-    process.once('SIGINT', () => resolve('SIGINT'));
+    process.once('SIGTERM', () => resolve({ reason: 'SIGTERM', exitCode: 0 }));
+    process.once('SIGINT', () => resolve({ reason: 'SIGINT', exitCode: 0 }));
+    process.on('unhandledRejection', (error) => {
+      log.fatal({ err: error }, 'unhandled promise rejection');
+      resolve({ reason: 'unhandled promise rejection', exitCode: 1 });
+    });
+    process.on('uncaughtException', (error) => {
+      log.fatal({ err: error }, 'uncaught exception');
+      resolve({ reason: 'uncaught exception', exitCode: 1 });
+    });
   });
 }

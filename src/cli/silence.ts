@@ -11,9 +11,13 @@ import { DurationError, parseDuration } from '../duration.js';
 import { configOption } from './config-option.js';
 import { UsageError } from './exit.js';
 
-function withDatabase<T>(configPath: string | undefined, work: (database: ReturnType<typeof openDatabase>) => T): T {
+function withDatabase<T>(
+  configPath: string | undefined,
+  work: (database: ReturnType<typeof openDatabase>) => T,
+  options: { readonly?: boolean } = {},
+): T {
   const config = loadConfig({ path: configPath, env: process.env });
-  const database = openDatabase(config.database.path);
+  const database = openDatabase(config.database.path, options);
   try {
     return work(database);
   } finally {
@@ -81,7 +85,9 @@ export function silenceCommand(): Command {
     .addOption(configOption())
     .action((options: { all?: boolean; config?: string }) => {
       const now = new RealClock().now();
-      const rows = withDatabase(options.config, (database) => listSilences(database, options.all ? undefined : now));
+      const rows = withDatabase(options.config, (database) => listSilences(database, options.all ? undefined : now), {
+        readonly: true,
+      });
       process.stdout.write('ID\tSTATE\tENDS\tMATCHERS\tCREATED BY\tCOMMENT\n');
       for (const silence of rows) {
         const matchers = silence.matchers.map(formatMatcher).join(',');

@@ -33,7 +33,8 @@ export function whyCommand(): Command {
     .option('--limit <n>', 'how many receipts (default 5)', positiveInt, 5)
     .action((podId: string, options: WhyOptions) => {
       const config = loadConfig({ path: options.config, env: process.env });
-      const database = openDatabase(config.database.path);
+      // Read-only: works on a database podwarden may not write (another user's, a read-only mount).
+      const database = openDatabase(config.database.path, { readonly: true });
       try {
         const receipts = recentReceipts(database, options.limit, { podId, account: options.account }).reverse();
         if (receipts.length === 0) {

@@ -1,5 +1,6 @@
 import { ApiError, NoDataError } from '../api/index.js';
 import { finishRun, startRun } from '../db/collector-runs.js';
+import { databaseWriteFailure } from '../db/errors.js';
 import type { CollectorOutcome } from '../db/schema.js';
 import type { CollectContext, Collector } from './collector.js';
 
@@ -13,13 +14,17 @@ export interface RunReport {
   error?: string;
   /** What an ok run had to leave out (e.g. rejected list items). */
   detail?: string;
+  /** Set when the run failed because the database could not be written, with SQLite's reason. */
+  databaseFailure?: string;
 }
 
 /**
  * Runs one collector for one account and keeps the books: a collector_runs row, a log line
  * bound to the collector, and a report for metrics and events. A failure is recorded and
  * returned, never thrown: the daemon goes on. NoDataError (GraphQL retired, nothing to read)
- * is recorded as `no_data`, and a run cut short by shutdown or its timeout as `aborted`.
+ * is recorded as `no_data`, and a run cut short by shutdown or its timeout as `aborted`. The books
+ * themselves may fail (disk full): that is a failed run too, with the database's reason, logged
+ * and reported; it never escapes as an exception.
  */
 export async function runCollector(
   collector: Collector,
@@ -31,10 +36,11 @@ export async function runCollector(
 ): Promise<RunReport> {
   const startedAt = base.clock.now();
   const log = base.log.child({ collector: collector.name, account: base.account });
-  const id = startRun(base.db, { account: base.account, collector: collector.name, startedAt });
   const signal = AbortSignal.any([base.signal, AbortSignal.timeout(base.timeoutMs)]);
+  let id: number | undefined;
   let report: RunReport;
   try {
+    id = startRun(base.db, { account: base.account, collector: collector.name, startedAt });
     const { rows, detail } = await collector.collect({ ...base, now: startedAt, log, signal });
     report = {
       account: base.account,
@@ -47,29 +53,50 @@ export async function runCollector(
     };
     log.debug({ rows, ms: report.endedAt - startedAt }, 'collector run finished');
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    const outcome = outcomeOf(error, signal);
-    report = {
-      account: base.account,
-      collector: collector.name,
-      outcome,
-      rows: 0,
-      startedAt,
-      endedAt: base.clock.now(),
-      error: message,
-    };
-    if (outcome === 'no_data') log.info({ reason: message }, 'collector has no data');
-    else if (outcome === 'aborted') log.warn({ reason: message }, 'collector run aborted');
+    report = failed(base.account, collector.name, startedAt, base.clock.now(), error, signal);
+    if (report.outcome === 'no_data') log.info({ reason: report.error }, 'collector has no data');
+    else if (report.outcome === 'aborted') log.warn({ reason: report.error }, 'collector run aborted');
     else log.error({ err: describe(error) }, 'collector run failed');
   }
-  finishRun(base.db, id, {
-    endedAt: report.endedAt,
-    outcome: report.outcome,
-    rows: report.rows,
-    error: report.error ?? null,
-    detail: report.detail ?? null,
-  });
+  if (id !== undefined) {
+    try {
+      finishRun(base.db, id, {
+        endedAt: report.endedAt,
+        outcome: report.outcome,
+        rows: report.rows,
+        error: report.error ?? null,
+        detail: report.detail ?? null,
+      });
+    } catch (error) {
+      // The collector's work may have landed, but a run whose record failed is not a success:
+      // freshness is read from these records.
+      report = failed(base.account, collector.name, startedAt, report.endedAt, error, signal);
+      log.error({ err: describe(error) }, 'collector run could not be recorded');
+    }
+  }
   return report;
+}
+
+function failed(
+  account: string,
+  collector: string,
+  startedAt: number,
+  endedAt: number,
+  error: unknown,
+  signal: AbortSignal,
+): RunReport {
+  const message = error instanceof Error ? error.message : String(error);
+  const databaseFailure = databaseWriteFailure(error);
+  return {
+    account,
+    collector,
+    outcome: outcomeOf(error, signal),
+    rows: 0,
+    startedAt,
+    endedAt,
+    error: databaseFailure ? `database: ${databaseFailure}` : message,
+    ...(databaseFailure ? { databaseFailure } : {}),
+  };
 }
 
 /** Shutdown and the run timeout abort a run; that says nothing about RunPod or its data. */

@@ -1,6 +1,6 @@
-import { validate as isValidCron } from 'node-cron';
 import { z } from 'zod';
 import { parseDuration } from '../duration.js';
+import { cronProblem } from '../scheduler/cron-fields.js';
 import { typeName } from './issues.js';
 
 /** What parsing needs besides the data: relative paths (database, secret files) resolve against `baseDir`. */
@@ -34,10 +34,12 @@ export function duration() {
     });
 }
 
-/** A node-cron expression: five fields, or six with seconds first. */
+/** A node-cron expression: five fields, or six with seconds first; the error names the cron field. */
 export function cronSchedule() {
-  return z.string().refine((text) => isValidCron(text), {
-    error: (issue) => `invalid cron expression "${String(issue.input)}" (expected 5 or 6 fields, e.g. "*/5 * * * *")`,
+  return z.string().superRefine((text, ctx) => {
+    const problem = cronProblem(text);
+    if (problem)
+      ctx.addIssue({ code: 'custom', message: `invalid cron expression "${text}": ${problem}`, input: text });
   });
 }
 

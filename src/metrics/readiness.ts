@@ -11,7 +11,7 @@ export interface Readiness {
 }
 
 /**
- * Ready means the database answers and, when the pods collector is enabled, every account's
+ * Ready means the database answers, its last write succeeded, and, when the pods collector is enabled, every account's
  * Pods were collected successfully within two of its intervals: the fresh-data rule the stop
  * guards apply, and what the rest of podwarden (idle rules, dashboards) stands on.
  */
@@ -35,6 +35,8 @@ export function checkReadiness(source: MetricsSource, config: Config, now: numbe
 
 function probeDatabase(source: MetricsSource): string | undefined {
   if (!source.db.sqlite.open) return 'database: closed';
+  const writeProblem = source.databaseWriteProblem();
+  if (writeProblem) return `database: cannot be written (${writeProblem})`;
   try {
     source.db.sqlite.prepare('SELECT 1').get();
     return undefined;

@@ -9,6 +9,7 @@ import { registerApiMetrics } from './api.js';
 import { registerBudgetMetrics } from './budgets.js';
 import { registerCapacityMetrics } from './capacity.js';
 import { registerCollectorMetrics } from './collectors.js';
+import { registerDatabaseMetrics } from './database.js';
 import { registerIdleMetrics } from './idle.js';
 import { registerPodMetrics } from './pods.js';
 import type { MetricsContext, MetricsSource } from './source.js';
@@ -33,6 +34,7 @@ const areas: ReadonlyArray<(context: MetricsContext) => void> = [
   registerAlertMetrics,
   registerAlertmanagerMetrics,
   registerCollectorMetrics,
+  registerDatabaseMetrics,
   registerApiMetrics,
 ];
 

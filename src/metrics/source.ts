@@ -16,6 +16,8 @@ export interface MetricsSource {
   readonly events: EventBus<DaemonEvents>;
   enabledCollectors(): CollectorName[];
   rateLimits(): Array<{ account: string; windows: RateLimitWindow[] }>;
+  /** Why the database could not be written lately (disk full), or undefined when it can. */
+  databaseWriteProblem(): string | undefined;
 }
 
 /** Everything one area of metrics needs to create its series on the shared registry. */

@@ -27,7 +27,12 @@ export class RealScheduler implements Scheduler {
       return current;
     }
     if (this.stopped) return Promise.resolve();
-    const run = job.run().finally(() => this.running.delete(job.name));
+    // A job's error goes through our logger (JSON, redacted), never to node-cron, which would
+    // print it as a coloured stack, nor to an unhandled rejection at start-up.
+    const run = Promise.resolve()
+      .then(() => job.run())
+      .catch((error: unknown) => this.log.error({ job: job.name, err: error }, 'job failed'))
+      .finally(() => this.running.delete(job.name));
     this.running.set(job.name, run);
     return run;
   }
@@ -35,6 +40,11 @@ export class RealScheduler implements Scheduler {
   async stop(graceMs: number): Promise<{ unfinished: string[] }> {
     this.stopped = true;
     for (const task of this.tasks) await task.destroy();
+    return drain(this.running, graceMs);
+  }
+
+  /** After stop: waits (bounded) for runs told to abort to record how they ended. */
+  settle(graceMs: number): Promise<{ unfinished: string[] }> {
     return drain(this.running, graceMs);
   }
 }

@@ -1,6 +1,12 @@
-import type { Scenario, ScenarioCpuType, ScenarioDataCenter, ScenarioGpuType, Timeline } from './scenario.js';
-import type { Report } from './scenario-normalize.js';
 import type { RawGpuType, RawScenario } from './scenario-schema.js';
+import type {
+  Report,
+  Scenario,
+  ScenarioCpuType,
+  ScenarioDataCenter,
+  ScenarioGpuType,
+  Timeline,
+} from './scenario-types.js';
 import type { AvailabilityLevel } from './v2-types.js';
 
 /** RunPod's CPU flavors, used when a scenario names none (prices from the public catalog). */

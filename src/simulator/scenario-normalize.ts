@@ -1,9 +1,7 @@
-import type { Scenario, ScenarioCluster, ScenarioFault } from './scenario.js';
 import { normalizeCatalog } from './scenario-catalog.js';
 import { normalizeEndpoint, normalizePod, type PodContext } from './scenario-resources.js';
 import type { RawScenario } from './scenario-schema.js';
-
-export type Report = (path: string, message: string) => void;
+import type { Report, Scenario, ScenarioCluster, ScenarioFault } from './scenario-types.js';
 
 const DEFAULT_PROVISIONING_MS = 20_000;
 const DEFAULT_STARTING_MS = 30_000;

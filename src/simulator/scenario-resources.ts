@@ -1,7 +1,14 @@
-import type { Scenario, ScenarioEndpoint, ScenarioPod, Timeline, Utilization, WorkerLoad } from './scenario.js';
 import { byTime } from './scenario-catalog.js';
-import type { Report } from './scenario-normalize.js';
 import type { RawEndpoint, RawPod, RawUtilization } from './scenario-schema.js';
+import type {
+  Report,
+  Scenario,
+  ScenarioEndpoint,
+  ScenarioPod,
+  Timeline,
+  Utilization,
+  WorkerLoad,
+} from './scenario-types.js';
 
 export interface PodContext {
   startMs: number;

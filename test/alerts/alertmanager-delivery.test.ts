@@ -101,6 +101,7 @@ describe('posting to Alertmanager', () => {
         events: bench.events as unknown as MetricsSource['events'],
         enabledCollectors: () => [],
         rateLimits: () => [],
+        databaseWriteProblem: () => undefined,
       },
       config: bench.config,
       clock: bench.clock,

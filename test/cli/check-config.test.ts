@@ -70,7 +70,7 @@ describe('podwarden check-config', () => {
     expect(result.stderr.split('\n')).toEqual([
       'accounts[0].restBaseUrl: invalid URL "[REDACTED]" (expected an http:// or https:// URL)',
       'api.timeouts.connect: expected a duration such as "30s", got number',
-      'collectors.pods.schedule: invalid cron expression "* * *" (expected 5 or 6 fields, e.g. "*/5 * * * *")',
+      'collectors.pods.schedule: invalid cron expression "* * *": expected 5 fields (minute hour day-of-month month weekday, e.g. "*/5 * * * *") or 6 with seconds first, got 3',
       'log.level: expected one of trace, debug, info, warn, error, fatal, got "chatty"',
       '',
     ]);

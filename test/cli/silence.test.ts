@@ -87,6 +87,13 @@ describe('podwarden silence', () => {
     ]);
     expect(duration.code).toBe(2);
     expect(duration.stderr).toContain('--for:');
+    // commander's own usage errors in a subcommand: a missing option, an unknown one.
+    const missing = await runCli(['silence', 'add', '--config', configPath, '--match', 'a=b', '--for', '2h']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("required option '--comment <text>' not specified");
+    const unknownOption = await runCli(['silence', 'list', '--bogus', '--config', configPath]);
+    expect(unknownOption.code).toBe(2);
+    expect(unknownOption.stderr).toContain("unknown option '--bogus'");
     const unknown = await runCli(['silence', 'expire', 'no-such-id', '--config', configPath]);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('silence no-such-id: no such silence');

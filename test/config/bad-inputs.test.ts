@@ -131,7 +131,7 @@ const cases: Array<[string, string, Array<[string, string]>]> = [
     [
       [
         'collectors.pods.schedule',
-        'invalid cron expression "every minute" (expected 5 or 6 fields, e.g. "*/5 * * * *")',
+        'invalid cron expression "every minute": expected 5 fields (minute hour day-of-month month weekday, e.g. "*/5 * * * *") or 6 with seconds first, got 2',
       ],
     ],
   ],
@@ -141,7 +141,57 @@ const cases: Array<[string, string, Array<[string, string]>]> = [
     [
       [
         'collectors.billing.schedule',
-        'invalid cron expression "61 * * * *" (expected 5 or 6 fields, e.g. "*/5 * * * *")',
+        'invalid cron expression "61 * * * *": minute field "61": 61 is outside the minute range 0-59',
+      ],
+    ],
+  ],
+  [
+    'cron step as long as its field',
+    `${ACCOUNT}collectors:\n  billing:\n    schedule: "*/61 * * * *"\n`,
+    [
+      [
+        'collectors.billing.schedule',
+        'invalid cron expression "*/61 * * * *": minute field "*/61": step 61 is not smaller than the minute range 0-59',
+      ],
+    ],
+  ],
+  [
+    'cron day that never comes',
+    `${ACCOUNT}collectors:\n  billing:\n    schedule: "0 0 31 2 *"\n`,
+    [
+      [
+        'collectors.billing.schedule',
+        'invalid cron expression "0 0 31 2 *": day-of-month "31" never occurs in month "2", so the schedule never fires',
+      ],
+    ],
+  ],
+  [
+    'cron hour out of range, with seconds',
+    `${ACCOUNT}collectors:\n  pods:\n    schedule: "0 0 24 * * *"\n`,
+    [
+      [
+        'collectors.pods.schedule',
+        'invalid cron expression "0 0 24 * * *": hour field "24": 24 is outside the hour range 0-23',
+      ],
+    ],
+  ],
+  [
+    'cron weekday misnamed',
+    `${ACCOUNT}collectors:\n  pods:\n    schedule: "0 9 * * mo"\n`,
+    [
+      [
+        'collectors.pods.schedule',
+        'invalid cron expression "0 9 * * mo": weekday field "mo": "mo" is not a number 0-7 or a name such as "sun"',
+      ],
+    ],
+  ],
+  [
+    'cron range backwards',
+    `${ACCOUNT}collectors:\n  pods:\n    schedule: "50-10 * * * *"\n`,
+    [
+      [
+        'collectors.pods.schedule',
+        'invalid cron expression "50-10 * * * *": minute field "50-10": range "50-10" runs backwards (write it from low to high)',
       ],
     ],
   ],
@@ -332,7 +382,7 @@ describe('bad configurations', () => {
       'accounts[1].apiKey: required (or set apiKeyFile)',
       'accounts[1].name: duplicate account name "Main" (also accounts[0].name)',
       'api.timeouts.connect: invalid duration "soon" (expected e.g. 90s, 30m, 6h, 2d, 1h30m)',
-      'collectors.pods.schedule: invalid cron expression "hourly" (expected 5 or 6 fields, e.g. "*/5 * * * *")',
+      'collectors.pods.schedule: invalid cron expression "hourly": expected 5 fields (minute hour day-of-month month weekday, e.g. "*/5 * * * *") or 6 with seconds first, got 1',
       'log.level: expected one of trace, debug, info, warn, error, fatal, got "loud"',
     ]);
   });

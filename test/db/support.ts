@@ -1,7 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
+import { finishRun, startRun } from '../../src/db/collector-runs.js';
 import { type Database, type OpenOptions, openDatabase } from '../../src/db/open.js';
 
 /**
@@ -37,3 +38,32 @@ export const HOUR = 60 * MINUTE;
 export const DAY = 24 * HOUR;
 /** 2026-11-02T00:00:00Z, the small-team scenario's start. */
 export const T0 = Date.UTC(2026, 10, 2);
+
+/** A database with enough rows to fill many pages, closed cleanly (WAL checkpointed into the file). */
+export function filledDatabase(path: string): void {
+  const database = openDatabase(path);
+  database.transaction(() => {
+    for (let i = 0; i < 2_000; i++) {
+      const id = startRun(database, { account: 'main', collector: 'pods', startedAt: i * 60_000 });
+      finishRun(database, id, {
+        endedAt: i * 60_000 + 500,
+        outcome: 'error',
+        rows: 0,
+        error: `failure ${i} `.repeat(8),
+      });
+    }
+  });
+  database.close();
+}
+
+/** Garbage over one page near the end of the file: a leaf of the table just filled. */
+export function corruptPage(path: string): void {
+  const pageSize = 4096;
+  const pages = statSync(path).size / pageSize;
+  const fd = openSync(path, 'r+');
+  try {
+    writeSync(fd, Buffer.alloc(pageSize, 0xab), 0, pageSize, (pages - 2) * pageSize);
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -42,11 +42,22 @@ export function runCli(
  */
 export function spawnCli(
   args: string[],
-  options: { env?: Record<string, string | undefined>; cwd?: string } = {},
+  options: {
+    env?: Record<string, string | undefined>;
+    cwd?: string;
+    /** Run under `ulimit -f` (KiB): writes past this size in any file fail, as on a full disk. */
+    fileSizeLimitKiB?: number;
+  } = {},
 ): ChildProcessByStdio<null, Readable, Readable> {
   // tsx by absolute path, so the CLI also starts from a working directory outside the repo.
   const tsx = pathToFileURL(packagePath('node_modules/tsx/dist/loader.mjs')).href;
-  return spawn(process.execPath, ['--import', tsx, packagePath('src/main.ts'), ...args], {
+  const command = [process.execPath, '--import', tsx, packagePath('src/main.ts'), ...args];
+  // bash's ulimit -f counts 1024-byte blocks; exec keeps the signals going to the CLI itself.
+  const [file, ...argv] =
+    options.fileSizeLimitKiB === undefined
+      ? command
+      : ['bash', '-c', 'ulimit -f "$0" && exec "$@"', String(options.fileSizeLimitKiB), ...command];
+  return spawn(file as string, argv, {
     cwd: options.cwd ?? packagePath(),
     env: definedOnly({ ...process.env, PODWARDEN_CONFIG: undefined, NO_COLOR: '1', ...options.env }),
     stdio: ['ignore', 'pipe', 'pipe'],

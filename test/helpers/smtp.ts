@@ -20,9 +20,18 @@ export interface ReceivedMail {
 
 export interface SmtpPeer {
   port: number;
+  /** Messages the server accepted: it replied 250 to their data. */
   received: ReceivedMail[];
-  /** Resolves when `count` messages in all have arrived. */
+  /** Resolves when `count` messages in all have been accepted. */
   waitFor(count: number): Promise<ReceivedMail[]>;
+  /** Resolves when the data of `count` messages in all has arrived, accepted yet or not. */
+  waitForData(count: number): Promise<ReceivedMail[]>;
+  /**
+   * From now on, the reply to a message's data comes this long after the data (Infinity: never).
+   * A client that leaves before the reply has not sent the message: it is not in `received`, as a
+   * server that delivers only what it acknowledged would not deliver it.
+   */
+  setReplyDelay(ms: number): void;
   close(): Promise<void>;
 }
 
@@ -39,7 +48,18 @@ export async function startSmtp(
   } = {},
 ): Promise<SmtpPeer> {
   const received: ReceivedMail[] = [];
+  const arrived: ReceivedMail[] = [];
   const waiters: Array<{ count: number; resolve: (mail: ReceivedMail[]) => void }> = [];
+  const dataWaiters: Array<{ count: number; resolve: (mail: ReceivedMail[]) => void }> = [];
+  let replyDelayMs = 0;
+  /** Replies held back, by session id: a session that closes first drops its message. */
+  const held = new Map<string, NodeJS.Timeout>();
+  const wake = (list: ReceivedMail[], pending: typeof waiters) => {
+    for (const waiter of pending.filter((w) => list.length >= w.count)) {
+      pending.splice(pending.indexOf(waiter), 1);
+      waiter.resolve([...list]);
+    }
+  };
   const serverOptions: SMTPServerOptions = {
     secure: options.secure ?? false,
     disabledCommands: [...(options.tls ? [] : ['STARTTLS']), ...(options.auth ? [] : ['AUTH'])],
@@ -53,13 +73,17 @@ export async function startSmtp(
         callback(new Error('Invalid username or password'));
       }
     },
+    onClose(session) {
+      clearTimeout(held.get(session.id));
+      held.delete(session.id);
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
         const raw = Buffer.concat(chunks).toString('utf8');
         const keys = headerValue(raw, 'X-Podwarden-Alert-Keys');
-        received.push({
+        const mail: ReceivedMail = {
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
           to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
           raw,
@@ -67,12 +91,22 @@ export async function startSmtp(
           subject: headerValue(raw, 'Subject'),
           alertKeys: keys ? keys.split(/,\s*/) : [],
           body: raw.slice(raw.search(/\r?\n\r?\n/)),
-        });
-        for (const waiter of waiters.filter((w) => received.length >= w.count)) {
-          waiters.splice(waiters.indexOf(waiter), 1);
-          waiter.resolve([...received]);
-        }
-        callback();
+        };
+        arrived.push(mail);
+        wake(arrived, dataWaiters);
+        const accept = () => {
+          held.delete(session.id);
+          received.push(mail);
+          wake(received, waiters);
+          callback();
+        };
+        if (replyDelayMs === 0) accept();
+        else if (Number.isFinite(replyDelayMs)) held.set(session.id, setTimeout(accept, replyDelayMs));
+        else
+          held.set(
+            session.id,
+            setTimeout(() => undefined, 2 ** 31 - 1),
+          );
       });
     },
   };
@@ -89,7 +123,18 @@ export async function startSmtp(
       received.length >= count
         ? Promise.resolve([...received])
         : new Promise((resolve) => waiters.push({ count, resolve })),
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    waitForData: (count) =>
+      arrived.length >= count
+        ? Promise.resolve([...arrived])
+        : new Promise((resolve) => dataWaiters.push({ count, resolve })),
+    setReplyDelay: (ms) => {
+      replyDelayMs = ms;
+    },
+    close: () =>
+      new Promise((resolve) => {
+        for (const timer of held.values()) clearTimeout(timer);
+        server.close(() => resolve());
+      }),
   };
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cronIntervalMs, nextCronTime } from '../../src/scheduler/cron.js';
+import { cronProblem } from '../../src/scheduler/cron-fields.js';
 
 const at = (iso: string) => Date.parse(iso);
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -28,5 +29,39 @@ describe('nextCronTime', () => {
 
   it('measures a schedule interval', () => {
     expect(cronIntervalMs('*/5 * * * *', at('2026-11-02T10:00:00Z'))).toBe(300_000);
+  });
+});
+
+describe('cronProblem', () => {
+  it('accepts what cron allows: names, Sunday as 7, 29 February, seconds, lists of steps', () => {
+    for (const ok of [
+      '*/5 * * * *',
+      '0 9 * * mon-fri',
+      '0 9 * JAN,Feb sunday',
+      '0 0 * * 7',
+      '0 0 29 2 *',
+      '0 0 31 1-3 *',
+      '*/20 * * * * *',
+      '0 0,30 */2 * * ?',
+      '0-30/10 * * * *',
+    ]) {
+      expect(cronProblem(ok), ok).toBeUndefined();
+    }
+  });
+
+  it('names the field and what is wrong with it', () => {
+    expect(cronProblem('*/60 * * * *')).toBe('minute field "*/60": step 60 is not smaller than the minute range 0-59');
+    expect(cronProblem('0 */24 * * *')).toBe('hour field "*/24": step 24 is not smaller than the hour range 0-23');
+    expect(cronProblem('0 0 0 * *')).toBe('day-of-month field "0": 0 is outside the day-of-month range 1-31');
+    expect(cronProblem('0 0 * 13 *')).toBe('month field "13": 13 is outside the month range 1-12');
+    expect(cronProblem('0 0 * * 8')).toBe('weekday field "8": 8 is outside the weekday range 0-7');
+    expect(cronProblem('60 * * * * *')).toBe('second field "60": 60 is outside the second range 0-59');
+    expect(cronProblem('5/15 * * * *')).toBe(
+      'minute field "5/15": step "/15" needs a range or "*" before it (e.g. "*/15")',
+    );
+    expect(cronProblem('1,,2 * * * *')).toBe('minute field "1,,2": empty item in a list');
+    expect(cronProblem('0 0 30,31 2 *')).toBe(
+      'day-of-month "30,31" never occurs in month "2", so the schedule never fires',
+    );
   });
 });

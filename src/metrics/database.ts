@@ -1,0 +1,18 @@
+import { Gauge } from 'prom-client';
+import type { MetricsContext } from './source.js';
+
+/**
+ * Whether the database can be written. When it cannot (disk full), nothing the daemon learns is
+ * kept and no alert email can be queued (the outbox is in the database): Prometheus is then the
+ * one to tell, through this gauge and the PodwardenDatabaseNotWritable rule.
+ */
+export function registerDatabaseMetrics({ registry, source }: MetricsContext): void {
+  new Gauge({
+    name: 'podwarden_database_writable',
+    help: "1 while the database's last write succeeded; 0 after a failed write (disk full, read-only), until one succeeds.",
+    registers: [registry],
+    collect() {
+      this.set(source.databaseWriteProblem() === undefined ? 1 : 0);
+    },
+  });
+}

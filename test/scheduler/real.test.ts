@@ -1,0 +1,49 @@
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { createLogger } from '../../src/log.js';
+import { RealScheduler } from '../../src/scheduler/real.js';
+
+/** A JSON logger whose lines the test reads, with a way to wait for one. */
+function capturedLogger() {
+  const stream = new PassThrough();
+  const lines: Array<Record<string, unknown>> = [];
+  const waiters: Array<() => void> = [];
+  stream.on('data', (chunk: Buffer) => {
+    for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) lines.push(JSON.parse(line));
+    for (const wake of waiters.splice(0)) wake();
+  });
+  const waitFor = async (msg: string) => {
+    while (!lines.some((line) => line.msg === msg)) await new Promise<void>((resolve) => waiters.push(resolve));
+    return lines.filter((line) => line.msg === msg);
+  };
+  return { log: createLogger({ level: 'info', destination: stream }), lines, waitFor };
+}
+
+describe('RealScheduler', () => {
+  it("logs a failing job through our logger, on node-cron's schedule and when fired at start, and goes on", async () => {
+    const { log, waitFor } = capturedLogger();
+    const scheduler = new RealScheduler(log);
+    let runs = 0;
+    const job = {
+      name: 'broken@main',
+      schedule: '* * * * * *',
+      run: async () => {
+        runs++;
+        throw Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
+      },
+    };
+    scheduler.add(job);
+    scheduler.start();
+    try {
+      // Fired at start: the promise settles, the error does not escape.
+      await expect(scheduler.fire(job)).resolves.toBeUndefined();
+      // Then from node-cron, at least once more.
+      while (runs < 2) await new Promise((resolve) => setTimeout(resolve, 100));
+    } finally {
+      await scheduler.stop(1_000);
+    }
+    const failures = await waitFor('job failed');
+    expect(failures.length).toBeGreaterThanOrEqual(2);
+    expect(failures[0]).toMatchObject({ level: 50, job: 'broken@main', err: { message: 'database or disk is full' } });
+  }, 10_000);
+});
