@@ -17,7 +17,7 @@ import type { EvaluationEvents } from '../rules/evaluator.js';
 import type { InflightCounter } from '../scheduler/inflight.js';
 import { type Mailer, SendError } from './email.js';
 import type { Notification } from './pipeline.js';
-import { renderMessage } from './templates.js';
+import { type RenderedMessage, renderMessage } from './templates.js';
 
 /**
  * The durable outbox. Delivery guarantee, in full:
@@ -82,6 +82,29 @@ export function queueNotifications(
       return record;
     }),
   );
+}
+
+/** A notice that is not a group's message (flapping, digest): written to the outbox as it is. */
+export interface QueuedNotice {
+  groupKey: string;
+  reason: string;
+  to: string[];
+  rendered: RenderedMessage;
+  alertKeys: string[];
+  now: number;
+}
+
+export function queueNotice(database: Database, notice: QueuedNotice, messageDomain: string): OutboxRecord {
+  return insertOutbox(database, {
+    messageId: `<${randomUUID()}@${messageDomain}>`,
+    groupKey: notice.groupKey,
+    reason: notice.reason,
+    to: notice.to,
+    ...notice.rendered,
+    alertKeys: notice.alertKeys,
+    createdAt: notice.now,
+    nextAttemptAt: notice.now,
+  });
 }
 
 /** The alerts a message is about: the new ones, all of them on a repeat, or the resolved ones. */

@@ -34,6 +34,33 @@ export function duration() {
     });
 }
 
+/** Like `duration()`, but `0s` is allowed (comes out as 0): "no wait at all". */
+export function durationOrZero() {
+  return z.string().transform((text, ctx) => {
+    try {
+      return parseDuration(text);
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', message: (error as Error).message, input: text });
+      return z.NEVER;
+    }
+  });
+}
+
+/** An IANA time zone name such as `Europe/Paris`. */
+export function timeZone() {
+  return z.string().refine(
+    (name) => {
+      try {
+        new Intl.DateTimeFormat('en-US', { timeZone: name });
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    { error: (issue) => `unknown time zone "${String(issue.input)}" (expected e.g. Europe/Paris)` },
+  );
+}
+
 /** A node-cron expression: five fields, or six with seconds first. */
 export function cronSchedule() {
   return z.string().refine((text) => isValidCron(text), {

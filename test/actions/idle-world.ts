@@ -111,6 +111,7 @@ export async function startIdleWorld(
       apis: new Map([[ACCOUNT, h.api]]),
       events,
       findings: [],
+      unjudged: [],
     };
     await idleEvaluator.evaluate(ctx);
     return ctx.findings;

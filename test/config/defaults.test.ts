@@ -29,6 +29,8 @@ describe('defaults', () => {
         sendResolved: ['budget', 'idle', 'waste', 'health'],
         noRepeat: ['budget', 'capacity'],
         for: {},
+        resolveAfter: { budgetMs: 0, idleMs: 15 * 60_000, capacityMs: 0, wasteMs: 30 * 60_000, healthMs: 5 * 60_000 },
+        flapping: { count: 3, windowMs: 6 * 3_600_000 },
       },
       api: {
         restBaseUrl: 'https://api.runpod.io/v2',

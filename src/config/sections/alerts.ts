@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { RuleName } from '../../rules/finding.js';
-import { duration, withMs } from '../fields.js';
+import { duration, durationOrZero, withMs } from '../fields.js';
 
 /** Every rule that produces findings, in the order the configuration lists them. */
 export const ALERT_RULES = ['budget', 'idle', 'capacity', 'waste', 'health'] as const satisfies readonly RuleName[];
@@ -35,6 +35,31 @@ export const alertsSection = withMs(
         health: duration().optional(),
       },
       ALERT_RULES,
+    ).prefault({}),
+    /**
+     * How long a rule's condition must be judged absent before its alert resolves (Prometheus'
+     * keep_firing_for). Ticks in which the rule could not judge (stale data) do not count.
+     */
+    resolveAfter: withMs(
+      {
+        budget: durationOrZero().prefault('0s'),
+        idle: durationOrZero().prefault('15m'),
+        capacity: durationOrZero().prefault('0s'),
+        waste: durationOrZero().prefault('30m'),
+        health: durationOrZero().prefault('5m'),
+      },
+      ALERT_RULES,
+    ).prefault({}),
+    /**
+     * An alert that fires `count` times within `window` flaps: one notice says so and what the
+     * pattern costs, then its episodes are not mailed until it settles (no change for `window`).
+     */
+    flapping: withMs(
+      {
+        count: z.int().min(2).default(3),
+        window: duration().prefault('6h'),
+      },
+      ['window'],
     ).prefault({}),
   },
   ['groupWait', 'groupInterval', 'repeatInterval'],
