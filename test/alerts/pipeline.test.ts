@@ -120,7 +120,9 @@ describe('grouping and digests', () => {
 
 describe('repeat interval and resolved notices', () => {
   it('repeats a group still firing every repeatInterval, and says when it resolves', async () => {
-    bench = alertBench();
+    bench = alertBench((config) => {
+      config.alerts.noRepeat = ['budget', 'capacity'];
+    });
     const waste = finding('waste:sim:volume-unmounted:vol-1');
     await bench.run(9 * HOUR, () => [waste]);
     expect(bench.outbox().map((m) => [m.reason, m.createdAt - START])).toEqual([

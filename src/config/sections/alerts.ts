@@ -21,11 +21,21 @@ export const alertsSection = withMs(
     groupBy: z.array(z.string().min(1)).prefault(['account', 'rule', 'budget']),
     /** A budget's higher threshold mutes its lower ones for the same figure (100 % mutes 80 % and 50 %). */
     inhibit: z.boolean().default(true),
-    /** The rules whose alerts send a notice when they resolve. */
-    sendResolved: rules().prefault(['budget', 'idle', 'waste', 'health']),
-    /** The rules whose alerts are announced once per episode and never repeated. */
-    noRepeat: rules().prefault(['budget', 'capacity']),
-    /** How long a rule's condition must hold before its alert fires (absent: at once). */
+    /**
+     * The rules whose alerts send a notice when they resolve. Not idle by default: a Pod that got
+     * busy again needs no mail (a stop it was warned of says so in its own notice).
+     */
+    sendResolved: rules().prefault(['budget', 'waste', 'health']),
+    /**
+     * The rules whose alerts are announced once per episode and never repeated. Waste is a slow
+     * burn: one mail says what it costs; repeating it every few hours only trains people to ignore it.
+     */
+    noRepeat: rules().prefault(['budget', 'capacity', 'waste']),
+    /**
+     * How long a rule's condition must hold before its alert fires (absent: at once). Health waits
+     * 30m by default: a Pod poll failing for a few minutes pauses idle stops, which is safe and
+     * needs no mail; half an hour of it does.
+     */
     for: withMs(
       {
         budget: duration().optional(),
@@ -35,7 +45,7 @@ export const alertsSection = withMs(
         health: duration().optional(),
       },
       ALERT_RULES,
-    ).prefault({}),
+    ).prefault({ health: '30m' }),
     /**
      * How long a rule's condition must be judged absent before its alert resolves (Prometheus'
      * keep_firing_for). Ticks in which the rule could not judge (stale data) do not count.
