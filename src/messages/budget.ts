@@ -60,7 +60,7 @@ export function budgetView(alert: AlertData, d: BudgetDetails, ctx: RenderContex
         runOut,
       ];
   const top = d.drivers[0];
-  if (top) lead.push(`The largest cost is ${driverText(top)}: stop what you do not need.`);
+  if (top) lead.push(`The largest cost is ${driverLabel(top)} at ${formatUsd(top.amount)}; stop what you do not need.`);
 
   const rows: [string, string][] = [
     ['Billed so far', formatUsd(d.actual)],
@@ -110,6 +110,12 @@ function forecastRange(d: BudgetDetails): string {
   const atCurrent = `${formatUsd(d.forecastAtCurrentRate)} if the current ${formatUsdPerHour(d.currentPerHour)} continues`;
   if (!d.trailing) return atCurrent;
   return `${formatUsd(d.trailing.forecast)} at the last ${formatElapsed(d.trailing.windowMs)} average (${formatUsdPerHour(d.trailing.perHour)}), ${atCurrent}`;
+}
+
+function driverLabel(driver: BudgetDetails['drivers'][number]): string {
+  if (driver.kind === 'endpoints' || driver.kind === 'account') return DRIVER_KIND[driver.kind];
+  const id = driver.name === driver.resourceId ? '' : ` (${driver.resourceId})`;
+  return `${DRIVER_KIND[driver.kind]} ${driver.name}${id}`;
 }
 
 function driverText(driver: BudgetDetails['drivers'][number]): string {

@@ -1,5 +1,5 @@
 import { formatPercent, formatSparkline, formatTextBar } from './format.js';
-import type { Block, EmailView } from './view.js';
+import type { AlertView, Block, EmailView } from './view.js';
 
 /**
  * The plain-text part: it must read well on its own (many people read mail as text, and the
@@ -18,6 +18,16 @@ export function renderText(view: EmailView): string {
   }
   lines.push('--', ...view.footer);
   return `${lines.join('\n').replace(/\n{3,}/g, '\n\n')}\n`;
+}
+
+/** One alert's lead and details without heading or footer (an Alertmanager description, a digest entry). */
+export function renderAlertText(view: Pick<AlertView, 'lead' | 'blocks'>): string {
+  const lines = paragraphs(view.lead);
+  for (const block of view.blocks) lines.push(...blockLines(block), '');
+  return lines
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
 }
 
 function paragraphs(text: string[]): string[] {

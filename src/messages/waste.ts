@@ -30,7 +30,7 @@ export function wasteView(alert: AlertData, d: WasteDetails, ctx: RenderContext)
       what = `No Pod has mounted network volume ${name} (${d.sizeGb} GB) ${since}`;
       break;
     case 'stopped-pod-volume':
-      headline = `Stopped Pod ${d.resourceName} pays for its ${d.sizeGb} GB disk: ${perDay}, ${duration}`;
+      headline = `Pod ${d.resourceName} stopped ${duration}, its ${d.sizeGb} GB disk still bills ${perDay}`;
       title = `Stopped Pod ${d.resourceName} disk`;
       what = `Pod ${name} has been stopped ${since} and still pays for its ${d.sizeGb} GB disk`;
       break;
