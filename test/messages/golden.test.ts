@@ -30,7 +30,7 @@ function expectReadable(text: string): void {
   expect(text).not.toContain('NaN');
 }
 
-export const MESSAGES = {
+const MESSAGES: Record<string, ReturnType<typeof renderMessage>> = {
   ...Object.fromEntries(Object.entries(ALERTS).map(([name, alert]) => [name, renderMessage(firstNotification(alert))])),
   'idle-resolved': renderMessage(resolvedNotification(ALERTS['idle-notify'] as never)),
   'budget-resolved': renderMessage(resolvedNotification(ALERTS['budget-live'] as never)),
