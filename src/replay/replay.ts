@@ -25,6 +25,11 @@ export interface ReplayOptions {
   durationMs: number;
   /** Keep the database here; by default a temporary one is used and removed. */
   dbPath?: string;
+  /**
+   * Restarts of the daemon, as a deploy does: stopped `atMs` after the scenario's start and
+   * started again `downMs` later on the same database, while the simulated world goes on.
+   */
+  restarts?: ReadonlyArray<{ atMs: number; downMs: number }>;
   log: Logger;
 }
 
@@ -44,13 +49,25 @@ export async function replay(options: ReplayOptions): Promise<ReplayReport> {
   const tmp = options.dbPath ? undefined : mkdtempSync(join(tmpdir(), 'podwarden-replay-'));
   const config = replayConfig(options.config, scenario, sim, options.dbPath ?? join(tmp ?? '', 'replay.db'));
   const inflight = new InflightCounter();
-  const daemon = new Daemon({ config, clock, log, inflight });
   const runs: RunReport[] = [];
-  daemon.events.on('collector:finished', (run) => runs.push(run));
-  const scheduler = new VirtualScheduler(clock, inflight, log);
+  const start = () => {
+    const started = new Daemon({ config, clock, log, inflight });
+    started.events.on('collector:finished', (run) => runs.push(run));
+    return { daemon: started, scheduler: new VirtualScheduler(clock, inflight, log) };
+  };
+  let { daemon, scheduler } = start();
   const endMs = scenario.startMs + options.durationMs;
   try {
     daemon.schedule(scheduler);
+    for (const restart of [...(options.restarts ?? [])].sort((a, b) => a.atMs - b.atMs)) {
+      await scheduler.runUntil(scenario.startMs + restart.atMs);
+      daemon.abortRuns();
+      await scheduler.stop(5_000);
+      await daemon.close();
+      await clock.advanceTo(scenario.startMs + restart.atMs + restart.downMs);
+      ({ daemon, scheduler } = start());
+      daemon.schedule(scheduler);
+    }
     await scheduler.runUntil(endMs);
     daemon.abortRuns();
     await scheduler.stop(5_000);

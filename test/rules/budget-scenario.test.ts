@@ -145,6 +145,8 @@ describe('a monthly budget crossing 50, 80 and 100 % (podwarden simulate)', () =
         to: [],
         subject: expect.stringMatching(/^Budget gpu-month forecast \$7,2\d\d\.\d\d by month's end/),
         delivered: false,
+        reason: 'first',
+        alertKeys: ['budget:all:gpu-month:forecast:100'],
       },
     ]);
   }, 120_000);
