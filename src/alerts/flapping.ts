@@ -58,24 +58,45 @@ export function mutedByFlap(
 }
 
 /**
- * How the key spent the window: the share of it firing, the average firing time per hour and
- * how many times it fired. From its episodes, so the figure is what really happened.
+ * How the key spent the window: how many times it fired, the share of it firing, and the share
+ * of it the condition held: from where its evidence starts (`details.idleSince` for an idle
+ * Pod, else when it fired) to where it was first judged absent. From the episodes, so the
+ * figure is what really happened. Shares are of the time since the first episode in the window.
  */
 export function flapPattern(
-  episodes: readonly Pick<AlertRecord, 'firedAt' | 'resolvedAt'>[],
+  episodes: readonly Pick<AlertRecord, 'firedAt' | 'resolvedAt' | 'absentSince' | 'details'>[],
   now: number,
   windowMs: number,
-): { fires: number; firingShare: number; firingPerHourMs: number } {
+): { fires: number; firingShare: number; firingPerHourMs: number; heldShare: number; heldPerHourMs: number } {
   const from = now - windowMs;
   let firingMs = 0;
+  let heldMs = 0;
   let fires = 0;
+  // Shares are of the time since the pattern began within the window, not of the whole window:
+  // a key that flaps every hour since 2 hours holds the same share of each hour as one that has
+  // for 6.
+  let began = now;
+  const overlap = (start: number, end: number) => Math.max(0, Math.min(end, now) - Math.max(start, from));
   for (const episode of episodes) {
     if (episode.firedAt === null) continue;
     const end = episode.resolvedAt ?? now;
     if (end < from) continue;
     if (episode.firedAt >= from) fires += 1;
-    firingMs += Math.max(0, Math.min(end, now) - Math.max(episode.firedAt, from));
+    firingMs += overlap(episode.firedAt, end);
+    const evidence = episode.details.idleSince;
+    const start = typeof evidence === 'number' && evidence <= episode.firedAt ? evidence : episode.firedAt;
+    heldMs += overlap(start, episode.absentSince ?? end);
+    began = Math.min(began, Math.max(start, from));
   }
-  const firingShare = windowMs > 0 ? Math.min(1, firingMs / windowMs) : 0;
-  return { fires, firingShare, firingPerHourMs: Math.round(firingShare * 3_600_000) };
+  const span = now - began;
+  const share = (ms: number) => (span > 0 ? Math.min(1, ms / span) : 0);
+  const firingShare = share(firingMs);
+  const heldShare = share(heldMs);
+  return {
+    fires,
+    firingShare,
+    firingPerHourMs: Math.round(firingShare * 3_600_000),
+    heldShare,
+    heldPerHourMs: Math.round(heldShare * 3_600_000),
+  };
 }

@@ -10,10 +10,10 @@ import {
 import { notificationLogAt, type OutboxRecord } from '../db/notifications.js';
 import type { Database } from '../db/open.js';
 import { listSilences, type SilenceRecord } from '../db/silences.js';
+import { renderFlappingNotice } from '../messages/notices.js';
 import { type NotifyAlert, toNotifyAlert } from './alert.js';
 import type { LogEntry } from './dedupe.js';
 import { flapPattern, mutedByFlap } from './flapping.js';
-import { renderFlappingNotice } from './notice-render.js';
 import type { FlappingNotice } from './notices.js';
 import { queueNotice, queueNotifications } from './outbox.js';
 import { planNotifications } from './pipeline.js';
@@ -110,7 +110,7 @@ function flappingNotice(
     ...pattern,
     windowMs,
     costPerHr,
-    costPerDay: costPerHr === null ? null : costPerHr * pattern.firingShare * 24,
+    costPerDay: costPerHr === null ? null : costPerHr * pattern.heldShare * 24,
     recipients: latest.recipients,
     now,
   };
