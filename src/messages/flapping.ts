@@ -15,10 +15,17 @@ export function flappingView(notice: FlappingNotice, timeZone = 'UTC'): EmailVie
   );
   const share = `~${formatElapsed(notice.heldPerHourMs)} of every hour`;
   const perDay = notice.costPerDay === null ? '' : `: ~${formatUsd(notice.costPerDay)}/day`;
-  const what = view.title.replace(/^Pod /, '');
-  const subject = `Flapping: ${what} ${notice.rule === 'idle' ? 'idles' : 'holds'} ${share}${perDay}`;
+  const podName = notice.labels.pod_name ?? notice.labels.pod_id;
+  const held = notice.labels.held === 'true';
+  // An idle Pod says what it does; any other alert says that its condition holds.
+  const what = notice.rule === 'idle' && podName ? podName : view.title;
+  const pattern =
+    notice.rule === 'idle' && podName
+      ? `${podName} sits idle${held ? ' with GPU memory held' : ''} ${share}`
+      : `${view.title} holds ${share}`;
+  const subject = `Flapping: ${notice.rule === 'idle' && podName ? `${podName} idle${held ? ', memory held,' : ''} ${share}` : pattern}${perDay}`;
   const lead = [
-    `${view.title} comes and goes: it holds ${share} and fired ${notice.fires} times in the last ${formatElapsed(notice.windowMs)}${perDay ? `, which costs${perDay.slice(1)}` : ''}.`,
+    `${pattern}${perDay ? `, which costs${perDay.slice(1)}` : ''}; its alert fired ${notice.fires} times in the last ${formatElapsed(notice.windowMs)}.`,
     `podwarden will not mail each occurrence until it settles (${formatElapsed(notice.windowMs)} without a change); fix the pattern or silence it.`,
   ];
   const rows: [string, string][] = [

@@ -1,4 +1,5 @@
 import type { NotifyAlert } from '../../src/alerts/alert.js';
+import type { FlappingNotice } from '../../src/alerts/notices.js';
 import type { Notification } from '../../src/alerts/pipeline.js';
 import type {
   BudgetDetails,
@@ -198,3 +199,25 @@ export function resolvedNotification(alert: NotifyAlert): Notification {
   const resolved = { ...alert, resolvedAt: NOW - MIN };
   return { ...firstNotification(alert), reason: 'all_resolved', firing: [], fresh: [], resolved: [resolved] };
 }
+
+/** sdxl-lora-sweep: held idle ~35 minutes of every hour, fired three times in six hours. */
+export const FLAPPING: FlappingNotice = {
+  kind: 'flapping',
+  key: 'idle:team:q8w3e5r7:held',
+  rule: 'idle',
+  account: 'team',
+  labels: { rule: 'idle', account: 'team', ...idleLabels, held: 'true' },
+  summary: 'legacy one-line summary',
+  details: idle('held') as unknown as Record<string, unknown>,
+  since: NOW,
+  fires: 3,
+  windowMs: 6 * HOUR,
+  firingShare: 0.1,
+  firingPerHourMs: 6 * MIN,
+  heldShare: 35 / 60,
+  heldPerHourMs: 35 * MIN,
+  costPerHr: 3.28,
+  costPerDay: 3.28 * (35 / 60) * 24,
+  recipients: ['ml-team@example.com'],
+  now: NOW,
+};
