@@ -128,3 +128,12 @@ export function alertsChangedBetween(database: Database, from: number, to: numbe
     .orderBy(asc(alerts.id))
     .all();
 }
+
+/** The open (pending or firing) episode of a key, if any. */
+export function openAlertOf(database: Database, key: string): AlertRecord | undefined {
+  return database.db
+    .select()
+    .from(alerts)
+    .where(and(eq(alerts.key, key), isNull(alerts.resolvedAt)))
+    .get();
+}

@@ -30,6 +30,8 @@ export interface ReplayOptions {
    * started again `downMs` later on the same database, while the simulated world goes on.
    */
   restarts?: ReadonlyArray<{ atMs: number; downMs: number }>;
+  /** The virtual clock to play on (it must stand at the scenario's start); a new one by default. */
+  clock?: VirtualClock;
   log: Logger;
 }
 
@@ -40,7 +42,7 @@ export interface ReplayOptions {
 export async function replay(options: ReplayOptions): Promise<ReplayReport> {
   const { scenario, log } = options;
   const wallStart = performance.now();
-  const clock = new VirtualClock(scenario.startMs);
+  const clock = options.clock ?? new VirtualClock(scenario.startMs);
   const sim = await startSimulator({
     scenario,
     clock: latencyJumpsClock(clock),

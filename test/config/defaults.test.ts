@@ -80,6 +80,7 @@ describe('defaults', () => {
             actions: ['notify', 'warn', 'stop'],
             warnLeadMs: 15 * 60_000,
             dryRun: true,
+            stopWithoutDeliveredWarning: false,
             caps: { stopsPerHour: 5, stopsPerEvaluation: 3, runningShare: 0.5 },
             stopWhenScarce: false,
           },

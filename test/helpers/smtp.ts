@@ -36,6 +36,8 @@ export async function startSmtp(
     secure?: boolean;
     tls?: { key: string; cert: string };
     auth?: { user: string; pass: string };
+    /** While this returns true, every message is refused with a temporary error (421): SMTP down. */
+    refuse?: () => boolean;
   } = {},
 ): Promise<SmtpPeer> {
   const received: ReceivedMail[] = [];
@@ -52,6 +54,13 @@ export async function startSmtp(
       } else {
         callback(new Error('Invalid username or password'));
       }
+    },
+    onMailFrom(_address, _session, callback) {
+      if (options.refuse?.()) {
+        callback(Object.assign(new Error('Service not available, try later'), { responseCode: 421 }));
+        return;
+      }
+      callback();
     },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
