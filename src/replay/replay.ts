@@ -8,6 +8,7 @@ import { defaultConfig } from '../config/load.js';
 import type { Config } from '../config/schema.js';
 import { Daemon } from '../daemon.js';
 import { stopsDecided } from '../db/receipts.js';
+import { startMailSink } from '../demo/mail-sink.js';
 import type { Logger } from '../log.js';
 import { InflightCounter } from '../scheduler/inflight.js';
 import { VirtualScheduler } from '../scheduler/virtual.js';
@@ -50,6 +51,21 @@ export async function replay(options: ReplayOptions): Promise<ReplayReport> {
   });
   const tmp = options.dbPath ? undefined : mkdtempSync(join(tmpdir(), 'podwarden-replay-'));
   const config = replayConfig(options.config, scenario, sim, options.dbPath ?? join(tmp ?? '', 'replay.db'));
+  // Without an email host, mail goes to an in-process sink that accepts everything: stop warnings
+  // count as delivered, so the stops the rules would make are replayed (a stop waits for its
+  // warning), and no message leaves the machine.
+  const mailDir = mkdtempSync(join(tmpdir(), 'podwarden-replay-mail-'));
+  const sink = config.email.host ? undefined : await startMailSink({ dir: mailDir });
+  if (sink) {
+    config.email = {
+      ...config.email,
+      host: sink.host,
+      port: sink.port,
+      secure: 'none',
+      from: config.email.from ?? 'podwarden@replay.invalid',
+      to: config.email.to.length > 0 ? config.email.to : ['you@replay.invalid'],
+    };
+  }
   const inflight = new InflightCounter();
   const runs: RunReport[] = [];
   const start = () => {
@@ -88,6 +104,8 @@ export async function replay(options: ReplayOptions): Promise<ReplayReport> {
   } finally {
     await daemon.close();
     await sim.close();
+    await sink?.close();
+    rmSync(mailDir, { recursive: true, force: true });
     if (tmp) rmSync(tmp, { recursive: true, force: true });
   }
 }

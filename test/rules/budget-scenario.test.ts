@@ -132,7 +132,7 @@ describe('a monthly budget crossing 50, 80 and 100 % (podwarden simulate)', () =
     expect(report.alerts.every((a) => a.rule === 'budget')).toBe(true);
   }, 300_000);
 
-  it('lists the emails the outbox holds, undelivered, when no email host is configured', async () => {
+  it('delivers to an in-process sink when no email host is configured, and lists the emails', async () => {
     const report = await replay({
       scenario: scenario(),
       config: config(undefined),
@@ -142,9 +142,9 @@ describe('a monthly budget crossing 50, 80 and 100 % (podwarden simulate)', () =
     expect(report.emails).toEqual([
       {
         at: '2026-11-28T00:01:30Z',
-        to: [],
+        to: ['you@replay.invalid'],
         subject: expect.stringMatching(/^Budget gpu-month forecast \$7,2\d\d\.\d\d by month's end/),
-        delivered: false,
+        delivered: true,
         reason: 'first',
         alertKeys: ['budget:all:gpu-month:forecast:100'],
       },
