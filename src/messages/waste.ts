@@ -20,9 +20,9 @@ export function wasteView(alert: AlertData, d: WasteDetails, ctx: RenderContext)
   let what: string;
   switch (d.check) {
     case 'endpoint-idle':
-      headline = `Endpoint ${d.resourceName}: ${d.workersUp ?? 0} idle workers for ${duration}, ${perDay ?? 'cost not billed yet'}`;
+      headline = `Endpoint ${d.resourceName}: ${workers(d.workersUp ?? 0)} idle for ${duration}, ${perDay ?? 'cost not billed yet'}`;
       title = `Endpoint ${d.resourceName} idle workers`;
-      what = `Endpoint ${name} has kept ${d.workersUp ?? 0} worker(s) up with no work ${since}`;
+      what = `Endpoint ${name} has kept ${workers(d.workersUp ?? 0)} up with no work ${since}`;
       break;
     case 'volume-unmounted':
       headline = `Network volume ${d.resourceName} (${d.sizeGb} GB) unmounted ${duration}, ${perDay}`;
@@ -73,4 +73,8 @@ export function wasteView(alert: AlertData, d: WasteDetails, ctx: RenderContext)
 
 function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+function workers(count: number): string {
+  return `${count} worker${count === 1 ? '' : 's'}`;
 }

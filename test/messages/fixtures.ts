@@ -134,6 +134,23 @@ const waste: WasteDetails = {
   hint: 'terminate the Pod if its disk is not needed',
 };
 
+const endpointWaste: WasteDetails = {
+  kind: 'waste',
+  check: 'endpoint-idle',
+  resourceId: 'ep-sdxl',
+  resourceName: 'sdxl-turbo',
+  since: NOW - 6 * HOUR - 20 * MIN,
+  sinceIsLowerBound: true,
+  evaluatedAt: NOW,
+  costPerHour: 1.1,
+  costPerDay: 26.4,
+  paidSoFar: 6.97,
+  sizeGb: null,
+  workersUp: 1,
+  workersMin: 1,
+  hint: 'set the minimum workers to 0 if no one needs an instant answer',
+};
+
 const health: HealthDetails = {
   kind: 'health',
   check: 'idle-stops-frozen',
@@ -179,6 +196,7 @@ export const ALERTS: Record<string, NotifyAlert> = {
     capacity,
   ),
   waste: alert(10, 'waste', 'warning', { check: 'stopped-pod-volume', pod_id: 'c4a100xx' }, waste),
+  'waste-endpoint': alert(12, 'waste', 'warning', { check: 'endpoint-idle', endpoint_id: 'ep-sdxl' }, endpointWaste),
   health: alert(11, 'health', 'critical', { collector: 'pods' }, health),
 };
 
