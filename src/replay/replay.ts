@@ -31,6 +31,12 @@ export interface ReplayOptions {
    * started again `downMs` later on the same database, while the simulated world goes on.
    */
   restarts?: ReadonlyArray<{ atMs: number; downMs: number }>;
+  /**
+   * Where the replay's mail goes. A replay never uses the configuration's SMTP server (a backtest
+   * of a production file must not mail real people about simulated Pods): by default an
+   * in-process sink accepts everything; a test may hand its own SMTP peer.
+   */
+  smtp?: { host: string; port: number };
   /** The virtual clock to play on (it must stand at the scenario's start); a new one by default. */
   clock?: VirtualClock;
   log: Logger;
@@ -51,21 +57,21 @@ export async function replay(options: ReplayOptions): Promise<ReplayReport> {
   });
   const tmp = options.dbPath ? undefined : mkdtempSync(join(tmpdir(), 'podwarden-replay-'));
   const config = replayConfig(options.config, scenario, sim, options.dbPath ?? join(tmp ?? '', 'replay.db'));
-  // Without an email host, mail goes to an in-process sink that accepts everything: stop warnings
-  // count as delivered, so the stops the rules would make are replayed (a stop waits for its
-  // warning), and no message leaves the machine.
+  // Mail goes to an in-process sink that accepts everything (or the caller's peer), never to the
+  // configuration's server: warnings count as delivered, so the stops the rules would make are
+  // replayed (a stop waits for its warning), and no message leaves the machine.
   const mailDir = mkdtempSync(join(tmpdir(), 'podwarden-replay-mail-'));
-  const sink = config.email.host ? undefined : await startMailSink({ dir: mailDir });
-  if (sink) {
-    config.email = {
-      ...config.email,
-      host: sink.host,
-      port: sink.port,
-      secure: 'none',
-      from: config.email.from ?? 'podwarden@replay.invalid',
-      to: config.email.to.length > 0 ? config.email.to : ['you@replay.invalid'],
-    };
-  }
+  const sink = options.smtp ? undefined : await startMailSink({ dir: mailDir });
+  const smtp = options.smtp ?? { host: sink?.host ?? '127.0.0.1', port: sink?.port ?? 0 };
+  const { user: _user, password: _password, ...email } = config.email;
+  config.email = {
+    ...email,
+    host: smtp.host,
+    port: smtp.port,
+    secure: 'none',
+    from: email.from ?? 'podwarden@replay.invalid',
+    to: email.to.length > 0 ? email.to : ['you@replay.invalid'],
+  };
   const inflight = new InflightCounter();
   const runs: RunReport[] = [];
   const start = () => {

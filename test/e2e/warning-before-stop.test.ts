@@ -97,6 +97,7 @@ describe('warning before stop', () => {
       config,
       durationMs: 3 * HOUR,
       clock,
+      smtp: { host: '127.0.0.1', port: peer.port },
       dbPath: join(dir, 'podwarden.db'),
       log: silentLogger(),
     });

@@ -80,6 +80,7 @@ describe('a monthly budget crossing 50, 80 and 100 % (podwarden simulate)', () =
       scenario: scenario(),
       config: config(email),
       durationMs: 11 * HOUR,
+      smtp: { host: '127.0.0.1', port: peer.port },
       log: silentLogger(),
     });
     const received = await peer.waitFor(4);

@@ -109,7 +109,13 @@ describe('capacity alerts (podwarden simulate)', () => {
       },
       { env: {}, baseDir: '/' },
     );
-    const report = await replay({ scenario, config, durationMs: 4 * HOUR, log: silentLogger() });
+    const report = await replay({
+      scenario,
+      config,
+      durationMs: 4 * HOUR,
+      smtp: { host: '127.0.0.1', port: peer.port },
+      log: silentLogger(),
+    });
     const rise = 'capacity:sim:NVIDIA H200:POD:all:rise@';
     expect(report.alerts.map((a) => [a.at, a.state, a.key.replace(/@\d+$/, '@')])).toEqual([
       ['2026-11-02T01:00:30Z', 'firing', rise],
