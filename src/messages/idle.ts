@@ -57,7 +57,7 @@ export function idleView(alert: AlertData, d: IdleDetails, ctx: RenderContext): 
       } else {
         headline = `Pod ${name} will be stopped at ${formatClock(d.stopAt, zone)}, idle ${idleFor}`;
         lead.push(
-          `podwarden will stop it at ${formatDateTime(d.stopAt, zone)} (in ${formatElapsed(d.stopAt - ctx.now)}) unless it gets busy; to keep it running, snooze it (command below).`,
+          `Unless it gets busy, podwarden stops it at ${formatDateTime(d.stopAt, zone)} (in ${formatElapsed(d.stopAt - ctx.now)})${d.warnedAt === null ? '' : `, or ${formatElapsed(d.stopAt - d.warnedAt)} after this warning reaches you if that is later`}; to keep it running, snooze it (command below).`,
         );
       }
       break;
@@ -85,7 +85,7 @@ export function idleView(alert: AlertData, d: IdleDetails, ctx: RenderContext): 
     ['Stopping saves', `${formatUsdPerHour(d.savingPerHr)} (the stopped disk costs the rest)`],
   ];
   if (d.stopAt !== null && d.stage !== 'stop')
-    rows.push([d.dryRun ? 'Would stop at' : 'Stops at', formatDateTime(d.stopAt, zone)]);
+    rows.push([d.dryRun ? 'Would stop, at the earliest' : 'Stops, at the earliest', formatDateTime(d.stopAt, zone)]);
   if (d.decidedAt !== null)
     rows.push([d.dryRun ? 'Would have stopped at' : 'Stopped at', formatDateTime(d.decidedAt, zone)]);
   rows.push(['Why idle', d.reason], ['Idle rule', d.idleRule], ['Account', alert.account]);

@@ -90,7 +90,7 @@ function idle(stage: IdleDetails['stage'], dryRun = false): IdleDetails {
     costPerHr: 3.28,
     savingPerHr: 3.14,
     utilization,
-    stopAt: stage === 'idle' || stage === 'held' ? NOW + 28 * MIN : NOW + 15 * MIN,
+    stopAt: stage === 'idle' || stage === 'held' ? NOW + 28 * MIN : NOW + 13 * MIN,
     warnedAt: stage === 'warn' || stage === 'stop' ? NOW - 2 * MIN : null,
     decidedAt: stage === 'stop' ? NOW : null,
     dryRun,
