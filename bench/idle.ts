@@ -112,6 +112,7 @@ async function evaluation(config: Config, db: Database): Promise<{ ms: number; f
     apis: new Map(),
     events: new EventBus<EvaluationEvents>(),
     findings: [],
+    unjudged: [],
   };
   const started = performance.now();
   await idleEvaluator.evaluate(ctx);

@@ -12,7 +12,7 @@ import { type Database, openDatabase } from './db/open.js';
 import { applyRetention, type RetentionResult } from './db/retention.js';
 import { EventBus } from './events.js';
 import type { Logger } from './log.js';
-import type { EvaluationEvents } from './rules/evaluator.js';
+import { type EvaluationEvents, type Unjudged, unjudgedByFailure } from './rules/evaluator.js';
 import type { Finding } from './rules/finding.js';
 import { evaluators } from './rules/index.js';
 import type { InflightCounter } from './scheduler/inflight.js';
@@ -175,7 +175,7 @@ export class Daemon {
     const now = this.options.clock.now();
     const log = this.options.log.child({ tick: 'evaluate' });
     const findings: Finding[] = [];
-    const failed: string[] = [];
+    const unjudged: Unjudged[] = [];
     for (const evaluator of evaluators) {
       try {
         await evaluator.evaluate({
@@ -189,12 +189,12 @@ export class Daemon {
           events: this.events,
           inflight: this.options.inflight,
           findings,
-          failed,
+          unjudged,
         });
       } catch (error) {
         if (this.shutdown.signal.aborted) return;
         this.noteWriteFailure(`evaluator ${evaluator.name}`, error);
-        failed.push(evaluator.name);
+        unjudged.push(...unjudgedByFailure(evaluator));
         log.error({ evaluator: evaluator.name, err: error }, 'evaluator failed');
       }
     }

@@ -2,11 +2,12 @@ import type { ApiClient } from '../api/index.js';
 import { toIso } from '../clock.js';
 import type { IdleRuleConfig } from '../config/sections/idle.js';
 import { lastSuccessAt } from '../db/collector-runs.js';
+import type { Delivery } from '../db/notifications.js';
 import type { Database } from '../db/open.js';
 import type { PodRecord } from '../db/pods.js';
 import type { GuardResult } from '../db/tables/idle.js';
 import { formatDuration } from '../duration.js';
-import { exclusionOf, quietUntil } from '../rules/idle-match.js';
+import { afterQuietHours, exclusionOf, quietUntil } from '../rules/idle-match.js';
 
 /**
  * The guards a stop must pass, each a small function returning its verdict with a reason. Every
@@ -121,4 +122,24 @@ export async function podStateGuard(
 /** Dry run sends no request at all, so the Pod is not re-read. */
 export function podStateNotRead(): GuardResult {
   return pass('pod_state', 'not re-read: dry run sends no request');
+}
+
+/**
+ * The warning comes before the stop: the lead time counts from when the SMTP server accepted the
+ * warning, not from when it was decided. An undelivered warning (SMTP down, no email host, no
+ * recipients) holds the stop, unless the rule allows stops without a delivered warning.
+ */
+export function warningDeliveredGuard(rule: IdleRuleConfig, delivery: Delivery | undefined, now: number): GuardResult {
+  const guard = 'warning_delivered';
+  if (rule.stopWithoutDeliveredWarning) return pass(guard, 'the rule stops without a delivered warning');
+  if (!delivery) return fail(guard, 'no stop warning has been written yet');
+  if (delivery.sentAt === null) {
+    const why =
+      delivery.to.length === 0 ? 'it has no recipients' : (delivery.lastError ?? 'no email host or not sent yet');
+    return fail(guard, `the stop warning has not been delivered: ${why}`);
+  }
+  const stopAt = afterQuietHours(rule, delivery.sentAt + rule.warnLeadMs);
+  if (now < stopAt)
+    return fail(guard, `warning delivered ${toIso(delivery.sentAt)}; its lead time runs until ${toIso(stopAt)}`);
+  return pass(guard, `warning delivered ${toIso(delivery.sentAt)}, ${formatDuration(now - delivery.sentAt)} ago`);
 }

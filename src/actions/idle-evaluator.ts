@@ -35,7 +35,12 @@ async function evaluateAccount(ctx: EvaluationContext, account: string): Promise
   const episodes = openEpisodes(db, account);
   const pods = livePods(db, account);
   const steps = new LadderSteps(ctx, account);
-  if (!freshness.fresh) return freeze(ctx, account, { freshness, episodes, pods, steps });
+  if (!freshness.fresh) {
+    // Before the first Pod poll (a start) or with stale data, no idle alert of the account can be
+    // judged: they keep their state until fresh data says otherwise.
+    ctx.unjudged.push({ labels: { rule: 'idle', account }, reason: 'Pod data stale or not polled yet' });
+    return freeze(ctx, account, { freshness, episodes, pods, steps });
+  }
 
   const input: IdleInput = {
     pods,
@@ -47,9 +52,13 @@ async function evaluateAccount(ctx: EvaluationContext, account: string): Promise
   };
   const assessments = assessPods(input);
   const byPod = new Map(assessments.map((a) => [a.pod.podId, a]));
+  for (const a of assessments) {
+    if (a.verdict === 'unknown') unjudge(ctx, account, a.pod.podId, a.reason);
+  }
   for (const [podId, episode] of episodes) {
     const a = byPod.get(podId);
     if (a && isIdle(a) && a.rule?.name === episode.rule) continue;
+    if (!a) unjudge(ctx, account, podId, 'Pod missing from the latest poll');
     steps.end(episode, a, ruleNamed(rules, episode.rule));
     episodes.delete(podId);
   }
@@ -68,6 +77,11 @@ async function evaluateAccount(ctx: EvaluationContext, account: string): Promise
   }
   await decideStops(ctx, due, { account, freshness, snoozes: input.snoozes, pods, steps });
   for (const cluster of idleClusters(input)) ctx.findings.push(clusterFinding(account, cluster));
+}
+
+/** Unknown is not resolved: the Pod's idle alerts keep their state this tick. */
+function unjudge(ctx: EvaluationContext, account: string, podId: string, reason: string): void {
+  ctx.unjudged.push({ labels: { rule: 'idle', account, pod_id: podId }, reason });
 }
 
 function appendPodFindings(ctx: EvaluationContext, account: string, a: Judged, episode: IdleEpisodeRecord): void {

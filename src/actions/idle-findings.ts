@@ -5,9 +5,20 @@ import type { PodRecord } from '../db/pods.js';
 import type { GuardResult } from '../db/tables/idle.js';
 import { formatDuration } from '../duration.js';
 import type { Finding } from '../rules/finding.js';
+import type {
+  HealthDetails,
+  IdleBlastRadiusDetails,
+  IdleClusterDetails,
+  IdleDetails,
+  IdleNotStoppedDetails,
+  IdleStage,
+  UtilizationDetail,
+} from '../rules/finding-details.js';
 import type { IdleCluster, PodAssessment } from '../rules/idle.js';
 import { IGNORE_ENV } from '../rules/idle-match.js';
+import type { WindowEvidence } from '../rules/idle-samples.js';
 import type { PodsFreshness } from './guards.js';
+import { plannedStopAt } from './ladder.js';
 import { savingPerHr } from './saving.js';
 
 /**
@@ -36,19 +47,52 @@ export function idleSince(rule: IdleRuleConfig, episode: Pick<IdleEpisodeRecord,
   return episode.startedAt - rule.windowMs;
 }
 
-function podDetails(a: PodAssessment & { rule: IdleRuleConfig }, episode: IdleEpisodeRecord, now: number) {
+/** How many columns the utilization sparkline of a message has. */
+const SPARK_BUCKETS = 24;
+
+/**
+ * The window's utilization in equal buckets, each the busiest sample's figure; a bucket with no
+ * known sample is null (unknown is drawn as a gap, never as idle).
+ */
+export function utilizationOf(evidence: WindowEvidence | undefined, threshold: number): UtilizationDetail | null {
+  if (!evidence || evidence.to <= evidence.from) return null;
+  const span = (evidence.to - evidence.from) / SPARK_BUCKETS;
+  const gpu: (number | null)[] = Array.from({ length: SPARK_BUCKETS }, () => null);
+  const memory: (number | null)[] = Array.from({ length: SPARK_BUCKETS }, () => null);
+  for (const sample of evidence.samples) {
+    if (sample.at < evidence.from || sample.at > evidence.to) continue;
+    const i = Math.min(SPARK_BUCKETS - 1, Math.floor((sample.at - evidence.from) / span));
+    if (sample.gpuUtil !== null) gpu[i] = Math.max(gpu[i] ?? 0, sample.gpuUtil);
+    if (sample.gpuMemoryUtil !== null) memory[i] = Math.max(memory[i] ?? 0, sample.gpuMemoryUtil);
+  }
+  return { from: evidence.from, to: evidence.to, gpu, memory, threshold };
+}
+
+function podDetails(
+  a: PodAssessment & { rule: IdleRuleConfig },
+  episode: IdleEpisodeRecord,
+  now: number,
+  stage: IdleStage,
+  stopAt: number | null,
+): IdleDetails {
   return {
+    kind: 'idle',
+    stage,
     podId: a.pod.podId,
     podName: a.pod.name,
-    idleRule: a.rule.name,
-    verdict: a.verdict,
-    reason: a.reason,
-    idleSince: toIso(idleSince(a.rule, episode)),
-    idleForMs: now - idleSince(a.rule, episode),
-    costPerHr: a.pod.costPerHr,
-    savingPerHr: savingPerHr(a.pod),
     gpuTypeId: a.pod.gpuTypeId,
     gpuCount: a.pod.gpuCount,
+    idleRule: a.rule.name,
+    reason: a.reason,
+    idleSince: idleSince(a.rule, episode),
+    evaluatedAt: now,
+    costPerHr: a.pod.costPerHr,
+    savingPerHr: savingPerHr(a.pod),
+    utilization: utilizationOf(a.evidence, a.rule.utilThreshold),
+    stopAt,
+    warnedAt: episode.warnedAt,
+    decidedAt: episode.decidedAt,
+    dryRun: a.rule.dryRun,
   };
 }
 
@@ -70,7 +114,7 @@ export function idleFinding(
       ? `Pod ${podLabel(a.pod)} held-idle for ${idleFor} at ${money(a.pod.costPerHr)}: GPU memory in use, no compute`
       : `Pod ${podLabel(a.pod)} idle for ${idleFor} at ${money(a.pod.costPerHr)}`,
     labels: { ...podLabels(account, a.pod, a.rule), ...(held ? { held: 'true' } : {}) },
-    details: podDetails(a, episode, now),
+    details: podDetails(a, episode, now, held ? 'held' : 'idle', plannedStopAt(a.rule, episode)),
   };
 }
 
@@ -99,13 +143,7 @@ export function warnFinding(
     severity: 'warning',
     summary: `Pod ${podLabel(pod)} idle for ${minutes(now - idleSince(rule, episode))} at ${money(pod.costPerHr)}: ${when}; postpone with \`${postpone[0]}\` or ${postpone[1]}`,
     labels: { ...podLabels(account, pod, rule), stage: 'warn' },
-    details: {
-      ...podDetails(a, episode, now),
-      warnedAt: episode.warnedAt === null ? null : toIso(episode.warnedAt),
-      plannedStopAt: stopAt === null ? null : toIso(stopAt),
-      dryRun: rule.dryRun,
-      postpone,
-    },
+    details: podDetails(a, episode, now, episode.decidedAt === null ? 'warn' : 'stop', stopAt),
   };
 }
 
@@ -127,7 +165,14 @@ export function notStoppedFinding(
         ? `Pod ${podLabel(pod)} is idle at ${money(pod.costPerHr)} but not stopped: ${detail}`
         : `Pod ${podLabel(pod)} could not be stopped: ${detail}`,
     labels: { ...podLabels(account, pod, rule), stage: why },
-    details: { podId: pod.podId, podName: pod.name, costPerHr: pod.costPerHr, detail },
+    details: {
+      kind: 'idle-not-stopped',
+      why,
+      podId: pod.podId,
+      podName: pod.name,
+      costPerHr: pod.costPerHr,
+      detail,
+    } satisfies IdleNotStoppedDetails,
   };
 }
 
@@ -144,7 +189,12 @@ export function blastRadiusFinding(
     severity: 'critical',
     summary: `Idle rule ${rule.name} would stop ${podIds.length} Pods at once: ${guard.detail}`,
     labels: { rule: 'idle', account, idle_rule: rule.name, stage: 'blast-radius' },
-    details: { podIds, detail: guard.detail },
+    details: {
+      kind: 'idle-blast-radius',
+      idleRule: rule.name,
+      podIds,
+      detail: guard.detail,
+    } satisfies IdleBlastRadiusDetails,
   };
 }
 
@@ -156,7 +206,7 @@ export function clusterFinding(account: string, cluster: IdleCluster): Finding {
     severity: 'info',
     summary: `Cluster ${cluster.clusterId}: all ${cluster.podIds.length} Pods idle at ${money(cluster.costPerHr)} (clusters are never stopped)`,
     labels: { rule: 'idle', account, cluster_id: cluster.clusterId },
-    details: { ...cluster },
+    details: { kind: 'idle-cluster', ...cluster } satisfies IdleClusterDetails,
   };
 }
 
@@ -170,6 +220,13 @@ export function frozenFinding(account: string, freshness: PodsFreshness, now: nu
     severity: 'critical',
     summary: `Idle stops frozen for ${account}: the Pod collector last succeeded ${last === null ? 'never' : `${minutes(now - last)} ago`} (limit ${formatDuration(freshness.limitMs)})`,
     labels: { rule: 'health', account, collector: 'pods' },
-    details: { lastSuccessAt: last === null ? null : toIso(last), limitMs: freshness.limitMs },
+    details: {
+      kind: 'health',
+      check: 'idle-stops-frozen',
+      collector: 'pods',
+      lastSuccessAt: last,
+      limitMs: freshness.limitMs,
+      evaluatedAt: now,
+    } satisfies HealthDetails,
   };
 }

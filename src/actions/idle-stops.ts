@@ -1,5 +1,7 @@
+import { openAlertOf } from '../db/alerts.js';
 import { latestGpuAvailability } from '../db/catalog.js';
 import type { IdleEpisodeRecord } from '../db/idle-state.js';
+import { deliveryOf } from '../db/notifications.js';
 import type { PodRecord } from '../db/pods.js';
 import { stopsSince } from '../db/receipts.js';
 import type { GuardResult } from '../db/tables/idle.js';
@@ -16,6 +18,7 @@ import {
   quietHoursGuard,
   scarcityGuard,
   snoozeGuard,
+  warningDeliveredGuard,
 } from './guards.js';
 import { blastRadiusFinding, notStoppedFinding } from './idle-findings.js';
 import type { Judged, LadderSteps } from './ladder-steps.js';
@@ -65,12 +68,13 @@ async function decideBatch(
   const ordered = [...batch].sort(
     (x, y) => savingPerHr(y.a.pod) - savingPerHr(x.a.pod) || x.a.pod.podId.localeCompare(y.a.pod.podId),
   );
-  const podGuards = ordered.map(({ a }) => [
+  const podGuards = ordered.map(({ a, episode }) => [
     freshDataGuard(sc.freshness, now),
     exclusionGuard(a.pod, rule),
     snoozeGuard(sc.snoozes.get(a.pod.podId), now),
     quietHoursGuard(rule, now),
     scarcityGuard(rule, a.pod.gpuTypeId, availability(a.pod)),
+    warningDeliveredGuard(rule, warningDelivery(ctx, sc.account, a.pod.podId, episode.warnedAt ?? now), now),
   ]);
   const passing = podGuards.filter((guards) => guards.every((guard) => guard.passed)).length;
   const blast = blastRadiusGuard(passing, running, rule.caps.runningShare);
@@ -128,4 +132,14 @@ function availabilityLookup(ctx: EvaluationContext, account: string): (pod: PodR
     const local = pod.dataCenterId ? figures.get(`${pod.gpuTypeId}\u0000${pod.dataCenterId}`) : undefined;
     return local ?? figures.get(`${pod.gpuTypeId}\u0000`) ?? null;
   };
+}
+
+/**
+ * The stop warning of a Pod as mailed: messages announcing its warn alert since the alert fired
+ * (a warning already announced for a still-firing alert counts) or since this episode warned.
+ */
+function warningDelivery(ctx: EvaluationContext, account: string, podId: string, warnedAt: number) {
+  const key = `idle:${account}:${podId}:warn`;
+  const firedAt = openAlertOf(ctx.db, key)?.firedAt ?? warnedAt;
+  return deliveryOf(ctx.db, key, Math.min(firedAt, warnedAt));
 }

@@ -22,12 +22,10 @@ export const alertsEvaluator: Evaluator = {
   name: 'alerts',
   async evaluate(ctx) {
     const settings = alertSettings(ctx.config);
-    const failed = ctx.failed ?? [];
-    if (failed.length > 0)
-      ctx.log.warn({ failed }, 'evaluators failed this tick: no alert resolves until they run again');
-    const transitions = recordFindings(ctx.db, ctx.findings, ctx.now, settings.forMs, {
-      resolveAbsent: failed.length === 0,
-    });
+    if (ctx.unjudged.length > 0) {
+      ctx.log.debug({ unjudged: ctx.unjudged }, 'not judged this tick: their alerts keep their state');
+    }
+    const transitions = recordFindings(ctx.db, ctx.findings, ctx.now, settings, ctx.unjudged);
     for (const transition of transitions) ctx.events.emit('alert:state', transition);
     const queued = notify(ctx.db, settings, ctx.now, messageDomain(ctx.config));
     await alertmanagerStep(ctx);

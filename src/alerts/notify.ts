@@ -1,16 +1,29 @@
-import { alertsById, firingAlerts } from '../db/alerts.js';
+import {
+  alertsById,
+  type FlapRecord,
+  firedEpisodesOf,
+  firingAlerts,
+  flapsOf,
+  openFlaps,
+  updateFlap,
+} from '../db/alerts.js';
 import { notificationLogAt, type OutboxRecord } from '../db/notifications.js';
 import type { Database } from '../db/open.js';
-import { listSilences } from '../db/silences.js';
+import { listSilences, type SilenceRecord } from '../db/silences.js';
+import { renderFlappingNotice } from '../messages/notices.js';
 import { type NotifyAlert, toNotifyAlert } from './alert.js';
 import type { LogEntry } from './dedupe.js';
-import { queueNotifications } from './outbox.js';
+import { flapPattern, mutedByFlap } from './flapping.js';
+import type { FlappingNotice } from './notices.js';
+import { queueNotice, queueNotifications } from './outbox.js';
 import { planNotifications } from './pipeline.js';
 import type { AlertSettings } from './settings.js';
+import { muteSilenced } from './silence.js';
 
 /**
  * Runs the pipeline on the stored alerts and queues what it decides, reading and writing in one
  * transaction: the outbox rows and the notification-log entries commit together or not at all.
+ * Episodes of a flapping key are left out; its one flapping notice is queued instead.
  */
 export function notify(
   database: Database,
@@ -30,15 +43,76 @@ export function notify(
       ]),
     );
     const announced = [...new Set([...logRows.values()].flatMap((row) => row.firing))];
+    const firing = ready(firingAlerts(database));
     const resolved = ready(alertsById(database, announced).filter((record) => record.resolvedAt !== null));
+    const flaps = flapsOf(database, [...new Set([...firing, ...resolved].map((alert) => alert.key))]);
+    const unmuted = (alert: NotifyAlert) => !mutedByFlap(alert, flaps, now);
+    const silences = listSilences(database, now);
     const notifications = planNotifications({
-      firing: ready(firingAlerts(database)),
-      resolved,
-      silences: listSilences(database, now),
+      firing: firing.filter(unmuted),
+      resolved: resolved.filter(unmuted),
+      silences,
       log,
       settings,
       now,
     });
-    return queueNotifications(database, notifications, messageDomain);
+    const queued = queueNotifications(database, notifications, messageDomain);
+    for (const flap of openFlaps(database).values()) {
+      if (flap.noticedAt !== null) continue;
+      const notice = flappingNotice(database, flap, settings, silences, now);
+      updateFlap(database, flap.id, { noticedAt: now });
+      if (!notice) continue;
+      const rendered = renderFlappingNotice(notice);
+      queued.push(
+        queueNotice(
+          database,
+          {
+            groupKey: `flapping:${flap.key}`,
+            reason: 'flapping',
+            account: flap.account,
+            to: notice.recipients,
+            rendered,
+            alertKeys: [flap.key],
+            now,
+          },
+          messageDomain,
+        ),
+      );
+    }
+    return queued;
   });
+}
+
+/** The notice of a flap, from its key's episodes over the window; none when silenced. */
+function flappingNotice(
+  database: Database,
+  flap: FlapRecord,
+  settings: AlertSettings,
+  silences: readonly SilenceRecord[],
+  now: number,
+): FlappingNotice | undefined {
+  const { windowMs } = settings.flapping;
+  const episodes = firedEpisodesOf(database, flap.key, now - 2 * windowMs);
+  const latestRecord = episodes.at(-1);
+  const latest = latestRecord ? toNotifyAlert(latestRecord, settings.defaultRecipients) : undefined;
+  if (!latest || muteSilenced([latest], silences, now).length === 0) return undefined;
+  const pattern = flapPattern(episodes, now, windowMs);
+  const cost = latest.details.costPerHr;
+  const costPerHr = typeof cost === 'number' && Number.isFinite(cost) ? cost : null;
+  return {
+    kind: 'flapping',
+    key: flap.key,
+    rule: flap.rule,
+    account: flap.account,
+    labels: latest.labels,
+    summary: latest.summary,
+    details: latest.details,
+    since: flap.since,
+    ...pattern,
+    windowMs,
+    costPerHr,
+    costPerDay: costPerHr === null ? null : costPerHr * pattern.heldShare * 24,
+    recipients: latest.recipients,
+    now,
+  };
 }

@@ -18,7 +18,7 @@ import type { InflightCounter } from '../scheduler/inflight.js';
 import { type Mailer, SendError } from './email.js';
 import type { Notification } from './pipeline.js';
 import { LEASE_MS, retryDelay } from './retry.js';
-import { renderMessage } from './templates.js';
+import { type RenderedMessage, renderMessage } from './templates.js';
 
 /**
  * The durable outbox. Delivery guarantee, in full:
@@ -87,6 +87,32 @@ export function queueNotifications(
 function accountOf(notification: Notification): string {
   const accounts = new Set([...notification.firing, ...notification.resolved].map((alert) => alert.account));
   return accounts.size === 1 ? ([...accounts][0] as string) : 'all';
+}
+
+/** A notice that is not a group's message (flapping, digest): written to the outbox as it is. */
+export interface QueuedNotice {
+  groupKey: string;
+  reason: string;
+  /** The account the notice concerns, or `all` (metrics and the outbox count by it). */
+  account: string;
+  to: string[];
+  rendered: RenderedMessage;
+  alertKeys: string[];
+  now: number;
+}
+
+export function queueNotice(database: Database, notice: QueuedNotice, messageDomain: string): OutboxRecord {
+  return insertOutbox(database, {
+    messageId: `<${randomUUID()}@${messageDomain}>`,
+    groupKey: notice.groupKey,
+    reason: notice.reason,
+    account: notice.account,
+    to: notice.to,
+    ...notice.rendered,
+    alertKeys: notice.alertKeys,
+    createdAt: notice.now,
+    nextAttemptAt: notice.now,
+  });
 }
 
 /** The alerts a message is about: the new ones, all of them on a repeat, or the resolved ones. */

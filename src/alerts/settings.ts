@@ -10,6 +10,10 @@ export interface AlertSettings {
   inhibit: boolean;
   defaultRecipients: readonly string[];
   forMs(rule: string): number;
+  /** How long a condition must be judged absent before its alert resolves. */
+  resolveAfterMs(rule: string): number;
+  /** `count` fires within `windowMs` make a key flap; it settles after `windowMs` without change. */
+  flapping: { count: number; windowMs: number };
   /** Infinity for rules that never repeat. */
   repeatMs(rule: string): number;
   sendResolved(rule: string): boolean;
@@ -27,6 +31,8 @@ export function alertSettings(config: Config): AlertSettings {
     inhibit: alerts.inhibit,
     defaultRecipients: email.to,
     forMs: (rule) => durations[`${rule as RuleName}Ms`] ?? 0,
+    resolveAfterMs: (rule) => (alerts.resolveAfter as Partial<Record<string, number>>)[`${rule}Ms`] ?? 0,
+    flapping: { count: alerts.flapping.count, windowMs: alerts.flapping.windowMs },
     repeatMs: (rule) =>
       (alerts.noRepeat as readonly string[]).includes(rule) ? Number.POSITIVE_INFINITY : alerts.repeatIntervalMs,
     sendResolved: (rule) => (alerts.sendResolved as readonly string[]).includes(rule),

@@ -1,13 +1,17 @@
 import {
   type AlertRecord,
   insertAlert,
+  markAlertAbsent,
   markAlertFired,
   markAlertResolved,
   openAlerts,
   refreshAlert,
 } from '../db/alerts.js';
 import type { Database } from '../db/open.js';
-import type { Finding, RuleName } from '../rules/finding.js';
+import { isUnjudged, type Unjudged } from '../rules/evaluator.js';
+import type { Finding } from '../rules/finding.js';
+import { noteFire, noteResolve, settleFlaps } from './flapping.js';
+import type { AlertSettings } from './settings.js';
 
 export type AlertState = 'pending' | 'firing' | 'resolved';
 
@@ -24,43 +28,60 @@ export interface Transition {
   state: AlertState;
 }
 
+export type StateSettings = Pick<AlertSettings, 'forMs' | 'resolveAfterMs' | 'flapping'>;
+
 /**
- * Folds one tick's findings into alert state, in one transaction: a new key opens a pending
- * episode (firing at once when its rule has no `for`), a key seen long enough fires, and an open
- * episode whose key no rule reported this tick resolves (unless `resolveAbsent` is false: a
- * tick in which a rule failed has missing findings, not gone ones). Returns the transitions.
- * Running it twice at the same `now` changes nothing the second time.
+ * Folds one tick's findings into alert state, in one transaction. For each open episode:
+ *
+ * - reported this tick: its figures are refreshed; pending long enough (`for`), it fires;
+ * - within what the rules could not judge (`unjudged`): nothing changes. Unknown is not resolved;
+ * - judged absent: a pending episode ends; a firing one resolves once it has been judged absent
+ *   for `resolveAfter` (ticks in between that could not judge neither count nor reset).
+ *
+ * A key reported for the first time opens a pending episode (firing at once without `for`).
+ * Every fire and resolve feeds flap detection. Running it twice at the same `now` changes nothing
+ * the second time.
  */
 export function recordFindings(
   database: Database,
   findings: readonly Finding[],
   now: number,
-  forMs: (rule: RuleName) => number,
-  options: { resolveAbsent: boolean } = { resolveAbsent: true },
+  settings: StateSettings,
+  unjudged: readonly Unjudged[] = [],
 ): Transition[] {
   const latest = new Map(findings.map((finding) => [finding.key, finding]));
   const transitions: Transition[] = [];
   const note = (alert: Pick<AlertRecord, 'key' | 'rule'>, state: AlertState) =>
     transitions.push({ at: now, key: alert.key, rule: alert.rule, state });
   database.transaction(() => {
+    settleFlaps(database, now, settings.flapping);
     const open = new Map(openAlerts(database).map((alert) => [alert.key, alert]));
     for (const alert of open.values()) {
       const finding = latest.get(alert.key);
       if (!finding) {
-        if (!options.resolveAbsent) continue;
+        if (isUnjudged(alert.labels, unjudged)) continue;
+        if (alert.firedAt === null) {
+          markAlertResolved(database, alert.id, now);
+          continue;
+        }
+        const absentSince = alert.absentSince ?? now;
+        if (alert.absentSince === null) markAlertAbsent(database, alert.id, now);
+        if (now - absentSince < settings.resolveAfterMs(alert.rule)) continue;
         markAlertResolved(database, alert.id, now);
-        if (alert.firedAt !== null) note(alert, 'resolved');
+        noteResolve(database, alert.key, now);
+        note(alert, 'resolved');
         continue;
       }
       refreshAlert(database, alert.id, { ...fieldsOf(finding), lastSeenAt: now });
-      if (alert.firedAt === null && now - alert.activeSince >= forMs(finding.rule)) {
+      if (alert.firedAt === null && now - alert.activeSince >= settings.forMs(finding.rule)) {
         markAlertFired(database, alert.id, now);
+        noteFire(database, alert, now, settings.flapping);
         note(alert, 'firing');
       }
     }
     for (const finding of latest.values()) {
       if (open.has(finding.key)) continue;
-      const fires = forMs(finding.rule) <= 0;
+      const fires = settings.forMs(finding.rule) <= 0;
       insertAlert(database, {
         key: finding.key,
         rule: finding.rule,
@@ -70,6 +91,7 @@ export function recordFindings(
         lastSeenAt: now,
         firedAt: fires ? now : null,
       });
+      if (fires) noteFire(database, finding, now, settings.flapping);
       note(finding, fires ? 'firing' : 'pending');
     }
   });

@@ -34,6 +34,18 @@ export function duration() {
     });
 }
 
+/** Like `duration()`, but `0s` is allowed (comes out as 0): "no wait at all". */
+export function durationOrZero() {
+  return z.string().transform((text, ctx) => {
+    try {
+      return parseDuration(text);
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', message: (error as Error).message, input: text });
+      return z.NEVER;
+    }
+  });
+}
+
 /** A node-cron expression: five fields, or six with seconds first; the error names the cron field. */
 export function cronSchedule() {
   return z.string().superRefine((text, ctx) => {

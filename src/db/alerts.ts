@@ -1,9 +1,12 @@
 import { and, asc, eq, gte, inArray, isNotNull, isNull, lt, or } from 'drizzle-orm';
 import type { Database } from './open.js';
-import { alerts } from './schema.js';
+import { alertFlaps, alerts } from './schema.js';
 
 export type AlertRecord = typeof alerts.$inferSelect;
-export type AlertInput = Omit<AlertRecord, 'id' | 'firedAt' | 'resolvedAt'> & { firedAt: number | null };
+export type AlertInput = Omit<AlertRecord, 'id' | 'firedAt' | 'resolvedAt' | 'absentSince'> & {
+  firedAt: number | null;
+};
+export type FlapRecord = typeof alertFlaps.$inferSelect;
 
 /** Episodes still open (pending or firing), oldest first. */
 export function openAlerts(database: Database): AlertRecord[] {
@@ -40,7 +43,58 @@ export function refreshAlert(
   id: number,
   fields: Pick<AlertRecord, 'severity' | 'summary' | 'labels' | 'details' | 'recipients' | 'lastSeenAt'>,
 ): void {
-  database.db.update(alerts).set(fields).where(eq(alerts.id, id)).run();
+  database.db
+    .update(alerts)
+    .set({ ...fields, absentSince: null })
+    .where(eq(alerts.id, id))
+    .run();
+}
+
+/** The condition was judged absent this tick, for the first time since it was last seen. */
+export function markAlertAbsent(database: Database, id: number, at: number): void {
+  database.db
+    .update(alerts)
+    .set({ absentSince: at })
+    .where(and(eq(alerts.id, id), isNull(alerts.absentSince)))
+    .run();
+}
+
+/** Episodes of one key that fired at or after `since`, oldest first (how often it fired lately). */
+export function firedEpisodesOf(database: Database, key: string, since: number): AlertRecord[] {
+  return database.db
+    .select()
+    .from(alerts)
+    .where(and(eq(alerts.key, key), gte(alerts.firedAt, since)))
+    .orderBy(asc(alerts.id))
+    .all();
+}
+
+/** Flaps not settled yet, by key. */
+export function openFlaps(database: Database): Map<string, FlapRecord> {
+  const rows = database.db.select().from(alertFlaps).where(isNull(alertFlaps.settledAt)).all();
+  return new Map(rows.map((row) => [row.key, row]));
+}
+
+/** Every flap of these keys, settled or not (a resolved episode muted by a flap stays muted). */
+export function flapsOf(database: Database, keys: readonly string[]): FlapRecord[] {
+  if (keys.length === 0) return [];
+  return database.db
+    .select()
+    .from(alertFlaps)
+    .where(inArray(alertFlaps.key, [...keys]))
+    .all();
+}
+
+export function openFlap(database: Database, flap: Omit<FlapRecord, 'id' | 'noticedAt' | 'settledAt'>): void {
+  database.db.insert(alertFlaps).values(flap).run();
+}
+
+export function updateFlap(
+  database: Database,
+  id: number,
+  change: Partial<Pick<FlapRecord, 'lastChangeAt' | 'noticedAt' | 'settledAt'>>,
+): void {
+  database.db.update(alertFlaps).set(change).where(eq(alertFlaps.id, id)).run();
 }
 
 export function markAlertFired(database: Database, id: number, at: number): void {
@@ -73,4 +127,13 @@ export function alertsChangedBetween(database: Database, from: number, to: numbe
     )
     .orderBy(asc(alerts.id))
     .all();
+}
+
+/** The open (pending or firing) episode of a key, if any. */
+export function openAlertOf(database: Database, key: string): AlertRecord | undefined {
+  return database.db
+    .select()
+    .from(alerts)
+    .where(and(eq(alerts.key, key), isNull(alerts.resolvedAt)))
+    .get();
 }

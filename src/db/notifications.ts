@@ -139,3 +139,31 @@ export function outboxMessagesBetween(database: Database, from: number, to: numb
     .orderBy(asc(outbox.id))
     .all();
 }
+
+export interface Delivery {
+  /** When the SMTP server accepted the first message announcing the alert; null while none has. */
+  sentAt: number | null;
+  /** Why the latest undelivered one is not out yet (its last SMTP error), if it tried. */
+  lastError: string | null;
+  to: string[];
+}
+
+/**
+ * How the messages announcing `alertKey` written since `since` fared: the first accepted by the
+ * SMTP server, or else the latest still waiting; undefined when none was written.
+ */
+export function deliveryOf(database: Database, alertKey: string, since: number): Delivery | undefined {
+  const rows = database.db
+    .select({ sentAt: outbox.sentAt, lastError: outbox.lastError, to: outbox.to })
+    .from(outbox)
+    .where(
+      and(
+        gte(outbox.createdAt, since),
+        sql`exists (select 1 from json_each(${outbox.alertKeys}) where json_each.value = ${alertKey})`,
+      ),
+    )
+    .orderBy(asc(outbox.id))
+    .all();
+  const sent = rows.filter((row) => row.sentAt !== null).sort((a, b) => (a.sentAt ?? 0) - (b.sentAt ?? 0));
+  return sent[0] ?? rows.at(-1);
+}

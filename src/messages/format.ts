@@ -92,3 +92,28 @@ export function shellQuote(arg: string): string {
 export function shellCommand(args: readonly string[]): string {
   return args.map(shellQuote).join(' ');
 }
+
+/** `$100` for whole dollars, else `$100.84`: amounts people set (budgets) read as they wrote them. */
+export function formatUsdBrief(amount: number): string {
+  return Number.isInteger(amount) ? formatUsd(amount).replace(/\.00$/, '') : formatUsd(amount);
+}
+
+const BARS = '▁▂▃▄▅▆▇█';
+
+/** One character per value (0–100): `▁▂█`; an unknown value is `·`, a gap, never a low bar. */
+export function formatSparkline(values: ReadonlyArray<number | null>): string {
+  return values
+    .map((value) => {
+      if (value === null) return '·';
+      const clamped = Math.min(100, Math.max(0, value));
+      return BARS[Math.min(BARS.length - 1, Math.floor((clamped / 100) * BARS.length))];
+    })
+    .join('');
+}
+
+/** `[█████░░░░░]`: a ratio as a bar of `width` cells; over 1 fills the bar and says so with `▶`. */
+export function formatTextBar(ratio: number, width: number): string {
+  const filled = Math.max(0, Math.min(width, Math.round(ratio * width)));
+  const bar = '█'.repeat(filled) + '░'.repeat(width - filled);
+  return `[${bar}]${ratio > 1 ? '▶' : ''}`;
+}

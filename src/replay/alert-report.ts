@@ -30,5 +30,7 @@ export function reportedEmails(database: Database, from: number, to: number): Re
     to: message.to,
     subject: message.subject,
     delivered: message.sentAt !== null,
+    reason: message.reason,
+    alertKeys: message.alertKeys,
   }));
 }

@@ -13,8 +13,12 @@ export interface ReplayReport {
     key: string;
     state: 'firing' | 'resolved';
   }>;
-  /** `delivered` is false for a message still in the outbox (always, without an email host). */
-  emails: Array<{ at: string; to: string[]; subject: string; delivered: boolean }>;
+  /**
+   * `delivered` is false for a message still in the outbox (always, without an email host).
+   * `reason` says why it was written (first, repeat_elapsed, all_resolved, flapping…) and
+   * `alertKeys` which alerts it announces (the rule is a key's first part).
+   */
+  emails: Array<{ at: string; to: string[]; subject: string; delivered: boolean; reason: string; alertKeys: string[] }>;
   api: { requests: number; status429: number; status5xx: number; resets: number };
   pods: Array<{ id: string; finalStatus: string }>;
   /** Collector runs by outcome, per collector: what the daemon managed to read. */

@@ -1,7 +1,7 @@
-import { toIso } from '../clock.js';
 import type { BudgetFigure } from '../config/sections/budgets.js';
-import type { BudgetStatus, CostDriver } from './budget.js';
+import type { BudgetStatus, CostDriver } from './budget-status.js';
 import type { Finding } from './finding.js';
+import type { BudgetDetails } from './finding-details.js';
 import { formatUsd } from './money.js';
 
 const KIND_NAMES: Record<CostDriver['kind'], string> = {
@@ -49,12 +49,6 @@ export function budgetFindings(status: BudgetStatus): Finding[] {
 
 function finding(status: BudgetStatus, figure: BudgetFigure, value: number, threshold: number): Finding {
   const verb = figure === 'forecast' ? `for ${status.period.label} crosses` : 'crossed';
-  const runOut =
-    status.live >= status.amount
-      ? 'already exceeded'
-      : status.runsOutAt === null
-        ? 'not at the current rate'
-        : `${toIso(status.runsOutAt)} at the current rate (${formatUsd(status.currentPerHour)}/h)`;
   return {
     rule: 'budget',
     key: `budget:${status.account}:${status.budget}:${figure}:${threshold}`,
@@ -72,26 +66,48 @@ function finding(status: BudgetStatus, figure: BudgetFigure, value: number, thre
       threshold: String(threshold),
       scope: status.scope,
     },
-    details: {
-      figure,
-      value: round(value),
-      threshold,
-      amount: status.amount,
-      period: status.period.label,
-      periodStart: toIso(status.period.startMs),
-      periodEnd: toIso(status.period.endMs),
-      actual: round(status.actual),
-      live: round(status.live),
-      forecast: status.forecast === null ? null : round(status.forecast),
-      currentPerHour: round(status.currentPerHour),
-      burnPerHour: status.burnPerHour === null ? null : round(status.burnPerHour),
-      runsOut: runOut,
-      drivers: status.drivers.map(describeDriver),
-    },
+    details: details(status, figure, value, threshold),
     ...(status.recipients ? { recipients: status.recipients } : {}),
   };
 }
 
-function round(amount: number): number {
-  return Math.round(amount * 100) / 100;
+/** The figures a budget message needs, raw: the message formats them in the budget's zone. */
+function details(status: BudgetStatus, figure: BudgetFigure, value: number, threshold: number): BudgetDetails {
+  const { period } = status;
+  return {
+    kind: 'budget',
+    budget: status.budget,
+    scope: status.scope,
+    figure,
+    threshold,
+    value: round(value),
+    amount: status.amount,
+    timeZone: status.timeZone,
+    period: { kind: status.periodKind, label: period.label, startMs: period.startMs, endMs: period.endMs },
+    actual: round(status.actual),
+    live: round(status.live),
+    currentPerHour: round(status.currentPerHour, 4),
+    trailing:
+      status.forecast === null || status.burnPerHour === null || status.burnWindowMs === null
+        ? null
+        : {
+            perHour: round(status.burnPerHour, 4),
+            windowMs: status.burnWindowMs,
+            forecast: round(status.forecast),
+          },
+    forecastAtCurrentRate: round(status.forecastAtCurrentRate),
+    runsOutAt: status.runsOutAt,
+    evaluatedAt: status.evaluatedAt,
+    drivers: status.drivers.map((d) => ({
+      kind: d.kind,
+      resourceId: d.resourceId,
+      name: d.name,
+      amount: round(d.amount),
+    })),
+  };
+}
+
+function round(amount: number, digits = 2): number {
+  const scale = 10 ** digits;
+  return Math.round(amount * scale) / scale;
 }

@@ -1,54 +1,19 @@
 import { bucketFloor } from '../collectors/billing-windows.js';
 import type { Config } from '../config/schema.js';
-import type { BudgetConfig, BudgetFigure, BudgetScope } from '../config/sections/budgets.js';
+import type { BudgetConfig } from '../config/sections/budgets.js';
 import { getBackfill } from '../db/billing.js';
 import type { Database } from '../db/open.js';
 import { budgetFindings } from './budget-findings.js';
+import { ALL_ACCOUNTS, type BudgetStatus, type CostDriver } from './budget-status.js';
 import type { Evaluator } from './evaluator.js';
-import { forecastSpend, runsOutAt } from './forecast.js';
-import { currentPeriod, type Period } from './period.js';
+import { forecastSpend, projectAtRate, runsOutAt } from './forecast.js';
+import { currentPeriod } from './period.js';
 import { type ResourceCost, scopeSpend, sum } from './spend.js';
 
-/** The account label of a budget over every configured account. */
-export const ALL_ACCOUNTS = 'all';
+export { ALL_ACCOUNTS, type BudgetStatus, type CostDriver } from './budget-status.js';
 
 /** How many of the largest cost drivers an alert names. */
 const DRIVERS = 3;
-
-export interface CostDriver {
-  account: string;
-  kind: ResourceCost['kind'];
-  resourceId: string;
-  name: string;
-  /** Spend in the period so far, billed and not yet billed. */
-  amount: number;
-}
-
-/** Where one budget stands now: its three figures and what drives them. */
-export interface BudgetStatus {
-  budget: string;
-  /** The configured account, or `all`. */
-  account: string;
-  scope: BudgetScope;
-  period: Period;
-  amount: number;
-  thresholds: number[];
-  figures: BudgetFigure[];
-  recipients?: string[];
-  /** Billed spend of the period so far. */
-  actual: number;
-  /** Actual plus what has not been billed yet. */
-  live: number;
-  /** Live plus the burn rate until the period's end; null until enough history is known. */
-  forecast: number | null;
-  /** USD per hour over the forecast window; null with forecast. */
-  burnPerHour: number | null;
-  /** USD per hour the scope costs now. */
-  currentPerHour: number;
-  /** When live spend reaches the amount at the current rate; null if it has or never will. */
-  runsOutAt: number | null;
-  drivers: CostDriver[];
-}
 
 /** Every configured budget's status at `now` (read only: for rules, metrics and /api/status). */
 export function budgetStatus(database: Database, config: Config, now: number): BudgetStatus[] {
@@ -90,6 +55,8 @@ function statusOf(database: Database, config: Config, budget: BudgetConfig, now:
     account: budget.account ?? ALL_ACCOUNTS,
     scope: budget.scope,
     period,
+    periodKind: budget.period,
+    timeZone: budget.timeZone,
     amount: budget.amount,
     thresholds: budget.thresholds,
     figures: budget.figures,
@@ -98,9 +65,12 @@ function statusOf(database: Database, config: Config, budget: BudgetConfig, now:
     live,
     forecast: projected?.forecast ?? null,
     burnPerHour: projected?.burnPerHour ?? null,
+    burnWindowMs: projected ? now - windowStart : null,
     currentPerHour,
+    forecastAtCurrentRate: projectAtRate(live, currentPerHour, period.endMs, now),
     runsOutAt: runsOutAt(live, budget.amount, currentPerHour, now),
     drivers: largestDrivers(resources),
+    evaluatedAt: now,
   };
 }
 

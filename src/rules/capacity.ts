@@ -1,4 +1,3 @@
-import { toIso } from '../clock.js';
 import type { Config } from '../config/schema.js';
 import { AVAILABILITY_LEVELS, type CapacityWatch } from '../config/sections/capacity.js';
 import { type GpuAvailabilityRecord, gpuAvailabilityHistory } from '../db/catalog.js';
@@ -6,6 +5,7 @@ import { gpuTypeNames } from '../db/names.js';
 import type { Database } from '../db/open.js';
 import type { Evaluator } from './evaluator.js';
 import type { Finding } from './finding.js';
+import type { CapacityDetails } from './finding-details.js';
 import { formatUsd } from './money.js';
 
 /** A change worth telling: availability crossing into or out of the wanted levels, or a price move. */
@@ -138,13 +138,17 @@ function watchFindings(
       summary: `${gpuName} ${headline}: ${crossing.from} → ${crossing.to}${where}`,
       labels: labels(crossing.event, dataCenterId),
       details: {
+        kind: 'capacity',
+        event: crossing.event,
         gpuTypeId,
+        gpuName,
         product: watch.product,
         dataCenter: dataCenterId || 'all',
         from: crossing.from,
         to: crossing.to,
-        since: toIso(crossing.at),
-      },
+        cloud: null,
+        at: crossing.at,
+      } satisfies CapacityDetails,
       ...recipients,
     });
   }
@@ -160,13 +164,17 @@ function watchFindings(
         summary: `${gpuName} ${move.cloud} price ${formatUsd(move.from)}/h → ${formatUsd(move.to)}/h (${change > 0 ? '+' : ''}${change}%)`,
         labels: labels('price', ''),
         details: {
+          kind: 'capacity',
+          event: 'price',
           gpuTypeId,
+          gpuName,
           product: watch.product,
-          cloud: move.cloud,
+          dataCenter: 'all',
           from: move.from,
           to: move.to,
-          since: toIso(move.at),
-        },
+          cloud: move.cloud,
+          at: move.at,
+        } satisfies CapacityDetails,
         ...recipients,
       });
     }

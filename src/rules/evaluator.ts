@@ -5,7 +5,7 @@ import type { Database } from '../db/open.js';
 import type { EventSink } from '../events.js';
 import type { Logger } from '../log.js';
 import type { InflightCounter } from '../scheduler/inflight.js';
-import type { Finding } from './finding.js';
+import type { Finding, RuleName } from './finding.js';
 
 export interface AlertmanagerDelivery {
   at: number;
@@ -46,10 +46,35 @@ export interface EvaluationContext {
    */
   findings: Finding[];
   /**
-   * Evaluators that failed earlier in this tick. Their findings are missing, not gone, so the
-   * alert pipeline resolves nothing in such a tick.
+   * What the rules could not judge this tick (stale or missing Pod data, a failed evaluator, a
+   * Pod missing from one poll). An open alert matched here keeps its state: unknown is not
+   * resolved. Rules append to it as they append findings, per subject, so an evaluator that
+   * judges Pod by Pod reports per Pod.
    */
-  failed?: readonly string[];
+  unjudged: Unjudged[];
+}
+
+/**
+ * Alert subjects a rule could not judge this tick: every alert whose labels include all of
+ * `labels` (always `rule`, then `account`, `pod_id`... as narrow as the rule knows).
+ */
+export interface Unjudged {
+  labels: { rule: RuleName } & Record<string, string>;
+  /** Why, in words, for logs and tests: "Pod data stale", "evaluator budget failed". */
+  reason: string;
+}
+
+const RULE_NAMES: readonly string[] = ['budget', 'idle', 'capacity', 'waste', 'health'] satisfies RuleName[];
+
+/** What a failed evaluator leaves unjudged: every alert of the rules it judges. */
+export function unjudgedByFailure(evaluator: Evaluator): Unjudged[] {
+  const rules = evaluator.judges ?? (RULE_NAMES.includes(evaluator.name) ? [evaluator.name as RuleName] : []);
+  return rules.map((rule) => ({ labels: { rule }, reason: `evaluator ${evaluator.name} failed` }));
+}
+
+/** Whether an alert with these labels lies within what the tick could not judge. */
+export function isUnjudged(labels: Readonly<Record<string, string>>, unjudged: readonly Unjudged[]): boolean {
+  return unjudged.some((scope) => Object.entries(scope.labels).every(([name, value]) => labels[name] === value));
 }
 
 /**
@@ -59,5 +84,10 @@ export interface EvaluationContext {
  */
 export interface Evaluator {
   readonly name: string;
+  /**
+   * The rules whose alerts this evaluator judges (default: the rule of its own name): when it
+   * fails, their alerts are unjudged for the tick.
+   */
+  readonly judges?: readonly RuleName[];
   evaluate(ctx: EvaluationContext): Promise<void>;
 }

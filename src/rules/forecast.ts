@@ -39,3 +39,8 @@ export function runsOutAt(spent: number, amount: number, perHour: number, now: n
   if (left <= 0 || perHour <= 0) return null;
   return now + Math.round((left / perHour) * HOUR_MS);
 }
+
+/** `spent` plus `perHour` until `end`: where the period ends if the rate holds. */
+export function projectAtRate(spent: number, perHour: number, end: number, now: number): number {
+  return spent + (perHour * Math.max(0, end - now)) / HOUR_MS;
+}

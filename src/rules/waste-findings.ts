@@ -1,4 +1,5 @@
 import type { Finding } from './finding.js';
+import type { WasteDetails } from './finding-details.js';
 
 export type WasteCheck = 'endpoint-idle' | 'volume-unmounted' | 'stopped-pod-volume' | 'stuck-starting';
 
@@ -9,7 +10,8 @@ export function wasteFinding(input: {
   /** The resource's id label, e.g. `{ pod_id: 'pod-1' }`. */
   resource: Record<string, string>;
   summary: string;
-  details: Record<string, unknown>;
+  /** The figures, less what this function fills in (kind, check). */
+  details: Omit<WasteDetails, 'kind' | 'check'>;
   recipients: string[] | undefined;
   severity?: Finding['severity'];
 }): Finding {
@@ -21,7 +23,7 @@ export function wasteFinding(input: {
     severity: input.severity ?? 'warning',
     summary: input.summary,
     labels: { rule: 'waste', account: input.account, check: input.check, ...input.resource },
-    details: input.details,
+    details: { kind: 'waste', check: input.check, ...input.details } satisfies WasteDetails,
     ...(input.recipients ? { recipients: input.recipients } : {}),
   };
 }

@@ -45,11 +45,18 @@ export function unmountedVolumeFindings(database: Database, config: Config, acco
           `Network volume ${volume.name} (${volume.networkVolumeId}, ${volume.sizeGb} GB): ` +
           `no Pod has mounted it for ${roughDuration(now - since)}, ${formatUsd(perMonth)}/month`,
         details: {
-          networkVolumeId: volume.networkVolumeId,
+          resourceId: volume.networkVolumeId,
+          resourceName: volume.name,
+          since,
+          sinceIsLowerBound: since === volume.firstSeenAt,
+          evaluatedAt: now,
+          costPerHour: perMonth / HOURS_PER_MONTH,
+          costPerDay: Math.round((perMonth / HOURS_PER_MONTH) * 24 * 100) / 100,
+          paidSoFar: ((perMonth / HOURS_PER_MONTH) * (now - since)) / HOUR_MS,
           sizeGb: volume.sizeGb,
-          dataCenterId: volume.dataCenterId,
-          unmountedFor: roughDuration(now - since),
-          costPerMonth: Math.round(perMonth * 100) / 100,
+          workersUp: null,
+          workersMin: null,
+          hint: 'delete the volume if its data is not needed, or mount it where it is',
         },
         recipients,
       }),
@@ -81,7 +88,9 @@ export function stoppedPodVolumeFindings(database: Database, config: Config, acc
     if (lastRan === undefined && history === undefined) continue;
     const since = lastRan ?? Math.max(history ?? lookback, pod.createdAt ?? lookback, lookback);
     if (now - since < stoppedPodVolumeMs) continue;
-    const atLeast = lastRan === undefined && since === lookback;
+    // No compute in what we looked at: the Pod stopped before `since` (the lookback, or where the
+    // stored history begins), so the time is a lower bound, unless the Pod was created then.
+    const atLeast = lastRan === undefined && since !== pod.createdAt;
     const perHour = podVolumePerHour(pod.volumeGb, pod.status);
     const paid = (perHour * (now - since)) / HOUR_MS;
     findings.push(
@@ -94,12 +103,17 @@ export function stoppedPodVolumeFindings(database: Database, config: Config, acc
           `${atLeast ? 'over ' : ''}${roughDuration(now - since)}: ${formatUsd(perHour * 24)}/day, ` +
           `${atLeast ? 'at least ' : ''}${formatUsd(paid)} so far`,
         details: {
-          podId: pod.podId,
-          status: pod.status,
-          volumeGb: pod.volumeGb,
-          stoppedFor: roughDuration(now - since),
+          resourceId: pod.podId,
+          resourceName: pod.name,
+          since,
+          sinceIsLowerBound: atLeast,
+          evaluatedAt: now,
+          costPerHour: perHour,
           costPerDay: Math.round(perHour * 24 * 100) / 100,
-          costPerMonth: Math.round(perHour * HOURS_PER_MONTH * 100) / 100,
+          paidSoFar: paid,
+          sizeGb: pod.volumeGb,
+          workersUp: null,
+          workersMin: null,
           hint: 'terminate the Pod if its volume is not needed (a network volume keeps data for less)',
         },
         recipients,

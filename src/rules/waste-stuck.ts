@@ -35,11 +35,20 @@ export function stuckPodFindings(database: Database, config: Config, account: st
           `Pod ${pod.name} (${pod.podId}) RUNNING with no runtime data for ${roughDuration(now - noDataSince)}` +
           `${neverStarted ? ' (stuck starting?)' : ''}: ${formatUsd(pod.costPerHr)}/h, ${formatUsd(paid)} so far`,
         details: {
-          podId: pod.podId,
-          noRuntimeFor: roughDuration(now - noDataSince),
-          sinceStart: neverStarted,
+          resourceId: pod.podId,
+          resourceName: pod.name,
+          since: noDataSince,
+          sinceIsLowerBound: false,
+          evaluatedAt: now,
           costPerHour: pod.costPerHr,
-          paidSince: Math.round(paid * 100) / 100,
+          costPerDay: Math.round(pod.costPerHr * 24 * 100) / 100,
+          paidSoFar: paid,
+          sizeGb: null,
+          workersUp: null,
+          workersMin: null,
+          hint: neverStarted
+            ? 'look at the Pod logs: it may be stuck starting (image pull, crash loop); stop it if so'
+            : 'look at the Pod: it reports no runtime data; stop it if it is not working',
         },
         recipients,
       }),

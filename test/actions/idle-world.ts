@@ -91,7 +91,10 @@ export async function startIdleWorld(
 ): Promise<IdleWorld> {
   const h = await startHarness(source, (config) => {
     const [base] = config.idle.rules;
-    config.idle.rules = [{ ...(base as IdleRuleConfig), ...rule }];
+    // This world runs the idle evaluator without the alert pipeline, so no warning is ever
+    // mailed: its tests are about the other guards (test/e2e/warning-before-stop.test.ts is
+    // about the delivered warning).
+    config.idle.rules = [{ ...(base as IdleRuleConfig), stopWithoutDeliveredWarning: true, ...rule }];
     tune(config);
   });
   const log = silentLogger();
@@ -111,6 +114,7 @@ export async function startIdleWorld(
       apis: new Map([[ACCOUNT, h.api]]),
       events,
       findings: [],
+      unjudged: [],
     };
     await idleEvaluator.evaluate(ctx);
     return ctx.findings;

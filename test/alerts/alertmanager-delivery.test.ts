@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { queueForAlertmanager } from '../../src/alerts/alertmanager-outbox.js';
 import type { PostableAlert } from '../../src/alerts/alertmanager-payload.js';
 import { retryDelay } from '../../src/alerts/retry.js';
+import { alertSettings } from '../../src/alerts/settings.js';
 import { recordFindings } from '../../src/alerts/state.js';
 import { parseConfig } from '../../src/config/load.js';
 import type { Config } from '../../src/config/schema.js';
@@ -155,7 +156,7 @@ describe('posting to Alertmanager', () => {
     const budget = budgetFinding('monthly', 'actual', 80);
     await bench.tick([]);
     // What a crash leaves: the row written and claimed, the POST's outcome never recorded.
-    recordFindings(bench.db, [budget], bench.clock.now(), () => 0);
+    recordFindings(bench.db, [budget], bench.clock.now(), alertSettings(bench.config));
     queueForAlertmanager(bench.db, bench.config, bench.clock.now());
     const [row] = allDeliveries(bench.db);
     expect(claimDelivery(bench.db, row?.id ?? 0, bench.clock.now(), bench.clock.now() + 70_000)).toBe(true);

@@ -27,6 +27,7 @@ const record: AlertRecord = {
   lastSeenAt: START + 5 * MINUTE,
   firedAt: START,
   resolvedAt: null,
+  absentSince: null,
 };
 
 describe('the alert Alertmanager is sent', () => {

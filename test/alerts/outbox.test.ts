@@ -74,9 +74,9 @@ describe('the outbox', () => {
     const settings = alertSettings(bench.config);
     const findings = [finding('waste:sim:volume-unmounted:vol-1')];
     // The tick gets as far as writing the outbox (state, then the queue), then the daemon dies.
-    recordFindings(bench.db, findings, bench.clock.now(), settings.forMs);
+    recordFindings(bench.db, findings, bench.clock.now(), settings);
     await bench.clock.advanceBy(MINUTE);
-    recordFindings(bench.db, findings, bench.clock.now(), settings.forMs);
+    recordFindings(bench.db, findings, bench.clock.now(), settings);
     const [written] = notify(bench.db, settings, bench.clock.now(), 'example.com');
     expect(written?.sentAt).toBeNull();
     bench.reopen();
@@ -92,7 +92,7 @@ describe('the outbox', () => {
     bench = withEmail(peer.port);
     const settings = alertSettings(bench.config);
     const findings = [budgetFinding('gpu', 'actual', 80)];
-    recordFindings(bench.db, findings, bench.clock.now(), settings.forMs);
+    recordFindings(bench.db, findings, bench.clock.now(), settings);
     await bench.clock.advanceBy(MINUTE);
     const [written] = notify(bench.db, settings, bench.clock.now(), 'example.com');
     if (!written) throw new Error('nothing queued');
@@ -129,7 +129,7 @@ describe('the outbox', () => {
     bench = alertBench();
     await bench.run(10 * MINUTE, () => [budgetFinding('gpu', 'forecast', 100)]);
     expect(bench.outbox().map((m) => [m.subject, m.to, m.sentAt])).toEqual([
-      ['[podwarden] Budget gpu: forecast crossed 100%', [], null],
+      ['Budget gpu: forecast crossed 100%', [], null],
     ]);
     expect(bench.sent).toEqual([]);
   });

@@ -24,8 +24,12 @@ describe('alert state', () => {
       ['pending', 0],
       ['firing', 10 * MINUTE],
     ]);
+    // Judged absent: it resolves once absent for waste's resolveAfter (30 minutes by default).
+    await bench.run(30 * MINUTE, () => []);
+    expect(bench.states.at(-1)?.state).toBe('firing');
     await bench.tick([]);
     expect(bench.states.at(-1)).toMatchObject({ state: 'resolved', key: waste.key, rule: 'waste' });
+    expect(bench.states.at(-1)?.at).toBe(START + 44 * MINUTE);
     expect(openAlerts(bench.db)).toEqual([]);
   });
 
@@ -33,7 +37,7 @@ describe('alert state', () => {
     bench = alertBench();
     const budget = budgetFinding('gpu', 'actual', 80);
     await bench.run(2 * MINUTE, () => [budget]);
-    await bench.tick([], ['budget']);
+    await bench.tick([], [{ labels: { rule: 'budget' }, reason: 'evaluator budget failed' }]);
     await bench.clock.advanceBy(MINUTE);
     expect(openAlerts(bench.db).map((alert) => alert.key)).toEqual([budget.key]);
     await bench.tick([]);
@@ -75,8 +79,8 @@ describe('grouping and digests', () => {
     await bench.clock.advanceBy(MINUTE);
     await bench.tick([finding('waste:sim:stuck-starting:pod-1'), finding('waste:sim:stuck-starting:pod-2')]);
     expect(announced()).toEqual([['waste:sim:stuck-starting:pod-1', 'waste:sim:stuck-starting:pod-2']]);
-    expect(subjects()[0]).toMatch(/^\[podwarden\] waste:sim:stuck-starting:pod-\d happened, \$1\.00 \(\+1 more\)$/);
-    expect(bench.outbox()[0]?.text).toContain('NEW (2)');
+    expect(subjects()[0]).toMatch(/^waste:sim:stuck-starting:pod-\d happened, \$1\.00 \(\+1 more\)$/);
+    expect(bench.outbox()[0]?.text).toContain('2 new alerts');
   });
 
   it('holds a talking group to groupInterval, then announces only what is new', async () => {
@@ -89,8 +93,8 @@ describe('grouping and digests', () => {
     await bench.run(2 * MINUTE, () => [first, second]);
     expect(announced()).toEqual([[first.key], [second.key]]);
     const text = bench.outbox()[1]?.text ?? '';
-    expect(text).toContain('NEW (1)');
-    expect(text).toContain('STILL FIRING (1)');
+    expect(text).toContain('1 new alert, 1 more still firing');
+    expect(text).toContain(`Still firing (1)\n  - ${first.summary}`);
   });
 
   it('splits groups by the groupBy labels and by recipients', async () => {
@@ -116,7 +120,9 @@ describe('grouping and digests', () => {
 
 describe('repeat interval and resolved notices', () => {
   it('repeats a group still firing every repeatInterval, and says when it resolves', async () => {
-    bench = alertBench();
+    bench = alertBench((config) => {
+      config.alerts.noRepeat = ['budget', 'capacity'];
+    });
     const waste = finding('waste:sim:volume-unmounted:vol-1');
     await bench.run(9 * HOUR, () => [waste]);
     expect(bench.outbox().map((m) => [m.reason, m.createdAt - START])).toEqual([
@@ -124,15 +130,15 @@ describe('repeat interval and resolved notices', () => {
       ['repeat_elapsed', MINUTE + 4 * HOUR],
       ['repeat_elapsed', MINUTE + 8 * HOUR],
     ]);
-    expect(subjects()[1]).toBe('[podwarden] Still firing: waste:sim:volume-unmounted:vol-1 happened, $1.00');
-    await bench.run(10 * MINUTE, () => []);
+    expect(subjects()[1]).toBe('Still: waste:sim:volume-unmounted:vol-1 happened, $1.00');
+    await bench.run(40 * MINUTE, () => []);
     expect(
       bench
         .outbox()
         .map((m) => m.reason)
         .slice(3),
     ).toEqual(['all_resolved']);
-    expect(subjects()[3]).toBe('[podwarden] Resolved: waste:sim:volume-unmounted:vol-1 happened, $1.00');
+    expect(subjects()[3]).toBe('Resolved: waste:sim:volume-unmounted:vol-1 happened, $1.00');
     await bench.run(6 * HOUR, () => []);
     expect(bench.outbox()).toHaveLength(4);
   });
@@ -154,9 +160,10 @@ describe('repeat interval and resolved notices', () => {
     const a = finding('waste:sim:stuck-starting:pod-1');
     const b = finding('waste:sim:stuck-starting:pod-2');
     await bench.run(10 * MINUTE, () => [a, b]);
-    await bench.run(10 * MINUTE, () => [a]);
+    await bench.run(40 * MINUTE, () => [a]);
     expect(bench.outbox().map((m) => m.reason)).toEqual(['first', 'new_resolved']);
-    expect(subjects()[1]).toBe('[podwarden] Resolved: waste:sim:stuck-starting:pod-2 happened, $1.00, 1 still firing');
+    expect(subjects()[1]).toBe('Resolved: waste:sim:stuck-starting:pod-2 happened, $1.00');
+    expect(bench.outbox()[1]?.text).toContain('1 resolved alert, 1 more still firing');
   });
 });
 

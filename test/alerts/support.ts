@@ -9,7 +9,7 @@ import { outboxMessagesBetween } from '../../src/db/notifications.js';
 import { type Database, openDatabase } from '../../src/db/open.js';
 import { EventBus } from '../../src/events.js';
 import { silentLogger } from '../../src/log.js';
-import type { EvaluationEvents } from '../../src/rules/evaluator.js';
+import type { EvaluationEvents, Unjudged } from '../../src/rules/evaluator.js';
 import type { Finding } from '../../src/rules/finding.js';
 
 export const START = Date.UTC(2026, 10, 2, 0, 0, 0);
@@ -27,8 +27,8 @@ export interface AlertBench {
   events: EventBus<EvaluationEvents>;
   sent: Array<EvaluationEvents['alert:sent']>;
   states: Array<EvaluationEvents['alert:state']>;
-  /** One tick; `failed` names evaluators that failed earlier in it. */
-  tick(findings: readonly Finding[], failed?: string[]): Promise<void>;
+  /** One tick; `unjudged` is what the rules could not judge in it. */
+  tick(findings: readonly Finding[], unjudged?: Unjudged[]): Promise<void>;
   /** Ticks every minute for `ms`, with the findings `at` gives for each tick's time. */
   run(ms: number, at: (now: number) => readonly Finding[]): Promise<void>;
   outbox(): ReturnType<typeof outboxMessagesBetween>;
@@ -58,7 +58,7 @@ export function alertBench(tune: (config: Config) => void = () => {}, start = ST
     events,
     sent,
     states,
-    async tick(findings, failed) {
+    async tick(findings, unjudged) {
       await alertsEvaluator.evaluate({
         config,
         db,
@@ -69,7 +69,7 @@ export function alertBench(tune: (config: Config) => void = () => {}, start = ST
         apis: new Map(),
         events,
         findings: [...findings],
-        ...(failed ? { failed } : {}),
+        unjudged: unjudged ?? [],
       });
     },
     async run(ms, at) {

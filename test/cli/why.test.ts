@@ -46,21 +46,27 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('podwarden simulate', () => {
   it('lists every stop decided, with dryRun, in time order', () => {
-    expect(report.stops).toEqual([{ at: '2026-11-02T00:55:30Z', podId: 'nb', dryRun: true }]);
+    // Warned 00:40:30, the warning delivered 00:41:30 (by the replay's in-process mail sink): the
+    // stop comes warnLead (15m) after the delivery.
+    expect(report.stops).toEqual([{ at: '2026-11-02T00:56:30Z', podId: 'nb', dryRun: true }]);
     expect(report.pods).toContainEqual({ id: 'nb', finalStatus: 'RUNNING' });
   });
 });
 
 describe('podwarden why', () => {
   it('prints the latest receipts of a Pod, each with a sparkline of the window and its guards', async () => {
-    const result = await runCli(['why', 'nb', '--config', configPath, '--limit', '2']);
+    const result = await runCli(['why', 'nb', '--config', configPath, '--limit', '3']);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
-    const [warned, decided] = result.stdout.split('\n\n');
+    const [warned, held, decided] = result.stdout.split('\n\n');
     expect(warned).toContain('2026-11-02T00:40:30Z  nb (nb, sim), rule default: warned');
     expect(warned).toContain('stop planned at 2026-11-02T00:55:30Z (dry run)');
-    expect(decided).toContain('2026-11-02T00:55:30Z  nb (nb, sim), rule default: would stop (dry run: nothing sent)');
-    expect(decided).toContain(`GPU 00:25 ${'▁'.repeat(30)} 00:55  (30 samples, 30 idle, idle coverage 100%)`);
+    expect(held).toContain('2026-11-02T00:55:30Z  nb (nb, sim), rule default: stop blocked');
+    expect(held).toContain(
+      'FAIL warning_delivered: warning delivered 2026-11-02T00:41:30Z; its lead time runs until 2026-11-02T00:56:30Z',
+    );
+    expect(decided).toContain('2026-11-02T00:56:30Z  nb (nb, sim), rule default: would stop (dry run: nothing sent)');
+    expect(decided).toContain(`GPU 00:26 ${'▁'.repeat(30)} 00:56  (30 samples, 30 idle, idle coverage 100%)`);
     expect(decided).toContain('thresholds: GPU ≤ 5% over 30m, coverage ≥ 90% and 3 samples, grace 15m');
     expect(decided).toContain('pass pod_state: not re-read: dry run sends no request');
     expect(decided).toMatch(/cost \$0\.27\/h, saving when stopped \$0\.26\/h/);

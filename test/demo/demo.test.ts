@@ -87,6 +87,8 @@ describe('podwarden demo', () => {
       expect(actions).toEqual([
         'is idle: idle alert',
         'will be stopped if it stays idle: stop warning',
+        // The stop comes due before the warning is delivered: it waits for it (warning_delivered).
+        'not stopped: a guard held the stop back',
         'would be stopped now: dry-run stop (idle.rules[].dryRun), nothing was stopped',
       ]);
 
@@ -95,9 +97,9 @@ describe('podwarden demo', () => {
       const subjects = mails.map((file) => headerValue(readFileSync(join(mailDir, file), 'utf8'), 'subject'));
       expect(subjects).toEqual(
         expect.arrayContaining([
-          expect.stringMatching(/^\[podwarden\] Budget demo-daily: live spend \$\d+\.\d\d crossed 100% of \$100\.00/),
-          expect.stringMatching(/^\[podwarden\] Pod demo-notebook \(nb-demo\) idle .*would be stopped at .*dry run/),
-          expect.stringMatching(/^\[podwarden\] H200 SXM is back: NONE → HIGH/),
+          expect.stringMatching(/^Budget demo-daily at \d+% \(\$\d+\.\d\d of \$100\)/),
+          expect.stringMatching(/^Pod demo-notebook would be stopped at .* \(dry run\)/),
+          expect.stringMatching(/^H200 SXM is back: NONE → HIGH/),
         ]),
       );
       // One console line per message, naming its subject and file.

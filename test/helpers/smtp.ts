@@ -45,6 +45,8 @@ export async function startSmtp(
     secure?: boolean;
     tls?: { key: string; cert: string };
     auth?: { user: string; pass: string };
+    /** While this returns true, every message is refused with a temporary error (421): SMTP down. */
+    refuse?: () => boolean;
   } = {},
 ): Promise<SmtpPeer> {
   const received: ReceivedMail[] = [];
@@ -76,6 +78,13 @@ export async function startSmtp(
     onClose(session) {
       clearTimeout(held.get(session.id));
       held.delete(session.id);
+    },
+    onMailFrom(_address, _session, callback) {
+      if (options.refuse?.()) {
+        callback(Object.assign(new Error('Service not available, try later'), { responseCode: 421 }));
+        return;
+      }
+      callback();
     },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];

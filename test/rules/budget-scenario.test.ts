@@ -80,6 +80,7 @@ describe('a monthly budget crossing 50, 80 and 100 % (podwarden simulate)', () =
       scenario: scenario(),
       config: config(email),
       durationMs: 11 * HOUR,
+      smtp: { host: '127.0.0.1', port: peer.port },
       log: silentLogger(),
     });
     const received = await peer.waitFor(4);
@@ -101,20 +102,20 @@ describe('a monthly budget crossing 50, 80 and 100 % (podwarden simulate)', () =
     ]);
     const [forecast, ...actuals] = received.map((mail) => mail.subject);
     // 30 days at $10/h ahead of it.
-    expect(forecast).toMatch(
-      /^\[podwarden\] Budget gpu-month: forecast \$7,2\d\d\.\d\d for month from 2026-11-28 crosses 100% of \$100\.00$/,
-    );
+    expect(forecast).toMatch(/^Budget gpu-month forecast \$7,2\d\d\.\d\d by month's end: 7,?2\d\d% of \$100$/);
     actuals.forEach((subject, index) => {
       const threshold = [50, 80, 100][index] as number;
-      expect(subject).toContain(`Budget gpu-month: billed spend $`);
-      expect(subject).toContain(`crossed ${threshold}% of $100.00 (month from 2026-11-28) (+1 more)`);
+      expect(subject).toMatch(
+        /^Budget gpu-month at \d+% \(\$\d+\.\d\d of \$100\) — .+ left in the month \(\+1 more\)$/,
+      );
+      expect(subject.length).toBeLessThanOrEqual(80);
       // Billing is read every 15 minutes: the billed figure is past the threshold by less than one read.
       expect(firstAmount(subject)).toBeGreaterThanOrEqual(threshold);
       expect(firstAmount(subject)).toBeLessThan(threshold + 2.6);
     });
     const body = received[1]?.body ?? '';
     expect(body).toContain('Pod train (pod-train): $50.');
-    expect(body).toMatch(/runsOut: 2026-11-28T(09:5\d|10:0\d):\d\dZ at the current rate \(\$10\.00\/h\)/);
+    expect(body).toMatch(/At the current \$10\.00\/h it runs out Sat 28 Nov, (09:5\d|10:0\d) UTC/);
     expect(received.every((mail) => mail.to.join() === 'finops@example.com')).toBe(true);
 
     const fired = report.alerts.filter((a) => a.state === 'firing').map((a) => a.key.split(':').slice(3).join(':'));
@@ -132,7 +133,7 @@ describe('a monthly budget crossing 50, 80 and 100 % (podwarden simulate)', () =
     expect(report.alerts.every((a) => a.rule === 'budget')).toBe(true);
   }, 300_000);
 
-  it('lists the emails the outbox holds, undelivered, when no email host is configured', async () => {
+  it('delivers to an in-process sink when no email host is configured, and lists the emails', async () => {
     const report = await replay({
       scenario: scenario(),
       config: config(undefined),
@@ -142,9 +143,11 @@ describe('a monthly budget crossing 50, 80 and 100 % (podwarden simulate)', () =
     expect(report.emails).toEqual([
       {
         at: '2026-11-28T00:01:30Z',
-        to: [],
-        subject: expect.stringMatching(/^\[podwarden\] Budget gpu-month: forecast \$7,2\d\d\.\d\d for month/),
-        delivered: false,
+        to: ['you@replay.invalid'],
+        subject: expect.stringMatching(/^Budget gpu-month forecast \$7,2\d\d\.\d\d by month's end/),
+        delivered: true,
+        reason: 'first',
+        alertKeys: ['budget:all:gpu-month:forecast:100'],
       },
     ]);
   }, 120_000);

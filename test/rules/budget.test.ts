@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { toIso } from '../../src/clock.js';
 import { parseConfig } from '../../src/config/load.js';
 import type { Config } from '../../src/config/schema.js';
 import type { Database } from '../../src/db/open.js';
@@ -151,11 +152,13 @@ describe('budgetFindings', () => {
       scope: 'account',
     });
     expect(actual50?.recipients).toEqual(['cfo@example.com']);
-    expect(actual50?.details.runsOut).toMatch(/^2026-11-14T\d\d:\d\d:\d\dZ at the current rate \(\$3\.11\/h\)$/);
+    expect(actual50?.details).toMatchObject({ kind: 'budget', figure: 'actual', threshold: 50, amount: 1000 });
+    expect(actual50?.details.currentPerHour).toBeCloseTo(3.11, 2);
+    expect(toIso(actual50?.details.runsOutAt as number)).toMatch(/^2026-11-14T/);
     expect(actual50?.details.drivers).toEqual([
-      'Pod train-a: $481.00',
-      'Pod train-b: $240.50',
-      'network volume datasets (vol-1): $24.05',
+      { kind: 'pods', resourceId: expect.any(String), name: 'train-a', amount: 481 },
+      { kind: 'pods', resourceId: expect.any(String), name: 'train-b', amount: 240.5 },
+      { kind: 'network_volumes', resourceId: 'vol-1', name: 'datasets', amount: 24.05 },
     ]);
     expect(findings[4]?.summary).toMatch(
       /^Budget all-in: forecast \$2,25\d\.\d\d for 2026-11 crosses 100% of \$1,000\.00$/,

@@ -109,7 +109,13 @@ describe('capacity alerts (podwarden simulate)', () => {
       },
       { env: {}, baseDir: '/' },
     );
-    const report = await replay({ scenario, config, durationMs: 4 * HOUR, log: silentLogger() });
+    const report = await replay({
+      scenario,
+      config,
+      durationMs: 4 * HOUR,
+      smtp: { host: '127.0.0.1', port: peer.port },
+      log: silentLogger(),
+    });
     const rise = 'capacity:sim:NVIDIA H200:POD:all:rise@';
     expect(report.alerts.map((a) => [a.at, a.state, a.key.replace(/@\d+$/, '@')])).toEqual([
       ['2026-11-02T01:00:30Z', 'firing', rise],
@@ -119,9 +125,9 @@ describe('capacity alerts (podwarden simulate)', () => {
       ['2026-11-02T03:00:30Z', 'firing', 'capacity:sim:NVIDIA H200:POD:all:fall@'],
     ]);
     expect(report.emails.map((e) => [e.at, e.subject, e.delivered])).toEqual([
-      ['2026-11-02T01:01:30Z', '[podwarden] H200 SXM is back: NONE → LOW', true],
-      ['2026-11-02T02:00:30Z', '[podwarden] H200 SXM is back: LOW → HIGH in US-KS-2', true],
-      ['2026-11-02T03:00:30Z', '[podwarden] H200 SXM is running out: HIGH → NONE', true],
+      ['2026-11-02T01:01:30Z', 'H200 SXM is back: NONE → LOW across data centers', true],
+      ['2026-11-02T02:00:30Z', 'H200 SXM is back: LOW → HIGH in US-KS-2', true],
+      ['2026-11-02T03:00:30Z', 'H200 SXM is running out: HIGH → NONE across data centers', true],
     ]);
     const received = await peer.waitFor(3);
     expect(received.map((mail) => mail.subject)).toEqual(report.emails.map((e) => e.subject));

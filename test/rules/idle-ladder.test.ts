@@ -49,6 +49,7 @@ describe('idle ladder against the simulator (virtual time)', () => {
       ['snooze', true],
       ['quiet_hours', true],
       ['scarcity', true],
+      ['warning_delivered', true],
       ['blast_radius', true],
       ['cap_per_hour', true],
       ['cap_per_evaluation', true],

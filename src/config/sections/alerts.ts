@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { RuleName } from '../../rules/finding.js';
-import { duration, type ParseContext, withMs } from '../fields.js';
+import { duration, durationOrZero, type ParseContext, withMs } from '../fields.js';
 import { alertmanagerSection, routeSection } from './alertmanager.js';
 
 /** Every rule that produces findings, in the order the configuration lists them. */
@@ -23,11 +23,21 @@ export function alertsSection(ctx: ParseContext) {
       groupBy: z.array(z.string().min(1)).prefault(['account', 'rule', 'budget']),
       /** A budget's higher threshold mutes its lower ones for the same figure (100 % mutes 80 % and 50 %). */
       inhibit: z.boolean().default(true),
-      /** The rules whose alerts send a notice when they resolve. */
-      sendResolved: rules().prefault(['budget', 'idle', 'waste', 'health']),
-      /** The rules whose alerts are announced once per episode and never repeated. */
-      noRepeat: rules().prefault(['budget', 'capacity']),
-      /** How long a rule's condition must hold before its alert fires (absent: at once). */
+      /**
+       * The rules whose alerts send a notice when they resolve. Not idle by default: a Pod that got
+       * busy again needs no mail (a stop it was warned of says so in its own notice).
+       */
+      sendResolved: rules().prefault(['budget', 'waste', 'health']),
+      /**
+       * The rules whose alerts are announced once per episode and never repeated. Waste is a slow
+       * burn: one mail says what it costs; repeating it every few hours only trains people to ignore it.
+       */
+      noRepeat: rules().prefault(['budget', 'capacity', 'waste']),
+      /**
+       * How long a rule's condition must hold before its alert fires (absent: at once). Health waits
+       * 30m by default: a Pod poll failing for a few minutes pauses idle stops, which is safe and
+       * needs no mail; half an hour of it does.
+       */
       for: withMs(
         {
           budget: duration().optional(),
@@ -37,6 +47,31 @@ export function alertsSection(ctx: ParseContext) {
           health: duration().optional(),
         },
         ALERT_RULES,
+      ).prefault({ health: '30m' }),
+      /**
+       * How long a rule's condition must be judged absent before its alert resolves (Prometheus'
+       * keep_firing_for). Ticks in which the rule could not judge (stale data) do not count.
+       */
+      resolveAfter: withMs(
+        {
+          budget: durationOrZero().prefault('0s'),
+          idle: durationOrZero().prefault('15m'),
+          capacity: durationOrZero().prefault('0s'),
+          waste: durationOrZero().prefault('30m'),
+          health: durationOrZero().prefault('5m'),
+        },
+        ALERT_RULES,
+      ).prefault({}),
+      /**
+       * An alert that fires `count` times within `window` flaps: one notice says so and what the
+       * pattern costs, then its episodes are not mailed until it settles (no change for `window`).
+       */
+      flapping: withMs(
+        {
+          count: z.int().min(2).default(3),
+          window: duration().prefault('6h'),
+        },
+        ['window'],
       ).prefault({}),
       /** Email, Alertmanager or both, per rule (alertmanager.ts). */
       route: routeSection,

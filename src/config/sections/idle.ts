@@ -65,6 +65,11 @@ const idleRule = withMs(
     /** How long before the stop the warning goes out. */
     warnLead: duration().prefault('15m'),
     dryRun: z.boolean().default(true),
+    /**
+     * Stop (or dry-run stop) even when the warning was never accepted by the SMTP server. Off: an
+     * undelivered warning holds the stop and its receipt says why.
+     */
+    stopWithoutDeliveredWarning: z.boolean().default(false),
     caps: z
       .strictObject({
         stopsPerHour: z.int().min(1).default(5),

@@ -24,12 +24,39 @@ export const alerts = sqliteTable(
     lastSeenAt: integer('last_seen_at').notNull(),
     firedAt: integer('fired_at'),
     resolvedAt: integer('resolved_at'),
+    /**
+     * The first tick that judged the condition absent since it was last seen; null while it holds
+     * or was not judged. The episode resolves once this is `resolveAfter` old (alerts/state.ts).
+     */
+    absentSince: integer('absent_since'),
   },
   (t) => [
     uniqueIndex('alerts_open_key_idx').on(t.key).where(sql`resolved_at IS NULL`),
     index('alerts_fired_at_idx').on(t.firedAt),
     index('alerts_resolved_at_idx').on(t.resolvedAt),
   ],
+);
+
+/**
+ * Alert keys that fire and resolve over and over (alerts/flapping.ts). While a key flaps (from
+ * `since` until `settledAt`), its episodes are not mailed one by one: one notice says it flaps,
+ * then the digest carries it. `lastChangeAt` is the key's latest fire or resolve; the flap
+ * settles once that is a whole flap window old.
+ */
+export const alertFlaps = sqliteTable(
+  'alert_flaps',
+  {
+    id: integer('id').primaryKey(),
+    key: text('key').notNull(),
+    rule: text('rule').notNull(),
+    account: text('account').notNull(),
+    since: integer('since').notNull(),
+    lastChangeAt: integer('last_change_at').notNull(),
+    /** When its notice was written to the outbox; null until then. */
+    noticedAt: integer('noticed_at'),
+    settledAt: integer('settled_at'),
+  },
+  (t) => [uniqueIndex('alert_flaps_open_key_idx').on(t.key).where(sql`settled_at IS NULL`)],
 );
 
 /**

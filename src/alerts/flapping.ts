@@ -1,0 +1,102 @@
+import { type AlertRecord, type FlapRecord, firedEpisodesOf, openFlap, openFlaps, updateFlap } from '../db/alerts.js';
+import type { Database } from '../db/open.js';
+import type { AlertSettings } from './settings.js';
+
+/**
+ * Flapping, in the manner of Nagios' flap detection but on fires: a key that fired `count` times
+ * within `window` flaps. While it flaps its episodes are not mailed one by one (one notice says
+ * it flaps and what the pattern costs; the digest carries it); it settles once it has neither
+ * fired nor resolved for a whole window. Called inside the transaction that records the change.
+ */
+export type FlapSettings = AlertSettings['flapping'];
+
+/** The key's episode just fired: extend its flap, or open one if this fire makes `count`. */
+export function noteFire(
+  database: Database,
+  alert: Pick<AlertRecord, 'key' | 'rule' | 'account'>,
+  now: number,
+  settings: FlapSettings,
+): boolean {
+  const open = openFlaps(database).get(alert.key);
+  if (open) {
+    updateFlap(database, open.id, { lastChangeAt: now });
+    return false;
+  }
+  const fires = firedEpisodesOf(database, alert.key, now - settings.windowMs).length;
+  if (fires < settings.count) return false;
+  openFlap(database, { key: alert.key, rule: alert.rule, account: alert.account, since: now, lastChangeAt: now });
+  return true;
+}
+
+export function noteResolve(database: Database, key: string, now: number): void {
+  const open = openFlaps(database).get(key);
+  if (open) updateFlap(database, open.id, { lastChangeAt: now });
+}
+
+/** Flaps without a fire or a resolve for a whole window have settled. */
+export function settleFlaps(database: Database, now: number, settings: FlapSettings): FlapRecord[] {
+  const settled: FlapRecord[] = [];
+  for (const flap of openFlaps(database).values()) {
+    if (now - flap.lastChangeAt < settings.windowMs) continue;
+    updateFlap(database, flap.id, { settledAt: now });
+    settled.push({ ...flap, settledAt: now });
+  }
+  return settled;
+}
+
+/** Whether an episode is muted by a flap: firing while its key flaps, or resolved during a flap. */
+export function mutedByFlap(
+  alert: Pick<AlertRecord, 'key' | 'resolvedAt'>,
+  flaps: readonly FlapRecord[],
+  now: number,
+): boolean {
+  return flaps.some((flap) => {
+    if (flap.key !== alert.key) return false;
+    const at = alert.resolvedAt ?? now;
+    return at >= flap.since && (flap.settledAt === null || at < flap.settledAt);
+  });
+}
+
+/**
+ * How the key spent the window: how many times it fired, the share of it firing, and the share
+ * of it the condition held: from where its evidence starts (`details.idleSince` for an idle
+ * Pod, else when it fired) to where it was first judged absent. From the episodes, so the
+ * figure is what really happened. Shares are of the time since the first episode in the window.
+ */
+export function flapPattern(
+  episodes: readonly Pick<AlertRecord, 'firedAt' | 'resolvedAt' | 'absentSince' | 'details'>[],
+  now: number,
+  windowMs: number,
+): { fires: number; firingShare: number; firingPerHourMs: number; heldShare: number; heldPerHourMs: number } {
+  const from = now - windowMs;
+  let firingMs = 0;
+  let heldMs = 0;
+  let fires = 0;
+  // Shares are of the time since the pattern began within the window, not of the whole window:
+  // a key that flaps every hour since 2 hours holds the same share of each hour as one that has
+  // for 6.
+  let began = now;
+  const overlap = (start: number, end: number) => Math.max(0, Math.min(end, now) - Math.max(start, from));
+  for (const episode of episodes) {
+    if (episode.firedAt === null) continue;
+    const end = episode.resolvedAt ?? now;
+    if (end < from) continue;
+    if (episode.firedAt >= from) fires += 1;
+    firingMs += overlap(episode.firedAt, end);
+    const evidence = episode.details.idleSince;
+    const start = typeof evidence === 'number' && evidence <= episode.firedAt ? evidence : episode.firedAt;
+    heldMs += overlap(start, episode.absentSince ?? end);
+    began = Math.min(began, Math.max(start, from));
+  }
+  const span = now - began;
+  const share = (ms: number) => (span > 0 ? Math.min(1, ms / span) : 0);
+  const firingShare = share(firingMs);
+  const heldShare = share(heldMs);
+  return {
+    fires,
+    firingShare,
+    firingPerHourMs: Math.round(firingShare * 3_600_000),
+    heldShare,
+    heldPerHourMs: Math.round(heldShare * 3_600_000),
+  };
+}

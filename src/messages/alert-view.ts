@@ -1,0 +1,42 @@
+import { detailsOf } from '../rules/finding-details.js';
+import { budgetView } from './budget.js';
+import { capacityView } from './capacity.js';
+import { healthView } from './health.js';
+import { blastRadiusView, clusterView, idleView, notStoppedView } from './idle.js';
+import type { AlertData, AlertView, RenderContext, Tone } from './view.js';
+import { wasteView } from './waste.js';
+
+/**
+ * The view of one alert, by the kind of its details. Details written by an older podwarden (or a
+ * kind this version does not know) fall back to the rule's one-line summary: never a field dump.
+ */
+export function alertView(alert: AlertData, ctx: RenderContext): AlertView {
+  const d = alert.details;
+  const budget = detailsOf(d, 'budget');
+  if (budget) return budgetView(alert, budget, ctx);
+  const idle = detailsOf(d, 'idle');
+  if (idle) return idleView(alert, idle, ctx);
+  const notStopped = detailsOf(d, 'idle-not-stopped');
+  if (notStopped) return notStoppedView(alert, notStopped);
+  const blast = detailsOf(d, 'idle-blast-radius');
+  if (blast) return blastRadiusView(alert, blast);
+  const cluster = detailsOf(d, 'idle-cluster');
+  if (cluster) return clusterView(alert, cluster);
+  const capacity = detailsOf(d, 'capacity');
+  if (capacity) return capacityView(alert, capacity, ctx);
+  const waste = detailsOf(d, 'waste');
+  if (waste) return wasteView(alert, waste, ctx);
+  const health = detailsOf(d, 'health');
+  if (health) return healthView(alert, health, ctx);
+  return {
+    headline: alert.summary,
+    title: alert.summary,
+    tone: toneOfSeverity(alert.severity),
+    lead: [alert.summary],
+    blocks: [],
+  };
+}
+
+export function toneOfSeverity(severity: string): Tone {
+  return severity === 'critical' || severity === 'warning' ? severity : 'info';
+}

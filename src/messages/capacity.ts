@@ -1,0 +1,63 @@
+import type { CapacityDetails } from '../rules/finding-details.js';
+import { silenceCommand } from './commands.js';
+import { formatDateTime, formatUsdPerHour } from './format.js';
+import type { AlertData, AlertView, RenderContext } from './view.js';
+
+/** Capacity mails: a watched GPU type came back, is running out, or changed price. */
+export function capacityView(alert: AlertData, d: CapacityDetails, ctx: RenderContext): AlertView {
+  const where = d.dataCenter === 'all' ? 'across data centers' : `in ${d.dataCenter}`;
+  const at = formatDateTime(d.at, ctx.timeZone);
+  const silence = {
+    type: 'commands' as const,
+    title: 'Commands',
+    items: [
+      {
+        label: 'Silence these changes for 24h',
+        command: silenceCommand(alert.rule, alert.labels, '24h', `${d.gpuName} changes known`),
+      },
+    ],
+  };
+  const rows: [string, string][] = [
+    ['GPU', `${d.gpuName} (${d.gpuTypeId})`],
+    ['Product', d.product],
+    ['Where', d.dataCenter === 'all' ? 'all data centers' : d.dataCenter],
+    ['Changed at', at],
+    ['Account', alert.account],
+  ];
+  if (d.event === 'price') {
+    const from = Number(d.from);
+    const to = Number(d.to);
+    const change = Math.round(((to - from) / from) * 100);
+    const signed = `${change > 0 ? '+' : ''}${change}%`;
+    return {
+      headline:
+        `${d.gpuName} ${d.cloud ?? ''} price ${formatUsdPerHour(from)} → ${formatUsdPerHour(to)} (${signed})`.replace(
+          '  ',
+          ' ',
+        ),
+      title: `${d.gpuName} price change`,
+      tone: 'info',
+      lead: [
+        `The ${d.cloud ? `${d.cloud} ` : ''}price of ${d.gpuName} went from ${formatUsdPerHour(from)} to ${formatUsdPerHour(to)} (${signed}) at ${at}.`,
+        'Check the cost of the Pods you plan to start.',
+      ],
+      blocks: [
+        { type: 'table', rows: [['Price', `${formatUsdPerHour(from)} → ${formatUsdPerHour(to)}`], ...rows] },
+        silence,
+      ],
+    };
+  }
+  const rise = d.event === 'rise';
+  return {
+    headline: `${d.gpuName} ${rise ? 'is back' : 'is running out'}: ${d.from} → ${d.to} ${where}`,
+    title: `${d.gpuName} ${rise ? 'availability up' : 'availability down'}`,
+    tone: rise ? 'info' : 'warning',
+    lead: [
+      `${d.gpuName} availability for ${d.product} ${where} went from ${d.from} to ${d.to} at ${at}.`,
+      rise
+        ? 'If you were waiting for it, now is a good time to start your Pods.'
+        : 'Running Pods are not affected, but a Pod stopped now may not get its GPU back.',
+    ],
+    blocks: [{ type: 'table', rows: [['Availability', `${d.from} → ${d.to}`], ...rows] }, silence],
+  };
+}

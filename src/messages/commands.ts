@@ -1,0 +1,43 @@
+import { shellCommand } from './format.js';
+
+/**
+ * Commands printed in messages, quoted so they survive a copy and paste. A silence matches the
+ * alert's identity (the labels that name the thing it is about), never one episode's key: a
+ * silence of "this Pod is idle" must still hold when the Pod goes idle again tomorrow.
+ */
+
+/** The labels that name what an alert is about, per rule; stage-like labels are left out. */
+const IDENTITY: Record<string, readonly string[]> = {
+  budget: ['rule', 'account', 'budget'],
+  idle: ['rule', 'account', 'pod_id', 'cluster_id'],
+  capacity: ['rule', 'account', 'gpu_type_id', 'product', 'data_center_id', 'event'],
+  waste: ['rule', 'account', 'check', 'pod_id', 'endpoint_id', 'network_volume_id'],
+  health: ['rule', 'account', 'collector'],
+};
+
+/** `name=value` per identity label; an alert that names no resource (a rule-wide one) keeps all its labels. */
+export function identityMatchers(rule: string, labels: Readonly<Record<string, string>>): string[] {
+  const present = (names: readonly string[]) => names.filter((name) => (labels[name] ?? '') !== '');
+  let names = present(IDENTITY[rule] ?? []);
+  if (names.filter((name) => name !== 'rule' && name !== 'account').length === 0)
+    names = present(Object.keys(labels).sort());
+  return names.map((name) => `${name}=${labels[name]}`);
+}
+
+export function silenceCommand(
+  rule: string,
+  labels: Readonly<Record<string, string>>,
+  duration: string,
+  comment: string,
+): string {
+  const matchers = identityMatchers(rule, labels).flatMap((matcher) => ['--match', matcher]);
+  return shellCommand(['podwarden', 'silence', 'add', ...matchers, '--for', duration, '--comment', comment]);
+}
+
+export function snoozeCommand(podId: string, duration: string): string {
+  return shellCommand(['podwarden', 'snooze', podId, duration]);
+}
+
+export function whyCommand(podId: string): string {
+  return shellCommand(['podwarden', 'why', podId]);
+}

@@ -1,0 +1,158 @@
+import type { NotifyAlert } from '../alerts/alert.js';
+import { describeReason } from '../alerts/dedupe.js';
+import type { Notification } from '../alerts/pipeline.js';
+import { alertView } from './alert-view.js';
+import { formatDateTime, formatElapsed } from './format.js';
+import { renderHtml } from './html.js';
+import { renderText } from './text.js';
+import type { Action, AlertView, Block, EmailView, RenderContext, Tone } from './view.js';
+
+/**
+ * The email of one notification (a group's firing, repeated or resolved alerts): the subject,
+ * a plain-text part and an HTML part, from one view model. One alert gets its full message; a
+ * group of several leads with the most severe and gives each its own section.
+ */
+
+export interface RenderedMessage {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export interface RenderOptions {
+  /** Signed links (keep running, silence…), rendered as buttons; none by default. */
+  actions?: Action[];
+  /** The zone for times of alerts that do not name their own; UTC by default. */
+  timeZone?: string;
+}
+
+export const SUBJECT_MAX = 80;
+
+/** Subjects stay short enough for a phone's list: a longer one is cut with an ellipsis. */
+export function fitSubject(subject: string): string {
+  return subject.length <= SUBJECT_MAX ? subject : `${subject.slice(0, SUBJECT_MAX - 1).trimEnd()}…`;
+}
+
+const SEVERITY_ORDER = ['critical', 'warning', 'info'];
+
+function bySeverity(a: NotifyAlert, b: NotifyAlert): number {
+  return SEVERITY_ORDER.indexOf(a.severity) - SEVERITY_ORDER.indexOf(b.severity) || b.firedAt - a.firedAt;
+}
+
+/**
+ * A message of hundreds of alerts stays readable and small: the first ones come with their
+ * figures, the next as one line each, the rest as a count.
+ */
+const DETAILED = 20;
+const LISTED = 200;
+
+export function renderMessage(notification: Notification, options: RenderOptions = {}): RenderedMessage {
+  const view = emailView(notification, options);
+  return { subject: view.subject, text: renderText(view), html: renderHtml(view) };
+}
+
+export function emailView(notification: Notification, options: RenderOptions = {}): EmailView {
+  const ctx: RenderContext = { now: notification.now, timeZone: options.timeZone ?? 'UTC' };
+  const resolvedReason = notification.reason === 'all_resolved' || notification.reason === 'new_resolved';
+  const announced = [
+    ...(resolvedReason
+      ? notification.resolved
+      : notification.reason === 'repeat_elapsed'
+        ? notification.firing
+        : notification.fresh),
+  ].sort(bySeverity);
+  const announcedIds = new Set(announced.map((alert) => alert.id));
+  const others = notification.firing.filter((alert) => !announcedIds.has(alert.id)).sort(bySeverity);
+  const views = announced
+    .slice(0, DETAILED)
+    .map((alert) => (resolvedReason ? resolvedView(alert, ctx) : alertView(alert, ctx)));
+  const prefix = resolvedReason ? '' : notification.reason === 'repeat_elapsed' ? 'Still: ' : '';
+  const [top] = views;
+  const footer = [
+    `podwarden · ${describeReason(notification.reason)} · ${formatDateTime(notification.now, ctx.timeZone)}`,
+    `Account ${[...new Set(announced.map((alert) => alert.account))].join(', ')} · sent to ${notification.receiver.join(', ')}`,
+  ];
+  if (!top) {
+    return {
+      subject: 'podwarden: nothing to report',
+      tone: 'info',
+      heading: 'Nothing to report',
+      lead: [],
+      blocks: [],
+      sections: [],
+      actions: options.actions ?? [],
+      footer,
+    };
+  }
+  const tail: Block[] = [];
+  const listed = announced.slice(DETAILED, LISTED).map((alert) => alertView(alert, ctx).headline);
+  if (listed.length > 0) tail.push({ type: 'list', title: `${listed.length} more`, items: listed });
+  if (announced.length > LISTED) {
+    tail.push({
+      type: 'note',
+      text: `… and ${announced.length - LISTED} more: see /api/status or podwarden's metrics.`,
+    });
+  }
+  const endedMeanwhile = resolvedReason ? [] : notification.resolved;
+  if (endedMeanwhile.length > 0) {
+    tail.push({
+      type: 'list',
+      title: `Resolved since the last message (${endedMeanwhile.length})`,
+      items: [...endedMeanwhile]
+        .sort(bySeverity)
+        .slice(0, LISTED)
+        .map((alert) => alertView(alert, ctx).title),
+    });
+  }
+  if (others.length > 0) {
+    tail.push({
+      type: 'list',
+      title: `Still firing (${others.length})`,
+      items: others.slice(0, LISTED).map((alert) => alertView(alert, ctx).headline),
+    });
+  }
+  if (views.length === 1 && tail.length === 0) {
+    return {
+      subject: fitSubject(`${prefix}${top.headline}`),
+      tone: top.tone,
+      heading: `${prefix}${top.headline}`,
+      lead: top.lead,
+      blocks: top.blocks,
+      sections: [],
+      actions: options.actions ?? [],
+      footer,
+    };
+  }
+  const count = announced.length;
+  const more = count > 1 ? ` (+${count - 1} more)` : '';
+  const what = resolvedReason ? 'resolved' : notification.reason === 'repeat_elapsed' ? 'still firing' : 'new';
+  return {
+    subject: fitSubject(`${prefix}${top.headline}${more}`),
+    tone: top.tone,
+    heading: `${count} ${what} alert${count === 1 ? '' : 's'}${others.length > 0 ? `, ${others.length} more still firing` : ''}`,
+    lead: [`${top.headline}.`, ...(count > 1 ? ['Each alert follows, the most severe first.'] : [])],
+    blocks: [],
+    sections: [
+      ...views.map((view) => ({ heading: view.headline, tone: view.tone, lead: view.lead, blocks: view.blocks })),
+      ...(tail.length > 0 ? [{ heading: 'And', tone: 'info' as Tone, lead: [], blocks: tail }] : []),
+    ],
+    actions: options.actions ?? [],
+    footer,
+  };
+}
+
+/** A resolved alert: what is over, when it was judged over, and how long it lasted. */
+function resolvedView(alert: NotifyAlert, ctx: RenderContext): AlertView {
+  const base = alertView(alert, ctx);
+  const end = alert.resolvedAt ?? ctx.now;
+  return {
+    headline: `Resolved: ${base.title}`,
+    title: base.title,
+    tone: 'resolved',
+    lead: [
+      `${base.title}: over since ${formatDateTime(end, ctx.timeZone)}, after ${formatElapsed(end - alert.firedAt)}.`,
+      `It fired ${formatDateTime(alert.firedAt, ctx.timeZone)}; nothing to do.`,
+    ],
+    blocks: [],
+  };
+}

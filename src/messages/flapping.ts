@@ -1,0 +1,65 @@
+import type { FlappingNotice } from '../alerts/notices.js';
+import { alertView } from './alert-view.js';
+import { silenceCommand } from './commands.js';
+import { formatDateTime, formatElapsed, formatUsd, formatUsdPerHour } from './format.js';
+import type { EmailView } from './view.js';
+
+/**
+ * The one notice of a flapping alert: what keeps coming and going, how much of each hour the
+ * condition holds and what that costs a day, and that podwarden stops mailing each occurrence.
+ */
+export function flappingView(notice: FlappingNotice, timeZone = 'UTC'): EmailView {
+  const view = alertView(
+    { ...notice, severity: 'info', firedAt: notice.since, resolvedAt: null },
+    { now: notice.now, timeZone },
+  );
+  const share = `~${formatElapsed(notice.heldPerHourMs)} of every hour`;
+  const perDay = notice.costPerDay === null ? '' : `: ~${formatUsd(notice.costPerDay)}/day`;
+  const podName = notice.labels.pod_name ?? notice.labels.pod_id;
+  const held = notice.labels.held === 'true';
+  // An idle Pod says what it does; any other alert says that its condition holds.
+  const what = notice.rule === 'idle' && podName ? podName : view.title;
+  const pattern =
+    notice.rule === 'idle' && podName
+      ? `${podName} sits idle${held ? ' with GPU memory held' : ''} ${share}`
+      : `${view.title} holds ${share}`;
+  const subject = `Flapping: ${notice.rule === 'idle' && podName ? `${podName} idle${held ? ', memory held,' : ''} ${share}` : pattern}${perDay}`;
+  const lead = [
+    `${pattern}${perDay ? `, which costs${perDay.slice(1)}` : ''}; its alert fired ${notice.fires} times in the last ${formatElapsed(notice.windowMs)}.`,
+    `podwarden will not mail each occurrence until it settles (${formatElapsed(notice.windowMs)} without a change); fix the pattern or silence it.`,
+  ];
+  const rows: [string, string][] = [
+    ['Fired', `${notice.fires} times in ${formatElapsed(notice.windowMs)}`],
+    ['Holds', share],
+    ...(notice.costPerHr === null
+      ? []
+      : ([['Costs while it holds', formatUsdPerHour(notice.costPerHr)]] as [string, string][])),
+    ['Flapping since', formatDateTime(notice.since, timeZone)],
+    ['Account', notice.account],
+  ];
+  return {
+    subject: subject.length <= 80 ? subject : `${subject.slice(0, 79).trimEnd()}…`,
+    tone: 'warning',
+    heading: subject,
+    lead,
+    blocks: [
+      { type: 'table', rows },
+      {
+        type: 'commands',
+        title: 'Commands',
+        items: [
+          {
+            label: 'Silence it for a day',
+            command: silenceCommand(notice.rule, notice.labels, '24h', `${what} flaps, known`),
+          },
+        ],
+      },
+    ],
+    sections: [],
+    actions: [],
+    footer: [
+      `podwarden · flapping · ${formatDateTime(notice.now, timeZone)}`,
+      `Account ${notice.account} · sent to ${notice.recipients.join(', ')}`,
+    ],
+  };
+}

@@ -1,0 +1,205 @@
+import type {
+  IdleBlastRadiusDetails,
+  IdleClusterDetails,
+  IdleDetails,
+  IdleNotStoppedDetails,
+} from '../rules/finding-details.js';
+import { IGNORE_ENV } from '../rules/idle-match.js';
+import { silenceCommand, snoozeCommand, whyCommand } from './commands.js';
+import { formatClock, formatDateTime, formatElapsed, formatUsd, formatUsdPerHour } from './format.js';
+import type { AlertData, AlertView, Block, RenderContext } from './view.js';
+
+/**
+ * Idle mails: how long the Pod has been idle (from where the evidence starts), what it costs per
+ * hour and per day, when it will be stopped, how to keep it running, and what its GPUs did over
+ * the window, as a sparkline.
+ */
+
+const perDay = (perHour: number) => `${formatUsd(perHour * 24)}/day`;
+const podName = (d: { podName: string; podId: string }) => (d.podName === d.podId ? d.podId : d.podName);
+const podWithId = (d: { podName: string; podId: string }) =>
+  d.podName === d.podId ? d.podId : `${d.podName} (${d.podId})`;
+
+export function idleView(alert: AlertData, d: IdleDetails, ctx: RenderContext): AlertView {
+  const zone = ctx.timeZone;
+  const idleFor = formatElapsed(d.evaluatedAt - d.idleSince);
+  const cost = `${formatUsdPerHour(d.costPerHr)} (${perDay(d.costPerHr)})`;
+  const gpus = d.gpuTypeId ? ` on ${d.gpuCount ?? 1}× ${d.gpuTypeId}` : '';
+  const since = `since ${formatDateTime(d.idleSince, zone)} (${idleFor})`;
+  const what = d.stage === 'held' ? 'has held GPU memory with no GPU work' : 'has done no GPU work';
+  const name = podName(d);
+  let headline: string;
+  let title = d.stage === 'held' ? `Pod ${name} held idle` : `Pod ${name} idle`;
+  const lead = [`Pod ${podWithId(d)}${gpus} ${what} ${since} and costs ${cost}.`];
+
+  switch (d.stage) {
+    case 'idle':
+    case 'held':
+      headline =
+        d.stage === 'held'
+          ? `Pod ${name} idle ${idleFor} with GPU memory held, ${formatUsdPerHour(d.costPerHr)}`
+          : `Pod ${name} idle ${idleFor} at ${formatUsdPerHour(d.costPerHr)} (${perDay(d.costPerHr)})`;
+      lead.push(
+        d.stage === 'held'
+          ? 'A model is probably still loaded but nothing uses it: stop the Pod if the work is done.'
+          : 'Stop it if you do not need it.',
+      );
+      break;
+    case 'warn':
+      if (d.stopAt === null) {
+        headline = `Pod ${name} idle ${idleFor} at ${formatUsdPerHour(d.costPerHr)}`;
+        lead.push('This rule does not stop Pods: stop it yourself if you do not need it.');
+      } else if (d.dryRun) {
+        headline = `Pod ${name} would be stopped at ${formatClock(d.stopAt, zone)} (dry run), idle ${idleFor}`;
+        lead.push(
+          `Its rule runs in dry-run mode, so nothing will be stopped; it would be at ${formatDateTime(d.stopAt, zone)}, saving ${formatUsdPerHour(d.savingPerHr)}.`,
+        );
+      } else {
+        headline = `Pod ${name} will be stopped at ${formatClock(d.stopAt, zone)}, idle ${idleFor}`;
+        lead.push(
+          `Unless it gets busy, podwarden stops it at ${formatDateTime(d.stopAt, zone)} (in ${formatElapsed(d.stopAt - ctx.now)})${d.warnedAt === null ? '' : `, or ${formatElapsed(d.stopAt - d.warnedAt)} after this warning reaches you if that is later`}; to keep it running, snooze it (command below).`,
+        );
+      }
+      break;
+    case 'stop': {
+      const at = formatDateTime(d.decidedAt ?? d.evaluatedAt, zone);
+      title = `Pod ${name} stopped`;
+      if (d.dryRun) {
+        headline = `Pod ${name} would have been stopped (dry run) after ${idleFor} idle`;
+        lead.push(
+          `Its rule runs in dry-run mode: no stop was sent at ${at}; stopping would save ${formatUsdPerHour(d.savingPerHr)}.`,
+        );
+      } else {
+        headline = `Pod ${name} stopped after ${idleFor} idle, saving ${formatUsdPerHour(d.savingPerHr)}`;
+        lead.push(
+          `podwarden stopped it at ${at}, which saves ${formatUsdPerHour(d.savingPerHr)} (${perDay(d.savingPerHr)}); its disk is kept. Start it again from the RunPod console when you need it.`,
+        );
+      }
+      break;
+    }
+  }
+
+  const rows: [string, string][] = [
+    ['Idle since', `${formatDateTime(d.idleSince, zone)} (${idleFor})`],
+    ['Cost', cost],
+    ['Stopping saves', `${formatUsdPerHour(d.savingPerHr)} (the stopped disk costs the rest)`],
+  ];
+  if (d.stopAt !== null && d.stage !== 'stop')
+    rows.push([d.dryRun ? 'Would stop, at the earliest' : 'Stops, at the earliest', formatDateTime(d.stopAt, zone)]);
+  if (d.decidedAt !== null)
+    rows.push([d.dryRun ? 'Would have stopped at' : 'Stopped at', formatDateTime(d.decidedAt, zone)]);
+  rows.push(['Why idle', d.reason], ['Idle rule', d.idleRule], ['Account', alert.account]);
+
+  const blocks: Block[] = [];
+  if (d.utilization) {
+    const u = d.utilization;
+    blocks.push({
+      type: 'spark',
+      label: `GPU use over the last ${formatElapsed(u.to - u.from)} (idle at or below ${u.threshold}%)`,
+      values: u.gpu,
+      threshold: u.threshold,
+      from: formatClock(u.from, zone),
+      to: formatClock(u.to, zone),
+    });
+    if (d.stage === 'held') {
+      blocks.push({
+        type: 'spark',
+        label: 'GPU memory in use over the same window',
+        values: u.memory,
+        threshold: -1,
+        from: formatClock(u.from, zone),
+        to: formatClock(u.to, zone),
+      });
+    }
+  }
+  blocks.push({ type: 'table', rows });
+  const items = [];
+  if (d.stage !== 'stop') {
+    items.push({ label: 'Keep it running for 4 hours', command: snoozeCommand(d.podId, '4h') });
+  }
+  items.push(
+    { label: 'See why podwarden judges it idle', command: whyCommand(d.podId) },
+    {
+      label: 'Silence alerts about this Pod for 2h',
+      command: silenceCommand(alert.rule, alert.labels, '2h', `${name} is expected to idle`),
+    },
+  );
+  blocks.push({ type: 'commands', title: 'Commands', items });
+  if (d.stage !== 'stop')
+    blocks.push({ type: 'note', text: `To exclude the Pod for good, set ${IGNORE_ENV}=true in its environment.` });
+  return { headline, title, tone: d.stage === 'warn' || d.stage === 'stop' ? 'warning' : 'info', lead, blocks };
+}
+
+export function notStoppedView(alert: AlertData, d: IdleNotStoppedDetails): AlertView {
+  const name = podName(d);
+  const scarce = d.why === 'scarce';
+  return {
+    headline: scarce
+      ? `Pod ${name} idle at ${formatUsdPerHour(d.costPerHr)} but not stopped: its GPU is scarce`
+      : `Pod ${name} could not be stopped (${formatUsdPerHour(d.costPerHr)})`,
+    title: scarce ? `Pod ${name} not stopped` : `Pod ${name} stop failing`,
+    tone: scarce ? 'warning' : 'critical',
+    lead: scarce
+      ? [
+          `podwarden did not stop Pod ${podWithId(d)}, which costs ${formatUsdPerHour(d.costPerHr)}: ${d.detail}.`,
+          'Stop it yourself if you will not need that GPU again soon.',
+        ]
+      : [
+          `podwarden tried to stop Pod ${podWithId(d)}, which costs ${formatUsdPerHour(d.costPerHr)} (${perDay(d.costPerHr)}), and failed: ${d.detail}.`,
+          'Stop it from the RunPod console.',
+        ],
+    blocks: [
+      {
+        type: 'commands',
+        title: 'Commands',
+        items: [
+          { label: 'See what podwarden tried', command: whyCommand(d.podId) },
+          {
+            label: 'Silence alerts about this Pod for 2h',
+            command: silenceCommand(alert.rule, alert.labels, '2h', 'handled'),
+          },
+        ],
+      },
+    ],
+  };
+}
+
+export function blastRadiusView(alert: AlertData, d: IdleBlastRadiusDetails): AlertView {
+  return {
+    headline: `Idle rule ${d.idleRule} held back: it would stop ${d.podIds.length} Pods at once`,
+    title: `Idle rule ${d.idleRule} held back`,
+    tone: 'critical',
+    lead: [
+      `Idle rule ${d.idleRule} found ${d.podIds.length} Pods to stop in one go, more than its limit allows (${d.detail}), so it stopped none.`,
+      'Check that these Pods really are idle; raise the limit if this is expected.',
+    ],
+    blocks: [
+      { type: 'list', title: 'Pods it would stop', items: d.podIds },
+      {
+        type: 'commands',
+        title: 'Commands',
+        items: [{ label: 'Silence this for 2h', command: silenceCommand(alert.rule, alert.labels, '2h', 'checked') }],
+      },
+    ],
+  };
+}
+
+export function clusterView(alert: AlertData, d: IdleClusterDetails): AlertView {
+  return {
+    headline: `Cluster ${d.clusterId}: all ${d.podIds.length} Pods idle at ${formatUsdPerHour(d.costPerHr)}`,
+    title: `Cluster ${d.clusterId} idle`,
+    tone: 'info',
+    lead: [
+      `Every Pod of cluster ${d.clusterId} is idle; together they cost ${formatUsdPerHour(d.costPerHr)} (${perDay(d.costPerHr)}).`,
+      'podwarden never stops a cluster: stop it yourself if the work is done.',
+    ],
+    blocks: [
+      { type: 'list', title: 'Idle Pods', items: d.podIds },
+      {
+        type: 'commands',
+        title: 'Commands',
+        items: [{ label: 'Silence this for 2h', command: silenceCommand(alert.rule, alert.labels, '2h', 'expected') }],
+      },
+    ],
+  };
+}

@@ -1,0 +1,19 @@
+import { alertView } from './alert-view.js';
+import { renderAlertText } from './text.js';
+import type { AlertData } from './view.js';
+
+/**
+ * One alert in words for outputs other than our email (Alertmanager's `summary` and
+ * `description` annotations, logs): the same sentences the email leads with, so a person reads
+ * the same thing wherever the alert reaches them.
+ */
+
+/** What, which, how much, in one line of at most about 80 characters. */
+export function alertSummary(alert: AlertData, timeZone = 'UTC'): string {
+  return alertView(alert, { now: alert.resolvedAt ?? alert.firedAt, timeZone }).headline;
+}
+
+/** The lead sentences and the details (table, commands) as plain text, no heading or footer. */
+export function alertDescription(alert: AlertData, now: number, timeZone = 'UTC'): string {
+  return renderAlertText(alertView(alert, { now, timeZone }));
+}

@@ -1,0 +1,106 @@
+/**
+ * The view model of an email: what a template decides to say, before it is HTML or text. Kinds
+ * of message (budget, idle, capacity…) build these from data; html.ts and text.ts render them,
+ * so every message gets the same layout, escaping and plain-text twin.
+ */
+
+/** A link rendered as a button in HTML and as `label: URL` in text (signed links come from the web layer). */
+export interface Action {
+  label: string;
+  href: string;
+}
+
+export type Tone = 'info' | 'warning' | 'critical' | 'resolved';
+
+/** Spend against an amount: `ratio` may exceed 1. */
+export interface BarBlock {
+  type: 'bar';
+  label: string;
+  ratio: number;
+  /** Beside the bar: "$100.84 of $100.00". */
+  caption: string;
+}
+
+/** A utilization sparkline: values 0–100, null for unknown (drawn as a gap). */
+export interface SparkBlock {
+  type: 'spark';
+  label: string;
+  values: (number | null)[];
+  /** A value at or below this is idle (drawn muted). */
+  threshold: number;
+  /** Under the bars: the window's start and end. */
+  from: string;
+  to: string;
+}
+
+export interface TableBlock {
+  type: 'table';
+  title?: string;
+  rows: [label: string, value: string][];
+}
+
+/** Copy-paste commands, each with what it does. */
+export interface CommandsBlock {
+  type: 'commands';
+  title: string;
+  items: { label: string; command: string }[];
+}
+
+export interface ListBlock {
+  type: 'list';
+  title: string;
+  items: string[];
+}
+
+export interface NoteBlock {
+  type: 'note';
+  text: string;
+}
+
+export type Block = BarBlock | SparkBlock | TableBlock | CommandsBlock | ListBlock | NoteBlock;
+
+/** One alert's part of an email: a subject line, the lead sentences and the details. */
+export interface AlertView {
+  /** What, which, how much: the subject of a single-alert email. */
+  headline: string;
+  /** What and which, without figures: "Pod sdxl-lora-sweep idle", for "Resolved: …". */
+  title: string;
+  tone: Tone;
+  /** One or two sentences a person understands without context. */
+  lead: string[];
+  blocks: Block[];
+}
+
+export interface EmailView {
+  subject: string;
+  tone: Tone;
+  /** The headline inside the body (the subject without a prefix). */
+  heading: string;
+  lead: string[];
+  blocks: Block[];
+  /** Further alerts of the same message, each a section of its own. */
+  sections: { heading: string; tone: Tone; lead: string[]; blocks: Block[] }[];
+  actions: Action[];
+  /** Small print: why this mail came, where it came from. */
+  footer: string[];
+}
+
+/** What every template may read besides its data. */
+export interface RenderContext {
+  /** When the message is written. */
+  now: number;
+  /** The zone times are shown in, unless the data names its own (a budget's). */
+  timeZone: string;
+}
+
+/** The alert as a template sees it: rule, labels, figures and when it fired. */
+export interface AlertData {
+  rule: string;
+  account: string;
+  severity: string;
+  summary: string;
+  labels: Record<string, string>;
+  details: Record<string, unknown>;
+  firedAt: number;
+  resolvedAt: number | null;
+}

@@ -1,0 +1,168 @@
+/**
+ * The data contract between findings and messages: what each finding carries in `details`, as
+ * raw figures (USD, epoch ms, durations in ms, ratios 0–1, utilization in percent). Messages
+ * format them (src/messages/); nothing here is a sentence. Each shape has a `kind`, so a message
+ * can tell them apart after a round trip through the database, and falls back to the summary
+ * for details written by an older podwarden.
+ *
+ * These are `type` aliases, not interfaces, so they stay assignable to `Record<string, unknown>`
+ * (the stored column's type).
+ */
+import type { BudgetFigure, BudgetScope } from '../config/sections/budgets.js';
+
+export type CostDriverDetail = {
+  kind: 'account' | 'pods' | 'serverless' | 'endpoints' | 'network_volumes' | 'clusters';
+  resourceId: string;
+  name: string;
+  /** Spend in the period so far, billed and not yet billed. */
+  amount: number;
+};
+
+export type BudgetDetails = {
+  kind: 'budget';
+  budget: string;
+  scope: BudgetScope;
+  figure: BudgetFigure;
+  threshold: number;
+  /** The figure's value (actual, live or forecast). */
+  value: number;
+  amount: number;
+  /** The budget's time zone: its periods and every time shown for it are in this zone. */
+  timeZone: string;
+  period: { kind: 'day' | 'week' | 'month'; label: string; startMs: number; endMs: number };
+  actual: number;
+  live: number;
+  /** USD per hour the scope costs right now (live Pod prices, recent billing where there is none). */
+  currentPerHour: number;
+  /** The forecast at the trailing average: null until enough history is known. */
+  trailing: { perHour: number; windowMs: number; forecast: number } | null;
+  /** Live spend plus the current rate until the period ends. */
+  forecastAtCurrentRate: number;
+  /** When live spend reaches the amount at the current rate; null if it has or never will. */
+  runsOutAt: number | null;
+  evaluatedAt: number;
+  drivers: CostDriverDetail[];
+};
+
+/** One bucket per column of the sparkline: the busiest GPU's utilization, null when unknown. */
+export type UtilizationDetail = {
+  from: number;
+  to: number;
+  gpu: (number | null)[];
+  memory: (number | null)[];
+  /** A bucket at or below this (percent) counts as idle. */
+  threshold: number;
+};
+
+export type IdleStage = 'idle' | 'held' | 'warn' | 'stop';
+
+export type IdleDetails = {
+  kind: 'idle';
+  stage: IdleStage;
+  podId: string;
+  podName: string;
+  gpuTypeId: string | null;
+  gpuCount: number | null;
+  idleRule: string;
+  /** Why the Pod counts as idle, in the rule's words. */
+  reason: string;
+  /** Where the idle evidence starts: the window before the episode opened. */
+  idleSince: number;
+  evaluatedAt: number;
+  costPerHr: number;
+  /** What stopping saves per hour (cost minus the stopped volume disk). */
+  savingPerHr: number;
+  utilization: UtilizationDetail | null;
+  /** When the ladder stops the Pod; null when this rule never stops. */
+  stopAt: number | null;
+  warnedAt: number | null;
+  /** When the stop was decided (stage `stop`). */
+  decidedAt: number | null;
+  dryRun: boolean;
+};
+
+export type IdleNotStoppedDetails = {
+  kind: 'idle-not-stopped';
+  why: 'scarce' | 'stop-failed';
+  podId: string;
+  podName: string;
+  costPerHr: number;
+  detail: string;
+};
+
+export type IdleBlastRadiusDetails = {
+  kind: 'idle-blast-radius';
+  idleRule: string;
+  podIds: string[];
+  detail: string;
+};
+
+export type IdleClusterDetails = {
+  kind: 'idle-cluster';
+  clusterId: string;
+  podIds: string[];
+  costPerHr: number;
+};
+
+export type HealthDetails = {
+  kind: 'health';
+  check: 'idle-stops-frozen';
+  collector: string;
+  lastSuccessAt: number | null;
+  limitMs: number;
+  evaluatedAt: number;
+};
+
+export type CapacityDetails = {
+  kind: 'capacity';
+  event: 'rise' | 'fall' | 'price';
+  gpuTypeId: string;
+  gpuName: string;
+  product: string;
+  /** `all` for every data center together. */
+  dataCenter: string;
+  /** Availability levels (rise/fall) or USD per hour (price). */
+  from: string | number;
+  to: string | number;
+  cloud: string | null;
+  at: number;
+};
+
+export type WasteDetails = {
+  kind: 'waste';
+  check: 'endpoint-idle' | 'volume-unmounted' | 'stopped-pod-volume' | 'stuck-starting';
+  resourceId: string;
+  resourceName: string;
+  /** Since when it has been wasting. */
+  since: number;
+  /** True when `since` is only the earliest time the stored history can vouch for: "over 2d". */
+  sinceIsLowerBound: boolean;
+  evaluatedAt: number;
+  costPerHour: number | null;
+  costPerDay: number | null;
+  /** What it has cost since `since`; a lower bound with `sinceIsLowerBound`. */
+  paidSoFar: number | null;
+  sizeGb: number | null;
+  workersUp: number | null;
+  workersMin: number | null;
+  /** The one thing to do, in words. */
+  hint: string;
+};
+
+export type FindingDetails =
+  | BudgetDetails
+  | IdleDetails
+  | IdleNotStoppedDetails
+  | IdleBlastRadiusDetails
+  | IdleClusterDetails
+  | HealthDetails
+  | CapacityDetails
+  | WasteDetails;
+
+/** The details as their kind, or undefined for details of another kind (or an older version). */
+export function detailsOf<K extends FindingDetails['kind']>(
+  details: Record<string, unknown>,
+  kind: K,
+): Extract<FindingDetails, { kind: K }> | undefined {
+  return details.kind === kind ? (details as Extract<FindingDetails, { kind: K }>) : undefined;
+}

@@ -1,0 +1,37 @@
+import type { Browser } from 'puppeteer-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renderMessage } from '../../src/messages/email.js';
+import { renderFlappingNotice } from '../../src/messages/notices.js';
+import { hasChromium, launchBrowser, screenshot, WIDTHS } from '../helpers/browser.js';
+import { ALERTS, FLAPPING, firstNotification, resolvedNotification } from './fixtures.js';
+
+/**
+ * Every kind of email as a person sees it: headless Chromium at a phone and a desktop width,
+ * PNGs under test-results/screenshots/ (kept by CI). Nothing may be wider than a 360 px phone.
+ */
+const messages: Record<string, string> = {
+  ...Object.fromEntries(
+    Object.entries(ALERTS).map(([name, alert]) => [`email-${name}`, renderMessage(firstNotification(alert)).html]),
+  ),
+  'email-idle-resolved': renderMessage(resolvedNotification(ALERTS['idle-notify'] as never)).html,
+  'email-flapping': renderFlappingNotice(FLAPPING).html,
+};
+
+describe.skipIf(!hasChromium())('emails in Chromium', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  for (const [name, html] of Object.entries(messages)) {
+    it(`${name} fits a phone and a desktop`, async () => {
+      for (const width of [WIDTHS.phone, WIDTHS.desktop]) {
+        const shot = await screenshot(browser, { html }, name, width);
+        expect(shot.overflowPx, `${name} at ${width}px overflows`).toBe(0);
+      }
+    }, 60_000);
+  }
+});
