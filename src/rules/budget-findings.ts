@@ -1,8 +1,8 @@
 import type { BudgetFigure } from '../config/sections/budgets.js';
+import { formatUsd } from '../messages/format.js';
 import type { BudgetStatus, CostDriver } from './budget-status.js';
 import type { Finding } from './finding.js';
 import type { BudgetDetails } from './finding-details.js';
-import { formatUsd } from './money.js';
 
 const KIND_NAMES: Record<CostDriver['kind'], string> = {
   account: 'account',

@@ -3,10 +3,10 @@ import { AVAILABILITY_LEVELS, type CapacityWatch } from '../config/sections/capa
 import { type GpuAvailabilityRecord, gpuAvailabilityHistory } from '../db/catalog.js';
 import { gpuTypeNames } from '../db/names.js';
 import type { Database } from '../db/open.js';
+import { formatUsd } from '../messages/format.js';
 import type { Evaluator } from './evaluator.js';
 import type { Finding } from './finding.js';
 import type { CapacityDetails } from './finding-details.js';
-import { formatUsd } from './money.js';
 
 /** A change worth telling: availability crossing into or out of the wanted levels, or a price move. */
 interface Crossing {

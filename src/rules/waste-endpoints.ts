@@ -4,8 +4,8 @@ import type { Database } from '../db/open.js';
 import { liveEndpoints } from '../db/serverless.js';
 import { spendSince } from '../db/spend.js';
 import { endpointActivity } from '../db/waste.js';
+import { formatUsd } from '../messages/format.js';
 import type { Finding } from './finding.js';
-import { formatUsd } from './money.js';
 import { roughDuration, wasteFinding } from './waste-findings.js';
 
 const HOUR_MS = 3_600_000;

@@ -6,8 +6,8 @@ import { livePods } from '../db/pods.js';
 import { spendSince } from '../db/spend.js';
 import { liveNetworkVolumes } from '../db/volumes.js';
 import { lastComputeAt, volumeMounts } from '../db/waste.js';
+import { formatUsd } from '../messages/format.js';
 import type { Finding } from './finding.js';
-import { formatUsd } from './money.js';
 import { HOURS_PER_MONTH, networkVolumePerMonth, podVolumePerHour, STOPPED_STATUSES } from './prices.js';
 import { roughDuration, wasteFinding } from './waste-findings.js';
 

@@ -2,8 +2,8 @@ import type { Config } from '../config/schema.js';
 import type { Database } from '../db/open.js';
 import { livePods } from '../db/pods.js';
 import { podSampleActivity } from '../db/waste.js';
+import { formatUsd } from '../messages/format.js';
 import type { Finding } from './finding.js';
-import { formatUsd } from './money.js';
 import { roughDuration, wasteFinding } from './waste-findings.js';
 
 const HOUR_MS = 3_600_000;
