@@ -3,7 +3,11 @@ import { alertName, toPostableAlert } from '../../src/alerts/alertmanager-payloa
 import { renderMessage } from '../../src/alerts/templates.js';
 import type { AlertmanagerConfig } from '../../src/config/sections/alertmanager.js';
 import type { AlertRecord } from '../../src/db/alerts.js';
+import { alertDescription, alertSummary } from '../../src/messages/summary.js';
+import { ALERTS } from '../messages/fixtures.js';
 import { MINUTE, START } from './support.js';
+
+const IDLE = ALERTS['idle-notify'] as NonNullable<(typeof ALERTS)[string]>;
 
 const alertmanager: AlertmanagerConfig = {
   urls: ['http://am:9093'],
@@ -18,10 +22,11 @@ const record: AlertRecord = {
   rule: 'idle',
   account: 'sim',
   severity: 'info',
-  summary: 'Pod nb-1 (pod-1) idle for 45m at $0.69/h',
+  // An idle alert as the rule writes it (summary and figures), from the golden emails' fixtures.
+  summary: IDLE.summary,
   // A rule label named like one podwarden sets is overridden: the alert's own values win.
   labels: { rule: 'idle', account: 'sim', pod_id: 'pod-1', severity: 'bogus' },
-  details: { costPerHr: 0.69, stopsAt: '2026-11-02T01:00:00Z', evidence: ['gpu 0%', 'cpu 1%'] },
+  details: IDLE.details,
   recipients: null,
   activeSince: START,
   lastSeenAt: START + 5 * MINUTE,
@@ -47,17 +52,8 @@ describe('the alert Alertmanager is sent', () => {
     expect(alert).toEqual({
       labels: { rule: 'idle', account: 'sim', pod_id: 'pod-1', severity: 'info', alertname: 'PodwardenIdle' },
       annotations: {
-        summary: 'Pod nb-1 (pod-1) idle for 45m at $0.69/h',
-        description: [
-          '[info] Pod nb-1 (pod-1) idle for 45m at $0.69/h',
-          'firing since 2026-11-02T00:00:00Z',
-          'costPerHr: 0.69',
-          'stopsAt: 2026-11-02T01:00:00Z',
-          'evidence:',
-          '  - gpu 0%',
-          '  - cpu 1%',
-          'key: idle:sim:pod-1',
-        ].join('\n'),
+        summary: alertSummary({ ...record, firedAt: START }),
+        description: alertDescription({ ...record, firedAt: START }, now),
         runbook_url: 'https://wiki.example.com/idle',
       },
       startsAt: '2026-11-02T00:00:00Z',
@@ -73,8 +69,14 @@ describe('the alert Alertmanager is sent', () => {
       resolved: [],
       repeatIntervalMs: Number.POSITIVE_INFINITY,
       now,
-    }).text;
-    for (const line of alert.annotations.description?.split('\n') ?? []) expect(email).toContain(line);
+    });
+    // The email's words: its subject line, and its lead sentences and details, line for line.
+    expect(email.subject).toBe(alert.annotations.summary);
+    const lines = alert.annotations.description?.split('\n').filter((line) => line.trim() !== '') ?? [];
+    expect(lines.length).toBeGreaterThan(3);
+    for (const line of lines) expect(email.text).toContain(line);
+    // Figures as a person reads them, never as fields.
+    expect(alert.annotations.description).not.toMatch(/costPerHr|stopsAt|0\.69\b(?!\/h)/);
   });
 
   it('resolved: endsAt is the resolve time, and the status page is the generator', () => {
@@ -84,7 +86,10 @@ describe('the alert Alertmanager is sent', () => {
       { alertmanager, publicUrl: 'https://pw.example.com', now: START + 30 * MINUTE },
     );
     expect(alert.endsAt).toBe('2026-11-02T00:20:00Z');
-    expect(alert.annotations.description).toContain('fired 2026-11-02T00:00:00Z, resolved 2026-11-02T00:20:00Z');
+    expect(alert.annotations).toMatchObject({
+      summary: alertSummary({ ...record, firedAt: START, resolvedAt }),
+      description: alertDescription({ ...record, firedAt: START, resolvedAt }, START + 30 * MINUTE),
+    });
     expect(alert.generatorURL).toBe('https://pw.example.com/');
   });
 
