@@ -3,6 +3,8 @@
  * and vouches for the time until the next sample, but never for longer than the gap limit: a
  * missed poll, a failed collector or a stale tail is unknown time, and unknown is never idle.
  */
+import type { SampleSeries } from '../db/sample-window.js';
+
 export type SampleClass = 'IDLE' | 'ACTIVE' | 'UNKNOWN';
 
 /** The columns of a stored sample (pod_samples) that idle detection reads. */
@@ -61,45 +63,103 @@ export interface WindowEvidence {
  * start before `from` (the sample just before the window vouches for its first minutes).
  */
 export function windowEvidence(samples: readonly WindowSample[], options: WindowOptions): WindowEvidence {
+  return seriesEvidence(seriesOf(samples[0]?.podId ?? '', samples), options);
+}
+
+/** The same samples, column by column (null figures as NaN). */
+export function seriesOf(podId: string, samples: readonly WindowSample[]): SampleSeries {
+  return {
+    podId,
+    start: 0,
+    observedAt: samples.map((sample) => sample.observedAt),
+    known: samples.map((sample) => (sample.state === 'known' ? 1 : 0)),
+    uptimeS: samples.map((sample) => sample.uptimeS ?? Number.NaN),
+    maxGpuUtil: samples.map((sample) => sample.maxGpuUtil ?? Number.NaN),
+    maxGpuMemoryUtil: samples.map((sample) => sample.maxGpuMemoryUtil ?? Number.NaN),
+    landed: 0,
+  };
+}
+
+const IDLE = 0;
+const ACTIVE = 1;
+const UNKNOWN = 2;
+const CLASSES: readonly SampleClass[] = ['IDLE', 'ACTIVE', 'UNKNOWN'];
+const orNull = (value: number | undefined): number | null =>
+  value === undefined || Number.isNaN(value) ? null : value;
+
+/**
+ * windowEvidence over a column store: no object per sample. The list of samples in the window
+ * (for receipts and `why`) is built only when read, from the arrays as they were at this call.
+ */
+export function seriesEvidence(series: SampleSeries, options: WindowOptions): WindowEvidence {
   const { from, to, gapLimitMs, utilThreshold } = options;
-  const spans: Record<SampleClass, number> = { IDLE: 0, ACTIVE: 0, UNKNOWN: 0 };
-  const counts: Record<SampleClass, number> = { IDLE: 0, ACTIVE: 0, UNKNOWN: 0 };
-  const inWindow: ClassifiedSample[] = [];
-  let newest: WindowSample | undefined;
-  for (let i = 0; i < samples.length; i++) {
-    const sample = samples[i] as WindowSample;
-    if (sample.observedAt > to) break;
-    newest = sample;
-    const state = classifySample(sample, utilThreshold);
-    const next = samples[i + 1];
-    const until = Math.min(next && next.observedAt <= to ? next.observedAt : to, sample.observedAt + gapLimitMs);
-    const start = Math.max(sample.observedAt, from);
-    if (until > start) spans[state] += until - start;
-    if (sample.observedAt >= from) {
-      counts[state] += 1;
-      inWindow.push({
-        at: sample.observedAt,
-        state,
-        gpuUtil: sample.maxGpuUtil,
-        gpuMemoryUtil: sample.maxGpuMemoryUtil,
-      });
+  const { observedAt: times, known, maxGpuUtil: gpu } = series;
+  const spans = [0, 0, 0];
+  const counts = [0, 0, 0];
+  const classOf = (i: number): number => {
+    const util = gpu[i] as number;
+    if (known[i] !== 1 || Number.isNaN(util)) return UNKNOWN;
+    return util <= utilThreshold ? IDLE : ACTIVE;
+  };
+  let newest = -1;
+  let firstInWindow = -1;
+  const end = times.length;
+  for (let i = series.start; i < end; i++) {
+    const at = times[i] as number;
+    if (at > to) break;
+    newest = i;
+    const state = classOf(i);
+    const next = i + 1 < end ? (times[i + 1] as number) : Number.POSITIVE_INFINITY;
+    const until = Math.min(next <= to ? next : to, at + gapLimitMs);
+    const start = Math.max(at, from);
+    if (until > start) spans[state] = (spans[state] as number) + until - start;
+    if (at >= from) {
+      counts[state] = (counts[state] as number) + 1;
+      if (firstInWindow < 0) firstInWindow = i;
     }
   }
   const length = Math.max(1, to - from);
-  const vouched = spans.IDLE + spans.ACTIVE + spans.UNKNOWN;
-  const fresh = newest !== undefined && to - newest.observedAt <= gapLimitMs;
+  const [idleMs = 0, activeMs = 0, unknownSpan = 0] = spans;
+  const fresh = newest >= 0 && to - (times[newest] as number) <= gapLimitMs;
+  const latest: WindowSample | undefined = fresh
+    ? {
+        podId: series.podId,
+        observedAt: times[newest] as number,
+        state: known[newest] === 1 ? 'known' : 'unknown',
+        uptimeS: orNull(series.uptimeS[newest]),
+        maxGpuUtil: orNull(gpu[newest]),
+        maxGpuMemoryUtil: orNull(series.maxGpuMemoryUtil[newest]),
+      }
+    : undefined;
+  const memory = series.maxGpuMemoryUtil;
+  const lo = firstInWindow;
+  const hi = newest + 1;
+  let listed: ClassifiedSample[] | undefined;
   return {
     from,
     to,
-    idleMs: spans.IDLE,
-    activeMs: spans.ACTIVE,
-    unknownMs: spans.UNKNOWN + (length - vouched),
-    coverage: spans.IDLE / length,
-    idleSamples: counts.IDLE,
-    activeSamples: counts.ACTIVE,
-    unknownSamples: counts.UNKNOWN,
-    latest: fresh ? newest : undefined,
-    unknownNow: !fresh || classifySample(newest as WindowSample, utilThreshold) === 'UNKNOWN',
-    samples: inWindow,
+    idleMs,
+    activeMs,
+    unknownMs: unknownSpan + (length - (idleMs + activeMs + unknownSpan)),
+    coverage: idleMs / length,
+    idleSamples: counts[IDLE] as number,
+    activeSamples: counts[ACTIVE] as number,
+    unknownSamples: counts[UNKNOWN] as number,
+    latest,
+    unknownNow: !fresh || classOf(newest) === UNKNOWN,
+    get samples(): ClassifiedSample[] {
+      if (listed === undefined) {
+        listed = [];
+        for (let i = lo; lo >= 0 && i < hi; i++) {
+          listed.push({
+            at: times[i] as number,
+            state: CLASSES[classOf(i)] as SampleClass,
+            gpuUtil: orNull(gpu[i]),
+            gpuMemoryUtil: orNull(memory[i]),
+          });
+        }
+      }
+      return listed;
+    },
   };
 }
