@@ -29,31 +29,34 @@ export interface SpendQuery {
 const DAY_MS = 86_400_000;
 
 interface DayQuery extends SpendQuery {
+  /** Buckets read, or whole days read, starting in [from, to). */
   from: number;
   to: number;
-  /** Days read from the buckets instead of the rollup (-1: none). */
-  raw1: number;
-  raw2: number;
-  raw3: number;
+  /** The first whole day of the period, of the window, and the day the period's end cuts. */
+  periodDays: number;
+  windowDays: number;
+  daysEnd: number;
 }
 
 const statements = perDatabase(({ sqlite }) => ({
-  // Whole UTC days from the rollup, each day wholly inside or outside the period and the window.
+  // Whole UTC days from the rollup; a day counts for a figure when it lies wholly after its start.
   days: sqlite.prepare<DayQuery, ResourceSpend>(
     `SELECT resource_id AS resourceId,
-       total(CASE WHEN day_start >= @periodStart THEN total_amount END) AS periodAmount,
-       total(CASE WHEN day_start >= @windowStart THEN total_amount END) AS windowAmount,
+       total(CASE WHEN day_start >= @periodDays THEN total_amount END) AS periodAmount,
+       total(CASE WHEN day_start >= @windowDays THEN total_amount END) AS windowAmount,
        max(covered_through) AS coveredThrough
      FROM billing_days
      WHERE account = @account AND kind = @kind AND bucket_size = @bucketSize
-       AND day_start >= @from AND day_start < @to AND day_start NOT IN (@raw1, @raw2, @raw3)
+       AND day_start >= @from AND day_start < @to
      GROUP BY resource_id`,
   ),
-  // The buckets of one day that a boundary cuts: one range scan of the billing window index.
+  // Buckets of the days a boundary cuts, each counted for a figure the whole days do not cover.
   buckets: sqlite.prepare<DayQuery, ResourceSpend>(
     `SELECT resource_id AS resourceId,
-       total(CASE WHEN start_time >= @periodStart THEN total_amount END) AS periodAmount,
-       total(CASE WHEN start_time >= @windowStart THEN total_amount END) AS windowAmount,
+       total(CASE WHEN start_time >= @periodStart AND (start_time < @periodDays OR start_time >= @daysEnd)
+         THEN total_amount END) AS periodAmount,
+       total(CASE WHEN start_time >= @windowStart AND (start_time < @windowDays OR start_time >= @daysEnd)
+         THEN total_amount END) AS windowAmount,
        max(min(end_time, fetched_at)) AS coveredThrough
      FROM billing_records
      WHERE account = @account AND kind = @kind AND bucket_size = @bucketSize
@@ -62,19 +65,34 @@ const statements = perDatabase(({ sqlite }) => ({
   ),
 }));
 
+const dayCeil = (at: number) => at - (at % DAY_MS) + (at % DAY_MS === 0 ? 0 : DAY_MS);
+
+/** Sorted, disjoint [from, to) ranges covering the ones given (empty ones dropped). */
+function union(ranges: Array<[number, number]>): Array<[number, number]> {
+  const merged: Array<[number, number]> = [];
+  for (const [from, to] of ranges.filter(([f, t]) => f < t).sort((x, y) => x[0] - y[0])) {
+    const last = merged.at(-1);
+    if (last && from <= last[1]) last[1] = Math.max(last[1], to);
+    else merged.push([from, to]);
+  }
+  return merged;
+}
+
 /**
- * Spend per resource of one billing kind, by resource id. The days wholly inside or outside
- * the period and the window come from the daily rollup; only the (at most three) days that
- * the period's start, the window's start or the period's end cut are read bucket by bucket.
+ * Spend per resource of one billing kind: the same figures as a sum over every bucket starting
+ * in [min(periodStart, windowStart), periodEnd), with the UTC days that lie wholly after the
+ * period's or the window's start read from the daily rollup (about 30 rows per resource for a
+ * month) and only the part of a day a boundary cuts read bucket by bucket.
  */
 function readSpend(database: Database, query: SpendQuery): ResourceSpend[] {
   const s = statements(database);
   const from = Math.min(query.periodStart, query.windowStart);
   const to = query.periodEnd;
-  const cut = [...new Set([query.periodStart, query.windowStart, query.periodEnd])]
-    .filter((at) => at % DAY_MS !== 0)
-    .map((at) => at - (at % DAY_MS));
-  const [raw1 = -1, raw2 = -1, raw3 = -1] = cut;
+  const periodDays = dayCeil(query.periodStart);
+  const windowDays = dayCeil(query.windowStart);
+  const daysFrom = dayCeil(from);
+  const daysEnd = Math.max(daysFrom, to - (to % DAY_MS));
+  const bounds = { ...query, periodDays, windowDays, daysEnd };
   const byResource = new Map<string, ResourceSpend>();
   const add = (row: ResourceSpend) => {
     const seen = byResource.get(row.resourceId);
@@ -85,11 +103,15 @@ function readSpend(database: Database, query: SpendQuery): ResourceSpend[] {
       seen.coveredThrough = Math.max(seen.coveredThrough, row.coveredThrough);
     }
   };
-  for (const row of s.days.all({ ...query, from, to, raw1, raw2, raw3 })) add(row);
-  for (const day of new Set(cut)) {
-    const range = { from: Math.max(from, day), to: Math.min(to, day + DAY_MS) };
-    if (range.from >= range.to) continue;
-    for (const row of s.buckets.all({ ...query, ...range, raw1, raw2, raw3 })) add(row);
+  for (const row of s.days.all({ ...bounds, from: daysFrom, to: daysEnd })) add(row);
+  const cut = union([
+    [from, Math.min(daysFrom, to)],
+    [query.windowStart, Math.min(windowDays, to)],
+    [query.periodStart, Math.min(periodDays, to)],
+    [daysEnd, to],
+  ]);
+  for (const [rangeFrom, rangeTo] of cut) {
+    for (const row of s.buckets.all({ ...bounds, from: rangeFrom, to: rangeTo })) add(row);
   }
   return [...byResource.values()].sort((a, b) =>
     a.resourceId < b.resourceId ? -1 : a.resourceId > b.resourceId ? 1 : 0,

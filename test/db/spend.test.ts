@@ -61,6 +61,8 @@ const queries = [
   query(T0 + 2 * DAY - 5.5 * HOUR, T0 + 9 * DAY - 5.5 * HOUR, T0 + 7 * DAY + 3 * HOUR),
   query(T0 + 4 * DAY, T0 + 6 * DAY + 7 * HOUR, T0 + 3 * DAY + 22 * HOUR),
   query(T0 + 3 * DAY + HOUR, T0 + 3 * DAY + 9 * HOUR, T0 + 3 * DAY + 2 * HOUR),
+  query(T0 + 5 * DAY + 10 * HOUR, T0 + 9 * DAY, T0 + 5 * DAY + 3 * HOUR),
+  query(T0 + 6 * DAY, T0 + 8 * DAY, T0 + 2 * DAY),
 ];
 
 function expectAgreement(database: Database) {
