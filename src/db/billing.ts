@@ -2,7 +2,7 @@ import { and, eq, gte, lt, type SQL, sql } from 'drizzle-orm';
 import type { Database } from './open.js';
 import { type BillingKind, type BucketSize, billingBackfill, billingRecords } from './schema.js';
 import { billedSpendChanged } from './spend.js';
-import { perDatabase, placeholdersFor, replaceOnConflict, rowWriter } from './statements.js';
+import { cachedRead, perDatabase, placeholdersFor, replaceOnConflict, rowWriter } from './statements.js';
 
 const DAY_MS = 86_400_000;
 
@@ -179,8 +179,14 @@ function byKey(key: BackfillKey): SQL | undefined {
 }
 
 export function getBackfill(database: Database, key: BackfillKey): BackfillProgress | undefined {
-  return database.db.select().from(billingBackfill).where(byKey(key)).get();
+  return backfills.get(database, `${key.account}\u0000${key.kind}\u0000${key.bucketSize}`) ?? undefined;
 }
+
+// Read by every budget each tick (where its history begins); written a few times per billing run.
+const backfills = cachedRead((database: Database, key: string): BackfillProgress | null => {
+  const [account, kind, bucketSize] = key.split('\u0000') as [string, BillingKind, BucketSize];
+  return database.db.select().from(billingBackfill).where(byKey({ account, kind, bucketSize })).get() ?? null;
+});
 
 /**
  * Starts a backfill that walks back from `from` to `targetStartTime`, or returns the one already
@@ -191,6 +197,7 @@ export function beginBackfill(
   key: BackfillKey,
   range: { from: number; targetStartTime: number },
 ): BackfillProgress {
+  backfills.invalidate(database);
   database.db
     .insert(billingBackfill)
     .values({ ...key, cursorStartTime: range.from, targetStartTime: range.targetStartTime, doneAt: null })
@@ -206,6 +213,7 @@ export function beginBackfill(
  * replaying an older step is harmless; call it in the transaction that stored the window.
  */
 export function advanceBackfill(database: Database, key: BackfillKey, cursorStartTime: number): void {
+  backfills.invalidate(database);
   database.db
     .update(billingBackfill)
     .set({ cursorStartTime: sql`min(${billingBackfill.cursorStartTime}, ${cursorStartTime})` })
@@ -214,6 +222,7 @@ export function advanceBackfill(database: Database, key: BackfillKey, cursorStar
 }
 
 export function completeBackfill(database: Database, key: BackfillKey, doneAt: number): void {
+  backfills.invalidate(database);
   database.db
     .update(billingBackfill)
     .set({ doneAt: sql`coalesce(${billingBackfill.doneAt}, ${doneAt})` })

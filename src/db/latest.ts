@@ -1,7 +1,7 @@
 import { getTableColumns, type SQL, sql } from 'drizzle-orm';
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { Database } from './open.js';
-import { perDatabase, placeholdersFor, replaceOnConflict, rowWriter } from './statements.js';
+import { inventoryChanged, perDatabase, placeholdersFor, replaceOnConflict, rowWriter } from './statements.js';
 
 type Bookkeeping = 'account' | 'firstSeenAt' | 'lastSeenAt' | 'goneAt';
 
@@ -65,6 +65,7 @@ export function trackedSync<T extends TrackedTable>(table: T, idKey: keyof Lates
   const accountColumn = sql.identifier(table.account.name);
   return (database: Database, account: string, items: readonly LatestInput<T>[], now: number): SyncResult => {
     const seen = JSON.stringify(items.map((item) => item[idKey]));
+    inventoryChanged(database);
     return database.transaction(() => {
       const upserted = upsertAll(database, account, items, now);
       const markGone: SQL = sql`UPDATE ${table} SET ${goneAt} = ${now}
@@ -72,6 +73,7 @@ export function trackedSync<T extends TrackedTable>(table: T, idKey: keyof Lates
           AND ${idColumn} NOT IN (SELECT value FROM json_each(${seen}))
         RETURNING ${idColumn} AS id`;
       const gone = database.db.all<{ id: string }>(markGone).map((row) => row.id);
+      inventoryChanged(database);
       return { upserted, gone };
     });
   };

@@ -3,23 +3,15 @@ import { type LatestInput, type SyncResult, trackedSync } from './latest.js';
 import type { Database } from './open.js';
 import { markSamplesWritten } from './sample-window.js';
 import { podSamples, pods, type SampleState } from './schema.js';
-import { cachedRead, perDatabase, placeholdersFor, replaceOnConflict, rowWriter } from './statements.js';
+import { inventoryRead, perDatabase, placeholdersFor, replaceOnConflict, rowWriter } from './statements.js';
 
 export type PodRecord = typeof pods.$inferSelect;
 export type PodInput = LatestInput<typeof pods>;
 export type PodSampleRecord = typeof podSamples.$inferSelect;
 
-const syncPodRows = trackedSync(pods, 'podId');
-
 /** The latest `GET /pods` of an account: upserts every Pod, marks the missing ones gone. */
-export function syncPods(database: Database, account: string, items: readonly PodInput[], now: number): SyncResult {
-  live.invalidate(database);
-  try {
-    return syncPodRows(database, account, items, now);
-  } finally {
-    live.invalidate(database);
-  }
-}
+export const syncPods: (database: Database, account: string, items: readonly PodInput[], now: number) => SyncResult =
+  trackedSync(pods, 'podId');
 
 type PodRow = Omit<PodRecord, 'env' | 'actions'> & { env: string; actions: string };
 
@@ -36,7 +28,7 @@ const podStatements = perDatabase(({ sqlite }) => ({
 
 // Read by the idle and waste rules and by several metric families every minute: kept until
 // the next sync of the Pod list (or a commit by another connection).
-const live = cachedRead((database: Database, account: string): readonly PodRecord[] =>
+const live = inventoryRead((database: Database, account: string): readonly PodRecord[] =>
   podStatements(database)
     .live.all(account)
     .map((row) => ({

@@ -81,6 +81,23 @@ export function rowWriter<Row extends object>(
   };
 }
 
+const inventoryReads: Array<{ invalidate(database: Database): void }> = [];
+
+/**
+ * A cachedRead of the inventory tables (Pods, endpoints, network volumes, clusters), which only
+ * latest.ts writes: it drops every such read when it writes.
+ */
+export function inventoryRead<K, T>(read: (database: Database, key: K) => T) {
+  const cached = cachedRead(read);
+  inventoryReads.push(cached);
+  return cached;
+}
+
+/** Called by latest.ts on every write to an inventory table. */
+export function inventoryChanged(database: Database): void {
+  for (const cached of inventoryReads) cached.invalidate(database);
+}
+
 /**
  * A read kept in memory per database and key until its tables change: the query file's
  * writers call `invalidate`, and a commit by another connection (the CLI) moves SQLite's
