@@ -1,5 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { billingRecordsIn, refreshBillingDays, upsertBillingRecords } from '../db/billing.js';
+import { billingRecordsIn, upsertBillingRecords } from '../db/billing.js';
 import type { Database } from '../db/open.js';
 import { billingRecords } from '../db/schema.js';
 import { perDatabase } from '../db/statements.js';
@@ -46,14 +46,10 @@ export function replaceBillingPages(
         from: page.window.startMs,
         to: page.window.endMs,
       };
-      let withdrawn = 0;
       for (const stored of billingRecordsIn(database, window)) {
         if (reported.has(keyOf(stored.resourceId, stored.startTime))) continue;
-        withdrawn += remove.run(stored).changes;
+        deleted += remove.run(stored).changes;
       }
-      // The upsert below refreshes the days it writes to; a withdrawn bucket's day may not be one.
-      if (withdrawn > 0) refreshBillingDays(database, window);
-      deleted += withdrawn;
       written += upsertBillingRecords(database, account, page.records, fetchedAt).written;
     }
   });

@@ -58,8 +58,8 @@ export const billingBackfill = sqliteTable(
 );
 
 /**
- * Billing per UTC day, derived from billing_records in the transaction that writes them (never
- * written otherwise): a budget's month is a sum of about 30 rows per resource instead of 720
+ * Billing per UTC day, derived from billing_records by triggers (migrations/0006_billing_days.sql)
+ * in the transaction that writes them, never written otherwise: a budget's month is a sum of about 30 rows per resource instead of 720
  * hourly buckets. `coveredThrough` is the latest max(min(end_time, fetched_at)) of the day's buckets.
  */
 export const billingDays = sqliteTable(
