@@ -110,13 +110,26 @@ export type BillingRecord = typeof billingRecords.$inferSelect;
 
 /** Stored buckets of one kind in a window, oldest first (for reports and tests against ground truth). */
 export function billingRecordsIn(database: Database, window: BillingWindow): BillingRecord[] {
-  return database.db
+  return recordsInWindow(database).all({ ...window });
+}
+
+// Read for every page the billing collector stores (a replayed day stores thousands).
+const recordsInWindow = perDatabase((database) =>
+  database.db
     .select()
     .from(billingRecords)
-    .where(inWindow(window))
+    .where(
+      and(
+        eq(billingRecords.account, sql.placeholder('account')),
+        eq(billingRecords.kind, sql.placeholder('kind')),
+        eq(billingRecords.bucketSize, sql.placeholder('bucketSize')),
+        gte(billingRecords.startTime, sql.placeholder('from')),
+        lt(billingRecords.startTime, sql.placeholder('to')),
+      ),
+    )
     .orderBy(billingRecords.startTime, billingRecords.resourceId)
-    .all();
-}
+    .prepare(),
+);
 
 export type BackfillKey = { account: string; kind: BillingKind; bucketSize: BucketSize };
 export type BackfillProgress = typeof billingBackfill.$inferSelect;
