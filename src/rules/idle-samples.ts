@@ -110,7 +110,7 @@ export function seriesEvidence(series: SampleSeries, options: WindowOptions): Wi
     newest = i;
     const state = classOf(i);
     const next = i + 1 < end ? (times[i + 1] as number) : Number.POSITIVE_INFINITY;
-    const until = Math.min(next <= to ? next : to, at + gapLimitMs);
+    const until = Math.min(next, to, at + gapLimitMs);
     const start = Math.max(at, from);
     if (until > start) spans[state] = (spans[state] as number) + until - start;
     if (at >= from) {
