@@ -1,3 +1,5 @@
+-- WITHOUT ROWID added by hand (drizzle-kit cannot declare it): one b-tree, which every billing
+-- write's trigger updates and every budget reads in key order.
 CREATE TABLE `billing_days` (
 	`account` text NOT NULL,
 	`kind` text NOT NULL,
@@ -7,8 +9,8 @@ CREATE TABLE `billing_days` (
 	`total_amount` real NOT NULL,
 	`covered_through` integer NOT NULL,
 	PRIMARY KEY(`account`, `kind`, `bucket_size`, `day_start`, `resource_id`)
-);--> statement-breakpoint
--- Hand-written: the days of the billing already stored (the collector keeps them from here on).
+) WITHOUT ROWID;--> statement-breakpoint
+-- Hand-written: the days of the billing already stored (the triggers below keep them from here on).
 INSERT INTO `billing_days` (`account`, `kind`, `bucket_size`, `day_start`, `resource_id`, `total_amount`, `covered_through`)
 SELECT `account`, `kind`, `bucket_size`, `start_time` - `start_time` % 86400000, `resource_id`, total(`total_amount`),
   max(min(`end_time`, `fetched_at`))
