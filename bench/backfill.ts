@@ -3,6 +3,8 @@
  * billing collector: HTTP, parsing, storing) and through our store alone, against a raw
  * better-sqlite3 prepared insert of the same rows in one transaction, measured in the same run.
  *
+ * Also prints the process's peak RSS (process.resourceUsage().maxRSS), the backfill included.
+ *
  *   node --import tsx bench/backfill.ts
  */
 import { join } from 'node:path';
@@ -88,4 +90,6 @@ console.log(
 console.log(`  our store alone (upsertBillingRecords):   ${fmt(oursMs)} ms = ${fmt(n / (oursMs / 1000))} rows/s`);
 console.log(`  raw prepared insert, one transaction:     ${fmt(rawMs)} ms = ${fmt(n / (rawMs / 1000))} rows/s`);
 console.log(`  ratio store / raw: ${fmt(oursMs / rawMs, 2)}×`);
+console.log(`  end to end, rows/s against raw: ${fmt(rawMs / collectorMs, 2)}× (target ≥ 0.7×)`);
+console.log(`  peak RSS of this process: ${fmt(process.resourceUsage().maxRSS / 1024)} MB (target ≤ 200 MB)`);
 await setup.close();

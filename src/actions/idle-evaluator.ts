@@ -1,8 +1,19 @@
 import type { IdleRuleConfig } from '../config/sections/idle.js';
-import { activeSnoozes, type IdleEpisodeRecord, idleWindowSamples, openEpisodes } from '../db/idle-state.js';
+import { activeSnoozes, type IdleEpisodeRecord, openEpisodes } from '../db/idle-state.js';
+import type { Database } from '../db/open.js';
 import { livePods, type PodRecord } from '../db/pods.js';
+import { sampleWindow } from '../db/sample-window.js';
+import { perDatabase } from '../db/statements.js';
 import type { EvaluationContext, Evaluator } from '../rules/evaluator.js';
-import { assessPods, type IdleInput, idleClusters, isIdle, type PodAssessment, windowStart } from '../rules/idle.js';
+import {
+  AssessmentMemo,
+  assessPods,
+  type IdleInput,
+  idleClusters,
+  isIdle,
+  type PodAssessment,
+  windowStart,
+} from '../rules/idle.js';
 import { cronIntervalMs } from '../scheduler/cron.js';
 import { freshDataGuard, type PodsFreshness, podsFreshness } from './guards.js';
 import { clusterFinding, frozenFinding, idleFinding, notStoppedFinding, warnFinding } from './idle-findings.js';
@@ -27,6 +38,20 @@ export const idleEvaluator: Evaluator = {
   },
 };
 
+/** Per database and account: what the idle rule concluded last tick (Pods, then cluster members). */
+const memos = perDatabase(() => new Map<string, { pods: AssessmentMemo; members: AssessmentMemo }>());
+
+/** The idle rule's memo of an account, for tests that check what is judged again. */
+export function idleMemo(database: Database, account: string): { pods: AssessmentMemo; members: AssessmentMemo } {
+  const byAccount = memos(database);
+  let memo = byAccount.get(account);
+  if (!memo) {
+    memo = { pods: new AssessmentMemo(), members: new AssessmentMemo() };
+    byAccount.set(account, memo);
+  }
+  return memo;
+}
+
 async function evaluateAccount(ctx: EvaluationContext, account: string): Promise<void> {
   const { db, now, config } = ctx;
   const rules = config.idle.rules;
@@ -44,13 +69,17 @@ async function evaluateAccount(ctx: EvaluationContext, account: string): Promise
 
   const input: IdleInput = {
     pods,
-    samples: idleWindowSamples(db, account, windowStart(rules, now, pollIntervalMs), now),
+    series: sampleWindow(db, account, windowStart(rules, now, pollIntervalMs), now),
     rules,
     snoozes: activeSnoozes(db, account, now),
     now,
     pollIntervalMs,
   };
-  const assessments = assessPods(input);
+  const memo = idleMemo(db, account);
+  const assessments = assessPods(input, memo.pods);
+  const listed = new Set(pods.map((pod) => pod.podId));
+  memo.pods.keepOnly(listed);
+  memo.members.keepOnly(listed);
   const byPod = new Map(assessments.map((a) => [a.pod.podId, a]));
   for (const a of assessments) {
     if (a.verdict === 'unknown') unjudge(ctx, account, a.pod.podId, a.reason);
@@ -76,7 +105,7 @@ async function evaluateAccount(ctx: EvaluationContext, account: string): Promise
     }
   }
   await decideStops(ctx, due, { account, freshness, snoozes: input.snoozes, pods, steps });
-  for (const cluster of idleClusters(input)) ctx.findings.push(clusterFinding(account, cluster));
+  for (const cluster of idleClusters(input, memo.members)) ctx.findings.push(clusterFinding(account, cluster));
 }
 
 /** Unknown is not resolved: the Pod's idle alerts keep their state this tick. */
@@ -105,7 +134,7 @@ function freeze(
   state: {
     freshness: PodsFreshness;
     episodes: Map<string, IdleEpisodeRecord>;
-    pods: PodRecord[];
+    pods: readonly PodRecord[];
     steps: LadderSteps;
   },
 ): void {

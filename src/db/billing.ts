@@ -1,7 +1,8 @@
 import { and, eq, gte, lt, type SQL, sql } from 'drizzle-orm';
 import type { Database } from './open.js';
 import { type BillingKind, type BucketSize, billingBackfill, billingRecords } from './schema.js';
-import { perDatabase, placeholdersFor, replaceOnConflict, rowWriter } from './statements.js';
+import { billedSpendChanged } from './spend.js';
+import { cachedRead, perDatabase, placeholdersFor, replaceOnConflict, rowWriter } from './statements.js';
 
 /** One record of a billing route, as reported; `resourceId` is '' for `/billing` and `/billing/endpoints`. */
 export interface BillingRecordInput {
@@ -57,6 +58,8 @@ export function upsertBillingRecords(
   database.transaction(() => {
     for (const record of records) written += upsert({ ...record, account, fetchedAt });
   });
+  // billing_days follows by triggers (migrations/0006); what was read from it is stale now.
+  billedSpendChanged(database);
   return { written, unchanged: records.length - written };
 }
 
@@ -107,13 +110,26 @@ export type BillingRecord = typeof billingRecords.$inferSelect;
 
 /** Stored buckets of one kind in a window, oldest first (for reports and tests against ground truth). */
 export function billingRecordsIn(database: Database, window: BillingWindow): BillingRecord[] {
-  return database.db
+  return recordsInWindow(database).all({ ...window });
+}
+
+// Read for every page the billing collector stores (a replayed day stores thousands).
+const recordsInWindow = perDatabase((database) =>
+  database.db
     .select()
     .from(billingRecords)
-    .where(inWindow(window))
+    .where(
+      and(
+        eq(billingRecords.account, sql.placeholder('account')),
+        eq(billingRecords.kind, sql.placeholder('kind')),
+        eq(billingRecords.bucketSize, sql.placeholder('bucketSize')),
+        gte(billingRecords.startTime, sql.placeholder('from')),
+        lt(billingRecords.startTime, sql.placeholder('to')),
+      ),
+    )
     .orderBy(billingRecords.startTime, billingRecords.resourceId)
-    .all();
-}
+    .prepare(),
+);
 
 export type BackfillKey = { account: string; kind: BillingKind; bucketSize: BucketSize };
 export type BackfillProgress = typeof billingBackfill.$inferSelect;
@@ -127,8 +143,14 @@ function byKey(key: BackfillKey): SQL | undefined {
 }
 
 export function getBackfill(database: Database, key: BackfillKey): BackfillProgress | undefined {
-  return database.db.select().from(billingBackfill).where(byKey(key)).get();
+  return backfills.get(database, `${key.account}\u0000${key.kind}\u0000${key.bucketSize}`) ?? undefined;
 }
+
+// Read by every budget each tick (where its history begins); written a few times per billing run.
+const backfills = cachedRead((database: Database, key: string): BackfillProgress | null => {
+  const [account, kind, bucketSize] = key.split('\u0000') as [string, BillingKind, BucketSize];
+  return database.db.select().from(billingBackfill).where(byKey({ account, kind, bucketSize })).get() ?? null;
+});
 
 /**
  * Starts a backfill that walks back from `from` to `targetStartTime`, or returns the one already
@@ -139,6 +161,7 @@ export function beginBackfill(
   key: BackfillKey,
   range: { from: number; targetStartTime: number },
 ): BackfillProgress {
+  backfills.invalidate(database);
   database.db
     .insert(billingBackfill)
     .values({ ...key, cursorStartTime: range.from, targetStartTime: range.targetStartTime, doneAt: null })
@@ -154,6 +177,7 @@ export function beginBackfill(
  * replaying an older step is harmless; call it in the transaction that stored the window.
  */
 export function advanceBackfill(database: Database, key: BackfillKey, cursorStartTime: number): void {
+  backfills.invalidate(database);
   database.db
     .update(billingBackfill)
     .set({ cursorStartTime: sql`min(${billingBackfill.cursorStartTime}, ${cursorStartTime})` })
@@ -162,6 +186,7 @@ export function advanceBackfill(database: Database, key: BackfillKey, cursorStar
 }
 
 export function completeBackfill(database: Database, key: BackfillKey, doneAt: number): void {
+  backfills.invalidate(database);
   database.db
     .update(billingBackfill)
     .set({ doneAt: sql`coalesce(${billingBackfill.doneAt}, ${doneAt})` })

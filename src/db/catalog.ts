@@ -78,15 +78,21 @@ export function recordGpuAvailability(
 
 /** The current figures of every GPU type, product and data center of an account. */
 export function latestGpuAvailability(database: Database, account: string): GpuAvailabilityRecord[] {
-  // SQLite takes the bare columns of a max() aggregate from the row holding the maximum.
-  const rows = database.db
+  return latestAvailability(database)
+    .all({ account })
+    .map((entry) => entry.row);
+}
+
+// Read by the idle rule's scarcity guard on every tick: prepared once per database.
+const latestAvailability = perDatabase((database) =>
+  database.db
+    // SQLite takes the bare columns of a max() aggregate from the row holding the maximum.
     .select({ row: gpuAvailability, newest: sql`max(${gpuAvailability.sinceAt})` })
     .from(gpuAvailability)
-    .where(eq(gpuAvailability.account, account))
+    .where(eq(gpuAvailability.account, sql.placeholder('account')))
     .groupBy(gpuAvailability.gpuTypeId, gpuAvailability.product, gpuAvailability.dataCenterId)
-    .all();
-  return rows.map((entry) => entry.row);
-}
+    .prepare(),
+);
 
 /** Every change of one GPU type's figures, oldest first. */
 export function gpuAvailabilityHistory(

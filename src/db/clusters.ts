@@ -2,6 +2,7 @@ import { and, asc, eq, isNull } from 'drizzle-orm';
 import { type LatestInput, trackedSync } from './latest.js';
 import type { Database } from './open.js';
 import { clusters } from './schema.js';
+import { inventoryRead } from './statements.js';
 
 export type ClusterRecord = typeof clusters.$inferSelect;
 export type ClusterInput = LatestInput<typeof clusters>;
@@ -9,11 +10,16 @@ export type ClusterInput = LatestInput<typeof clusters>;
 /** The latest `GET /clusters` of an account: upserts every cluster, marks the missing ones gone. */
 export const syncClusters = trackedSync(clusters, 'clusterId');
 
-export function liveClusters(database: Database, account: string): ClusterRecord[] {
-  return database.db
+/** The account's live items, by id. Shared between callers (kept until the inventory is written): do not modify. */
+export function liveClusters(database: Database, account: string): readonly ClusterRecord[] {
+  return liveClusterRecords.get(database, account);
+}
+
+const liveClusterRecords = inventoryRead((database: Database, account: string): readonly ClusterRecord[] =>
+  database.db
     .select()
     .from(clusters)
     .where(and(eq(clusters.account, account), isNull(clusters.goneAt)))
     .orderBy(asc(clusters.clusterId))
-    .all();
-}
+    .all(),
+);

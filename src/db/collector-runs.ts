@@ -1,14 +1,39 @@
-import { and, desc, eq, max, sql } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import { redact } from '../redact.js';
 import type { Database } from './open.js';
 import { type CollectorOutcome, collectorRuns } from './schema.js';
+import { perDatabase } from './statements.js';
+
+// Every collector run writes two rows and reads one: prepared once per database (a replayed day
+// runs tens of thousands of collections).
+const statements = perDatabase(({ sqlite }) => ({
+  start: sqlite
+    .prepare<{ account: string; collector: string; startedAt: number }>(
+      'INSERT INTO collector_runs (account, collector, started_at) VALUES (@account, @collector, @startedAt) RETURNING id',
+    )
+    .pluck(),
+  finish: sqlite.prepare<{
+    id: number;
+    endedAt: number;
+    outcome: CollectorOutcome;
+    rows: number;
+    error: string | null;
+    detail: string | null;
+  }>(
+    'UPDATE collector_runs SET ended_at = @endedAt, outcome = @outcome, rows = @rows, error = @error, detail = @detail WHERE id = @id',
+  ),
+  lastSuccess: sqlite
+    .prepare<[string, string]>(
+      "SELECT max(ended_at) FROM collector_runs WHERE account = ? AND collector = ? AND outcome = 'ok'",
+    )
+    .pluck(),
+}));
 
 export type CollectorRunRecord = typeof collectorRuns.$inferSelect;
 
 /** Opens a run row (outcome NULL until it finishes) and returns its id. */
 export function startRun(database: Database, run: { account: string; collector: string; startedAt: number }): number {
-  const row = database.db.insert(collectorRuns).values(run).returning({ id: collectorRuns.id }).get();
-  return row.id;
+  return statements(database).start.get(run) as number;
 }
 
 export interface RunEnd {
@@ -24,24 +49,20 @@ export interface RunEnd {
 export function finishRun(database: Database, id: number, end: RunEnd): void {
   const error = end.error ? redact(end.error) : null;
   const detail = end.detail ? redact(end.detail) : null;
-  const result = database.db
-    .update(collectorRuns)
-    .set({ endedAt: end.endedAt, outcome: end.outcome, rows: end.rows, error, detail })
-    .where(eq(collectorRuns.id, id))
-    .run();
+  const result = statements(database).finish.run({
+    id,
+    endedAt: end.endedAt,
+    outcome: end.outcome,
+    rows: end.rows,
+    error,
+    detail,
+  });
   if (result.changes !== 1) throw new Error(`finish collector run ${id}: no such run`);
 }
 
 /** When the collector last finished with outcome ok for the account, or null if it never did. */
 export function lastSuccessAt(database: Database, account: string, collector: string): number | null {
-  const row = database.db
-    .select({ endedAt: max(collectorRuns.endedAt) })
-    .from(collectorRuns)
-    .where(
-      and(eq(collectorRuns.account, account), eq(collectorRuns.collector, collector), eq(collectorRuns.outcome, 'ok')),
-    )
-    .get();
-  return row?.endedAt ?? null;
+  return (statements(database).lastSuccess.get(account, collector) as number | null | undefined) ?? null;
 }
 
 /** The last success of every (account, collector) that ever succeeded. */

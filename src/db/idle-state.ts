@@ -26,13 +26,23 @@ export function idleWindowSamples(database: Database, account: string, from: num
 
 /** The open (not ended) episode of each Pod of the account. */
 export function openEpisodes(database: Database, account: string): Map<string, IdleEpisodeRecord> {
-  const rows = database.db
-    .select()
-    .from(idleEpisodes)
-    .where(and(eq(idleEpisodes.account, account), isNull(idleEpisodes.endedAt)))
-    .all();
+  const rows = tickReads(database).openEpisodes.all({ account });
   return new Map(rows.map((row) => [row.podId, row]));
 }
+
+// Read by the idle rule on every tick: prepared once per database.
+const tickReads = perDatabase((database) => ({
+  openEpisodes: database.db
+    .select()
+    .from(idleEpisodes)
+    .where(and(eq(idleEpisodes.account, sql.placeholder('account')), isNull(idleEpisodes.endedAt)))
+    .prepare(),
+  activeSnoozes: database.db
+    .select({ podId: podSnoozes.podId, until: podSnoozes.until })
+    .from(podSnoozes)
+    .where(and(eq(podSnoozes.account, sql.placeholder('account')), gt(podSnoozes.until, sql.placeholder('now'))))
+    .prepare(),
+}));
 
 /** Every open episode of every account, for status pages and metrics. */
 export function allOpenEpisodes(database: Database): IdleEpisodeRecord[] {
@@ -82,11 +92,7 @@ export function snoozePod(database: Database, snooze: typeof podSnoozes.$inferIn
 
 /** The Pods of the account snoozed beyond `now`, and until when. */
 export function activeSnoozes(database: Database, account: string, now: number): Map<string, number> {
-  const rows = database.db
-    .select({ podId: podSnoozes.podId, until: podSnoozes.until })
-    .from(podSnoozes)
-    .where(and(eq(podSnoozes.account, account), gt(podSnoozes.until, now)))
-    .all();
+  const rows = tickReads(database).activeSnoozes.all({ account, now });
   return new Map(rows.map((row) => [row.podId, row.until]));
 }
 

@@ -1,7 +1,7 @@
 import { getTableColumns, type SQL, sql } from 'drizzle-orm';
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { Database } from './open.js';
-import { perDatabase, placeholdersFor, replaceOnConflict, rowWriter } from './statements.js';
+import { inventoryChanged, perDatabase, placeholdersFor, replaceOnConflict, rowWriter } from './statements.js';
 
 type Bookkeeping = 'account' | 'firstSeenAt' | 'lastSeenAt' | 'goneAt';
 
@@ -80,6 +80,7 @@ export function trackedSync<T extends TrackedTable>(table: T, idKey: keyof Lates
     unreadable: UnreadableItems = { ids: [], anonymous: false },
   ): SyncResult => {
     const seen = JSON.stringify([...items.map((item) => item[idKey]), ...unreadable.ids]);
+    inventoryChanged(database);
     return database.transaction(() => {
       const upserted = upsertAll(database, account, items, now);
       // An item we could not read without its id could be any of them: none is gone for sure.
@@ -89,6 +90,7 @@ export function trackedSync<T extends TrackedTable>(table: T, idKey: keyof Lates
           AND ${idColumn} NOT IN (SELECT value FROM json_each(${seen}))
         RETURNING ${idColumn} AS id`;
       const gone = database.db.all<{ id: string }>(markGone).map((row) => row.id);
+      inventoryChanged(database);
       return { upserted, gone };
     });
   };

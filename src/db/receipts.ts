@@ -1,9 +1,14 @@
 import { and, asc, count, desc, eq, gt, inArray } from 'drizzle-orm';
 import type { Database } from './open.js';
 import { actionReceipts, type ReceiptDecision } from './schema.js';
+import { perDatabase } from './statements.js';
 
 export type ReceiptRecord = typeof actionReceipts.$inferSelect;
 export type ReceiptInput = Omit<ReceiptRecord, 'id'>;
+
+const receiptExists = perDatabase(({ sqlite }) =>
+  sqlite.prepare<[string]>('SELECT 1 FROM action_receipts WHERE idempotency_key = ?').pluck(),
+);
 
 /** The decisions that count as a stop: sent, or what would have been sent in dry run. */
 export const STOP_DECISIONS: readonly ReceiptDecision[] = ['stopped', 'dry_run'];
@@ -13,6 +18,9 @@ export const STOP_DECISIONS: readonly ReceiptDecision[] = ['stopped', 'dry_run']
  * Returns whether it was written. Call it inside the transaction of the change it records.
  */
 export function recordReceipt(database: Database, receipt: ReceiptInput): boolean {
+  // A blocked stop is offered again every tick and written once: the check is a key lookup,
+  // where building the insert costs more than the rest of the tick's work for that Pod.
+  if (receiptExists(database).get(receipt.idempotencyKey) !== undefined) return false;
   const result = database.db
     .insert(actionReceipts)
     .values(receipt)

@@ -2,7 +2,7 @@ import { and, asc, eq, gte, isNull, lte } from 'drizzle-orm';
 import { type LatestInput, trackedSync } from './latest.js';
 import type { Database } from './open.js';
 import { endpoints, endpointWorkerSamples } from './schema.js';
-import { perDatabase, placeholdersFor, replaceOnConflict, rowWriter } from './statements.js';
+import { inventoryRead, perDatabase, placeholdersFor, replaceOnConflict, rowWriter } from './statements.js';
 
 export type EndpointRecord = typeof endpoints.$inferSelect;
 export type EndpointInput = LatestInput<typeof endpoints>;
@@ -13,14 +13,19 @@ export type WorkerSampleInput = Omit<WorkerSampleRecord, 'account'>;
 /** The latest `GET /serverless` of an account: upserts every endpoint, marks the missing ones gone. */
 export const syncEndpoints = trackedSync(endpoints, 'endpointId');
 
-export function liveEndpoints(database: Database, account: string): EndpointRecord[] {
-  return database.db
+/** The account's live items, by id. Shared between callers (kept until the inventory is written): do not modify. */
+export function liveEndpoints(database: Database, account: string): readonly EndpointRecord[] {
+  return liveEndpointRecords.get(database, account);
+}
+
+const liveEndpointRecords = inventoryRead((database: Database, account: string): readonly EndpointRecord[] =>
+  database.db
     .select()
     .from(endpoints)
     .where(and(eq(endpoints.account, account), isNull(endpoints.goneAt)))
     .orderBy(asc(endpoints.endpointId))
-    .all();
-}
+    .all(),
+);
 
 const insertSample = perDatabase((database) =>
   rowWriter<typeof endpointWorkerSamples.$inferInsert>(

@@ -1,6 +1,6 @@
 import type { Database } from './open.js';
 import type { BillingKind, BucketSize } from './schema.js';
-import { perDatabase } from './statements.js';
+import { cachedRead, perDatabase } from './statements.js';
 
 /** One billed resource's spend in a budget period and in a burn-rate window. */
 export interface ResourceSpend {
@@ -26,23 +26,112 @@ export interface SpendQuery {
   windowStart: number;
 }
 
-const statement = perDatabase(({ sqlite }) =>
-  sqlite.prepare<SpendQuery, ResourceSpend>(
+const DAY_MS = 86_400_000;
+
+interface DayQuery extends SpendQuery {
+  /** Buckets read, or whole days read, starting in [from, to). */
+  from: number;
+  to: number;
+  /** The first whole day of the period, of the window, and the day the period's end cuts. */
+  periodDays: number;
+  windowDays: number;
+  daysEnd: number;
+}
+
+const statements = perDatabase(({ sqlite }) => ({
+  // Whole UTC days from the rollup; a day counts for a figure when it lies wholly after its start.
+  days: sqlite.prepare<DayQuery, ResourceSpend>(
     `SELECT resource_id AS resourceId,
-       total(CASE WHEN start_time >= @periodStart THEN total_amount END) AS periodAmount,
-       total(CASE WHEN start_time >= @windowStart THEN total_amount END) AS windowAmount,
+       total(CASE WHEN day_start >= @periodDays THEN total_amount END) AS periodAmount,
+       total(CASE WHEN day_start >= @windowDays THEN total_amount END) AS windowAmount,
+       max(covered_through) AS coveredThrough
+     FROM billing_days
+     WHERE account = @account AND kind = @kind AND bucket_size = @bucketSize
+       AND day_start >= @from AND day_start < @to
+     GROUP BY resource_id`,
+  ),
+  // Buckets of the days a boundary cuts, each counted for a figure the whole days do not cover.
+  buckets: sqlite.prepare<DayQuery, ResourceSpend>(
+    `SELECT resource_id AS resourceId,
+       total(CASE WHEN start_time >= @periodStart AND (start_time < @periodDays OR start_time >= @daysEnd)
+         THEN total_amount END) AS periodAmount,
+       total(CASE WHEN start_time >= @windowStart AND (start_time < @windowDays OR start_time >= @daysEnd)
+         THEN total_amount END) AS windowAmount,
        max(min(end_time, fetched_at)) AS coveredThrough
      FROM billing_records
      WHERE account = @account AND kind = @kind AND bucket_size = @bucketSize
-       AND start_time >= min(@periodStart, @windowStart) AND start_time < @periodEnd
-     GROUP BY resource_id
-     ORDER BY resource_id`,
+       AND start_time >= @from AND start_time < @to
+     GROUP BY resource_id`,
   ),
+}));
+
+const dayCeil = (at: number) => at - (at % DAY_MS) + (at % DAY_MS === 0 ? 0 : DAY_MS);
+
+/** Sorted, disjoint [from, to) ranges covering the ones given (empty ones dropped). */
+function union(ranges: Array<[number, number]>): Array<[number, number]> {
+  const merged: Array<[number, number]> = [];
+  for (const [from, to] of ranges.filter(([f, t]) => f < t).sort((x, y) => x[0] - y[0])) {
+    const last = merged.at(-1);
+    if (last && from <= last[1]) last[1] = Math.max(last[1], to);
+    else merged.push([from, to]);
+  }
+  return merged;
+}
+
+/**
+ * Spend per resource of one billing kind: the same figures as a sum over every bucket starting
+ * in [min(periodStart, windowStart), periodEnd), with the UTC days that lie wholly after the
+ * period's or the window's start read from the daily rollup (about 30 rows per resource for a
+ * month) and only the part of a day a boundary cuts read bucket by bucket.
+ */
+function readSpend(database: Database, query: SpendQuery): ResourceSpend[] {
+  const s = statements(database);
+  const from = Math.min(query.periodStart, query.windowStart);
+  const to = query.periodEnd;
+  const periodDays = dayCeil(query.periodStart);
+  const windowDays = dayCeil(query.windowStart);
+  const daysFrom = dayCeil(from);
+  const daysEnd = Math.max(daysFrom, to - (to % DAY_MS));
+  const bounds = { ...query, periodDays, windowDays, daysEnd };
+  const byResource = new Map<string, ResourceSpend>();
+  const add = (row: ResourceSpend) => {
+    const seen = byResource.get(row.resourceId);
+    if (!seen) byResource.set(row.resourceId, { ...row });
+    else {
+      seen.periodAmount += row.periodAmount;
+      seen.windowAmount += row.windowAmount;
+      seen.coveredThrough = Math.max(seen.coveredThrough, row.coveredThrough);
+    }
+  };
+  for (const row of s.days.all({ ...bounds, from: daysFrom, to: daysEnd })) add(row);
+  const cut = union([
+    [from, Math.min(daysFrom, to)],
+    [query.windowStart, Math.min(windowDays, to)],
+    [query.periodStart, Math.min(periodDays, to)],
+    [daysEnd, to],
+  ]);
+  for (const [rangeFrom, rangeTo] of cut) {
+    for (const row of s.buckets.all({ ...bounds, from: rangeFrom, to: rangeTo })) add(row);
+  }
+  return [...byResource.values()].sort((a, b) =>
+    a.resourceId < b.resourceId ? -1 : a.resourceId > b.resourceId ? 1 : 0,
+  );
+}
+
+// Read by every budget, waste rule and spend metric each tick; billing changes a few times an hour.
+const cached = cachedRead((database: Database, key: string): readonly ResourceSpend[] =>
+  readSpend(database, JSON.parse(key) as SpendQuery),
 );
 
-/** Spend per resource of one billing kind: one range scan of the billing window index. */
-export function spendByResource(database: Database, query: SpendQuery): ResourceSpend[] {
-  return statement(database).all(query);
+/** Spend per resource of one billing kind, ordered by resource id. Shared between callers: do not modify. */
+export function spendByResource(database: Database, query: SpendQuery): readonly ResourceSpend[] {
+  const { account, kind, bucketSize, periodStart, periodEnd, windowStart } = query;
+  return cached.get(database, JSON.stringify({ account, kind, bucketSize, periodStart, periodEnd, windowStart }));
+}
+
+/** Called by every writer of billing_records and billing_days (src/db/billing.ts). */
+export function billedSpendChanged(database: Database): void {
+  cached.invalidate(database);
 }
 
 /**

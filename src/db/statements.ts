@@ -80,3 +80,54 @@ export function rowWriter<Row extends object>(
     return statement.run(values).changes;
   };
 }
+
+const inventoryReads: Array<{ invalidate(database: Database): void }> = [];
+
+/**
+ * A cachedRead of the inventory tables (Pods, endpoints, network volumes, clusters), which only
+ * latest.ts writes: it drops every such read when it writes.
+ */
+export function inventoryRead<K, T>(read: (database: Database, key: K) => T) {
+  const cached = cachedRead(read);
+  inventoryReads.push(cached);
+  return cached;
+}
+
+/** Called by latest.ts on every write to an inventory table. */
+export function inventoryChanged(database: Database): void {
+  for (const cached of inventoryReads) cached.invalidate(database);
+}
+
+/**
+ * A read kept in memory per database and key until its tables change: the query file's
+ * writers call `invalidate`, and a commit by another connection (the CLI) moves SQLite's
+ * data_version. Inside an open transaction it reads without keeping anything, because that
+ * transaction may still roll back. Callers must not modify what they get.
+ */
+export function cachedRead<K, T>(read: (database: Database, key: K) => T) {
+  const caches = perDatabase(({ sqlite }) => ({
+    dataVersion: sqlite.prepare('PRAGMA data_version').pluck(),
+    seen: Number.NaN,
+    values: new Map<K, T>(),
+  }));
+  return {
+    get(database: Database, key: K): T {
+      if (database.sqlite.inTransaction) return read(database, key);
+      const cache = caches(database);
+      const version = cache.dataVersion.get() as number;
+      if (version !== cache.seen) {
+        cache.seen = version;
+        cache.values.clear();
+      }
+      let value = cache.values.get(key);
+      if (value === undefined) {
+        value = read(database, key);
+        cache.values.set(key, value);
+      }
+      return value;
+    },
+    invalidate(database: Database): void {
+      caches(database).values.clear();
+    },
+  };
+}

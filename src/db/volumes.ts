@@ -2,6 +2,7 @@ import { and, asc, eq, isNull } from 'drizzle-orm';
 import { type LatestInput, trackedSync } from './latest.js';
 import type { Database } from './open.js';
 import { networkVolumes } from './schema.js';
+import { inventoryRead } from './statements.js';
 
 export type NetworkVolumeRecord = typeof networkVolumes.$inferSelect;
 export type NetworkVolumeInput = LatestInput<typeof networkVolumes>;
@@ -9,11 +10,16 @@ export type NetworkVolumeInput = LatestInput<typeof networkVolumes>;
 /** The latest `GET /network-volumes` of an account: upserts every volume, marks the missing ones gone. */
 export const syncNetworkVolumes = trackedSync(networkVolumes, 'networkVolumeId');
 
-export function liveNetworkVolumes(database: Database, account: string): NetworkVolumeRecord[] {
-  return database.db
+/** The account's live items, by id. Shared between callers (kept until the inventory is written): do not modify. */
+export function liveNetworkVolumes(database: Database, account: string): readonly NetworkVolumeRecord[] {
+  return liveNetworkVolumeRecords.get(database, account);
+}
+
+const liveNetworkVolumeRecords = inventoryRead((database: Database, account: string): readonly NetworkVolumeRecord[] =>
+  database.db
     .select()
     .from(networkVolumes)
     .where(and(eq(networkVolumes.account, account), isNull(networkVolumes.goneAt)))
     .orderBy(asc(networkVolumes.networkVolumeId))
-    .all();
-}
+    .all(),
+);

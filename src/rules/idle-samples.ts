@@ -5,6 +5,8 @@
  * A telemetry gap (an UNKNOWN sample, or silence beyond the gap limit) restarts the evidence:
  * IDLE time before it no longer counts, so a stop never rests on idleness from before a blind spot.
  */
+import type { SampleSeries } from '../db/sample-window.js';
+
 export type SampleClass = 'IDLE' | 'ACTIVE' | 'UNKNOWN';
 
 /** The columns of a stored sample (pod_samples) that idle detection reads. */
@@ -65,52 +67,111 @@ export interface WindowEvidence {
  * start before `from` (the sample just before the window vouches for its first minutes).
  */
 export function windowEvidence(samples: readonly WindowSample[], options: WindowOptions): WindowEvidence {
+  return seriesEvidence(seriesOf(samples[0]?.podId ?? '', samples), options);
+}
+
+/** The same samples, column by column (null figures as NaN). */
+export function seriesOf(podId: string, samples: readonly WindowSample[]): SampleSeries {
+  return {
+    podId,
+    start: 0,
+    observedAt: samples.map((sample) => sample.observedAt),
+    known: samples.map((sample) => (sample.state === 'known' ? 1 : 0)),
+    uptimeS: samples.map((sample) => sample.uptimeS ?? Number.NaN),
+    maxGpuUtil: samples.map((sample) => sample.maxGpuUtil ?? Number.NaN),
+    maxGpuMemoryUtil: samples.map((sample) => sample.maxGpuMemoryUtil ?? Number.NaN),
+    landed: 0,
+  };
+}
+
+const IDLE = 0;
+const ACTIVE = 1;
+const UNKNOWN = 2;
+const CLASSES: readonly SampleClass[] = ['IDLE', 'ACTIVE', 'UNKNOWN'];
+const orNull = (value: number | undefined): number | null =>
+  value === undefined || Number.isNaN(value) ? null : value;
+
+/**
+ * windowEvidence over a column store: no object per sample. The list of samples in the window
+ * (for receipts and `why`) is built only when read, from the arrays as they were at this call.
+ */
+export function seriesEvidence(series: SampleSeries, options: WindowOptions): WindowEvidence {
   const { from, to, gapLimitMs, utilThreshold } = options;
-  const restart = lastGapEnd(samples, options);
+  const { observedAt: times, known, maxGpuUtil: gpu } = series;
+  const spans = [0, 0, 0];
+  const counts = [0, 0, 0];
+  const classOf = (i: number): number => {
+    const util = gpu[i] as number;
+    if (known[i] !== 1 || Number.isNaN(util)) return UNKNOWN;
+    return util <= utilThreshold ? IDLE : ACTIVE;
+  };
+  const restart = lastGapEnd(series, options, classOf);
   const idleFrom = Math.max(from, restart ?? from);
   let idleSinceRestart = 0;
-  const spans: Record<SampleClass, number> = { IDLE: 0, ACTIVE: 0, UNKNOWN: 0 };
-  const counts: Record<SampleClass, number> = { IDLE: 0, ACTIVE: 0, UNKNOWN: 0 };
-  const inWindow: ClassifiedSample[] = [];
-  let newest: WindowSample | undefined;
-  for (let i = 0; i < samples.length; i++) {
-    const sample = samples[i] as WindowSample;
-    if (sample.observedAt > to) break;
-    newest = sample;
-    const state = classifySample(sample, utilThreshold);
-    const next = samples[i + 1];
-    const until = Math.min(next && next.observedAt <= to ? next.observedAt : to, sample.observedAt + gapLimitMs);
-    const start = Math.max(sample.observedAt, from);
-    if (until > start) spans[state] += until - start;
-    if (state === 'IDLE' && until > Math.max(start, idleFrom)) idleSinceRestart += until - Math.max(start, idleFrom);
-    if (sample.observedAt >= from) {
+  let newest = -1;
+  let firstInWindow = -1;
+  const end = times.length;
+  for (let i = series.start; i < end; i++) {
+    const at = times[i] as number;
+    if (at > to) break;
+    newest = i;
+    const state = classOf(i);
+    const next = i + 1 < end ? (times[i + 1] as number) : Number.POSITIVE_INFINITY;
+    const until = Math.min(next, to, at + gapLimitMs);
+    const start = Math.max(at, from);
+    if (until > start) spans[state] = (spans[state] as number) + until - start;
+    const idleStart = Math.max(start, idleFrom);
+    if (state === IDLE && until > idleStart) idleSinceRestart += until - idleStart;
+    if (at >= from) {
       // IDLE samples from before a telemetry gap no longer count towards minSamples either.
-      if (state !== 'IDLE' || sample.observedAt >= idleFrom) counts[state] += 1;
-      inWindow.push({
-        at: sample.observedAt,
-        state,
-        gpuUtil: sample.maxGpuUtil,
-        gpuMemoryUtil: sample.maxGpuMemoryUtil,
-      });
+      if (state !== IDLE || at >= idleFrom) counts[state] = (counts[state] as number) + 1;
+      if (firstInWindow < 0) firstInWindow = i;
     }
   }
   const length = Math.max(1, to - from);
-  const vouched = spans.IDLE + spans.ACTIVE + spans.UNKNOWN;
-  const fresh = newest !== undefined && to - newest.observedAt <= gapLimitMs;
+  const [idleMs = 0, activeMs = 0, unknownSpan = 0] = spans;
+  const fresh = newest >= 0 && to - (times[newest] as number) <= gapLimitMs;
+  const latest: WindowSample | undefined = fresh
+    ? {
+        podId: series.podId,
+        observedAt: times[newest] as number,
+        state: known[newest] === 1 ? 'known' : 'unknown',
+        uptimeS: orNull(series.uptimeS[newest]),
+        maxGpuUtil: orNull(gpu[newest]),
+        maxGpuMemoryUtil: orNull(series.maxGpuMemoryUtil[newest]),
+      }
+    : undefined;
+  const memory = series.maxGpuMemoryUtil;
+  const lo = firstInWindow;
+  const hi = newest + 1;
+  let listed: ClassifiedSample[] | undefined;
   return {
     from,
     to,
-    idleMs: spans.IDLE,
-    activeMs: spans.ACTIVE,
-    unknownMs: spans.UNKNOWN + (length - vouched),
+    idleMs,
+    activeMs,
+    unknownMs: unknownSpan + (length - (idleMs + activeMs + unknownSpan)),
     coverage: idleSinceRestart / length,
     restartedAt: restart !== undefined && restart > from ? restart : null,
-    idleSamples: counts.IDLE,
-    activeSamples: counts.ACTIVE,
-    unknownSamples: counts.UNKNOWN,
-    latest: fresh ? newest : undefined,
-    unknownNow: !fresh || classifySample(newest as WindowSample, utilThreshold) === 'UNKNOWN',
-    samples: inWindow,
+    idleSamples: counts[IDLE] as number,
+    activeSamples: counts[ACTIVE] as number,
+    unknownSamples: counts[UNKNOWN] as number,
+    latest,
+    unknownNow: !fresh || classOf(newest) === UNKNOWN,
+    get samples(): ClassifiedSample[] {
+      if (listed === undefined) {
+        listed = [];
+        for (let i = lo; lo >= 0 && i < hi; i++) {
+          listed.push({
+            at: times[i] as number,
+            state: CLASSES[classOf(i)] as SampleClass,
+            gpuUtil: orNull(gpu[i]),
+            gpuMemoryUtil: orNull(memory[i]),
+          });
+        }
+      }
+      return listed;
+    },
   };
 }
 
@@ -119,16 +180,20 @@ export function windowEvidence(samples: readonly WindowSample[], options: Window
  * silence longer than the gap limit, when that gap reaches into [from, to]. Before the first
  * sample there is no gap, only no history yet (coverage and the grace handle that).
  */
-function lastGapEnd(samples: readonly WindowSample[], options: WindowOptions): number | undefined {
-  const { from, to, gapLimitMs, utilThreshold } = options;
+function lastGapEnd(
+  series: SampleSeries,
+  options: WindowOptions,
+  classOf: (index: number) => number,
+): number | undefined {
+  const { from, to, gapLimitMs } = options;
+  const times = series.observedAt;
   let end: number | undefined;
-  for (let i = 0; i + 1 < samples.length; i++) {
-    const sample = samples[i] as WindowSample;
-    const next = samples[i + 1] as WindowSample;
-    if (next.observedAt > to) break;
-    const blind =
-      classifySample(sample, utilThreshold) === 'UNKNOWN' || next.observedAt - sample.observedAt > gapLimitMs;
-    if (blind && next.observedAt > from) end = next.observedAt;
+  for (let i = series.start; i + 1 < times.length; i++) {
+    const at = times[i] as number;
+    const next = times[i + 1] as number;
+    if (next > to) break;
+    const blind = classOf(i) === UNKNOWN || next - at > gapLimitMs;
+    if (blind && next > from) end = next;
   }
   return end;
 }

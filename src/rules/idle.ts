@@ -1,9 +1,10 @@
 import { toIso } from '../clock.js';
 import type { IdleRuleConfig } from '../config/sections/idle.js';
 import type { PodRecord } from '../db/pods.js';
+import type { SampleSeries } from '../db/sample-window.js';
 import type { ReceiptEvidence } from '../db/tables/idle.js';
 import { exclusionOf, ruleFor } from './idle-match.js';
-import { type WindowEvidence, type WindowSample, windowEvidence } from './idle-samples.js';
+import { seriesEvidence, seriesOf, type WindowEvidence, type WindowSample } from './idle-samples.js';
 
 /**
  * Idle detection, pure: stored samples, Pods, the idle rules and `now` in; one verdict per Pod
@@ -42,8 +43,8 @@ export interface PodAssessment {
 
 export interface IdleInput {
   pods: readonly PodRecord[];
-  /** The account's samples from `windowStart(...)` to `now`, oldest first. */
-  samples: readonly WindowSample[];
+  /** Each Pod's samples from `windowStart(...)` on, oldest first (newer ones are ignored). */
+  series: ReadonlyMap<string, SampleSeries>;
   rules: readonly IdleRuleConfig[];
   /** Snoozed Pods and until when. */
   snoozes: ReadonlyMap<string, number>;
@@ -62,17 +63,110 @@ export function windowStart(rules: readonly IdleRuleConfig[], now: number, pollI
   return now - longest - gapLimitMs(pollIntervalMs);
 }
 
-export function assessPods(input: IdleInput): PodAssessment[] {
+/** The account's samples (oldest first) as one series per Pod, for callers holding rows. */
+export function seriesByPod(samples: readonly WindowSample[]): Map<string, SampleSeries> {
   const byPod = new Map<string, WindowSample[]>();
-  for (const sample of input.samples) {
+  for (const sample of samples) {
     const list = byPod.get(sample.podId);
     if (list) list.push(sample);
     else byPod.set(sample.podId, [sample]);
   }
-  return input.pods.map((pod) => assessPod(pod, byPod.get(pod.podId) ?? [], input));
+  return new Map([...byPod].map(([podId, list]) => [podId, seriesOf(podId, list)]));
 }
 
-function assessPod(pod: PodRecord, samples: WindowSample[], input: IdleInput): PodAssessment {
+const NO_SAMPLES: SampleSeries = seriesOf('', []);
+
+/**
+ * One verdict per Pod. With a memo, a Pod is judged again only when something its verdict
+ * depends on changed (see AssessmentMemo); the verdicts are the same either way.
+ */
+export function assessPods(input: IdleInput, memo?: AssessmentMemo): PodAssessment[] {
+  return input.pods.map((pod) => {
+    const series = input.series.get(pod.podId) ?? NO_SAMPLES;
+    if (!memo) return assessPod(pod, series, input);
+    return memo.assess(pod, series, input, () => assessPod(pod, series, input));
+  });
+}
+
+interface Memoized {
+  pod: PodRecord;
+  landed: number;
+  snoozedUntil: number | undefined;
+  now: number;
+  result: PodAssessment;
+}
+
+/**
+ * What the idle rule concluded about each Pod last time, and from what. A verdict is a pure
+ * function of the Pod's row, its samples, its snooze, the rules and `now`, so it is reused when
+ * none of them changed (same samples version, same judged fields, same time). Verdicts that do
+ * not look at samples or time at all (not running, unmatched, not a GPU Pod, cluster member,
+ * excluded) are reused for as long as the Pod's row and the rules stay the same, whatever the time.
+ */
+export class AssessmentMemo {
+  private entries = new Map<string, Memoized>();
+  private rules: readonly IdleRuleConfig[] | undefined;
+  private pollIntervalMs: number | undefined;
+  /** How many Pods were judged afresh (the rest were reused), for tests and benchmarks. */
+  judged = 0;
+
+  assess(pod: PodRecord, series: SampleSeries, input: IdleInput, judge: () => PodAssessment): PodAssessment {
+    if (input.rules !== this.rules || input.pollIntervalMs !== this.pollIntervalMs) {
+      this.entries.clear();
+      this.rules = input.rules;
+      this.pollIntervalMs = input.pollIntervalMs;
+    }
+    const snoozedUntil = input.snoozes.get(pod.podId);
+    const last = this.entries.get(pod.podId);
+    if (last && sameJudgedFields(last.pod, pod)) {
+      const timeless = TIMELESS.has(last.result.verdict);
+      if (timeless || (last.landed === series.landed && last.now === input.now && last.snoozedUntil === snoozedUntil)) {
+        last.pod = pod;
+        return { ...last.result, pod };
+      }
+    }
+    this.judged += 1;
+    const result = judge();
+    this.entries.set(pod.podId, { pod, landed: series.landed, snoozedUntil, now: input.now, result });
+    return result;
+  }
+
+  /** Forgets Pods no longer listed. */
+  keepOnly(podIds: ReadonlySet<string>): void {
+    for (const podId of this.entries.keys()) if (!podIds.has(podId)) this.entries.delete(podId);
+  }
+}
+
+/** Verdicts decided before any sample, snooze or time is looked at. */
+const TIMELESS: ReadonlySet<IdleVerdict> = new Set([
+  'not_running',
+  'unmatched',
+  'not_gpu',
+  'cluster_member',
+  'excluded',
+]);
+
+/** The Pod fields a verdict depends on (and the reasons quote). */
+function sameJudgedFields(a: PodRecord, b: PodRecord): boolean {
+  return (
+    a.podId === b.podId &&
+    a.name === b.name &&
+    a.status === b.status &&
+    a.gpuCount === b.gpuCount &&
+    a.clusterId === b.clusterId &&
+    a.startedAt === b.startedAt &&
+    sameEnv(a.env, b.env)
+  );
+}
+
+function sameEnv(a: Record<string, string>, b: Record<string, string>): boolean {
+  if (a === b) return true;
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  return keys.every((key) => a[key] === b[key]);
+}
+
+function assessPod(pod: PodRecord, series: SampleSeries, input: IdleInput): PodAssessment {
   const rule = ruleFor(pod, input.rules);
   const base = { pod, rule, evidence: undefined, runningSince: null };
   if (pod.status !== 'RUNNING') return { ...base, verdict: 'not_running', reason: `status ${pod.status}` };
@@ -92,7 +186,7 @@ function assessPod(pod: PodRecord, samples: WindowSample[], input: IdleInput): P
     return { ...base, verdict: 'snoozed', reason: `snoozed until ${toIso(snoozedUntil)}` };
   }
 
-  const evidence = windowEvidence(samples, {
+  const evidence = seriesEvidence(series, {
     from: input.now - rule.windowMs,
     to: input.now,
     gapLimitMs: gapLimitMs(input.pollIntervalMs),
@@ -171,14 +265,14 @@ export interface IdleCluster {
  * Clusters whose running member Pods are all idle by the rule that covers them. Members are
  * judged on evidence alone (they are never laddered), so the verdict is computed here.
  */
-export function idleClusters(input: IdleInput): IdleCluster[] {
+export function idleClusters(input: IdleInput, memo?: AssessmentMemo): IdleCluster[] {
   const members = new Map<string, PodRecord[]>();
   for (const pod of input.pods) {
     if (!pod.clusterId || pod.status !== 'RUNNING') continue;
     members.set(pod.clusterId, [...(members.get(pod.clusterId) ?? []), pod]);
   }
   const asStandalone = { ...input, pods: [...members.values()].flat().map((pod) => ({ ...pod, clusterId: null })) };
-  const verdicts = new Map(assessPods(asStandalone).map((a) => [a.pod.podId, isIdle(a)]));
+  const verdicts = new Map(assessPods(asStandalone, memo).map((a) => [a.pod.podId, isIdle(a)]));
   return [...members.entries()]
     .filter(([, pods]) => pods.every((pod) => verdicts.get(pod.podId) === true))
     .map(([clusterId, pods]) => ({

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/config/load.js';
 import type { IdleRuleConfig } from '../../src/config/sections/idle.js';
 import type { PodRecord } from '../../src/db/pods.js';
-import { assessPods, type IdleInput, idleClusters } from '../../src/rules/idle.js';
+import { assessPods, type IdleInput, idleClusters, seriesByPod } from '../../src/rules/idle.js';
 import type { WindowSample } from '../../src/rules/idle-samples.js';
 
 const MIN = 60_000;
@@ -50,7 +50,15 @@ function minutes(podId: string, count: number, gpu: number | null, memory: numbe
 
 function input(pods: PodRecord[], samples: WindowSample[], change: Partial<IdleInput> = {}): IdleInput {
   const sorted = [...samples].sort((x, y) => x.observedAt - y.observedAt || x.podId.localeCompare(y.podId));
-  return { pods, samples: sorted, rules: [base], snoozes: new Map(), now: NOW, pollIntervalMs: MIN, ...change };
+  return {
+    pods,
+    series: seriesByPod(sorted),
+    rules: [base],
+    snoozes: new Map(),
+    now: NOW,
+    pollIntervalMs: MIN,
+    ...change,
+  };
 }
 
 const verdicts = (i: IdleInput) => Object.fromEntries(assessPods(i).map((a) => [a.pod.podId, a.verdict]));

@@ -56,3 +56,23 @@ export const billingBackfill = sqliteTable(
     oneOf('billing_backfill', 'bucket_size', bucketSizes),
   ],
 );
+
+/**
+ * Billing per UTC day, derived from billing_records by triggers (migrations/0006_billing_days.sql)
+ * in the transaction that writes them, never written otherwise: a budget's month is a sum of about 30 rows per resource instead of 720
+ * hourly buckets. `coveredThrough` is the latest max(min(end_time, fetched_at)) of the day's buckets.
+ */
+export const billingDays = sqliteTable(
+  'billing_days',
+  {
+    account: accountColumn(),
+    kind: text('kind', { enum: billingKinds }).notNull(),
+    bucketSize: text('bucket_size', { enum: bucketSizes }).notNull(),
+    /** UTC midnight of the buckets' start_time. */
+    dayStart: integer('day_start').notNull(),
+    resourceId: text('resource_id').notNull(),
+    totalAmount: real('total_amount').notNull(),
+    coveredThrough: integer('covered_through').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.account, t.kind, t.bucketSize, t.dayStart, t.resourceId] })],
+);

@@ -1,0 +1,60 @@
+/**
+ * `podwarden simulate` in-process: a replayed day of `small-team` and a span of `large` (the
+ * whole daemon and the simulator on one virtual clock). Baseline, same run: raw prepared inserts
+ * of as many rows as a day of small-team's Pod samples into a fresh SQLite file, in one
+ * transaction, a yardstick of what this machine does per second right now (it is shared).
+ *
+ *   node --import tsx bench/replay.ts                 # small-team 24h, large 2h
+ *   node --import tsx bench/replay.ts 24h 24h         # small-team span, large span ('0' skips)
+ */
+
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import Database from 'better-sqlite3';
+import { resolveScenario } from '../src/cli/scenario-option.js';
+import { parseDuration } from '../src/duration.js';
+import { silentLogger } from '../src/log.js';
+import { replay } from '../src/replay/replay.js';
+import { loadScenario } from '../src/simulator/scenario.js';
+import { benchDir, fmt } from './support.js';
+
+const [smallSpan = '24h', largeSpan = '2h'] = process.argv.slice(2);
+const BASELINE_ROWS = 300_000;
+
+function baselineMs(): number {
+  const db = new Database(join(benchDir(), 'baseline.db'));
+  db.pragma('journal_mode = WAL');
+  db.exec(
+    'CREATE TABLE s (account TEXT, pod_id TEXT, observed_at INTEGER, util REAL, PRIMARY KEY (account, observed_at, pod_id))',
+  );
+  const insert = db.prepare('INSERT INTO s VALUES (?, ?, ?, ?)');
+  const started = performance.now();
+  db.transaction(() => {
+    for (let i = 0; i < BASELINE_ROWS; i++) insert.run('bench', `pod-${i % 100}`, Math.floor(i / 100) * 60_000, i % 97);
+  })();
+  const ms = performance.now() - started;
+  db.close();
+  return ms;
+}
+
+async function replayed(name: string, span: string) {
+  const scenario = loadScenario(resolveScenario(name));
+  const report = await replay({ scenario, durationMs: parseDuration(span), log: silentLogger() });
+  return { name, span, ms: report.wallMs, requests: report.api.requests };
+}
+
+const base = baselineMs();
+const runs = [];
+if (smallSpan !== '0') runs.push(await replayed('small-team', smallSpan));
+if (largeSpan !== '0') runs.push(await replayed('large', largeSpan));
+const baseAfter = baselineMs();
+const baseline = (base + baseAfter) / 2;
+console.log(
+  `baseline: ${fmt(BASELINE_ROWS)} raw prepared inserts, ${fmt(base, 0)} ms before and ${fmt(baseAfter, 0)} ms after`,
+);
+for (const run of runs) {
+  console.log(
+    `${run.name} ${run.span}: ${fmt(run.ms / 1000, 1)} s wall, ${fmt(run.requests)} requests; ` +
+      `ratio to baseline ${fmt(run.ms / baseline, 1)}×`,
+  );
+}

@@ -1,0 +1,204 @@
+import type { Database } from './open.js';
+import { perDatabase } from './statements.js';
+
+/**
+ * One Pod's recent samples, column by column, oldest first, from index `start`. A null figure is
+ * NaN, so each column stays an array of plain numbers (the idle rule walks tens of thousands of
+ * them every minute). Columns only ever grow at the end: dropping samples swaps in new arrays,
+ * so a reader holding the arrays of one tick keeps seeing exactly what it read.
+ */
+export interface SampleSeries {
+  readonly podId: string;
+  readonly start: number;
+  readonly observedAt: readonly number[];
+  /** 1 for a known sample (runtime reported), 0 for an unknown one. */
+  readonly known: readonly number[];
+  readonly uptimeS: readonly number[];
+  readonly maxGpuUtil: readonly number[];
+  readonly maxGpuMemoryUtil: readonly number[];
+  /**
+   * Changes whenever a sample of this Pod lands or is replaced (not when old samples are
+   * trimmed): a rule may keep what it concluded from the same version at the same time.
+   */
+  readonly landed: number;
+}
+
+interface Series {
+  podId: string;
+  start: number;
+  observedAt: number[];
+  known: number[];
+  uptimeS: number[];
+  maxGpuUtil: number[];
+  maxGpuMemoryUtil: number[];
+  landed: number;
+}
+
+interface AccountWindow {
+  series: Map<string, Series>;
+  /** Every stored sample observed at or after this time is held (+Infinity: nothing loaded). */
+  loadedFrom: number;
+  /** The oldest sample written through this connection since the last refresh. */
+  dirtyFrom: number;
+  /** The longest span any reader asked for: samples older than that are dropped. */
+  keepMs: number;
+}
+
+interface WindowState {
+  accounts: Map<string, AccountWindow>;
+  /** SQLite's data_version when last read: it moves when another connection commits. */
+  dataVersion: number;
+  landedCounter: number;
+}
+
+type Row = [
+  podId: string,
+  observedAt: number,
+  known: number,
+  uptimeS: number | null,
+  gpu: number | null,
+  memory: number | null,
+];
+
+const statements = perDatabase(({ sqlite }) => ({
+  dataVersion: sqlite.prepare('PRAGMA data_version').pluck(),
+  // Arrays, not objects: one range scan of the primary key (account, observed_at, pod_id).
+  since: sqlite
+    .prepare<[string, number], Row>(
+      `SELECT pod_id, observed_at, state = 'known', uptime_s, max_gpu_util, max_gpu_memory_util
+       FROM pod_samples WHERE account = ? AND observed_at >= ? ORDER BY observed_at, pod_id`,
+    )
+    .raw(),
+}));
+
+const states = perDatabase((): WindowState => ({ accounts: new Map(), dataVersion: Number.NaN, landedCounter: 0 }));
+
+/**
+ * Records that samples observed at or after `from` were written (or may have been: the
+ * transaction may still roll back) through this connection, so the next read of the window
+ * re-reads that range instead of trusting what it holds. Every insert into pod_samples goes
+ * through src/db/pods.ts, which calls this; retention only deletes samples days older than
+ * any window, and the window drops those itself.
+ */
+export function markSamplesWritten(database: Database, account: string, from: number): void {
+  const window = states(database).accounts.get(account);
+  if (window) window.dirtyFrom = Math.min(window.dirtyFrom, from);
+}
+
+/** Forgets every held window of the database (the next read loads them again). */
+export function forgetSampleWindows(database: Database): void {
+  states(database).accounts.clear();
+}
+
+/**
+ * Every Pod's samples observed at or after `from` (and any newer than `now`), per Pod, kept in
+ * memory between calls. A call reads from the database only what landed since the previous
+ * one: the samples written through this connection since then, or everything again when
+ * another connection (the CLI) has committed meanwhile. So the cost of a tick follows what
+ * changed, not the window, and never the stored history.
+ */
+export function sampleWindow(
+  database: Database,
+  account: string,
+  from: number,
+  now: number,
+): ReadonlyMap<string, SampleSeries> {
+  const state = states(database);
+  const s = statements(database);
+  const dataVersion = s.dataVersion.get() as number;
+  if (dataVersion !== state.dataVersion) {
+    state.dataVersion = dataVersion;
+    state.accounts.clear();
+  }
+  let window = state.accounts.get(account);
+  if (!window) {
+    window = {
+      series: new Map(),
+      loadedFrom: Number.POSITIVE_INFINITY,
+      dirtyFrom: Number.POSITIVE_INFINITY,
+      keepMs: 0,
+    };
+    state.accounts.set(account, window);
+  }
+  window.keepMs = Math.max(window.keepMs, now - from);
+  const keepFrom = Math.min(from, now - window.keepMs);
+  if (from < window.loadedFrom) {
+    window.series.clear();
+    append(window, s.since.all(account, keepFrom));
+    window.loadedFrom = keepFrom;
+    window.dirtyFrom = Number.POSITIVE_INFINITY;
+    for (const series of window.series.values()) series.landed = ++state.landedCounter;
+  } else if (window.dirtyFrom !== Number.POSITIVE_INFINITY) {
+    const rereadFrom = Math.max(window.dirtyFrom, window.loadedFrom);
+    for (const series of window.series.values()) {
+      if (truncateFrom(series, rereadFrom)) series.landed = ++state.landedCounter;
+    }
+    for (const series of append(window, s.since.all(account, rereadFrom))) {
+      series.landed = ++state.landedCounter;
+    }
+    window.dirtyFrom = Number.POSITIVE_INFINITY;
+  }
+  trim(window, keepFrom);
+  return window.series;
+}
+
+/** Appends rows (oldest first) to their Pods' series; returns the series that grew. */
+function append(window: AccountWindow, rows: Row[]): Set<Series> {
+  const grown = new Set<Series>();
+  for (const [podId, observedAt, known, uptimeS, gpu, memory] of rows) {
+    let series = window.series.get(podId);
+    if (!series) {
+      series = {
+        podId,
+        start: 0,
+        observedAt: [],
+        known: [],
+        uptimeS: [],
+        maxGpuUtil: [],
+        maxGpuMemoryUtil: [],
+        landed: 0,
+      };
+      window.series.set(podId, series);
+    }
+    series.observedAt.push(observedAt);
+    series.known.push(known);
+    series.uptimeS.push(uptimeS ?? Number.NaN);
+    series.maxGpuUtil.push(gpu ?? Number.NaN);
+    series.maxGpuMemoryUtil.push(memory ?? Number.NaN);
+    grown.add(series);
+  }
+  return grown;
+}
+
+/** Drops the samples observed at or after `at` (into new arrays); says whether any was dropped. */
+function truncateFrom(series: Series, at: number): boolean {
+  const times = series.observedAt;
+  let keep = times.length;
+  while (keep > series.start && (times[keep - 1] as number) >= at) keep--;
+  if (keep === times.length) return false;
+  slice(series, series.start, keep);
+  return true;
+}
+
+/** Drops samples older than every reader's window, and Pods left with none. */
+function trim(window: AccountWindow, keepFrom: number): void {
+  for (const [podId, series] of window.series) {
+    const times = series.observedAt;
+    let start = series.start;
+    while (start < times.length && (times[start] as number) < keepFrom) start++;
+    if (start === times.length) window.series.delete(podId);
+    // Compacted now and then, not on every tick: the dropped head is garbage until then.
+    else if (start > 64 && start > times.length / 2) slice(series, start, times.length);
+    else series.start = start;
+  }
+  window.loadedFrom = Math.max(window.loadedFrom, keepFrom);
+}
+
+function slice(series: Series, from: number, to: number): void {
+  series.observedAt = series.observedAt.slice(from, to);
+  series.known = series.known.slice(from, to);
+  series.uptimeS = series.uptimeS.slice(from, to);
+  series.maxGpuUtil = series.maxGpuUtil.slice(from, to);
+  series.maxGpuMemoryUtil = series.maxGpuMemoryUtil.slice(from, to);
+  series.start = 0;
+}
