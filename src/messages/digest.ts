@@ -33,7 +33,7 @@ function costWords(alert: AlertData, ctx: RenderContext): string {
     const stop =
       idle.stopAt === null
         ? ''
-        : `; ${idle.dryRun ? 'would be stopped' : 'stop'} ${formatDateTime(idle.stopAt, ctx.timeZone)}`;
+        : `; ${idle.dryRun ? 'would be stopped (dry run)' : 'to be stopped'} ${formatDateTime(idle.stopAt, ctx.timeZone)}`;
     return `idle ${formatElapsed(ctx.now - idle.idleSince)}${held}, ${formatUsdPerHour(idle.costPerHr)} (${formatUsd(idle.costPerHr * 24)}/day)${stop}`;
   }
   const waste = detailsOf(alert.details, 'waste');
@@ -111,9 +111,12 @@ export function digestView(notice: DigestNotice): EmailView {
   if (saved > 0 || wouldHave > 0) {
     const parts = [
       ...(saved > 0 ? [`podwarden's stops saved ${formatUsd(saved)}`] : []),
-      ...(wouldHave > 0 ? [`dry-run stops would have saved ${formatUsd(wouldHave)}`] : []),
+      ...(wouldHave > 0 ? [`its dry-run stops would have saved ${formatUsd(wouldHave)}`] : []),
     ];
-    lead.push(`${parts.join('; ')} ${sinceWords}.`.replace(/^./, (first) => first.toUpperCase()));
+    const when = notice.sinceLastDigest
+      ? `Since the last digest (${formatDateTime(notice.since, notice.timeZone)})`
+      : 'In the last 24 hours';
+    lead.push(`${when}, ${parts.join(' and ')}.`);
   }
 
   const blocks: Block[] = [];
@@ -123,7 +126,10 @@ export function digestView(notice: DigestNotice): EmailView {
     blocks.push(
       table(
         'Idle Pods',
-        idle.map((alert) => rowOf(alert, ctx)),
+        idle.map((alert) => [
+          detailsOf(alert.details, 'idle')?.podName ?? alertView(alert, ctx).title,
+          costWords(alert, ctx),
+        ]),
       ),
     );
   if (waste.length > 0)
@@ -162,7 +168,7 @@ export function digestView(notice: DigestNotice): EmailView {
   }
   return {
     subject,
-    tone: openCount > 0 ? 'warning' : 'resolved',
+    tone: 'info',
     heading: `Daily digest for account ${notice.account}`,
     lead,
     blocks,
