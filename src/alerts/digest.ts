@@ -15,6 +15,11 @@ import { muteSilenced } from './silence.js';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
+/**
+ * A stop counts as saving for a week at most: a Pod still stopped after that is its owner's
+ * choice, no longer podwarden's saving.
+ */
+const SAVING_HORIZON_MS = 7 * DAY_MS;
 
 /**
  * The daily digest (`alerts.digest`): during the configured local hour, once per account and
@@ -78,11 +83,15 @@ export function digestNotice(
     .flatMap((flap) => flappingNotice(database, flap, settings, silences, now) ?? []);
   const flappingKeys = new Set(flapping.map((flap) => flap.key));
   const firing = firingAlerts(database)
-    .filter((record) => record.account === account && settings.emailed(record.rule) && !flappingKeys.has(record.key))
+    // A budget over every account (account `all`) concerns each of them: each digest lists it.
+    .filter((record) => (record.account === account || record.account === 'all') && settings.emailed(record.rule))
+    .filter((record) => !flappingKeys.has(record.key))
     .flatMap((record) => toNotifyAlert(record, settings.defaultRecipients) ?? []);
   const open = muteSilenced(firing, silences, now);
   const since = lastDigest ?? now - DAY_MS;
-  const savings = stopsBetween(database, account, since, now).map((stop) => savingOf(stop, now));
+  const savings = stopsBetween(database, account, now - SAVING_HORIZON_MS, now)
+    .map((stop) => savingOf(stop, now, since))
+    .filter((saving) => saving.decidedAt >= since || saving.notBilledMs > 0);
   const saved = savings.reduce((sum, saving) => sum + saving.saved, 0);
   if (open.length === 0 && flapping.length === 0 && saved <= 0) return undefined;
   const recipients = new Set([...open, ...flapping].flatMap((item) => item.recipients));
@@ -101,19 +110,20 @@ export function digestNotice(
 }
 
 /**
- * What a stop kept from being billed up to now: from the decision until the Pod ran again (it
- * started after the stop) or vanished, else until now. A Pod seen running with no start after
- * the stop is claimed nothing: when it ran again is unknown. A dry-run stop would have saved
- * until the idle episode ended (the Pod got busy, went away…).
+ * What a stop kept from being billed between `from` (the last digest) and now: from the decision
+ * until the Pod ran again (it started after the stop) or vanished, else until now, counted from
+ * `from` at the earliest so no hour is counted in two digests. A Pod seen running with no start
+ * after the stop is claimed nothing: when it ran again is unknown. A dry-run stop would have
+ * saved until the idle episode ended (the Pod got busy, went away…).
  */
-export function savingOf(stop: StopSince, now: number): DigestSaving {
+export function savingOf(stop: StopSince, now: number, from: number): DigestSaving {
   let end: number;
   if (stop.dryRun) end = stop.episodeEndedAt ?? now;
   else if (stop.podGoneAt !== null) end = stop.podGoneAt;
   else if (stop.podStatus === 'RUNNING') {
     end = stop.podStartedAt !== null && stop.podStartedAt > stop.decidedAt ? stop.podStartedAt : stop.decidedAt;
   } else end = now;
-  const notBilledMs = Math.max(0, Math.min(end, now) - stop.decidedAt);
+  const notBilledMs = Math.max(0, Math.min(end, now) - Math.max(stop.decidedAt, from));
   return {
     podId: stop.podId,
     podName: stop.podName,

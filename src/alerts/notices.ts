@@ -46,7 +46,7 @@ export interface DigestSaving {
   decidedAt: number;
   dryRun: boolean;
   savingPerHr: number;
-  /** How long the Pod has not billed (dry run: would not have) since the stop, up to now. */
+  /** How long the Pod has not billed (dry run: would not have) since the last digest, up to now. */
   notBilledMs: number;
   /** Whether that is still going on: the Pod still stopped (dry run: still idle). */
   ongoing: boolean;

@@ -71,7 +71,7 @@ function savingRow(saving: DigestSaving, timeZone: string): Row {
   const still = saving.ongoing ? (saving.dryRun ? ', still idle' : ', still stopped') : '';
   return [
     saving.podName,
-    `${saving.dryRun ? 'stop decided (dry run)' : 'stopped'} ${formatDateTime(saving.decidedAt, timeZone)}, ${formatElapsed(saving.notBilledMs)} at ${formatUsdPerHour(saving.savingPerHr)}${still}: ${what} ${formatUsd(saving.saved)}`,
+    `${saving.dryRun ? 'stop decided (dry run)' : 'stopped'} ${formatDateTime(saving.decidedAt, timeZone)}; ${formatElapsed(saving.notBilledMs)} at ${formatUsdPerHour(saving.savingPerHr)}${still}: ${what} ${formatUsd(saving.saved)}`,
   ];
 }
 
@@ -82,10 +82,10 @@ function total(savings: readonly DigestSaving[], dryRun: boolean): number {
 export function digestView(notice: DigestNotice): EmailView {
   const ctx: RenderContext = { now: notice.now, timeZone: notice.timeZone };
   const budgets = notice.open.filter((alert) => alert.rule === 'budget');
-  const idle = notice.open.filter((alert) => detailsOf(alert.details, 'idle'));
+  const idle = latestPerPod(notice.open);
   const waste = notice.open.filter((alert) => detailsOf(alert.details, 'waste'));
-  const listed = new Set([...budgets, ...idle, ...waste]);
-  const others = notice.open.filter((alert) => !listed.has(alert));
+  const listed = new Set([...budgets, ...waste]);
+  const others = notice.open.filter((alert) => !listed.has(alert) && !detailsOf(alert.details, 'idle'));
   const budgetLines = budgetRows(budgets);
   const openCount = budgetLines.length + idle.length + waste.length + others.length + notice.flapping.length;
   const atStake =
@@ -95,9 +95,9 @@ export function digestView(notice: DigestNotice): EmailView {
   const wouldHave = total(notice.savings, true);
 
   const subjectParts = [`${openCount} open`];
-  if (atStake > 0) subjectParts.push(`${formatUsdBrief(Math.round(atStake))}/day at stake`);
-  if (saved > 0) subjectParts.push(`saved ${formatUsdBrief(Math.round(saved))}`);
-  if (wouldHave > 0) subjectParts.push(`would have saved ${formatUsdBrief(Math.round(wouldHave))}`);
+  if (atStake > 0) subjectParts.push(`${brief(atStake)}/day at stake`);
+  if (saved > 0) subjectParts.push(`saved ${brief(saved)}`);
+  if (wouldHave > 0) subjectParts.push(`would have saved ${brief(wouldHave)}`);
   const subject = fitSubject(`podwarden daily: ${subjectParts.join(', ')}`);
 
   const sinceWords = notice.sinceLastDigest
@@ -111,7 +111,9 @@ export function digestView(notice: DigestNotice): EmailView {
   if (saved > 0 || wouldHave > 0) {
     const parts = [
       ...(saved > 0 ? [`podwarden's stops saved ${formatUsd(saved)}`] : []),
-      ...(wouldHave > 0 ? [`its dry-run stops would have saved ${formatUsd(wouldHave)}`] : []),
+      ...(wouldHave > 0
+        ? [`${saved > 0 ? 'its' : "podwarden's"} dry-run stops would have saved ${formatUsd(wouldHave)}`]
+        : []),
     ];
     const when = notice.sinceLastDigest
       ? `Since the last digest (${formatDateTime(notice.since, notice.timeZone)})`
@@ -146,7 +148,7 @@ export function digestView(notice: DigestNotice): EmailView {
         notice.flapping.map((flap) => [
           flap.labels.pod_name ??
             alertView({ ...flap, severity: 'info', firedAt: flap.since, resolvedAt: null }, ctx).title,
-          `holds ~${formatElapsed(flap.heldPerHourMs)} of every hour${flap.costPerDay === null ? '' : `: ~${formatUsd(flap.costPerDay)}/day`}, fired ${flap.fires} times in ${formatElapsed(flap.windowMs)}`,
+          `holds ~${formatElapsed(Math.round(flap.heldPerHourMs / 60_000) * 60_000)} of every hour${flap.costPerDay === null ? '' : `: ~${formatUsd(flap.costPerDay)}/day`}, fired ${flap.fires} times in ${formatElapsed(flap.windowMs)}`,
         ]),
       ),
     );
@@ -161,7 +163,7 @@ export function digestView(notice: DigestNotice): EmailView {
   if (notice.savings.length > 0) {
     blocks.push(
       table(
-        `Stops ${sinceWords}`,
+        `What the stops saved ${sinceWords}`,
         notice.savings.map((saving) => savingRow(saving, notice.timeZone)),
       ),
     );
@@ -179,6 +181,30 @@ export function digestView(notice: DigestNotice): EmailView {
       `Account ${notice.account} · sent to ${notice.recipients.join(', ')}`,
     ],
   };
+}
+
+/** Whole dollars in a subject once they are many; cents while they are few, so $0.07 is not "$0". */
+function brief(amount: number): string {
+  return amount >= 10 ? formatUsdBrief(Math.round(amount)) : formatUsd(amount);
+}
+
+const STAGES = ['idle', 'held', 'warn', 'stop'];
+
+/**
+ * One row per idle Pod: a Pod can have more than one idle alert open (a warning and the notice
+ * before it, two rules); the furthest stage says the most.
+ */
+function latestPerPod(alerts: readonly AlertData[]): AlertData[] {
+  const byPod = new Map<string, { alert: AlertData; rank: number }>();
+  for (const alert of alerts) {
+    const d = detailsOf(alert.details, 'idle');
+    if (!d) continue;
+    const rank = STAGES.indexOf(d.stage);
+    const seen = byPod.get(d.podId);
+    if (!seen || rank > seen.rank || (rank === seen.rank && alert.firedAt > seen.alert.firedAt))
+      byPod.set(d.podId, { alert, rank });
+  }
+  return [...byPod.values()].map((entry) => entry.alert);
 }
 
 function rowOf(alert: AlertData, ctx: RenderContext): Row {
