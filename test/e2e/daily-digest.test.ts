@@ -69,7 +69,7 @@ describe('the daily digest over a small-team day and a bit', () => {
       expect(day1).toMatch(/bob-jupyter\s+stop decided \(dry run\)/);
       expect(day1).toMatch(/would have saved \$\d+\.\d\d/);
       // One row per idle Pod, however many of its alerts are open.
-      expect(day1.match(/^ {2}bob-jupyter\s+idle/gm)).toHaveLength(1);
+      expect(day1?.match(/^ {2}bob-jupyter\s+idle/gm)).toHaveLength(1);
       expect(day2).toContain('Since the last digest (Mon 2 Nov, 02:');
       for (const text of [day1, day2]) expect(text).toContain('CET');
       for (const message of messages) expect(message.to.length).toBeGreaterThan(0);
