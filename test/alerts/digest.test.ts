@@ -118,6 +118,22 @@ describe('the daily digest', () => {
     expect(b.outbox()).toEqual([]);
   }, 120_000);
 
+  it('goes out with nothing open when a stop saved something, to the default recipients', async () => {
+    const b = alertBench((config) => {
+      config.alerts.digest = DIGEST;
+      config.email.to = ['ops@example.com'];
+    });
+    bench = b;
+    stopReceipt(b, START + 7 * HOUR, true);
+    await b.run(9 * HOUR, () => []);
+    const [only, ...more] = digests(b);
+    expect(more).toEqual([]);
+    expect(only?.to).toEqual(['ops@example.com']);
+    expect(only?.subject).toBe('podwarden daily: 0 open, would have saved $1.64');
+    expect(only?.text).toContain('Nothing is open in account sim.');
+    expect(only?.text).toContain("In the last 24 hours, podwarden's dry-run stops would have saved $1.64.");
+  }, 120_000);
+
   it('is off unless configured', async () => {
     const b = alertBench();
     bench = b;
