@@ -2,6 +2,7 @@ import type { Config } from '../config/schema.js';
 import { dueMessages } from '../db/notifications.js';
 import type { Evaluator } from '../rules/evaluator.js';
 import { alertmanagerStep } from './alertmanager.js';
+import { queueDigests } from './digest.js';
 import { smtpMailer } from './email.js';
 import { notify } from './notify.js';
 import { deliverOutbox } from './outbox.js';
@@ -28,6 +29,7 @@ export const alertsEvaluator: Evaluator = {
     const transitions = recordFindings(ctx.db, ctx.findings, ctx.now, settings, ctx.unjudged);
     for (const transition of transitions) ctx.events.emit('alert:state', transition);
     const queued = notify(ctx.db, settings, ctx.now, messageDomain(ctx.config));
+    queued.push(...queueDigests(ctx.db, ctx.config, settings, ctx.now, messageDomain(ctx.config)));
     await alertmanagerStep(ctx);
     if (!ctx.config.email.host) {
       for (const message of queued) {

@@ -1,3 +1,5 @@
+import type { AlertData } from '../messages/view.js';
+
 /**
  * The notices the alert pipeline sends besides firing and resolved groups: the data a template
  * renders (src/messages/notices.ts owns the wording).
@@ -33,6 +35,37 @@ export interface FlappingNotice {
   costPerHr: number | null;
   /** costPerHr × heldShare × 24: what the pattern costs a day if it goes on. */
   costPerDay: number | null;
+  recipients: string[];
+  now: number;
+}
+
+/** A stop since the last digest and what it kept from being billed (src/alerts/digest.ts). */
+export interface DigestSaving {
+  podId: string;
+  podName: string;
+  decidedAt: number;
+  dryRun: boolean;
+  savingPerHr: number;
+  /** How long the Pod has not billed (dry run: would not have) since the last digest, up to now. */
+  notBilledMs: number;
+  /** Whether that is still going on: the Pod still stopped (dry run: still idle). */
+  ongoing: boolean;
+  saved: number;
+}
+
+/** Once a day: what is still open in one account, with its costs, and what the stops saved. */
+export interface DigestNotice {
+  kind: 'digest';
+  account: string;
+  /** Firing alerts of the account, flapping ones left out (they are in `flapping`). */
+  open: (AlertData & { key: string })[];
+  flapping: FlappingNotice[];
+  savings: DigestSaving[];
+  /** Where the savings are counted from: the last digest, or a day back for the first. */
+  since: number;
+  /** Whether `since` is a previous digest (else the first one, a day back). */
+  sinceLastDigest: boolean;
+  timeZone: string;
   recipients: string[];
   now: number;
 }

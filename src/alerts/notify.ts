@@ -84,7 +84,7 @@ export function notify(
 }
 
 /** The notice of a flap, from its key's episodes over the window; none when silenced. */
-function flappingNotice(
+export function flappingNotice(
   database: Database,
   flap: FlapRecord,
   settings: AlertSettings,

@@ -46,6 +46,21 @@ export function durationOrZero() {
   });
 }
 
+/** An IANA time zone name such as `Europe/Paris`. */
+export function timeZone() {
+  return z.string().refine(
+    (name) => {
+      try {
+        new Intl.DateTimeFormat('en-US', { timeZone: name });
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    { error: (issue) => `unknown time zone "${String(issue.input)}" (expected e.g. Europe/Paris)` },
+  );
+}
+
 /** A node-cron expression: five fields, or six with seconds first; the error names the cron field. */
 export function cronSchedule() {
   return z.string().superRefine((text, ctx) => {

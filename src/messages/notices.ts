@@ -1,4 +1,6 @@
-import type { FlappingNotice } from '../alerts/notices.js';
+import type { DigestNotice, FlappingNotice } from '../alerts/notices.js';
+
+import { digestView } from './digest.js';
 import type { RenderedMessage } from './email.js';
 import { flappingView } from './flapping.js';
 import { renderHtml } from './html.js';
@@ -7,5 +9,11 @@ import { renderText } from './text.js';
 /** Notices that are not a group's alerts (flapping), through the same view model as every mail. */
 export function renderFlappingNotice(notice: FlappingNotice, timeZone = 'UTC'): RenderedMessage {
   const view = flappingView(notice, timeZone);
+  return { subject: view.subject, text: renderText(view), html: renderHtml(view) };
+}
+
+/** The daily digest of an account, through the same view model. */
+export function renderDigest(notice: DigestNotice): RenderedMessage {
+  const view = digestView(notice);
   return { subject: view.subject, text: renderText(view), html: renderHtml(view) };
 }

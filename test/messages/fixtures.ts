@@ -1,5 +1,5 @@
 import type { NotifyAlert } from '../../src/alerts/alert.js';
-import type { FlappingNotice } from '../../src/alerts/notices.js';
+import type { DigestNotice, FlappingNotice } from '../../src/alerts/notices.js';
 import type { Notification } from '../../src/alerts/pipeline.js';
 import type {
   BudgetDetails,
@@ -237,5 +237,51 @@ export const FLAPPING: FlappingNotice = {
   costPerHr: 3.28,
   costPerDay: 3.28 * (35 / 60) * 24,
   recipients: ['ml-team@example.com'],
+  now: NOW,
+};
+
+const bobIdle = alert(
+  13,
+  'idle',
+  'info',
+  { pod_id: 'b0bj7p4x', pod_name: 'bob-jupyter', idle_rule: 'gpu-idle' },
+  { ...idle('idle'), podId: 'b0bj7p4x', podName: 'bob-jupyter', costPerHr: 0.69, savingPerHr: 0.66 },
+);
+
+/** The team account at 09:00 Berlin: a budget, an idle Pod, two wastes, a flapping Pod, two stops. */
+export const DIGEST: DigestNotice = {
+  kind: 'digest',
+  account: 'team',
+  open: [ALERTS['budget-live'], bobIdle, ALERTS.waste, ALERTS['waste-endpoint']].map((open) => {
+    if (!open) throw new Error('fixture missing');
+    return open;
+  }),
+  flapping: [FLAPPING],
+  savings: [
+    {
+      podId: 'n8bobxx1',
+      podName: 'nb-bob',
+      decidedAt: NOW - 20 * HOUR,
+      dryRun: false,
+      savingPerHr: 1.64,
+      notBilledMs: 17 * HOUR + 25 * MIN,
+      ongoing: false,
+      saved: 1.64 * (17 + 25 / 60),
+    },
+    {
+      podId: 'c4a100xx',
+      podName: 'carol-a100',
+      decidedAt: NOW - 3 * HOUR,
+      dryRun: true,
+      savingPerHr: 1.6,
+      notBilledMs: 3 * HOUR,
+      ongoing: true,
+      saved: 4.8,
+    },
+  ],
+  since: NOW - 24 * HOUR,
+  sinceLastDigest: true,
+  timeZone: 'Europe/Berlin',
+  recipients: ['finance@example.com', 'ml-team@example.com'],
   now: NOW,
 };

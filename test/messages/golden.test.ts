@@ -2,9 +2,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { renderMessage, SUBJECT_MAX } from '../../src/messages/email.js';
-import { renderFlappingNotice } from '../../src/messages/notices.js';
+import { renderDigest, renderFlappingNotice } from '../../src/messages/notices.js';
 import { alertDescription, alertSummary } from '../../src/messages/summary.js';
-import { ALERTS, FLAPPING, firstNotification, NOW, resolvedNotification } from './fixtures.js';
+import { ALERTS, DIGEST, FLAPPING, firstNotification, NOW, resolvedNotification } from './fixtures.js';
 
 /**
  * Every kind of email, text and HTML, against golden files: a change to a message is a reviewed
@@ -36,6 +36,7 @@ const MESSAGES: Record<string, ReturnType<typeof renderMessage>> = {
   'idle-resolved': renderMessage(resolvedNotification(ALERTS['idle-notify'] as never)),
   'budget-resolved': renderMessage(resolvedNotification(ALERTS['budget-live'] as never)),
   flapping: renderFlappingNotice(FLAPPING),
+  digest: renderDigest(DIGEST),
 };
 
 describe('golden emails', () => {

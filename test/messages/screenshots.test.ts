@@ -1,9 +1,9 @@
 import type { Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderMessage } from '../../src/messages/email.js';
-import { renderFlappingNotice } from '../../src/messages/notices.js';
+import { renderDigest, renderFlappingNotice } from '../../src/messages/notices.js';
 import { hasChromium, launchBrowser, screenshot, WIDTHS } from '../helpers/browser.js';
-import { ALERTS, FLAPPING, firstNotification, resolvedNotification } from './fixtures.js';
+import { ALERTS, DIGEST, FLAPPING, firstNotification, resolvedNotification } from './fixtures.js';
 
 /**
  * Every kind of email as a person sees it: headless Chromium at a phone and a desktop width,
@@ -15,6 +15,7 @@ const messages: Record<string, string> = {
   ),
   'email-idle-resolved': renderMessage(resolvedNotification(ALERTS['idle-notify'] as never)).html,
   'email-flapping': renderFlappingNotice(FLAPPING).html,
+  'email-digest': renderDigest(DIGEST).html,
 };
 
 describe.skipIf(!hasChromium())('emails in Chromium', () => {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { RuleName } from '../../rules/finding.js';
-import { duration, durationOrZero, type ParseContext, withMs } from '../fields.js';
+import { duration, durationOrZero, type ParseContext, timeZone, withMs } from '../fields.js';
 import { alertmanagerSection, routeSection } from './alertmanager.js';
 
 /** Every rule that produces findings, in the order the configuration lists them. */
@@ -73,6 +73,16 @@ export function alertsSection(ctx: ParseContext) {
         },
         ['window'],
       ).prefault({}),
+      /**
+       * The daily digest: once a day at `hour` (local time in `timeZone`), one email per account of
+       * what is still open and what podwarden saved since the last one. Absent: no digest.
+       */
+      digest: z
+        .object({
+          hour: z.int().min(0).max(23),
+          timeZone: timeZone().default('UTC'),
+        })
+        .optional(),
       /** Email, Alertmanager or both, per rule (alertmanager.ts). */
       route: routeSection,
       alertmanager: alertmanagerSection(ctx).optional(),

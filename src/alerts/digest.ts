@@ -1,0 +1,149 @@
+import type { Config } from '../config/schema.js';
+import { firingAlerts, openFlaps } from '../db/alerts.js';
+import { digestGroupKey, lastDigestAt, type StopSince, stopsBetween } from '../db/digest.js';
+import type { OutboxRecord } from '../db/notifications.js';
+import type { Database } from '../db/open.js';
+import { listSilences } from '../db/silences.js';
+import { renderDigest } from '../messages/notices.js';
+import { currentPeriod } from '../rules/period.js';
+import { toNotifyAlert } from './alert.js';
+import type { DigestNotice, DigestSaving, FlappingNotice } from './notices.js';
+import { flappingNotice } from './notify.js';
+import { queueNotice } from './outbox.js';
+import type { AlertSettings } from './settings.js';
+import { muteSilenced } from './silence.js';
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+/**
+ * A stop counts as saving for a week at most: a Pod still stopped after that is its owner's
+ * choice, no longer podwarden's saving.
+ */
+const SAVING_HORIZON_MS = 7 * DAY_MS;
+
+/**
+ * The daily digest (`alerts.digest`): during the configured local hour, once per account and
+ * day, one email of what is still open and what the stops saved since the last digest. The
+ * outbox row is the record that it went out: written in this transaction, read by the next tick,
+ * so a restart within the hour does not send a second one. Nothing open and nothing saved: no
+ * digest (and none later that day, unless something opens within the hour).
+ */
+export function queueDigests(
+  database: Database,
+  config: Config,
+  settings: AlertSettings,
+  now: number,
+  messageDomain: string,
+): OutboxRecord[] {
+  const digest = config.alerts.digest;
+  // Only within the hour itself: a digest that comes at 15:00 because a daemon started then
+  // would be a surprise, and a missed one is told by the next.
+  if (!digest || localHour(now, digest.timeZone) !== digest.hour) return [];
+  const dayStart = currentPeriod(
+    { period: 'day', timeZone: digest.timeZone, weekStartsOn: 'monday', monthResetDay: 1 },
+    now,
+  ).startMs;
+  return database.transaction(() =>
+    config.accounts.flatMap((account) => {
+      const last = lastDigestAt(database, account.name);
+      if (last !== null && last >= dayStart) return [];
+      const notice = digestNotice(database, settings, account.name, last, digest.timeZone, now);
+      if (!notice) return [];
+      return [
+        queueNotice(
+          database,
+          {
+            groupKey: digestGroupKey(account.name),
+            reason: 'digest',
+            account: account.name,
+            to: notice.recipients,
+            rendered: renderDigest(notice),
+            alertKeys: [...notice.open.map((alert) => alert.key), ...notice.flapping.map((flap) => flap.key)],
+            now,
+          },
+          messageDomain,
+        ),
+      ];
+    }),
+  );
+}
+
+/** What one account's digest says, or nothing when nothing is open and nothing was saved. */
+export function digestNotice(
+  database: Database,
+  settings: AlertSettings,
+  account: string,
+  lastDigest: number | null,
+  timeZone: string,
+  now: number,
+): DigestNotice | undefined {
+  const silences = listSilences(database, now);
+  const flapping: FlappingNotice[] = [...openFlaps(database).values()]
+    .filter((flap) => flap.account === account && settings.emailed(flap.rule))
+    .flatMap((flap) => flappingNotice(database, flap, settings, silences, now) ?? []);
+  const flappingKeys = new Set(flapping.map((flap) => flap.key));
+  const firing = firingAlerts(database)
+    // A budget over every account (account `all`) concerns each of them: each digest lists it.
+    .filter((record) => (record.account === account || record.account === 'all') && settings.emailed(record.rule))
+    .filter((record) => !flappingKeys.has(record.key))
+    .flatMap((record) => toNotifyAlert(record, settings.defaultRecipients) ?? []);
+  const open = muteSilenced(firing, silences, now);
+  const since = lastDigest ?? now - DAY_MS;
+  const savings = stopsBetween(database, account, now - SAVING_HORIZON_MS, now)
+    .map((stop) => savingOf(stop, now, since))
+    .filter((saving) => saving.decidedAt >= since || saving.notBilledMs > 0);
+  const saved = savings.reduce((sum, saving) => sum + saving.saved, 0);
+  if (open.length === 0 && flapping.length === 0 && saved <= 0) return undefined;
+  const recipients = new Set([...open, ...flapping].flatMap((item) => item.recipients));
+  return {
+    kind: 'digest',
+    account,
+    open,
+    flapping,
+    savings,
+    since,
+    sinceLastDigest: lastDigest !== null,
+    timeZone,
+    recipients: [...(recipients.size > 0 ? recipients : settings.defaultRecipients)].sort(),
+    now,
+  };
+}
+
+/**
+ * What a stop kept from being billed between `from` (the last digest) and now: from the decision
+ * until the Pod ran again (it started after the stop) or vanished, else until now, counted from
+ * `from` at the earliest so no hour is counted in two digests. A Pod seen running with no start
+ * after the stop is claimed nothing: when it ran again is unknown. A dry-run stop would have
+ * saved until the idle episode ended (the Pod got busy, went away…).
+ */
+export function savingOf(stop: StopSince, now: number, from: number): DigestSaving {
+  let end: number;
+  if (stop.dryRun) end = stop.episodeEndedAt ?? now;
+  else if (stop.podGoneAt !== null) end = stop.podGoneAt;
+  else if (stop.podStatus === 'RUNNING') {
+    end = stop.podStartedAt !== null && stop.podStartedAt > stop.decidedAt ? stop.podStartedAt : stop.decidedAt;
+  } else end = now;
+  const notBilledMs = Math.max(0, Math.min(end, now) - Math.max(stop.decidedAt, from));
+  return {
+    podId: stop.podId,
+    podName: stop.podName,
+    decidedAt: stop.decidedAt,
+    dryRun: stop.dryRun,
+    savingPerHr: stop.savingPerHr,
+    notBilledMs,
+    ongoing: end >= now,
+    saved: (stop.savingPerHr * notBilledMs) / HOUR_MS,
+  };
+}
+
+const hourFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** The hour (0–23) the clocks of `timeZone` show at `ms`. */
+export function localHour(ms: number, timeZone: string): number {
+  let format = hourFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', hour: 'numeric' });
+    hourFormats.set(timeZone, format);
+  }
+  return Number(format.formatToParts(ms).find((part) => part.type === 'hour')?.value);
+}

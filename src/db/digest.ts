@@ -1,0 +1,77 @@
+import { and, asc, desc, eq, gte, inArray, lte } from 'drizzle-orm';
+import type { Database } from './open.js';
+import { STOP_DECISIONS } from './receipts.js';
+import { actionReceipts, idleEpisodes, outbox, pods } from './schema.js';
+
+/**
+ * What the daily digest reads besides the alerts: when the account's last digest was written
+ * (the outbox row itself is the record, written in the transaction that decides it, so a
+ * restart never sends a second one the same day), and the stops since then with what has become
+ * of their Pods.
+ */
+
+export function digestGroupKey(account: string): string {
+  return `digest:${account}`;
+}
+
+/** When the account's latest digest was queued; null if it never had one. */
+export function lastDigestAt(database: Database, account: string): number | null {
+  const row = database.db
+    .select({ createdAt: outbox.createdAt })
+    .from(outbox)
+    .where(eq(outbox.groupKey, digestGroupKey(account)))
+    .orderBy(desc(outbox.createdAt))
+    .limit(1)
+    .get();
+  return row?.createdAt ?? null;
+}
+
+export interface StopSince {
+  podId: string;
+  podName: string;
+  decidedAt: number;
+  dryRun: boolean;
+  savingPerHr: number;
+  /** When the idle episode of the stop ended (the Pod active again, gone…); null while open. */
+  episodeEndedAt: number | null;
+  /** The Pod as last seen: its status, when it last started, when it vanished. */
+  podStatus: string | null;
+  podStartedAt: number | null;
+  podGoneAt: number | null;
+}
+
+/** The account's stops (sent or dry run) decided in [from, to], oldest first. */
+export function stopsBetween(database: Database, account: string, from: number, to: number): StopSince[] {
+  return database.db
+    .select({
+      podId: actionReceipts.podId,
+      podName: actionReceipts.podName,
+      decidedAt: actionReceipts.decidedAt,
+      dryRun: actionReceipts.dryRun,
+      savingPerHr: actionReceipts.savingPerHr,
+      episodeEndedAt: idleEpisodes.endedAt,
+      podStatus: pods.status,
+      podStartedAt: pods.startedAt,
+      podGoneAt: pods.goneAt,
+    })
+    .from(actionReceipts)
+    .leftJoin(
+      idleEpisodes,
+      and(
+        eq(idleEpisodes.account, actionReceipts.account),
+        eq(idleEpisodes.podId, actionReceipts.podId),
+        eq(idleEpisodes.startedAt, actionReceipts.episodeStartedAt),
+      ),
+    )
+    .leftJoin(pods, and(eq(pods.account, actionReceipts.account), eq(pods.podId, actionReceipts.podId)))
+    .where(
+      and(
+        eq(actionReceipts.account, account),
+        inArray(actionReceipts.decision, [...STOP_DECISIONS]),
+        gte(actionReceipts.decidedAt, from),
+        lte(actionReceipts.decidedAt, to),
+      ),
+    )
+    .orderBy(asc(actionReceipts.decidedAt), asc(actionReceipts.id))
+    .all();
+}

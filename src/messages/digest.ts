@@ -1,0 +1,212 @@
+import type { DigestNotice, DigestSaving } from '../alerts/notices.js';
+import { type BudgetDetails, detailsOf } from '../rules/finding-details.js';
+import { alertView } from './alert-view.js';
+import { fitSubject } from './email.js';
+import { formatDateTime, formatElapsed, formatPercent, formatUsd, formatUsdBrief, formatUsdPerHour } from './format.js';
+import type { AlertData, Block, EmailView, RenderContext, TableBlock } from './view.js';
+
+/**
+ * The daily digest: what is still open in an account, each with what it costs, the flapping
+ * alerts with what their pattern costs, and what podwarden's stops saved since the last digest.
+ * Recurring things are said here once a day instead of in a mail per occurrence.
+ */
+
+type Row = [string, string];
+
+/** What an open alert costs a day while it lasts; null for what has no running cost (budgets…). */
+export function costPerDayOf(alert: AlertData): number | null {
+  const idle = detailsOf(alert.details, 'idle');
+  if (idle) return idle.costPerHr * 24;
+  const waste = detailsOf(alert.details, 'waste');
+  if (waste) return waste.costPerDay ?? (waste.costPerHour === null ? null : waste.costPerHour * 24);
+  const notStopped = detailsOf(alert.details, 'idle-not-stopped');
+  if (notStopped) return notStopped.costPerHr * 24;
+  const cluster = detailsOf(alert.details, 'idle-cluster');
+  if (cluster) return cluster.costPerHr * 24;
+  return null;
+}
+
+function costWords(alert: AlertData, ctx: RenderContext): string {
+  const idle = detailsOf(alert.details, 'idle');
+  if (idle) {
+    const held = idle.stage === 'held' ? ' with GPU memory held' : '';
+    const stop =
+      idle.stopAt === null
+        ? ''
+        : `; ${idle.dryRun ? 'would be stopped (dry run)' : 'to be stopped'} ${formatDateTime(idle.stopAt, ctx.timeZone)}`;
+    return `idle ${formatElapsed(ctx.now - idle.idleSince)}${held}, ${formatUsdPerHour(idle.costPerHr)} (${formatUsd(idle.costPerHr * 24)}/day)${stop}`;
+  }
+  const waste = detailsOf(alert.details, 'waste');
+  if (waste) {
+    const perDay = costPerDayOf(alert);
+    const span = `${waste.sinceIsLowerBound ? 'over ' : ''}${formatElapsed(ctx.now - waste.since)}`;
+    return `${perDay === null ? 'cost not billed yet' : `${formatUsd(perDay)}/day`} for ${span}`;
+  }
+  const perDay = costPerDayOf(alert);
+  return perDay === null ? alert.summary : `${formatUsd(perDay)}/day`;
+}
+
+/** One row per budget: the alert of its highest threshold says where spend stands. */
+function budgetRows(alerts: readonly AlertData[]): Row[] {
+  const top = new Map<string, BudgetDetails>();
+  for (const alert of alerts) {
+    const d = detailsOf(alert.details, 'budget');
+    if (!d) continue;
+    const seen = top.get(d.budget);
+    if (
+      !seen ||
+      d.evaluatedAt > seen.evaluatedAt ||
+      (d.evaluatedAt === seen.evaluatedAt && d.threshold > seen.threshold)
+    )
+      top.set(d.budget, d);
+  }
+  return [...top.values()].map((d) => [
+    `${d.budget} (${d.period.label})`,
+    `${formatUsd(d.live)} of ${formatUsdBrief(d.amount)} (${formatPercent(d.live / d.amount)}); ${formatUsd(d.forecastAtCurrentRate)} by the end of the ${d.period.kind} at the current ${formatUsdPerHour(d.currentPerHour)}`,
+  ]);
+}
+
+function savingRow(saving: DigestSaving, timeZone: string): Row {
+  const what = saving.dryRun ? 'would have saved' : 'saved';
+  const still = saving.ongoing ? (saving.dryRun ? ', still idle' : ', still stopped') : '';
+  return [
+    saving.podName,
+    `${saving.dryRun ? 'stop decided (dry run)' : 'stopped'} ${formatDateTime(saving.decidedAt, timeZone)}; ${formatElapsed(saving.notBilledMs)} at ${formatUsdPerHour(saving.savingPerHr)}${still}: ${what} ${formatUsd(saving.saved)}`,
+  ];
+}
+
+function total(savings: readonly DigestSaving[], dryRun: boolean): number {
+  return savings.filter((saving) => saving.dryRun === dryRun).reduce((sum, saving) => sum + saving.saved, 0);
+}
+
+export function digestView(notice: DigestNotice): EmailView {
+  const ctx: RenderContext = { now: notice.now, timeZone: notice.timeZone };
+  const budgets = notice.open.filter((alert) => alert.rule === 'budget');
+  const idle = latestPerPod(notice.open);
+  const waste = notice.open.filter((alert) => detailsOf(alert.details, 'waste'));
+  const listed = new Set([...budgets, ...waste]);
+  const others = notice.open.filter((alert) => !listed.has(alert) && !detailsOf(alert.details, 'idle'));
+  const budgetLines = budgetRows(budgets);
+  const openCount = budgetLines.length + idle.length + waste.length + others.length + notice.flapping.length;
+  const atStake =
+    [...idle, ...waste, ...others].reduce((sum, alert) => sum + (costPerDayOf(alert) ?? 0), 0) +
+    notice.flapping.reduce((sum, flap) => sum + (flap.costPerDay ?? 0), 0);
+  const saved = total(notice.savings, false);
+  const wouldHave = total(notice.savings, true);
+
+  const subjectParts = [`${openCount} open`];
+  if (atStake > 0) subjectParts.push(`${brief(atStake)}/day at stake`);
+  if (saved > 0) subjectParts.push(`saved ${brief(saved)}`);
+  if (wouldHave > 0) subjectParts.push(`would have saved ${brief(wouldHave)}`);
+  const subject = fitSubject(`podwarden daily: ${subjectParts.join(', ')}`);
+
+  const sinceWords = notice.sinceLastDigest
+    ? `since the last digest (${formatDateTime(notice.since, notice.timeZone)})`
+    : 'in the last 24 hours';
+  const lead = [
+    openCount === 0
+      ? `Nothing is open in account ${notice.account}.`
+      : `${openCount} thing${openCount === 1 ? ' is' : 's are'} still open in account ${notice.account}${atStake > 0 ? `, costing about ${formatUsd(atStake)}/day while they last` : ''}.`,
+  ];
+  if (saved > 0 || wouldHave > 0) {
+    const parts = [
+      ...(saved > 0 ? [`podwarden's stops saved ${formatUsd(saved)}`] : []),
+      ...(wouldHave > 0
+        ? [`${saved > 0 ? 'its' : "podwarden's"} dry-run stops would have saved ${formatUsd(wouldHave)}`]
+        : []),
+    ];
+    const when = notice.sinceLastDigest
+      ? `Since the last digest (${formatDateTime(notice.since, notice.timeZone)})`
+      : 'In the last 24 hours';
+    lead.push(`${when}, ${parts.join(' and ')}.`);
+  }
+
+  const blocks: Block[] = [];
+  const table = (title: string, rows: Row[]): TableBlock => ({ type: 'table', title, rows });
+  if (budgetLines.length > 0) blocks.push(table('Budgets', budgetLines));
+  if (idle.length > 0)
+    blocks.push(
+      table(
+        'Idle Pods',
+        idle.map((alert) => [
+          detailsOf(alert.details, 'idle')?.podName ?? alertView(alert, ctx).title,
+          costWords(alert, ctx),
+        ]),
+      ),
+    );
+  if (waste.length > 0)
+    blocks.push(
+      table(
+        'Waste',
+        waste.map((alert) => rowOf(alert, ctx)),
+      ),
+    );
+  if (notice.flapping.length > 0) {
+    blocks.push(
+      table(
+        'Flapping (not mailed one by one)',
+        notice.flapping.map((flap) => [
+          flap.labels.pod_name ??
+            alertView({ ...flap, severity: 'info', firedAt: flap.since, resolvedAt: null }, ctx).title,
+          `holds ~${formatElapsed(Math.round(flap.heldPerHourMs / 60_000) * 60_000)} of every hour${flap.costPerDay === null ? '' : `: ~${formatUsd(flap.costPerDay)}/day`}, fired ${flap.fires} times in ${formatElapsed(flap.windowMs)}`,
+        ]),
+      ),
+    );
+  }
+  if (others.length > 0)
+    blocks.push(
+      table(
+        'Also open',
+        others.map((alert) => rowOf(alert, ctx)),
+      ),
+    );
+  if (notice.savings.length > 0) {
+    blocks.push(
+      table(
+        `What the stops saved ${sinceWords}`,
+        notice.savings.map((saving) => savingRow(saving, notice.timeZone)),
+      ),
+    );
+  }
+  return {
+    subject,
+    tone: 'info',
+    heading: `Daily digest for account ${notice.account}`,
+    lead,
+    blocks,
+    sections: [],
+    actions: [],
+    footer: [
+      `podwarden · daily digest · ${formatDateTime(notice.now, notice.timeZone)}`,
+      `Account ${notice.account} · sent to ${notice.recipients.join(', ')}`,
+    ],
+  };
+}
+
+/** Whole dollars in a subject once they are many; cents while they are few, so $0.07 is not "$0". */
+function brief(amount: number): string {
+  return amount >= 10 ? formatUsdBrief(Math.round(amount)) : formatUsd(amount);
+}
+
+const STAGES = ['idle', 'held', 'warn', 'stop'];
+
+/**
+ * One row per idle Pod: a Pod can have more than one idle alert open (a warning and the notice
+ * before it, two rules); the furthest stage says the most.
+ */
+function latestPerPod(alerts: readonly AlertData[]): AlertData[] {
+  const byPod = new Map<string, { alert: AlertData; rank: number }>();
+  for (const alert of alerts) {
+    const d = detailsOf(alert.details, 'idle');
+    if (!d) continue;
+    const rank = STAGES.indexOf(d.stage);
+    const seen = byPod.get(d.podId);
+    if (!seen || rank > seen.rank || (rank === seen.rank && alert.firedAt > seen.alert.firedAt))
+      byPod.set(d.podId, { alert, rank });
+  }
+  return [...byPod.values()].map((entry) => entry.alert);
+}
+
+function rowOf(alert: AlertData, ctx: RenderContext): Row {
+  return [alertView(alert, ctx).title, costWords(alert, ctx)];
+}
