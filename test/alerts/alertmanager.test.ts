@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { alertWords } from '../../src/alerts/alertmanager-words.js';
-import { toIso } from '../../src/clock.js';
 import type { AlertmanagerConfig } from '../../src/config/sections/alertmanager.js';
 import { allDeliveries, queuedDeliveries } from '../../src/db/alertmanager-outbox.js';
 import { firingAlerts, openAlerts } from '../../src/db/alerts.js';
