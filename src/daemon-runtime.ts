@@ -1,4 +1,4 @@
-import type { Clock } from './clock.js';
+import { type Clock, RealClock } from './clock.js';
 import type { Config } from './config/schema.js';
 import { Daemon } from './daemon.js';
 import type { Logger } from './log.js';
@@ -36,6 +36,7 @@ export interface Runtime {
 export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   const { config, clock, log } = options;
   const daemon = new Daemon({ config, clock, log });
+  daemon.recordClockOffset(new RealClock().now());
   // Before any job runs, so a taken port fails the start instead of leaving a half-up daemon.
   const http = await startMetricsServer({ config, daemon, clock, log }).catch(async (error: unknown) => {
     await daemon.close();

@@ -7,6 +7,7 @@ import { collectors } from './collectors/index.js';
 import { type RunReport, runCollector } from './collectors/run.js';
 import type { Config } from './config/schema.js';
 import { recordAccounts } from './db/accounts.js';
+import { recordDaemonClock } from './db/daemon-clock.js';
 import { databaseWriteFailure } from './db/errors.js';
 import { type Database, openDatabase } from './db/open.js';
 import { applyRetention, type RetentionResult } from './db/retention.js';
@@ -85,6 +86,19 @@ export class Daemon {
       );
     } catch (error) {
       if (!this.noteWriteFailure('record accounts', error)) throw error;
+    }
+  }
+
+  /**
+   * Records how far this daemon's clock is from the system time (`systemNow`), so `snooze` and
+   * `silence` act on its time. For a daemon in real time only: a replay's virtual clock races.
+   */
+  recordClockOffset(systemNow: number): void {
+    const now = this.options.clock.now();
+    try {
+      recordDaemonClock(this.db, { offsetMs: now - systemNow, startedAt: now });
+    } catch (error) {
+      if (!this.noteWriteFailure('record the daemon clock', error)) throw error;
     }
   }
 

@@ -21,7 +21,11 @@ export function demoCommand(): Command {
   return new Command('demo')
     .description('Play the demo scenario: simulator, daemon, metrics and a mail folder, no RunPod account needed.')
     .option('--for <duration>', 'stop by itself after this much real time, e.g. 5m (default: until Ctrl-C)')
-    .option('--dir <path>', "folder for the demo's database and mail (its files there are replaced)", '.demo')
+    .option(
+      '--dir <path>',
+      "folder for the demo's configuration, database and mail (its files there are replaced)",
+      '.demo',
+    )
     .option('--port <n>', 'port of the metrics and status server on 127.0.0.1 (0: any free port)', '9464')
     .option('--log-level <level>', `daemon log level on stderr (${LOG_LEVELS.join(', ')})`, 'warn')
     .action(async (options: DemoCommandOptions) => {
@@ -47,6 +51,8 @@ export function demoCommand(): Command {
           signal: stop.signal,
           write: (line) => process.stdout.write(`${line}\n`),
           log: createLogger({ level: options.logLevel }),
+          // This very podwarden (dist/main.js, or src/main.ts under tsx), so the printed commands work.
+          cli: ['node', ...process.execArgv, process.argv[1] ?? 'dist/main.js'],
         });
       } finally {
         clearTimeout(timer);

@@ -3,12 +3,13 @@ import { userInfo } from 'node:os';
 import { Command } from 'commander';
 import { formatMatcher, MatcherError, parseMatcher } from '../alerts/matchers.js';
 import { newSilence, SilenceError, silenceState } from '../alerts/silence.js';
-import { RealClock, toIso } from '../clock.js';
+import { toIso } from '../clock.js';
 import { loadConfig } from '../config/load.js';
 import { openDatabase } from '../db/open.js';
 import { expireSilence, getSilence, insertSilence, listSilences } from '../db/silences.js';
 import { DurationError, parseDuration } from '../duration.js';
 import { configOption } from './config-option.js';
+import { daemonNow } from './daemon-now.js';
 import { UsageError } from './exit.js';
 
 function withDatabase<T>(
@@ -61,15 +62,19 @@ export function silenceCommand(): Command {
       try {
         durationMs = parseDuration(options.for);
         const matchers = options.match.map(parseMatcher);
-        const silence = newSilence({
-          id: randomUUID(),
-          matchers,
-          durationMs,
-          comment: options.comment,
-          createdBy: options.author,
-          now: new RealClock().now(),
+        const silence = withDatabase(options.config, (database) => {
+          // Starts now on the daemon's clock: beside the demo, 2h means 2h of the scenario's day.
+          const silence = newSilence({
+            id: randomUUID(),
+            matchers,
+            durationMs,
+            comment: options.comment,
+            createdBy: options.author,
+            now: daemonNow(database).now,
+          });
+          insertSilence(database, silence);
+          return silence;
         });
-        withDatabase(options.config, (database) => insertSilence(database, silence));
         process.stdout.write(`${silence.id}\n`);
       } catch (error) {
         if (error instanceof DurationError) throw new UsageError(`--for: ${error.message}`);
@@ -84,10 +89,14 @@ export function silenceCommand(): Command {
     .option('--all', 'include expired silences')
     .addOption(configOption())
     .action((options: { all?: boolean; config?: string }) => {
-      const now = new RealClock().now();
-      const rows = withDatabase(options.config, (database) => listSilences(database, options.all ? undefined : now), {
-        readonly: true,
-      });
+      const { now, rows } = withDatabase(
+        options.config,
+        (database) => {
+          const { now } = daemonNow(database);
+          return { now, rows: listSilences(database, options.all ? undefined : now) };
+        },
+        { readonly: true },
+      );
       process.stdout.write('ID\tSTATE\tENDS\tMATCHERS\tCREATED BY\tCOMMENT\n');
       for (const silence of rows) {
         const matchers = silence.matchers.map(formatMatcher).join(',');
@@ -102,10 +111,9 @@ export function silenceCommand(): Command {
     .argument('<id>', 'the silence id (from silence add or list)')
     .addOption(configOption())
     .action((id: string, options: { config?: string }) => {
-      const now = new RealClock().now();
       withDatabase(options.config, (database) => {
         if (!getSilence(database, id)) throw new UsageError(`silence ${id}: no such silence`);
-        expireSilence(database, id, now);
+        expireSilence(database, id, daemonNow(database).now);
       });
       process.stdout.write(`expired ${id}\n`);
     });

@@ -1,10 +1,11 @@
 import { Command } from 'commander';
-import { RealClock, toIso } from '../clock.js';
+import { toIso } from '../clock.js';
 import { loadConfig } from '../config/load.js';
 import { accountsOfPod, snoozePod } from '../db/idle-state.js';
 import { openDatabase } from '../db/open.js';
 import { DurationError, formatDuration, parseDuration } from '../duration.js';
 import { configOption } from './config-option.js';
+import { clockNote, daemonNow } from './daemon-now.js';
 import { UsageError } from './exit.js';
 
 interface SnoozeOptions {
@@ -37,13 +38,15 @@ export function snoozeCommand(): Command {
         if (accounts.length === 0) {
           throw new UsageError(`snooze ${podId}: no account has seen this Pod yet; pass --account to snooze it anyway`);
         }
-        const now = new RealClock().now();
+        // The daemon's time: beside the demo, 4h means 4h of the scenario's day.
+        const clock = daemonNow(database);
+        const { now } = clock;
         for (const account of accounts) {
           snoozePod(database, { account, podId, until: now + durationMs, createdAt: now });
           const what =
             durationMs === 0
               ? 'snooze ended'
-              : `snoozed until ${toIso(now + durationMs)} (${formatDuration(durationMs)})`;
+              : `snoozed until ${toIso(now + durationMs)}${clockNote(clock)} (${formatDuration(durationMs)})`;
           process.stdout.write(`${podId} (${account}): ${what}\n`);
         }
       } finally {

@@ -1,10 +1,12 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { toIso } from '../clock.js';
 import { loadConfig } from '../config/load.js';
+import { podSnoozesAfter } from '../db/idle-state.js';
 import { openDatabase } from '../db/open.js';
 import { type ReceiptRecord, recentReceipts } from '../db/receipts.js';
 import { formatDuration } from '../duration.js';
 import { configOption } from './config-option.js';
+import { clockNote, daemonNow } from './daemon-now.js';
 import { sparkline } from './sparkline.js';
 
 interface WhyOptions {
@@ -37,11 +39,16 @@ export function whyCommand(): Command {
       const database = openDatabase(config.database.path, { readonly: true });
       try {
         const receipts = recentReceipts(database, options.limit, { podId, account: options.account }).reverse();
-        if (receipts.length === 0) {
-          process.stdout.write(`${podId}: no idle decisions recorded\n`);
-          return;
+        if (receipts.length === 0) process.stdout.write(`${podId}: no idle decisions recorded\n`);
+        else process.stdout.write(receipts.map(describe).join('\n'));
+        // What holds the next decision back, after the last ones: the answer to "why not yet?".
+        const clock = daemonNow(database);
+        for (const snooze of podSnoozesAfter(database, podId, clock.now)) {
+          if (options.account !== undefined && snooze.account !== options.account) continue;
+          process.stdout.write(
+            `${podId} (${snooze.account}): snoozed until ${toIso(snooze.until)}${clockNote(clock)}: no idle warning or stop before then\n`,
+          );
         }
-        process.stdout.write(receipts.map(describe).join('\n'));
       } finally {
         database.close();
       }

@@ -96,6 +96,20 @@ export function activeSnoozes(database: Database, account: string, now: number):
   return new Map(rows.map((row) => [row.podId, row.until]));
 }
 
+/** The snoozes of a Pod id that last beyond `now`, per account, alphabetically. */
+export function podSnoozesAfter(
+  database: Database,
+  podId: string,
+  now: number,
+): Array<{ account: string; until: number }> {
+  return database.db
+    .select({ account: podSnoozes.account, until: podSnoozes.until })
+    .from(podSnoozes)
+    .where(and(eq(podSnoozes.podId, podId), gt(podSnoozes.until, now)))
+    .orderBy(podSnoozes.account)
+    .all();
+}
+
 /** The accounts whose Pod list ever held this Pod id (gone Pods included), alphabetically. */
 export function accountsOfPod(database: Database, podId: string): string[] {
   return database.db

@@ -2,6 +2,8 @@ import { isAbsolute, relative } from 'node:path';
 import { toIso } from '../clock.js';
 import type { DaemonEvents } from '../daemon.js';
 import type { EventBus } from '../events.js';
+import { identityMatchers } from '../messages/commands.js';
+import { shellCommand } from '../messages/format.js';
 import type { ReceivedMail } from './mail-sink.js';
 
 export interface BannerInfo {
@@ -33,6 +35,38 @@ export function bannerLines(info: BannerInfo): string[] {
     '  09:02  the notebook nb-demo goes idle                         → idle alert and stop warning by ~09:04',
     '                                                                → a dry-run stop a minute after the warning',
     '  09:03  H200 SXM comes back in stock                           → a capacity alert by ~09:05',
+    '',
+  ];
+}
+
+export interface TryInfo {
+  /** The command line that runs this podwarden, e.g. `node /repo/dist/main.js`, one word per item. */
+  cli: readonly string[];
+  /** The configuration the demo wrote and runs on (absolute). */
+  config: string;
+  /** The demo's Pod the commands name, and its account. */
+  podId: string;
+  account: string;
+}
+
+/**
+ * The commands a newcomer tries next, complete and quoted so they work pasted into another
+ * terminal anywhere: absolute paths, the demo's own configuration. `snooze` and `silence` count
+ * their durations on the demo's clock (the daemon records it in the database).
+ */
+export function tryLines(info: TryInfo): string[] {
+  const run = (...args: string[]) => `  ${shellCommand([...info.cli, ...args, '--config', info.config])}`;
+  const labels = { rule: 'idle', account: info.account, pod_id: info.podId };
+  const matchers = identityMatchers('idle', labels).flatMap((matcher) => ['--match', matcher]);
+  return [
+    `Try these on the demo (its configuration stays in ${info.config}):`,
+    `  # why podwarden did (or did not) act on ${info.podId}`,
+    run('why', info.podId),
+    `  # keep ${info.podId} running: no idle warning or stop for 4 hours of the demo's clock`,
+    run('snooze', info.podId, '4h', '--account', info.account),
+    `  # mute ${info.podId}'s idle alerts for 2 hours, then list the silences`,
+    run('silence', 'add', ...matchers, '--for', '2h', '--comment', `demo: ${info.podId}'s idle alerts`),
+    run('silence', 'list'),
     '',
   ];
 }

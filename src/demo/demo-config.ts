@@ -1,4 +1,6 @@
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseDocument } from 'yaml';
 import { loadConfig } from '../config/load.js';
 import type { Config } from '../config/schema.js';
 import { packagePath } from '../package-root.js';
@@ -7,10 +9,13 @@ import { registerSecret } from '../redact.js';
 /** The demo's configuration file, shared with the compose `demo` profile. */
 export const DEMO_CONFIG_PATH = packagePath('config', 'demo.yaml');
 
+/** The name of the configuration the demo leaves in its folder. */
+export const DEMO_CONFIG_FILE = 'podwarden.yaml';
+
 export interface DemoEndpoints {
   /** The embedded simulator's URLs and the scenario's key. */
   sim: { restBaseUrl: string; graphqlUrl: string; apiKey: string };
-  /** The folder holding the demo's database. */
+  /** The folder holding the demo's database and configuration (absolute). */
   dir: string;
   /** `host:port` for the metrics and status server. */
   listen: string;
@@ -19,21 +24,34 @@ export interface DemoEndpoints {
 }
 
 /**
- * config/demo.yaml with its addresses replaced by what `podwarden demo` started itself: the file
- * names the compose services (sim:8080, mailpit:1025), the demo runs everything on loopback.
+ * Writes config/demo.yaml, with its addresses replaced by what `podwarden demo` started itself
+ * (the file names the compose services sim:8080 and mailpit:1025; the demo runs everything on
+ * loopback), to `<dir>/podwarden.yaml`, and loads the daemon's configuration from that file. The
+ * file stays after the demo, so `why`, `snooze` and `silence --config <it>` work on the demo's
+ * database: what the daemon ran on is exactly what they read.
  */
-export function demoConfig(endpoints: DemoEndpoints): Config {
-  const config = loadConfig({ path: DEMO_CONFIG_PATH, env: process.env });
-  registerSecret(endpoints.sim.apiKey);
-  config.accounts = config.accounts.map((account) => ({
-    ...account,
-    apiKey: endpoints.sim.apiKey,
-    restBaseUrl: endpoints.sim.restBaseUrl,
-    graphqlBaseUrl: endpoints.sim.graphqlUrl,
-  }));
-  config.database.path = join(endpoints.dir, 'podwarden.db');
-  config.http.listen = endpoints.listen;
+export function writeDemoConfig(endpoints: DemoEndpoints): { path: string; config: Config } {
+  const document = parseDocument(readFileSync(DEMO_CONFIG_PATH, 'utf8'));
+  const accounts = document.getIn(['accounts']) as { items: unknown[] } | undefined;
+  for (let index = 0; index < (accounts?.items.length ?? 0); index++) {
+    document.setIn(['accounts', index, 'apiKey'], endpoints.sim.apiKey);
+    document.setIn(['accounts', index, 'restBaseUrl'], endpoints.sim.restBaseUrl);
+    document.setIn(['accounts', index, 'graphqlBaseUrl'], endpoints.sim.graphqlUrl);
+  }
+  const database = join(endpoints.dir, 'podwarden.db');
+  document.setIn(['database', 'path'], database);
+  document.setIn(['http', 'listen'], endpoints.listen);
   // The sink speaks plain SMTP on loopback, as Mailpit does in compose.
-  config.email = { ...config.email, host: endpoints.smtp.host, port: endpoints.smtp.port, secure: 'none' };
-  return config;
+  document.setIn(['email', 'host'], endpoints.smtp.host);
+  document.setIn(['email', 'port'], endpoints.smtp.port);
+  document.setIn(['email', 'secure'], 'none');
+  document.commentBefore =
+    ` Written by \`podwarden demo\` from config/demo.yaml, with the addresses of what it started\n` +
+    ` (simulator, mail sink) and its database ${database}. Replaced by the next demo in this folder.\n` +
+    `${document.commentBefore ?? ''}`;
+
+  registerSecret(endpoints.sim.apiKey);
+  const path = join(endpoints.dir, DEMO_CONFIG_FILE);
+  writeFileSync(path, document.toString());
+  return { path, config: loadConfig({ path, env: process.env }) };
 }

@@ -6,8 +6,8 @@ import { packagePath } from '../package-root.js';
 import { ScaledClock } from '../simulator/scaled-clock.js';
 import { loadScenario } from '../simulator/scenario.js';
 import { startSimulator } from '../simulator/server.js';
-import { bannerLines, followDaemon, mailLine } from './console.js';
-import { demoConfig } from './demo-config.js';
+import { bannerLines, followDaemon, mailLine, tryLines } from './console.js';
+import { writeDemoConfig } from './demo-config.js';
 import { startMailSink } from './mail-sink.js';
 
 export interface DemoOptions {
@@ -21,7 +21,12 @@ export interface DemoOptions {
   signal: AbortSignal;
   write: (line: string) => void;
   log: Logger;
+  /** The command line that runs this podwarden (`node /repo/dist/main.js`), for the printed commands. */
+  cli: readonly string[];
 }
+
+/** The Pod whose idle story the demo plays (config/scenarios/demo.yaml): the commands it prints name it. */
+const DEMO_POD = 'nb-demo';
 
 /** The scenario the demo plays; its timeline is what the banner announces. */
 const DEMO_SCENARIO = packagePath('config', 'scenarios', 'demo.yaml');
@@ -38,11 +43,15 @@ export async function runDemo(options: DemoOptions): Promise<{ mails: number }> 
   clearPreviousRun(dir, mailDir);
 
   const scenario = loadScenario(DEMO_SCENARIO);
+  if (!scenario.pods.some((pod) => pod.id === DEMO_POD)) {
+    throw new Error(`${DEMO_SCENARIO}: no Pod ${DEMO_POD}, which the demo's printed commands name`);
+  }
   // Real time: the daemon's schedules run on node-cron's real clock, and the idle window's sample
   // count assumes a Pod poll every 10 scenario seconds.
   const clock = new ScaledClock({ startMs: scenario.startMs, speed: 1 });
   const closers: Array<() => Promise<void>> = [];
   let mails = 0;
+  let tryCommands: string[] = [];
   try {
     const sim = await startSimulator({ scenario, clock, log: log.child({ component: 'simulator' }) });
     closers.push(() => sim.close());
@@ -54,11 +63,18 @@ export async function runDemo(options: DemoOptions): Promise<{ mails: number }> 
       },
     });
     closers.push(() => sink.close());
-    const config = demoConfig({
+    const written = writeDemoConfig({
       sim: { restBaseUrl: sim.restBaseUrl, graphqlUrl: sim.graphqlUrl, apiKey: scenario.apiKey },
       dir,
       listen: options.listen,
       smtp: { host: sink.host, port: sink.port },
+    });
+    const { config } = written;
+    tryCommands = tryLines({
+      cli: options.cli,
+      config: written.path,
+      podId: DEMO_POD,
+      account: config.accounts[0]?.name ?? 'demo',
     });
     const runtime = await startRuntime({ config, clock, log });
     closers.push(() => runtime.stop());
@@ -76,12 +92,15 @@ export async function runDemo(options: DemoOptions): Promise<{ mails: number }> 
       stopsAfter: options.stopsAfter,
     }))
       write(line);
+    for (const line of tryCommands) write(line);
     await aborted(options.signal);
   } finally {
     // Last started, first stopped: the daemon before the mail sink it sends to and the API it reads.
     for (const close of closers.reverse()) await close();
   }
   write(`podwarden demo stopped: ${mails} message${mails === 1 ? '' : 's'} in ${mailDir}`);
+  // Once more at the end, where the eye lands when the demo stops: they still work on what it left.
+  for (const line of tryCommands) write(line);
   return { mails };
 }
 

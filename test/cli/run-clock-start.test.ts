@@ -48,6 +48,22 @@ describe('podwarden run --clock-start', () => {
       });
       const status = (await (await fetch(`${base}/api/status`)).json()) as { now: string };
       expect(status.now).toMatch(/^2026-11-02T09:0[01]:/);
+      // A silence given beside it lasts an hour of the daemon's day, not of the system's.
+      const added = await runCli([
+        'silence',
+        'add',
+        '--match',
+        'rule=idle',
+        '--for',
+        '1h',
+        '--comment',
+        'x',
+        '--config',
+        config,
+      ]);
+      expect({ code: added.code, stderr: added.stderr }).toEqual({ code: 0, stderr: '' });
+      const listed = await runCli(['silence', 'list', '--config', config]);
+      expect(listed.stdout).toMatch(new RegExp(`^${added.stdout.trim()}\tactive\t2026-11-02T10:0[0-2]:\\d\\dZ\t`, 'm'));
     } finally {
       child.kill('SIGTERM');
     }

@@ -44,3 +44,21 @@ export const podwardenMeta = sqliteTable(
   },
   () => [check('podwarden_meta_single_row', sql`"id" = 1`)],
 );
+
+/**
+ * A single row: how far the clock of the daemon last started in real time is from the system
+ * time. `podwarden demo` and `run --clock-start` run on a scenario's day at real speed, so
+ * `snooze` and `silence`, run beside them, add this offset to the system time and act on the
+ * daemon's time, not the wall clock's.
+ */
+export const daemonClock = sqliteTable(
+  'daemon_clock',
+  {
+    id: integer('id').primaryKey(),
+    /** The daemon's time minus the system time, ms (0 for a daemon on the system clock). */
+    offsetMs: integer('offset_ms').notNull(),
+    /** When the daemon started, on its own clock. */
+    startedAt: integer('started_at').notNull(),
+  },
+  () => [check('daemon_clock_single_row', sql`"id" = 1`)],
+);

@@ -1,0 +1,27 @@
+import { RealClock } from '../clock.js';
+import { readDaemonClock } from '../db/daemon-clock.js';
+import type { Database } from '../db/open.js';
+
+/** Offsets below this are a daemon on the system clock (the record's own millisecond of skew). */
+const SYSTEM_CLOCK_SLACK_MS = 60_000;
+
+export interface DaemonNow {
+  now: number;
+  /** True when the daemon runs on another day than the system's (the demo, `run --clock-start`). */
+  scenario: boolean;
+}
+
+/**
+ * "Now" as the daemon that uses this database reads it. Every daemon that runs in real time
+ * (`run`, `demo`) runs at real speed and records its offset from the system time at start, so a
+ * snooze of 4h given beside the demo lasts 4h of the demo's day. No record: the system time.
+ */
+export function daemonNow(database: Database): DaemonNow {
+  const offsetMs = readDaemonClock(database)?.offsetMs ?? 0;
+  return { now: new RealClock().now() + offsetMs, scenario: Math.abs(offsetMs) >= SYSTEM_CLOCK_SLACK_MS };
+}
+
+/** Appended to a time the commands print, so a scenario's date is not mistaken for a typo. */
+export function clockNote(clock: DaemonNow): string {
+  return clock.scenario ? " (the daemon's clock)" : '';
+}
