@@ -64,7 +64,13 @@ export function simulateCommand(): Command {
           progress.advance(now - reachedHours);
           reachedHours = Math.max(reachedHours, now);
         },
-      }).finally(() => progress.finish());
+      })
+        .catch((error: unknown) => {
+          // No report will be written: the warnings kept for it are the likeliest explanation.
+          for (const warning of warnings) process.stderr.write(`${JSON.stringify(warning)}\n`);
+          throw error;
+        })
+        .finally(() => progress.finish());
       const report = { ...replayed, warnings };
       const json = `${JSON.stringify(report, null, 2)}\n`;
       if (options.report) writeFileSync(options.report, json);
