@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { Writable } from 'node:stream';
 import { toIso, VirtualClock } from '../clock.js';
 import type { RunReport } from '../collectors/run.js';
 import type { Config } from '../config/schema.js';
@@ -46,6 +47,9 @@ export interface ReplayOptions {
   /** Called as virtual time passes (about every virtual hour), with the virtual time reached. */
   onProgress?: (virtualMs: number) => void;
 }
+
+/** Not a terminal, so the daemon's progress bars log instead of drawing over the replay's own. */
+const discard = new Writable({ write: (_chunk, _encoding, done) => done() });
 
 /** How far the virtual clock runs between two progress calls. */
 const PROGRESS_STEP_MS = 3_600_000;
@@ -96,7 +100,7 @@ export async function replay(options: ReplayOptions): Promise<ReplayReport> {
   const inflight = new InflightCounter();
   const runs: RunReport[] = [];
   const start = () => {
-    const started = new Daemon({ config, clock, log, inflight });
+    const started = new Daemon({ config, clock, log, inflight, progressStream: discard });
     started.events.on('collector:finished', (run) => runs.push(run));
     return { daemon: started, scheduler: new VirtualScheduler(clock, inflight, log) };
   };
