@@ -8,7 +8,16 @@ export interface SandboxedTargets {
   alertmanagerUrls: readonly string[];
 }
 
+/** Per account, the summary lists this many emails; the report lists them all. */
+const LISTED_EMAILS = 25;
+
 const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
+
+function dryRuns(stops: ReadonlyArray<{ dryRun: boolean }>): string {
+  const count = stops.filter((stop) => stop.dryRun).length;
+  if (count === 0) return '';
+  return count === stops.length ? ' (dry run)' : ` (${count} dry run)`;
+}
 
 /**
  * The terminal summary of `podwarden simulate`: the totals, what the sandbox kept from being
@@ -44,14 +53,16 @@ export function backtestSummary(
     lines.push(
       '',
       `${account.name}: ${plural(account.emails.length, 'email')} would have been sent, ` +
-        `${plural(account.stops.length, 'stop')}${account.stops.some((stop) => stop.dryRun) ? ' (dry run)' : ''}`,
+        `${plural(account.stops.length, 'stop')}${dryRuns(account.stops)}`,
     );
-    for (const email of account.emails) {
+    for (const email of account.emails.slice(0, LISTED_EMAILS)) {
       lines.push(
         `  ${formatDateTime(Date.parse(email.at), 'UTC')}  ${email.reason}  to ${email.to.join(', ')}`,
         `    ${email.subject}`,
       );
     }
+    const unlisted = account.emails.length - LISTED_EMAILS;
+    if (unlisted > 0) lines.push(`  … and ${plural(unlisted, 'more email')} in the report`);
   }
   return `${lines.join('\n')}\n`;
 }
