@@ -17,7 +17,7 @@ import { type Simulator, startSimulator } from '../simulator/server.js';
 import { reportedAccounts, reportedAlerts, reportedEmails } from './alert-report.js';
 import { isoSpan, podOutcomes, type ReplayReport, tallyRuns } from './report.js';
 import { replayedAccounts, sandboxConfig } from './sandbox-config.js';
-import { latencyJumpsClock } from './virtual-sim-clock.js';
+import { latencyJumpsClocks } from './virtual-sim-clock.js';
 
 export interface ReplayOptions {
   scenario: Scenario;
@@ -76,11 +76,13 @@ export async function replay(options: ReplayOptions): Promise<ReplayReport> {
   };
   let config: ReturnType<typeof sandboxConfig>;
   try {
-    for (const account of replayedAccounts(options.config)) {
+    const accounts = replayedAccounts(options.config);
+    const simClocks = latencyJumpsClocks(clock, accounts.length);
+    for (const [index, account] of accounts.entries()) {
       sims.push(
         await startSimulator({
           scenario,
-          clock: latencyJumpsClock(clock),
+          clock: simClocks[index] as ReturnType<typeof latencyJumpsClocks>[number],
           log: log.child({ component: 'simulator', account }),
         }),
       );
