@@ -3,7 +3,6 @@ import { alertsChangedBetween } from '../db/alerts.js';
 import { outboxMessagesBetween } from '../db/notifications.js';
 import type { Database } from '../db/open.js';
 import type { StopDecision } from '../db/receipts.js';
-import type { Simulator } from '../simulator/server.js';
 import { podOutcomes, type ReplayReport, type ReportedAccount, type ReportedEmail } from './report.js';
 
 /** Every firing and resolved transition in [from, to), in time order. */
@@ -42,13 +41,15 @@ export function reportedEmails(
   }));
 }
 
-/** The report of each account, in the configuration's order (`accounts[i]` played `sims[i]`). */
+/**
+ * The report of each account, in the configuration's order; `podStatuses[i]` is the final
+ * status of each Pod in the world `accounts[i]` played.
+ */
 export function reportedAccounts(
   accounts: ReadonlyArray<{ name: string }>,
-  sims: ReadonlyArray<Pick<Simulator, 'world'>>,
+  podStatuses: ReadonlyArray<Record<string, string>>,
   stops: readonly StopDecision[],
   emails: ReadonlyArray<ReportedEmail & { account: string }>,
-  endMs: number,
 ): ReportedAccount[] {
   const known = new Set(accounts.map((account) => account.name));
   // A message about alerts of several accounts is stored under `all`; anything not of one
@@ -63,7 +64,7 @@ export function reportedAccounts(
   const reported = accounts.map((account, index) => ({
     name: account.name,
     ...of(account.name),
-    pods: podOutcomes(sims[index]?.world.podStatuses(endMs) ?? {}),
+    pods: podOutcomes(podStatuses[index] ?? {}),
   }));
   const spanning = of('all');
   return spanning.emails.length + spanning.stops.length > 0 && !known.has('all')

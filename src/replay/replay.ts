@@ -136,7 +136,12 @@ export async function replay(options: ReplayOptions): Promise<ReplayReport> {
       stops: stops.map(({ at, podId, dryRun }) => ({ at: toIso(at), podId, dryRun })),
       alerts: reportedAlerts(daemon.db, scenario.startMs, endMs + 1),
       emails: emails.map(({ account: _account, ...email }) => email),
-      accounts: reportedAccounts(config.accounts, sims, stops, emails, endMs),
+      accounts: reportedAccounts(
+        config.accounts,
+        sims.map((sim) => sim.world.podStatuses(endMs)),
+        stops,
+        emails,
+      ),
       api: {
         requests: sum((c) => c.total),
         status429: sum((c) => c.status429),
