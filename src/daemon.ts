@@ -33,6 +33,8 @@ export interface DaemonOptions {
   inflight?: InflightCounter;
   /** Only these collectors (default: every enabled one). */
   only?: readonly CollectorName[];
+  /** Where collectors draw progress bars (collector.ts); a replay hands a non-terminal so only its own bar draws. */
+  progressStream?: NodeJS.WritableStream & { isTTY?: boolean };
 }
 
 /** How long one collector run may take before it is aborted (real time; a safety net). */
@@ -164,6 +166,7 @@ export class Daemon {
       clock: this.options.clock,
       log: this.options.log,
       signal: this.shutdown.signal,
+      progressStream: this.options.progressStream,
       timeoutMs: RUN_TIMEOUT_MS,
     });
     if (report.databaseFailure) this.setWriteProblem(`collector ${name}@${account}`, report.databaseFailure);

@@ -1,9 +1,13 @@
 import { writeFileSync } from 'node:fs';
 import { Command } from 'commander';
+import { VirtualClock } from '../clock.js';
+import { startProgress } from '../collectors/progress.js';
 import { loadConfig } from '../config/load.js';
+import type { Config } from '../config/schema.js';
 import { DurationError, parseDuration } from '../duration.js';
-import { createLogger } from '../log.js';
+import { backtestSummary, type SandboxedTargets } from '../messages/backtest-summary.js';
 import { replay } from '../replay/replay.js';
+import { warningCollector } from '../replay/warnings.js';
 import { loadScenario } from '../simulator/scenario.js';
 import { configOption } from './config-option.js';
 import { UsageError } from './exit.js';
@@ -19,7 +23,10 @@ interface SimulateOptions {
 
 /**
  * `podwarden simulate`: the simulator and the daemon together on a virtual clock, as fast as the
- * machine allows; writes the replay report (SCENARIO.md) and prints a summary.
+ * machine allows; writes the replay report (SCENARIO.md) and prints a summary. With `--config`
+ * it is a backtest and a sandbox: every account of the file is replayed and nothing the file
+ * names is called. The terminal gets a progress bar (on a TTY) and the summary on stderr; the
+ * daemon's warnings (faults the scenario injects on purpose) go to the report.
  */
 export function simulateCommand(): Command {
   return new Command('simulate')
@@ -40,19 +47,48 @@ export function simulateCommand(): Command {
       if (durationMs <= 0) throw new UsageError(`--until: expected a positive duration, got "${options.until}"`);
       const scenario = loadScenario(resolveScenario(options.scenario));
       const config = options.config ? loadConfig({ path: options.config, env: process.env }) : undefined;
-      const log = createLogger({ level: config?.log.level ?? process.env.PODWARDEN_LOG_LEVEL ?? 'warn' });
-      const report = await replay({ scenario, config, durationMs, dbPath: options.db, log });
+      const clock = new VirtualClock(scenario.startMs);
+      const { log, warnings } = warningCollector(clock, config?.log.level ?? process.env.PODWARDEN_LOG_LEVEL ?? 'warn');
+      const hours = Math.ceil(durationMs / 3_600_000);
+      const progress = startProgress({ label: `simulating ${scenario.name}`, total: hours, unit: 'h', log });
+      let reachedHours = 0;
+      const replayed = await replay({
+        scenario,
+        config,
+        durationMs,
+        dbPath: options.db,
+        log,
+        clock,
+        onProgress: (virtualMs) => {
+          const now = Math.floor((virtualMs - scenario.startMs) / 3_600_000);
+          progress.advance(now - reachedHours);
+          reachedHours = Math.max(reachedHours, now);
+        },
+      })
+        .catch((error: unknown) => {
+          // No report will be written: the warnings kept for it are the likeliest explanation.
+          for (const warning of warnings) process.stderr.write(`${JSON.stringify(warning)}\n`);
+          throw error;
+        })
+        .finally(() => progress.finish());
+      const report = { ...replayed, warnings };
       const json = `${JSON.stringify(report, null, 2)}\n`;
-      if (options.report) {
-        writeFileSync(options.report, json);
-        const { api } = report;
-        process.stderr.write(
-          `simulated ${options.until} of ${scenario.name} in ${(report.wallMs / 1000).toFixed(1)} s: ` +
-            `${api.requests} requests (${api.status429} × 429, ${api.status5xx} × 5xx), ` +
-            `${report.stops.length} stops, ${report.alerts.length} alerts, ${report.emails.length} emails; report: ${options.report}\n`,
-        );
-      } else {
-        process.stdout.write(json);
-      }
+      if (options.report) writeFileSync(options.report, json);
+      else process.stdout.write(json);
+      process.stderr.write(
+        backtestSummary(report, {
+          until: options.until,
+          reportPath: options.report,
+          sandboxed: config ? sandboxedTargets(config) : undefined,
+        }),
+      );
     });
+}
+
+function sandboxedTargets(config: Config): SandboxedTargets {
+  return {
+    smtp: config.email.host ? `${config.email.host}:${config.email.port ?? 'default port'}` : undefined,
+    apiUrls: [...new Set(config.accounts.flatMap((account) => [account.restBaseUrl, account.graphqlBaseUrl]))],
+    alertmanagerUrls: config.alerts.alertmanager?.urls ?? [],
+  };
 }

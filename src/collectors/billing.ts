@@ -72,7 +72,13 @@ async function backfill(ctx: CollectContext, plans: RoutePlan[]): Promise<number
   }
   if (cursors.size === 0) return 0;
   const total = [...cursors].reduce((sum, [plan, cursor]) => sum + remainingChunks(plan, cursor, size), 0);
-  const progress = startProgress({ label: 'billing backfill', total, unit: 'chunks', log: ctx.log });
+  const progress = startProgress({
+    label: 'billing backfill',
+    total,
+    unit: 'chunks',
+    log: ctx.log,
+    stream: ctx.progressStream,
+  });
   let rows = 0;
   try {
     while (cursors.size > 0) {

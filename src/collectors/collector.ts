@@ -17,6 +17,8 @@ export interface CollectContext {
   now: number;
   log: Logger;
   signal: AbortSignal;
+  /** Where a long run draws its progress bar, when a terminal (default stderr); a replay draws its own. */
+  progressStream?: NodeJS.WritableStream & { isTTY?: boolean };
 }
 
 export interface CollectResult {

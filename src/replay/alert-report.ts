@@ -2,7 +2,8 @@ import { toIso } from '../clock.js';
 import { alertsChangedBetween } from '../db/alerts.js';
 import { outboxMessagesBetween } from '../db/notifications.js';
 import type { Database } from '../db/open.js';
-import type { ReplayReport } from './report.js';
+import type { StopDecision } from '../db/receipts.js';
+import { podOutcomes, type ReplayReport, type ReportedAccount, type ReportedEmail } from './report.js';
 
 /** Every firing and resolved transition in [from, to), in time order. */
 export function reportedAlerts(database: Database, from: number, to: number): ReplayReport['alerts'] {
@@ -24,8 +25,13 @@ export function reportedAlerts(database: Database, from: number, to: number): Re
  * to whom and its subject. `delivered` is false for a message still in the outbox, as every
  * message is when no email host is configured.
  */
-export function reportedEmails(database: Database, from: number, to: number): ReplayReport['emails'] {
+export function reportedEmails(
+  database: Database,
+  from: number,
+  to: number,
+): Array<ReportedEmail & { account: string }> {
   return outboxMessagesBetween(database, from, to).map((message) => ({
+    account: message.account,
     at: toIso(message.sentAt ?? message.createdAt),
     to: message.to,
     subject: message.subject,
@@ -33,4 +39,35 @@ export function reportedEmails(database: Database, from: number, to: number): Re
     reason: message.reason,
     alertKeys: message.alertKeys,
   }));
+}
+
+/**
+ * The report of each account, in the configuration's order; `podStatuses[i]` is the final
+ * status of each Pod in the world `accounts[i]` played.
+ */
+export function reportedAccounts(
+  accounts: ReadonlyArray<{ name: string }>,
+  podStatuses: ReadonlyArray<Record<string, string>>,
+  stops: readonly StopDecision[],
+  emails: ReadonlyArray<ReportedEmail & { account: string }>,
+): ReportedAccount[] {
+  const known = new Set(accounts.map((account) => account.name));
+  // A message about alerts of several accounts is stored under `all`; anything not of one
+  // replayed account is kept there too, so no message drops out of the report.
+  const accountOf = (account: string) => (known.has(account) ? account : 'all');
+  const of = (name: string) => ({
+    emails: emails.filter((email) => accountOf(email.account) === name).map(({ account: _account, ...email }) => email),
+    stops: stops
+      .filter((stop) => accountOf(stop.account) === name)
+      .map(({ at, podId, dryRun }) => ({ at: toIso(at), podId, dryRun })),
+  });
+  const reported = accounts.map((account, index) => ({
+    name: account.name,
+    ...of(account.name),
+    pods: podOutcomes(podStatuses[index] ?? {}),
+  }));
+  const spanning = of('all');
+  return spanning.emails.length + spanning.stops.length > 0 && !known.has('all')
+    ? [...reported, { name: 'all', ...spanning, pods: [] }]
+    : reported;
 }

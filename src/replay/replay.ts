@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { Writable } from 'node:stream';
 import { toIso, VirtualClock } from '../clock.js';
 import type { RunReport } from '../collectors/run.js';
-import { defaultConfig } from '../config/load.js';
 import type { Config } from '../config/schema.js';
 import { Daemon } from '../daemon.js';
 import { stopsDecided } from '../db/receipts.js';
@@ -13,14 +13,18 @@ import type { Logger } from '../log.js';
 import { InflightCounter } from '../scheduler/inflight.js';
 import { VirtualScheduler } from '../scheduler/virtual.js';
 import type { Scenario } from '../simulator/scenario.js';
-import { startSimulator } from '../simulator/server.js';
-import { reportedAlerts, reportedEmails } from './alert-report.js';
+import { type Simulator, startSimulator } from '../simulator/server.js';
+import { reportedAccounts, reportedAlerts, reportedEmails } from './alert-report.js';
 import { isoSpan, podOutcomes, type ReplayReport, tallyRuns } from './report.js';
-import { latencyJumpsClock } from './virtual-sim-clock.js';
+import { replayedAccounts, sandboxConfig } from './sandbox-config.js';
+import { latencyJumpsClocks } from './virtual-sim-clock.js';
 
 export interface ReplayOptions {
   scenario: Scenario;
-  /** The user's configuration (rules, schedules); its accounts are replaced by the simulator's. */
+  /**
+   * The user's configuration (rules, schedules). Each of its accounts plays the scenario in a
+   * world of its own; nothing the file names is called (sandbox-config.ts).
+   */
   config?: Config;
   /** How much virtual time to play, from the scenario's start. */
   durationMs: number;
@@ -40,7 +44,15 @@ export interface ReplayOptions {
   /** The virtual clock to play on (it must stand at the scenario's start); a new one by default. */
   clock?: VirtualClock;
   log: Logger;
+  /** Called as virtual time passes (about every virtual hour), with the virtual time reached. */
+  onProgress?: (virtualMs: number) => void;
 }
+
+/** Not a terminal, so the daemon's progress bars log instead of drawing over the replay's own. */
+const discard = new Writable({ write: (_chunk, _encoding, done) => done() });
+
+/** How far the virtual clock runs between two progress calls. */
+const PROGRESS_STEP_MS = 3_600_000;
 
 /**
  * Plays a scenario: the simulator and the daemon on one virtual clock, as fast as the machine
@@ -50,32 +62,47 @@ export async function replay(options: ReplayOptions): Promise<ReplayReport> {
   const { scenario, log } = options;
   const wallStart = performance.now();
   const clock = options.clock ?? new VirtualClock(scenario.startMs);
-  const sim = await startSimulator({
-    scenario,
-    clock: latencyJumpsClock(clock),
-    log: log.child({ component: 'simulator' }),
-  });
+  // One simulated world per account, each playing the whole scenario: the scenario mapped onto
+  // every account of the file, so a backtest shows what each account's alerts would have been.
+  const sims: Simulator[] = [];
   const tmp = options.dbPath ? undefined : mkdtempSync(join(tmpdir(), 'podwarden-replay-'));
-  const config = replayConfig(options.config, scenario, sim, options.dbPath ?? join(tmp ?? '', 'replay.db'));
-  // Mail goes to an in-process sink that accepts everything (or the caller's peer), never to the
-  // configuration's server: warnings count as delivered, so the stops the rules would make are
-  // replayed (a stop waits for its warning), and no message leaves the machine.
   const mailDir = mkdtempSync(join(tmpdir(), 'podwarden-replay-mail-'));
-  const sink = options.smtp ? undefined : await startMailSink({ dir: mailDir });
-  const smtp = options.smtp ?? { host: sink?.host ?? '127.0.0.1', port: sink?.port ?? 0 };
-  const { user: _user, password: _password, ...email } = config.email;
-  config.email = {
-    ...email,
-    host: smtp.host,
-    port: smtp.port,
-    secure: 'none',
-    from: email.from ?? 'podwarden@replay.invalid',
-    to: email.to.length > 0 ? email.to : ['you@replay.invalid'],
+  let sink: Awaited<ReturnType<typeof startMailSink>> | undefined;
+  const cleanUp = async () => {
+    for (const sim of sims) await sim.close();
+    await sink?.close();
+    rmSync(mailDir, { recursive: true, force: true });
+    if (tmp) rmSync(tmp, { recursive: true, force: true });
   };
+  let config: ReturnType<typeof sandboxConfig>;
+  try {
+    const accounts = replayedAccounts(options.config);
+    const simClocks = latencyJumpsClocks(clock, accounts.length);
+    for (const [index, account] of accounts.entries()) {
+      sims.push(
+        await startSimulator({
+          scenario,
+          clock: simClocks[index] as ReturnType<typeof latencyJumpsClocks>[number],
+          log: log.child({ component: 'simulator', account }),
+        }),
+      );
+    }
+    // Mail goes to an in-process sink that accepts everything (or the caller's peer), never to the
+    // configuration's server: warnings count as delivered, so the stops the rules would make are
+    // replayed (a stop waits for its warning), and no message leaves the machine.
+    sink = options.smtp ? undefined : await startMailSink({ dir: mailDir });
+    config = sandboxConfig(options.config, scenario.apiKey, sims, {
+      dbPath: options.dbPath ?? join(tmp ?? '', 'replay.db'),
+      smtp: options.smtp ?? { host: sink?.host ?? '127.0.0.1', port: sink?.port ?? 0 },
+    });
+  } catch (error) {
+    await cleanUp();
+    throw error;
+  }
   const inflight = new InflightCounter();
   const runs: RunReport[] = [];
   const start = () => {
-    const started = new Daemon({ config, clock, log, inflight });
+    const started = new Daemon({ config, clock, log, inflight, progressStream: discard });
     started.events.on('collector:finished', (run) => runs.push(run));
     return { daemon: started, scheduler: new VirtualScheduler(clock, inflight, log) };
   };
@@ -92,44 +119,41 @@ export async function replay(options: ReplayOptions): Promise<ReplayReport> {
       ({ daemon, scheduler } = start());
       daemon.schedule(scheduler);
     }
+    for (let at = clock.now(); options.onProgress && at < endMs; at += PROGRESS_STEP_MS) {
+      await scheduler.runUntil(Math.min(at + PROGRESS_STEP_MS, endMs));
+      options.onProgress(clock.now());
+    }
     await scheduler.runUntil(endMs);
     daemon.abortRuns();
     await scheduler.stop(5_000);
-    const counts = sim.requestLog.counts();
+    const counts = sims.map((sim) => sim.requestLog.counts());
+    const sum = (pick: (c: (typeof counts)[number]) => number) => counts.reduce((total, c) => total + pick(c), 0);
+    const stops = stopsDecided(daemon.db);
+    const emails = reportedEmails(daemon.db, scenario.startMs, endMs + 1);
     return {
       scenario: scenario.name,
       ...isoSpan(scenario.startMs, endMs),
-      stops: stopsDecided(daemon.db).map(({ at, podId, dryRun }) => ({ at: toIso(at), podId, dryRun })),
+      stops: stops.map(({ at, podId, dryRun }) => ({ at: toIso(at), podId, dryRun })),
       alerts: reportedAlerts(daemon.db, scenario.startMs, endMs + 1),
-      emails: reportedEmails(daemon.db, scenario.startMs, endMs + 1),
-      api: { requests: counts.total, status429: counts.status429, status5xx: counts.status5xx, resets: counts.resets },
-      pods: podOutcomes(sim.world.podStatuses(endMs)),
+      emails: emails.map(({ account: _account, ...email }) => email),
+      accounts: reportedAccounts(
+        config.accounts,
+        sims.map((sim) => sim.world.podStatuses(endMs)),
+        stops,
+        emails,
+      ),
+      api: {
+        requests: sum((c) => c.total),
+        status429: sum((c) => c.status429),
+        status5xx: sum((c) => c.status5xx),
+        resets: sum((c) => c.resets),
+      },
+      pods: podOutcomes((sims[0] as Simulator).world.podStatuses(endMs)),
       collectors: tallyRuns(runs),
       wallMs: Math.round(performance.now() - wallStart),
     };
   } finally {
     await daemon.close();
-    await sim.close();
-    await sink?.close();
-    rmSync(mailDir, { recursive: true, force: true });
-    if (tmp) rmSync(tmp, { recursive: true, force: true });
+    await cleanUp();
   }
-}
-
-function replayConfig(
-  user: Config | undefined,
-  scenario: Scenario,
-  sim: { restBaseUrl: string; graphqlUrl: string },
-  dbPath: string,
-): Config {
-  const account = {
-    name: user?.accounts[0]?.name ?? 'sim',
-    apiKey: scenario.apiKey,
-    restBaseUrl: sim.restBaseUrl,
-    graphqlBaseUrl: sim.graphqlUrl,
-  };
-  const base = user ? structuredClone(user) : defaultConfig([account]);
-  base.accounts = defaultConfig([account]).accounts;
-  base.database.path = dbPath;
-  return base;
 }

@@ -18,13 +18,36 @@ export interface ReplayReport {
    * `reason` says why it was written (first, repeat_elapsed, all_resolved, flapping…) and
    * `alertKeys` which alerts it announces (the rule is a key's first part).
    */
-  emails: Array<{ at: string; to: string[]; subject: string; delivered: boolean; reason: string; alertKeys: string[] }>;
+  emails: ReportedEmail[];
+  /**
+   * Per account of the configuration (each replayed in a world of its own), what it would have
+   * sent and stopped; messages about alerts of several accounts (a budget over `all`) come
+   * last, under the account `all`.
+   */
+  accounts: ReportedAccount[];
   api: { requests: number; status429: number; status5xx: number; resets: number };
   pods: Array<{ id: string; finalStatus: string }>;
   /** Collector runs by outcome, per collector: what the daemon managed to read. */
   collectors: Record<string, { ok: number; error: number; no_data: number }>;
   /** Real time the replay took, in milliseconds. */
   wallMs: number;
+}
+
+export interface ReportedEmail {
+  at: string;
+  to: string[];
+  subject: string;
+  delivered: boolean;
+  reason: string;
+  alertKeys: string[];
+}
+
+export interface ReportedAccount {
+  name: string;
+  emails: ReportedEmail[];
+  stops: ReplayReport['stops'];
+  /** The final status of each Pod of the account's world; empty for `all`. */
+  pods: ReplayReport['pods'];
 }
 
 export function tallyRuns(runs: readonly RunReport[]): ReplayReport['collectors'] {

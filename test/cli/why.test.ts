@@ -38,7 +38,7 @@ beforeAll(async () => {
     ],
     { timeoutMs: 120_000 },
   );
-  expect(run.stderr).toContain('1 stops');
+  expect(run.stderr).toContain('1 stop,');
   expect(run.code).toBe(0);
   report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as ReplayReport;
 }, 180_000);
