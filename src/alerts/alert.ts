@@ -1,19 +1,12 @@
 import type { AlertRecord } from '../db/alerts.js';
+import type { AlertData } from '../messages/view.js';
 
 /** An alert as the delivery pipeline sees it: fired, maybe resolved, with its effective recipients. */
-export interface NotifyAlert {
+export interface NotifyAlert extends AlertData {
   id: number;
   key: string;
-  rule: string;
-  account: string;
-  severity: string;
-  summary: string;
-  labels: Record<string, string>;
-  details: Record<string, unknown>;
   /** The rule's own recipients, or else the email section's default ones (possibly none). */
   recipients: string[];
-  firedAt: number;
-  resolvedAt: number | null;
 }
 
 /** A fired episode, ready for the pipeline; never-fired (pending) episodes are not notified. */
