@@ -35,6 +35,7 @@ setup.config.collectors.billing.backfillMs = 0;
 for (const collector of collectors.values()) await collector.collect(setup.context());
 
 const before = setup.sim.requestLog.counts().total;
+const beforeSeq = setup.sim.requestLog.lastSeq();
 const started = performance.now();
 const rows: Record<string, number> = {};
 await Promise.all(
@@ -55,4 +56,13 @@ console.log(`  wall time  ${fmt(wallMs)} ms`);
 console.log(`  floor      ${fmt(floorMs)} ms (requests × latency / concurrency)`);
 console.log(`  ratio      ${fmt(wallMs / floorMs, 2)}× the floor`);
 console.log(`  rows       ${JSON.stringify(rows)}`);
+// By route, with ids collapsed, so a change in the request count shows where it comes from.
+const byRoute = new Map<string, number>();
+for (const entry of setup.sim.requestLog.entries(beforeSeq)) {
+  const route = `${entry.method} ${entry.path.replace(/^(\/v2\/[^/]+\/)[^/]+(?=\/)/, '$1{id}')}`;
+  byRoute.set(route, (byRoute.get(route) ?? 0) + 1);
+}
+console.log('  requests by route:');
+for (const [route, count] of [...byRoute].sort((a, b) => b[1] - a[1]))
+  console.log(`    ${fmt(count).padStart(5)}  ${route}`);
 await setup.close();
