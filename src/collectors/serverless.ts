@@ -17,7 +17,8 @@ export const BUDGET_RESERVE_SHARE = 0.2;
 const FETCHES_PER_CONNECTION = 100;
 
 /**
- * `serverless`: every endpoint, then one workers summary per endpoint. When the request budget
+ * `serverless`: every endpoint, then one workers summary per endpoint that keeps minimum workers
+ * (`workers.min` ≥ 1); the others are listed but their workers are not read. When the request budget
  * cannot cover every endpoint this run, the stalest are fetched first and the rest wait for a
  * later run; item_freshness records when each one was last read.
  */
@@ -25,7 +26,10 @@ export const serverlessCollector: Collector = {
   name: 'serverless',
   async collect(ctx) {
     const listed = await ctx.api.rest.listEndpoints({ signal: ctx.signal });
-    const ids = listed.map((endpoint) => endpoint.id);
+    // Workers are read only where something uses them: the idle-endpoint waste rule looks only at
+    // endpoints that keep minimum workers up, and no metric reads worker samples. On a large
+    // account most endpoints scale to zero, and reading theirs was most of this collector's requests.
+    const ids = listed.filter((endpoint) => endpoint.workers.min > 0).map((endpoint) => endpoint.id);
     const limit = Math.min(affordable(ctx.api.budget.remaining()), ctx.config.api.concurrency * FETCHES_PER_CONNECTION);
     const chosen = stalestFirst(ctx.db, ctx.account, ENDPOINT_WORKERS, ids).slice(0, limit);
     if (chosen.length < ids.length) {

@@ -8,14 +8,14 @@ import { emptyScenario, HOUR, MINUTE, pollAt, T0, useHarness } from './support.j
 
 const harness = useHarness();
 
-function endpoints(count: number) {
+function endpoints(count: number, min = 1) {
   return Array.from({ length: count }, (_, index) => {
     const id = `ep-${String(index + 1).padStart(2, '0')}`;
     return {
       id,
       name: `endpoint-${index + 1}`,
       gpu: { pools: ['ADA_24'], count: 1 },
-      workers: { min: 0, max: 4 },
+      workers: { min, max: 4 },
       pricePerWorkerHour: 0.5,
       load: [{ at: '0s', running: index % 3, idle: 1 }],
     };
@@ -58,15 +58,35 @@ describe('serverless collector', () => {
       });
     }
 
+    // ep-whisper scales to zero (workers.min 0): listed, but its workers are not read.
     const samples = samplesAt(h, 13 * HOUR + MINUTE);
+    expect([...samples.keys()]).toEqual(['ep-sdxl']);
     expect(samples.get('ep-sdxl')).toMatchObject({ running: 4, idle: 1, initializing: 0, throttled: 0, total: 5 });
-    expect(samples.get('ep-whisper')).toMatchObject({ running: 0, idle: 0, total: 0 });
-    for (const endpoint of truth) {
-      expect(samples.get(endpoint.id)).toMatchObject(
-        h.sim.world.workersView(endpoint.id, h.clock.now())?.summary ?? {},
-      );
-    }
-    expect(result.rows).toBe(4);
+    expect(samples.get('ep-sdxl')).toMatchObject(h.sim.world.workersView('ep-sdxl', h.clock.now())?.summary ?? {});
+    expect(result.rows).toBe(3);
+  });
+
+  it('reads workers only for endpoints that keep minimum workers up', async () => {
+    const list = [...endpoints(3, 1), ...endpoints(6, 0).slice(3)];
+    const h = await harness(emptyScenario({ endpoints: list }));
+    await pollAt(h, serverlessCollector, MINUTE);
+
+    const paths = h.sim.requestLog.entries().map((entry) => entry.path);
+    expect(paths.filter((path) => path.endsWith('/workers')).sort()).toEqual([
+      '/v2/serverless/ep-01/workers',
+      '/v2/serverless/ep-02/workers',
+      '/v2/serverless/ep-03/workers',
+    ]);
+    expect([...samplesAt(h, MINUTE).keys()].sort()).toEqual(['ep-01', 'ep-02', 'ep-03']);
+    // Every endpoint is still listed and stored, whatever its minimum.
+    expect(liveEndpoints(h.db, ACCOUNT).map((row) => [row.endpointId, row.workersMin])).toEqual([
+      ['ep-01', 1],
+      ['ep-02', 1],
+      ['ep-03', 1],
+      ['ep-04', 0],
+      ['ep-05', 0],
+      ['ep-06', 0],
+    ]);
   });
 
   it('rotates fairly through the endpoints when the request budget is short, and never meets a 429', async () => {
