@@ -21,9 +21,12 @@ const PODS_WITH_RUNTIME = `query podsWithRuntime {
     container { cpuPercent memoryPercent } } } }
 }`;
 
-const GPU_TYPES_STOCK = `query gpuTypesStock($gpuCount: Int!, $secureCloud: Boolean) {
+// Both clouds in one request: `lowestPrice` twice under aliases, each with its own secureCloud.
+const GPU_TYPES_STOCK = `query gpuTypesStock($gpuCount: Int!) {
   gpuTypes { id displayName memoryInGb
-    lowestPrice(input: { gpuCount: $gpuCount, secureCloud: $secureCloud }) {
+    secure: lowestPrice(input: { gpuCount: $gpuCount, secureCloud: true }) {
+      stockStatus uninterruptablePrice availableGpuCounts }
+    community: lowestPrice(input: { gpuCount: $gpuCount, secureCloud: false }) {
       stockStatus uninterruptablePrice availableGpuCounts } }
 }`;
 
@@ -53,10 +56,8 @@ export class GraphqlClient {
     return data.myself.pods;
   }
 
-  async gpuTypesStock(
-    input: { gpuCount: number; secureCloud: boolean },
-    call?: CallOptions,
-  ): Promise<GraphqlGpuType[]> {
+  /** Every GPU type's lowest price and stock for `gpuCount` GPUs, secure and community cloud at once. */
+  async gpuTypesStock(input: { gpuCount: number }, call?: CallOptions): Promise<GraphqlGpuType[]> {
     const data = await this.run('gpuTypesStock', GPU_TYPES_STOCK, input, GraphqlGpuTypesData, true, call);
     return data.gpuTypes;
   }

@@ -2,11 +2,11 @@ import { NoDataError } from '../api/index.js';
 import type { StockCloud } from '../db/schema.js';
 import { type GpuStockInput, recordGpuStock } from '../db/stock.js';
 import type { Collector } from './collector.js';
-import { fetchAll } from './fetch-all.js';
 
-const CLOUDS: ReadonlyArray<{ cloud: StockCloud; secureCloud: boolean }> = [
-  { cloud: 'SECURE', secureCloud: true },
-  { cloud: 'COMMUNITY', secureCloud: false },
+/** Each cloud and the aliased `lowestPrice` field that carries it in the one stock query. */
+const CLOUDS: ReadonlyArray<{ cloud: StockCloud; field: 'secure' | 'community' }> = [
+  { cloud: 'SECURE', field: 'secure' },
+  { cloud: 'COMMUNITY', field: 'community' },
 ];
 
 /**
@@ -20,20 +20,14 @@ export const stockCollector: Collector = {
     if (!ctx.config.api.graphql.enabled) {
       throw new NoDataError('gpu stock', 'GraphQL is disabled (api.graphql.enabled: false)');
     }
-    const answers = await fetchAll(
-      ctx.signal,
-      CLOUDS.map(({ cloud, secureCloud }) => async (signal: AbortSignal) => ({
-        cloud,
-        gpuTypes: await ctx.api.graphql.gpuTypesStock({ gpuCount: 1, secureCloud }, { signal }),
-      })),
-    );
-    const observations: GpuStockInput[] = answers.flatMap(({ cloud, gpuTypes }) =>
-      gpuTypes.map((gpu) => ({
+    const gpuTypes = await ctx.api.graphql.gpuTypesStock({ gpuCount: 1 }, { signal: ctx.signal });
+    const observations: GpuStockInput[] = gpuTypes.flatMap((gpu) =>
+      CLOUDS.map(({ cloud, field }) => ({
         gpuTypeId: gpu.id,
         cloud,
-        stockStatus: gpu.lowestPrice?.stockStatus ?? null,
-        availableGpuCounts: gpu.lowestPrice?.availableGpuCounts ?? [],
-        uninterruptablePrice: gpu.lowestPrice?.uninterruptablePrice ?? null,
+        stockStatus: gpu[field]?.stockStatus ?? null,
+        availableGpuCounts: gpu[field]?.availableGpuCounts ?? [],
+        uninterruptablePrice: gpu[field]?.uninterruptablePrice ?? null,
       })),
     );
     const { changed } = recordGpuStock(ctx.db, ctx.account, observations, ctx.now);

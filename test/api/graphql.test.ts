@@ -74,26 +74,34 @@ describe('GraphqlClient', () => {
     expect(JSON.parse(request?.body ?? '').variables).toEqual({ podId: 'p1' });
   });
 
-  it('reads GPU stock from lowestPrice, tolerating null and missing parts', async () => {
+  it('reads GPU stock of both clouds from lowestPrice in one request, tolerating null and missing parts', async () => {
     client = makeClient(server.url);
     const gpuTypes = [
       {
         id: 'NVIDIA RTX A4000',
         displayName: 'RTX A4000',
         memoryInGb: 16,
-        lowestPrice: { stockStatus: 'High', uninterruptablePrice: 0.35, availableGpuCounts: [1, 2, 4] },
+        secure: { stockStatus: 'High', uninterruptablePrice: 0.35, availableGpuCounts: [1, 2, 4] },
+        community: { stockStatus: 'Low', uninterruptablePrice: 0.17, availableGpuCounts: [1] },
       },
-      { id: 'unknown', displayName: null, memoryInGb: null, lowestPrice: null },
-      { id: 'NVIDIA H100', displayName: 'H100', memoryInGb: 80, lowestPrice: { stockStatus: null } },
+      { id: 'unknown', displayName: null, memoryInGb: null, secure: null, community: null },
+      { id: 'NVIDIA H100', displayName: 'H100', memoryInGb: 80, secure: { stockStatus: null } },
     ];
     server.enqueue(json(200, { data: { gpuTypes } }));
-    const stock = await run(client.graphql.gpuTypesStock({ gpuCount: 2, secureCloud: true }));
-    expect(stock.map((gpu) => gpu.lowestPrice)).toEqual([
-      { stockStatus: 'High', uninterruptablePrice: 0.35, availableGpuCounts: [1, 2, 4] },
-      null,
-      { stockStatus: null, uninterruptablePrice: null, availableGpuCounts: [] },
+    const stock = await run(client.graphql.gpuTypesStock({ gpuCount: 2 }));
+    expect(stock.map((gpu) => [gpu.secure, gpu.community])).toEqual([
+      [
+        { stockStatus: 'High', uninterruptablePrice: 0.35, availableGpuCounts: [1, 2, 4] },
+        { stockStatus: 'Low', uninterruptablePrice: 0.17, availableGpuCounts: [1] },
+      ],
+      [null, null],
+      [{ stockStatus: null, uninterruptablePrice: null, availableGpuCounts: [] }, null],
     ]);
-    expect(JSON.parse(server.requests[0]?.body ?? '').variables).toEqual({ gpuCount: 2, secureCloud: true });
+    expect(server.requests).toHaveLength(1);
+    const body = JSON.parse(server.requests[0]?.body ?? '');
+    expect(body.variables).toEqual({ gpuCount: 2 });
+    expect(body.query).toContain('secure: lowestPrice(input: { gpuCount: $gpuCount, secureCloud: true })');
+    expect(body.query).toContain('community: lowestPrice(input: { gpuCount: $gpuCount, secureCloud: false })');
   });
 
   it('turns errors[] in a 200 answer into an ApiError typed by extensions.code', async () => {

@@ -84,7 +84,7 @@ describe('the API key never shows', () => {
     server.enqueue(echoCredentials(500), echoCredentials(400), echoCredentials(410));
     await failure(client.graphql.podsWithRuntime());
     await failure(client.graphql.podStop('p1'));
-    await failure(client.graphql.gpuTypesStock({ gpuCount: 1, secureCloud: true }));
+    await failure(client.graphql.gpuTypesStock({ gpuCount: 1 }));
     server.enqueue(json(200, { errors: [{ message: `denied for ${CANARY}` }] }));
     await failure(client.graphql.podsWithRuntime());
 

@@ -50,6 +50,9 @@ describe('stock collector', () => {
     });
     expect(new Set(latest.map((row) => row.cloud))).toEqual(new Set(['SECURE', 'COMMUNITY']));
     expect(latest.length).toBe(2 * h.scenario.catalog.gpus.length);
+    // Both clouds come from one GraphQL request per run.
+    const graphql = h.sim.requestLog.entries().filter((entry) => entry.path === '/graphql');
+    expect(graphql.map((entry) => entry.status)).toEqual([200, 200, 200, 200]);
   });
 
   it('with GraphQL retired (410) reports no data, while catalog and billing go on', async () => {

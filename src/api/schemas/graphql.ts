@@ -93,7 +93,11 @@ export const GraphqlGpuType = z.looseObject({
   id: z.string(),
   displayName: z.string().nullable().optional(),
   memoryInGb: z.number().nullable().optional(),
-  lowestPrice: GpuLowestPrice.nullable()
+  /** `lowestPrice` with secureCloud true and false, aliased so one request reads both clouds. */
+  secure: GpuLowestPrice.nullable()
+    .optional()
+    .transform((value) => value ?? null),
+  community: GpuLowestPrice.nullable()
     .optional()
     .transform((value) => value ?? null),
 });
