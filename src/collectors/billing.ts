@@ -15,7 +15,7 @@ import type { CollectContext, Collector } from './collector.js';
 import { fetchAll } from './fetch-all.js';
 import { startProgress } from './progress.js';
 
-/** One request covers at most a day (or one bucket, if larger), so a large account's answer stays bounded. */
+/** A backfill request covers at most a day (or one bucket, if larger): each is committed with its cursor. */
 const CHUNK_MS = 24 * 3_600_000;
 
 interface RoutePlan {
@@ -119,10 +119,21 @@ function remainingChunks(plan: RoutePlan, cursor: number, size: BucketSize): num
   return chunksOf({ startMs: plan.backfill.targetStartTime, endMs: cursor }, CHUNK_MS, size).length;
 }
 
+/**
+ * The v2 billing routes take any window (api-notes §3.1), so the re-read asks for its whole
+ * trailing window in one request per route. Only a catch-up after a long gap without a
+ * successful run is cut, into chunks of twice the trailing window, so no answer grows past about
+ * twice the usual one.
+ */
+export function reReadChunkMs(trailingWindowMs: number): number {
+  return Math.max(CHUNK_MS, 2 * trailingWindowMs);
+}
+
 async function reRead(ctx: CollectContext, plans: RoutePlan[]): Promise<number> {
-  const size = ctx.config.collectors.billing.bucketSize;
+  const { bucketSize: size, trailingWindowMs } = ctx.config.collectors.billing;
+  const span = reReadChunkMs(trailingWindowMs);
   const requests = plans.flatMap((plan) =>
-    chunksOf(plan.reRead, CHUNK_MS, size).map((chunk) => ({ kind: plan.key.kind, chunk })),
+    chunksOf(plan.reRead, span, size).map((chunk) => ({ kind: plan.key.kind, chunk })),
   );
   const pages = await fetchAll(
     ctx.signal,

@@ -122,10 +122,19 @@ describe('billing collector', () => {
     // Day 1 lies outside the 48 h trailing window of day 5: only the catch-up read it.
     expect(storedRecords(h, 'network_volumes', T0 + DAY, T0 + 2 * DAY).length).toBe(48);
 
-    // Once a run has succeeded, the next reaches back only its trailing window before that run:
-    // 48 h + 1 h, three one-day chunks per route.
+    // Once a run has succeeded, the next reaches back only its trailing window before that run,
+    // 48 h + 1 h, and asks for it in one request per route.
     const seq = h.sim.requestLog.lastSeq();
     expect((await runAt(h, billingCollector, 5 * DAY + HOUR)).outcome).toBe('ok');
-    expect(h.sim.requestLog.entries(seq).length).toBe(3 * billingKinds.length);
+    const reRead = h.sim.requestLog.entries(seq);
+    expect(reRead.map((entry) => entry.status)).toEqual(billingKinds.map(() => 200));
+    expect(new Set(reRead.map((entry) => entry.path)).size).toBe(billingKinds.length);
+    for (const entry of reRead) {
+      const query = new URLSearchParams(entry.query);
+      const start = Date.parse(query.get('startTime') ?? '');
+      const end = Date.parse(query.get('endTime') ?? '');
+      expect((end - start) / HOUR).toBe(49);
+    }
+    expectBillingMatchesTruth(h, T0 - 32 * DAY, T0 + 5 * DAY + HOUR);
   });
 });
