@@ -96,18 +96,20 @@ export interface OutboxCounts {
   oldestPendingAt: number | null;
 }
 
+/** The outbox's counts as SQL aggregates, over all messages or per group. */
+const countColumns = {
+  pending: sql<number>`coalesce(sum(${outbox.sentAt} IS NULL AND ${outbox.abandonedAt} IS NULL), 0)`,
+  sent: sql<number>`coalesce(sum(${outbox.sentAt} IS NOT NULL), 0)`,
+  abandoned: sql<number>`coalesce(sum(${outbox.abandonedAt} IS NOT NULL), 0)`,
+  oldestPendingAt: sql<
+    number | null
+  >`min(CASE WHEN ${outbox.sentAt} IS NULL AND ${outbox.abandonedAt} IS NULL THEN ${outbox.createdAt} END)`,
+};
+
 /** How the outbox stands per account (`all` for messages spanning accounts), for metrics. */
 export function outboxCountsByAccount(database: Database): Array<OutboxCounts & { account: string }> {
   return database.db
-    .select({
-      account: outbox.account,
-      pending: sql<number>`coalesce(sum(${outbox.sentAt} IS NULL AND ${outbox.abandonedAt} IS NULL), 0)`,
-      sent: sql<number>`coalesce(sum(${outbox.sentAt} IS NOT NULL), 0)`,
-      abandoned: sql<number>`coalesce(sum(${outbox.abandonedAt} IS NOT NULL), 0)`,
-      oldestPendingAt: sql<
-        number | null
-      >`min(CASE WHEN ${outbox.sentAt} IS NULL AND ${outbox.abandonedAt} IS NULL THEN ${outbox.createdAt} END)`,
-    })
+    .select({ account: outbox.account, ...countColumns })
     .from(outbox)
     .groupBy(outbox.account)
     .orderBy(outbox.account)
@@ -116,17 +118,7 @@ export function outboxCountsByAccount(database: Database): Array<OutboxCounts & 
 
 /** How the outbox stands (for metrics and /api/status). */
 export function outboxCounts(database: Database): OutboxCounts {
-  const row = database.db
-    .select({
-      pending: sql<number>`coalesce(sum(${outbox.sentAt} IS NULL AND ${outbox.abandonedAt} IS NULL), 0)`,
-      sent: sql<number>`coalesce(sum(${outbox.sentAt} IS NOT NULL), 0)`,
-      abandoned: sql<number>`coalesce(sum(${outbox.abandonedAt} IS NOT NULL), 0)`,
-      oldestPendingAt: sql<
-        number | null
-      >`min(CASE WHEN ${outbox.sentAt} IS NULL AND ${outbox.abandonedAt} IS NULL THEN ${outbox.createdAt} END)`,
-    })
-    .from(outbox)
-    .get();
+  const row = database.db.select(countColumns).from(outbox).get();
   return row ?? { pending: 0, sent: 0, abandoned: 0, oldestPendingAt: null };
 }
 
