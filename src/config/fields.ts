@@ -13,6 +13,15 @@ export interface ParseContext {
  * holding it renames the key `<key>Ms` (see `withMs`), so the unit is in the name.
  */
 export function duration() {
+  return durationField(false);
+}
+
+/** Like `duration()`, but `0s` is allowed (comes out as 0): "no wait at all". */
+export function durationOrZero() {
+  return durationField(true);
+}
+
+function durationField(allowZero: boolean) {
   return z
     .string({
       error: (issue) =>
@@ -26,24 +35,12 @@ export function duration() {
         ctx.addIssue({ code: 'custom', message: (error as Error).message, input: text });
         return z.NEVER;
       }
-      if (ms <= 0) {
+      if (ms <= 0 && !allowZero) {
         ctx.addIssue({ code: 'custom', message: `duration must be greater than 0, got "${text}"`, input: text });
         return z.NEVER;
       }
       return ms;
     });
-}
-
-/** Like `duration()`, but `0s` is allowed (comes out as 0): "no wait at all". */
-export function durationOrZero() {
-  return z.string().transform((text, ctx) => {
-    try {
-      return parseDuration(text);
-    } catch (error) {
-      ctx.addIssue({ code: 'custom', message: (error as Error).message, input: text });
-      return z.NEVER;
-    }
-  });
 }
 
 /** An IANA time zone name such as `Europe/Paris`. */
