@@ -5,7 +5,7 @@ import type { OutboxRecord } from '../db/notifications.js';
 import type { Database } from '../db/open.js';
 import { listSilences } from '../db/silences.js';
 import { renderDigest } from '../messages/notices.js';
-import { currentPeriod } from '../rules/period.js';
+import { currentPeriod, localHour } from '../rules/period.js';
 import { toNotifyAlert } from './alert.js';
 import type { DigestNotice, DigestSaving, FlappingNotice } from './notices.js';
 import { flappingNotice } from './notify.js';
@@ -134,16 +134,4 @@ export function savingOf(stop: StopSince, now: number, from: number): DigestSavi
     ongoing: end >= now,
     saved: (stop.savingPerHr * notBilledMs) / HOUR_MS,
   };
-}
-
-const hourFormats = new Map<string, Intl.DateTimeFormat>();
-
-/** The hour (0–23) the clocks of `timeZone` show at `ms`. */
-export function localHour(ms: number, timeZone: string): number {
-  let format = hourFormats.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', hour: 'numeric' });
-    hourFormats.set(timeZone, format);
-  }
-  return Number(format.formatToParts(ms).find((part) => part.type === 'hour')?.value);
 }

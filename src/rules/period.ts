@@ -52,6 +52,11 @@ function wallClock(ms: number, timeZone: string): { asUtc: number; date: LocalDa
   return { asUtc, date: { year, month, day, weekday } };
 }
 
+/** The hour (0–23) the clocks of `timeZone` show at `ms`. */
+export function localHour(ms: number, timeZone: string): number {
+  return new Date(wallClock(ms, timeZone).asUtc).getUTCHours();
+}
+
 /** How far `timeZone` is ahead of UTC at the instant `ms` (seconds dropped, as zones never use them). */
 function offsetAt(ms: number, timeZone: string): number {
   const whole = Math.floor(ms / 1000) * 1000;
