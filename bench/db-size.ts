@@ -25,6 +25,8 @@ const DAY = 86_400_000;
 const HOUR = 3_600_000;
 const PROJECTED_DAYS = 30;
 const dir = benchDir();
+// The default retention of the code under test (keys of this and earlier versions).
+const retention = defaultConfig([{ name: 'bench', apiKey: 'unused' }]).database.retention as Record<string, number>;
 
 let source: string;
 if (process.argv[2] === '--db') {
@@ -67,10 +69,12 @@ const now = samples.last + 1;
 const spanDays = (now - start) / DAY;
 const billing = timeSpan(probe, 'billing_records', 'start_time');
 const billingDays = billing.first === null ? spanDays : (now - billing.first) / DAY;
-const sinceStart = (table: string, column: string) => rowsBetween(probe, table, column, start, now);
+// Change-only history: the rows of the first poll are the state, what came after is growth.
+const changesSinceFirst = (table: string) =>
+  rowsBetween(probe, table, 'since_at', (timeSpan(probe, table, 'since_at').first ?? now) + 1, now);
 const historyGrowth = {
-  gpu_availability: sinceStart('gpu_availability', 'since_at'),
-  gpu_stock: sinceStart('gpu_stock', 'since_at'),
+  gpu_availability: changesSinceFirst('gpu_availability'),
+  gpu_stock: changesSinceFirst('gpu_stock'),
 };
 probe.close();
 
@@ -84,7 +88,6 @@ database.close();
 const rolledHours = Math.floor(now / HOUR) - Math.ceil(start / HOUR) + (start % HOUR === 0 ? 0 : 1);
 const rollups = measure(compactCopy(rolledCopy, 'rolled.db'));
 
-const retention = defaultConfig([]).database.retention as Record<string, number>;
 const rawDays = (retention.rawSamplesMs ?? 0) / DAY;
 const fiveMinuteDays = (retention.fiveMinuteRollupsMs ?? retention.rollupsMs ?? 0) / DAY;
 const hourlyDays = (retention.hourlyRollupsMs ?? retention.rollupsMs ?? 0) / DAY;

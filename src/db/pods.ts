@@ -1,4 +1,3 @@
-import { and, asc, eq, gte, lte } from 'drizzle-orm';
 import { type LatestInput, type SyncResult, trackedSync, type UnreadableItems } from './latest.js';
 import type { Database } from './open.js';
 import { markSamplesWritten } from './sample-window.js';
@@ -7,7 +6,6 @@ import { inventoryRead, perDatabase, placeholdersFor, replaceOnConflict, rowWrit
 
 export type PodRecord = typeof pods.$inferSelect;
 export type PodInput = LatestInput<typeof pods>;
-export type PodSampleRecord = typeof podSamples.$inferSelect;
 
 /** The latest `GET /pods` of an account: upserts every Pod, marks the missing ones gone. */
 export const syncPods: (
@@ -61,6 +59,13 @@ export interface PodSampleInput {
   memoryUtil: number | null;
 }
 
+/** A stored sample as it was given, with the busiest GPU's figures derived when it was written. */
+export interface PodSampleRecord extends PodSampleInput {
+  account: string;
+  maxGpuUtil: number | null;
+  maxGpuMemoryUtil: number | null;
+}
+
 const insertSample = perDatabase((database) =>
   rowWriter<typeof podSamples.$inferInsert>(
     database,
@@ -75,6 +80,19 @@ function maxOf(values: number[] | null): number | null {
   return values && values.length > 0 ? Math.max(...values) : null;
 }
 
+/**
+ * The per-GPU list as stored: NULL when the busiest GPU's figure says it all (one GPU: the list
+ * is [max]; unknown: null), so a sample of the usual one-GPU Pod carries no JSON.
+ */
+function perGpuColumn(values: number[] | null): string | null {
+  return values === null || values.length === 1 ? null : JSON.stringify(values);
+}
+
+function perGpuList(stored: string | null, max: number | null): number[] | null {
+  if (stored !== null) return JSON.parse(stored) as number[];
+  return max === null ? null : [max];
+}
+
 /** Stores samples (a re-sent sample replaces itself); the busiest-GPU figures are derived here, once. */
 export function insertPodSamples(database: Database, account: string, samples: readonly PodSampleInput[]): number {
   const insert = insertSample(database);
@@ -84,25 +102,50 @@ export function insertPodSamples(database: Database, account: string, samples: r
   database.transaction(() => {
     for (const sample of samples) {
       insert({
-        ...sample,
         account,
+        podId: sample.podId,
+        observedAt: sample.observedAt,
+        known: sample.state === 'known' ? 1 : 0,
+        uptimeS: sample.uptimeS,
+        gpuUtil: perGpuColumn(sample.gpuUtil),
+        gpuMemoryUtil: perGpuColumn(sample.gpuMemoryUtil),
         maxGpuUtil: maxOf(sample.gpuUtil),
         maxGpuMemoryUtil: maxOf(sample.gpuMemoryUtil),
+        cpuUtil: sample.cpuUtil,
+        memoryUtil: sample.memoryUtil,
       });
     }
   });
   return samples.length;
 }
 
+type StoredSample = Omit<PodSampleRecord, 'state' | 'gpuUtil' | 'gpuMemoryUtil'> & {
+  known: number;
+  gpuUtil: string | null;
+  gpuMemoryUtil: string | null;
+};
+
+const sampleReads = perDatabase(({ sqlite }) => ({
+  between: sqlite.prepare<[string, number, number], StoredSample>(
+    `SELECT account, pod_id AS podId, observed_at AS observedAt, known, uptime_s AS uptimeS,
+       gpu_util AS gpuUtil, gpu_memory_util AS gpuMemoryUtil, max_gpu_util AS maxGpuUtil,
+       max_gpu_memory_util AS maxGpuMemoryUtil, cpu_util AS cpuUtil, memory_util AS memoryUtil
+     FROM pod_samples WHERE account = ? AND observed_at >= ? AND observed_at <= ?
+     ORDER BY observed_at, pod_id`,
+  ),
+}));
+
 /**
- * Every Pod's samples with from <= observed_at <= to, oldest first: one range scan of the
- * primary key, whatever the length of the history.
+ * Every Pod's samples with from <= observed_at <= to, oldest first, as they were stored: one
+ * range scan of the primary key, whatever the length of the history.
  */
 export function podSamplesBetween(database: Database, account: string, from: number, to: number): PodSampleRecord[] {
-  return database.db
-    .select()
-    .from(podSamples)
-    .where(and(eq(podSamples.account, account), gte(podSamples.observedAt, from), lte(podSamples.observedAt, to)))
-    .orderBy(asc(podSamples.observedAt), asc(podSamples.podId))
-    .all();
+  return sampleReads(database)
+    .between.all(account, from, to)
+    .map(({ known, gpuUtil, gpuMemoryUtil, ...row }) => ({
+      ...row,
+      state: known === 1 ? 'known' : 'unknown',
+      gpuUtil: perGpuList(gpuUtil, row.maxGpuUtil),
+      gpuMemoryUtil: perGpuList(gpuMemoryUtil, row.maxGpuMemoryUtil),
+    }));
 }

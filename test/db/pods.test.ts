@@ -188,6 +188,44 @@ describe('pod samples', () => {
     ).toEqual({ gpu: 1, memory: 1 });
   });
 
+  it('keeps per-GPU lists as JSON only when the busiest GPU does not say it all, and reads every shape back', () => {
+    const database = temp.open();
+    const shapes: Array<[string, number[] | null, number[] | null]> = [
+      ['one-gpu', [37], [12]],
+      ['two-gpus', [0, 88], [5, 70]],
+      ['cpu-only', [], []],
+      ['partial', null, null],
+    ];
+    insertPodSamples(
+      database,
+      'main',
+      shapes.map(([podId, gpuUtil, gpuMemoryUtil]) => ({
+        podId,
+        observedAt: T0,
+        state: 'known' as const,
+        uptimeS: 5,
+        gpuUtil,
+        gpuMemoryUtil,
+        cpuUtil: 1,
+        memoryUtil: 2,
+      })),
+    );
+    const stored = database.sqlite
+      .prepare('SELECT pod_id, known, gpu_util, gpu_memory_util, max_gpu_util FROM pod_samples ORDER BY pod_id')
+      .raw()
+      .all();
+    expect(stored).toEqual([
+      ['cpu-only', 1, '[]', '[]', null],
+      ['one-gpu', 1, null, null, 37],
+      ['partial', 1, null, null, null],
+      ['two-gpus', 1, '[0,88]', '[5,70]', 88],
+    ]);
+    const read = new Map(podSamplesBetween(database, 'main', T0, T0).map((s) => [s.podId, s]));
+    for (const [podId, gpuUtil, gpuMemoryUtil] of shapes) {
+      expect(read.get(podId)).toMatchObject({ state: 'known', gpuUtil, gpuMemoryUtil });
+    }
+  });
+
   it('reads the last N minutes of 2,000 Pods with one range scan of the primary key', () => {
     const database = temp.open();
     const podIds = Array.from({ length: 2000 }, (_, i) => `pod-${String(i).padStart(4, '0')}`);
@@ -220,7 +258,8 @@ describe('pod samples', () => {
       )
       .all('main', 0, 1) as Array<{ detail: string }>;
     expect(plan.map((step) => step.detail)).toEqual([
-      'SEARCH pod_samples USING INDEX sqlite_autoindex_pod_samples_1 (account=? AND observed_at>? AND observed_at<?)',
+      // WITHOUT ROWID: the key is the table, no second b-tree to look the row up in.
+      'SEARCH pod_samples USING PRIMARY KEY (account=? AND observed_at>? AND observed_at<?)',
     ]);
   });
 });

@@ -1,5 +1,6 @@
-import { index, integer, primaryKey, real, sqliteTable, text } from 'drizzle-orm/sqlite-core';
-import { accountColumn, oneOf, trackedColumns } from './columns.js';
+import { sql } from 'drizzle-orm';
+import { check, index, integer, primaryKey, real, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { accountColumn, trackedColumns } from './columns.js';
 
 /** The latest state of every Pod ever seen; vanished Pods keep their row with `gone_at` set. */
 export const pods = sqliteTable(
@@ -35,9 +36,13 @@ export const sampleStates = ['known', 'unknown'] as const;
 export type SampleState = (typeof sampleStates)[number];
 
 /**
- * One utilization sample per Pod per poll. The key leads with (account, observed_at), so
- * "every Pod's samples of the last N minutes" is one range scan of the primary-key index whose
- * cost depends on the window, not on how much history the table holds.
+ * One utilization sample per Pod per poll: the largest table by far (2,000 Pods polled every
+ * minute are 2.9 million rows a day), so every byte of a row counts. WITHOUT ROWID (migration
+ * 0011, by hand): the primary key is the table, instead of a rowid b-tree plus an index that
+ * repeats the key. The key leads with (account, observed_at), so "every Pod's samples of the last
+ * N minutes" is one range scan whose cost depends on the window, not on the history held.
+ * Utilization percentages are integers (api-notes: 0–100), which SQLite stores in one byte
+ * even in a REAL column.
  */
 export const podSamples = sqliteTable(
   'pod_samples',
@@ -45,17 +50,25 @@ export const podSamples = sqliteTable(
     account: accountColumn(),
     podId: text('pod_id').notNull(),
     observedAt: integer('observed_at').notNull(),
-    /** `unknown` when the API gave no runtime: unknown is not idle. */
-    state: text('state', { enum: sampleStates }).notNull(),
+    /** 1 when the API gave a runtime, 0 when not (unknown is not idle): no text per row. */
+    known: integer('known').notNull(),
     uptimeS: integer('uptime_s'),
-    gpuUtil: text('gpu_util', { mode: 'json' }).$type<number[]>(),
-    gpuMemoryUtil: text('gpu_memory_util', { mode: 'json' }).$type<number[]>(),
+    /**
+     * Every GPU's figure (JSON) only when it says more than the busiest GPU's: Pods with two or
+     * more GPUs, or none ([]). NULL otherwise: a one-GPU Pod's list is [max_gpu_util], and an
+     * unknown one's is null. src/db/pods.ts writes and reads it so.
+     */
+    gpuUtil: text('gpu_util'),
+    gpuMemoryUtil: text('gpu_memory_util'),
     maxGpuUtil: real('max_gpu_util'),
     maxGpuMemoryUtil: real('max_gpu_memory_util'),
     cpuUtil: real('cpu_util'),
     memoryUtil: real('memory_util'),
   },
-  (t) => [primaryKey({ columns: [t.account, t.observedAt, t.podId] }), oneOf('pod_samples', 'state', sampleStates)],
+  (t) => [
+    primaryKey({ columns: [t.account, t.observedAt, t.podId] }),
+    check('pod_samples_known_check', sql.raw('"known" IN (0, 1)')),
+  ],
 );
 
 /**
@@ -80,10 +93,10 @@ function rollupTable<N extends string>(name: N) {
       avgMemoryUtil: real('avg_memory_util'),
       maxMemoryUtil: real('max_memory_util'),
     },
-    (t) => [
-      primaryKey({ columns: [t.account, t.podId, t.bucketStartAt] }),
-      index(`${name}_bucket_idx`).on(t.account, t.bucketStartAt),
-    ],
+    // WITHOUT ROWID (migration 0011, by hand), keyed by time like the raw samples: retention
+    // deletes by bucket time, and one b-tree replaces a rowid table, its key's index and a
+    // second index on (account, bucket_start_at).
+    (t) => [primaryKey({ columns: [t.account, t.bucketStartAt, t.podId] })],
   );
 }
 
