@@ -9,7 +9,8 @@ export type IdleEpisodeRecord = typeof idleEpisodes.$inferSelect;
 const windowStatement = perDatabase((database) =>
   // Raw and column-lean: an evaluation of 2,000 Pods reads tens of thousands of rows a minute.
   database.sqlite.prepare<[string, number, number], WindowSample>(
-    `SELECT pod_id AS podId, observed_at AS observedAt, state, uptime_s AS uptimeS,
+    `SELECT pod_id AS podId, observed_at AS observedAt,
+       CASE known WHEN 1 THEN 'known' ELSE 'unknown' END AS state, uptime_s AS uptimeS,
        max_gpu_util AS maxGpuUtil, max_gpu_memory_util AS maxGpuMemoryUtil
      FROM pod_samples WHERE account = ? AND observed_at >= ? AND observed_at <= ?
      ORDER BY observed_at, pod_id`,

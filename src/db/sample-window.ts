@@ -65,7 +65,7 @@ const statements = perDatabase(({ sqlite }) => ({
   // Arrays, not objects: one range scan of the primary key (account, observed_at, pod_id).
   since: sqlite
     .prepare<[string, number], Row>(
-      `SELECT pod_id, observed_at, state = 'known', uptime_s, max_gpu_util, max_gpu_memory_util
+      `SELECT pod_id, observed_at, known, uptime_s, max_gpu_util, max_gpu_memory_util
        FROM pod_samples WHERE account = ? AND observed_at >= ? ORDER BY observed_at, pod_id`,
     )
     .raw(),

@@ -46,7 +46,7 @@ const statements = perDatabase(({ sqlite }) => ({
   ),
   podSamples: sqlite.prepare<{ account: string; from: number }, PodSampleActivity>(
     `SELECT pod_id AS podId, min(observed_at) AS firstAt, max(observed_at) AS latestAt,
-       max(CASE WHEN state = 'known' THEN observed_at END) AS lastKnownAt
+       max(CASE WHEN known = 1 THEN observed_at END) AS lastKnownAt
      FROM pod_samples WHERE account = @account AND observed_at >= @from GROUP BY pod_id`,
   ),
   mounts: sqlite.prepare<[string], VolumeMount>(
