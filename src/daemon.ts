@@ -219,11 +219,7 @@ export class Daemon {
 
   retain(): RetentionResult {
     const { retention } = this.options.config.database;
-    const result = applyRetention(
-      this.db,
-      { rawSamplesMs: retention.rawSamplesMs, rollupsMs: retention.rollupsMs },
-      this.options.clock.now(),
-    );
+    const result = applyRetention(this.db, retention, this.options.clock.now());
     this.options.log.info(result, 'retention applied');
     this.events.emit('retention:finished', result);
     return result;

@@ -5,10 +5,13 @@ import { perDatabase } from './statements.js';
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
+/** How long each level of the samples is kept (config `database.retention`). */
 export interface RetentionPolicy {
-  /** How long raw Pod and endpoint-worker samples are kept (default 14 days). */
+  /** Raw Pod and endpoint-worker samples, and finished collector runs (default 3 days). */
   rawSamplesMs: number;
-  /** How long the 5-minute and hourly rollups are kept (default 400 days). */
+  /** 5-minute rollups of the Pod samples (default 10 days). */
+  fiveMinuteRollupsMs: number;
+  /** Hourly rollups of the Pod samples (config key `rollups`, default 400 days). */
   rollupsMs: number;
 }
 
@@ -36,7 +39,7 @@ const RAW_COLUMN: Record<(typeof METRICS)[number], string> = {
 function rollupSql(table: string, bucketMs: number): string {
   const columns = METRICS.flatMap((metric) => [`avg_${metric}`, `max_${metric}`]);
   const aggregates = METRICS.flatMap((metric) => {
-    const known = `CASE WHEN state = 'known' THEN ${RAW_COLUMN[metric]} END`;
+    const known = `CASE WHEN known = 1 THEN ${RAW_COLUMN[metric]} END`;
     return [`avg(${known})`, `max(${known})`];
   });
   const merges = METRICS.flatMap((metric) => {
@@ -50,9 +53,10 @@ function rollupSql(table: string, bucketMs: number): string {
   });
   return `INSERT INTO ${table} (account, pod_id, bucket_start_at, known_count, unknown_count, ${columns.join(', ')})
     SELECT account, pod_id, (observed_at / ${bucketMs}) * ${bucketMs},
-      sum(state = 'known'), sum(state = 'unknown'), ${aggregates.join(', ')}
+      sum(known), count(*) - sum(known), ${aggregates.join(', ')}
     FROM pod_samples WHERE account = @account AND observed_at < @cutoff
-    GROUP BY pod_id, (observed_at / ${bucketMs})
+    -- In the rollup's key order (bucket, then Pod), so new rows append to its b-tree.
+    GROUP BY (observed_at / ${bucketMs}), pod_id
     ON CONFLICT (account, pod_id, bucket_start_at) DO UPDATE SET
       ${merges.join(',\n      ')},
       known_count = known_count + excluded.known_count,
@@ -77,14 +81,14 @@ const statements = perDatabase(({ sqlite }) => ({
 
 /**
  * Rolls raw samples older than the raw retention into 5-minute and hourly buckets and deletes
- * them, in one transaction per account, then drops rollups older than the rollup retention.
+ * them, in one transaction per account, then drops each rollup level older than its own retention.
  * The raw cutoff is aligned to the hour, so a bucket is rolled whole. Running it twice changes
  * nothing the second time.
  */
 export function applyRetention(database: Database, policy: RetentionPolicy, now: number): RetentionResult {
   const s = statements(database);
   const rawCutoff = Math.floor((now - policy.rawSamplesMs) / HOUR) * HOUR;
-  const rollupCutoff = now - policy.rollupsMs;
+
   const result: RetentionResult = {
     rolled5m: 0,
     rolled1h: 0,
@@ -103,10 +107,10 @@ export function applyRetention(database: Database, policy: RetentionPolicy, now:
     });
   }
   for (const account of distinctAccounts(database.sqlite, 'pod_samples_5m')) {
-    result.rollups5mDeleted += s.delete5m.run({ account, cutoff: rollupCutoff }).changes;
+    result.rollups5mDeleted += s.delete5m.run({ account, cutoff: now - policy.fiveMinuteRollupsMs }).changes;
   }
   for (const account of distinctAccounts(database.sqlite, 'pod_samples_1h')) {
-    result.rollups1hDeleted += s.delete1h.run({ account, cutoff: rollupCutoff }).changes;
+    result.rollups1hDeleted += s.delete1h.run({ account, cutoff: now - policy.rollupsMs }).changes;
   }
   for (const account of distinctAccounts(database.sqlite, 'endpoint_worker_samples')) {
     result.workerSamplesDeleted += s.deleteWorkerSamples.run({ account, cutoff: now - policy.rawSamplesMs }).changes;

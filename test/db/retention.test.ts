@@ -7,7 +7,7 @@ import { insertWorkerSamples } from '../../src/db/serverless.js';
 import { DAY, HOUR, MINUTE, T0, useTempDatabases } from './support.js';
 
 const temp = useTempDatabases();
-const policy = { rawSamplesMs: HOUR, rollupsMs: DAY };
+const policy = { rawSamplesMs: HOUR, fiveMinuteRollupsMs: DAY, rollupsMs: DAY };
 const nothing: RetentionResult = {
   rolled5m: 0,
   rolled1h: 0,
@@ -186,6 +186,33 @@ describe('applyRetention', () => {
     expect(database.sqlite.prepare('SELECT observed_at FROM endpoint_worker_samples').pluck().all()).toEqual([
       T0 + DAY,
     ]);
+  });
+
+  it('keeps each rollup level for its own retention: 5-minute buckets go first, hourly ones stay', () => {
+    const database = temp.open();
+    seed(database);
+    const levels = { rawSamplesMs: HOUR, fiveMinuteRollupsMs: 3 * HOUR, rollupsMs: DAY };
+    // Raw cutoff T0 + 3h: both hours are rolled. 5-minute buckets before T0 + 1h10m are dropped.
+    const result = applyRetention(database, levels, T0 + 4 * HOUR + 10 * MINUTE);
+    expect(result).toEqual({
+      ...nothing,
+      rolled5m: 24 + 24 + 1,
+      rolled1h: 2 + 2 + 1,
+      rawSamplesDeleted: 120 + 120 + 1,
+      rollups5mDeleted: 14 + 14 + 1,
+    });
+    const kept5m = rollups(database, 'pod_samples_5m', 'gpu').map((row) => row.bucket_start_at);
+    expect(kept5m).toEqual(Array.from({ length: 10 }, (_, i) => T0 + 70 * MINUTE + i * 5 * MINUTE));
+    expect(rollups(database, 'pod_samples_1h', 'gpu').map((row) => row.bucket_start_at)).toEqual([T0, T0 + HOUR]);
+    expect(rollups(database, 'pod_samples_1h', 'cpu')).toHaveLength(2);
+
+    // A day later the hourly level goes too, and nothing is left to roll or drop twice.
+    expect(applyRetention(database, levels, T0 + DAY + 2 * HOUR)).toEqual({
+      ...nothing,
+      rollups5mDeleted: 10 + 10,
+      rollups1hDeleted: 2 + 2 + 1,
+    });
+    expect(applyRetention(database, levels, T0 + DAY + 2 * HOUR)).toEqual(nothing);
   });
 
   it('prunes old collector runs but keeps each collector’s last success and runs in flight', () => {

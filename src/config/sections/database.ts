@@ -14,10 +14,17 @@ export function databaseSection(ctx: ParseContext) {
         .min(1)
         .transform((path) => (path === IN_MEMORY ? path : resolve(ctx.baseDir, path)))
         .prefault('./data/podwarden.db'),
-      retention: withMs({ rawSamples: duration().prefault('14d'), rollups: duration().prefault('400d') }, [
-        'rawSamples',
-        'rollups',
-      ]).prefault({}),
+      // Per level, so the 1 GB a month of a 2,000-Pod account allows goes where it is read:
+      // raw samples cover every rule's window, rollups the history (bench:db-size).
+      retention: withMs(
+        {
+          rawSamples: duration().prefault('3d'),
+          fiveMinuteRollups: duration().prefault('10d'),
+          /** The hourly rollups (the key predates the 5-minute level's own). */
+          rollups: duration().prefault('400d'),
+        },
+        ['rawSamples', 'fiveMinuteRollups', 'rollups'],
+      ).prefault({}),
     })
     .prefault({});
 }
