@@ -84,9 +84,9 @@ function historyDatabase(days: number): { config: Config; db: Database; rows: nu
   });
   const fillHour = db.sqlite.prepare(`
     WITH RECURSIVE m(t) AS (SELECT @from UNION ALL SELECT t + ${MINUTE} FROM m WHERE t + ${MINUTE} < @to)
-    INSERT INTO pod_samples (account, pod_id, observed_at, state, uptime_s, gpu_util, gpu_memory_util,
+    INSERT INTO pod_samples (account, pod_id, observed_at, known, uptime_s, gpu_util, gpu_memory_util,
       max_gpu_util, max_gpu_memory_util, cpu_util, memory_util)
-    SELECT '${ACCOUNT}', pod_id, t, 'known', (t - @started) / 1000,
+    SELECT '${ACCOUNT}', pod_id, t, 1, (t - @started) / 1000,
       CASE WHEN quiet THEN idle_json ELSE busy_json END, CASE WHEN kind = 'idle' THEN idle_json ELSE busy_json END,
       CASE WHEN quiet THEN 0 ELSE 95 END, CASE WHEN kind = 'idle' THEN 0 ELSE 60 END, 20, 30
     FROM (SELECT t, p.*, (p.kind IN ('idle', 'held') OR (p.kind = 'dip' AND (t / ${MINUTE}) % 60 >= 55)) AS quiet
