@@ -91,9 +91,13 @@ const rollups = measure(compactCopy(rolledCopy, 'rolled.db'));
 const rawDays = (retention.rawSamplesMs ?? 0) / DAY;
 const fiveMinuteDays = (retention.fiveMinuteRollupsMs ?? retention.rollupsMs ?? 0) / DAY;
 const hourlyDays = (retention.hourlyRollupsMs ?? retention.rollupsMs ?? 0) / DAY;
-const keptRaw = Math.min(PROJECTED_DAYS, rawDays);
+// The daemon applies retention once a day, and SQLite reuses freed pages without
+// shrinking the file: the file is as large as the day's peak, just before the pass, when each
+// level holds a day more than its retention.
+const PASS_DAYS = 1;
+const keptRaw = Math.min(PROJECTED_DAYS, rawDays + PASS_DAYS);
 // A rollup row is made when its raw samples age out, and kept until its own retention.
-const keptRollup = (days: number) => Math.max(0, Math.min(PROJECTED_DAYS, days) - keptRaw);
+const keptRollup = (days: number) => Math.max(0, Math.min(PROJECTED_DAYS, days + PASS_DAYS) - keptRaw);
 
 interface Projection {
   size: TableSize;
@@ -107,7 +111,7 @@ function project(size: TableSize): Projection {
     case 'pod_samples':
     case 'endpoint_worker_samples':
     case 'collector_runs':
-      return { size, kept: `${fmt(keptRaw, 1)} d raw`, rows: perDay * keptRaw };
+      return { size, kept: `${fmt(keptRaw, 1)} d`, rows: perDay * keptRaw };
     case 'pod_samples_5m':
     case 'pod_samples_1h': {
       const days = keptRollup(size.table === 'pod_samples_5m' ? fiveMinuteDays : hourlyDays);
@@ -152,7 +156,8 @@ console.log(
   `rollup pass: ${fmt(rolled.rolled5m)} 5-minute and ${fmt(rolled.rolled1h)} hourly rows from ${rolledHours} whole hours`,
 );
 console.log(
-  `default retention: raw ${fmt(rawDays, 1)} d, 5-minute ${fmt(fiveMinuteDays, 1)} d, hourly ${fmt(hourlyDays, 1)} d\n`,
+  `default retention: raw ${fmt(rawDays, 1)} d, 5-minute ${fmt(fiveMinuteDays, 1)} d, hourly ${fmt(hourlyDays, 1)} d; ` +
+    `projected at the daily peak, just before the retention pass (each level holding ${PASS_DAYS} d more)\n`,
 );
 console.log(
   `${'table'.padEnd(26)}${'rows now'.padStart(11)}${'B/row'.padStart(8)}${'of which idx'.padStart(13)}  ${'kept'.padEnd(14)}${`rows at ${PROJECTED_DAYS} d`.padStart(14)}${'MB'.padStart(10)}`,

@@ -7,9 +7,9 @@ const HOUR = 60 * MINUTE;
 
 /** How long each level of the samples is kept (config `database.retention`). */
 export interface RetentionPolicy {
-  /** Raw Pod and endpoint-worker samples, and finished collector runs (default 3 days). */
+  /** Raw Pod and endpoint-worker samples, and finished collector runs (default 2 days). */
   rawSamplesMs: number;
-  /** 5-minute rollups of the Pod samples (default 10 days). */
+  /** 5-minute rollups of the Pod samples (default 7 days). */
   fiveMinuteRollupsMs: number;
   /** Hourly rollups of the Pod samples (config key `rollups`, default 400 days). */
   rollupsMs: number;

@@ -69,7 +69,7 @@ describe('masking', () => {
     expect(yaml).not.toContain('MASKME_0123456789');
     expect(yaml).not.toContain('MASKME_abcdef');
     expect(yaml).toContain('baseDelay: 1s500ms');
-    expect(yaml).toContain('rawSamples: 3d');
+    expect(yaml).toContain('rawSamples: 2d');
     const again = parseConfig(parse(yaml), { env: {}, baseDir: '/elsewhere' });
     expect(again).toEqual(maskedConfig(config));
   });

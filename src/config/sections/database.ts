@@ -18,8 +18,8 @@ export function databaseSection(ctx: ParseContext) {
       // raw samples cover every rule's window, rollups the history (bench:db-size).
       retention: withMs(
         {
-          rawSamples: duration().prefault('3d'),
-          fiveMinuteRollups: duration().prefault('10d'),
+          rawSamples: duration().prefault('2d'),
+          fiveMinuteRollups: duration().prefault('7d'),
           /** The hourly rollups (the key predates the 5-minute level's own). */
           rollups: duration().prefault('400d'),
         },
