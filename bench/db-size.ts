@@ -9,6 +9,7 @@
  *   node --import tsx bench/db-size.ts [HOURS]            (default 2: replay, then measure)
  *   node --import tsx bench/db-size.ts --db FILE          (measure a database replayed earlier)
  */
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { defaultConfig } from '../src/config/load.js';
@@ -31,6 +32,7 @@ const retention = defaultConfig([{ name: 'bench', apiKey: 'unused' }]).database.
 let source: string;
 if (process.argv[2] === '--db') {
   source = process.argv[3] ?? '';
+  if (!source) throw new Error('bench:db-size --db needs the path of a replayed database');
 } else {
   const hours = Number(process.argv[2] ?? 2);
   const scenario = { ...loadScenario(packagePath('config/scenarios/large.json')), rateLimit: undefined, faults: [] };
@@ -177,3 +179,6 @@ console.log(
   `\nprojection for ${PROJECTED_DAYS} days of large under the default retention: ${fmt(total / 1e9, 3)} GB ` +
     `(every table with all its indexes, plus ${fmt(raw.otherBytes / 1e6, 2)} MB of SQLite's own pages)`,
 );
+// The copies are as large as the database: only the replayed file is left, for --db.
+for (const copy of ['raw.db', 'rolled-source.db', 'rolled.db']) rmSync(join(dir, copy), { force: true });
+if (process.argv[2] !== '--db') console.log(`replayed database kept for --db: ${source}`);
