@@ -23,6 +23,7 @@ const source = {
   events: new EventBus(),
   enabledCollectors: () => [],
   rateLimits: () => [],
+  databaseWriteProblem: () => undefined,
 } as unknown as Parameters<typeof createMetrics>[0]['source'];
 
 async function median(run: () => Promise<unknown>): Promise<number> {

@@ -40,89 +40,79 @@ const PRICES = [
 /**
  * GPU capacity from the catalog (REST v2) and the stock collector (GraphQL): availability per
  * GPU type, product and data center, list prices, and the stock status with the largest GPU
- * count one Pod could get now.
+ * count one Pod could get now. Set after each run of the collector they come from.
  */
 export function registerCapacityMetrics(context: MetricsContext): void {
   const { registry } = context;
-  const availability: Gauge<'account' | 'gpu_type_id' | 'product' | 'data_center_id'> = new Gauge({
+  const availability = new Gauge({
     name: 'podwarden_gpu_availability',
     help: 'Availability of the GPU type for the product as the catalog last reported it, NONE=0, LOW=1, MEDIUM=2, HIGH=3; data_center_id is empty for the global figure; absent when the catalog gave none.',
     labelNames: ['account', 'gpu_type_id', 'product', 'data_center_id'],
     registers: [registry],
-    collect() {
-      availability.reset();
-      for (const row of catalogRows(context)) {
-        const level = availabilityLevel(row.availability);
-        if (level === undefined) continue;
+  });
+  const price = new Gauge({
+    name: 'podwarden_gpu_price_dollars_per_hour',
+    help: 'List price of one GPU of the type per hour by rate (secure or community cloud Pods, serverless pool) as the catalog last reported it; absent for a rate the catalog gave none for.',
+    labelNames: ['account', 'gpu_type_id', 'product', 'rate'],
+    registers: [registry],
+  });
+  const stock = new Gauge({
+    name: 'podwarden_gpu_stock',
+    help: 'Stock status of the GPU type in the cloud for a one-GPU Pod from GraphQL, None=0, Low=1, Medium=2, High=3; absent when GraphQL gave no status.',
+    labelNames: ['account', 'gpu_type_id', 'cloud'],
+    registers: [registry],
+  });
+  const maxGpus = new Gauge({
+    name: 'podwarden_gpu_stock_max_gpus',
+    help: 'The largest GPU count of the type one Pod in the cloud could get now according to GraphQL, 0 when none; absent before the stock collector ran.',
+    labelNames: ['account', 'gpu_type_id', 'cloud'],
+    registers: [registry],
+  });
+  const watched = new Gauge({
+    name: 'podwarden_capacity_watched',
+    help: "Always 1 for a GPU type and product on the capacity watch list, a watch by name resolved through the account's catalog; absent for the rest.",
+    labelNames: ['account', 'gpu_type_id', 'product'],
+    registers: [registry],
+  });
+
+  context.refreshOn(['catalog'], () => {
+    availability.reset();
+    price.reset();
+    for (const row of catalogRows(context)) {
+      const level = availabilityLevel(row.availability);
+      if (level !== undefined) {
         availability.set(
           { account: row.account, gpu_type_id: row.gpuTypeId, product: row.product, data_center_id: row.dataCenterId },
           level,
         );
       }
-    },
-  });
-  const price: Gauge<'account' | 'gpu_type_id' | 'product' | 'rate'> = new Gauge({
-    name: 'podwarden_gpu_price_dollars_per_hour',
-    help: 'List price of one GPU of the type per hour by rate (secure or community cloud Pods, serverless pool) as the catalog last reported it; absent for a rate the catalog gave none for.',
-    labelNames: ['account', 'gpu_type_id', 'product', 'rate'],
-    registers: [registry],
-    collect() {
-      price.reset();
-      for (const row of catalogRows(context)) {
-        if (row.dataCenterId !== '') continue;
-        for (const [rate, field] of PRICES) {
-          const value = row[field];
-          if (value === null) continue;
-          price.set({ account: row.account, gpu_type_id: row.gpuTypeId, product: row.product, rate }, value);
-        }
+      if (row.dataCenterId !== '') continue;
+      for (const [rate, field] of PRICES) {
+        const value = row[field];
+        if (value === null) continue;
+        price.set({ account: row.account, gpu_type_id: row.gpuTypeId, product: row.product, rate }, value);
       }
-    },
-  });
-  const stock: Gauge<'account' | 'gpu_type_id' | 'cloud'> = new Gauge({
-    name: 'podwarden_gpu_stock',
-    help: 'Stock status of the GPU type in the cloud for a one-GPU Pod from GraphQL, None=0, Low=1, Medium=2, High=3; absent when GraphQL gave no status.',
-    labelNames: ['account', 'gpu_type_id', 'cloud'],
-    registers: [registry],
-    collect() {
-      stock.reset();
-      for (const row of stockRows(context)) {
-        const level = availabilityLevel(row.stockStatus);
-        if (level !== undefined)
-          stock.set({ account: row.account, gpu_type_id: row.gpuTypeId, cloud: row.cloud }, level);
+    }
+    watched.reset();
+    for (const watch of context.config.capacity.watch) {
+      for (const account of accountNames(context.config)) {
+        if (watch.account !== undefined && watch.account !== account) continue;
+        const ids = watch.gpuTypeId
+          ? [watch.gpuTypeId]
+          : [...gpuTypeNames(context.source.db, account)].filter(([, name]) => name === watch.name).map(([id]) => id);
+        for (const gpuTypeId of ids) watched.set({ account, gpu_type_id: gpuTypeId, product: watch.product }, 1);
       }
-    },
+    }
   });
-  const maxGpus: Gauge<'account' | 'gpu_type_id' | 'cloud'> = new Gauge({
-    name: 'podwarden_gpu_stock_max_gpus',
-    help: 'The largest GPU count of the type one Pod in the cloud could get now according to GraphQL, 0 when none; absent before the stock collector ran.',
-    labelNames: ['account', 'gpu_type_id', 'cloud'],
-    registers: [registry],
-    collect() {
-      maxGpus.reset();
-      for (const row of stockRows(context)) {
-        maxGpus.set(
-          { account: row.account, gpu_type_id: row.gpuTypeId, cloud: row.cloud },
-          Math.max(0, ...row.availableGpuCounts),
-        );
-      }
-    },
-  });
-  const watched: Gauge<'account' | 'gpu_type_id' | 'product'> = new Gauge({
-    name: 'podwarden_capacity_watched',
-    help: "Always 1 for a GPU type and product on the capacity watch list, a watch by name resolved through the account's catalog; absent for the rest.",
-    labelNames: ['account', 'gpu_type_id', 'product'],
-    registers: [registry],
-    collect() {
-      watched.reset();
-      for (const watch of context.config.capacity.watch) {
-        for (const account of accountNames(context.config)) {
-          if (watch.account !== undefined && watch.account !== account) continue;
-          const ids = watch.gpuTypeId
-            ? [watch.gpuTypeId]
-            : [...gpuTypeNames(context.source.db, account)].filter(([, name]) => name === watch.name).map(([id]) => id);
-          for (const gpuTypeId of ids) watched.set({ account, gpu_type_id: gpuTypeId, product: watch.product }, 1);
-        }
-      }
-    },
+
+  context.refreshOn(['stock'], () => {
+    stock.reset();
+    maxGpus.reset();
+    for (const row of stockRows(context)) {
+      const labels = { account: row.account, gpu_type_id: row.gpuTypeId, cloud: row.cloud };
+      const level = availabilityLevel(row.stockStatus);
+      if (level !== undefined) stock.set(labels, level);
+      maxGpus.set(labels, Math.max(0, ...row.availableGpuCounts));
+    }
   });
 }

@@ -22,75 +22,70 @@ type PerGpuField = 'gpuUtil' | 'gpuMemoryUtil';
 type PerPodField = 'cpuUtil' | 'memoryUtil';
 
 /**
- * Utilization of each live Pod from its latest sample, as ratios (the API's percentages / 100).
- * A Pod whose runtime was missing has `podwarden_pod_utilization_known` 0 and no figures:
- * unknown is a value, not an idle GPU.
+ * Utilization of each live Pod from its latest sample, as ratios (the API's percentages / 100),
+ * set after every Pod poll. A Pod whose runtime was missing has `podwarden_pod_utilization_known`
+ * 0 and no figures: unknown is a value, not an idle GPU.
  */
 export function registerUtilizationMetrics(context: MetricsContext): void {
   const { registry } = context;
-  const perGpu = (name: string, help: string, field: PerGpuField) => {
-    const gauge: Gauge<'account' | 'pod_id' | 'gpu_index'> = new Gauge({
-      name,
-      help,
-      labelNames: ['account', 'pod_id', 'gpu_index'],
-      registers: [registry],
-      collect() {
-        gauge.reset();
-        for (const sample of latestSamples(context)) {
-          for (const [index, percent] of (sample[field] ?? []).entries()) {
-            gauge.set({ account: sample.account, pod_id: sample.podId, gpu_index: String(index) }, percent / 100);
-          }
-        }
-      },
-    });
-  };
-  const perPod = (name: string, help: string, field: PerPodField) => {
-    const gauge: Gauge<'account' | 'pod_id'> = new Gauge({
-      name,
-      help,
-      labelNames: ['account', 'pod_id'],
-      registers: [registry],
-      collect() {
-        gauge.reset();
-        for (const sample of latestSamples(context)) {
-          const percent = sample[field];
-          if (percent !== null) gauge.set({ account: sample.account, pod_id: sample.podId }, percent / 100);
-        }
-      },
-    });
-  };
+  const perGpu = (name: string, help: string) =>
+    new Gauge({ name, help, labelNames: ['account', 'pod_id', 'gpu_index'], registers: [registry] });
+  const perPod = (name: string, help: string) =>
+    new Gauge({ name, help, labelNames: ['account', 'pod_id'], registers: [registry] });
 
-  perGpu(
-    'podwarden_pod_gpu_utilization_ratio',
-    "Compute utilization of one of the Pod's GPUs in its latest sample, from 0 to 1; absent when the Pod was not sampled or its runtime was unknown.",
-    'gpuUtil',
-  );
-  perGpu(
-    'podwarden_pod_gpu_memory_utilization_ratio',
-    "Memory utilization of one of the Pod's GPUs in its latest sample, from 0 to 1; absent when the Pod was not sampled or its runtime was unknown.",
-    'gpuMemoryUtil',
-  );
-  perPod(
-    'podwarden_pod_cpu_utilization_ratio',
-    "The Pod container's CPU utilization in its latest sample, from 0 to 1; absent when the Pod was not sampled or its runtime was unknown.",
-    'cpuUtil',
-  );
-  perPod(
-    'podwarden_pod_memory_utilization_ratio',
-    "The Pod container's memory utilization in its latest sample, from 0 to 1; absent when the Pod was not sampled or its runtime was unknown.",
-    'memoryUtil',
+  const perGpuGauges: Array<[Gauge<'account' | 'pod_id' | 'gpu_index'>, PerGpuField]> = [
+    [
+      perGpu(
+        'podwarden_pod_gpu_utilization_ratio',
+        "Compute utilization of one of the Pod's GPUs in its latest sample, from 0 to 1; absent when the Pod was not sampled or its runtime was unknown.",
+      ),
+      'gpuUtil',
+    ],
+    [
+      perGpu(
+        'podwarden_pod_gpu_memory_utilization_ratio',
+        "Memory utilization of one of the Pod's GPUs in its latest sample, from 0 to 1; absent when the Pod was not sampled or its runtime was unknown.",
+      ),
+      'gpuMemoryUtil',
+    ],
+  ];
+  const perPodGauges: Array<[Gauge<'account' | 'pod_id'>, PerPodField]> = [
+    [
+      perPod(
+        'podwarden_pod_cpu_utilization_ratio',
+        "The Pod container's CPU utilization in its latest sample, from 0 to 1; absent when the Pod was not sampled or its runtime was unknown.",
+      ),
+      'cpuUtil',
+    ],
+    [
+      perPod(
+        'podwarden_pod_memory_utilization_ratio',
+        "The Pod container's memory utilization in its latest sample, from 0 to 1; absent when the Pod was not sampled or its runtime was unknown.",
+      ),
+      'memoryUtil',
+    ],
+  ];
+  const known = perPod(
+    'podwarden_pod_utilization_known',
+    "1 when the Pod's latest sample had runtime figures, 0 when its runtime was missing (unknown, never idle); absent when the latest poll did not sample the Pod.",
   );
 
-  const known: Gauge<'account' | 'pod_id'> = new Gauge({
-    name: 'podwarden_pod_utilization_known',
-    help: "1 when the Pod's latest sample had runtime figures, 0 when its runtime was missing (unknown, never idle); absent when the latest poll did not sample the Pod.",
-    labelNames: ['account', 'pod_id'],
-    registers: [registry],
-    collect() {
-      known.reset();
-      for (const sample of latestSamples(context)) {
-        known.set({ account: sample.account, pod_id: sample.podId }, sample.state === 'known' ? 1 : 0);
+  context.refreshOn(['pods'], () => {
+    for (const [gauge] of perGpuGauges) gauge.reset();
+    for (const [gauge] of perPodGauges) gauge.reset();
+    known.reset();
+    for (const sample of latestSamples(context)) {
+      const pod = { account: sample.account, pod_id: sample.podId };
+      for (const [gauge, field] of perGpuGauges) {
+        for (const [index, percent] of (sample[field] ?? []).entries()) {
+          gauge.set({ ...pod, gpu_index: String(index) }, percent / 100);
+        }
       }
-    },
+      for (const [gauge, field] of perPodGauges) {
+        const percent = sample[field];
+        if (percent !== null) gauge.set(pod, percent / 100);
+      }
+      known.set(pod, sample.state === 'known' ? 1 : 0);
+    }
   });
 }
