@@ -2,7 +2,6 @@ import { Gauge } from 'prom-client';
 import { BUDGET_FIGURES } from '../config/sections/budgets.js';
 import { ALL_ACCOUNTS, type BudgetStatus, budgetStatus } from '../rules/budget.js';
 import type { MetricsContext } from './source.js';
-import { SPEND_SOURCES } from './spend.js';
 
 type BudgetGauge = Gauge<string>;
 
@@ -12,8 +11,8 @@ type BudgetGauge = Gauge<string>;
  *
  * Each configured budget's current period from the budget rule's own reading of the database
  * (`budgetStatus`), so the dashboard shows exactly the figures the alerts are made of. They are
- * computed for every gauge at once on each evaluation tick and each run of a collector they rest
- * on (so the actual matches podwarden_spend_dollars, set on the same run), and are as of then.
+ * computed for every gauge at once on each evaluation tick, where the rule computes them too,
+ * and after each billing run, so the actual matches podwarden_spend_dollars set on the same run.
  */
 export function registerBudgetMetrics(context: MetricsContext): void {
   const { registry, source, config } = context;
@@ -84,7 +83,7 @@ export function registerBudgetMetrics(context: MetricsContext): void {
   );
 
   if (config.budgets.length === 0) return;
-  context.refreshOn(['tick', ...SPEND_SOURCES], ({ now }) => {
+  context.refreshOn(['tick', 'billing'], ({ now }) => {
     const statuses = budgetStatus(source.db, config, now);
     for (const created of gauges) created.reset();
     for (const status of statuses) for (const fill of fills) fill(status);

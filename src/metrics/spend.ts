@@ -22,7 +22,7 @@ const RATE_SOURCES: Readonly<Record<Exclude<BillingKind, 'account'>, readonly Co
 };
 
 /** Every collector billed spend and the burn rates rest on: a run of any of them may change them. */
-export const SPEND_SOURCES: readonly CollectorName[] = [...new Set(Object.values(RATE_SOURCES).flat())];
+const SPEND_SOURCES: readonly CollectorName[] = [...new Set(Object.values(RATE_SOURCES).flat())];
 
 /**
  * Spend as billing reported it, per account, billing kind and current UTC period. Absent for an
