@@ -80,7 +80,7 @@ export function createMetrics(options: { source: MetricsSource; config: Config; 
   const { events } = options.source;
   disposers.push(
     events.on('collector:finished', (report) =>
-      refresh({ trigger: report.collector as CollectorName, now: report.endedAt }),
+      refresh({ trigger: report.collector as CollectorName, now: report.endedAt, account: report.account }),
     ),
     events.on('evaluation:finished', (tick) => refresh({ trigger: 'tick', now: tick.at })),
   );

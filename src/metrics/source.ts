@@ -31,6 +31,13 @@ export interface Refresh {
   trigger: RefreshTrigger | 'start';
   /** The tick's time, or when the collector's run ended. */
   now: number;
+  /** The account whose collector ran; undefined when every account's values may have changed. */
+  account?: string;
+}
+
+/** The accounts a refresh concerns: the one whose collector ran, or all of them. */
+export function refreshedAccounts(config: Config, at: Refresh): string[] {
+  return at.account === undefined ? accountNames(config) : [at.account];
 }
 
 /** Everything one area of metrics needs to create its series on the shared registry. */

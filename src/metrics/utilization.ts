@@ -1,21 +1,20 @@
 import { Gauge } from 'prom-client';
+import type { Database } from '../db/open.js';
 import { livePods, type PodSampleRecord, podSamplesBetween } from '../db/pods.js';
-import { accountNames, type MetricsContext } from './source.js';
+import { SeriesByAccount } from './account-series.js';
+import { type MetricsContext, refreshedAccounts } from './source.js';
 
 /**
  * The samples of each account's latest Pod poll. Every live Pod was upserted by that poll with
  * its time as last_seen_at, so a Pod that poll did not sample (stopped, starting) has no sample
  * here, and a stopped Pod never shows its last busy figures.
  */
-function latestSamples(context: MetricsContext): PodSampleRecord[] {
-  const { db } = context.source;
-  return accountNames(context.config).flatMap((account) => {
-    const pods = livePods(db, account);
-    if (pods.length === 0) return [];
-    const polledAt = Math.max(...pods.map((pod) => pod.lastSeenAt));
-    const live = new Set(pods.map((pod) => pod.podId));
-    return podSamplesBetween(db, account, polledAt, polledAt).filter((sample) => live.has(sample.podId));
-  });
+function latestSamples(db: Database, account: string): PodSampleRecord[] {
+  const pods = livePods(db, account);
+  if (pods.length === 0) return [];
+  const polledAt = Math.max(...pods.map((pod) => pod.lastSeenAt));
+  const live = new Set(pods.map((pod) => pod.podId));
+  return podSamplesBetween(db, account, polledAt, polledAt).filter((sample) => live.has(sample.podId));
 }
 
 type PerGpuField = 'gpuUtil' | 'gpuMemoryUtil';
@@ -29,11 +28,13 @@ type PerPodField = 'cpuUtil' | 'memoryUtil';
 export function registerUtilizationMetrics(context: MetricsContext): void {
   const { registry } = context;
   const perGpu = (name: string, help: string) =>
-    new Gauge({ name, help, labelNames: ['account', 'pod_id', 'gpu_index'], registers: [registry] });
+    new SeriesByAccount(
+      new Gauge({ name, help, labelNames: ['account', 'pod_id', 'gpu_index'], registers: [registry] }),
+    );
   const perPod = (name: string, help: string) =>
-    new Gauge({ name, help, labelNames: ['account', 'pod_id'], registers: [registry] });
+    new SeriesByAccount(new Gauge({ name, help, labelNames: ['account', 'pod_id'], registers: [registry] }));
 
-  const perGpuGauges: Array<[Gauge<'account' | 'pod_id' | 'gpu_index'>, PerGpuField]> = [
+  const perGpuGauges: Array<[SeriesByAccount, PerGpuField]> = [
     [
       perGpu(
         'podwarden_pod_gpu_utilization_ratio',
@@ -49,7 +50,7 @@ export function registerUtilizationMetrics(context: MetricsContext): void {
       'gpuMemoryUtil',
     ],
   ];
-  const perPodGauges: Array<[Gauge<'account' | 'pod_id'>, PerPodField]> = [
+  const perPodGauges: Array<[SeriesByAccount, PerPodField]> = [
     [
       perPod(
         'podwarden_pod_cpu_utilization_ratio',
@@ -70,22 +71,24 @@ export function registerUtilizationMetrics(context: MetricsContext): void {
     "1 when the Pod's latest sample had runtime figures, 0 when its runtime was missing (unknown, never idle); absent when the latest poll did not sample the Pod.",
   );
 
-  context.refreshOn(['pods'], () => {
-    for (const [gauge] of perGpuGauges) gauge.reset();
-    for (const [gauge] of perPodGauges) gauge.reset();
-    known.reset();
-    for (const sample of latestSamples(context)) {
-      const pod = { account: sample.account, pod_id: sample.podId };
-      for (const [gauge, field] of perGpuGauges) {
-        for (const [index, percent] of (sample[field] ?? []).entries()) {
-          gauge.set({ ...pod, gpu_index: String(index) }, percent / 100);
+  context.refreshOn(['pods'], (at) => {
+    for (const account of refreshedAccounts(context.config, at)) {
+      const samples = latestSamples(context.source.db, account);
+      for (const [series] of [...perGpuGauges, ...perPodGauges]) series.clear(account);
+      known.clear(account);
+      for (const sample of samples) {
+        const pod = { account, pod_id: sample.podId };
+        for (const [series, field] of perGpuGauges) {
+          for (const [index, percent] of (sample[field] ?? []).entries()) {
+            series.set(account, { ...pod, gpu_index: String(index) }, percent / 100);
+          }
         }
+        for (const [series, field] of perPodGauges) {
+          const percent = sample[field];
+          if (percent !== null) series.set(account, pod, percent / 100);
+        }
+        known.set(account, pod, sample.state === 'known' ? 1 : 0);
       }
-      for (const [gauge, field] of perPodGauges) {
-        const percent = sample[field];
-        if (percent !== null) gauge.set(pod, percent / 100);
-      }
-      known.set(pod, sample.state === 'known' ? 1 : 0);
     }
   });
 }
