@@ -43,15 +43,23 @@ const source = {
   databaseWriteProblem: () => undefined,
 } as unknown as Parameters<typeof createMetrics>[0]['source'];
 
-async function median(run: () => Promise<unknown>): Promise<number> {
-  await run();
-  const times: number[] = [];
+/**
+ * Median times of `a` and `b` over RUNS runs, taken in turns so that both meet the same load
+ * (the machine is shared) and the same garbage left by the refreshes before them.
+ */
+async function medians(a: () => Promise<unknown>, b: () => Promise<unknown>): Promise<[number, number]> {
+  await a();
+  await b();
+  const times: [number[], number[]] = [[], []];
   for (let i = 0; i < RUNS; i++) {
-    const t = performance.now();
-    await run();
-    times.push(performance.now() - t);
+    for (const [index, run] of [a, b].entries()) {
+      const t = performance.now();
+      await run();
+      times[index]?.push(performance.now() - t);
+    }
   }
-  return times.sort((a, b) => a - b)[Math.floor(RUNS / 2)] as number;
+  const median = (values: number[]) => values.sort((x, y) => x - y)[Math.floor(RUNS / 2)] as number;
+  return [median(times[0]), median(times[1])];
 }
 
 /**
@@ -134,8 +142,10 @@ async function measure(label: string) {
   if (seriesOf(bareText) !== seriesOf(text)) {
     throw new Error(`bare copy has ${seriesOf(bareText)} series, podwarden ${seriesOf(text)}`);
   }
-  const ours = await median(() => metrics.registry.metrics());
-  const theirs = await median(() => bare.metrics());
+  const [ours, theirs] = await medians(
+    () => metrics.registry.metrics(),
+    () => bare.metrics(),
+  );
   console.log(
     `${label.padEnd(16)} ${fmt(seriesOf(text))} series, ${fmt(text.length / 1e6, 2)} MB: podwarden ${fmt(ours / 1000, 3)} s, ` +
       `bare prom-client ${fmt(theirs / 1000, 3)} s, ratio ${fmt(ours / theirs, 2)}×`,
