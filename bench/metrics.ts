@@ -7,6 +7,7 @@
  * Pod poll), which is work moved off the scrape, not gone.
  *
  *   node --import tsx bench/metrics.ts [runs]
+ *   node --expose-gc --import tsx bench/metrics.ts [runs]   # also the heap the metrics hold
  *   PODWARDEN_BENCH_DB=month-end.db node --import tsx bench/metrics.ts   # reuse a collected month
  */
 import { performance } from 'node:perf_hooks';
@@ -134,8 +135,18 @@ function refreshTimes(make: () => Metrics): { start: number; tick: number; pods:
   return { start, tick, pods, metrics };
 }
 
+/** Heap in use after a full collection, when node runs with --expose-gc; else undefined. */
+function heapAfterGc(): number | undefined {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) return undefined;
+  gc();
+  return process.memoryUsage().heapUsed;
+}
+
 async function measure(label: string) {
+  const heapBefore = heapAfterGc();
   const { start, tick, pods, metrics } = refreshTimes(() => createMetrics({ source, config, clock }));
+  const heapAfter = heapAfterGc();
   const text = await metrics.registry.metrics();
   const bare = await bareCopy(metrics.registry);
   const bareText = await bare.metrics();
@@ -152,7 +163,10 @@ async function measure(label: string) {
   );
   console.log(
     `${''.padEnd(16)} off the scrape: ${fmt(start)} ms to create, ${fmt(tick)} ms on an evaluation tick, ` +
-      `${fmt(pods)} ms after a Pod poll`,
+      `${fmt(pods)} ms after a Pod poll` +
+      (heapBefore === undefined || heapAfter === undefined
+        ? ''
+        : `; heap held ${fmt((heapAfter - heapBefore) / 1e6, 1)} MB (the database read caches included)`),
   );
   metrics.close();
 }
