@@ -23,6 +23,8 @@ export interface DaemonEvents extends EvaluationEvents {
   'collector:finished': RunReport;
   'retention:finished': RetentionResult;
   'api:request': RequestEvent & { account: string };
+  /** Every evaluator of a tick has run (metrics take what the tick wrote from here). */
+  'evaluation:finished': { at: number };
 }
 
 export interface DaemonOptions {
@@ -215,6 +217,7 @@ export class Daemon {
         log.error({ evaluator: evaluator.name, err: error }, 'evaluator failed');
       }
     }
+    this.events.emit('evaluation:finished', { at: now });
   }
 
   retain(): RetentionResult {

@@ -26,9 +26,13 @@ export interface PodsFreshness {
 
 /** The Pod collector's data is fresh when it succeeded within two of its intervals. */
 export function podsFreshness(database: Database, account: string, now: number, pollIntervalMs: number): PodsFreshness {
-  const last = lastSuccessAt(database, account, 'pods');
+  return freshnessOf(lastSuccessAt(database, account, 'pods'), now, pollIntervalMs);
+}
+
+/** podsFreshness from a last success already known (metrics keep it in memory). */
+export function freshnessOf(lastSuccessAt: number | null, now: number, pollIntervalMs: number): PodsFreshness {
   const limitMs = 2 * pollIntervalMs;
-  return { fresh: last !== null && now - last <= limitMs, lastSuccessAt: last, limitMs };
+  return { fresh: lastSuccessAt !== null && now - lastSuccessAt <= limitMs, lastSuccessAt, limitMs };
 }
 
 export function freshDataGuard(freshness: PodsFreshness, now: number): GuardResult {

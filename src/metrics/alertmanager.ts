@@ -5,10 +5,10 @@ import { accountNames, type MetricsContext } from './source.js';
 /**
  * Alerts handed to Alertmanager, per configured Alertmanager URL and alert account (`all` for a
  * budget over every account): posts taken and failed, counted from the delivery events (every
- * pair at 0 from the start), and what waits in the outbox, read from it. Absent without
- * `alerts.alertmanager`.
+ * pair at 0 from the start), and what waits in the outbox, read from it after each delivery
+ * and evaluation tick. Absent without `alerts.alertmanager`.
  */
-export function registerAlertmanagerMetrics({ registry, source, config, onClose }: MetricsContext): void {
+export function registerAlertmanagerMetrics({ registry, source, config, onClose, refreshOn }: MetricsContext): void {
   const urls = config.alerts.alertmanager?.urls ?? [];
   if (urls.length === 0) return;
   const accounts = [...accountNames(config), 'all'];
@@ -29,14 +29,18 @@ export function registerAlertmanagerMetrics({ registry, source, config, onClose 
     help: 'Alerts waiting to reach an Alertmanager: never taken yet, a resolved notice not yet taken, or failing; by Alertmanager URL and account.',
     labelNames: ['alertmanager', 'account'],
     registers: [registry],
-    collect() {
-      queued.reset();
-      for (const alertmanager of urls) for (const account of accounts) queued.set({ alertmanager, account }, 0);
-      for (const row of queuedDeliveries(source.db)) {
-        if (urls.includes(row.target)) queued.set({ alertmanager: row.target, account: row.account }, row.queued);
-      }
-    },
   });
+  // What waits changes where deliveries are tried (each emits sent or failed) and on the
+  // evaluation tick, which queues the alerts it decided.
+  const refreshQueued = () => {
+    const rows = queuedDeliveries(source.db);
+    queued.reset();
+    for (const alertmanager of urls) for (const account of accounts) queued.set({ alertmanager, account }, 0);
+    for (const row of rows) {
+      if (urls.includes(row.target)) queued.set({ alertmanager: row.target, account: row.account }, row.queued);
+    }
+  };
+  refreshOn(['tick'], refreshQueued);
   for (const alertmanager of urls) {
     for (const account of accounts) {
       sent.inc({ alertmanager, account }, 0);
@@ -44,13 +48,15 @@ export function registerAlertmanagerMetrics({ registry, source, config, onClose 
     }
   }
   onClose(
-    source.events.on('alertmanager:sent', (e) =>
-      sent.inc({ alertmanager: e.alertmanager, account: e.account }, e.alerts),
-    ),
+    source.events.on('alertmanager:sent', (e) => {
+      sent.inc({ alertmanager: e.alertmanager, account: e.account }, e.alerts);
+      refreshQueued();
+    }),
   );
   onClose(
-    source.events.on('alertmanager:failed', (e) =>
-      failed.inc({ alertmanager: e.alertmanager, account: e.account }, e.alerts),
-    ),
+    source.events.on('alertmanager:failed', (e) => {
+      failed.inc({ alertmanager: e.alertmanager, account: e.account }, e.alerts);
+      refreshQueued();
+    }),
   );
 }

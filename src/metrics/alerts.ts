@@ -12,23 +12,15 @@ const SEVERITIES = ['info', 'warning', 'critical'] as const satisfies ReadonlyAr
  * many alerts fire now per account, rule and severity (every triple present, 0 when none), and
  * what became of every message written (counted from the outbox, so the totals survive
  * restarts). `account` is `all` for a budget over every account and for a message whose alerts
- * span accounts.
+ * span accounts. Alerts and their email move on the evaluation tick, where these are set.
  */
-export function registerAlertMetrics({ registry, source, config }: MetricsContext): void {
+export function registerAlertMetrics({ registry, source, config, refreshOn }: MetricsContext): void {
   const accounts = metricAccounts(config);
   const firing: Gauge<'account' | 'rule' | 'severity'> = new Gauge({
     name: 'podwarden_alerts_firing',
     help: "Alerts of podwarden's rules firing now, by account (all for a budget over every account), rule and severity.",
     labelNames: ['account', 'rule', 'severity'],
     registers: [registry],
-    collect() {
-      firing.reset();
-      for (const account of accounts)
-        for (const rule of ALERT_RULES) for (const severity of SEVERITIES) firing.set({ account, rule, severity }, 0);
-      for (const alert of firingAlerts(source.db)) {
-        firing.inc({ account: alert.account, rule: alert.rule, severity: alert.severity });
-      }
-    },
   });
 
   const emails: Counter<'account' | 'outcome'> = new Counter({
@@ -36,37 +28,40 @@ export function registerAlertMetrics({ registry, source, config }: MetricsContex
     help: 'Alert emails by account (all when a message spans accounts) and outcome: sent (the SMTP server accepted it) or abandoned (not sent before the give-up time, or no recipients).',
     labelNames: ['account', 'outcome'],
     registers: [registry],
-    collect() {
-      emails.reset();
-      for (const account of accounts) for (const outcome of ['sent', 'abandoned']) emails.inc({ account, outcome }, 0);
-      for (const counts of outboxCountsByAccount(source.db)) {
-        emails.inc({ account: counts.account, outcome: 'sent' }, counts.sent);
-        emails.inc({ account: counts.account, outcome: 'abandoned' }, counts.abandoned);
-      }
-    },
   });
   const queued: Gauge<'account'> = new Gauge({
     name: 'podwarden_emails_queued',
     help: 'Alert emails in the outbox waiting for their first attempt or a retry, by account (all when a message spans accounts).',
     labelNames: ['account'],
     registers: [registry],
-    collect() {
-      queued.reset();
-      for (const account of accounts) queued.set({ account }, 0);
-      for (const counts of outboxCountsByAccount(source.db)) queued.set({ account: counts.account }, counts.pending);
-    },
   });
   const oldest: Gauge<'account'> = new Gauge({
     name: 'podwarden_emails_oldest_queued_timestamp_seconds',
     help: 'When the oldest email still waiting in the outbox was written, as a Unix time, by account; 0 when none waits.',
     labelNames: ['account'],
     registers: [registry],
-    collect() {
-      oldest.reset();
-      for (const account of accounts) oldest.set({ account }, 0);
-      for (const counts of outboxCountsByAccount(source.db)) {
-        oldest.set({ account: counts.account }, (counts.oldestPendingAt ?? 0) / 1000);
-      }
-    },
+  });
+  refreshOn(['tick'], () => {
+    const outbox = outboxCountsByAccount(source.db);
+    firing.reset();
+    for (const account of accounts)
+      for (const rule of ALERT_RULES) for (const severity of SEVERITIES) firing.set({ account, rule, severity }, 0);
+    for (const alert of firingAlerts(source.db)) {
+      firing.inc({ account: alert.account, rule: alert.rule, severity: alert.severity });
+    }
+    emails.reset();
+    for (const account of accounts) for (const outcome of ['sent', 'abandoned']) emails.inc({ account, outcome }, 0);
+    for (const counts of outbox) {
+      emails.inc({ account: counts.account, outcome: 'sent' }, counts.sent);
+      emails.inc({ account: counts.account, outcome: 'abandoned' }, counts.abandoned);
+    }
+    queued.reset();
+    for (const account of accounts) queued.set({ account }, 0);
+    for (const counts of outbox) queued.set({ account: counts.account }, counts.pending);
+    oldest.reset();
+    for (const account of accounts) oldest.set({ account }, 0);
+    for (const counts of outbox) {
+      oldest.set({ account: counts.account }, (counts.oldestPendingAt ?? 0) / 1000);
+    }
   });
 }

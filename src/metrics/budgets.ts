@@ -10,27 +10,23 @@ type BudgetGauge = Gauge<string>;
  * dashboard filtered by account shows the budgets that concern it.
  *
  * Each configured budget's current period from the budget rule's own reading of the database
- * (`budgetStatus`), so the dashboard shows exactly the figures the alerts are made of.
+ * (`budgetStatus`), so the dashboard shows exactly the figures the alerts are made of. They are
+ * computed for every gauge at once on each evaluation tick, where the rule computes them too,
+ * and after each billing run, so the actual matches podwarden_spend_dollars set on the same run.
  */
 export function registerBudgetMetrics(context: MetricsContext): void {
-  const { registry, source, config, clock } = context;
-  const statuses = (): BudgetStatus[] => budgetStatus(source.db, config, clock.now());
+  const { registry, source, config } = context;
+  const fills: Array<(status: BudgetStatus) => void> = [];
+  const gauges: BudgetGauge[] = [];
   const gauge = (
     name: string,
     help: string,
     labelNames: string[],
     fill: (gauge: BudgetGauge, status: BudgetStatus) => void,
   ) => {
-    const created: BudgetGauge = new Gauge({
-      name,
-      help,
-      labelNames,
-      registers: [registry],
-      collect() {
-        created.reset();
-        for (const status of statuses()) fill(created, status);
-      },
-    });
+    const created: BudgetGauge = new Gauge({ name, help, labelNames, registers: [registry] });
+    gauges.push(created);
+    fills.push((status) => fill(created, status));
   };
 
   const info = new Gauge({
@@ -85,6 +81,13 @@ export function registerBudgetMetrics(context: MetricsContext): void {
     ['budget', 'account'],
     (g, s) => g.set({ budget: s.budget, account: s.account }, s.period.endMs / 1000),
   );
+
+  if (config.budgets.length === 0) return;
+  context.refreshOn(['tick', 'billing'], ({ now }) => {
+    const statuses = budgetStatus(source.db, config, now);
+    for (const created of gauges) created.reset();
+    for (const status of statuses) for (const fill of fills) fill(status);
+  });
 }
 
 function figuresOf(status: BudgetStatus): Array<[string, number]> {

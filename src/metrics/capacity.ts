@@ -1,8 +1,9 @@
 import { Gauge } from 'prom-client';
-import { type GpuAvailabilityRecord, latestGpuAvailability } from '../db/catalog.js';
+import { latestGpuAvailability } from '../db/catalog.js';
 import { gpuTypeNames } from '../db/names.js';
-import { type GpuStockRecord, latestGpuStock } from '../db/stock.js';
-import { accountNames, type MetricsContext } from './source.js';
+import { latestGpuStock } from '../db/stock.js';
+import { SeriesByAccount } from './account-series.js';
+import { type MetricsContext, refreshedAccounts } from './source.js';
 
 /** Availability and stock levels as numbers, so a graph goes up when a GPU comes back. */
 const LEVELS: Readonly<Record<string, number>> = { none: 0, out: 0, low: 1, medium: 2, high: 3 };
@@ -21,16 +22,6 @@ function latestPollOf<T extends { lastSeenAt: number }>(rows: T[]): T[] {
   return rows.filter((row) => row.lastSeenAt === newest);
 }
 
-function catalogRows(context: MetricsContext): GpuAvailabilityRecord[] {
-  return accountNames(context.config).flatMap((account) =>
-    latestPollOf(latestGpuAvailability(context.source.db, account)),
-  );
-}
-
-function stockRows(context: MetricsContext): GpuStockRecord[] {
-  return accountNames(context.config).flatMap((account) => latestPollOf(latestGpuStock(context.source.db, account)));
-}
-
 const PRICES = [
   ['secure', 'priceSecure'],
   ['community', 'priceCommunity'],
@@ -40,89 +31,95 @@ const PRICES = [
 /**
  * GPU capacity from the catalog (REST v2) and the stock collector (GraphQL): availability per
  * GPU type, product and data center, list prices, and the stock status with the largest GPU
- * count one Pod could get now.
+ * count one Pod could get now. Set after each run of the collector they come from.
  */
 export function registerCapacityMetrics(context: MetricsContext): void {
   const { registry } = context;
-  const availability: Gauge<'account' | 'gpu_type_id' | 'product' | 'data_center_id'> = new Gauge({
-    name: 'podwarden_gpu_availability',
-    help: 'Availability of the GPU type for the product as the catalog last reported it, NONE=0, LOW=1, MEDIUM=2, HIGH=3; data_center_id is empty for the global figure; absent when the catalog gave none.',
-    labelNames: ['account', 'gpu_type_id', 'product', 'data_center_id'],
-    registers: [registry],
-    collect() {
-      availability.reset();
-      for (const row of catalogRows(context)) {
+  const availability = new SeriesByAccount(
+    new Gauge({
+      name: 'podwarden_gpu_availability',
+      help: 'Availability of the GPU type for the product as the catalog last reported it, NONE=0, LOW=1, MEDIUM=2, HIGH=3; data_center_id is empty for the global figure; absent when the catalog gave none.',
+      labelNames: ['account', 'gpu_type_id', 'product', 'data_center_id'],
+      registers: [registry],
+    }),
+  );
+  const price = new SeriesByAccount(
+    new Gauge({
+      name: 'podwarden_gpu_price_dollars_per_hour',
+      help: 'List price of one GPU of the type per hour by rate (secure or community cloud Pods, serverless pool) as the catalog last reported it; absent for a rate the catalog gave none for.',
+      labelNames: ['account', 'gpu_type_id', 'product', 'rate'],
+      registers: [registry],
+    }),
+  );
+  const stock = new SeriesByAccount(
+    new Gauge({
+      name: 'podwarden_gpu_stock',
+      help: 'Stock status of the GPU type in the cloud for a one-GPU Pod from GraphQL, None=0, Low=1, Medium=2, High=3; absent when GraphQL gave no status.',
+      labelNames: ['account', 'gpu_type_id', 'cloud'],
+      registers: [registry],
+    }),
+  );
+  const maxGpus = new SeriesByAccount(
+    new Gauge({
+      name: 'podwarden_gpu_stock_max_gpus',
+      help: 'The largest GPU count of the type one Pod in the cloud could get now according to GraphQL, 0 when none; absent before the stock collector ran.',
+      labelNames: ['account', 'gpu_type_id', 'cloud'],
+      registers: [registry],
+    }),
+  );
+  const watched = new SeriesByAccount(
+    new Gauge({
+      name: 'podwarden_capacity_watched',
+      help: "Always 1 for a GPU type and product on the capacity watch list, a watch by name resolved through the account's catalog; absent for the rest.",
+      labelNames: ['account', 'gpu_type_id', 'product'],
+      registers: [registry],
+    }),
+  );
+
+  context.refreshOn(['catalog'], (at) => {
+    const { db } = context.source;
+    for (const account of refreshedAccounts(context.config, at)) {
+      const rows = latestPollOf(latestGpuAvailability(db, account));
+      const names = gpuTypeNames(db, account);
+      for (const series of [availability, price, watched]) series.clear(account);
+      for (const row of rows) {
         const level = availabilityLevel(row.availability);
-        if (level === undefined) continue;
-        availability.set(
-          { account: row.account, gpu_type_id: row.gpuTypeId, product: row.product, data_center_id: row.dataCenterId },
-          level,
-        );
-      }
-    },
-  });
-  const price: Gauge<'account' | 'gpu_type_id' | 'product' | 'rate'> = new Gauge({
-    name: 'podwarden_gpu_price_dollars_per_hour',
-    help: 'List price of one GPU of the type per hour by rate (secure or community cloud Pods, serverless pool) as the catalog last reported it; absent for a rate the catalog gave none for.',
-    labelNames: ['account', 'gpu_type_id', 'product', 'rate'],
-    registers: [registry],
-    collect() {
-      price.reset();
-      for (const row of catalogRows(context)) {
+        if (level !== undefined) {
+          availability.set(
+            account,
+            { account, gpu_type_id: row.gpuTypeId, product: row.product, data_center_id: row.dataCenterId },
+            level,
+          );
+        }
         if (row.dataCenterId !== '') continue;
         for (const [rate, field] of PRICES) {
           const value = row[field];
-          if (value === null) continue;
-          price.set({ account: row.account, gpu_type_id: row.gpuTypeId, product: row.product, rate }, value);
+          if (value !== null)
+            price.set(account, { account, gpu_type_id: row.gpuTypeId, product: row.product, rate }, value);
         }
       }
-    },
-  });
-  const stock: Gauge<'account' | 'gpu_type_id' | 'cloud'> = new Gauge({
-    name: 'podwarden_gpu_stock',
-    help: 'Stock status of the GPU type in the cloud for a one-GPU Pod from GraphQL, None=0, Low=1, Medium=2, High=3; absent when GraphQL gave no status.',
-    labelNames: ['account', 'gpu_type_id', 'cloud'],
-    registers: [registry],
-    collect() {
-      stock.reset();
-      for (const row of stockRows(context)) {
-        const level = availabilityLevel(row.stockStatus);
-        if (level !== undefined)
-          stock.set({ account: row.account, gpu_type_id: row.gpuTypeId, cloud: row.cloud }, level);
-      }
-    },
-  });
-  const maxGpus: Gauge<'account' | 'gpu_type_id' | 'cloud'> = new Gauge({
-    name: 'podwarden_gpu_stock_max_gpus',
-    help: 'The largest GPU count of the type one Pod in the cloud could get now according to GraphQL, 0 when none; absent before the stock collector ran.',
-    labelNames: ['account', 'gpu_type_id', 'cloud'],
-    registers: [registry],
-    collect() {
-      maxGpus.reset();
-      for (const row of stockRows(context)) {
-        maxGpus.set(
-          { account: row.account, gpu_type_id: row.gpuTypeId, cloud: row.cloud },
-          Math.max(0, ...row.availableGpuCounts),
-        );
-      }
-    },
-  });
-  const watched: Gauge<'account' | 'gpu_type_id' | 'product'> = new Gauge({
-    name: 'podwarden_capacity_watched',
-    help: "Always 1 for a GPU type and product on the capacity watch list, a watch by name resolved through the account's catalog; absent for the rest.",
-    labelNames: ['account', 'gpu_type_id', 'product'],
-    registers: [registry],
-    collect() {
-      watched.reset();
       for (const watch of context.config.capacity.watch) {
-        for (const account of accountNames(context.config)) {
-          if (watch.account !== undefined && watch.account !== account) continue;
-          const ids = watch.gpuTypeId
-            ? [watch.gpuTypeId]
-            : [...gpuTypeNames(context.source.db, account)].filter(([, name]) => name === watch.name).map(([id]) => id);
-          for (const gpuTypeId of ids) watched.set({ account, gpu_type_id: gpuTypeId, product: watch.product }, 1);
-        }
+        if (watch.account !== undefined && watch.account !== account) continue;
+        const ids = watch.gpuTypeId
+          ? [watch.gpuTypeId]
+          : [...names].filter(([, name]) => name === watch.name).map(([id]) => id);
+        for (const gpuTypeId of ids)
+          watched.set(account, { account, gpu_type_id: gpuTypeId, product: watch.product }, 1);
       }
-    },
+    }
+  });
+
+  context.refreshOn(['stock'], (at) => {
+    for (const account of refreshedAccounts(context.config, at)) {
+      const rows = latestPollOf(latestGpuStock(context.source.db, account));
+      stock.clear(account);
+      maxGpus.clear(account);
+      for (const row of rows) {
+        const labels = { account, gpu_type_id: row.gpuTypeId, cloud: row.cloud };
+        const level = availabilityLevel(row.stockStatus);
+        if (level !== undefined) stock.set(account, labels, level);
+        maxGpus.set(account, labels, Math.max(0, ...row.availableGpuCounts));
+      }
+    }
   });
 }

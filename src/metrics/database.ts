@@ -12,6 +12,9 @@ export function registerDatabaseMetrics({ registry, source }: MetricsContext): v
     help: "1 while the database's last write succeeded; 0 after a failed write (disk full, read-only), until one succeeds.",
     registers: [registry],
     collect() {
+      // The scrape reads no database, but a closed one fails it as a whole: Prometheus then
+      // sees the target down rather than values that can no longer change.
+      if (!source.db.sqlite.open) throw new Error('podwarden_database_writable: the database connection is not open');
       this.set(source.databaseWriteProblem() === undefined ? 1 : 0);
     },
   });

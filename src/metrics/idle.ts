@@ -3,29 +3,25 @@ import { type IdleCandidate, idleCandidates } from '../actions/idle-status.js';
 import type { MetricsContext } from './source.js';
 
 /**
- * The Pods the idle ladder holds now, from its own reading of the database (`idleCandidates`):
- * how long each has been idle, where its ladder stands and how long until its planned stop, so
- * a dashboard shows what podwarden is about to do. A Pod that is not idle has no series.
+ * The Pods the idle ladder holds, from its own reading of the database (`idleCandidates`): how
+ * long each has been idle, where its ladder stands and how long until its planned stop, so a
+ * dashboard shows what podwarden is about to do. A Pod that is not idle has no series. Set on
+ * every evaluation tick (where the ladder moves) and Pod poll (where a Pod may vanish), so the
+ * durations are as of then.
  */
 export function registerIdleMetrics(context: MetricsContext): void {
-  const { registry, source, config, clock } = context;
+  const { registry, source, config } = context;
+  const fills: Array<(candidate: IdleCandidate, now: number) => void> = [];
+  const gauges: Array<Gauge<string>> = [];
   const perCandidate = (
     name: string,
     help: string,
     labelNames: string[],
     fill: (gauge: Gauge<string>, candidate: IdleCandidate, now: number) => void,
   ) => {
-    const gauge: Gauge<string> = new Gauge({
-      name,
-      help,
-      labelNames,
-      registers: [registry],
-      collect() {
-        gauge.reset();
-        const now = clock.now();
-        for (const candidate of idleCandidates(source.db, config, now)) fill(gauge, candidate, now);
-      },
-    });
+    const gauge = new Gauge({ name, help, labelNames, registers: [registry] });
+    gauges.push(gauge);
+    fills.push((candidate, now) => fill(gauge, candidate, now));
   };
   const pod = (c: IdleCandidate) => ({ account: c.account, pod_id: c.podId });
 
@@ -37,13 +33,13 @@ export function registerIdleMetrics(context: MetricsContext): void {
   );
   perCandidate(
     'podwarden_pod_idle_seconds',
-    'How long the Pod has been idle, from the start of its idle evidence; absent for a Pod that is not idle.',
+    'How long the Pod has been idle at the latest evaluation, from the start of its idle evidence; absent for a Pod that is not idle.',
     ['account', 'pod_id'],
     (g, c, now) => g.set(pod(c), Math.max(0, now - c.idleSince) / 1000),
   );
   perCandidate(
     'podwarden_pod_planned_stop_seconds',
-    'Seconds until the idle ladder stops the idle Pod (0 when due), dry_run telling whether the stop will only be recorded; absent when no stop is planned.',
+    'Seconds from the latest evaluation until the idle ladder stops the idle Pod (0 when due), dry_run telling whether the stop will only be recorded; absent when no stop is planned.',
     ['account', 'pod_id', 'dry_run'],
     (g, c) => {
       if (c.msToStop !== null) g.set({ ...pod(c), dry_run: String(c.dryRun) }, c.msToStop / 1000);
@@ -55,4 +51,11 @@ export function registerIdleMetrics(context: MetricsContext): void {
     ['account', 'pod_id'],
     (g, c) => g.set(pod(c), c.savingPerHr),
   );
+
+  if (config.idle.rules.length === 0) return;
+  context.refreshOn(['tick', 'pods'], ({ now }) => {
+    const candidates = idleCandidates(source.db, config, now);
+    for (const gauge of gauges) gauge.reset();
+    for (const candidate of candidates) for (const fill of fills) fill(candidate, now);
+  });
 }

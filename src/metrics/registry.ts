@@ -1,5 +1,6 @@
 import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import type { Clock } from '../clock.js';
+import type { CollectorName } from '../collectors/collector.js';
 import type { Config } from '../config/schema.js';
 import { version } from '../package-root.js';
 import { registerActionMetrics } from './actions.js';
@@ -12,7 +13,7 @@ import { registerCollectorMetrics } from './collectors.js';
 import { registerDatabaseMetrics } from './database.js';
 import { registerIdleMetrics } from './idle.js';
 import { registerPodMetrics } from './pods.js';
-import type { MetricsContext, MetricsSource } from './source.js';
+import type { MetricsContext, MetricsSource, Refresh, RefreshTrigger } from './source.js';
 import { registerSpendMetrics } from './spend.js';
 import { registerUtilizationMetrics } from './utilization.js';
 
@@ -40,7 +41,8 @@ const areas: ReadonlyArray<(context: MetricsContext) => void> = [
 
 /**
  * podwarden's own registry (never prom-client's global one), with the process metrics beside
- * ours. Every `collect()` reads the database or memory only: a scrape never waits on RunPod.
+ * ours. Values that come from the database are set when it changes (an evaluation tick, a
+ * collector run) and served from memory: a scrape reads no database and never waits on RunPod.
  */
 export function createMetrics(options: { source: MetricsSource; config: Config; clock: Clock }): Metrics {
   const registry = new Registry();
@@ -52,8 +54,36 @@ export function createMetrics(options: { source: MetricsSource; config: Config; 
     registers: [registry],
   }).set({ version, node_version: process.versions.node }, 1);
   const disposers: Array<() => void> = [];
-  const context: MetricsContext = { registry, ...options, onClose: (dispose) => disposers.push(dispose) };
+  const refreshers: Array<{ triggers: readonly RefreshTrigger[]; refresh: (at: Refresh) => void }> = [];
+  const context: MetricsContext = {
+    registry,
+    ...options,
+    onClose: (dispose) => disposers.push(dispose),
+    refreshOn: (triggers, refresh) => refreshers.push({ triggers, refresh }),
+  };
   for (const register of areas) register(context);
+  // One failing area leaves its values as they were and the others still refresh; the first
+  // error is thrown on, for the event bus to log.
+  const refresh = (at: Refresh) => {
+    const errors: unknown[] = [];
+    for (const refresher of refreshers) {
+      if (at.trigger !== 'start' && !refresher.triggers.includes(at.trigger)) continue;
+      try {
+        refresher.refresh(at);
+      } catch (error) {
+        errors.push(error);
+      }
+    }
+    if (errors.length > 0) throw errors[0];
+  };
+  refresh({ trigger: 'start', now: options.clock.now() });
+  const { events } = options.source;
+  disposers.push(
+    events.on('collector:finished', (report) =>
+      refresh({ trigger: report.collector as CollectorName, now: report.endedAt, account: report.account }),
+    ),
+    events.on('evaluation:finished', (tick) => refresh({ trigger: 'tick', now: tick.at })),
+  );
   return {
     registry,
     close: () => {

@@ -20,6 +20,26 @@ export interface MetricsSource {
   databaseWriteProblem(): string | undefined;
 }
 
+/**
+ * What makes values derived from the database change: the evaluation tick (rules, the idle
+ * ladder, alerts and their outbox write on it) or a finished run of one collector.
+ */
+export type RefreshTrigger = 'tick' | CollectorName;
+
+export interface Refresh {
+  /** `start` when the metrics are created (a restart serves what the database holds). */
+  trigger: RefreshTrigger | 'start';
+  /** The tick's time, or when the collector's run ended. */
+  now: number;
+  /** The account whose collector ran; undefined when every account's values may have changed. */
+  account?: string;
+}
+
+/** The accounts a refresh concerns: the one whose collector ran, or all of them. */
+export function refreshedAccounts(config: Config, at: Refresh): string[] {
+  return at.account === undefined ? accountNames(config) : [at.account];
+}
+
 /** Everything one area of metrics needs to create its series on the shared registry. */
 export interface MetricsContext {
   registry: Registry;
@@ -28,6 +48,12 @@ export interface MetricsContext {
   clock: Clock;
   /** Registers what undoes an area's setup beyond the registry (its event listeners). */
   onClose(dispose: () => void): void;
+  /**
+   * Runs `refresh` at once and again after each of `triggers`. It reads the database and sets
+   * its gauges, which scrapes then serialize from memory: a scrape never computes, and a value
+   * is as old as its last trigger (one evaluation tick or one collector run).
+   */
+  refreshOn(triggers: readonly RefreshTrigger[], refresh: (at: Refresh) => void): void;
 }
 
 /** Configured account names: the bounded set every `account` label comes from. */

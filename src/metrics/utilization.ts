@@ -1,96 +1,94 @@
 import { Gauge } from 'prom-client';
+import type { Database } from '../db/open.js';
 import { livePods, type PodSampleRecord, podSamplesBetween } from '../db/pods.js';
-import { accountNames, type MetricsContext } from './source.js';
+import { SeriesByAccount } from './account-series.js';
+import { type MetricsContext, refreshedAccounts } from './source.js';
 
 /**
  * The samples of each account's latest Pod poll. Every live Pod was upserted by that poll with
  * its time as last_seen_at, so a Pod that poll did not sample (stopped, starting) has no sample
  * here, and a stopped Pod never shows its last busy figures.
  */
-function latestSamples(context: MetricsContext): PodSampleRecord[] {
-  const { db } = context.source;
-  return accountNames(context.config).flatMap((account) => {
-    const pods = livePods(db, account);
-    if (pods.length === 0) return [];
-    const polledAt = Math.max(...pods.map((pod) => pod.lastSeenAt));
-    const live = new Set(pods.map((pod) => pod.podId));
-    return podSamplesBetween(db, account, polledAt, polledAt).filter((sample) => live.has(sample.podId));
-  });
+function latestSamples(db: Database, account: string): PodSampleRecord[] {
+  const pods = livePods(db, account);
+  if (pods.length === 0) return [];
+  const polledAt = Math.max(...pods.map((pod) => pod.lastSeenAt));
+  const live = new Set(pods.map((pod) => pod.podId));
+  return podSamplesBetween(db, account, polledAt, polledAt).filter((sample) => live.has(sample.podId));
 }
 
 type PerGpuField = 'gpuUtil' | 'gpuMemoryUtil';
 type PerPodField = 'cpuUtil' | 'memoryUtil';
 
 /**
- * Utilization of each live Pod from its latest sample, as ratios (the API's percentages / 100).
- * A Pod whose runtime was missing has `podwarden_pod_utilization_known` 0 and no figures:
- * unknown is a value, not an idle GPU.
+ * Utilization of each live Pod from its latest sample, as ratios (the API's percentages / 100),
+ * set after every Pod poll. A Pod whose runtime was missing has `podwarden_pod_utilization_known`
+ * 0 and no figures: unknown is a value, not an idle GPU.
  */
 export function registerUtilizationMetrics(context: MetricsContext): void {
   const { registry } = context;
-  const perGpu = (name: string, help: string, field: PerGpuField) => {
-    const gauge: Gauge<'account' | 'pod_id' | 'gpu_index'> = new Gauge({
-      name,
-      help,
-      labelNames: ['account', 'pod_id', 'gpu_index'],
-      registers: [registry],
-      collect() {
-        gauge.reset();
-        for (const sample of latestSamples(context)) {
+  const perGpu = (name: string, help: string) =>
+    new SeriesByAccount(
+      new Gauge({ name, help, labelNames: ['account', 'pod_id', 'gpu_index'], registers: [registry] }),
+    );
+  const perPod = (name: string, help: string) =>
+    new SeriesByAccount(new Gauge({ name, help, labelNames: ['account', 'pod_id'], registers: [registry] }));
+
+  const perGpuGauges: Array<[SeriesByAccount, PerGpuField]> = [
+    [
+      perGpu(
+        'podwarden_pod_gpu_utilization_ratio',
+        "Compute utilization of one of the Pod's GPUs in its latest sample, from 0 to 1; absent when the Pod was not sampled or its runtime was unknown.",
+      ),
+      'gpuUtil',
+    ],
+    [
+      perGpu(
+        'podwarden_pod_gpu_memory_utilization_ratio',
+        "Memory utilization of one of the Pod's GPUs in its latest sample, from 0 to 1; absent when the Pod was not sampled or its runtime was unknown.",
+      ),
+      'gpuMemoryUtil',
+    ],
+  ];
+  const perPodGauges: Array<[SeriesByAccount, PerPodField]> = [
+    [
+      perPod(
+        'podwarden_pod_cpu_utilization_ratio',
+        "The Pod container's CPU utilization in its latest sample, from 0 to 1; absent when the Pod was not sampled or its runtime was unknown.",
+      ),
+      'cpuUtil',
+    ],
+    [
+      perPod(
+        'podwarden_pod_memory_utilization_ratio',
+        "The Pod container's memory utilization in its latest sample, from 0 to 1; absent when the Pod was not sampled or its runtime was unknown.",
+      ),
+      'memoryUtil',
+    ],
+  ];
+  const known = perPod(
+    'podwarden_pod_utilization_known',
+    "1 when the Pod's latest sample had runtime figures, 0 when its runtime was missing (unknown, never idle); absent when the latest poll did not sample the Pod.",
+  );
+
+  context.refreshOn(['pods'], (at) => {
+    for (const account of refreshedAccounts(context.config, at)) {
+      const samples = latestSamples(context.source.db, account);
+      for (const [series] of [...perGpuGauges, ...perPodGauges]) series.clear(account);
+      known.clear(account);
+      for (const sample of samples) {
+        const pod = { account, pod_id: sample.podId };
+        for (const [series, field] of perGpuGauges) {
           for (const [index, percent] of (sample[field] ?? []).entries()) {
-            gauge.set({ account: sample.account, pod_id: sample.podId, gpu_index: String(index) }, percent / 100);
+            series.set(account, { ...pod, gpu_index: String(index) }, percent / 100);
           }
         }
-      },
-    });
-  };
-  const perPod = (name: string, help: string, field: PerPodField) => {
-    const gauge: Gauge<'account' | 'pod_id'> = new Gauge({
-      name,
-      help,
-      labelNames: ['account', 'pod_id'],
-      registers: [registry],
-      collect() {
-        gauge.reset();
-        for (const sample of latestSamples(context)) {
+        for (const [series, field] of perPodGauges) {
           const percent = sample[field];
-          if (percent !== null) gauge.set({ account: sample.account, pod_id: sample.podId }, percent / 100);
+          if (percent !== null) series.set(account, pod, percent / 100);
         }
-      },
-    });
-  };
-
-  perGpu(
-    'podwarden_pod_gpu_utilization_ratio',
-    "Compute utilization of one of the Pod's GPUs in its latest sample, from 0 to 1; absent when the Pod was not sampled or its runtime was unknown.",
-    'gpuUtil',
-  );
-  perGpu(
-    'podwarden_pod_gpu_memory_utilization_ratio',
-    "Memory utilization of one of the Pod's GPUs in its latest sample, from 0 to 1; absent when the Pod was not sampled or its runtime was unknown.",
-    'gpuMemoryUtil',
-  );
-  perPod(
-    'podwarden_pod_cpu_utilization_ratio',
-    "The Pod container's CPU utilization in its latest sample, from 0 to 1; absent when the Pod was not sampled or its runtime was unknown.",
-    'cpuUtil',
-  );
-  perPod(
-    'podwarden_pod_memory_utilization_ratio',
-    "The Pod container's memory utilization in its latest sample, from 0 to 1; absent when the Pod was not sampled or its runtime was unknown.",
-    'memoryUtil',
-  );
-
-  const known: Gauge<'account' | 'pod_id'> = new Gauge({
-    name: 'podwarden_pod_utilization_known',
-    help: "1 when the Pod's latest sample had runtime figures, 0 when its runtime was missing (unknown, never idle); absent when the latest poll did not sample the Pod.",
-    labelNames: ['account', 'pod_id'],
-    registers: [registry],
-    collect() {
-      known.reset();
-      for (const sample of latestSamples(context)) {
-        known.set({ account: sample.account, pod_id: sample.podId }, sample.state === 'known' ? 1 : 0);
+        known.set(account, pod, sample.state === 'known' ? 1 : 0);
       }
-    },
+    }
   });
 }

@@ -194,6 +194,28 @@ describe('metrics read from the database and the daemon', () => {
       expect(find(second, name, { pod_id: 'busy' }).length, name).toBeGreaterThan(0);
     }
   });
+  it("replaces only the polled account's series: another account's Pods stay as its own last poll saw them", async () => {
+    const { h } = await start(threePods, (config) => {
+      const [sim] = config.accounts;
+      if (!sim) throw new Error('no account');
+      config.accounts.push({ ...sim, name: 'twin' });
+    });
+    await h.drive(h.daemon.collect('pods', 'sim'));
+    await h.drive(h.daemon.collect('pods', 'twin'));
+    const both = parseExposition(await scrape());
+    for (const account of ['sim', 'twin']) {
+      expect(sampleValue(both, 'podwarden_pod_cost_dollars_per_hour', { account, pod_id: 'doomed' })).toBe(2.99);
+    }
+
+    await h.clock.advanceTo(h.scenario.startMs + 3 * MINUTE);
+    await h.drive(h.daemon.collect('pods', 'sim'));
+    const after = parseExposition(await scrape());
+    for (const name of ['podwarden_pod_cost_dollars_per_hour', 'podwarden_pod_gpu_utilization_ratio']) {
+      expect(find(after, name, { account: 'sim', pod_id: 'doomed' }), name).toEqual([]);
+      expect(find(after, name, { account: 'sim', pod_id: 'busy' }).length, name).toBeGreaterThan(0);
+      expect(find(after, name, { account: 'twin' }), name).toEqual(find(both, name, { account: 'twin' }));
+    }
+  });
 });
 
 describe('the exposition', () => {

@@ -1,0 +1,33 @@
+import type { Gauge } from 'prom-client';
+
+type Labels = Record<string, string | number>;
+
+/**
+ * A gauge's series kept per account (or a finer key, such as account and billing kind), so a
+ * collector run of one account replaces that account's series only: with many accounts on one
+ * daemon, one account's poll does not read the others' data again. A series the account no
+ * longer has (a Pod gone) is removed with the rest.
+ */
+export class SeriesByAccount {
+  private readonly held = new Map<string, Labels[]>();
+
+  constructor(readonly gauge: Gauge<string>) {}
+
+  /** Starts the account's series over: what `set` adds next replaces what it had. */
+  clear(account: string): void {
+    const previous = this.held.get(account) ?? [];
+    const others = [...this.held].some(([other, series]) => other !== account && series.length > 0);
+    this.held.set(account, []);
+    // The only account with series (one account, the usual case): dropping them all at once
+    // costs nothing per series.
+    if (!others) this.gauge.reset();
+    else for (const labels of previous) this.gauge.remove(labels);
+  }
+
+  set(account: string, labels: Labels, value: number): void {
+    this.gauge.set(labels, value);
+    const series = this.held.get(account);
+    if (series) series.push(labels);
+    else this.held.set(account, [labels]);
+  }
+}

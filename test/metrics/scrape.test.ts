@@ -1,0 +1,118 @@
+import BetterSqlite3 from 'better-sqlite3';
+import { drizzle } from 'drizzle-orm/better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseConfig } from '../../src/config/load.js';
+import type { Config } from '../../src/config/schema.js';
+import type { Database } from '../../src/db/open.js';
+import * as schema from '../../src/db/schema.js';
+import { createMetrics, type Metrics } from '../../src/metrics/registry.js';
+import { type DaemonHarness, find, parseExposition, sampleValue, startDaemonHarness } from './support.js';
+
+const MINUTE = 60_000;
+
+/** Budgets and an idle rule, so every area that reads the database has something to read. */
+function tune(config: Config): void {
+  const parsed = parseConfig(
+    {
+      accounts: [{ name: 'sim', apiKey: 'unused' }],
+      budgets: [{ name: 'daily', period: 'day', amount: 150 }],
+      idle: { rules: [{ name: 'notebooks', window: '10m', heldIdle: { stop: true }, dryRun: true }] },
+      capacity: { watch: [{ name: 'H200 SXM' }] },
+    },
+    { env: {}, baseDir: process.cwd() },
+  );
+  config.budgets = parsed.budgets;
+  config.idle = parsed.idle;
+  config.capacity = parsed.capacity;
+  config.collectors.billing.backfillMs = 24 * 3_600_000;
+}
+
+/**
+ * A second connection to the daemon's database file that records every statement it runs
+ * (better-sqlite3's `verbose` hook sees each execution, prepared or not). The metrics read
+ * through it; the daemon collects and evaluates through its own.
+ */
+function tracedDatabase(path: string, statements: string[]): Database {
+  const sqlite = new BetterSqlite3(path, { verbose: (sql) => statements.push(String(sql)) });
+  return {
+    sqlite,
+    db: drizzle(sqlite, { schema }),
+    transaction: (fn) => sqlite.transaction(fn)(),
+    applied: [],
+    schemaVersion: 0,
+    close: () => sqlite.close(),
+  };
+}
+
+let h: DaemonHarness;
+let traced: Database;
+let metrics: Metrics;
+const statements: string[] = [];
+
+beforeAll(async () => {
+  h = await startDaemonHarness('demo.yaml', tune);
+  traced = tracedDatabase(h.config.database.path, statements);
+  metrics = createMetrics({
+    source: {
+      db: traced,
+      events: h.daemon.events,
+      enabledCollectors: () => h.daemon.enabledCollectors(),
+      rateLimits: () => h.daemon.rateLimits(),
+      databaseWriteProblem: () => h.daemon.databaseWriteProblem(),
+    },
+    config: h.config,
+    clock: h.clock,
+  });
+});
+
+afterAll(async () => {
+  metrics?.close();
+  traced?.close();
+  await h?.close();
+});
+
+async function scrape() {
+  return parseExposition(await metrics.registry.metrics());
+}
+
+describe('a scrape', () => {
+  it('runs no SQL: the values were read from the database when it changed, and are served from memory', async () => {
+    await h.drive(h.daemon.collectOnce());
+    await h.drive(h.daemon.evaluate());
+    // The collector runs and the tick did read the database for the metrics...
+    expect(statements.some((sql) => /\bFROM pods\b/i.test(sql))).toBe(true);
+    expect(statements.some((sql) => /\bbilling/i.test(sql))).toBe(true);
+    const afterTick = statements.length;
+    expect(afterTick).toBeGreaterThan(0);
+
+    // ...and scrapes, however many and however late, read none of it again.
+    const first = await scrape();
+    await h.clock.advanceBy(MINUTE);
+    const second = await scrape();
+    await scrape();
+    expect(statements.slice(afterTick)).toEqual([]);
+    expect(sampleValue(first, 'podwarden_pod_cost_dollars_per_hour', { pod_id: 'train-8xh100' })).toBeGreaterThan(0);
+    expect(find(first, 'podwarden_budget_spend_dollars', { budget: 'daily', figure: 'actual' })).toHaveLength(1);
+    for (const name of ['podwarden_pod_cost_dollars_per_hour', 'podwarden_budget_spend_dollars']) {
+      expect(find(second, name), name).toEqual(find(first, name));
+    }
+  });
+
+  it('serves what the next evaluation tick computed once it has run', async () => {
+    const before = statements.length;
+    const budgetBefore = sampleValue(await scrape(), 'podwarden_budget_period_end_timestamp_seconds', {
+      budget: 'daily',
+    });
+    // A day later the daily budget is in its next period, but only the tick may say so.
+    await h.clock.advanceBy(24 * 60 * MINUTE);
+    expect(sampleValue(await scrape(), 'podwarden_budget_period_end_timestamp_seconds', { budget: 'daily' })).toBe(
+      budgetBefore,
+    );
+    expect(statements.length).toBe(before);
+    await h.drive(h.daemon.evaluate());
+    expect(statements.length).toBeGreaterThan(before);
+    expect(sampleValue(await scrape(), 'podwarden_budget_period_end_timestamp_seconds', { budget: 'daily' })).toBe(
+      budgetBefore + 86_400,
+    );
+  });
+});
