@@ -61,6 +61,31 @@ const MESSAGES: Record<string, ReturnType<typeof renderMessage>> = {
   'budget-live-links': withLinks(firstNotification(ALERTS['budget-live'] as never)),
   flapping: renderFlappingNotice(FLAPPING),
   digest: renderDigest(DIGEST),
+  'digest-held': renderDigest({
+    ...DIGEST,
+    held: [
+      {
+        kind: 'snooze',
+        account: 'team',
+        subject: 'q8w3e5r7',
+        name: 'sdxl-lora-sweep',
+        until: NOW + 2 * 3_600_000,
+        createdAt: NOW - 600_000,
+        source: 'email link',
+        createdBy: 'ana@example.com, ml-team@example.com',
+      },
+      {
+        kind: 'silence',
+        account: 'team',
+        subject: 'rule=waste account=team check=stopped-pod-volume',
+        name: null,
+        until: NOW + 24 * 3_600_000,
+        createdAt: NOW - 3_600_000,
+        source: 'command',
+        createdBy: 'bob',
+      },
+    ],
+  }),
 };
 
 describe('golden emails', () => {
