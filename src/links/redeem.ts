@@ -3,7 +3,7 @@ import { parseMatcher } from '../alerts/matchers.js';
 import { newSilence } from '../alerts/silence.js';
 import type { AlertRecord } from '../db/alerts.js';
 import { openAlertOf } from '../db/alerts.js';
-import { openEpisodes, podSnoozesAfter, snoozePod } from '../db/idle-state.js';
+import { episodeAt, openEpisodes, podSnoozesAfter, snoozePod } from '../db/idle-state.js';
 import { recordUsedLink, usedLink } from '../db/links.js';
 import type { Database } from '../db/open.js';
 import { livePods, type PodRecord } from '../db/pods.js';
@@ -12,6 +12,7 @@ import { insertSilence } from '../db/silences.js';
 import { identityMatchers } from '../messages/commands.js';
 import {
   alreadySnoozedDone,
+  idleSpellOver,
   keepRunningDone,
   keepRunningPreview,
   silenceDone,
@@ -147,10 +148,8 @@ function lookUp(database: Database, claims: LinkClaims): Subject {
   if (pod.status !== 'RUNNING') return { kind: 'gone', detail: `${name} is not running (${pod.status})` };
   const episode = openEpisodes(database, claims.account).get(claims.subject);
   if (claims.episode !== null && episode?.startedAt !== claims.episode) {
-    return {
-      kind: 'gone',
-      detail: `the idle spell of ${name} this email was about is over (it got busy, or was stopped)`,
-    };
+    const ended = episodeAt(database, { account: claims.account, podId: claims.subject, startedAt: claims.episode });
+    return { kind: 'gone', detail: idleSpellOver(name, ended?.endReason ?? null) };
   }
   const [last] = recentReceipts(database, 1, { account: claims.account, podId: claims.subject });
   const plannedStopAt =

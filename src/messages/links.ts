@@ -53,6 +53,21 @@ export function silenceDone(title: string, until: number, now: number, timeZone:
   return `"${title}" is silenced until ${when(until, now, timeZone)}.`;
 }
 
+const SPELL_ENDS: Record<string, string> = {
+  active: 'it got busy',
+  snoozed: 'it was kept running meanwhile',
+  unknown: 'podwarden lost sight of its GPU use',
+  excluded: 'it was excluded from idle rules',
+  gone: 'it is gone',
+  not_running: 'it is no longer running',
+};
+
+/** Why a warning's keep-running link no longer applies: its idle spell ended, and how. */
+export function idleSpellOver(podName: string, endReason: string | null): string {
+  const how = endReason === null ? undefined : (SPELL_ENDS[endReason] ?? endReason);
+  return `the idle spell of ${podName} this email was about is over${how ? ` (${how})` : ''}`;
+}
+
 /** A refusal as a sentence for the page: it says which check failed, and that nothing changed. */
 export function describeRefusal(refusal: LinkRefusal, timeZone: string): string {
   switch (refusal.reason) {

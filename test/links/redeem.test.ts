@@ -156,7 +156,7 @@ describe('a keep-running link', () => {
         'for an idle spell that is over',
         signLink(secret, keepRunning({ episode: episode - 60_000 })),
         at('50m'),
-        { reason: 'gone', detail: 'the idle spell of nb this email was about is over (it got busy, or was stopped)' },
+        { reason: 'gone', detail: 'the idle spell of nb this email was about is over' },
       ],
     ];
     const before = state();
@@ -199,6 +199,21 @@ describe('a keep-running link', () => {
         .used.map((row) => row.nonce)
         .sort(),
     ).toEqual(['n2', 'n8']);
+  });
+
+  it("stops working once the warning's idle spell ended, and says how it ended", async () => {
+    const two = signLink(secret, keepRunning({ nonce: 'n2' }));
+    const eight = signLink(secret, keepRunning({ nonce: 'n8', durationMs: 8 * HOUR }));
+    expect(redeemLink(world.h.db, secret, two, NB, at('50m')).ok).toBe(true);
+    // The next evaluation ends the spell: the Pod is snoozed.
+    await world.runUntil('52m');
+    expect(checkLink(world.h.db, secret, eight, NB, at('52m'))).toEqual({
+      ok: false,
+      refusal: {
+        reason: 'gone',
+        detail: 'the idle spell of nb this email was about is over (it was kept running meanwhile)',
+      },
+    });
   });
 });
 
