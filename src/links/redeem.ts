@@ -9,6 +9,7 @@ import type { Database } from '../db/open.js';
 import { livePods, type PodRecord } from '../db/pods.js';
 import { recentReceipts } from '../db/receipts.js';
 import { insertSilence } from '../db/silences.js';
+import { alertView } from '../messages/alert-view.js';
 import { identityMatchers } from '../messages/commands.js';
 import {
   alreadySnoozedDone,
@@ -64,7 +65,12 @@ export function checkLink(
           timeZone: claims.timeZone,
           plannedStopAt: subject.plannedStopAt,
         })
-      : silencePreview({ title: subject.alert.summary, until, now, timeZone: claims.timeZone });
+      : silencePreview({
+          title: alertTitle(subject.alert, now, claims.timeZone),
+          until,
+          now,
+          timeZone: claims.timeZone,
+        });
   return { ok: true, claims, preview };
 }
 
@@ -125,10 +131,15 @@ export function redeemLink(
           now,
         }),
       );
-      return { ok: true, done: silenceDone(alert.summary, until, now, claims.timeZone) };
+      return { ok: true, done: silenceDone(alertTitle(alert, now, claims.timeZone), until, now, claims.timeZone) };
     }
     throw new Error(`redeem link: ${claims.subject} vanished inside one transaction`);
   });
+}
+
+/** "Pod notebook idle": what the alert is about, without figures, as its mails title it. */
+function alertTitle(alert: AlertRecord, now: number, timeZone: string): string {
+  return alertView({ ...alert, firedAt: alert.firedAt ?? alert.activeSince }, { now, timeZone }).title;
 }
 
 function subjectName(claims: LinkClaims): string {
