@@ -15,6 +15,8 @@ import {
   loadLinkSecret,
   redeemLink,
   signLink,
+  silenceFromConsole,
+  snoozeFromConsole,
 } from '../../src/links/index.js';
 import { renderDigest } from '../../src/messages/notices.js';
 import { at, type IdleWorld, idleFrom, pod, scenario, startIdleWorld } from '../actions/idle-world.js';
@@ -287,6 +289,38 @@ describe('a silence link', () => {
       refusal: { reason: 'gone', detail: 'the alert idle/sim/nb is resolved' },
     });
     expect(state()).toEqual(before);
+  });
+});
+
+describe("the status page's own forms", () => {
+  it('snooze and silence with source status page, shown among the held decisions', () => {
+    snoozeFromConsole(world.h.db, { account: 'sim', podId: 'nb', until: at('3h'), by: 'session' }, at('1h'));
+    expect(
+      silenceFromConsole(world.h.db, { alertKey: 'no-such-alert', until: at('3h'), by: 'session' }, at('1h')),
+    ).toBe(undefined);
+    insertAlert(world.h.db, {
+      key: 'idle/sim/nb2',
+      rule: 'idle',
+      account: 'sim',
+      severity: 'info',
+      summary: 'Pod nb2 idle',
+      labels: { rule: 'idle', account: 'sim', pod_id: 'nb2' },
+      details: {},
+      recipients: null,
+      activeSince: at('40m'),
+      lastSeenAt: at('45m'),
+      firedAt: at('40m'),
+    });
+    expect(
+      silenceFromConsole(world.h.db, { alertKey: 'idle/sim/nb2', until: at('5h'), by: 'session' }, at('1h')),
+    ).toMatchObject({
+      source: 'status page',
+      endsAt: at('5h'),
+    });
+    expect(heldDecisions(world.h.db, at('2h')).map((held) => [held.kind, held.subject, held.source])).toEqual([
+      ['snooze', 'nb', 'status page'],
+      ['silence', 'rule=idle account=sim pod_id=nb2', 'status page'],
+    ]);
   });
 });
 
