@@ -6,9 +6,10 @@ import { formatClock, formatDateTime, formatElapsed, formatUsd, formatUsdPerHour
  * done, and why a link was refused. The page itself (HTML) is the web layer's.
  */
 
-/** Times within a day of `now` read as a clock time; further ones with their date. */
+/** A time on the reader's today reads as a clock time ("17:30 CET"); another day's with its date. */
 function when(at: number, now: number, timeZone: string): string {
-  return Math.abs(at - now) < 20 * 3_600_000 ? formatClock(at, timeZone) : formatDateTime(at, timeZone);
+  const day = (ms: number) => formatDateTime(ms, timeZone).split(', ')[0];
+  return day(at) === day(now) ? formatClock(at, timeZone) : formatDateTime(at, timeZone);
 }
 
 export function keepRunningPreview(input: {

@@ -181,6 +181,18 @@ describe('a keep-running link', () => {
     );
   });
 
+  it('names the day of an end that is not today', () => {
+    const tomorrow9 = at('33h');
+    const token = signLink(
+      secret,
+      keepRunning({ durationMs: null, until: tomorrow9, label: 'until tomorrow 09:00 UTC', expiresAt: tomorrow9 }),
+    );
+    expect(checkLink(world.h.db, secret, token, NB, at('50m'))).toMatchObject({
+      ok: true,
+      preview: { question: 'Keep nb running until Tue 3 Nov, 09:00 UTC?' },
+    });
+  });
+
   it('never shortens a longer snooze made meanwhile, and is used up all the same', () => {
     const eight = redeemLink(
       world.h.db,
