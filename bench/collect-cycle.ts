@@ -5,7 +5,7 @@
  *
  *   node --import tsx bench/collect-cycle.ts
  */
-import { performance } from 'node:perf_hooks';
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { collectors } from '../src/collectors/index.js';
 import { packagePath } from '../src/package-root.js';
 import { ScaledClock } from '../src/simulator/scaled-clock.js';
@@ -36,6 +36,10 @@ for (const collector of collectors.values()) await collector.collect(setup.conte
 
 const before = setup.sim.requestLog.counts().total;
 const beforeSeq = setup.sim.requestLog.lastSeq();
+// The longest the event loop was held: a synchronous store shows here as waiting responses.
+const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+loopDelay.enable();
+const cpuBefore = process.cpuUsage();
 const started = performance.now();
 const rows: Record<string, number> = {};
 await Promise.all(
@@ -44,6 +48,8 @@ await Promise.all(
   }),
 );
 const wallMs = performance.now() - started;
+const cpu = process.cpuUsage(cpuBefore);
+loopDelay.disable();
 const requests = setup.sim.requestLog.counts().total - before;
 const concurrency = setup.config.api.concurrency;
 const floorMs = (requests * LATENCY_MS) / concurrency;
@@ -55,6 +61,8 @@ console.log(`  requests   ${fmt(requests)}`);
 console.log(`  wall time  ${fmt(wallMs)} ms`);
 console.log(`  floor      ${fmt(floorMs)} ms (requests × latency / concurrency)`);
 console.log(`  ratio      ${fmt(wallMs / floorMs, 2)}× the floor`);
+console.log(`  CPU        ${fmt((cpu.user + cpu.system) / 1000)} ms (this process: the simulator's share included)`);
+console.log(`  event loop held at most ${fmt(loopDelay.max / 1e6)} ms at a time`);
 console.log(`  rows       ${JSON.stringify(rows)}`);
 // By route, with ids collapsed, so a change in the request count shows where it comes from.
 const byRoute = new Map<string, number>();
