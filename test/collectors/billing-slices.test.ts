@@ -120,7 +120,7 @@ function billingApi(server: ScriptedServer, cutPodsRequest: number | null) {
       const totals = Object.fromEntries(
         route.fields.map((field) => [
           field,
-          records.reduce((sum, r) => sum + ((r as Record<string, number>)[field] ?? 0), 0),
+          records.reduce((sum, r) => sum + Number((r as Record<string, unknown>)[field] ?? 0), 0),
         ]),
       );
       const body = JSON.stringify({
