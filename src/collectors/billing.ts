@@ -102,10 +102,12 @@ async function backfill(ctx: CollectContext, plans: RoutePlan[]): Promise<number
         if (!page) continue;
         // The cursor moves back with each slice, in its transaction: a crash between slices
         // resumes at the oldest slice stored, with nothing stored twice or skipped.
-        const stored = await storeBillingPage(ctx.db, ctx.account, page, ctx.now, {
-          signal: ctx.signal,
-          onSliceStored: (slice) => advanceBackfill(ctx.db, plan.key, slice.startMs),
-        });
+        const stored = await ctx.api.hold(
+          storeBillingPage(ctx.db, ctx.account, page, ctx.now, {
+            signal: ctx.signal,
+            onSliceStored: (slice) => advanceBackfill(ctx.db, plan.key, slice.startMs),
+          }),
+        );
         rows += stored.written + stored.deleted;
         pages[index] = undefined;
         ctx.db.transaction(() => {
@@ -148,19 +150,10 @@ async function reRead(ctx: CollectContext, plans: RoutePlan[]): Promise<number> 
   // Each page is stored as it arrives, so a route's answer is not kept while the others are read.
   const stored = await fetchAll(
     ctx.signal,
-    requests.map(
-      ({ kind, chunk }) =>
-        async (signal) =>
-          storeBillingPage(
-            ctx.db,
-            ctx.account,
-            await fetchBillingPage(ctx.api, kind, size, chunk, { signal }),
-            ctx.now,
-            {
-              signal,
-            },
-          ),
-    ),
+    requests.map(({ kind, chunk }) => async (signal) => {
+      const page = await fetchBillingPage(ctx.api, kind, size, chunk, { signal });
+      return ctx.api.hold(storeBillingPage(ctx.db, ctx.account, page, ctx.now, { signal }));
+    }),
   );
   const written = stored.reduce((sum, page) => sum + page.written, 0);
   const deleted = stored.reduce((sum, page) => sum + page.deleted, 0);
