@@ -38,6 +38,8 @@ interface DaemonResult {
   maxRssKb: number;
   /** RSS with the daemon's modules loaded (and tsx, which the built daemon does not carry), before the backfill. */
   startRssBytes: number;
+  /** process.memoryUsage() at the highest RSS sampled (every 100 ms), to say where the peak lies. */
+  atPeak: NodeJS.MemoryUsage;
 }
 
 if (process.argv.includes('--daemon')) {
@@ -48,11 +50,23 @@ if (process.argv.includes('--daemon')) {
       requests++;
     });
     side.config.collectors.billing.backfillMs = BACKFILL_MS;
+    let atPeak = process.memoryUsage();
+    const sampler = setInterval(() => {
+      const usage = process.memoryUsage();
+      if (usage.rss > atPeak.rss) atPeak = usage;
+    }, 100);
     const t0 = performance.now();
     await billingCollector.collect(side.context());
     const collectorMs = performance.now() - t0;
+    clearInterval(sampler);
     await side.close();
-    const result: DaemonResult = { collectorMs, requests, maxRssKb: process.resourceUsage().maxRSS, startRssBytes };
+    const result: DaemonResult = {
+      collectorMs,
+      requests,
+      maxRssKb: process.resourceUsage().maxRSS,
+      startRssBytes,
+      atPeak,
+    };
     process.send?.(result, () => process.disconnect());
   });
 } else {
@@ -103,5 +117,10 @@ if (process.argv.includes('--daemon')) {
   console.log(`  end to end, rows/s against raw: ${fmt(rawMs / result.collectorMs, 2)}× (target ≥ 0.7×)`);
   console.log(
     `  peak RSS of the daemon's process (backfill included): ${fmt(result.maxRssKb / 1024)} MB (target ≤ 200 MB); before the backfill ${fmt(result.startRssBytes / 1048576)} MB`,
+  );
+  const mb = (bytes: number) => `${fmt(bytes / 1048576)} MB`;
+  const { rss, heapUsed, heapTotal, external } = result.atPeak;
+  console.log(
+    `  at the highest RSS sampled (${mb(rss)}): JS heap ${mb(heapUsed)} used of ${mb(heapTotal)}, external ${mb(external)}`,
   );
 }
