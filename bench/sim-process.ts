@@ -118,6 +118,8 @@ function stop(child: ChildProcess): Promise<void> {
 }
 
 if (process.argv.includes('--child')) {
+  // A parent that dies (a bench piped into `head`) must not leave a simulator listening behind it.
+  process.once('disconnect', () => process.exit(0));
   let close: () => Promise<void> = async () => {};
   process.on('message', async (message: { type: string; options?: SimProcessOptions; afterSeq?: number }) => {
     if (message.type === 'start' && message.options) {
