@@ -1,95 +1,126 @@
 /**
- * The 30-day billing backfill of the `large` scenario: rows per second through our code (the
- * billing collector: HTTP, parsing, storing) and through our store alone, against a raw
- * better-sqlite3 prepared insert of the same rows in one transaction, measured in the same run.
+ * The 30-day billing backfill of the `large` scenario: rows per second through the daemon's code
+ * (the billing collector: HTTP, parsing, storing) against a raw better-sqlite3 prepared insert of
+ * the same rows in one transaction, measured in the same run, and the daemon's peak RSS.
  *
- * Also prints the process's peak RSS (process.resourceUsage().maxRSS), the backfill included.
+ * Three processes, so each figure is the daemon's own: the simulator runs in one
+ * (sim-process.ts), the backfill in another that holds only the daemon's side and reports its
+ * process.resourceUsage().maxRSS, and this one reads the stored rows back for the raw inserts.
  *
  *   node --import tsx bench/backfill.ts
  */
+import { fork } from 'node:child_process';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import Sqlite from 'better-sqlite3';
 import { billingCollector } from '../src/collectors/billing.js';
-import { type BillingRecordInput, upsertBillingRecords } from '../src/db/billing.js';
 import { openDatabase } from '../src/db/open.js';
 import { packagePath } from '../src/package-root.js';
 import { ScaledClock } from '../src/simulator/scaled-clock.js';
 import { loadScenario } from '../src/simulator/scenario.js';
-import { benchSetup, fmt } from './support.js';
+import { daemonSide, startSimProcess } from './sim-process.js';
+import { benchDir, fmt } from './support.js';
 
-const scenario = { ...loadScenario(packagePath('config/scenarios/large.json')), rateLimit: undefined, faults: [] };
-const clock = new ScaledClock({ startMs: scenario.startMs + 30 * 86_400_000, speed: 1 });
-const setup = await benchSetup(scenario, clock);
-setup.config.collectors.billing.backfillMs = 30 * 86_400_000;
+const BACKFILL_MS = 30 * 86_400_000;
 
-const t0 = performance.now();
-await billingCollector.collect(setup.context());
-const collectorMs = performance.now() - t0;
+interface DaemonArgs {
+  restBaseUrl: string;
+  graphqlUrl: string;
+  apiKey: string;
+  startMs: number;
+  dbPath: string;
+}
 
-type Row = {
-  kind: string;
-  resource_id: string;
-  bucket_size: string;
-  start_time: number;
-  end_time: number;
-  total_amount: number;
-  amounts: string;
-};
-const stored = setup.db.sqlite
-  .prepare('SELECT kind, resource_id, bucket_size, start_time, end_time, total_amount, amounts FROM billing_records')
-  .all() as Row[];
-const records: BillingRecordInput[] = stored.map((r) => ({
-  kind: r.kind as BillingRecordInput['kind'],
-  resourceId: r.resource_id,
-  bucketSize: r.bucket_size as BillingRecordInput['bucketSize'],
-  startTime: r.start_time,
-  endTime: r.end_time,
-  totalAmount: r.total_amount,
-  amounts: JSON.parse(r.amounts) as Record<string, number>,
-}));
+interface DaemonResult {
+  collectorMs: number;
+  requests: number;
+  maxRssKb: number;
+  /** RSS with the daemon's modules loaded (and tsx, which the built daemon does not carry), before the backfill. */
+  startRssBytes: number;
+  /** process.memoryUsage() at the highest RSS sampled (every 100 ms), to say where the peak lies. */
+  atPeak: NodeJS.MemoryUsage;
+}
 
-// Our store into a fresh database.
-const ours = openDatabase(join(setup.dir, 'ours.db'));
-const t1 = performance.now();
-upsertBillingRecords(ours, 'bench', records, clock.now());
-const oursMs = performance.now() - t1;
-ours.close();
+if (process.argv.includes('--daemon')) {
+  process.once('message', async (args: DaemonArgs) => {
+    let requests = 0;
+    const startRssBytes = process.memoryUsage.rss();
+    const side = daemonSide(args, new ScaledClock({ startMs: args.startMs, speed: 1 }), args.dbPath, () => {
+      requests++;
+    });
+    side.config.collectors.billing.backfillMs = BACKFILL_MS;
+    let atPeak = process.memoryUsage();
+    const sampler = setInterval(() => {
+      const usage = process.memoryUsage();
+      if (usage.rss > atPeak.rss) atPeak = usage;
+    }, 100);
+    const t0 = performance.now();
+    await billingCollector.collect(side.context());
+    const collectorMs = performance.now() - t0;
+    clearInterval(sampler);
+    await side.close();
+    const result: DaemonResult = {
+      collectorMs,
+      requests,
+      maxRssKb: process.resourceUsage().maxRSS,
+      startRssBytes,
+      atPeak,
+    };
+    process.send?.(result, () => process.disconnect());
+  });
+} else {
+  const scenarioStartMs = loadScenario(packagePath('config/scenarios/large.json')).startMs;
+  const clock = new ScaledClock({ startMs: scenarioStartMs + 30 * 86_400_000, speed: 1 });
+  const sim = await startSimProcess({ scenarioFile: 'large.json', startMs: clock.now(), faults: [] });
+  const dir = benchDir();
+  const dbPath = join(dir, 'daemon.db');
 
-// A raw prepared insert of the same rows, one transaction, into a fresh database of the same schema.
-const raw = openDatabase(join(setup.dir, 'raw.db'));
-const insert = raw.sqlite.prepare(
-  `INSERT INTO billing_records (account, kind, resource_id, bucket_size, start_time, end_time, total_amount, amounts, fetched_at)
-   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-);
-const t2 = performance.now();
-raw.sqlite.transaction(() => {
-  for (const r of records) {
-    insert.run(
-      'bench',
-      r.kind,
-      r.resourceId,
-      r.bucketSize,
-      r.startTime,
-      r.endTime,
-      r.totalAmount,
-      JSON.stringify(r.amounts),
-      clock.now(),
-    );
-  }
-})();
-const rawMs = performance.now() - t2;
-raw.close();
+  const daemon = fork(fileURLToPath(import.meta.url), ['--daemon'], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const result = await new Promise<DaemonResult>((resolve, reject) => {
+    daemon.once('message', (message) => resolve(message as DaemonResult));
+    daemon.once('exit', (code) => reject(new Error(`backfill process exited (${code}) without a result`)));
+    daemon.once('spawn', () => daemon.send({ ...sim, startMs: clock.now(), dbPath } satisfies DaemonArgs));
+  });
+  await sim.close();
 
-const n = records.length;
-console.log(
-  `30-day hourly backfill of the large scenario: ${fmt(n)} billing rows, ${fmt(setup.sim.requestLog.counts().total)} requests`,
-);
-console.log(
-  `  billing collector (HTTP + parse + store): ${fmt(collectorMs)} ms = ${fmt(n / (collectorMs / 1000))} rows/s`,
-);
-console.log(`  our store alone (upsertBillingRecords):   ${fmt(oursMs)} ms = ${fmt(n / (oursMs / 1000))} rows/s`);
-console.log(`  raw prepared insert, one transaction:     ${fmt(rawMs)} ms = ${fmt(n / (rawMs / 1000))} rows/s`);
-console.log(`  ratio store / raw: ${fmt(oursMs / rawMs, 2)}×`);
-console.log(`  end to end, rows/s against raw: ${fmt(rawMs / collectorMs, 2)}× (target ≥ 0.7×)`);
-console.log(`  peak RSS of this process: ${fmt(process.resourceUsage().maxRSS / 1024)} MB (target ≤ 200 MB)`);
-await setup.close();
+  // The same rows, read back from the daemon's database, inserted raw into a fresh one of the same schema.
+  const stored = new Sqlite(dbPath, { readonly: true });
+  const rows = stored
+    .prepare(
+      'SELECT kind, resource_id, bucket_size, start_time, end_time, total_amount, amounts, fetched_at FROM billing_records',
+    )
+    .raw()
+    .all() as unknown[][];
+  stored.close();
+  const raw = openDatabase(join(dir, 'raw.db'));
+  const insert = raw.sqlite.prepare(
+    `INSERT INTO billing_records (account, kind, resource_id, bucket_size, start_time, end_time, total_amount, amounts, fetched_at)
+     VALUES ('bench', ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const t2 = performance.now();
+  raw.sqlite.transaction(() => {
+    for (const row of rows) insert.run(row);
+  })();
+  const rawMs = performance.now() - t2;
+  raw.close();
+
+  const n = rows.length;
+  console.log(`30-day hourly backfill of the large scenario: ${fmt(n)} billing rows, ${fmt(result.requests)} requests`);
+  console.log(
+    `  billing collector (HTTP + parse + store): ${fmt(result.collectorMs)} ms = ${fmt(n / (result.collectorMs / 1000))} rows/s`,
+  );
+  console.log(`  raw prepared insert, one transaction:     ${fmt(rawMs)} ms = ${fmt(n / (rawMs / 1000))} rows/s`);
+  console.log(`  end to end, rows/s against raw: ${fmt(rawMs / result.collectorMs, 2)}× (target ≥ 0.7×)`);
+  console.log(
+    `  peak RSS of the daemon's process (backfill included): ${fmt(result.maxRssKb / 1024)} MB (target ≤ 200 MB); before the backfill ${fmt(result.startRssBytes / 1048576)} MB`,
+  );
+  const mb = (bytes: number) => `${fmt(bytes / 1048576)} MB`;
+  const { rss, heapUsed, heapTotal, external } = result.atPeak;
+  console.log(
+    `  at the highest RSS sampled (${mb(rss)}): JS heap ${mb(heapUsed)} used of ${mb(heapTotal)}, external ${mb(external)}`,
+  );
+}

@@ -11,6 +11,12 @@ export interface ApiClient {
   graphql: GraphqlClient;
   /** The account's rate-limit windows as last reported; `budget.remaining()` for metrics. */
   budget: RateLimitBudget;
+  /**
+   * Counts `work` as in flight, like a request, until it settles: a collector storing what it
+   * read in slices yields to the event loop between them, and a virtual clock must not move on
+   * while it does (a replay would otherwise see a run's rows land later than it finished).
+   */
+  hold<T>(work: Promise<T>): Promise<T>;
   /** Closes pooled connections; in-flight requests finish first. */
   close(): Promise<void>;
 }
@@ -23,6 +29,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     rest: new RestClient(http),
     graphql: new GraphqlClient(http, options.clock),
     budget,
+    hold: (work) => options.inflight?.track(work) ?? work,
     close: () => http.close(),
   };
 }

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { parseBillingBody } from './billing-parse.js';
 import { ApiError } from './errors.js';
 import type { ApiRequest, HttpTransport, QueryValue } from './http.js';
 import { type ParsedList, parseBody, parseItems } from './parse.js';
@@ -217,7 +218,9 @@ export class RestClient {
       lastN: query.lastN,
       ...filter,
     };
-    return this.get(route, {}, params, schema, call);
+    const request: ApiRequest = { target: 'rest', method: 'GET', route, params: {}, query: params, idempotent: true };
+    const response = await this.http.send({ ...request, signal: call?.signal });
+    return parseBillingBody(schema, response.body, response.op);
   }
 
   private async get<S extends z.ZodType>(

@@ -1,31 +1,99 @@
-import { and, eq, sql } from 'drizzle-orm';
-import { billingRecordsIn, upsertBillingRecords } from '../db/billing.js';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { type BillingRecordInput, replaceBillingWindow } from '../db/billing.js';
 import type { Database } from '../db/open.js';
-import { billingRecords } from '../db/schema.js';
-import { perDatabase } from '../db/statements.js';
 import type { BillingPage } from './billing-routes.js';
-
-const deleteBucket = perDatabase((database) =>
-  database.db
-    .delete(billingRecords)
-    .where(
-      and(
-        eq(billingRecords.account, sql.placeholder('account')),
-        eq(billingRecords.kind, sql.placeholder('kind')),
-        eq(billingRecords.resourceId, sql.placeholder('resourceId')),
-        eq(billingRecords.bucketSize, sql.placeholder('bucketSize')),
-        eq(billingRecords.startTime, sql.placeholder('startTime')),
-      ),
-    )
-    .prepare(),
-);
+import type { BucketWindow } from './billing-windows.js';
 
 /**
- * Makes the stored buckets of each page's window exactly the page's records: upserts what the
- * API reported and deletes stored buckets it no longer reports (billing is sparse, so a bucket
- * whose money was withdrawn simply stops appearing; keeping its old amount would count money
- * that is not owed). Synchronous and transactional; call it inside the caller's transaction
- * when other bookkeeping (a backfill cursor) must commit with it.
+ * Rows per transaction. A page of `large` holds ~90,000 buckets; stored in one transaction it
+ * held the event loop for over a second while the other collectors' answers waited. A slice of
+ * this size takes a few tens of milliseconds.
+ */
+export const SLICE_ROWS = 5_000;
+
+/** A part of a page's window, whole buckets, with the records that start in it. */
+export interface PageSlice {
+  window: BucketWindow;
+  records: BillingRecordInput[];
+}
+
+/**
+ * Cuts a page into slices of whole buckets, newest first, each of at least `maxRows` records
+ * (the last one may be smaller) and covering together exactly the page's window, empty buckets
+ * included (a stored bucket there may have to be deleted).
+ */
+export function slicesOf(page: BillingPage, maxRows = SLICE_ROWS): PageSlice[] {
+  const byStart = new Map<number, BillingRecordInput[]>();
+  for (const record of page.records) {
+    const bucket = byStart.get(record.startTime);
+    if (bucket) bucket.push(record);
+    else byStart.set(record.startTime, [record]);
+  }
+  const slices: PageSlice[] = [];
+  let endMs = page.window.endMs;
+  let records: BillingRecordInput[] = [];
+  for (const start of [...byStart.keys()].sort((a, b) => b - a)) {
+    for (const record of byStart.get(start) ?? []) records.push(record);
+    if (records.length >= maxRows && start > page.window.startMs) {
+      slices.push({ window: { startMs: start, endMs }, records });
+      endMs = start;
+      records = [];
+    }
+  }
+  if (endMs > page.window.startMs) slices.push({ window: { startMs: page.window.startMs, endMs }, records });
+  return slices;
+}
+
+export interface StoreOptions {
+  signal: AbortSignal;
+  /** Runs inside each slice's transaction: bookkeeping (a backfill cursor) that commits with its rows. */
+  onSliceStored?(window: BucketWindow): void;
+  maxRows?: number;
+}
+
+/**
+ * Makes the stored buckets of the page's window exactly its records, a slice at a time, newest
+ * first, yielding to the event loop between slices so the other collectors' answers are read
+ * meanwhile. Each slice is replaced in its own transaction, so a run that stops between two
+ * slices leaves every bucket either as it was or as this page reports it: replacing is
+ * idempotent, and the next run re-reads what was not stored (the backfill from its cursor, the
+ * re-read from the last successful run). Nothing is lost and nothing is counted twice.
+ */
+export async function storeBillingPage(
+  database: Database,
+  account: string,
+  page: BillingPage,
+  fetchedAt: number,
+  options: StoreOptions,
+): Promise<{ written: number; deleted: number }> {
+  let written = 0;
+  let deleted = 0;
+  const slices = slicesOf(page, options.maxRows);
+  for (const [index, slice] of slices.entries()) {
+    if (index > 0) {
+      await yieldToEventLoop();
+      options.signal.throwIfAborted();
+    }
+    database.transaction(() => {
+      const window = {
+        account,
+        kind: page.kind,
+        bucketSize: page.bucketSize,
+        from: slice.window.startMs,
+        to: slice.window.endMs,
+      };
+      const result = replaceBillingWindow(database, window, slice.records, fetchedAt);
+      written += result.written;
+      deleted += result.deleted;
+      options.onSliceStored?.(slice.window);
+    });
+  }
+  return { written, deleted };
+}
+
+/**
+ * The same as storeBillingPage for a few small pages, in one synchronous transaction (tests and
+ * tools that build pages by hand).
  */
 export function replaceBillingPages(
   database: Database,
@@ -33,12 +101,10 @@ export function replaceBillingPages(
   pages: readonly BillingPage[],
   fetchedAt: number,
 ): { written: number; deleted: number } {
-  const remove = deleteBucket(database);
   let written = 0;
   let deleted = 0;
   database.transaction(() => {
     for (const page of pages) {
-      const reported = new Set(page.records.map((record) => keyOf(record.resourceId, record.startTime)));
       const window = {
         account,
         kind: page.kind,
@@ -46,16 +112,10 @@ export function replaceBillingPages(
         from: page.window.startMs,
         to: page.window.endMs,
       };
-      for (const stored of billingRecordsIn(database, window)) {
-        if (reported.has(keyOf(stored.resourceId, stored.startTime))) continue;
-        deleted += remove.run(stored).changes;
-      }
-      written += upsertBillingRecords(database, account, page.records, fetchedAt).written;
+      const result = replaceBillingWindow(database, window, page.records, fetchedAt);
+      written += result.written;
+      deleted += result.deleted;
     }
   });
   return { written, deleted };
-}
-
-function keyOf(resourceId: string, startTime: number): string {
-  return `${startTime}\u0000${resourceId}`;
 }

@@ -1,0 +1,64 @@
+import type { z } from 'zod';
+import { regexes } from 'zod/v4/core';
+import { parseBody } from './parse.js';
+import { DateTime } from './schemas/common.js';
+
+/** zod's own test for `z.iso.datetime({ offset: true })`, so the hand check accepts nothing zod would not. */
+const RFC3339 = regexes.datetime({ offset: true, local: false, precision: null });
+
+type FieldCheck = (value: unknown) => boolean;
+
+const isNumber: FieldCheck = (value) => typeof value === 'number';
+const isString: FieldCheck = (value) => typeof value === 'string';
+// Upper-case only: DateTime upper-cases before its check, so for these strings it is the identity.
+const isDateTime: FieldCheck = (value) => typeof value === 'string' && RFC3339.test(value);
+
+interface BillingSchemaParts {
+  fields: Array<[string, FieldCheck]>;
+  metadata: z.ZodType;
+}
+
+const partsBySchema = new WeakMap<z.ZodType, BillingSchemaParts>();
+
+/** The checks a billing schema's records make, read once from the schema itself. */
+function partsOf(schema: z.ZodType): BillingSchemaParts {
+  let parts = partsBySchema.get(schema);
+  if (parts) return parts;
+  const shape = (schema as unknown as z.ZodObject).shape as Record<string, z.ZodType>;
+  const records = shape.records as unknown as z.ZodArray<z.ZodObject>;
+  const fields = Object.entries(records.element.shape as Record<string, z.ZodType>).map(
+    ([field, check]): [string, FieldCheck] => {
+      if (check === DateTime) return [field, isDateTime];
+      const type = check._zod.def.type;
+      if (type === 'number') return [field, isNumber];
+      if (type === 'string') return [field, isString];
+      throw new Error(`billing response schema: no hand check for records[].${field} (${type})`);
+    },
+  );
+  parts = { fields, metadata: shape.metadata as z.ZodType };
+  partsBySchema.set(schema, parts);
+  return parts;
+}
+
+/**
+ * Parses a v2 billing answer. Its records are most of the daemon's input (~90,000 in one
+ * re-read of a large account), and zod builds a copy of every one of them: the records are
+ * checked by hand instead, against the fields the schema requires, and kept as decoded. When
+ * anything is off, the schema parses the whole body, so the error names the field path exactly
+ * as for every other route.
+ */
+export function parseBillingBody<S extends z.ZodType>(schema: S, body: unknown, op: string): z.output<S> {
+  const { fields, metadata } = partsOf(schema);
+  if (body === null || typeof body !== 'object') return parseBody(schema, body, op);
+  const { records } = body as { records?: unknown };
+  if (!Array.isArray(records)) return parseBody(schema, body, op);
+  for (const record of records) {
+    if (record === null || typeof record !== 'object') return parseBody(schema, body, op);
+    for (const [field, check] of fields) {
+      if (!check((record as Record<string, unknown>)[field])) return parseBody(schema, body, op);
+    }
+  }
+  const parsed = metadata.safeParse((body as { metadata?: unknown }).metadata);
+  if (!parsed.success) return parseBody(schema, body, op);
+  return { ...body, records, metadata: parsed.data } as z.output<S>;
+}
