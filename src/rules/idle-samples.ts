@@ -86,6 +86,7 @@ export function seriesOf(podId: string, samples: readonly WindowSample[]): Sampl
     maxGpuUtil: samples.map((sample) => sample.maxGpuUtil ?? Number.NaN),
     maxGpuMemoryUtil: samples.map((sample) => sample.maxGpuMemoryUtil ?? Number.NaN),
     landed: 0,
+    rewritten: 0,
   };
 }
 
