@@ -24,10 +24,31 @@ export function idleWindowSamples(database: Database, account: string, from: num
   return windowStatement(database).all(account, from, to);
 }
 
-/** The open (not ended) episode of each Pod of the account. */
+/**
+ * The open episodes read last, per account, while no other connection has committed (SQLite's
+ * data_version) and no episode was written through this one: read every tick, they change
+ * only when a Pod becomes idle or stops being so.
+ */
+const heldEpisodes = perDatabase(() => ({
+  dataVersion: Number.NaN,
+  byAccount: new Map<string, ReadonlyMap<string, IdleEpisodeRecord>>(),
+}));
+
+/** The open (not ended) episode of each Pod of the account (a new map: the caller may change it). */
 export function openEpisodes(database: Database, account: string): Map<string, IdleEpisodeRecord> {
-  const rows = tickReads(database).openEpisodes.all({ account });
-  return new Map(rows.map((row) => [row.podId, row]));
+  const held = heldEpisodes(database);
+  const reads = tickReads(database);
+  const dataVersion = reads.dataVersion.get() as number;
+  if (dataVersion !== held.dataVersion) {
+    held.byAccount.clear();
+    held.dataVersion = dataVersion;
+  }
+  let episodes = held.byAccount.get(account);
+  if (!episodes) {
+    episodes = new Map(reads.openEpisodes.all({ account }).map((row) => [row.podId, row]));
+    held.byAccount.set(account, episodes);
+  }
+  return new Map(episodes);
 }
 
 /** Every column of idle_episodes under its record name (all plain values: nothing to decode). */
@@ -38,6 +59,7 @@ const episodeColumns = Object.entries(getTableColumns(idleEpisodes))
 // Read by the idle rule on every tick: prepared once per database. The open episodes straight
 // from better-sqlite3 (every column is a plain one): hundreds of rows a tick at a large account.
 const tickReads = perDatabase((database) => ({
+  dataVersion: database.sqlite.prepare('PRAGMA data_version').pluck(),
   openEpisodes: database.sqlite.prepare<{ account: string }, IdleEpisodeRecord>(
     `SELECT ${episodeColumns} FROM idle_episodes WHERE account = @account AND ended_at IS NULL`,
   ),
@@ -55,6 +77,8 @@ export function allOpenEpisodes(database: Database): IdleEpisodeRecord[] {
 
 /** Opens an episode; a second open episode of the same Pod is refused by the database (unique index). */
 export function openEpisode(database: Database, episode: typeof idleEpisodes.$inferInsert): void {
+  // Forgotten first: should the transaction roll back, the next read finds the truth anyway.
+  heldEpisodes(database).byAccount.clear();
   database.db.insert(idleEpisodes).values(episode).run();
 }
 
@@ -65,6 +89,7 @@ type EpisodeChange = Partial<
 
 /** Moves an open episode on; a change to an episode already ended is refused (history is not rewritten). */
 export function updateEpisode(database: Database, key: EpisodeKey, change: EpisodeChange): void {
+  heldEpisodes(database).byAccount.clear();
   const result = database.db
     .update(idleEpisodes)
     .set(change)
