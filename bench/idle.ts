@@ -8,6 +8,10 @@
  * rule's window (32 minutes, 64,000 rows) as one object per row, which is what a tick did before
  * its first rule ran.
  *
+ * The tick is printed with the share that is the Pod list read again after the Pod collector's
+ * sync (src/db/pods.ts, timed on its own just before the rule, which then finds it cached),
+ * and the waste rule's stuck-starting check on the same data is timed after the tick.
+ *
  *   node --import tsx bench/idle.ts            # 1 and 14 days (about 40 M samples, a few GB)
  *   node --import tsx bench/idle.ts 1 3        # other history lengths, in days
  */
@@ -22,11 +26,12 @@ import type { Config } from '../src/config/schema.js';
 import { finishRun, startRun } from '../src/db/collector-runs.js';
 import { idleWindowSamples } from '../src/db/idle-state.js';
 import { type Database, openDatabase } from '../src/db/open.js';
-import { insertPodSamples, type PodInput, type PodSampleInput, syncPods } from '../src/db/pods.js';
+import { insertPodSamples, livePods, type PodInput, type PodSampleInput, syncPods } from '../src/db/pods.js';
 import { EventBus } from '../src/events.js';
 import { silentLogger } from '../src/log.js';
 import type { EvaluationContext, EvaluationEvents } from '../src/rules/evaluator.js';
 import type { Finding } from '../src/rules/finding.js';
+import { stuckPodFindings } from '../src/rules/waste-stuck.js';
 import { fmt } from './support.js';
 
 const PODS = 2_000;
@@ -163,7 +168,15 @@ const measured = [];
 for (const setup of setups) {
   // The first tick loads the window and opens an episode (notify, warn: receipts) for every idle Pod.
   const first = await evaluation(setup.config, setup.db, NOW);
-  measured.push({ ...setup, first, cycles: [] as number[], reads: [] as number[], findings: first.findings.length });
+  measured.push({
+    ...setup,
+    first,
+    cycles: [] as number[],
+    podLists: [] as number[],
+    stuck: [] as number[],
+    reads: [] as number[],
+    findings: first.findings.length,
+  });
 }
 // Interleaved, so the machine's other load weighs on every history alike. Each cycle is the
 // next minute: its samples land (not timed), then the tick runs half a minute later.
@@ -171,8 +184,15 @@ for (let i = 1; i <= CYCLES; i++) {
   const now = NOW + i * MINUTE;
   for (const m of measured) {
     landMinute(m.db, now - MINUTE / 2);
+    const podList = performance.now();
+    livePods(m.db, ACCOUNT);
+    const podListMs = performance.now() - podList;
     const result = await evaluation(m.config, m.db, now);
-    m.cycles.push(result.ms);
+    m.cycles.push(podListMs + result.ms);
+    m.podLists.push(podListMs);
+    const stuck = performance.now();
+    stuckPodFindings(m.db, m.config, ACCOUNT, now);
+    m.stuck.push(performance.now() - stuck);
     m.findings = result.findings.length;
     m.reads.push(windowReadMs(m.db, now));
   }
@@ -183,8 +203,10 @@ for (const m of measured) {
   process.stdout.write(
     `${String(m.days).padStart(3)} d history: ${fmt(m.rows)} samples (generated in ${fmt(m.fillMs / 1000, 1)} s); ` +
       `tick median ${fmt(tick, 1)} ms (min ${fmt(Math.min(...m.cycles), 1)}) over ${CYCLES}, ` +
+      `of which the Pod list read again after its sync ${fmt(median(m.podLists), 1)} ms; ` +
       `first tick ${fmt(m.first.ms, 1)} ms; baseline: window read as objects (64,000 rows) median ${fmt(read, 1)} ms; ` +
-      `ratio tick / baseline ${fmt(tick / read, 2)}×; ${m.findings} findings\n`,
+      `ratio tick / baseline ${fmt(tick / read, 2)}×; ${m.findings} findings; ` +
+      `waste stuck-starting check median ${fmt(median(m.stuck), 1)} ms\n`,
   );
   m.db.close();
 }

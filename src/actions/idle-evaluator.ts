@@ -5,15 +5,8 @@ import { livePods, type PodRecord } from '../db/pods.js';
 import { sampleWindow } from '../db/sample-window.js';
 import { perDatabase } from '../db/statements.js';
 import type { EvaluationContext, Evaluator } from '../rules/evaluator.js';
-import {
-  AssessmentMemo,
-  assessPods,
-  type IdleInput,
-  idleClusters,
-  isIdle,
-  type PodAssessment,
-  windowStart,
-} from '../rules/idle.js';
+import { assessPods, type IdleInput, idleClusters, isIdle, type PodAssessment, windowStart } from '../rules/idle.js';
+import { AssessmentMemo } from '../rules/idle-memo.js';
 import { cronIntervalMs } from '../scheduler/cron.js';
 import { freshDataGuard, type PodsFreshness, podsFreshness } from './guards.js';
 import { clusterFinding, frozenFinding, idleFinding, notStoppedFinding, warnFinding } from './idle-findings.js';
@@ -76,6 +69,9 @@ async function evaluateAccount(ctx: EvaluationContext, account: string): Promise
     pollIntervalMs,
   };
   const memo = idleMemo(db, account);
+  // A Pod with an open episode gets a receipt or findings quoting this tick's evidence.
+  memo.pods.pin(new Set(episodes.keys()));
+  const before = { judged: memo.pods.judged + memo.members.judged, reused: memo.pods.reused + memo.members.reused };
   const assessments = assessPods(input, memo.pods);
   const listed = new Set(pods.map((pod) => pod.podId));
   memo.pods.keepOnly(listed);
@@ -106,6 +102,12 @@ async function evaluateAccount(ctx: EvaluationContext, account: string): Promise
   }
   await decideStops(ctx, due, { account, freshness, snoozes: input.snoozes, pods, steps });
   for (const cluster of idleClusters(input, memo.members)) ctx.findings.push(clusterFinding(account, cluster));
+  const judged = memo.pods.judged + memo.members.judged - before.judged;
+  const reused = memo.pods.reused + memo.members.reused - before.reused;
+  ctx.log.debug(
+    { rule: 'idle', account, judged, reused },
+    `idle rule: ${judged} Pod verdicts judged, ${reused} reused`,
+  );
 }
 
 /** Unknown is not resolved: the Pod's idle alerts keep their state this tick. */

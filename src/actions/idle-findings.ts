@@ -56,15 +56,8 @@ const SPARK_BUCKETS = 24;
  */
 export function utilizationOf(evidence: WindowEvidence | undefined, threshold: number): UtilizationDetail | null {
   if (!evidence || evidence.to <= evidence.from) return null;
-  const span = (evidence.to - evidence.from) / SPARK_BUCKETS;
-  const gpu: (number | null)[] = Array.from({ length: SPARK_BUCKETS }, () => null);
-  const memory: (number | null)[] = Array.from({ length: SPARK_BUCKETS }, () => null);
-  for (const sample of evidence.samples) {
-    if (sample.at < evidence.from || sample.at > evidence.to) continue;
-    const i = Math.min(SPARK_BUCKETS - 1, Math.floor((sample.at - evidence.from) / span));
-    if (sample.gpuUtil !== null) gpu[i] = Math.max(gpu[i] ?? 0, sample.gpuUtil);
-    if (sample.gpuMemoryUtil !== null) memory[i] = Math.max(memory[i] ?? 0, sample.gpuMemoryUtil);
-  }
+  // Read from the columns: two findings per idle Pod per tick would otherwise list every sample as an object.
+  const { gpu, memory } = evidence.peaks(SPARK_BUCKETS);
   return { from: evidence.from, to: evidence.to, gpu, memory, threshold };
 }
 

@@ -1,7 +1,7 @@
-import { openAlertOf } from '../db/alerts.js';
+import { openAlertsFiredAt } from '../db/alerts.js';
 import { latestGpuAvailability } from '../db/catalog.js';
 import type { IdleEpisodeRecord } from '../db/idle-state.js';
-import { deliveryOf } from '../db/notifications.js';
+import { type Delivery, deliveriesOf } from '../db/notifications.js';
 import type { PodRecord } from '../db/pods.js';
 import { stopsSince } from '../db/receipts.js';
 import type { GuardResult } from '../db/tables/idle.js';
@@ -68,13 +68,17 @@ async function decideBatch(
   const ordered = [...batch].sort(
     (x, y) => savingPerHr(y.a.pod) - savingPerHr(x.a.pod) || x.a.pod.podId.localeCompare(y.a.pod.podId),
   );
-  const podGuards = ordered.map(({ a, episode }) => [
+  // A rule that stops without a delivered warning never looks at deliveries.
+  const delivered = rule.stopWithoutDeliveredWarning
+    ? new Map<string, Delivery>()
+    : warningDeliveries(ctx, sc.account, ordered);
+  const podGuards = ordered.map(({ a }) => [
     freshDataGuard(sc.freshness, now),
     exclusionGuard(a.pod, rule),
     snoozeGuard(sc.snoozes.get(a.pod.podId), now),
     quietHoursGuard(rule, now),
     scarcityGuard(rule, a.pod.gpuTypeId, availability(a.pod)),
-    warningDeliveredGuard(rule, warningDelivery(ctx, sc.account, a.pod.podId, episode.warnedAt ?? now), now),
+    warningDeliveredGuard(rule, delivered.get(a.pod.podId), now),
   ]);
   const passing = podGuards.filter((guards) => guards.every((guard) => guard.passed)).length;
   const blast = blastRadiusGuard(passing, running, rule.caps.runningShare);
@@ -135,11 +139,26 @@ function availabilityLookup(ctx: EvaluationContext, account: string): (pod: PodR
 }
 
 /**
- * The stop warning of a Pod as mailed: messages announcing its warn alert since the alert fired
- * (a warning already announced for a still-firing alert counts) or since this episode warned.
+ * The stop warning of each Pod as mailed: messages announcing its warn alert since the alert
+ * fired (a warning already announced for a still-firing alert counts) or since this episode
+ * warned. Read for the whole batch at once: every due Pod asks on every tick until it stops.
  */
-function warningDelivery(ctx: EvaluationContext, account: string, podId: string, warnedAt: number) {
-  const key = `idle:${account}:${podId}:warn`;
-  const firedAt = openAlertOf(ctx.db, key)?.firedAt ?? warnedAt;
-  return deliveryOf(ctx.db, key, Math.min(firedAt, warnedAt));
+function warningDeliveries(
+  ctx: EvaluationContext,
+  account: string,
+  batch: readonly DueStop[],
+): Map<string, Delivery | undefined> {
+  const keyOf = (podId: string) => `idle:${account}:${podId}:warn`;
+  const firedAt = openAlertsFiredAt(
+    ctx.db,
+    batch.map(({ a }) => keyOf(a.pod.podId)),
+  );
+  const since = new Map<string, number>();
+  for (const { a, episode } of batch) {
+    const key = keyOf(a.pod.podId);
+    const warnedAt = episode.warnedAt ?? ctx.now;
+    since.set(key, Math.min(firedAt.get(key) ?? warnedAt, warnedAt));
+  }
+  const deliveries = deliveriesOf(ctx.db, since);
+  return new Map(batch.map(({ a }) => [a.pod.podId, deliveries.get(keyOf(a.pod.podId))]));
 }

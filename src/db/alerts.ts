@@ -1,6 +1,7 @@
 import { and, asc, eq, gte, inArray, isNotNull, isNull, lt, or } from 'drizzle-orm';
 import type { Database } from './open.js';
 import { alertFlaps, alerts } from './schema.js';
+import { perDatabase } from './statements.js';
 
 export type AlertRecord = typeof alerts.$inferSelect;
 export type AlertInput = Omit<AlertRecord, 'id' | 'firedAt' | 'resolvedAt' | 'absentSince'> & {
@@ -136,4 +137,21 @@ export function openAlertOf(database: Database, key: string): AlertRecord | unde
     .from(alerts)
     .where(and(eq(alerts.key, key), isNull(alerts.resolvedAt)))
     .get();
+}
+
+const openFiredAtStatement = perDatabase(({ sqlite }) =>
+  sqlite
+    .prepare<[string], [string, number | null]>(
+      `SELECT key, fired_at FROM alerts WHERE resolved_at IS NULL AND key IN (SELECT value FROM json_each(?))`,
+    )
+    .raw(),
+);
+
+/**
+ * When the open episode of each of `keys` fired (null while pending; absent without one), in one
+ * read: the idle ladder asks this for every Pod whose stop is due, every tick.
+ */
+export function openAlertsFiredAt(database: Database, keys: readonly string[]): Map<string, number | null> {
+  if (keys.length === 0) return new Map();
+  return new Map(openFiredAtStatement(database).all(JSON.stringify(keys)));
 }

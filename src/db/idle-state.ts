@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, gt, isNull, sql } from 'drizzle-orm';
 import type { WindowSample } from '../rules/idle-samples.js';
 import type { Database } from './open.js';
 import { type DecisionSource, idleEpisodes, podSnoozes, pods } from './schema.js';
@@ -25,19 +25,45 @@ export function idleWindowSamples(database: Database, account: string, from: num
   return windowStatement(database).all(account, from, to);
 }
 
-/** The open (not ended) episode of each Pod of the account. */
+/**
+ * The open episodes read last, per account, while no other connection has committed (SQLite's
+ * data_version) and no episode was written through this one: read every tick, they change
+ * only when a Pod becomes idle or stops being so.
+ */
+const heldEpisodes = perDatabase(() => ({
+  dataVersion: Number.NaN,
+  byAccount: new Map<string, ReadonlyMap<string, IdleEpisodeRecord>>(),
+}));
+
+/** The open (not ended) episode of each Pod of the account (a new map: the caller may change it). */
 export function openEpisodes(database: Database, account: string): Map<string, IdleEpisodeRecord> {
-  const rows = tickReads(database).openEpisodes.all({ account });
-  return new Map(rows.map((row) => [row.podId, row]));
+  const held = heldEpisodes(database);
+  const reads = tickReads(database);
+  const dataVersion = reads.dataVersion.get() as number;
+  if (dataVersion !== held.dataVersion) {
+    held.byAccount.clear();
+    held.dataVersion = dataVersion;
+  }
+  let episodes = held.byAccount.get(account);
+  if (!episodes) {
+    episodes = new Map(reads.openEpisodes.all({ account }).map((row) => [row.podId, row]));
+    held.byAccount.set(account, episodes);
+  }
+  return new Map(episodes);
 }
 
-// Read by the idle rule on every tick: prepared once per database.
+/** Every column of idle_episodes under its record name (all plain values: nothing to decode). */
+const episodeColumns = Object.entries(getTableColumns(idleEpisodes))
+  .map(([key, column]) => `"${column.name}" AS "${key}"`)
+  .join(', ');
+
+// Read by the idle rule on every tick: prepared once per database. The open episodes straight
+// from better-sqlite3 (every column is a plain one): hundreds of rows a tick at a large account.
 const tickReads = perDatabase((database) => ({
-  openEpisodes: database.db
-    .select()
-    .from(idleEpisodes)
-    .where(and(eq(idleEpisodes.account, sql.placeholder('account')), isNull(idleEpisodes.endedAt)))
-    .prepare(),
+  dataVersion: database.sqlite.prepare('PRAGMA data_version').pluck(),
+  openEpisodes: database.sqlite.prepare<{ account: string }, IdleEpisodeRecord>(
+    `SELECT ${episodeColumns} FROM idle_episodes WHERE account = @account AND ended_at IS NULL`,
+  ),
   activeSnoozes: database.db
     .select({ podId: podSnoozes.podId, until: podSnoozes.until })
     .from(podSnoozes)
@@ -67,6 +93,8 @@ export function allOpenEpisodes(database: Database): IdleEpisodeRecord[] {
 
 /** Opens an episode; a second open episode of the same Pod is refused by the database (unique index). */
 export function openEpisode(database: Database, episode: typeof idleEpisodes.$inferInsert): void {
+  // Forgotten first: should the transaction roll back, the next read finds the truth anyway.
+  heldEpisodes(database).byAccount.clear();
   database.db.insert(idleEpisodes).values(episode).run();
 }
 
@@ -77,6 +105,7 @@ type EpisodeChange = Partial<
 
 /** Moves an open episode on; a change to an episode already ended is refused (history is not rewritten). */
 export function updateEpisode(database: Database, key: EpisodeKey, change: EpisodeChange): void {
+  heldEpisodes(database).byAccount.clear();
   const result = database.db
     .update(idleEpisodes)
     .set(change)

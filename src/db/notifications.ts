@@ -1,6 +1,7 @@
 import { and, asc, eq, gte, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { Database } from './open.js';
 import { notificationLog, outbox } from './schema.js';
+import { perDatabase } from './statements.js';
 
 export type LogRecord = typeof notificationLog.$inferSelect;
 export type OutboxRecord = typeof outbox.$inferSelect;
@@ -158,4 +159,52 @@ export function deliveryOf(database: Database, alertKey: string, since: number):
     .all();
   const sent = rows.filter((row) => row.sentAt !== null).sort((a, b) => (a.sentAt ?? 0) - (b.sentAt ?? 0));
   return sent[0] ?? rows.at(-1);
+}
+
+type DeliveryRow = [
+  id: number,
+  createdAt: number,
+  sentAt: number | null,
+  lastError: string | null,
+  to: string,
+  key: string,
+];
+
+const deliveriesStatement = perDatabase(({ sqlite }) =>
+  sqlite
+    .prepare<[number, string], DeliveryRow>(
+      `SELECT o.id, o.created_at, o.sent_at, o.last_error, o."to", k.value
+       FROM outbox o JOIN json_each(o.alert_keys) k
+       WHERE o.created_at >= ? AND k.value IN (SELECT value FROM json_each(?))
+       ORDER BY o.id`,
+    )
+    .raw(),
+);
+
+/**
+ * deliveryOf for many alert keys at once, each with its own `since`: one scan of the outbox
+ * from the earliest of them instead of one per key (the idle ladder asks for every Pod whose
+ * stop is due, every tick). Keys without a message are absent.
+ */
+export function deliveriesOf(database: Database, since: ReadonlyMap<string, number>): Map<string, Delivery> {
+  const found = new Map<string, { first: DeliveryRow | undefined; last: DeliveryRow }>();
+  if (since.size === 0) return new Map();
+  const from = Math.min(...since.values());
+  for (const row of deliveriesStatement(database).all(from, JSON.stringify([...since.keys()]))) {
+    const [id, createdAt, sentAt, , , key] = row;
+    if (createdAt < (since.get(key) ?? Number.POSITIVE_INFINITY)) continue;
+    const seen = found.get(key);
+    // A key listed twice in one message is one message.
+    if (seen?.last[0] === id) continue;
+    // The first message the server accepted (the earliest sentAt, the oldest on a tie), else the newest.
+    const first =
+      sentAt !== null && (seen?.first === undefined || sentAt < (seen.first[2] as number)) ? row : seen?.first;
+    found.set(key, { first, last: row });
+  }
+  const deliveries = new Map<string, Delivery>();
+  for (const [key, { first, last }] of found) {
+    const [, , sentAt, lastError, to] = first ?? last;
+    deliveries.set(key, { sentAt, lastError, to: JSON.parse(to) as string[] });
+  }
+  return deliveries;
 }

@@ -21,6 +21,11 @@ export interface SampleSeries {
    * trimmed): a rule may keep what it concluded from the same version at the same time.
    */
   readonly landed: number;
+  /**
+   * Changes only when samples already held were replaced or dropped from the end (or the series
+   * is new): while it stays, every sample read before is still there, with later ones appended.
+   */
+  readonly rewritten: number;
 }
 
 interface Series {
@@ -32,6 +37,7 @@ interface Series {
   maxGpuUtil: number[];
   maxGpuMemoryUtil: number[];
   landed: number;
+  rewritten: number;
 }
 
 interface AccountWindow {
@@ -124,16 +130,19 @@ export function sampleWindow(
   const keepFrom = Math.min(from, now - window.keepMs);
   if (from < window.loadedFrom) {
     window.series.clear();
-    append(window, s.since.all(account, keepFrom));
+    append(window, s.since.all(account, keepFrom), state);
     window.loadedFrom = keepFrom;
     window.dirtyFrom = Number.POSITIVE_INFINITY;
     for (const series of window.series.values()) series.landed = ++state.landedCounter;
   } else if (window.dirtyFrom !== Number.POSITIVE_INFINITY) {
     const rereadFrom = Math.max(window.dirtyFrom, window.loadedFrom);
     for (const series of window.series.values()) {
-      if (truncateFrom(series, rereadFrom)) series.landed = ++state.landedCounter;
+      if (truncateFrom(series, rereadFrom)) {
+        series.landed = ++state.landedCounter;
+        series.rewritten = series.landed;
+      }
     }
-    for (const series of append(window, s.since.all(account, rereadFrom))) {
+    for (const series of append(window, s.since.all(account, rereadFrom), state)) {
       series.landed = ++state.landedCounter;
     }
     window.dirtyFrom = Number.POSITIVE_INFINITY;
@@ -143,7 +152,7 @@ export function sampleWindow(
 }
 
 /** Appends rows (oldest first) to their Pods' series; returns the series that grew. */
-function append(window: AccountWindow, rows: Row[]): Set<Series> {
+function append(window: AccountWindow, rows: Row[], state: WindowState): Set<Series> {
   const grown = new Set<Series>();
   for (const [podId, observedAt, known, uptimeS, gpu, memory] of rows) {
     let series = window.series.get(podId);
@@ -157,6 +166,7 @@ function append(window: AccountWindow, rows: Row[]): Set<Series> {
         maxGpuUtil: [],
         maxGpuMemoryUtil: [],
         landed: 0,
+        rewritten: ++state.landedCounter,
       };
       window.series.set(podId, series);
     }

@@ -77,6 +77,8 @@ export function quietUntil(rule: IdleRuleConfig, at: number): number | undefined
 
 /** The first time at or after `at` outside quiet hours (periods that touch are crossed together). */
 export function afterQuietHours(rule: IdleRuleConfig, at: number): number {
+  // Asked several times per idle Pod per tick; most rules have no quiet hours.
+  if (rule.quietHours.length === 0) return at;
   let time = at;
   for (let guard = 0; guard < 8; guard++) {
     const until = quietUntil(rule, time);

@@ -60,6 +60,11 @@ export interface WindowEvidence {
   unknownNow: boolean;
   /** The samples observed inside the window, oldest first. */
   samples: ClassifiedSample[];
+  /**
+   * The window cut into `buckets` equal spans, each the busiest figure of its samples (GPU and
+   * GPU memory), null where no sample says: what `samples` would give, without an object each.
+   */
+  peaks(buckets: number): { gpu: (number | null)[]; memory: (number | null)[] };
 }
 
 /**
@@ -81,6 +86,7 @@ export function seriesOf(podId: string, samples: readonly WindowSample[]): Sampl
     maxGpuUtil: samples.map((sample) => sample.maxGpuUtil ?? Number.NaN),
     maxGpuMemoryUtil: samples.map((sample) => sample.maxGpuMemoryUtil ?? Number.NaN),
     landed: 0,
+    rewritten: 0,
   };
 }
 
@@ -171,6 +177,19 @@ export function seriesEvidence(series: SampleSeries, options: WindowOptions): Wi
         }
       }
       return listed;
+    },
+    peaks(buckets) {
+      const gpuPeaks: (number | null)[] = new Array(buckets).fill(null);
+      const memoryPeaks: (number | null)[] = new Array(buckets).fill(null);
+      const span = (to - from) / buckets;
+      for (let i = lo; lo >= 0 && i < hi; i++) {
+        const bucket = Math.min(buckets - 1, Math.floor(((times[i] as number) - from) / span));
+        const util = gpu[i] as number;
+        const held = memory[i] as number;
+        if (!Number.isNaN(util)) gpuPeaks[bucket] = Math.max(gpuPeaks[bucket] ?? 0, util);
+        if (!Number.isNaN(held)) memoryPeaks[bucket] = Math.max(memoryPeaks[bucket] ?? 0, held);
+      }
+      return { gpu: gpuPeaks, memory: memoryPeaks };
     },
   };
 }

@@ -78,9 +78,9 @@ const NO_SAMPLES: SampleSeries = seriesOf('', []);
 
 /**
  * One verdict per Pod. With a memo, a Pod is judged again only when something its verdict
- * depends on changed (see AssessmentMemo); the verdicts are the same either way.
+ * depends on changed (see VerdictMemo); the verdicts are the same either way.
  */
-export function assessPods(input: IdleInput, memo?: AssessmentMemo): PodAssessment[] {
+export function assessPods(input: IdleInput, memo?: VerdictMemo): PodAssessment[] {
   return input.pods.map((pod) => {
     const series = input.series.get(pod.podId) ?? NO_SAMPLES;
     if (!memo) return assessPod(pod, series, input);
@@ -88,82 +88,12 @@ export function assessPods(input: IdleInput, memo?: AssessmentMemo): PodAssessme
   });
 }
 
-interface Memoized {
-  pod: PodRecord;
-  landed: number;
-  snoozedUntil: number | undefined;
-  now: number;
-  result: PodAssessment;
-}
-
 /**
- * What the idle rule concluded about each Pod last time, and from what. A verdict is a pure
- * function of the Pod's row, its samples, its snooze, the rules and `now`, so it is reused when
- * none of them changed (same samples version, same judged fields, same time). Verdicts that do
- * not look at samples or time at all (not running, unmatched, not a GPU Pod, cluster member,
- * excluded) are reused for as long as the Pod's row and the rules stay the same, whatever the time.
+ * Keeps verdicts between ticks (src/rules/idle-memo.ts): `judge` is the rule itself, called
+ * when the memo cannot vouch that the verdict it holds is still the one `judge` would give.
  */
-export class AssessmentMemo {
-  private entries = new Map<string, Memoized>();
-  private rules: readonly IdleRuleConfig[] | undefined;
-  private pollIntervalMs: number | undefined;
-  /** How many Pods were judged afresh (the rest were reused), for tests and benchmarks. */
-  judged = 0;
-
-  assess(pod: PodRecord, series: SampleSeries, input: IdleInput, judge: () => PodAssessment): PodAssessment {
-    if (input.rules !== this.rules || input.pollIntervalMs !== this.pollIntervalMs) {
-      this.entries.clear();
-      this.rules = input.rules;
-      this.pollIntervalMs = input.pollIntervalMs;
-    }
-    const snoozedUntil = input.snoozes.get(pod.podId);
-    const last = this.entries.get(pod.podId);
-    if (last && sameJudgedFields(last.pod, pod)) {
-      const timeless = TIMELESS.has(last.result.verdict);
-      if (timeless || (last.landed === series.landed && last.now === input.now && last.snoozedUntil === snoozedUntil)) {
-        last.pod = pod;
-        return { ...last.result, pod };
-      }
-    }
-    this.judged += 1;
-    const result = judge();
-    this.entries.set(pod.podId, { pod, landed: series.landed, snoozedUntil, now: input.now, result });
-    return result;
-  }
-
-  /** Forgets Pods no longer listed. */
-  keepOnly(podIds: ReadonlySet<string>): void {
-    for (const podId of this.entries.keys()) if (!podIds.has(podId)) this.entries.delete(podId);
-  }
-}
-
-/** Verdicts decided before any sample, snooze or time is looked at. */
-const TIMELESS: ReadonlySet<IdleVerdict> = new Set([
-  'not_running',
-  'unmatched',
-  'not_gpu',
-  'cluster_member',
-  'excluded',
-]);
-
-/** The Pod fields a verdict depends on (and the reasons quote). */
-function sameJudgedFields(a: PodRecord, b: PodRecord): boolean {
-  return (
-    a.podId === b.podId &&
-    a.name === b.name &&
-    a.status === b.status &&
-    a.gpuCount === b.gpuCount &&
-    a.clusterId === b.clusterId &&
-    a.startedAt === b.startedAt &&
-    sameEnv(a.env, b.env)
-  );
-}
-
-function sameEnv(a: Record<string, string>, b: Record<string, string>): boolean {
-  if (a === b) return true;
-  const keys = Object.keys(a);
-  if (keys.length !== Object.keys(b).length) return false;
-  return keys.every((key) => a[key] === b[key]);
+export interface VerdictMemo {
+  assess(pod: PodRecord, series: SampleSeries, input: IdleInput, judge: () => PodAssessment): PodAssessment;
 }
 
 function assessPod(pod: PodRecord, series: SampleSeries, input: IdleInput): PodAssessment {
@@ -265,7 +195,7 @@ export interface IdleCluster {
  * Clusters whose running member Pods are all idle by the rule that covers them. Members are
  * judged on evidence alone (they are never laddered), so the verdict is computed here.
  */
-export function idleClusters(input: IdleInput, memo?: AssessmentMemo): IdleCluster[] {
+export function idleClusters(input: IdleInput, memo?: VerdictMemo): IdleCluster[] {
   const members = new Map<string, PodRecord[]>();
   for (const pod of input.pods) {
     if (!pod.clusterId || pod.status !== 'RUNNING') continue;

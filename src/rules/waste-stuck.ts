@@ -1,7 +1,7 @@
 import type { Config } from '../config/schema.js';
 import type { Database } from '../db/open.js';
 import { livePods } from '../db/pods.js';
-import { podSampleActivity } from '../db/waste.js';
+import { type SampleSeries, sampleWindow } from '../db/sample-window.js';
 import { formatUsd } from '../messages/format.js';
 import type { Finding } from './finding.js';
 import { roughDuration, wasteFinding } from './waste-findings.js';
@@ -15,11 +15,13 @@ const HOUR_MS = 3_600_000;
  */
 export function stuckPodFindings(database: Database, config: Config, account: string, now: number): Finding[] {
   const { stuckStartingMs, recipients } = config.waste;
-  const activity = new Map(podSampleActivity(database, account, now - 2 * stuckStartingMs).map((a) => [a.podId, a]));
+  const from = now - 2 * stuckStartingMs;
+  const window = sampleWindow(database, account, from, now);
   const findings: Finding[] = [];
   for (const pod of livePods(database, account)) {
-    const seen = activity.get(pod.podId);
-    if (pod.status !== 'RUNNING' || !seen) continue;
+    if (pod.status !== 'RUNNING') continue;
+    const seen = activitySince(window.get(pod.podId), from);
+    if (!seen) continue;
     const latestUnknown = seen.lastKnownAt === null || seen.lastKnownAt < seen.latestAt;
     if (!latestUnknown || now - seen.latestAt > stuckStartingMs / 2) continue;
     const noDataSince = Math.max(seen.lastKnownAt ?? seen.firstAt, pod.startedAt ?? seen.firstAt);
@@ -55,4 +57,30 @@ export function stuckPodFindings(database: Database, config: Config, account: st
     );
   }
   return findings;
+}
+
+interface SampleActivity {
+  firstAt: number;
+  latestAt: number;
+  lastKnownAt: number | null;
+}
+
+/**
+ * A Pod's first, latest and latest known sample observed at or after `from`, from the sample
+ * window the idle rule keeps in memory (held oldest first): a read of the ends of the series,
+ * where reading the samples table grouped every Pod's hour of samples on every tick.
+ */
+function activitySince(series: SampleSeries | undefined, from: number): SampleActivity | undefined {
+  if (!series) return undefined;
+  const times = series.observedAt;
+  let first = series.start;
+  while (first < times.length && (times[first] as number) < from) first++;
+  if (first === times.length) return undefined;
+  let known = times.length - 1;
+  while (known >= first && series.known[known] !== 1) known--;
+  return {
+    firstAt: times[first] as number,
+    latestAt: times[times.length - 1] as number,
+    lastKnownAt: known >= first ? (times[known] as number) : null,
+  };
 }

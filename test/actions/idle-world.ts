@@ -8,7 +8,7 @@ import type { IdleRuleConfig } from '../../src/config/sections/idle.js';
 import { type ReceiptRecord, recentReceipts } from '../../src/db/receipts.js';
 import { parseDuration } from '../../src/duration.js';
 import { EventBus } from '../../src/events.js';
-import { silentLogger } from '../../src/log.js';
+import { type Logger, silentLogger } from '../../src/log.js';
 import type { EvaluationContext, EvaluationEvents } from '../../src/rules/evaluator.js';
 import type { Finding } from '../../src/rules/finding.js';
 import { VirtualScheduler } from '../../src/scheduler/virtual.js';
@@ -88,6 +88,7 @@ export async function startIdleWorld(
   source: Record<string, unknown>,
   rule: Partial<IdleRuleConfig> = {},
   tune: (config: Config) => void = () => {},
+  options: { log?: Logger } = {},
 ): Promise<IdleWorld> {
   const h = await startHarness(source, (config) => {
     const [base] = config.idle.rules;
@@ -97,7 +98,7 @@ export async function startIdleWorld(
     config.idle.rules = [{ ...(base as IdleRuleConfig), stopWithoutDeliveredWarning: true, ...rule }];
     tune(config);
   });
-  const log = silentLogger();
+  const log = options.log ?? silentLogger();
   const events = new EventBus<EvaluationEvents>();
   const decided: IdleWorld['decided'] = [];
   events.on('action:decided', (event) => decided.push(event));

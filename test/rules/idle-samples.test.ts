@@ -89,4 +89,27 @@ describe('windowEvidence', () => {
     expect(evidence.activeMs).toBe(0.5 * MIN);
     expect(evidence.activeSamples).toBe(0);
   });
+
+  it('cuts the window into buckets of the busiest figures, null where no known figure falls', () => {
+    // Minutes 10..40 in a window 10.5..40.5: an unknown sample at 20, a busy minute at 30.
+    const samples = [...minutes(10, 19, 2), sample(20, null, 'unknown'), ...minutes(21, 29, 3), sample(30, 70)];
+    samples.push(...minutes(31, 40, 1).map((s) => ({ ...s, maxGpuMemoryUtil: 40 })));
+    const evidence = windowEvidence(samples, options(40.5));
+    const { gpu, memory } = evidence.peaks(30);
+    // One minute per bucket: bucket i holds minute 11 + i (minute 10 is before the window).
+    expect(gpu.slice(0, 9)).toEqual(Array(9).fill(2));
+    expect(gpu[9]).toBeNull();
+    expect(memory[9]).toBeNull();
+    expect(gpu.slice(10, 19)).toEqual(Array(9).fill(3));
+    expect(gpu[19]).toBe(70);
+    expect(gpu.slice(20)).toEqual(Array(10).fill(1));
+    expect(memory.slice(20)).toEqual(Array(10).fill(40));
+    // The same figures as listing every sample of the window would give.
+    const listed: (number | null)[] = Array(30).fill(null);
+    for (const s of evidence.samples) {
+      const i = Math.min(29, Math.floor((s.at - evidence.from) / MIN));
+      if (s.gpuUtil !== null) listed[i] = Math.max(listed[i] ?? 0, s.gpuUtil);
+    }
+    expect(gpu).toEqual(listed);
+  });
 });

@@ -179,6 +179,44 @@ describe('waste', () => {
     ]);
   });
 
+  it('follows the samples that land between ticks, and a Pod that starts reporting its runtime', () => {
+    const database = databases.open();
+    storePods(
+      database,
+      [
+        pod({ podId: 'slow', costPerHr: 1.5, startedAt: NOW - 60 * MINUTE }),
+        pod({ podId: 'late', costPerHr: 1.5, startedAt: NOW - 60 * MINUTE }),
+      ],
+      NOW,
+    );
+    const sample = (podId: string, observedAt: number, known: boolean) => ({
+      podId,
+      observedAt,
+      state: known ? ('known' as const) : ('unknown' as const),
+      uptimeS: known ? 60 : null,
+      gpuUtil: known ? [90] : null,
+      gpuMemoryUtil: known ? [50] : null,
+      cpuUtil: null,
+      memoryUtil: null,
+    });
+    const land = (from: number, to: number, lateKnownFrom: number) => {
+      const samples = [];
+      for (let t = from; t <= to; t += MINUTE) {
+        samples.push(sample('slow', t, false), sample('late', t, t >= lateKnownFrom));
+      }
+      insertPodSamples(database, ACCOUNT, samples);
+    };
+    const stuck = (now: number) => wasteFindings(database, config(), now).map((f) => f.key);
+    // Both without runtime for 20 minutes: not yet stuck (the threshold is 30 minutes).
+    land(NOW - 60 * MINUTE, NOW - 40 * MINUTE, Number.POSITIVE_INFINITY);
+    expect(stuck(NOW - 40 * MINUTE)).toEqual([]);
+    // 35 minutes on, both are; then 'late' starts reporting its runtime and is not any more.
+    land(NOW - 39 * MINUTE, NOW - 25 * MINUTE, Number.POSITIVE_INFINITY);
+    expect(stuck(NOW - 25 * MINUTE)).toEqual(['waste:sim:stuck-starting:late', 'waste:sim:stuck-starting:slow']);
+    land(NOW - 24 * MINUTE, NOW, NOW - 5 * MINUTE);
+    expect(stuck(NOW)).toEqual(['waste:sim:stuck-starting:slow']);
+  });
+
   it('finds nothing when turned off', () => {
     const database = databases.open();
     storeVolumes(database, [volume({ networkVolumeId: 'vol-1' })], NOW - 30 * DAY);

@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { insertAlert, markAlertFired, markAlertResolved, openAlertOf, openAlertsFiredAt } from '../../src/db/alerts.js';
+import {
+  deliveriesOf,
+  deliveryOf,
+  insertOutbox,
+  markMessageFailed,
+  markMessageSent,
+} from '../../src/db/notifications.js';
+import { useTempDatabases } from './support.js';
+
+const databases = useTempDatabases();
+const T0 = Date.parse('2026-11-02T00:00:00Z');
+const MIN = 60_000;
+const keys = ['idle:a:p1:warn', 'idle:a:p2:warn', 'idle:a:p3:warn', 'idle:a:p4:warn', 'idle:a:p5:warn'];
+
+describe('the idle ladder reads warnings of many Pods at once', () => {
+  it('finds for each key the message deliveryOf finds, whatever its since', () => {
+    const db = databases.open();
+    let n = 0;
+    const message = (alertKeys: string[], minute: number, to = ['ops@example.com']) =>
+      insertOutbox(db, {
+        messageId: `<m${++n}@podwarden>`,
+        groupKey: 'g',
+        account: 'a',
+        reason: 'first',
+        to,
+        subject: 's',
+        text: 't',
+        html: 'h',
+        alertKeys,
+        createdAt: T0 + minute * MIN,
+        nextAttemptAt: T0 + minute * MIN,
+      }).id;
+    // p1: failed once, then sent later; p2: two sent, the later one accepted first; p3: listed
+    // twice in one message, never sent; p4: only before the since asked; p5: nothing at all.
+    const failed = message([keys[0] as string], 1);
+    markMessageFailed(db, failed, T0 + 2 * MIN, 'connection refused');
+    markMessageSent(db, message([keys[0] as string, keys[1] as string], 3), T0 + 9 * MIN, '250 ok');
+    markMessageSent(db, message([keys[1] as string], 4), T0 + 5 * MIN, '250 ok');
+    message([keys[2] as string, keys[2] as string], 5, []);
+    markMessageSent(db, message([keys[3] as string], 0), T0 + MIN, '250 ok');
+    for (const sinceMinute of [0, 1, 2, 4, 6]) {
+      const since = new Map(keys.map((key, i) => [key, T0 + (sinceMinute + (i === 3 ? 1 : 0)) * MIN]));
+      const batched = deliveriesOf(db, since);
+      for (const key of keys) {
+        expect({ sinceMinute, key, delivery: batched.get(key) }).toEqual({
+          sinceMinute,
+          key,
+          delivery: deliveryOf(db, key, since.get(key) as number),
+        });
+      }
+    }
+    // The figures themselves, from minute 0: p1 sent at 9, p2 at 5 (the earliest accepted), p3 not.
+    const all = deliveriesOf(db, new Map(keys.map((key) => [key, T0])));
+    expect(all.get(keys[0] as string)?.sentAt).toBe(T0 + 9 * MIN);
+    expect(all.get(keys[1] as string)?.sentAt).toBe(T0 + 5 * MIN);
+    expect(all.get(keys[2] as string)).toEqual({ sentAt: null, lastError: null, to: [] });
+    expect(all.has(keys[4] as string)).toBe(false);
+  });
+
+  it('finds when each open alert fired, as openAlertOf does', () => {
+    const db = databases.open();
+    const alert = (key: string, fired: boolean) => {
+      const row = insertAlert(db, {
+        key,
+        rule: 'idle',
+        account: 'a',
+        severity: 'warning',
+        summary: 's',
+        labels: {},
+        details: {},
+        recipients: null,
+        activeSince: T0,
+        lastSeenAt: T0,
+        firedAt: null,
+      });
+      if (fired) markAlertFired(db, row.id, T0 + MIN);
+      return row.id;
+    };
+    markAlertResolved(db, alert(keys[0] as string, true), T0 + 2 * MIN);
+    alert(keys[0] as string, false);
+    alert(keys[1] as string, true);
+    markAlertResolved(db, alert(keys[2] as string, true), T0 + 3 * MIN);
+    const firedAt = openAlertsFiredAt(db, keys);
+    for (const key of keys) expect(firedAt.get(key)).toBe(openAlertOf(db, key)?.firedAt);
+    expect(Object.fromEntries(firedAt)).toEqual({ [keys[0] as string]: null, [keys[1] as string]: T0 + MIN });
+  });
+});
