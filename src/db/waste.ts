@@ -15,14 +15,6 @@ export interface EndpointActivity {
   firstAt: number;
 }
 
-/** A Pod's samples since `from`: the latest one and the latest with runtime data. */
-export interface PodSampleActivity {
-  podId: string;
-  firstAt: number;
-  latestAt: number;
-  lastKnownAt: number | null;
-}
-
 /** Per network volume: whether a live Pod has it mounted, and when a Pod last had it. */
 export interface VolumeMount {
   networkVolumeId: string;
@@ -43,11 +35,6 @@ const statements = perDatabase(({ sqlite }) => ({
     `SELECT endpoint_id AS endpointId, max(CASE WHEN running > 0 THEN observed_at END) AS lastBusyAt,
        min(observed_at) AS firstAt
      FROM endpoint_worker_samples WHERE account = @account AND observed_at >= @from GROUP BY endpoint_id`,
-  ),
-  podSamples: sqlite.prepare<{ account: string; from: number }, PodSampleActivity>(
-    `SELECT pod_id AS podId, min(observed_at) AS firstAt, max(observed_at) AS latestAt,
-       max(CASE WHEN known = 1 THEN observed_at END) AS lastKnownAt
-     FROM pod_samples WHERE account = @account AND observed_at >= @from GROUP BY pod_id`,
   ),
   mounts: sqlite.prepare<[string], VolumeMount>(
     `SELECT network_volume_id AS networkVolumeId, max(gone_at IS NULL) AS mountedNow,
@@ -74,11 +61,6 @@ export function endpointActivity(database: Database, account: string, from: numb
     const seen = busy.get(latest.endpointId);
     return { ...latest, lastBusyAt: seen?.lastBusyAt ?? null, firstAt: seen?.firstAt ?? latest.latestAt };
   });
-}
-
-/** Every Pod's sample activity since `from` (one range scan of the samples' time index). */
-export function podSampleActivity(database: Database, account: string, from: number): PodSampleActivity[] {
-  return statements(database).podSamples.all({ account, from });
 }
 
 /** Which network volumes Pods (live or gone) have mounted. */
