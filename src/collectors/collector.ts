@@ -33,8 +33,9 @@ export interface CollectResult {
  * so a failed sub-request leaves the previous rows in place. Billing is the exception: its
  * answers are too large to store without holding the event loop, so it stores each page in
  * slices of whole buckets as it arrives, every bucket either as it was or as reported, and its
- * cursor advances with the slice that stored it (src/collectors/billing-store.ts). It never evaluates rules, never
- * retries (the API client does) and never records its own run (the runner does).
+ * cursor advances with the slice that stored it (src/collectors/billing-store.ts).
+ * A collector never evaluates rules, never retries (the API client does) and never records
+ * its own run (the runner does).
  */
 export interface Collector {
   readonly name: CollectorName;
