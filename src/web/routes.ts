@@ -1,0 +1,109 @@
+import type { IncomingMessage } from 'node:http';
+import type { Clock } from '../clock.js';
+import type { Config } from '../config/schema.js';
+import type { MetricsSource } from '../metrics/source.js';
+import { type Access, pageAccess, sameOrigin, servedOverHttps, sessionCookie, tokenMatches } from './access.js';
+import { html } from './html.js';
+import { loginPage, messagePage } from './message-page.js';
+import { podData, renderPodPage } from './pod-page.js';
+import { htmlReply, type Reply, seeOther } from './reply.js';
+import { statusData } from './status-data.js';
+import { renderStatusPage, type StatusForms } from './status-page.js';
+import { STYLESHEET, STYLESHEET_HASH, STYLESHEET_PATH } from './styles.js';
+
+export interface WebContext {
+  config: Config;
+  source: MetricsSource;
+  clock: Clock;
+}
+
+export interface WebRequest {
+  req: IncomingMessage;
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  /** The urlencoded form of a POST. */
+  form: URLSearchParams;
+}
+
+/** The zone pages show times in: the digest's, the one zone a team configures for people. */
+export function pageTimeZone(config: Config): string {
+  return config.alerts.digest?.timeZone ?? 'UTC';
+}
+
+const POD_PAGE = /^\/pods\/([^/]+)\/([^/]+)$/;
+
+const noForms: StatusForms = { keepRunning: () => html``, silence: () => html`` };
+
+function refused(access: Exclude<Access, { ok: true }>): Reply {
+  if (access.login) return htmlReply(access.status, loginPage(access.reason));
+  return htmlReply(access.status, messagePage('Not allowed', [access.reason], { tone: 'bad' }));
+}
+
+/**
+ * The pages: `/`, `/pods/<account>/<podId>`, `/login` and the stylesheet. Undefined for a path
+ * that is not a page, so the server answers it as before.
+ */
+export function webRoute(context: WebContext, request: WebRequest): Reply | undefined {
+  const { config, source, clock } = context;
+  const { req, method, path } = request;
+  if (path === STYLESHEET_PATH) {
+    // Pages link to it with the content's hash: that URL never changes meaning, so cache it forever.
+    const cache = request.query.get('v') === STYLESHEET_HASH ? 'public, max-age=31536000, immutable' : 'no-cache';
+    return {
+      status: 200,
+      type: 'text/css; charset=utf-8',
+      body: STYLESHEET,
+      headers: { 'cache-control': cache, 'x-content-type-options': 'nosniff' },
+    };
+  }
+  if (path === '/login') {
+    if (method === 'GET') {
+      return htmlReply(
+        200,
+        loginPage(
+          config.http.bearerToken === undefined
+            ? 'No token is configured; nothing to sign in to'
+            : 'Enter the access token',
+        ),
+      );
+    }
+    if (method !== 'POST') return undefined;
+    const origin = sameOrigin(req, config);
+    if (!origin.ok) return htmlReply(403, messagePage('Refused', [origin.reason, 'Nothing changed.'], { tone: 'bad' }));
+    const token = config.http.bearerToken;
+    if (token === undefined) return seeOther('/');
+    if (!tokenMatches(request.form.get('token') ?? '', token)) {
+      return htmlReply(401, loginPage('That is not the configured token; try again'));
+    }
+    return seeOther('/', { 'set-cookie': sessionCookie(token, servedOverHttps(req, config)) });
+  }
+  if (path === '/' || POD_PAGE.test(path)) {
+    if (method !== 'GET' && method !== 'HEAD') return undefined;
+    const access = pageAccess(req, config);
+    if (!access.ok) return refused(access);
+    const now = clock.now();
+    const options = { timeZone: pageTimeZone(config), loopbackOnly: access.loopbackOnly, forms: noForms };
+    if (path === '/') return htmlReply(200, renderStatusPage(statusData(source, config, now), options));
+    const [, account = '', podId = ''] = (POD_PAGE.exec(path) ?? []).map((part) => safeDecode(part));
+    if (!config.accounts.some((a) => a.name === account)) {
+      return htmlReply(
+        404,
+        messagePage('No such account', [`No account named "${account}" is configured.`], {
+          tone: 'bad',
+          link: { href: '/', text: 'Back to the status page' },
+        }),
+      );
+    }
+    return htmlReply(200, renderPodPage(podData(source, config, account, podId, now), { ...options, now }));
+  }
+  return undefined;
+}
+
+function safeDecode(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
+}
