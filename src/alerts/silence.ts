@@ -37,6 +37,8 @@ export function newSilence(input: {
   durationMs: number;
   comment: string;
   createdBy: string;
+  /** Where it was made; the command line by default. */
+  source?: SilenceRecord['source'];
   now: number;
 }): SilenceRecord {
   if (input.matchers.length === 0) throw new SilenceError('at least one --match is required');
@@ -51,6 +53,7 @@ export function newSilence(input: {
     matchers: input.matchers,
     comment: input.comment,
     createdBy: input.createdBy,
+    source: input.source ?? 'command',
     createdAt: input.now,
     startsAt: input.now,
     endsAt: input.now + input.durationMs,

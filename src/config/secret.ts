@@ -10,7 +10,7 @@ import type { ParseContext } from './fields.js';
  * and comes out under its own name. `maskedConfig` masks exactly these names; a new secret
  * (say `password`) is added here first, or `secretShape('password')` does not compile.
  */
-export const SECRET_FIELDS = ['apiKey', 'bearerToken', 'password'] as const;
+export const SECRET_FIELDS = ['apiKey', 'bearerToken', 'linkSecret', 'password'] as const;
 export type SecretField = (typeof SECRET_FIELDS)[number];
 
 type FileKey<K extends string> = `${K}File`;
@@ -33,24 +33,29 @@ export function secretShape<K extends SecretField>(key: K, ctx: ParseContext): S
 /**
  * Checks that the secret `key` of an object holding `secretShape(key)` is set exactly once
  * (or at most once when optional) and merges `<key>File` into `<key>`. The check runs even when
- * other fields of the object are wrong, so one pass reports every problem.
+ * other fields of the object are wrong, so one pass reports every problem. An object with two
+ * secrets names both: `withSecret(object, ['bearerToken', 'linkSecret'], …)`.
  */
 export function withSecret<S extends z.ZodObject, K extends SecretField, Required extends boolean>(
   schema: S,
-  key: K,
+  key: K | readonly K[],
   options: { required: Required },
 ) {
-  const fileKey: FileKey<K> = `${key}File`;
+  const keys: readonly K[] = typeof key === 'string' ? [key] : key;
+  const fileKeys = new Map<string, K>(keys.map((name) => [`${name}File`, name]));
   return schema
     .superRefine(
       (value, ctx) => {
         const fields = value as Record<string, unknown>;
-        const inline = fields[key] !== undefined;
-        const fromFile = fields[fileKey] !== undefined;
-        if (inline && fromFile) {
-          ctx.addIssue({ code: 'custom', path: [fileKey], message: `set ${key} or ${fileKey}, not both` });
-        } else if (options.required && !inline && !fromFile) {
-          ctx.addIssue({ code: 'custom', path: [key], message: `required (or set ${fileKey})` });
+        for (const name of keys) {
+          const fileKey: FileKey<K> = `${name}File`;
+          const inline = fields[name] !== undefined;
+          const fromFile = fields[fileKey] !== undefined;
+          if (inline && fromFile) {
+            ctx.addIssue({ code: 'custom', path: [fileKey], message: `set ${name} or ${fileKey}, not both` });
+          } else if (options.required && !inline && !fromFile) {
+            ctx.addIssue({ code: 'custom', path: [name], message: `required (or set ${fileKey})` });
+          }
         }
       },
       { when: (payload) => isMapping(payload.value) },
@@ -58,8 +63,9 @@ export function withSecret<S extends z.ZodObject, K extends SecretField, Require
     .transform((value) => {
       const out: Record<string, unknown> = {};
       for (const [name, item] of Object.entries(value)) {
-        if (name === fileKey || name === key) {
-          if (item !== undefined) out[key] = item;
+        const secret = fileKeys.get(name) ?? (keys.includes(name as K) ? name : undefined);
+        if (secret !== undefined) {
+          if (item !== undefined) out[secret] = item;
         } else {
           out[name] = item;
         }

@@ -1,7 +1,7 @@
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { WindowSample } from '../rules/idle-samples.js';
 import type { Database } from './open.js';
-import { idleEpisodes, podSnoozes, pods } from './schema.js';
+import { type DecisionSource, idleEpisodes, podSnoozes, pods } from './schema.js';
 import { perDatabase } from './statements.js';
 
 export type IdleEpisodeRecord = typeof idleEpisodes.$inferSelect;
@@ -85,7 +85,12 @@ export function snoozePod(database: Database, snooze: typeof podSnoozes.$inferIn
     .values(snooze)
     .onConflictDoUpdate({
       target: [podSnoozes.account, podSnoozes.podId],
-      set: { until: sql`excluded.until`, createdAt: sql`excluded.created_at` },
+      set: {
+        until: sql`excluded.until`,
+        createdAt: sql`excluded.created_at`,
+        source: sql`excluded.source`,
+        createdBy: sql`excluded.created_by`,
+      },
     })
     .run();
 }
@@ -101,12 +106,36 @@ export function podSnoozesAfter(
   database: Database,
   podId: string,
   now: number,
-): Array<{ account: string; until: number }> {
+): Array<{ account: string; until: number; source: DecisionSource; createdBy: string | null }> {
   return database.db
-    .select({ account: podSnoozes.account, until: podSnoozes.until })
+    .select({
+      account: podSnoozes.account,
+      until: podSnoozes.until,
+      source: podSnoozes.source,
+      createdBy: podSnoozes.createdBy,
+    })
     .from(podSnoozes)
     .where(and(eq(podSnoozes.podId, podId), gt(podSnoozes.until, now)))
     .orderBy(podSnoozes.account)
+    .all();
+}
+
+export interface SnoozeRecord {
+  account: string;
+  podId: string;
+  until: number;
+  createdAt: number;
+  source: DecisionSource;
+  createdBy: string | null;
+}
+
+/** Every snooze lasting beyond `now` (any account), ending soonest first: for /api/status and the digest. */
+export function snoozesAfter(database: Database, now: number): SnoozeRecord[] {
+  return database.db
+    .select()
+    .from(podSnoozes)
+    .where(gt(podSnoozes.until, now))
+    .orderBy(podSnoozes.until, podSnoozes.account, podSnoozes.podId)
     .all();
 }
 

@@ -6,5 +6,6 @@ export * from './tables/catalog.js';
 export * from './tables/core.js';
 export * from './tables/idle.js';
 export * from './tables/inventory.js';
+export * from './tables/links.js';
 export * from './tables/pods.js';
 export * from './tables/stock.js';

@@ -4,7 +4,7 @@ import { silences } from './schema.js';
 
 export type SilenceRecord = typeof silences.$inferSelect;
 
-export function insertSilence(database: Database, silence: SilenceRecord): void {
+export function insertSilence(database: Database, silence: typeof silences.$inferInsert): void {
   database.db.insert(silences).values(silence).run();
 }
 

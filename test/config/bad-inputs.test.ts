@@ -254,6 +254,24 @@ const cases: Array<[string, string, Array<[string, string]>]> = [
     [['http.bearerTokenFile', 'set bearerToken or bearerTokenFile, not both']],
   ],
   [
+    'both linkSecret and linkSecretFile, and both bearer tokens',
+    `${ACCOUNT}http:\n  linkSecret: link-secret-0001-abcdef\n  linkSecretFile: secret.txt\n  bearerToken: token-0001\n  bearerTokenFile: secret.txt\n`,
+    [
+      ['http.bearerTokenFile', 'set bearerToken or bearerTokenFile, not both'],
+      ['http.linkSecretFile', 'set linkSecret or linkSecretFile, not both'],
+    ],
+  ],
+  [
+    'short linkSecret',
+    `${ACCOUNT}http:\n  linkSecret: short\n`,
+    [['http.linkSecret', 'too short: at least 16 characters']],
+  ],
+  [
+    'bad linkExpiry',
+    `${ACCOUNT}http:\n  linkExpiry: soon\n`,
+    [['http.linkExpiry', 'invalid duration "soon" (expected e.g. 90s, 30m, 6h, 2d, 1h30m)']],
+  ],
+  [
     'unset environment variable',
     'accounts:\n  - name: main\n    apiKey: ${PODWARDEN_TEST_UNSET_KEY}\n',
     [['accounts[0].apiKey', 'environment variable PODWARDEN_TEST_UNSET_KEY is not set']],

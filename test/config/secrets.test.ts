@@ -29,7 +29,11 @@ describe('secret files', () => {
       { accounts: [{ name: 'main', apiKey: 'rpa_inline_0001' }], http: { bearerTokenFile: '${SECRETS}/token' } },
       { env: { SECRETS: key.replace(/\/token$/, '') }, baseDir: '/' },
     );
-    expect(config.http).toEqual({ listen: '0.0.0.0:9464', bearerToken: 'bearer-from-file-0001' });
+    expect(config.http).toEqual({
+      listen: '0.0.0.0:9464',
+      bearerToken: 'bearer-from-file-0001',
+      linkExpiryMs: 24 * 3_600_000,
+    });
   });
 
   it('registers every secret it reads, inline or from a file, so logs and errors redact it', () => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { httpUrl, type ParseContext } from '../fields.js';
+import { duration, httpUrl, type ParseContext } from '../fields.js';
 import { secretShape, withSecret } from '../secret.js';
 
 const LISTEN = /^(?:\[([0-9A-Fa-f:.]+)\]|([A-Za-z0-9.-]+)):(\d{1,5})$/;
@@ -31,8 +31,24 @@ export function httpSection(ctx: ParseContext) {
       publicUrl: httpUrl().optional(),
       /** When set, every request but /healthz needs `Authorization: Bearer <token>`. */
       ...secretShape('bearerToken', ctx),
+      /**
+       * Signs the action links of emails (keep running, silence). Without it, one is generated on
+       * first start and kept in the database, so links survive restarts; set it to share it
+       * between replicas or to invalidate every mailed link by changing it.
+       */
+      ...secretShape('linkSecret', ctx),
+      /** How long an emailed link works at most (never beyond what it offers). */
+      linkExpiry: duration().prefault('24h'),
     }),
-    'bearerToken',
+    ['bearerToken', 'linkSecret'],
     { required: false },
-  ).prefault({});
+  )
+    .superRefine((http, issues) => {
+      // A short secret can be guessed offline from one mailed link: demand what a password manager makes.
+      if (http.linkSecret !== undefined && http.linkSecret.length < 16) {
+        issues.addIssue({ code: 'custom', path: ['linkSecret'], message: 'too short: at least 16 characters' });
+      }
+    })
+    .transform(({ linkExpiry, ...http }) => ({ ...http, linkExpiryMs: linkExpiry }))
+    .prefault({});
 }

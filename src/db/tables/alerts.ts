@@ -124,6 +124,8 @@ export const silences = sqliteTable(
     matchers: text('matchers', { mode: 'json' }).$type<SilenceMatcher[]>().notNull(),
     comment: text('comment').notNull(),
     createdBy: text('created_by').notNull(),
+    /** `command`, `email link` or `status page` (tables/idle.ts decisionSources). */
+    source: text('source').notNull().default('command'),
     createdAt: integer('created_at').notNull(),
     startsAt: integer('starts_at').notNull(),
     endsAt: integer('ends_at').notNull(),

@@ -94,7 +94,11 @@ export const actionReceipts = sqliteTable(
   ],
 );
 
-/** `podwarden snooze POD DURATION`: no ladder step runs for the Pod before `until`. */
+/** Where a snooze or silence was made: told apart in `why`, /api/status and the digest. */
+export const decisionSources = ['command', 'email link', 'status page'] as const;
+export type DecisionSource = (typeof decisionSources)[number];
+
+/** `podwarden snooze POD DURATION` (or a keep-running link): no ladder step runs for the Pod before `until`. */
 export const podSnoozes = sqliteTable(
   'pod_snoozes',
   {
@@ -102,6 +106,9 @@ export const podSnoozes = sqliteTable(
     podId: text('pod_id').notNull(),
     until: integer('until').notNull(),
     createdAt: integer('created_at').notNull(),
+    source: text('source', { enum: decisionSources }).notNull().default('command'),
+    /** Who: the recipient(s) of the emailed link; null for the command line. */
+    createdBy: text('created_by'),
   },
   (t) => [primaryKey({ columns: [t.account, t.podId] })],
 );

@@ -1,0 +1,30 @@
+import { eq } from 'drizzle-orm';
+import type { Database } from './open.js';
+import { linkSecret, usedLinks } from './schema.js';
+
+export type UsedLinkRecord = typeof usedLinks.$inferSelect;
+
+/** The stored link secret (base64url), if one was made. */
+export function storedLinkSecret(database: Database): string | undefined {
+  return database.db.select({ secret: linkSecret.secret }).from(linkSecret).where(eq(linkSecret.id, 1)).get()?.secret;
+}
+
+/**
+ * Stores `secret` unless one is stored already, and returns the one that is: two processes
+ * starting at once on the same database agree on the first one written.
+ */
+export function keepLinkSecret(database: Database, secret: string, createdAt: number): string {
+  return database.transaction(() => {
+    database.db.insert(linkSecret).values({ id: 1, secret, createdAt }).onConflictDoNothing().run();
+    return storedLinkSecret(database) as string;
+  });
+}
+
+export function usedLink(database: Database, nonce: string): UsedLinkRecord | undefined {
+  return database.db.select().from(usedLinks).where(eq(usedLinks.nonce, nonce)).get();
+}
+
+/** Records a link as used; false when its nonce was used already (nothing written then). */
+export function recordUsedLink(database: Database, link: UsedLinkRecord): boolean {
+  return database.db.insert(usedLinks).values(link).onConflictDoNothing().run().changes === 1;
+}

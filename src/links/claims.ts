@@ -1,0 +1,59 @@
+/** What an emailed action link says, and why one can be refused. The token carries the claims, signed. */
+
+export type LinkActionKind = 'keep-running' | 'silence';
+export const LINK_ACTIONS: readonly LinkActionKind[] = ['keep-running', 'silence'];
+
+export interface LinkClaims {
+  action: LinkActionKind;
+  account: string;
+  /** The Pod id, or the alert's key. */
+  subject: string;
+  /**
+   * When the snooze or silence ends. For a link that counts from the click ("Keep running 2 h"),
+   * `durationMs` is set and `until` is only what it would have been at the time of mailing.
+   */
+  until: number;
+  /** "2 h" from the click; null for an absolute end ("until tomorrow 09:00"). */
+  durationMs: number | null;
+  /** What the email link said: "2 h", "8 h", "until tomorrow 09:00", "4 h", "24 h". */
+  label: string;
+  /** Who the link was mailed to: every recipient of the message, comma-separated. */
+  recipient: string;
+  expiresAt: number;
+  nonce: string;
+  /** The zone the recipient reads times in (the confirmation page shows them so). */
+  timeZone: string;
+  /** For a keep-running link from an idle mail: the idle episode it was about (its start). */
+  episode: number | null;
+}
+
+/** When the snooze or silence of a link used at `now` ends. */
+export function endOf(claims: LinkClaims, now: number): number {
+  return claims.durationMs === null ? claims.until : now + claims.durationMs;
+}
+
+export type LinkRefusal =
+  /** Not a token at all (cut short by a mail client, say). */
+  | { reason: 'malformed' }
+  /** The signature does not match: forged, altered, or signed with another secret. */
+  | { reason: 'forged' }
+  | { reason: 'expired'; expiresAt: number }
+  | { reason: 'used'; usedAt: number; recipient: string }
+  /** A valid token for another Pod or alert than the URL names. */
+  | { reason: 'other-subject'; subject: string }
+  /** The Pod or alert no longer exists, or the action makes no sense now. */
+  | { reason: 'gone'; detail: string };
+
+/** What the confirmation page shows before the POST that acts. */
+export interface LinkPreview {
+  question: string;
+  detail: string[];
+  button: string;
+}
+
+/** What the URL names: a token is only good for this. */
+export interface LinkTarget {
+  action: LinkActionKind;
+  account: string;
+  subject: string;
+}

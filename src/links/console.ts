@@ -1,0 +1,52 @@
+import { randomUUID } from 'node:crypto';
+import { parseMatcher } from '../alerts/matchers.js';
+import { newSilence } from '../alerts/silence.js';
+import { openAlertOf } from '../db/alerts.js';
+import { snoozePod } from '../db/idle-state.js';
+import type { Database } from '../db/open.js';
+import type { SilenceRecord } from '../db/silences.js';
+import { insertSilence } from '../db/silences.js';
+import { identityMatchers } from '../messages/commands.js';
+
+/**
+ * The status page's own forms (behind its login, not a link): the same rows as the command line
+ * and the emailed links, with source `status page`, so `why`, /api/status and the digest say so.
+ */
+
+export function snoozeFromConsole(
+  database: Database,
+  input: { account: string; podId: string; until: number; by: string },
+  now: number,
+): void {
+  snoozePod(database, {
+    account: input.account,
+    podId: input.podId,
+    until: input.until,
+    createdAt: now,
+    source: 'status page',
+    createdBy: input.by,
+  });
+}
+
+/** Silences the open alert of `alertKey` (by its identity labels, like the mails' command); undefined when none is open. */
+export function silenceFromConsole(
+  database: Database,
+  input: { alertKey: string; until: number; by: string },
+  now: number,
+): SilenceRecord | undefined {
+  return database.transaction(() => {
+    const alert = openAlertOf(database, input.alertKey);
+    if (!alert) return undefined;
+    const silence = newSilence({
+      id: randomUUID(),
+      matchers: identityMatchers(alert.rule, alert.labels).map(parseMatcher),
+      durationMs: input.until - now,
+      comment: `silenced from the status page by ${input.by}`,
+      createdBy: input.by,
+      source: 'status page',
+      now,
+    });
+    insertSilence(database, silence);
+    return silence;
+  });
+}

@@ -1,0 +1,159 @@
+import { randomUUID } from 'node:crypto';
+import { parseMatcher } from '../alerts/matchers.js';
+import { newSilence } from '../alerts/silence.js';
+import type { AlertRecord } from '../db/alerts.js';
+import { openAlertOf } from '../db/alerts.js';
+import { openEpisodes, podSnoozesAfter, snoozePod } from '../db/idle-state.js';
+import { recordUsedLink, usedLink } from '../db/links.js';
+import type { Database } from '../db/open.js';
+import { livePods, type PodRecord } from '../db/pods.js';
+import { recentReceipts } from '../db/receipts.js';
+import { insertSilence } from '../db/silences.js';
+import { identityMatchers } from '../messages/commands.js';
+import {
+  alreadySnoozedDone,
+  keepRunningDone,
+  keepRunningPreview,
+  silenceDone,
+  silencePreview,
+} from '../messages/links.js';
+import { endOf, type LinkClaims, type LinkPreview, type LinkRefusal, type LinkTarget } from './claims.js';
+import { readToken } from './token.js';
+
+export type LinkCheck = { ok: true; claims: LinkClaims; preview: LinkPreview } | { ok: false; refusal: LinkRefusal };
+export type LinkRedemption = { ok: true; done: string } | { ok: false; refusal: LinkRefusal };
+
+/** What a link acts on, looked up at `now`: the Pod (and its idle spell) or the open alert. */
+type Subject =
+  | { kind: 'pod'; pod: PodRecord; plannedStopAt: number | null }
+  | { kind: 'alert'; alert: AlertRecord }
+  | { kind: 'gone'; detail: string };
+
+/**
+ * Verifies a token against what the URL names, at `now`: signature, subject, expiry, use, and
+ * whether its action still makes sense. Reads only; a GET (a mail scanner's, a previewer's) may
+ * call it any number of times.
+ */
+export function checkLink(
+  database: Database,
+  secret: Buffer,
+  token: string,
+  expected: LinkTarget,
+  now: number,
+): LinkCheck {
+  const reading = readToken(secret, token);
+  if (!reading.ok) return { ok: false, refusal: { reason: reading.reason } };
+  const { claims } = reading;
+  if (claims.action !== expected.action || claims.account !== expected.account || claims.subject !== expected.subject) {
+    return { ok: false, refusal: { reason: 'other-subject', subject: subjectName(claims) } };
+  }
+  if (now >= claims.expiresAt) return { ok: false, refusal: { reason: 'expired', expiresAt: claims.expiresAt } };
+  const used = usedLink(database, claims.nonce);
+  if (used) return { ok: false, refusal: { reason: 'used', usedAt: used.usedAt, recipient: used.recipient } };
+  const subject = lookUp(database, claims);
+  if (subject.kind === 'gone') return { ok: false, refusal: { reason: 'gone', detail: subject.detail } };
+  const until = endOf(claims, now);
+  const preview =
+    subject.kind === 'pod'
+      ? keepRunningPreview({
+          podName: subject.pod.name || subject.pod.podId,
+          costPerHr: subject.pod.costPerHr,
+          until,
+          now,
+          timeZone: claims.timeZone,
+          plannedStopAt: subject.plannedStopAt,
+        })
+      : silencePreview({ title: subject.alert.summary, until, now, timeZone: claims.timeZone });
+  return { ok: true, claims, preview };
+}
+
+/**
+ * Acts, in one transaction: checks again, records the nonce as used, and writes the snooze or
+ * silence saying it came from an emailed link and for whom. A second call finds the nonce and
+ * changes nothing.
+ */
+export function redeemLink(
+  database: Database,
+  secret: Buffer,
+  token: string,
+  expected: LinkTarget,
+  now: number,
+): LinkRedemption {
+  return database.transaction((): LinkRedemption => {
+    const check = checkLink(database, secret, token, expected, now);
+    if (!check.ok) return check;
+    const { claims } = check;
+    const until = endOf(claims, now);
+    recordUsedLink(database, {
+      nonce: claims.nonce,
+      action: claims.action,
+      account: claims.account,
+      subject: claims.subject,
+      recipient: claims.recipient,
+      usedAt: now,
+    });
+    const subject = lookUp(database, claims);
+    if (subject.kind === 'pod') {
+      const name = subject.pod.name || subject.pod.podId;
+      const longer = podSnoozesAfter(database, claims.subject, now).find(
+        (snooze) => snooze.account === claims.account && snooze.until >= until,
+      );
+      // A link never shortens a longer snooze someone made meanwhile.
+      if (longer) return { ok: true, done: alreadySnoozedDone(name, longer.until, now, claims.timeZone) };
+      snoozePod(database, {
+        account: claims.account,
+        podId: claims.subject,
+        until,
+        createdAt: now,
+        source: 'email link',
+        createdBy: claims.recipient,
+      });
+      return { ok: true, done: keepRunningDone(name, until, now, claims.timeZone) };
+    }
+    if (subject.kind === 'alert') {
+      const { alert } = subject;
+      insertSilence(
+        database,
+        newSilence({
+          id: randomUUID(),
+          matchers: identityMatchers(alert.rule, alert.labels).map(parseMatcher),
+          durationMs: until - now,
+          comment: `silenced from an emailed link for ${claims.recipient} (${claims.label})`,
+          createdBy: claims.recipient,
+          source: 'email link',
+          now,
+        }),
+      );
+      return { ok: true, done: silenceDone(alert.summary, until, now, claims.timeZone) };
+    }
+    throw new Error(`redeem link: ${claims.subject} vanished inside one transaction`);
+  });
+}
+
+function subjectName(claims: LinkClaims): string {
+  return claims.action === 'keep-running'
+    ? `Pod ${claims.subject} (account ${claims.account})`
+    : `alert ${claims.subject} (account ${claims.account})`;
+}
+
+function lookUp(database: Database, claims: LinkClaims): Subject {
+  if (claims.action === 'silence') {
+    const alert = openAlertOf(database, claims.subject);
+    return alert ? { kind: 'alert', alert } : { kind: 'gone', detail: `the alert ${claims.subject} is resolved` };
+  }
+  const pod = livePods(database, claims.account).find((candidate) => candidate.podId === claims.subject);
+  if (!pod) return { kind: 'gone', detail: `Pod ${claims.subject} no longer exists` };
+  const name = pod.name || pod.podId;
+  if (pod.status !== 'RUNNING') return { kind: 'gone', detail: `${name} is not running (${pod.status})` };
+  const episode = openEpisodes(database, claims.account).get(claims.subject);
+  if (claims.episode !== null && episode?.startedAt !== claims.episode) {
+    return {
+      kind: 'gone',
+      detail: `the idle spell of ${name} this email was about is over (it got busy, or was stopped)`,
+    };
+  }
+  const [last] = recentReceipts(database, 1, { account: claims.account, podId: claims.subject });
+  const plannedStopAt =
+    episode && last?.decision === 'warned' && last.episodeStartedAt === episode.startedAt ? last.plannedStopAt : null;
+  return { kind: 'pod', pod, plannedStopAt };
+}

@@ -1,0 +1,72 @@
+import type { LinkRefusal } from '../links/claims.js';
+import { formatClock, formatDateTime, formatElapsed, formatUsd, formatUsdPerHour } from './format.js';
+
+/**
+ * What a person reads about an emailed action link: the confirmation page's question, what was
+ * done, and why a link was refused. The page itself (HTML) is the web layer's.
+ */
+
+/** Times within a day of `now` read as a clock time; further ones with their date. */
+function when(at: number, now: number, timeZone: string): string {
+  return Math.abs(at - now) < 20 * 3_600_000 ? formatClock(at, timeZone) : formatDateTime(at, timeZone);
+}
+
+export function keepRunningPreview(input: {
+  podName: string;
+  costPerHr: number;
+  until: number;
+  now: number;
+  timeZone: string;
+  plannedStopAt: number | null;
+}) {
+  const until = when(input.until, input.now, input.timeZone);
+  const detail = [
+    `It costs ${formatUsdPerHour(input.costPerHr)}: ${formatUsd((input.costPerHr * (input.until - input.now)) / 3_600_000)} until then (${formatElapsed(input.until - input.now)}).`,
+  ];
+  if (input.plannedStopAt !== null) {
+    detail.push(`Its stop planned at ${when(input.plannedStopAt, input.now, input.timeZone)} is cancelled.`);
+  }
+  detail.push('After that, podwarden watches it again: a new warning comes before any stop.');
+  return { question: `Keep ${input.podName} running until ${until}?`, detail, button: `Keep running until ${until}` };
+}
+
+export function keepRunningDone(podName: string, until: number, now: number, timeZone: string): string {
+  return `${podName} keeps running until ${when(until, now, timeZone)}; podwarden will not warn about it or stop it before then.`;
+}
+
+export function alreadySnoozedDone(podName: string, until: number, now: number, timeZone: string): string {
+  return `${podName} was already kept running until ${when(until, now, timeZone)}, later than this link offers; nothing changed.`;
+}
+
+export function silencePreview(input: { title: string; until: number; now: number; timeZone: string }) {
+  const until = when(input.until, input.now, input.timeZone);
+  return {
+    question: `Silence "${input.title}" until ${until}?`,
+    detail: [
+      `No email about it until then (${formatElapsed(input.until - input.now)}); it still shows on the status page and in the metrics.`,
+    ],
+    button: `Silence until ${until}`,
+  };
+}
+
+export function silenceDone(title: string, until: number, now: number, timeZone: string): string {
+  return `"${title}" is silenced until ${when(until, now, timeZone)}.`;
+}
+
+/** A refusal as a sentence for the page: it says which check failed, and that nothing changed. */
+export function describeRefusal(refusal: LinkRefusal, timeZone: string): string {
+  switch (refusal.reason) {
+    case 'malformed':
+      return 'This link is incomplete (perhaps cut short by the mail program); nothing changed. Copy the whole link from the email.';
+    case 'forged':
+      return 'This link was not made by this podwarden, or was altered; nothing changed.';
+    case 'expired':
+      return `This link expired at ${formatDateTime(refusal.expiresAt, timeZone)}; nothing changed.`;
+    case 'used':
+      return `This link was already used at ${formatDateTime(refusal.usedAt, timeZone)} (sent to ${refusal.recipient}); nothing changed.`;
+    case 'other-subject':
+      return `This link was made for ${refusal.subject}, not for what this address names; nothing changed.`;
+    case 'gone':
+      return `This link no longer applies: ${refusal.detail}; nothing changed.`;
+  }
+}
