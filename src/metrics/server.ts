@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config/schema.js';
 import { parseListen } from '../config/sections/http.js';
+import { loadLinkSecret } from '../links/index.js';
 import type { Logger } from '../log.js';
 import { redact } from '../redact.js';
 import { htmlReply, type Reply } from '../web/reply.js';
@@ -53,6 +54,12 @@ export async function startMetricsServer(options: MetricsServerOptions): Promise
   if (!listen) throw new Error(`metrics server: invalid http.listen "${config.http.listen}"`);
   const metrics = createMetrics({ source: daemon, config, clock });
   const token = config.http.bearerToken;
+  let linkSecret: Buffer | undefined;
+  // Read (or made and kept) on first use: a server that never serves a page or link never writes it.
+  const secret = () => {
+    linkSecret ??= loadLinkSecret(daemon.db, config, clock);
+    return linkSecret;
+  };
 
   const route = async (req: IncomingMessage): Promise<Reply> => {
     const url = new URL(req.url ?? '/', 'http://localhost');
@@ -61,7 +68,10 @@ export async function startMetricsServer(options: MetricsServerOptions): Promise
     if (!API_ROUTES.has(path) && path !== '/healthz') {
       const form = method === 'POST' ? await readForm(req) : new URLSearchParams();
       if (form === undefined) return htmlReply(413, 'form too large\n');
-      const reply = webRoute({ config, source: daemon, clock }, { req, method, path, query: url.searchParams, form });
+      const reply = webRoute(
+        { config, source: daemon, clock, secret },
+        { req, method, path, query: url.searchParams, form },
+      );
       if (reply) return reply;
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') return text(405, 'only GET and HEAD', { Allow: 'GET, HEAD' });

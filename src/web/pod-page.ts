@@ -73,9 +73,11 @@ export function renderPodPage(
     ]);
     facts.push([
       'Planned stop',
-      candidate.plannedStopAt === null
-        ? 'none yet'
-        : `${formatDateTime(candidate.plannedStopAt, zone)}, in ${formatElapsed(candidate.msToStop ?? 0)}${candidate.dryRun ? ' (dry run)' : ''}`,
+      data.snoozedUntil !== undefined
+        ? 'none: kept running (below)'
+        : candidate.plannedStopAt === null
+          ? 'none yet'
+          : `${formatDateTime(candidate.plannedStopAt, zone)}, in ${formatElapsed(candidate.msToStop ?? 0)}${candidate.dryRun ? ' (dry run)' : ''}`,
     ]);
   }
   if (data.snoozedUntil !== undefined) {

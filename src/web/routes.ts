@@ -3,18 +3,21 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config/schema.js';
 import type { MetricsSource } from '../metrics/source.js';
 import { type Access, pageAccess, sameOrigin, servedOverHttps, sessionCookie, tokenMatches } from './access.js';
-import { html } from './html.js';
+import { consoleAct, KEEP_RUNNING_PATH, SILENCE_PATH, statusForms } from './console-forms.js';
+import { linkAct, linkConfirmation, linkTarget } from './link-pages.js';
 import { loginPage, messagePage } from './message-page.js';
 import { podData, renderPodPage } from './pod-page.js';
 import { htmlReply, type Reply, seeOther } from './reply.js';
 import { statusData } from './status-data.js';
-import { renderStatusPage, type StatusForms } from './status-page.js';
+import { renderStatusPage } from './status-page.js';
 import { STYLESHEET, STYLESHEET_HASH, STYLESHEET_PATH } from './styles.js';
 
 export interface WebContext {
   config: Config;
   source: MetricsSource;
   clock: Clock;
+  /** The link secret (src/links/): signs the emails' tokens and the forms' CSRF values. */
+  secret(): Buffer;
 }
 
 export interface WebRequest {
@@ -32,8 +35,6 @@ export function pageTimeZone(config: Config): string {
 }
 
 const POD_PAGE = /^\/pods\/([^/]+)\/([^/]+)$/;
-
-const noForms: StatusForms = { keepRunning: () => html``, silence: () => html`` };
 
 function refused(access: Exclude<Access, { ok: true }>): Reply {
   if (access.login) return htmlReply(access.status, loginPage(access.reason));
@@ -78,12 +79,48 @@ export function webRoute(context: WebContext, request: WebRequest): Reply | unde
     }
     return seeOther('/', { 'set-cookie': sessionCookie(token, servedOverHttps(req, config)) });
   }
+  const target = linkTarget(path);
+  if (target) {
+    // No login: the signed token is the authority (the link works from a phone's mail app).
+    const linkContext = {
+      db: source.db,
+      config,
+      secret: context.secret(),
+      now: clock.now(),
+      timeZone: pageTimeZone(config),
+    };
+    if (method === 'GET' || method === 'HEAD')
+      return linkConfirmation(linkContext, target, request.query.get('t') ?? '');
+    if (method === 'POST') return linkAct(linkContext, target, req, request.form);
+    return undefined;
+  }
+  if (path === KEEP_RUNNING_PATH || path === SILENCE_PATH) {
+    if (method !== 'POST') return undefined;
+    const access = pageAccess(req, config);
+    if (!access.ok) return refused(access);
+    const by = access.loopbackOnly ? `status page (loopback)` : 'status page (signed in with the token)';
+    return consoleAct(
+      {
+        db: source.db,
+        config,
+        secret: context.secret(),
+        now: clock.now(),
+        timeZone: pageTimeZone(config),
+        binding: access.binding,
+        by,
+      },
+      path,
+      req,
+      request.form,
+    );
+  }
   if (path === '/' || POD_PAGE.test(path)) {
     if (method !== 'GET' && method !== 'HEAD') return undefined;
     const access = pageAccess(req, config);
     if (!access.ok) return refused(access);
     const now = clock.now();
-    const options = { timeZone: pageTimeZone(config), loopbackOnly: access.loopbackOnly, forms: noForms };
+    const forms = statusForms(context.secret(), access.binding);
+    const options = { timeZone: pageTimeZone(config), loopbackOnly: access.loopbackOnly, forms };
     if (path === '/') return htmlReply(200, renderStatusPage(statusData(source, config, now), options));
     const [, account = '', podId = ''] = (POD_PAGE.exec(path) ?? []).map((part) => safeDecode(part));
     if (!config.accounts.some((a) => a.name === account)) {

@@ -4,6 +4,7 @@ import type { AvailabilityLevel } from '../config/sections/capacity.js';
 import { type AlertRecord, firingAlerts } from '../db/alerts.js';
 import { latestGpuAvailability } from '../db/catalog.js';
 import { type CollectorRunRecord, lastSuccessAt, recentRuns } from '../db/collector-runs.js';
+import { activeSnoozes } from '../db/idle-state.js';
 import { gpuTypeNames } from '../db/names.js';
 import { type ReceiptRecord, recentReceipts } from '../db/receipts.js';
 import { checkReadiness } from '../metrics/readiness.js';
@@ -42,6 +43,8 @@ export interface StatusData {
   collectors: CollectorHealth[];
   budgets: BudgetStatus[];
   idle: IdleCandidate[];
+  /** Snoozes lasting beyond now, by `account/podId`: a snoozed Pod's planned stop is off. */
+  snoozedUntil: Map<string, number>;
   receipts: ReceiptRecord[];
   alerts: AlertRecord[];
   capacity: CapacityRow[];
@@ -65,11 +68,20 @@ export function statusData(source: MetricsSource, config: Config, now: number): 
     ),
     budgets: budgetStatus(source.db, config, now),
     idle: idleCandidates(source.db, config, now),
+    snoozedUntil: new Map(
+      config.accounts.flatMap(({ name: account }) =>
+        [...activeSnoozes(source.db, account, now)].map(
+          ([podId, until]) => [snoozeKey(account, podId), until] as const,
+        ),
+      ),
+    ),
     receipts: recentReceipts(source.db, RECENT_RECEIPTS),
     alerts: firingAlerts(source.db),
     capacity: capacityRows(source, config),
   };
 }
+
+export const snoozeKey = (account: string, podId: string) => `${account}/${podId}`;
 
 /** Each watched GPU type's availability now, where each watch looks (globally or per data center). */
 function capacityRows(source: MetricsSource, config: Config): CapacityRow[] {

@@ -13,7 +13,7 @@ import { budgetBar } from './charts.js';
 import { html, type SafeHtml } from './html.js';
 import { page } from './layout.js';
 import { podPath, receiptItem } from './receipt-view.js';
-import type { CapacityRow, CollectorHealth, StatusData } from './status-data.js';
+import { type CapacityRow, type CollectorHealth, type StatusData, snoozeKey } from './status-data.js';
 
 /** The forms the page offers on a candidate or an alert (they need the session's CSRF value). */
 export interface StatusForms {
@@ -36,15 +36,20 @@ const PHASE_TEXT: Record<IdleCandidate['phase'], string> = {
   decided: 'decided',
 };
 
-function idleItem(candidate: IdleCandidate, options: StatusPageOptions, now: number): SafeHtml {
+function idleItem(candidate: IdleCandidate, options: StatusPageOptions, data: StatusData): SafeHtml {
   const zone = options.timeZone;
+  const { now } = data;
+  const snoozed = data.snoozedUntil.get(snoozeKey(candidate.account, candidate.podId));
+  // The ladder cancels the stop at its next tick; the page says so at once.
   const stop =
-    candidate.plannedStopAt === null
-      ? 'no stop planned'
-      : `${candidate.dryRun ? 'would stop (dry run)' : 'stops'} ${formatDateTime(candidate.plannedStopAt, zone)}, in ${formatElapsed(candidate.msToStop ?? 0)}`;
+    snoozed !== undefined
+      ? `kept running until ${formatDateTime(snoozed, zone)}: no warning or stop before then`
+      : candidate.plannedStopAt === null
+        ? 'no stop planned'
+        : `${candidate.dryRun ? 'would stop (dry run)' : 'stops'} ${formatDateTime(candidate.plannedStopAt, zone)}, in ${formatElapsed(candidate.msToStop ?? 0)}`;
   return html`<li>
 <div class="row"><a class="name" href="${podPath(candidate.account, candidate.podId)}">${candidate.podName}</a>
-<span class="tag ${candidate.phase === 'notified' ? 'info' : 'warning'}">${PHASE_TEXT[candidate.phase]}</span></div>
+<span class="tag ${snoozed !== undefined ? 'ok' : candidate.phase === 'notified' ? 'info' : 'warning'}">${snoozed !== undefined ? 'kept running' : PHASE_TEXT[candidate.phase]}</span></div>
 <div class="meta">${candidate.podId} · ${candidate.account} · rule ${candidate.rule}</div>
 <div>GPU idle for ${formatElapsed(now - candidate.idleSince)} · costs ${formatUsdPerHour(candidate.costPerHr)}</div>
 <div><strong>${stop}</strong></div>
@@ -115,9 +120,11 @@ export function renderStatusPage(data: StatusData, options: StatusPageOptions): 
   const body = html`${banners}
 ${card(
   'Idle GPUs',
-  data.idle.map((candidate) => idleItem(candidate, options, now)),
+  data.idle.map((candidate) => idleItem(candidate, options, data)),
   'No Pod is idle.',
-  data.idle.some((c) => c.plannedStopAt !== null) ? 'warning' : '',
+  data.idle.some((c) => c.plannedStopAt !== null && !data.snoozedUntil.has(snoozeKey(c.account, c.podId)))
+    ? 'warning'
+    : '',
 )}
 ${card(
   'Open alerts',
