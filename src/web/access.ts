@@ -98,6 +98,13 @@ export function sameOrigin(req: IncomingMessage, config: Config): { ok: true } |
     return { ok: false, reason: `the form was sent from another site (Sec-Fetch-Site: ${String(site)})` };
   }
   const origin = req.headers.origin;
+  // Under Referrer-Policy no-referrer, Chromium sends `Origin: null` on our own forms; then
+  // Sec-Fetch-Site (checked above) is what vouches for them. A null origin without it is refused.
+  if (origin === 'null') {
+    return site === 'same-origin'
+      ? { ok: true }
+      : { ok: false, reason: 'the form was sent from an opaque origin (Origin: null)' };
+  }
   if (origin === undefined) return { ok: true };
   const allowed = new Set<string>();
   const host = req.headers.host;

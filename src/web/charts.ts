@@ -42,10 +42,12 @@ export function sparkSvg(samples: readonly SparkSample[], threshold: number, sma
   const width = Math.max(samples.length, 1) * 4;
   const bars = samples.map((sample, index) => {
     const x = index * 4;
+    // Unknown fills the whole height in pale red: a gap in the evidence must not look like a quiet GPU.
     if (sample.gpuUtil === null || sample.state === 'UNKNOWN') {
-      return html`<rect class="unknown" x="${x}" y="94" width="3" height="6"><title>unknown</title></rect>`;
+      return html`<rect class="unknown" x="${x}" y="0" width="3" height="100"><title>unknown</title></rect>`;
     }
-    const height = round(Math.max(1.5, Math.min(100, sample.gpuUtil)));
+    // A floor of a few percent keeps a 0 % sample visible as a grey stub rather than nothing.
+    const height = round(Math.max(6, Math.min(100, sample.gpuUtil)));
     return html`<rect class="${sample.state === 'IDLE' ? 'idle' : 'active'}" x="${x}" y="${round(100 - height)}" width="3" height="${height}"/>`;
   });
   const y = round(100 - Math.min(100, threshold));

@@ -35,7 +35,7 @@ export function page(options: PageOptions): string {
 </head>
 <body>
 <main>
-<header class="top"><h1><a href="/">podwarden</a></h1><span class="muted">${options.title}</span></header>
+<header class="top"><h1><a href="/">podwarden</a></h1></header>
 ${options.banner ? html`<p class="banner">${options.banner}</p>` : ''}
 ${options.body}
 <footer>podwarden ${version}${options.footer ? ` · ${options.footer}` : ''}</footer>

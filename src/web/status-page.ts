@@ -89,8 +89,10 @@ function collectorItem(health: CollectorHealth, zone: string, now: number): Safe
   const outcome = run ? (run.outcome ?? 'running') : 'never run';
   const stale = health.lastSuccessAt === null || now - health.lastSuccessAt > 2 * health.intervalMs;
   const tone = outcome === 'error' || stale ? 'critical' : outcome === 'ok' ? 'ok' : 'info';
+  // A last run that went fine long ago is not "ok" now: the data is old.
+  const word = stale && outcome === 'ok' ? 'stale' : outcome;
   return html`<li>
-<div class="row"><span><span class="name">${health.collector}</span> <span class="meta">${health.account} · every ${formatElapsed(health.intervalMs)}</span></span><span class="tag ${tone}">${outcome}</span></div>
+<div class="row"><span><span class="name">${health.collector}</span> <span class="meta">${health.account} · every ${formatElapsed(health.intervalMs)}</span></span><span class="tag ${tone}">${word}</span></div>
 <div class="meta">${health.lastSuccessAt === null ? 'no successful run yet' : `last success ${formatDateTime(health.lastSuccessAt, zone)} (${formatElapsed(now - health.lastSuccessAt)} ago)`}</div>
 ${run?.error ? html`<div>${run.error}</div>` : ''}${run?.detail ? html`<div class="meta">${run.detail}</div>` : ''}
 </li>`;

@@ -49,11 +49,11 @@ svg.spark { display: block; width: 100%; max-width: 640px; height: 48px; margin:
 svg.spark.small { height: 28px; max-width: 320px; }
 svg.spark .idle { fill: var(--muted); }
 svg.spark .active { fill: var(--info); }
-svg.spark .unknown { fill: #fca5a5; }
+svg.spark .unknown { fill: #fecaca; }
 svg.spark .threshold { stroke: var(--warning); stroke-width: 1; stroke-dasharray: 4 3; }
 .legend { display: flex; flex-wrap: wrap; gap: 2px 12px; }
 .key { display: inline-block; width: 10px; height: 10px; border-radius: 2px; margin-right: 4px; }
-.key.idle { background: var(--muted); } .key.active { background: var(--info); } .key.unknown { background: #fca5a5; }
+.key.idle { background: var(--muted); } .key.active { background: var(--info); } .key.unknown { background: #fecaca; }
 form.inline { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; margin: 8px 0 0; }
 button, select, input { font: inherit; }
 button { background: var(--info); color: #fff; border: 0; border-radius: 6px; padding: 8px 14px; cursor: pointer;
@@ -66,7 +66,7 @@ select, input[type=password] { padding: 7px 8px; border: 1px solid #d1d5db; bord
 .guards .fail { color: var(--critical); }
 table.kv { border-collapse: collapse; width: 100%; font-size: 14px; }
 table.kv td { padding: 3px 8px 3px 0; vertical-align: top; overflow-wrap: anywhere; }
-table.kv td:first-child { color: var(--muted); white-space: nowrap; }
+table.kv td:first-child { color: var(--muted); white-space: nowrap; width: 1%; }
 footer { color: var(--muted); font-size: 12px; padding: 8px 0 24px; }
 @media (min-width: 760px) { main { padding: 20px; } .cols { display: grid; grid-template-columns: 1fr 1fr; gap: 12px; }
   .cols > section.card { margin: 0 0 12px; } }
