@@ -46,10 +46,10 @@ export function sparkSvg(samples: readonly SparkSample[], threshold: number, sma
     if (sample.gpuUtil === null || sample.state === 'UNKNOWN') {
       return html`<rect class="unknown" x="${x}" y="0" width="3" height="100"><title>unknown</title></rect>`;
     }
-    // A floor of a few percent keeps a 0 % sample visible as a grey stub rather than nothing.
-    const height = round(Math.max(6, Math.min(100, sample.gpuUtil)));
+    // A floor of 12 % keeps a 0 % sample visible as a grey stub rather than nothing.
+    const height = round(Math.max(12, Math.min(100, sample.gpuUtil)));
     return html`<rect class="${sample.state === 'IDLE' ? 'idle' : 'active'}" x="${x}" y="${round(100 - height)}" width="3" height="${height}"/>`;
   });
   const y = round(100 - Math.min(100, threshold));
-  return html`<svg class="spark${small ? ' small' : ''}" viewBox="0 0 ${width} 100" preserveAspectRatio="none" role="img" aria-label="GPU utilization, ${samples.length} samples">${bars}<line class="threshold" x1="0" y1="${y}" x2="${width}" y2="${y}" vector-effect="non-scaling-stroke"/></svg>`;
+  return html`<svg class="spark${small ? ' small' : ''}" viewBox="0 0 ${width} 100" preserveAspectRatio="none" role="img" aria-label="GPU utilization, ${samples.length} samples"><line class="threshold" x1="0" y1="${y}" x2="${width}" y2="${y}" vector-effect="non-scaling-stroke"/>${bars}</svg>`;
 }

@@ -47,13 +47,13 @@ svg.bar .limit { fill: var(--fg); }
 svg.spark { display: block; width: 100%; max-width: 640px; height: 48px; margin: 6px 0;
   background: #f9fafb; border-bottom: 1px solid var(--line); }
 svg.spark.small { height: 28px; max-width: 320px; }
-svg.spark .idle { fill: var(--muted); }
+svg.spark .idle { fill: #9ca3af; }
 svg.spark .active { fill: var(--info); }
 svg.spark .unknown { fill: #fecaca; }
 svg.spark .threshold { stroke: var(--warning); stroke-width: 1; stroke-dasharray: 4 3; }
 .legend { display: flex; flex-wrap: wrap; gap: 2px 12px; }
 .key { display: inline-block; width: 10px; height: 10px; border-radius: 2px; margin-right: 4px; }
-.key.idle { background: var(--muted); } .key.active { background: var(--info); } .key.unknown { background: #fecaca; }
+.key.idle { background: #9ca3af; } .key.active { background: var(--info); } .key.unknown { background: #fecaca; }
 form.inline { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; margin: 8px 0 0; }
 button, select, input { font: inherit; }
 button { background: var(--info); color: #fff; border: 0; border-radius: 6px; padding: 8px 14px; cursor: pointer;
