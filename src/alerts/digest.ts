@@ -4,6 +4,7 @@ import { digestGroupKey, lastDigestAt, type StopSince, stopsBetween } from '../d
 import type { OutboxRecord } from '../db/notifications.js';
 import type { Database } from '../db/open.js';
 import { listSilences } from '../db/silences.js';
+import { heldDecisions } from '../links/decisions.js';
 import { renderDigest } from '../messages/notices.js';
 import { currentPeriod, localHour } from '../rules/period.js';
 import { toNotifyAlert } from './alert.js';
@@ -93,7 +94,9 @@ export function digestNotice(
     .map((stop) => savingOf(stop, now, since))
     .filter((saving) => saving.decidedAt >= since || saving.notBilledMs > 0);
   const saved = savings.reduce((sum, saving) => sum + saving.saved, 0);
-  if (open.length === 0 && flapping.length === 0 && saved <= 0) return undefined;
+  const held = heldDecisions(database, now, account);
+  // A Pod kept running by someone's decision spends money: worth the digest on its own.
+  if (open.length === 0 && flapping.length === 0 && saved <= 0 && held.length === 0) return undefined;
   const recipients = new Set([...open, ...flapping].flatMap((item) => item.recipients));
   return {
     kind: 'digest',
@@ -104,6 +107,7 @@ export function digestNotice(
     since,
     sinceLastDigest: lastDigest !== null,
     timeZone,
+    held,
     recipients: [...(recipients.size > 0 ? recipients : settings.defaultRecipients)].sort(),
     now,
   };

@@ -1,5 +1,6 @@
 import type { Config } from '../config/schema.js';
 import { dueMessages } from '../db/notifications.js';
+import { emailLinksFor } from '../links/email-links.js';
 import type { Evaluator } from '../rules/evaluator.js';
 import { alertmanagerStep } from './alertmanager.js';
 import { queueDigests } from './digest.js';
@@ -28,7 +29,8 @@ export const alertsEvaluator: Evaluator = {
     }
     const transitions = recordFindings(ctx.db, ctx.findings, ctx.now, settings, ctx.unjudged);
     for (const transition of transitions) ctx.events.emit('alert:state', transition);
-    const queued = notify(ctx.db, settings, ctx.now, messageDomain(ctx.config));
+    const links = emailLinksFor(ctx.db, ctx.config, ctx.clock);
+    const queued = notify(ctx.db, settings, ctx.now, messageDomain(ctx.config), links);
     queued.push(...queueDigests(ctx.db, ctx.config, settings, ctx.now, messageDomain(ctx.config)));
     await alertmanagerStep(ctx);
     if (!ctx.config.email.host) {

@@ -1,3 +1,4 @@
+import type { HeldDecision } from '../links/decisions.js';
 import type { AlertData } from '../messages/view.js';
 
 /**
@@ -68,4 +69,6 @@ export interface DigestNotice {
   timeZone: string;
   recipients: string[];
   now: number;
+  /** Snoozes and silences that hold now (links/decisions.ts), wherever they were made. */
+  held?: HeldDecision[];
 }

@@ -11,12 +11,13 @@ import { notificationLogAt, type OutboxRecord } from '../db/notifications.js';
 import type { Database } from '../db/open.js';
 import { listSilences, type SilenceRecord } from '../db/silences.js';
 import { renderFlappingNotice } from '../messages/notices.js';
+import type { Action } from '../messages/view.js';
 import { type NotifyAlert, toNotifyAlert } from './alert.js';
 import type { LogEntry } from './dedupe.js';
 import { flapPattern, mutedByFlap } from './flapping.js';
 import type { FlappingNotice } from './notices.js';
 import { queueNotice, queueNotifications } from './outbox.js';
-import { planNotifications } from './pipeline.js';
+import { type Notification, planNotifications } from './pipeline.js';
 import type { AlertSettings } from './settings.js';
 import { muteSilenced } from './silence.js';
 
@@ -24,12 +25,14 @@ import { muteSilenced } from './silence.js';
  * Runs the pipeline on the stored alerts and queues what it decides, reading and writing in one
  * transaction: the outbox rows and the notification-log entries commit together or not at all.
  * Episodes of a flapping key are left out; its one flapping notice is queued instead.
+ * `links` adds signed action links to the messages (none without `http.publicUrl`).
  */
 export function notify(
   database: Database,
   settings: AlertSettings,
   now: number,
   messageDomain: string,
+  links?: (notification: Notification) => Action[],
 ): OutboxRecord[] {
   return database.transaction(() => {
     const defaults = settings.defaultRecipients;
@@ -56,7 +59,7 @@ export function notify(
       settings,
       now,
     });
-    const queued = queueNotifications(database, notifications, messageDomain);
+    const queued = queueNotifications(database, notifications, messageDomain, links);
     for (const flap of openFlaps(database).values()) {
       if (flap.noticedAt !== null) continue;
       const notice = flappingNotice(database, flap, settings, silences, now);

@@ -13,6 +13,7 @@ import {
 import type { Database } from '../db/open.js';
 import type { EventSink } from '../events.js';
 import type { Logger } from '../log.js';
+import type { Action } from '../messages/view.js';
 import type { EvaluationEvents } from '../rules/evaluator.js';
 import type { InflightCounter } from '../scheduler/inflight.js';
 import { type Mailer, SendError } from './email.js';
@@ -48,16 +49,18 @@ export { LEASE_MS, RETRY_BASE_MS, RETRY_MAX_MS, retryDelay } from './retry.js';
 /**
  * Writes each notification's message to the outbox and its group's log entry, all in one
  * transaction. Log entries expire after twice the repeat interval (never for groups that do not repeat).
+ * `links` gives a message its signed action links (links/email-links.ts); none without it.
  */
 export function queueNotifications(
   database: Database,
   notifications: readonly Notification[],
   messageDomain: string,
+  links?: (notification: Notification) => Action[],
 ): OutboxRecord[] {
   return database.transaction(() =>
     notifications.map((notification) => {
       const { now } = notification;
-      const rendered = renderMessage(notification);
+      const rendered = renderMessage(notification, { actions: links?.(notification) ?? [] });
       const record = insertOutbox(database, {
         messageId: `<${randomUUID()}@${messageDomain}>`,
         groupKey: notification.groupKey,

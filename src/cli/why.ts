@@ -5,6 +5,7 @@ import { podSnoozesAfter } from '../db/idle-state.js';
 import { openDatabase } from '../db/open.js';
 import { type ReceiptRecord, recentReceipts } from '../db/receipts.js';
 import { formatDuration } from '../duration.js';
+import { describeSource } from '../messages/decisions.js';
 import { configOption } from './config-option.js';
 import { clockNote, daemonNow } from './daemon-now.js';
 import { sparkline } from './sparkline.js';
@@ -46,7 +47,7 @@ export function whyCommand(): Command {
         for (const snooze of podSnoozesAfter(database, podId, clock.now)) {
           if (options.account !== undefined && snooze.account !== options.account) continue;
           process.stdout.write(
-            `${podId} (${snooze.account}): snoozed until ${toIso(snooze.until)}${clockNote(clock)}: no idle warning or stop before then\n`,
+            `${podId} (${snooze.account}): snoozed until ${toIso(snooze.until)}${clockNote(clock)} ${describeSource(snooze.source, snooze.createdBy)}: no idle warning or stop before then\n`,
           );
         }
       } finally {

@@ -9,7 +9,7 @@ import type { Database } from '../db/open.js';
  * one), else the one generated on first start and kept in the database, so links mailed before a
  * restart still work.
  */
-export function loadLinkSecret(database: Database, config: Pick<Config, 'http'>, clock: Clock): Buffer {
+export function loadLinkSecret(database: Database, config: Pick<Config, 'http'>, clock: Pick<Clock, 'now'>): Buffer {
   const configured = config.http.linkSecret;
   if (configured !== undefined) return Buffer.from(configured, 'utf8');
   const stored = storedLinkSecret(database);

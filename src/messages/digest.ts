@@ -1,6 +1,7 @@
 import type { DigestNotice, DigestSaving } from '../alerts/notices.js';
 import { type BudgetDetails, detailsOf } from '../rules/finding-details.js';
 import { alertView } from './alert-view.js';
+import { describeHeld } from './decisions.js';
 import { fitSubject } from './email.js';
 import { formatDateTime, formatElapsed, formatPercent, formatUsd, formatUsdBrief, formatUsdPerHour } from './format.js';
 import type { AlertData, Block, EmailView, RenderContext, TableBlock } from './view.js';
@@ -167,6 +168,14 @@ export function digestView(notice: DigestNotice): EmailView {
         notice.savings.map((saving) => savingRow(saving, notice.timeZone)),
       ),
     );
+  }
+  const held = notice.held ?? [];
+  if (held.length > 0) {
+    blocks.push({
+      type: 'list',
+      title: 'Kept running and silenced by people',
+      items: held.map((decision) => describeHeld(decision, notice.timeZone)),
+    });
   }
   return {
     subject,

@@ -41,8 +41,9 @@ export function renderHtml(view: EmailView): string {
     `<mj-text font-size="12px" font-weight="700" color="${color}" padding="0 0 4px 0" css-class="tone">${TONE_WORD[view.tone].toUpperCase()}</mj-text>`,
     `<mj-text font-size="20px" line-height="1.3" font-weight="700" padding="0 0 12px 0">${escapeHtml(view.heading)}</mj-text>`,
     ...leadOf(view.lead),
-    ...view.blocks.map((block) => blockOf(block, color)),
+    // Right under the lead: on a phone, "Keep running" must not hide below the figures.
     ...actionsOf(view.actions, color),
+    ...view.blocks.map((block) => blockOf(block, color)),
   ];
   const sections = view.sections.map((section) =>
     [

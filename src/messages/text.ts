@@ -8,13 +8,14 @@ import type { AlertView, Block, EmailView } from './view.js';
  */
 export function renderText(view: EmailView): string {
   const lines: string[] = [view.heading, '', ...paragraphs(view.lead)];
+  // Right under the lead, each URL on its own line (it is long: a signed token), like a command.
+  if (view.actions.length > 0) {
+    lines.push(...view.actions.flatMap((action) => [`${action.label}:`, `  ${action.href}`]), '');
+  }
   for (const block of view.blocks) lines.push(...blockLines(block), '');
   for (const section of view.sections) {
     lines.push(`── ${section.heading}`, '', ...paragraphs(section.lead));
     for (const block of section.blocks) lines.push(...blockLines(block), '');
-  }
-  if (view.actions.length > 0) {
-    lines.push(...view.actions.map((action) => `${action.label}: ${action.href}`), '');
   }
   lines.push('--', ...view.footer);
   return `${lines.join('\n').replace(/\n{3,}/g, '\n\n')}\n`;

@@ -4,6 +4,7 @@ import type { Config } from '../config/schema.js';
 import { firingAlerts } from '../db/alerts.js';
 import { lastSuccessAt, recentRuns } from '../db/collector-runs.js';
 import { recentReceipts } from '../db/receipts.js';
+import { heldDecisions } from '../links/decisions.js';
 import { version } from '../package-root.js';
 import { budgetStatus } from '../rules/budget.js';
 import { cronIntervalMs } from '../scheduler/cron.js';
@@ -119,6 +120,12 @@ export function buildStatus(source: MetricsSource, config: Config, now: number) 
     idle: idle(source, config, now),
     receipts: receipts(source),
     alerts: alerts(source),
+    // Snoozes and silences that hold now, with where they were made (command, email link, status page).
+    held: heldDecisions(source.db, now).map((held) => ({
+      ...held,
+      until: toIso(held.until),
+      createdAt: toIso(held.createdAt),
+    })),
     rateLimits: source.rateLimits().map(({ account, windows }) => ({
       account,
       windows: windows.map((window) => ({ ...window, resetsAt: toIso(window.resetsAt) })),

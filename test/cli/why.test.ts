@@ -2,8 +2,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { daemonNow } from '../../src/cli/daemon-now.js';
 import { openDatabase } from '../../src/db/open.js';
 import { podSnoozes } from '../../src/db/schema.js';
+import { loadLinkSecret, redeemLink, signLink } from '../../src/links/index.js';
 import type { ReplayReport } from '../../src/replay/report.js';
 import { idleFrom, pod, scenario } from '../actions/idle-world.js';
 import { runCli } from '../helpers/cli.js';
@@ -105,5 +107,43 @@ describe('podwarden snooze', () => {
     const bad = await runCli(['snooze', 'nb', 'soon', '--config', configPath]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('duration: invalid duration "soon"');
+  });
+});
+
+describe('podwarden why, after an emailed keep-running link', () => {
+  it('says the Pod is snoozed from an emailed link, and for whom', async () => {
+    const database = openDatabase(dbPath);
+    try {
+      const clock = daemonNow(database);
+      const secret = loadLinkSecret(
+        database,
+        { http: { listen: '0.0.0.0:9464', linkExpiryMs: 86_400_000 } },
+        {
+          now: () => clock.now,
+        },
+      );
+      const claims = {
+        action: 'keep-running' as const,
+        account: 'sim',
+        subject: 'nb',
+        until: clock.now + 2 * 3_600_000,
+        durationMs: 2 * 3_600_000,
+        label: '2 h',
+        recipient: 'ana@example.com',
+        expiresAt: clock.now + 86_400_000,
+        nonce: 'why-1',
+        timeZone: 'UTC',
+        episode: null,
+      };
+      const target = { action: 'keep-running', account: 'sim', subject: 'nb' } as const;
+      expect(redeemLink(database, secret, signLink(secret, claims), target, clock.now)).toMatchObject({ ok: true });
+    } finally {
+      database.close();
+    }
+    const result = await runCli(['why', 'nb', '--config', configPath]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(
+      /nb \(sim\): snoozed until \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ.* from an emailed link \(ana@example\.com\): no idle warning or stop before then\n$/,
+    );
   });
 });

@@ -1,8 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { digestNotice } from '../../src/alerts/digest.js';
+import { alertSettings } from '../../src/alerts/settings.js';
 import { muteSilenced } from '../../src/alerts/silence.js';
 import { type AlertRecord, insertAlert, markAlertResolved } from '../../src/db/alerts.js';
 import { openEpisodes } from '../../src/db/idle-state.js';
 import { podSnoozes, silences, usedLinks } from '../../src/db/schema.js';
+import { heldDecisions } from '../../src/links/decisions.js';
 import {
   checkLink,
   csrfFor,
@@ -13,6 +16,7 @@ import {
   redeemLink,
   signLink,
 } from '../../src/links/index.js';
+import { renderDigest } from '../../src/messages/notices.js';
 import { at, type IdleWorld, idleFrom, pod, scenario, startIdleWorld } from '../actions/idle-world.js';
 
 const ANA = 'ana@example.com';
@@ -100,6 +104,24 @@ describe('a keep-running link', () => {
         'This link was already used at Mon 2 Nov, 01:50 CET (sent to ana@example.com); nothing changed.',
       );
     }
+
+    // Shown where people look: the held decisions (/api/status) and the next digest.
+    expect(heldDecisions(world.h.db, at('1h'))).toEqual([
+      {
+        kind: 'snooze',
+        account: 'sim',
+        subject: 'nb',
+        name: 'nb',
+        until: at('2h50m'),
+        createdAt: at('50m'),
+        source: 'email link',
+        createdBy: ANA,
+      },
+    ]);
+    const digest = digestNotice(world.h.db, alertSettings(world.h.config), 'sim', null, 'UTC', at('1h'));
+    expect(digest && renderDigest(digest).text).toContain(
+      '  - nb kept running until Mon 2 Nov, 02:50 UTC, from an emailed link (ana@example.com)',
+    );
 
     // The snoozed Pod is not stopped; the other idle Pod is.
     await world.runUntil('2h30m');

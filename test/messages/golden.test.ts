@@ -1,6 +1,8 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { emailLinks } from '../../src/links/email-links.js';
+import { readToken } from '../../src/links/token.js';
 import { renderMessage, SUBJECT_MAX } from '../../src/messages/email.js';
 import { renderDigest, renderFlappingNotice } from '../../src/messages/notices.js';
 import { alertDescription, alertSummary } from '../../src/messages/summary.js';
@@ -31,12 +33,59 @@ function expectReadable(text: string): void {
   expect(text).not.toContain('NaN');
 }
 
+/** Links as the daemon makes them with `http.publicUrl` set, with counted nonces so the files stay put. */
+const LINK_SECRET = Buffer.from('golden-link-secret-0001');
+function withLinks(notification: ReturnType<typeof firstNotification>) {
+  let count = 0;
+  const links = emailLinks({
+    publicUrl: 'https://podwarden.example.com',
+    secret: LINK_SECRET,
+    expiryMs: 24 * 3_600_000,
+    timeZone: 'Europe/Berlin',
+    nonce: () => `nonce-${++count}`,
+    episodeOf: () => NOW - 30 * 60_000,
+  });
+  return renderMessage(notification, { actions: links(notification) });
+}
+const twoRecipients = (alert: unknown) => ({
+  ...firstNotification(alert as never),
+  receiver: ['ana@example.com', 'ml-team@example.com'],
+});
+
 const MESSAGES: Record<string, ReturnType<typeof renderMessage>> = {
   ...Object.fromEntries(Object.entries(ALERTS).map(([name, alert]) => [name, renderMessage(firstNotification(alert))])),
   'idle-resolved': renderMessage(resolvedNotification(ALERTS['idle-notify'] as never)),
   'budget-resolved': renderMessage(resolvedNotification(ALERTS['budget-live'] as never)),
+  'idle-warn-links': withLinks(firstNotification(ALERTS['idle-warn'] as never)),
+  'idle-notify-links': withLinks(twoRecipients(ALERTS['idle-notify'])),
+  'budget-live-links': withLinks(firstNotification(ALERTS['budget-live'] as never)),
   flapping: renderFlappingNotice(FLAPPING),
   digest: renderDigest(DIGEST),
+  'digest-held': renderDigest({
+    ...DIGEST,
+    held: [
+      {
+        kind: 'snooze',
+        account: 'team',
+        subject: 'q8w3e5r7',
+        name: 'sdxl-lora-sweep',
+        until: NOW + 2 * 3_600_000,
+        createdAt: NOW - 600_000,
+        source: 'email link',
+        createdBy: 'ana@example.com, ml-team@example.com',
+      },
+      {
+        kind: 'silence',
+        account: 'team',
+        subject: 'rule=waste account=team check=stopped-pod-volume',
+        name: null,
+        until: NOW + 24 * 3_600_000,
+        createdAt: NOW - 3_600_000,
+        source: 'command',
+        createdBy: 'bob',
+      },
+    ],
+  }),
 };
 
 describe('golden emails', () => {
@@ -49,6 +98,84 @@ describe('golden emails', () => {
       golden(`${name}.html`, message.html);
     });
   }
+
+  it('carry links only with a public URL; each link is signed, for its subject, recipients and label', () => {
+    for (const name of Object.keys(ALERTS)) expect(MESSAGES[name]?.text).not.toContain('https://');
+    const text = MESSAGES['idle-notify-links']?.text ?? '';
+    const links = [...text.matchAll(/^(.+):\n {2}(https:\/\/\S+)$/gm)].map(([, label, href]) => {
+      const url = new URL(href as string);
+      const reading = readToken(LINK_SECRET, url.searchParams.get('t') ?? '');
+      if (!reading.ok) throw new Error(`${label}: ${reading.reason}`);
+      const { action, subject, label: said, recipient, durationMs, until, expiresAt } = reading.claims;
+      return { label, path: url.pathname, action, subject, said, recipient, durationMs, until, expiresAt };
+    });
+    const HOUR = 3_600_000;
+    const pod = '/pods/team/q8w3e5r7/keep-running';
+    const alert = `/alerts/team/${encodeURIComponent(ALERTS['idle-notify']?.key ?? '')}/silence`;
+    const who = 'ana@example.com, ml-team@example.com';
+    const tomorrow9 = Date.parse('2026-11-03T08:00:00Z');
+    expect(links).toEqual([
+      {
+        label: 'Keep running 2 h',
+        path: pod,
+        action: 'keep-running',
+        subject: 'q8w3e5r7',
+        said: '2 h',
+        recipient: who,
+        durationMs: 2 * HOUR,
+        until: NOW + 2 * HOUR,
+        expiresAt: NOW + 24 * HOUR,
+      },
+      {
+        label: 'Keep running 8 h',
+        path: pod,
+        action: 'keep-running',
+        subject: 'q8w3e5r7',
+        said: '8 h',
+        recipient: who,
+        durationMs: 8 * HOUR,
+        until: NOW + 8 * HOUR,
+        expiresAt: NOW + 24 * HOUR,
+      },
+      {
+        label: 'Keep running until tomorrow 09:00 CET',
+        path: pod,
+        action: 'keep-running',
+        subject: 'q8w3e5r7',
+        said: 'until tomorrow 09:00 CET',
+        recipient: who,
+        durationMs: null,
+        until: tomorrow9,
+        expiresAt: tomorrow9,
+      },
+      {
+        label: 'Silence for 4 h',
+        path: alert,
+        action: 'silence',
+        subject: ALERTS['idle-notify']?.key,
+        said: '4 h',
+        recipient: who,
+        durationMs: 4 * HOUR,
+        until: NOW + 4 * HOUR,
+        expiresAt: NOW + 24 * HOUR,
+      },
+      {
+        label: 'Silence for 24 h',
+        path: alert,
+        action: 'silence',
+        subject: ALERTS['idle-notify']?.key,
+        said: '24 h',
+        recipient: who,
+        durationMs: 24 * HOUR,
+        until: NOW + 24 * HOUR,
+        expiresAt: NOW + 24 * HOUR,
+      },
+    ]);
+    // A stopped Pod is not offered to keep running; a budget alert only to silence.
+    expect(withLinks(firstNotification(ALERTS['idle-stop'] as never)).text).not.toContain('Keep running');
+    expect(MESSAGES['budget-live-links']?.text).not.toContain('Keep running');
+    expect(MESSAGES['budget-live-links']?.text).toContain('Silence for 24 h:\n  https://podwarden.example.com/alerts/');
+  });
 
   it('give other outputs (Alertmanager) the same one-line summary and plain description', () => {
     const alert = ALERTS['budget-live'];

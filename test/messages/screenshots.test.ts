@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderMessage } from '../../src/messages/email.js';
@@ -16,6 +17,8 @@ const messages: Record<string, string> = {
   'email-idle-resolved': renderMessage(resolvedNotification(ALERTS['idle-notify'] as never)).html,
   'email-flapping': renderFlappingNotice(FLAPPING).html,
   'email-digest': renderDigest(DIGEST).html,
+  // With http.publicUrl: the signed links as the golden test renders them (golden.test.ts).
+  'email-idle-warn-links': readFileSync('test/golden/email/idle-warn-links.html', 'utf8'),
 };
 
 describe.skipIf(!hasChromium())('emails in Chromium', () => {

@@ -1,0 +1,62 @@
+import { formatMatcher } from '../alerts/matchers.js';
+import { silenceState } from '../alerts/silence.js';
+import { snoozesAfter } from '../db/idle-state.js';
+import type { Database } from '../db/open.js';
+import { livePods } from '../db/pods.js';
+import type { DecisionSource } from '../db/schema.js';
+import { listSilences } from '../db/silences.js';
+
+/**
+ * The snoozes and silences people made that still hold, wherever they made them (command line,
+ * emailed link, status page): /api/status lists them and the digest mentions them, so a decision
+ * taken from a phone is as visible as one taken on the host.
+ */
+export interface HeldDecision {
+  kind: 'snooze' | 'silence';
+  /** The Pod's account; for a silence, its `account=` matcher's value, or null when it has none. */
+  account: string | null;
+  /** The Pod id, or the silence's matchers (`rule=idle pod_id=nb`). */
+  subject: string;
+  /** The Pod's name when known. */
+  name: string | null;
+  until: number;
+  createdAt: number;
+  source: DecisionSource;
+  /** The recipient(s) of the emailed link, the silence's author; null when unknown. */
+  createdBy: string | null;
+}
+
+/** Every snooze and active silence at `now`, ending soonest first; `account` keeps those that concern it. */
+export function heldDecisions(database: Database, now: number, account?: string): HeldDecision[] {
+  const names = new Map<string, string>();
+  const nameOf = (podAccount: string, podId: string) => {
+    if (!names.has(podAccount))
+      for (const pod of livePods(database, podAccount)) names.set(`${podAccount}/${pod.podId}`, pod.name);
+    return names.get(`${podAccount}/${podId}`) || null;
+  };
+  const snoozes: HeldDecision[] = snoozesAfter(database, now).map((snooze) => ({
+    kind: 'snooze',
+    account: snooze.account,
+    subject: snooze.podId,
+    name: nameOf(snooze.account, snooze.podId),
+    until: snooze.until,
+    createdAt: snooze.createdAt,
+    source: snooze.source,
+    createdBy: snooze.createdBy,
+  }));
+  const silences: HeldDecision[] = listSilences(database, now)
+    .filter((silence) => silenceState(silence, now) === 'active')
+    .map((silence) => ({
+      kind: 'silence',
+      account: silence.matchers.find((matcher) => matcher.name === 'account' && matcher.op === '=')?.value ?? null,
+      subject: silence.matchers.map(formatMatcher).join(' '),
+      name: null,
+      until: silence.endsAt,
+      createdAt: silence.createdAt,
+      source: silence.source as DecisionSource,
+      createdBy: silence.createdBy,
+    }));
+  return [...snoozes, ...silences]
+    .filter((decision) => account === undefined || decision.account === null || decision.account === account)
+    .sort((a, b) => a.until - b.until || a.subject.localeCompare(b.subject));
+}

@@ -1,0 +1,136 @@
+import { randomBytes } from 'node:crypto';
+import type { NotifyAlert } from '../alerts/alert.js';
+import type { Notification } from '../alerts/pipeline.js';
+import type { Clock } from '../clock.js';
+import type { Config } from '../config/schema.js';
+import { openEpisodes } from '../db/idle-state.js';
+import type { Database } from '../db/open.js';
+import { formatClock } from '../messages/format.js';
+import type { Action } from '../messages/view.js';
+import { currentPeriod, localHour } from '../rules/period.js';
+import type { LinkActionKind, LinkClaims } from './claims.js';
+import { loadLinkSecret } from './secret.js';
+import { signLink } from './token.js';
+
+const HOUR = 3_600_000;
+/** A message with more alerts than this carries links for the first ones only: a mail of buttons helps no one. */
+const LINKED_ALERTS = 3;
+/** Idle stages whose Pod is still running, so keeping it running means something. */
+const RUNNING_STAGES = new Set(['idle', 'held', 'warn']);
+
+export interface EmailLinkSettings {
+  /** `http.publicUrl`, without its trailing slash. */
+  publicUrl: string;
+  secret: Buffer;
+  expiryMs: number;
+  /** The zone "until tomorrow 09:00" is read in. */
+  timeZone: string;
+  /** Random by default; tests pass a counter so golden mails stay the same. */
+  nonce?: () => string;
+  /** The start of the Pod's open idle episode: a keep-running link is only good for that one. */
+  episodeOf(account: string, podId: string): number | null;
+}
+
+/** The signed links of one notification's email. */
+export type EmailLinks = (notification: Notification) => Action[];
+
+/**
+ * The link maker of the daemon's configuration, or undefined without `http.publicUrl`: then mails
+ * carry no links, as before. The zone is the digest's (`alerts.digest.timeZone`), the only zone a
+ * recipient configures; UTC without a digest. One message goes to all its recipients at once, so
+ * a link records them all (the outbox sends each message once, under one Message-ID).
+ */
+export function emailLinksFor(database: Database, config: Config, clock: Clock): EmailLinks | undefined {
+  const { publicUrl } = config.http;
+  if (publicUrl === undefined) return undefined;
+  return emailLinks({
+    publicUrl: publicUrl.replace(/\/+$/, ''),
+    secret: loadLinkSecret(database, config, clock),
+    expiryMs: config.http.linkExpiryMs,
+    timeZone: config.alerts.digest?.timeZone ?? 'UTC',
+    episodeOf: (account, podId) => openEpisodes(database, account).get(podId)?.startedAt ?? null,
+  });
+}
+
+export function emailLinks(settings: EmailLinkSettings): EmailLinks {
+  const nonce = settings.nonce ?? (() => randomBytes(12).toString('base64url'));
+  return (notification) => {
+    const announced =
+      notification.reason === 'first' || notification.reason === 'new_alerts'
+        ? notification.fresh
+        : notification.reason === 'repeat_elapsed'
+          ? notification.firing
+          : [];
+    const alerts = announced.slice(0, LINKED_ALERTS);
+    const recipient = notification.receiver.join(', ');
+    const { now } = notification;
+    return alerts.flatMap((alert) => {
+      const named = (label: string) => (alerts.length > 1 ? `${label} (${alert.summary})` : label);
+      const make = (action: LinkActionKind, subject: string, end: LinkEnd, episode: number | null) => {
+        const until = end.durationMs === null ? end.until : now + end.durationMs;
+        const claims: LinkClaims = {
+          action,
+          account: alert.account,
+          subject,
+          until,
+          durationMs: end.durationMs,
+          label: end.label,
+          recipient,
+          expiresAt: Math.min(now + settings.expiryMs, end.durationMs === null ? end.until : Number.POSITIVE_INFINITY),
+          nonce: nonce(),
+          timeZone: settings.timeZone,
+          episode,
+        };
+        return signLink(settings.secret, claims);
+      };
+      const links: Action[] = [];
+      const podId = keepRunningPod(alert);
+      if (podId !== undefined) {
+        const episode = settings.episodeOf(alert.account, podId);
+        const path = `${settings.publicUrl}/pods/${encodeURIComponent(alert.account)}/${encodeURIComponent(podId)}/keep-running?t=`;
+        for (const end of keepRunningEnds(now, settings.timeZone)) {
+          links.push({
+            label: named(`Keep running ${end.label}`),
+            href: path + make('keep-running', podId, end, episode),
+          });
+        }
+      }
+      const path = `${settings.publicUrl}/alerts/${encodeURIComponent(alert.account)}/${encodeURIComponent(alert.key)}/silence?t=`;
+      for (const hours of [4, 24]) {
+        const end = { label: `${hours} h`, durationMs: hours * HOUR, until: 0 };
+        links.push({ label: named(`Silence for ${end.label}`), href: path + make('silence', alert.key, end, null) });
+      }
+      return links;
+    });
+  };
+}
+
+interface LinkEnd {
+  label: string;
+  /** From the click; null for an absolute end at `until`. */
+  durationMs: number | null;
+  until: number;
+}
+
+/** The Pod an alert offers to keep running: an idle alert about one running Pod (never a cluster). */
+function keepRunningPod(alert: NotifyAlert): string | undefined {
+  const podId = alert.labels.pod_id;
+  if (alert.rule !== 'idle' || !podId || alert.labels.cluster_id) return undefined;
+  return RUNNING_STAGES.has(String(alert.details.stage)) ? podId : undefined;
+}
+
+function keepRunningEnds(now: number, timeZone: string): LinkEnd[] {
+  const tomorrow9 = nextDayAt(now, 9, timeZone);
+  return [
+    { label: '2 h', durationMs: 2 * HOUR, until: now + 2 * HOUR },
+    { label: '8 h', durationMs: 8 * HOUR, until: now + 8 * HOUR },
+    { label: `until tomorrow ${formatClock(tomorrow9, timeZone)}`, durationMs: null, until: tomorrow9 },
+  ];
+}
+
+/** `hour`:00 of the day after `now`'s, on the clocks of `timeZone` (a DST change in the night included). */
+function nextDayAt(now: number, hour: number, timeZone: string): number {
+  const midnight = currentPeriod({ period: 'day', timeZone, weekStartsOn: 'monday', monthResetDay: 1 }, now).endMs;
+  const guess = midnight + hour * HOUR;
+  return guess + (hour - localHour(guess, timeZone)) * HOUR;
+}

@@ -1,0 +1,27 @@
+import type { DecisionSource } from '../db/schema.js';
+import type { HeldDecision } from '../links/decisions.js';
+import { formatDateTime } from './format.js';
+
+/** Where a snooze or silence was made, as a phrase: "from an emailed link (ana@example.com)". */
+export function describeSource(source: DecisionSource, createdBy: string | null): string {
+  switch (source) {
+    case 'email link':
+      return `from an emailed link${createdBy ? ` (${createdBy})` : ''}`;
+    case 'status page':
+      return `from the status page${createdBy ? ` (${createdBy})` : ''}`;
+    case 'command':
+      return createdBy ? `from the command line (${createdBy})` : 'from the command line';
+  }
+}
+
+/** One line of the digest's "kept running and silenced" list. */
+export function describeHeld(decision: HeldDecision, timeZone: string): string {
+  const until = formatDateTime(decision.until, timeZone);
+  const source = describeSource(decision.source, decision.createdBy);
+  if (decision.kind === 'snooze') {
+    const pod =
+      decision.name && decision.name !== decision.subject ? `${decision.name} (${decision.subject})` : decision.subject;
+    return `${pod} kept running until ${until}, ${source}`;
+  }
+  return `Alerts matching ${decision.subject} silenced until ${until}, ${source}`;
+}
