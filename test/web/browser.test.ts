@@ -60,6 +60,8 @@ let smtp: SmtpPeer;
 let server: MetricsServer;
 let browser: Browser;
 let secret: Buffer;
+/** The warning mail's "Keep running 2 h" link. */
+let keepTwoHours = '';
 
 /** One minute of the daemon's schedule: the Pod poll, then the evaluation tick (which mails). */
 async function minute(): Promise<void> {
@@ -92,6 +94,31 @@ async function stopRequests(): Promise<string[]> {
   const response = await request(`${h.sim.url}/_sim/requests`);
   const log = (await response.body.json()) as { entries: Array<{ method: string; path: string }> };
   return log.entries.filter((e) => e.method === 'POST' && e.path.endsWith('/stop')).map((e) => e.path);
+}
+
+/** The text/plain part of a raw message, its transfer encoding undone (long links are wrapped). */
+function textOf(raw: string): string {
+  for (const part of raw.split(/\r?\n--[^\r\n]+\r?\n/)) {
+    const [head = '', ...rest] = part.split(/\r?\n\r?\n/);
+    if (!/content-type:\s*text\/plain/i.test(head)) continue;
+    const body = rest.join('\n\n');
+    if (/content-transfer-encoding:\s*base64/i.test(head)) {
+      return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
+    }
+    if (/content-transfer-encoding:\s*quoted-printable/i.test(head)) {
+      const bytes = body
+        .replace(/=\r?\n/g, '')
+        .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+      return Buffer.from(bytes, 'latin1').toString('utf8');
+    }
+    return body;
+  }
+  throw new Error('no text/plain part');
+}
+
+/** Every signed link of every mail received so far. */
+function mailedLinks(): string[] {
+  return smtp.received.flatMap((mail) => textOf(mail.raw).match(/http:\/\/127\.0\.0\.1:\d+\/\S+\?t=[\w.-]+/g) ?? []);
 }
 
 const snoozes = () => podSnoozesAfter(h.daemon.db, 'nb', h.clock.now());
@@ -129,7 +156,11 @@ run('the status page and the link confirmation pages in Chromium', () => {
     browser = await launchBrowser();
     await h.drive(h.daemon.collectOnce());
     for (let i = 0; i < 90 && !smtp.received.some((mail) => mail.alertKeys.includes(WARN_KEY)); i++) await minute();
-    expect(smtp.received.flatMap((mail) => mail.alertKeys)).toContain(WARN_KEY);
+    const warning = smtp.received.find((mail) => mail.alertKeys.includes(WARN_KEY));
+    if (!warning) throw new Error(`no stop warning; mails: ${smtp.received.map((m) => m.subject).join(' | ')}`);
+    const found = /^Keep running 2 h\b[^\n]*:\s+(\S+)/m.exec(textOf(warning.raw))?.[1];
+    if (!found) throw new Error(`the warning has no "Keep running 2 h" link:\n${textOf(warning.raw)}`);
+    keepTwoHours = found;
   }, 600_000);
 
   afterAll(async () => {
@@ -166,20 +197,27 @@ run('the status page and the link confirmation pages in Chromium', () => {
     }
   });
 
-  it('a plain GET of a link changes nothing, however often', async () => {
-    const { url } = link('nb');
-    for (let i = 0; i < 3; i++) {
-      const response = await request(url);
-      expect(response.statusCode).toBe(200);
-      expect(await response.body.text()).toContain('Keep demo-notebook running until');
+  it('a plain GET of every link in the mails changes nothing, however often (link previewers, mail scanners)', async () => {
+    const links = mailedLinks();
+    expect(links.some((url) => url.includes('/keep-running?t='))).toBe(true);
+    expect(links.some((url) => url.includes('/silence?t='))).toBe(true);
+    const silences = listSilences(h.daemon.db).length;
+    for (let round = 0; round < 2; round++) {
+      for (const url of links) {
+        const response = await request(url);
+        const body = await response.body.text();
+        expect({ url, status: response.statusCode }).toEqual({ url, status: 200 });
+        expect(body).toMatch(/<p class="question">(Keep demo-notebook running until|Silence &#34;)/);
+      }
     }
     expect(snoozes()).toEqual([]);
+    expect(listSilences(h.daemon.db)).toHaveLength(silences);
   });
 
   it('refuses an altered token, a token for another Pod and an expired one, and changes nothing', async () => {
-    const { url, token } = link('nb');
+    const token = new URL(keepTwoHours).searchParams.get('t') ?? '';
     const flipped = token.slice(0, 10) + (token[10] === 'A' ? 'B' : 'A') + token.slice(11);
-    const altered = await pageText(url.replace(token, flipped));
+    const altered = await pageText(keepTwoHours.replace(token, flipped));
     expect(altered.status).toBe(403);
     expect(altered.text).toContain('not made by this podwarden, or was altered; nothing changed');
 
@@ -239,8 +277,8 @@ run('the status page and the link confirmation pages in Chromium', () => {
     expect(silences.at(-1)).toMatchObject({ source: 'status page' });
   });
 
-  it('Keep running: confirm in the browser, the planned stop is gone, the Pod is never stopped; the link again: already used', async () => {
-    const { url } = link('nb');
+  it("the mail's Keep running 2 h: confirm in the browser, the planned stop is gone, the Pod is never stopped; again: already used", async () => {
+    const url = keepTwoHours;
     const page = await browser.newPage();
     try {
       await page.setViewport({ width: WIDTHS.phone, height: 800 });
