@@ -150,6 +150,32 @@ describe('the status page: access and headers', () => {
     expect((await call(`${server.url}/api/status`, { headers: { cookie: session } })).status).toBe(401);
   });
 
+  it('with a token: the forms are refused without the session, and with it need their CSRF value', async () => {
+    const { server } = await start({ token: TOKEN });
+    const form = { account: 'sim', podId: 'pod-1', for: String(2 * 3_600_000) };
+    const anonymous = await call(`${server.url}/console/keep-running`, { method: 'POST', form });
+    expect(anonymous.status).toBe(401);
+    const login = await call(`${server.url}/login`, { method: 'POST', form: { token: TOKEN } });
+    const session = String(login.headers['set-cookie']).split(';')[0] as string;
+    const noCsrf = await call(`${server.url}/console/keep-running`, {
+      method: 'POST',
+      form,
+      headers: { cookie: session },
+    });
+    expect(noCsrf.status).toBe(403);
+    expect(noCsrf.body).toContain('lacks its check value');
+    const wrongCsrf = await call(`${server.url}/console/keep-running`, {
+      method: 'POST',
+      form: { ...form, csrf: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' },
+      headers: { cookie: session },
+    });
+    expect(wrongCsrf.status).toBe(403);
+    // The links' confirmation pages need no session: the signed token is the authority.
+    const link = await call(`${server.url}/pods/sim/pod-1/keep-running?t=not-a-token`);
+    expect(link.status).toBe(400);
+    expect(link.body).toContain('This link is incomplete');
+  });
+
   it('marks the cookie Secure when a proxy says the request came over https', async () => {
     const { server } = await start({ token: TOKEN });
     const login = await call(`${server.url}/login`, {
