@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import type { Browser } from 'puppeteer-core';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { budgetsSection } from '../../src/config/sections/budgets.js';
+import { capacitySection } from '../../src/config/sections/capacity.js';
 import { podSnoozesAfter } from '../../src/db/idle-state.js';
 import { listSilences } from '../../src/db/silences.js';
 import { type LinkClaims, loadLinkSecret, signLink } from '../../src/links/index.js';
@@ -52,6 +55,17 @@ const scenario = {
     })),
   ],
 };
+
+/** The pages' HTML against golden files: `UPDATE_GOLDEN=1 npx vitest run test/web/browser.test.ts` rewrites them. */
+const GOLDEN = resolve('test', 'golden', 'web');
+function golden(name: string, actual: string): void {
+  const path = join(GOLDEN, name);
+  if (process.env.UPDATE_GOLDEN === '1' || !existsSync(path)) {
+    mkdirSync(GOLDEN, { recursive: true });
+    writeFileSync(path, actual);
+  }
+  expect(actual, `${name} differs from its golden file (UPDATE_GOLDEN=1 rewrites it)`).toBe(readFileSync(path, 'utf8'));
+}
 
 const run = hasChromium() ? describe : describe.skip;
 
@@ -138,6 +152,10 @@ run('the status page and the link confirmation pages in Chromium', () => {
     smtp = await startSmtp();
     h = await startDaemonHarness(scenario, (config) => {
       config.http.listen = '127.0.0.1:0';
+      // A fixed secret: the pages' CSRF values, hence their golden files, are the same every run.
+      config.http.linkSecret = 'browser-test-link-secret';
+      config.budgets = budgetsSection.parse([{ name: 'team-day', amount: 50 }]);
+      config.capacity = capacitySection.parse({ watch: [{ gpuTypeId: 'NVIDIA L40S' }] });
       config.idle.rules = [{ ...config.idle.rules[0]!, dryRun: false, stopWhenScarce: true }];
       config.email = {
         ...config.email,
@@ -171,6 +189,8 @@ run('the status page and the link confirmation pages in Chromium', () => {
   });
 
   it('shows the warned notebook with its planned stop, and fits 360 px and 1280 px without overflow', async () => {
+    golden('status-page.html', await (await request(`${server.url}/`)).body.text());
+    golden('pod-page.html', await (await request(`${server.url}/pods/sim/nb`)).body.text());
     const home = await pageText(`${server.url}/`);
     expect(home.status).toBe(200);
     expect(home.text).toMatch(/demo-notebook[\s\S]*stops \w{3} 2 Nov, \d\d:\d\d UTC, in \d+m/);
