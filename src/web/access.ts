@@ -69,7 +69,7 @@ export function pageAccess(req: IncomingMessage, config: Config): Access {
       ok: false,
       status: 403,
       login: false,
-      reason: `no http.bearerToken is configured, so the status page is served to loopback clients only (this request came from ${req.socket.remoteAddress ?? 'an unknown address'}); set http.bearerToken to open it to others`,
+      reason: `No http.bearerToken is configured, so the status page is served to loopback clients only (this request came from ${req.socket.remoteAddress ?? 'an unknown address'}); set http.bearerToken to open it to others`,
     };
   }
   const session = sessionValue(token);
@@ -83,8 +83,8 @@ export function pageAccess(req: IncomingMessage, config: Config): Access {
     login: true,
     reason:
       cookie === undefined
-        ? 'enter the access token to see this page'
-        : 'your session is no longer valid (the token changed); enter the token again',
+        ? 'Enter the access token to see this page'
+        : 'Your session is no longer valid (the token changed); enter the token again',
   };
 }
 

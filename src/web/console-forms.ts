@@ -9,7 +9,7 @@ import { csrfFor, csrfMatches, silenceFromConsole, snoozeFromConsole } from '../
 import { keepRunningDone, silenceDone } from '../messages/links.js';
 import { sameOrigin } from './access.js';
 import { html } from './html.js';
-import { messagePage } from './message-page.js';
+import { messagePage, sentence } from './message-page.js';
 import { podPath } from './receipt-view.js';
 import { htmlReply, type Reply } from './reply.js';
 import type { StatusForms } from './status-page.js';
@@ -64,7 +64,7 @@ export interface ConsoleContext {
 const refused = (status: number, reason: string) =>
   htmlReply(
     status,
-    messagePage('Refused', [`${reason}; nothing changed.`], {
+    messagePage('Refused', [`${sentence(reason)}; nothing changed.`], {
       tone: 'bad',
       link: { href: '/', text: 'The status page' },
     }),

@@ -13,7 +13,7 @@ import {
 import { sameOrigin } from './access.js';
 import { html } from './html.js';
 import { page } from './layout.js';
-import { messagePage } from './message-page.js';
+import { messagePage, sentence } from './message-page.js';
 import { htmlReply, type Reply } from './reply.js';
 
 /** The URLs emails carry (contract with src/links/): the path names what the token must be for. */
@@ -106,7 +106,7 @@ export function linkAct(
 ): Reply {
   const origin = sameOrigin(req, context.config);
   if (!origin.ok)
-    return htmlReply(403, messagePage('Refused', [`${origin.reason}; nothing changed.`], { tone: 'bad' }));
+    return htmlReply(403, messagePage('Refused', [`${sentence(origin.reason)}; nothing changed.`], { tone: 'bad' }));
   const token = form.get('t') ?? '';
   if (!csrfMatches(context.secret, CSRF_PURPOSE, token, form.get('csrf') ?? '')) {
     return htmlReply(

@@ -1,6 +1,11 @@
 import { html } from './html.js';
 import { page } from './layout.js';
 
+/** "the form…" → "The form…": reasons are made to follow a colon, pages start sentences with them. */
+export function sentence(reason: string): string {
+  return reason.charAt(0).toUpperCase() + reason.slice(1);
+}
+
 /** A page that says one thing: a refusal, an error, a result. */
 export function messagePage(
   title: string,

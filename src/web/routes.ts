@@ -5,7 +5,7 @@ import type { MetricsSource } from '../metrics/source.js';
 import { type Access, pageAccess, sameOrigin, servedOverHttps, sessionCookie, tokenMatches } from './access.js';
 import { consoleAct, KEEP_RUNNING_PATH, SILENCE_PATH, statusForms } from './console-forms.js';
 import { linkAct, linkConfirmation, linkTarget } from './link-pages.js';
-import { loginPage, messagePage } from './message-page.js';
+import { loginPage, messagePage, sentence } from './message-page.js';
 import { podData, renderPodPage } from './pod-page.js';
 import { htmlReply, type Reply, seeOther } from './reply.js';
 import { statusData } from './status-data.js';
@@ -60,18 +60,15 @@ export function webRoute(context: WebContext, request: WebRequest): Reply | unde
   }
   if (path === '/login') {
     if (method === 'GET') {
-      return htmlReply(
-        200,
-        loginPage(
-          config.http.bearerToken === undefined
-            ? 'No token is configured; nothing to sign in to'
-            : 'Enter the access token',
-        ),
-      );
+      // Without a token there is nothing to sign in to: the page itself says who may see it.
+      return config.http.bearerToken === undefined
+        ? seeOther('/')
+        : htmlReply(200, loginPage('Enter the access token'));
     }
     if (method !== 'POST') return undefined;
     const origin = sameOrigin(req, config);
-    if (!origin.ok) return htmlReply(403, messagePage('Refused', [origin.reason, 'Nothing changed.'], { tone: 'bad' }));
+    if (!origin.ok)
+      return htmlReply(403, messagePage('Refused', [`${sentence(origin.reason)}; nothing changed.`], { tone: 'bad' }));
     const token = config.http.bearerToken;
     if (token === undefined) return seeOther('/');
     if (!tokenMatches(request.form.get('token') ?? '', token)) {
