@@ -44,6 +44,21 @@ const tickReads = perDatabase((database) => ({
     .prepare(),
 }));
 
+/** One episode by its key, open or ended. */
+export function episodeAt(database: Database, key: EpisodeKey): IdleEpisodeRecord | undefined {
+  return database.db
+    .select()
+    .from(idleEpisodes)
+    .where(
+      and(
+        eq(idleEpisodes.account, key.account),
+        eq(idleEpisodes.podId, key.podId),
+        eq(idleEpisodes.startedAt, key.startedAt),
+      ),
+    )
+    .get();
+}
+
 /** Every open episode of every account, for status pages and metrics. */
 export function allOpenEpisodes(database: Database): IdleEpisodeRecord[] {
   return database.db.select().from(idleEpisodes).where(isNull(idleEpisodes.endedAt)).all();

@@ -5,10 +5,12 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config/schema.js';
 import { openEpisodes } from '../db/idle-state.js';
 import type { Database } from '../db/open.js';
+import { alertView } from '../messages/alert-view.js';
+import { identityMatchers } from '../messages/commands.js';
 import { formatClock } from '../messages/format.js';
 import type { Action } from '../messages/view.js';
 import { currentPeriod, localHour } from '../rules/period.js';
-import type { LinkActionKind, LinkClaims } from './claims.js';
+import type { LinkActionKind } from './claims.js';
 import { loadLinkSecret } from './secret.js';
 import { signLink } from './token.js';
 
@@ -64,15 +66,18 @@ export function emailLinks(settings: EmailLinkSettings): EmailLinks {
     const alerts = announced.slice(0, LINKED_ALERTS);
     const recipient = notification.receiver.join(', ');
     const { now } = notification;
+    const pods = new Set(alerts.flatMap((alert) => podKey(alert) ?? []));
+    const linkedPods = new Set<string>();
+    const silenced = new Set<string>();
+    const titles = (alert: NotifyAlert) => alertView(alert, { now, timeZone: settings.timeZone }).title;
+    const distinct = new Set(alerts.map((alert) => identityMatchers(alert.rule, alert.labels).join(' '))).size;
     return alerts.flatMap((alert) => {
-      const named = (label: string) => (alerts.length > 1 ? `${label} (${alert.summary})` : label);
-      const make = (action: LinkActionKind, subject: string, end: LinkEnd, episode: number | null) => {
-        const until = end.durationMs === null ? end.until : now + end.durationMs;
-        const claims: LinkClaims = {
+      const make = (action: LinkActionKind, subject: string, end: LinkEnd, episode: number | null) =>
+        signLink(settings.secret, {
           action,
           account: alert.account,
           subject,
-          until,
+          until: end.durationMs === null ? end.until : now + end.durationMs,
           durationMs: end.durationMs,
           label: end.label,
           recipient,
@@ -80,30 +85,39 @@ export function emailLinks(settings: EmailLinkSettings): EmailLinks {
           nonce: nonce(),
           timeZone: settings.timeZone,
           episode,
-        };
-        return signLink(settings.secret, claims);
-      };
+        });
       const links: Action[] = [];
       const podId = keepRunningPod(alert);
-      if (podId !== undefined) {
+      const key = podKey(alert);
+      // A notice and a warning about the same Pod often share a message: one set of links for it.
+      if (podId !== undefined && key !== undefined && !linkedPods.has(key)) {
+        linkedPods.add(key);
         const episode = settings.episodeOf(alert.account, podId);
+        const name = alert.labels.pod_name || podId;
         const path = `${settings.publicUrl}/pods/${encodeURIComponent(alert.account)}/${encodeURIComponent(podId)}/keep-running?t=`;
         for (const end of keepRunningEnds(now, settings.timeZone)) {
-          links.push({
-            label: named(`Keep running ${end.label}`),
-            href: path + make('keep-running', podId, end, episode),
-          });
+          const label = pods.size > 1 ? `Keep ${name} running ${end.label}` : `Keep running ${end.label}`;
+          links.push({ label, href: path + make('keep-running', podId, end, episode) });
         }
       }
+      // A silence matches the alert's identity (messages/commands.ts): the notice and the warning
+      // about one Pod are silenced together, so they get one pair of links.
+      const identity = identityMatchers(alert.rule, alert.labels).join(' ');
+      if (silenced.has(identity)) return links;
+      silenced.add(identity);
       const path = `${settings.publicUrl}/alerts/${encodeURIComponent(alert.account)}/${encodeURIComponent(alert.key)}/silence?t=`;
       for (const hours of [4, 24]) {
         const end = { label: `${hours} h`, durationMs: hours * HOUR, until: 0 };
-        links.push({ label: named(`Silence for ${end.label}`), href: path + make('silence', alert.key, end, null) });
+        const label = distinct > 1 ? `Silence for ${end.label}: ${titles(alert)}` : `Silence for ${end.label}`;
+        links.push({ label, href: path + make('silence', alert.key, end, null) });
       }
       return links;
     });
   };
 }
+
+const podKey = (alert: NotifyAlert) =>
+  keepRunningPod(alert) === undefined ? undefined : `${alert.account}/${alert.labels.pod_id}`;
 
 interface LinkEnd {
   label: string;

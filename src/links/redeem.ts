@@ -3,15 +3,17 @@ import { parseMatcher } from '../alerts/matchers.js';
 import { newSilence } from '../alerts/silence.js';
 import type { AlertRecord } from '../db/alerts.js';
 import { openAlertOf } from '../db/alerts.js';
-import { openEpisodes, podSnoozesAfter, snoozePod } from '../db/idle-state.js';
+import { episodeAt, openEpisodes, podSnoozesAfter, snoozePod } from '../db/idle-state.js';
 import { recordUsedLink, usedLink } from '../db/links.js';
 import type { Database } from '../db/open.js';
 import { livePods, type PodRecord } from '../db/pods.js';
 import { recentReceipts } from '../db/receipts.js';
 import { insertSilence } from '../db/silences.js';
+import { alertView } from '../messages/alert-view.js';
 import { identityMatchers } from '../messages/commands.js';
 import {
   alreadySnoozedDone,
+  idleSpellOver,
   keepRunningDone,
   keepRunningPreview,
   silenceDone,
@@ -63,7 +65,12 @@ export function checkLink(
           timeZone: claims.timeZone,
           plannedStopAt: subject.plannedStopAt,
         })
-      : silencePreview({ title: subject.alert.summary, until, now, timeZone: claims.timeZone });
+      : silencePreview({
+          title: alertTitle(subject.alert, now, claims.timeZone),
+          until,
+          now,
+          timeZone: claims.timeZone,
+        });
   return { ok: true, claims, preview };
 }
 
@@ -124,10 +131,15 @@ export function redeemLink(
           now,
         }),
       );
-      return { ok: true, done: silenceDone(alert.summary, until, now, claims.timeZone) };
+      return { ok: true, done: silenceDone(alertTitle(alert, now, claims.timeZone), until, now, claims.timeZone) };
     }
     throw new Error(`redeem link: ${claims.subject} vanished inside one transaction`);
   });
+}
+
+/** "Pod notebook idle": what the alert is about, without figures, as its mails title it. */
+function alertTitle(alert: AlertRecord, now: number, timeZone: string): string {
+  return alertView({ ...alert, firedAt: alert.firedAt ?? alert.activeSince }, { now, timeZone }).title;
 }
 
 function subjectName(claims: LinkClaims): string {
@@ -147,10 +159,8 @@ function lookUp(database: Database, claims: LinkClaims): Subject {
   if (pod.status !== 'RUNNING') return { kind: 'gone', detail: `${name} is not running (${pod.status})` };
   const episode = openEpisodes(database, claims.account).get(claims.subject);
   if (claims.episode !== null && episode?.startedAt !== claims.episode) {
-    return {
-      kind: 'gone',
-      detail: `the idle spell of ${name} this email was about is over (it got busy, or was stopped)`,
-    };
+    const ended = episodeAt(database, { account: claims.account, podId: claims.subject, startedAt: claims.episode });
+    return { kind: 'gone', detail: idleSpellOver(name, ended?.endReason ?? null) };
   }
   const [last] = recentReceipts(database, 1, { account: claims.account, podId: claims.subject });
   const plannedStopAt =

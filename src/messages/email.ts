@@ -52,7 +52,11 @@ export function renderMessage(notification: Notification, options: RenderOptions
 }
 
 export function emailView(notification: Notification, options: RenderOptions = {}): EmailView {
-  const ctx: RenderContext = { now: notification.now, timeZone: options.timeZone ?? 'UTC' };
+  const ctx: RenderContext = {
+    now: notification.now,
+    timeZone: options.timeZone ?? 'UTC',
+    links: (options.actions?.length ?? 0) > 0,
+  };
   const resolvedReason = notification.reason === 'all_resolved' || notification.reason === 'new_resolved';
   const announced = [
     ...(resolvedReason

@@ -57,7 +57,7 @@ export function idleView(alert: AlertData, d: IdleDetails, ctx: RenderContext): 
       } else {
         headline = `Pod ${name} will be stopped at ${formatClock(d.stopAt, zone)}, idle ${idleFor}`;
         lead.push(
-          `Unless it gets busy, podwarden stops it at ${formatDateTime(d.stopAt, zone)} (in ${formatElapsed(d.stopAt - ctx.now)})${d.warnedAt === null ? '' : `, or ${formatElapsed(d.stopAt - d.warnedAt)} after this warning reaches you if that is later`}; to keep it running, snooze it (command below).`,
+          `Unless it gets busy, podwarden stops it at ${formatDateTime(d.stopAt, zone)} (in ${formatElapsed(d.stopAt - ctx.now)})${d.warnedAt === null ? '' : `, or ${formatElapsed(d.stopAt - d.warnedAt)} after this warning reaches you if that is later`}; to keep it running, ${ctx.links ? 'use a Keep running link below' : 'snooze it (command below)'}.`,
         );
       }
       break;

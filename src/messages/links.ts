@@ -6,9 +6,10 @@ import { formatClock, formatDateTime, formatElapsed, formatUsd, formatUsdPerHour
  * done, and why a link was refused. The page itself (HTML) is the web layer's.
  */
 
-/** Times within a day of `now` read as a clock time; further ones with their date. */
+/** A time on the reader's today reads as a clock time ("17:30 CET"); another day's with its date. */
 function when(at: number, now: number, timeZone: string): string {
-  return Math.abs(at - now) < 20 * 3_600_000 ? formatClock(at, timeZone) : formatDateTime(at, timeZone);
+  const day = (ms: number) => formatDateTime(ms, timeZone).split(', ')[0];
+  return day(at) === day(now) ? formatClock(at, timeZone) : formatDateTime(at, timeZone);
 }
 
 export function keepRunningPreview(input: {
@@ -51,6 +52,21 @@ export function silencePreview(input: { title: string; until: number; now: numbe
 
 export function silenceDone(title: string, until: number, now: number, timeZone: string): string {
   return `"${title}" is silenced until ${when(until, now, timeZone)}.`;
+}
+
+const SPELL_ENDS: Record<string, string> = {
+  active: 'it got busy',
+  snoozed: 'it was kept running meanwhile',
+  unknown: 'podwarden lost sight of its GPU use',
+  excluded: 'it was excluded from idle rules',
+  gone: 'it is gone',
+  not_running: 'it is no longer running',
+};
+
+/** Why a warning's keep-running link no longer applies: its idle spell ended, and how. */
+export function idleSpellOver(podName: string, endReason: string | null): string {
+  const how = endReason === null ? undefined : (SPELL_ENDS[endReason] ?? endReason);
+  return `the idle spell of ${podName} this email was about is over${how ? ` (${how})` : ''}`;
 }
 
 /** A refusal as a sentence for the page: it says which check failed, and that nothing changed. */

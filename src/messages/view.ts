@@ -91,6 +91,8 @@ export interface RenderContext {
   now: number;
   /** The zone times are shown in, unless the data names its own (a budget's). */
   timeZone: string;
+  /** Whether the message carries signed action links (keep running, silence) under its lead. */
+  links?: boolean;
 }
 
 /** The alert as a template sees it: rule, labels, figures and when it fired. */

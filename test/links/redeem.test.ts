@@ -15,6 +15,8 @@ import {
   loadLinkSecret,
   redeemLink,
   signLink,
+  silenceFromConsole,
+  snoozeFromConsole,
 } from '../../src/links/index.js';
 import { renderDigest } from '../../src/messages/notices.js';
 import { at, type IdleWorld, idleFrom, pod, scenario, startIdleWorld } from '../actions/idle-world.js';
@@ -156,7 +158,7 @@ describe('a keep-running link', () => {
         'for an idle spell that is over',
         signLink(secret, keepRunning({ episode: episode - 60_000 })),
         at('50m'),
-        { reason: 'gone', detail: 'the idle spell of nb this email was about is over (it got busy, or was stopped)' },
+        { reason: 'gone', detail: 'the idle spell of nb this email was about is over' },
       ],
     ];
     const before = state();
@@ -179,6 +181,18 @@ describe('a keep-running link', () => {
     );
   });
 
+  it('names the day of an end that is not today', () => {
+    const tomorrow9 = at('33h');
+    const token = signLink(
+      secret,
+      keepRunning({ durationMs: null, until: tomorrow9, label: 'until tomorrow 09:00 UTC', expiresAt: tomorrow9 }),
+    );
+    expect(checkLink(world.h.db, secret, token, NB, at('50m'))).toMatchObject({
+      ok: true,
+      preview: { question: 'Keep nb running until Tue 3 Nov, 09:00 UTC?' },
+    });
+  });
+
   it('never shortens a longer snooze made meanwhile, and is used up all the same', () => {
     const eight = redeemLink(
       world.h.db,
@@ -199,6 +213,21 @@ describe('a keep-running link', () => {
         .used.map((row) => row.nonce)
         .sort(),
     ).toEqual(['n2', 'n8']);
+  });
+
+  it("stops working once the warning's idle spell ended, and says how it ended", async () => {
+    const two = signLink(secret, keepRunning({ nonce: 'n2' }));
+    const eight = signLink(secret, keepRunning({ nonce: 'n8', durationMs: 8 * HOUR }));
+    expect(redeemLink(world.h.db, secret, two, NB, at('50m')).ok).toBe(true);
+    // The next evaluation ends the spell: the Pod is snoozed.
+    await world.runUntil('52m');
+    expect(checkLink(world.h.db, secret, eight, NB, at('52m'))).toEqual({
+      ok: false,
+      refusal: {
+        reason: 'gone',
+        detail: 'the idle spell of nb this email was about is over (it was kept running meanwhile)',
+      },
+    });
   });
 });
 
@@ -272,6 +301,38 @@ describe('a silence link', () => {
       refusal: { reason: 'gone', detail: 'the alert idle/sim/nb is resolved' },
     });
     expect(state()).toEqual(before);
+  });
+});
+
+describe("the status page's own forms", () => {
+  it('snooze and silence with source status page, shown among the held decisions', () => {
+    snoozeFromConsole(world.h.db, { account: 'sim', podId: 'nb', until: at('3h'), by: 'session' }, at('1h'));
+    expect(
+      silenceFromConsole(world.h.db, { alertKey: 'no-such-alert', until: at('3h'), by: 'session' }, at('1h')),
+    ).toBe(undefined);
+    insertAlert(world.h.db, {
+      key: 'idle/sim/nb2',
+      rule: 'idle',
+      account: 'sim',
+      severity: 'info',
+      summary: 'Pod nb2 idle',
+      labels: { rule: 'idle', account: 'sim', pod_id: 'nb2' },
+      details: {},
+      recipients: null,
+      activeSince: at('40m'),
+      lastSeenAt: at('45m'),
+      firedAt: at('40m'),
+    });
+    expect(
+      silenceFromConsole(world.h.db, { alertKey: 'idle/sim/nb2', until: at('5h'), by: 'session' }, at('1h')),
+    ).toMatchObject({
+      source: 'status page',
+      endsAt: at('5h'),
+    });
+    expect(heldDecisions(world.h.db, at('2h')).map((held) => [held.kind, held.subject, held.source])).toEqual([
+      ['snooze', 'nb', 'status page'],
+      ['silence', 'rule=idle account=sim pod_id=nb2', 'status page'],
+    ]);
   });
 });
 

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { toIso } from '../../src/clock.js';
 import { parseConfig } from '../../src/config/load.js';
 import type { Config } from '../../src/config/schema.js';
+import { snoozePod } from '../../src/db/idle-state.js';
 import { createMetrics, type Metrics } from '../../src/metrics/registry.js';
 import { buildStatus } from '../../src/metrics/status.js';
 import { budgetStatus } from '../../src/rules/budget.js';
@@ -234,6 +236,30 @@ describe('metrics of budgets, idle Pods, stops and alerts', () => {
     expect(status.receipts[0]).not.toHaveProperty('evidence');
     expect(status.receipts[0]?.decidedAt).toMatch(/^2026-11-02T09:\d\d:\d\dZ$/);
     expect(status.alerts.some((alert) => alert.rule === 'budget')).toBe(true);
+  });
+
+  it('lists the snoozes that hold in /api/status, with where they were made and by whom', () => {
+    const now = h.clock.now();
+    snoozePod(h.daemon.db, {
+      account: 'sim',
+      podId: 'nb-demo',
+      until: now + 2 * 3_600_000,
+      createdAt: now,
+      source: 'email link',
+      createdBy: 'ana@example.com',
+    });
+    expect(buildStatus(h.daemon, h.config, now).held).toEqual([
+      {
+        kind: 'snooze',
+        account: 'sim',
+        subject: 'nb-demo',
+        name: 'demo-notebook',
+        until: toIso(now + 2 * 3_600_000),
+        createdAt: toIso(now),
+        source: 'email link',
+        createdBy: 'ana@example.com',
+      },
+    ]);
   });
 
   it.skipIf(!hasBinary('promtool'))('passes promtool check metrics with every area populated', async () => {
