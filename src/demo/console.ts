@@ -18,11 +18,17 @@ export interface BannerInfo {
   stopsAfter: string | undefined;
 }
 
-/** What a newcomer reads first: where to look, and what will happen when. */
+/** The very first line: the page where the story unfolds, printed before anything starts. */
+export function statusPageLine(httpUrl: string): string {
+  return `podwarden demo: open ${httpUrl}/ to watch it (the status page: idle Pods, alerts, Keep running)`;
+}
+
+/** What a newcomer reads next: where else to look, and what will happen when. */
 export function bannerLines(info: BannerInfo): string[] {
   const until = info.stopsAfter ? `stops by itself after ${info.stopsAfter}` : 'Ctrl-C to stop';
   return [
-    `podwarden demo: scenario ${info.scenario} from ${toIso(info.startMs)}, in real time (${until})`,
+    `Scenario ${info.scenario} from ${toIso(info.startMs)}, in real time (${until})`,
+    `  Status page: ${info.httpUrl}/`,
     `  Metrics:     ${info.httpUrl}/metrics`,
     `  Status:      ${info.httpUrl}/api/status`,
     `  Mail folder: ${info.mailDir} (one .eml file per message)`,

@@ -17,7 +17,7 @@ export interface DemoEndpoints {
   sim: { restBaseUrl: string; graphqlUrl: string; apiKey: string };
   /** The folder holding the demo's database and configuration (absolute). */
   dir: string;
-  /** `host:port` for the metrics and status server. */
+  /** `host:port` for the metrics and status server (a real port: the emails' links name it). */
   listen: string;
   /** The embedded mail sink. */
   smtp: { host: string; port: number };
@@ -41,6 +41,8 @@ export function writeDemoConfig(endpoints: DemoEndpoints): { path: string; confi
   const database = join(endpoints.dir, 'podwarden.db');
   document.setIn(['database', 'path'], database);
   document.setIn(['http', 'listen'], endpoints.listen);
+  // The demo's emails carry Keep-running and Silence links; they must reach this very server.
+  document.setIn(['http', 'publicUrl'], `http://${endpoints.listen}`);
   // The sink speaks plain SMTP on loopback, as Mailpit does in compose.
   document.setIn(['email', 'host'], endpoints.smtp.host);
   document.setIn(['email', 'port'], endpoints.smtp.port);

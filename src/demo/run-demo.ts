@@ -1,4 +1,5 @@
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { startRuntime } from '../daemon-runtime.js';
 import type { Logger } from '../log.js';
@@ -6,7 +7,7 @@ import { packagePath } from '../package-root.js';
 import { ScaledClock } from '../simulator/scaled-clock.js';
 import { loadScenario } from '../simulator/scenario.js';
 import { startSimulator } from '../simulator/server.js';
-import { bannerLines, followDaemon, mailLine, tryLines } from './console.js';
+import { bannerLines, followDaemon, mailLine, statusPageLine, tryLines } from './console.js';
 import { writeDemoConfig } from './demo-config.js';
 import { startMailSink } from './mail-sink.js';
 
@@ -41,6 +42,9 @@ export async function runDemo(options: DemoOptions): Promise<{ mails: number }> 
   const dir = resolve(options.dir);
   const mailDir = join(dir, 'mail');
   clearPreviousRun(dir, mailDir);
+  // The address is known before anything starts, so it is the first line and the emails' links work.
+  const listen = await withRealPort(options.listen);
+  write(statusPageLine(`http://${listen}`));
 
   const scenario = loadScenario(DEMO_SCENARIO);
   if (!scenario.pods.some((pod) => pod.id === DEMO_POD)) {
@@ -66,7 +70,7 @@ export async function runDemo(options: DemoOptions): Promise<{ mails: number }> 
     const written = writeDemoConfig({
       sim: { restBaseUrl: sim.restBaseUrl, graphqlUrl: sim.graphqlUrl, apiKey: scenario.apiKey },
       dir,
-      listen: options.listen,
+      listen,
       smtp: { host: sink.host, port: sink.port },
     });
     const { config } = written;
@@ -109,6 +113,24 @@ function clearPreviousRun(dir: string, mailDir: string): void {
   mkdirSync(mailDir, { recursive: true });
   for (const suffix of ['', '-wal', '-shm']) rmSync(join(dir, `podwarden.db${suffix}`), { force: true });
   for (const file of readdirSync(mailDir)) if (file.endsWith('.eml')) rmSync(join(mailDir, file));
+}
+
+/**
+ * `host:0` becomes `host:<a free port>`: the emails' links (http.publicUrl) must name the port
+ * before the server starts. The port is free now; nothing else on loopback races for it.
+ */
+async function withRealPort(listen: string): Promise<string> {
+  const at = listen.lastIndexOf(':');
+  const host = listen.slice(0, at);
+  if (listen.slice(at + 1) !== '0') return listen;
+  const probe = createServer();
+  await new Promise<void>((resolve, reject) => {
+    probe.once('error', reject);
+    probe.listen(0, host, () => resolve());
+  });
+  const { port } = probe.address() as { port: number };
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return `${host}:${port}`;
 }
 
 function aborted(signal: AbortSignal): Promise<void> {

@@ -3,8 +3,11 @@ import type { AddressInfo } from 'node:net';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config/schema.js';
 import { parseListen } from '../config/sections/http.js';
+import { loadLinkSecret } from '../links/index.js';
 import type { Logger } from '../log.js';
 import { redact } from '../redact.js';
+import { htmlReply, type Reply } from '../web/reply.js';
+import { webRoute } from '../web/routes.js';
 import { bearerMatches } from './auth.js';
 import { checkReadiness } from './readiness.js';
 import { createMetrics } from './registry.js';
@@ -25,7 +28,11 @@ export interface MetricsServer {
   close(): Promise<void>;
 }
 
-type Reply = { status: number; type: string; body: string; headers?: Record<string, string> };
+/** A form is a few hundred bytes; anything larger is not one of ours. */
+const MAX_FORM_BYTES = 16 * 1024;
+
+/** The routes served as before the pages; each needs the bearer token when one is configured. */
+const API_ROUTES = new Set(['/metrics', '/readyz', '/api/status']);
 
 const text = (status: number, body: string, headers?: Record<string, string>): Reply => ({
   status,
@@ -36,8 +43,9 @@ const text = (status: number, body: string, headers?: Record<string, string>): R
 
 /**
  * The HTTP side of podwarden (node:http, no framework): `/metrics` for Prometheus, `/healthz`
- * (the process answers), `/readyz` (database open, Pods collected recently) and `/api/status`.
- * With `http.bearerToken` set, every route but `/healthz` needs `Authorization: Bearer <token>`.
+ * (the process answers), `/readyz` (database open, Pods collected recently) and `/api/status`;
+ * with `http.bearerToken` set, those but `/healthz` need `Authorization: Bearer <token>`. The
+ * status page and its forms are src/web/'s, with their own access rules (routes.ts).
  */
 export async function startMetricsServer(options: MetricsServerOptions): Promise<MetricsServer> {
   const { config, daemon, clock } = options;
@@ -46,9 +54,26 @@ export async function startMetricsServer(options: MetricsServerOptions): Promise
   if (!listen) throw new Error(`metrics server: invalid http.listen "${config.http.listen}"`);
   const metrics = createMetrics({ source: daemon, config, clock });
   const token = config.http.bearerToken;
+  let linkSecret: Buffer | undefined;
+  // Read (or made and kept) on first use: a server that never serves a page or link never writes it.
+  const secret = () => {
+    linkSecret ??= loadLinkSecret(daemon.db, config, clock);
+    return linkSecret;
+  };
 
   const route = async (req: IncomingMessage): Promise<Reply> => {
-    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const path = url.pathname;
+    const method = req.method ?? 'GET';
+    if (!API_ROUTES.has(path) && path !== '/healthz') {
+      const form = method === 'POST' ? await readForm(req) : new URLSearchParams();
+      if (form === undefined) return htmlReply(413, 'form too large\n');
+      const reply = webRoute(
+        { config, source: daemon, clock, secret },
+        { req, method, path, query: url.searchParams, form },
+      );
+      if (reply) return reply;
+    }
     if (req.method !== 'GET' && req.method !== 'HEAD') return text(405, 'only GET and HEAD', { Allow: 'GET, HEAD' });
     if (path === '/healthz') return text(200, 'ok');
     if (token !== undefined && !bearerMatches(req.headers.authorization, token)) {
@@ -68,7 +93,7 @@ export async function startMetricsServer(options: MetricsServerOptions): Promise
           body: `${JSON.stringify(buildStatus(daemon, config, clock.now()), null, 2)}\n`,
         };
       default:
-        return text(404, `no route ${path}; see /metrics, /healthz, /readyz, /api/status`);
+        return text(404, `no route ${path}; see /, /metrics, /healthz, /readyz, /api/status`);
     }
   };
 
@@ -109,6 +134,18 @@ export async function startMetricsServer(options: MetricsServerOptions): Promise
       });
     },
   };
+}
+
+/** The urlencoded body of a POST, or undefined when it is larger than any form of ours. */
+async function readForm(req: IncomingMessage): Promise<URLSearchParams | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_FORM_BYTES) return undefined;
+    chunks.push(chunk as Buffer);
+  }
+  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
 }
 
 function displayUrl(address: AddressInfo): string {

@@ -33,6 +33,14 @@ describe('podwarden demo', () => {
     let metricsUrl: string | undefined;
     try {
       metricsUrl = (await stdout.until(/^ {2}Metrics:\s+(http:\/\/127\.0\.0\.1:\d+)\/metrics$/m))[1];
+      // The status page comes first, before anything else the demo prints; the emails' links point there.
+      expect(stdout.all.split('\n')[0]).toBe(
+        `podwarden demo: open ${metricsUrl}/ to watch it (the status page: idle Pods, alerts, Keep running)`,
+      );
+      expect(readFileSync(join(demoDir, 'podwarden.yaml'), 'utf8')).toContain(`publicUrl: ${metricsUrl}`);
+      const page = await fetch(`${metricsUrl}/`);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('<h2>Idle GPUs</h2>');
       const statusUrl = (await stdout.until(/^ {2}Status:\s+(\S+)$/m))[1];
       const mailDir = (await stdout.until(/^ {2}Mail folder:\s+(\S+) /m))[1];
       expect(statusUrl).toBe(`${metricsUrl}/api/status`);

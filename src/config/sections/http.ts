@@ -29,7 +29,7 @@ export function httpSection(ctx: ParseContext) {
         .default('0.0.0.0:9464'),
       /** Where people reach this server (behind a proxy, say): links to the status page are made from it. */
       publicUrl: httpUrl().optional(),
-      /** When set, every request but /healthz needs `Authorization: Bearer <token>`. */
+      /** When set, /metrics, /readyz and /api/status need `Authorization: Bearer <token>`; the status page takes it once in a login form. */
       ...secretShape('bearerToken', ctx),
       /**
        * Signs the action links of emails (keep running, silence). Without it, one is generated on

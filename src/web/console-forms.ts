@@ -1,0 +1,120 @@
+import type { IncomingMessage } from 'node:http';
+import type { IdleCandidate } from '../actions/idle-status.js';
+import type { Config } from '../config/schema.js';
+import type { AlertRecord } from '../db/alerts.js';
+import { openAlertOf } from '../db/alerts.js';
+import type { Database } from '../db/open.js';
+import { livePods } from '../db/pods.js';
+import { csrfFor, csrfMatches, silenceFromConsole, snoozeFromConsole } from '../links/index.js';
+import { keepRunningDone, silenceDone } from '../messages/links.js';
+import { sameOrigin } from './access.js';
+import { html } from './html.js';
+import { messagePage, sentence } from './message-page.js';
+import { podPath } from './receipt-view.js';
+import { htmlReply, type Reply } from './reply.js';
+import type { StatusForms } from './status-page.js';
+
+export const KEEP_RUNNING_PATH = '/console/keep-running';
+export const SILENCE_PATH = '/console/silence';
+const CSRF_PURPOSE = 'status-page-form';
+const HOUR = 3_600_000;
+
+/** What the forms offer, like the emails' links: a few hours, or a day. */
+const KEEP_FOR: ReadonlyArray<[string, number]> = [
+  ['2 h', 2 * HOUR],
+  ['8 h', 8 * HOUR],
+  ['24 h', 24 * HOUR],
+];
+const SILENCE_FOR: ReadonlyArray<[string, number]> = [
+  ['4 h', 4 * HOUR],
+  ['24 h', 24 * HOUR],
+];
+
+function options(choices: ReadonlyArray<[string, number]>) {
+  return choices.map(([label, ms]) => html`<option value="${ms}">${label}</option>`);
+}
+
+/** The forms of the status page, each carrying a CSRF value bound to the viewer's session. */
+export function statusForms(secret: Buffer, binding: string): StatusForms {
+  const csrf = csrfFor(secret, CSRF_PURPOSE, binding);
+  return {
+    keepRunning: (candidate: IdleCandidate) => html`<form class="inline" method="post" action="${KEEP_RUNNING_PATH}">
+<input type="hidden" name="csrf" value="${csrf}"><input type="hidden" name="account" value="${candidate.account}"><input type="hidden" name="podId" value="${candidate.podId}">
+<select name="for" aria-label="keep running for">${options(KEEP_FOR)}</select>
+<button type="submit">Keep running</button></form>`,
+    silence: (alert: AlertRecord) => html`<form class="inline" method="post" action="${SILENCE_PATH}">
+<input type="hidden" name="csrf" value="${csrf}"><input type="hidden" name="alertKey" value="${alert.key}">
+<select name="for" aria-label="silence for">${options(SILENCE_FOR)}</select>
+<button class="secondary" type="submit">Silence</button></form>`,
+  };
+}
+
+export interface ConsoleContext {
+  db: Database;
+  config: Config;
+  secret: Buffer;
+  now: number;
+  timeZone: string;
+  /** The session (or loopback) the CSRF value is bound to. */
+  binding: string;
+  /** Who acted, for the snooze or silence row. */
+  by: string;
+}
+
+const refused = (status: number, reason: string) =>
+  htmlReply(
+    status,
+    messagePage('Refused', [`${sentence(reason)}; nothing changed.`], {
+      tone: 'bad',
+      link: { href: '/', text: 'The status page' },
+    }),
+  );
+
+function chosen(form: URLSearchParams, choices: ReadonlyArray<[string, number]>): number | undefined {
+  const ms = Number(form.get('for'));
+  return choices.some(([, offered]) => offered === ms) ? ms : undefined;
+}
+
+/** A POST of one of the status page's forms: same origin, the session's CSRF value, then the act. */
+export function consoleAct(context: ConsoleContext, path: string, req: IncomingMessage, form: URLSearchParams): Reply {
+  const origin = sameOrigin(req, context.config);
+  if (!origin.ok) return refused(403, origin.reason);
+  if (!csrfMatches(context.secret, CSRF_PURPOSE, context.binding, form.get('csrf') ?? '')) {
+    return refused(
+      403,
+      'the form lacks its check value or it belongs to another session (reload the page and try again)',
+    );
+  }
+  const { db, now, timeZone } = context;
+  if (path === KEEP_RUNNING_PATH) {
+    const account = form.get('account') ?? '';
+    const podId = form.get('podId') ?? '';
+    const ms = chosen(form, KEEP_FOR);
+    if (ms === undefined)
+      return refused(400, `field "for": expected one of ${KEEP_FOR.map(([, m]) => m).join(', ')} (ms)`);
+    const pod = livePods(db, account).find((p) => p.podId === podId);
+    if (!pod) return refused(404, `no Pod ${podId} in account ${account}`);
+    snoozeFromConsole(db, { account, podId, until: now + ms, by: context.by }, now);
+    return htmlReply(
+      200,
+      messagePage('Done', [keepRunningDone(pod.name || podId, now + ms, now, timeZone)], {
+        tone: 'good',
+        link: { href: podPath(account, podId), text: `The page of ${pod.name || podId}` },
+      }),
+    );
+  }
+  const key = form.get('alertKey') ?? '';
+  const ms = chosen(form, SILENCE_FOR);
+  if (ms === undefined)
+    return refused(400, `field "for": expected one of ${SILENCE_FOR.map(([, m]) => m).join(', ')} (ms)`);
+  const alert = openAlertOf(db, key);
+  if (!alert) return refused(404, `the alert ${key} is not open any more`);
+  silenceFromConsole(db, { alertKey: key, until: now + ms, by: context.by }, now);
+  return htmlReply(
+    200,
+    messagePage('Done', [silenceDone(alert.summary, now + ms, now, timeZone)], {
+      tone: 'good',
+      link: { href: '/', text: 'The status page' },
+    }),
+  );
+}

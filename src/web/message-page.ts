@@ -1,0 +1,35 @@
+import { html } from './html.js';
+import { page } from './layout.js';
+
+/** "the form…" → "The form…": reasons are made to follow a colon, pages start sentences with them. */
+export function sentence(reason: string): string {
+  return reason.charAt(0).toUpperCase() + reason.slice(1);
+}
+
+/** A page that says one thing: a refusal, an error, a result. */
+export function messagePage(
+  title: string,
+  sentences: readonly string[],
+  options: { tone?: 'bad' | 'good'; link?: { href: string; text: string } } = {},
+): string {
+  return page({
+    title,
+    body: html`<section class="card${options.tone === 'bad' ? ' critical' : ''}"><h2>${title}</h2>${sentences.map((s) => html`<p>${s}</p>`)}${
+      options.link ? html`<p><a href="${options.link.href}">${options.link.text}</a></p>` : ''
+    }</section>`,
+  });
+}
+
+/** The login form: the token is sent once and exchanged for a session cookie. */
+export function loginPage(reason: string): string {
+  return page({
+    title: 'sign in',
+    body: html`<section class="card"><h2>Access token</h2>
+<p>${reason}.</p>
+<p class="muted">The token is http.bearerToken of podwarden's configuration. Your browser keeps a session cookie derived from it, never the token.</p>
+<form class="inline" method="post" action="/login">
+<input type="password" name="token" autocomplete="current-password" aria-label="access token" required>
+<button type="submit">Sign in</button>
+</form></section>`,
+  });
+}

@@ -1,0 +1,51 @@
+import type { ReceiptRecord } from '../db/receipts.js';
+import { formatDateTime, formatPercent, formatUsdPerHour } from '../messages/format.js';
+import { sparkSvg } from './charts.js';
+import { html, type SafeHtml } from './html.js';
+
+/** The words `podwarden why` uses for each decision, so page and terminal agree. */
+const DECISION_TEXT: Record<ReceiptRecord['decision'], string> = {
+  notified: 'found idle: notified',
+  warned: 'warned',
+  stopped: 'STOPPED',
+  dry_run: 'would stop (dry run: nothing sent)',
+  blocked: 'stop blocked',
+  failed: 'stop failed',
+  cancelled: 'warning cancelled',
+};
+
+const DECISION_TONE: Record<ReceiptRecord['decision'], string> = {
+  notified: 'info',
+  warned: 'warning',
+  stopped: 'critical',
+  dry_run: 'warning',
+  blocked: 'info',
+  failed: 'critical',
+  cancelled: 'ok',
+};
+
+export const podPath = (account: string, podId: string) =>
+  `/pods/${encodeURIComponent(account)}/${encodeURIComponent(podId)}`;
+
+/**
+ * One idle decision with its evidence: the window's GPU samples, the coverage, the money and
+ * every guard that failed (all guards on the Pod's own page).
+ */
+export function receiptItem(receipt: ReceiptRecord, timeZone: string, options: { allGuards: boolean }): SafeHtml {
+  const { evidence } = receipt;
+  const guards = options.allGuards ? receipt.guards : receipt.guards.filter((guard) => !guard.passed);
+  return html`<li>
+<div class="row"><span><a class="name" href="${podPath(receipt.account, receipt.podId)}">${receipt.podName}</a> <span class="meta">${receipt.podId} · ${receipt.account} · rule ${receipt.rule}</span></span>
+<span class="tag ${DECISION_TONE[receipt.decision]}">${DECISION_TEXT[receipt.decision]}</span></div>
+<div class="meta">${formatDateTime(receipt.decidedAt, timeZone)}${receipt.plannedStopAt !== null && receipt.decision === 'warned' ? ` · stop planned ${formatDateTime(receipt.plannedStopAt, timeZone)}${receipt.dryRun ? ' (dry run)' : ''}` : ''}</div>
+${receipt.reason ? html`<div>${receipt.reason}</div>` : ''}
+${
+  evidence.samples.length > 0
+    ? html`${sparkSvg(evidence.samples, evidence.thresholds.utilThreshold, !options.allGuards)}
+<div class="meta">${formatDateTime(evidence.windowFrom, timeZone)} → ${formatDateTime(evidence.windowTo, timeZone)}: ${evidence.samples.length} samples, ${evidence.idleSamples} idle, idle coverage ${formatPercent(evidence.coverage)}${evidence.held ? ', GPU memory held' : ''} (needs GPU ≤ ${evidence.thresholds.utilThreshold}% and ${formatPercent(evidence.thresholds.coverage)})</div>`
+    : ''
+}
+<div class="meta">costs ${formatUsdPerHour(receipt.costPerHr)}, saves ${formatUsdPerHour(receipt.savingPerHr)} when stopped</div>
+${guards.length > 0 ? html`<ul class="guards">${guards.map((guard) => html`<li class="${guard.passed ? '' : 'fail'}">${guard.passed ? 'pass' : 'FAIL'} ${guard.guard}: ${guard.detail}</li>`)}</ul>` : ''}
+</li>`;
+}

@@ -1,0 +1,143 @@
+import type { IncomingMessage } from 'node:http';
+import type { Clock } from '../clock.js';
+import type { Config } from '../config/schema.js';
+import type { MetricsSource } from '../metrics/source.js';
+import { type Access, pageAccess, sameOrigin, servedOverHttps, sessionCookie, tokenMatches } from './access.js';
+import { consoleAct, KEEP_RUNNING_PATH, SILENCE_PATH, statusForms } from './console-forms.js';
+import { linkAct, linkConfirmation, linkTarget } from './link-pages.js';
+import { loginPage, messagePage, sentence } from './message-page.js';
+import { podData, renderPodPage } from './pod-page.js';
+import { htmlReply, type Reply, seeOther } from './reply.js';
+import { statusData } from './status-data.js';
+import { renderStatusPage } from './status-page.js';
+import { STYLESHEET, STYLESHEET_HASH, STYLESHEET_PATH } from './styles.js';
+
+export interface WebContext {
+  config: Config;
+  source: MetricsSource;
+  clock: Clock;
+  /** The link secret (src/links/): signs the emails' tokens and the forms' CSRF values. */
+  secret(): Buffer;
+}
+
+export interface WebRequest {
+  req: IncomingMessage;
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  /** The urlencoded form of a POST. */
+  form: URLSearchParams;
+}
+
+/** The zone pages show times in: the digest's, the one zone a team configures for people. */
+export function pageTimeZone(config: Config): string {
+  return config.alerts.digest?.timeZone ?? 'UTC';
+}
+
+const POD_PAGE = /^\/pods\/([^/]+)\/([^/]+)$/;
+
+function refused(access: Exclude<Access, { ok: true }>): Reply {
+  if (access.login) return htmlReply(access.status, loginPage(access.reason));
+  return htmlReply(access.status, messagePage('Not allowed', [access.reason], { tone: 'bad' }));
+}
+
+/**
+ * The pages: `/`, `/pods/<account>/<podId>`, `/login` and the stylesheet. Undefined for a path
+ * that is not a page, so the server answers it as before.
+ */
+export function webRoute(context: WebContext, request: WebRequest): Reply | undefined {
+  const { config, source, clock } = context;
+  const { req, method, path } = request;
+  if (path === STYLESHEET_PATH) {
+    // Pages link to it with the content's hash: that URL never changes meaning, so cache it forever.
+    const cache = request.query.get('v') === STYLESHEET_HASH ? 'public, max-age=31536000, immutable' : 'no-cache';
+    return {
+      status: 200,
+      type: 'text/css; charset=utf-8',
+      body: STYLESHEET,
+      headers: { 'cache-control': cache, 'x-content-type-options': 'nosniff' },
+    };
+  }
+  if (path === '/login') {
+    if (method === 'GET') {
+      // Without a token there is nothing to sign in to: the page itself says who may see it.
+      return config.http.bearerToken === undefined
+        ? seeOther('/')
+        : htmlReply(200, loginPage('Enter the access token'));
+    }
+    if (method !== 'POST') return undefined;
+    const origin = sameOrigin(req, config);
+    if (!origin.ok)
+      return htmlReply(403, messagePage('Refused', [`${sentence(origin.reason)}; nothing changed.`], { tone: 'bad' }));
+    const token = config.http.bearerToken;
+    if (token === undefined) return seeOther('/');
+    if (!tokenMatches(request.form.get('token') ?? '', token)) {
+      return htmlReply(401, loginPage('That is not the configured token; try again'));
+    }
+    return seeOther('/', { 'set-cookie': sessionCookie(token, servedOverHttps(req, config)) });
+  }
+  const target = linkTarget(path);
+  if (target) {
+    // No login: the signed token is the authority (the link works from a phone's mail app).
+    const linkContext = {
+      db: source.db,
+      config,
+      secret: context.secret(),
+      now: clock.now(),
+      timeZone: pageTimeZone(config),
+    };
+    if (method === 'GET' || method === 'HEAD')
+      return linkConfirmation(linkContext, target, request.query.get('t') ?? '');
+    if (method === 'POST') return linkAct(linkContext, target, req, request.form);
+    return undefined;
+  }
+  if (path === KEEP_RUNNING_PATH || path === SILENCE_PATH) {
+    if (method !== 'POST') return undefined;
+    const access = pageAccess(req, config);
+    if (!access.ok) return refused(access);
+    const by = access.loopbackOnly ? `status page (loopback)` : 'status page (signed in with the token)';
+    return consoleAct(
+      {
+        db: source.db,
+        config,
+        secret: context.secret(),
+        now: clock.now(),
+        timeZone: pageTimeZone(config),
+        binding: access.binding,
+        by,
+      },
+      path,
+      req,
+      request.form,
+    );
+  }
+  if (path === '/' || POD_PAGE.test(path)) {
+    if (method !== 'GET' && method !== 'HEAD') return undefined;
+    const access = pageAccess(req, config);
+    if (!access.ok) return refused(access);
+    const now = clock.now();
+    const forms = statusForms(context.secret(), access.binding);
+    const options = { timeZone: pageTimeZone(config), loopbackOnly: access.loopbackOnly, forms };
+    if (path === '/') return htmlReply(200, renderStatusPage(statusData(source, config, now), options));
+    const [, account = '', podId = ''] = (POD_PAGE.exec(path) ?? []).map((part) => safeDecode(part));
+    if (!config.accounts.some((a) => a.name === account)) {
+      return htmlReply(
+        404,
+        messagePage('No such account', [`No account named "${account}" is configured.`], {
+          tone: 'bad',
+          link: { href: '/', text: 'Back to the status page' },
+        }),
+      );
+    }
+    return htmlReply(200, renderPodPage(podData(source, config, account, podId, now), { ...options, now }));
+  }
+  return undefined;
+}
+
+function safeDecode(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
+}

@@ -1,0 +1,163 @@
+import type { IdleCandidate } from '../actions/idle-status.js';
+import type { AlertRecord } from '../db/alerts.js';
+import {
+  formatDateTime,
+  formatElapsed,
+  formatPercent,
+  formatUsd,
+  formatUsdBrief,
+  formatUsdPerHour,
+} from '../messages/format.js';
+import type { BudgetStatus } from '../rules/budget.js';
+import { budgetBar } from './charts.js';
+import { html, type SafeHtml } from './html.js';
+import { page } from './layout.js';
+import { podPath, receiptItem } from './receipt-view.js';
+import { type CapacityRow, type CollectorHealth, type StatusData, snoozeKey } from './status-data.js';
+
+/** The forms the page offers on a candidate or an alert (they need the session's CSRF value). */
+export interface StatusForms {
+  keepRunning(candidate: IdleCandidate): SafeHtml;
+  silence(alert: AlertRecord): SafeHtml;
+}
+
+export interface StatusPageOptions {
+  timeZone: string;
+  loopbackOnly: boolean;
+  forms: StatusForms;
+  /** A sentence at the top after a form acted ("nb-demo keeps running until 17:30"). */
+  notice?: string;
+}
+
+const PHASE_TEXT: Record<IdleCandidate['phase'], string> = {
+  notified: 'idle: notified',
+  warned: 'warned: stop planned',
+  stop_due: 'stop due',
+  decided: 'decided',
+};
+
+function idleItem(candidate: IdleCandidate, options: StatusPageOptions, data: StatusData): SafeHtml {
+  const zone = options.timeZone;
+  const { now } = data;
+  const snoozed = data.snoozedUntil.get(snoozeKey(candidate.account, candidate.podId));
+  // The ladder cancels the stop at its next tick; the page says so at once.
+  const stop =
+    snoozed !== undefined
+      ? `kept running until ${formatDateTime(snoozed, zone)}: no warning or stop before then`
+      : candidate.plannedStopAt === null
+        ? 'no stop planned'
+        : `${candidate.dryRun ? 'would stop (dry run)' : 'stops'} ${formatDateTime(candidate.plannedStopAt, zone)}, in ${formatElapsed(candidate.msToStop ?? 0)}`;
+  return html`<li>
+<div class="row"><a class="name" href="${podPath(candidate.account, candidate.podId)}">${candidate.podName}</a>
+<span class="tag ${snoozed !== undefined ? 'ok' : candidate.phase === 'notified' ? 'info' : 'warning'}">${snoozed !== undefined ? 'kept running' : PHASE_TEXT[candidate.phase]}</span></div>
+<div class="meta">${candidate.podId} · ${candidate.account} · rule ${candidate.rule}</div>
+<div>GPU idle for ${formatElapsed(now - candidate.idleSince)} · costs ${formatUsdPerHour(candidate.costPerHr)}</div>
+<div><strong>${stop}</strong></div>
+${options.forms.keepRunning(candidate)}
+</li>`;
+}
+
+function alertItem(alert: AlertRecord, options: StatusPageOptions, now: number): SafeHtml {
+  const tone = alert.severity === 'critical' ? 'critical' : alert.severity === 'warning' ? 'warning' : 'info';
+  return html`<li>
+<div class="row"><span class="name">${alert.summary}</span><span class="tag ${tone}">${alert.severity}</span></div>
+<div class="meta">${alert.rule} · ${alert.account} · firing since ${formatDateTime(alert.firedAt ?? alert.activeSince, options.timeZone)} (${formatElapsed(now - (alert.firedAt ?? alert.activeSince))})</div>
+${options.forms.silence(alert)}
+</li>`;
+}
+
+function budgetItem(status: BudgetStatus, zone: string): SafeHtml {
+  const low = status.forecast === null ? null : Math.min(status.forecast, status.forecastAtCurrentRate);
+  const high = status.forecast === null ? null : Math.max(status.forecast, status.forecastAtCurrentRate);
+  const ratio = status.amount > 0 ? status.live / status.amount : 0;
+  const tone = ratio >= 1 ? 'critical' : ratio >= 0.8 ? 'warning' : 'ok';
+  return html`<li>
+<div class="row"><span class="name">${status.budget}</span><span class="tag ${tone}">${formatPercent(ratio)} of ${formatUsdBrief(status.amount)}</span></div>
+<div class="meta">${status.account} · ${status.period.label} (${status.periodKind}, ${status.timeZone})</div>
+${budgetBar({ amount: status.amount, live: status.live, low, high })}
+<div>${formatUsd(status.live)} spent (${formatUsd(status.actual)} billed) · now ${formatUsdPerHour(status.currentPerHour)}</div>
+<div class="meta">${
+    low === null || high === null
+      ? 'forecast: not enough history yet'
+      : `forecast by ${formatDateTime(status.period.endMs, zone)}: ${formatUsd(low)} – ${formatUsd(high)}`
+  }${status.runsOutAt !== null ? ` · runs out ${formatDateTime(status.runsOutAt, zone)}` : ''}</div>
+</li>`;
+}
+
+function collectorItem(health: CollectorHealth, zone: string, now: number): SafeHtml {
+  const run = health.lastRun;
+  const outcome = run ? (run.outcome ?? 'running') : 'never run';
+  const stale = health.lastSuccessAt === null || now - health.lastSuccessAt > 2 * health.intervalMs;
+  const tone = outcome === 'error' || stale ? 'critical' : outcome === 'ok' ? 'ok' : 'info';
+  // A last run that went fine long ago is not "ok" now: the data is old.
+  const word = stale && outcome === 'ok' ? 'stale' : outcome;
+  return html`<li>
+<div class="row"><span><span class="name">${health.collector}</span> <span class="meta">${health.account} · every ${formatElapsed(health.intervalMs)}</span></span><span class="tag ${tone}">${word}</span></div>
+<div class="meta">${health.lastSuccessAt === null ? 'no successful run yet' : `last success ${formatDateTime(health.lastSuccessAt, zone)} (${formatElapsed(now - health.lastSuccessAt)} ago)`}</div>
+${run?.error ? html`<div>${run.error}</div>` : ''}${run?.detail ? html`<div class="meta">${run.detail}</div>` : ''}
+</li>`;
+}
+
+function capacityItem(row: CapacityRow): SafeHtml {
+  const wanted = row.availability !== null && (row.wanted as readonly string[]).includes(row.availability);
+  return html`<li>
+<div class="row"><span class="name">${row.gpuName}</span><span class="tag ${wanted ? 'ok' : 'info'}">${row.availability ?? 'unknown'}</span></div>
+<div class="meta">${row.account} · ${row.product} · ${row.dataCenterId || 'all data centers'} · watching for ${row.wanted.join(', ')}${row.priceSecure !== null ? ` · ${formatUsdPerHour(row.priceSecure)}` : ''}</div>
+</li>`;
+}
+
+function card(title: string, items: SafeHtml[], empty: string, tone = ''): SafeHtml {
+  return html`<section class="card ${tone}"><h2>${title}</h2>${
+    items.length > 0 ? html`<ul class="items">${items}</ul>` : html`<p class="muted">${empty}</p>`
+  }</section>`;
+}
+
+/** `/`: what the daemon knows now, most urgent first, every figure formatted in src/messages/format.ts. */
+export function renderStatusPage(data: StatusData, options: StatusPageOptions): string {
+  const zone = options.timeZone;
+  const { now } = data;
+  const banners: SafeHtml[] = [];
+  if (options.notice) banners.push(html`<p class="banner good">${options.notice}</p>`);
+  if (!data.ready) banners.push(html`<p class="banner bad">Not ready: ${data.reasons.join('; ')}</p>`);
+  const body = html`${banners}
+${card(
+  'Idle GPUs',
+  data.idle.map((candidate) => idleItem(candidate, options, data)),
+  'No Pod is idle.',
+  data.idle.some((c) => c.plannedStopAt !== null && !data.snoozedUntil.has(snoozeKey(c.account, c.podId)))
+    ? 'warning'
+    : '',
+)}
+${card(
+  'Open alerts',
+  data.alerts.map((alert) => alertItem(alert, options, now)),
+  'No alert is firing.',
+  data.alerts.some((a) => a.severity === 'critical') ? 'critical' : data.alerts.length > 0 ? 'warning' : '',
+)}
+${card(
+  'Budgets',
+  data.budgets.map((status) => budgetItem(status, zone)),
+  'No budget configured.',
+)}
+${card(
+  'Recent decisions',
+  data.receipts.map((receipt) => receiptItem(receipt, zone, { allGuards: false })),
+  'No idle decision yet.',
+)}
+<div class="cols">
+${card(
+  'Collectors',
+  data.collectors.map((health) => collectorItem(health, zone, now)),
+  'No collector enabled.',
+)}
+${card('Capacity watches', data.capacity.map(capacityItem), 'No GPU type watched (capacity.watch).')}
+</div>`;
+  return page({
+    title: 'status',
+    banner: options.loopbackOnly
+      ? 'Served to this machine only: no http.bearerToken is configured, so other addresses get 403.'
+      : undefined,
+    body,
+    footer: `as of ${formatDateTime(now, zone)}`,
+  });
+}
