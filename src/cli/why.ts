@@ -6,6 +6,7 @@ import { openDatabase } from '../db/open.js';
 import { type ReceiptRecord, recentReceipts } from '../db/receipts.js';
 import { formatDuration } from '../duration.js';
 import { describeSource } from '../messages/decisions.js';
+import { RECEIPT_DECISION_TEXT } from '../messages/receipt-decision.js';
 import { configOption } from './config-option.js';
 import { clockNote, daemonNow } from './daemon-now.js';
 import { sparkline } from './sparkline.js';
@@ -15,16 +16,6 @@ interface WhyOptions {
   account?: string;
   limit: number;
 }
-
-const DECISION_TEXT: Record<ReceiptRecord['decision'], string> = {
-  notified: 'found idle: notified',
-  warned: 'warned',
-  stopped: 'STOPPED',
-  dry_run: 'would stop (dry run: nothing sent)',
-  blocked: 'stop blocked',
-  failed: 'stop failed',
-  cancelled: 'warning cancelled',
-};
 
 /** `podwarden why POD`: the latest idle decisions on a Pod, each with its evidence and guards. */
 export function whyCommand(): Command {
@@ -68,7 +59,7 @@ const money = (usd: number) => `$${usd.toFixed(2)}/h`;
 /** One receipt, in a few lines: decision, the window's GPU sparkline, money, guards. */
 export function describe(receipt: ReceiptRecord): string {
   const { evidence } = receipt;
-  const head = `${toIso(receipt.decidedAt)}  ${receipt.podName} (${receipt.podId}, ${receipt.account}), rule ${receipt.rule}: ${DECISION_TEXT[receipt.decision]}`;
+  const head = `${toIso(receipt.decidedAt)}  ${receipt.podName} (${receipt.podId}, ${receipt.account}), rule ${receipt.rule}: ${RECEIPT_DECISION_TEXT[receipt.decision]}`;
   const lines = [head];
   if (receipt.reason) lines.push(`  reason: ${receipt.reason}`);
   if (receipt.plannedStopAt !== null && receipt.decision === 'warned') {

@@ -1,18 +1,8 @@
 import type { ReceiptRecord } from '../db/receipts.js';
 import { formatDateTime, formatPercent, formatUsdPerHour } from '../messages/format.js';
+import { RECEIPT_DECISION_TEXT } from '../messages/receipt-decision.js';
 import { sparkSvg } from './charts.js';
 import { html, type SafeHtml } from './html.js';
-
-/** The words `podwarden why` uses for each decision, so page and terminal agree. */
-const DECISION_TEXT: Record<ReceiptRecord['decision'], string> = {
-  notified: 'found idle: notified',
-  warned: 'warned',
-  stopped: 'STOPPED',
-  dry_run: 'would stop (dry run: nothing sent)',
-  blocked: 'stop blocked',
-  failed: 'stop failed',
-  cancelled: 'warning cancelled',
-};
 
 const DECISION_TONE: Record<ReceiptRecord['decision'], string> = {
   notified: 'info',
@@ -36,7 +26,7 @@ export function receiptItem(receipt: ReceiptRecord, timeZone: string, options: {
   const guards = options.allGuards ? receipt.guards : receipt.guards.filter((guard) => !guard.passed);
   return html`<li>
 <div class="row"><span><a class="name" href="${podPath(receipt.account, receipt.podId)}">${receipt.podName}</a> <span class="meta">${receipt.podId} · ${receipt.account} · rule ${receipt.rule}</span></span>
-<span class="tag ${DECISION_TONE[receipt.decision]}">${DECISION_TEXT[receipt.decision]}</span></div>
+<span class="tag ${DECISION_TONE[receipt.decision]}">${RECEIPT_DECISION_TEXT[receipt.decision]}</span></div>
 <div class="meta">${formatDateTime(receipt.decidedAt, timeZone)}${receipt.plannedStopAt !== null && receipt.decision === 'warned' ? ` · stop planned ${formatDateTime(receipt.plannedStopAt, timeZone)}${receipt.dryRun ? ' (dry run)' : ''}` : ''}</div>
 ${receipt.reason ? html`<div>${receipt.reason}</div>` : ''}
 ${
