@@ -6,6 +6,7 @@ import { parseListen } from '../config/sections/http.js';
 import { loadLinkSecret } from '../links/index.js';
 import type { Logger } from '../log.js';
 import { redact } from '../redact.js';
+import { loginAttempts } from '../web/login-attempts.js';
 import { htmlReply, type Reply } from '../web/reply.js';
 import { webRoute } from '../web/routes.js';
 import { bearerMatches } from './auth.js';
@@ -61,6 +62,8 @@ export async function startMetricsServer(options: MetricsServerOptions): Promise
     return linkSecret;
   };
 
+  const attempts = loginAttempts();
+
   const route = async (req: IncomingMessage): Promise<Reply> => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const path = url.pathname;
@@ -69,7 +72,7 @@ export async function startMetricsServer(options: MetricsServerOptions): Promise
       const form = method === 'POST' ? await readForm(req) : new URLSearchParams();
       if (form === undefined) return htmlReply(413, 'form too large\n');
       const reply = webRoute(
-        { config, source: daemon, clock, secret },
+        { config, source: daemon, clock, secret, loginAttempts: attempts },
         { req, method, path, query: url.searchParams, form },
       );
       if (reply) return reply;

@@ -1,10 +1,12 @@
 import type { IncomingMessage } from 'node:http';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config/schema.js';
+import { formatElapsed } from '../messages/format.js';
 import type { MetricsSource } from '../metrics/source.js';
 import { type Access, pageAccess, sameOrigin, servedOverHttps, sessionCookie, tokenMatches } from './access.js';
 import { consoleAct, KEEP_RUNNING_PATH, SILENCE_PATH, statusForms } from './console-forms.js';
 import { linkAct, linkConfirmation, linkTarget } from './link-pages.js';
+import type { LoginAttempts } from './login-attempts.js';
 import { loginPage, messagePage, sentence } from './message-page.js';
 import { podData, renderPodPage } from './pod-page.js';
 import { htmlReply, type Reply, seeOther } from './reply.js';
@@ -18,6 +20,8 @@ export interface WebContext {
   clock: Clock;
   /** The link secret (src/links/): signs the emails' tokens and the forms' CSRF values. */
   secret(): Buffer;
+  /** Wrong tokens typed into /login so far, per client address. */
+  loginAttempts: LoginAttempts;
 }
 
 export interface WebRequest {
@@ -71,7 +75,18 @@ export function webRoute(context: WebContext, request: WebRequest): Reply | unde
       return htmlReply(403, messagePage('Refused', [`${sentence(origin.reason)}; nothing changed.`], { tone: 'bad' }));
     const token = config.http.bearerToken;
     if (token === undefined) return seeOther('/');
+    const address = req.socket.remoteAddress ?? 'unknown';
+    const blockedUntil = context.loginAttempts.blockedUntil(address, clock.now());
+    if (blockedUntil !== undefined) {
+      const wait = Math.max(1, Math.ceil((blockedUntil - clock.now()) / 1000));
+      return htmlReply(
+        429,
+        loginPage(`Too many wrong tokens from ${address}; try again in ${formatElapsed(wait * 1000)}`),
+        { 'retry-after': String(wait) },
+      );
+    }
     if (!tokenMatches(request.form.get('token') ?? '', token)) {
+      context.loginAttempts.failed(address, clock.now());
       return htmlReply(401, loginPage('That is not the configured token; try again'));
     }
     return seeOther('/', { 'set-cookie': sessionCookie(token, servedOverHttps(req, config)) });
