@@ -64,7 +64,7 @@ describe('defaults', () => {
         retention: { rawSamplesMs: 2 * 86_400_000, fiveMinuteRollupsMs: 7 * 86_400_000, rollupsMs: 400 * 86_400_000 },
       },
       email: { secure: 'starttls', port: 587, to: [], giveUpAfterMs: 86_400_000 },
-      http: { listen: '0.0.0.0:9464' },
+      http: { listen: '0.0.0.0:9464', linkExpiryMs: 86_400_000 },
       idle: {
         rules: [
           {
