@@ -1,3 +1,4 @@
+import type { Dispatcher } from 'undici';
 import { apiClientFor } from './api/from-config.js';
 import type { RequestEvent } from './api/http.js';
 import type { ApiClient, RateLimitWindow } from './api/index.js';
@@ -33,6 +34,8 @@ export interface DaemonOptions {
   inflight?: InflightCounter;
   /** Only these collectors (default: every enabled one). */
   only?: readonly CollectorName[];
+  /** Where API requests go instead of the network (a replay's in-process simulators). */
+  dispatcher?: Dispatcher;
   /** Where collectors draw progress bars (collector.ts); a replay hands a non-terminal so only its own bar draws. */
   progressStream?: NodeJS.WritableStream & { isTTY?: boolean };
 }
@@ -74,6 +77,7 @@ export class Daemon {
           clock,
           log,
           inflight: options.inflight,
+          dispatcher: options.dispatcher,
           onRequest: (event) => this.events.emit('api:request', event),
         }),
       );
