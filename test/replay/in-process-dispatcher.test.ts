@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
 import { apiClientFor } from '../../src/api/from-config.js';
 import type { ApiClient } from '../../src/api/index.js';
@@ -57,5 +58,26 @@ describe('the replay’s in-process road to the simulator', () => {
     expect(overHttp?.message).toMatch(/connection reset/);
     expect(inside?.message).toBe(overHttp?.message);
     expect((inside as { kind?: string }).kind).toBe((overHttp as { kind?: string }).kind);
+  });
+});
+
+describe('the in-process road and abort signals', () => {
+  it('leaves no abort listener behind on a run’s signal once its answers are read', async () => {
+    const h = await startHarness('small-team.yaml');
+    const account = h.config.accounts[0];
+    if (!account) throw new Error('no account');
+    const api = apiClientFor(h.config, account, {
+      clock: h.clock,
+      log: silentLogger(),
+      dispatcher: new InProcessDispatcher([h.sim]),
+    });
+    try {
+      const run = new AbortController();
+      for (let i = 0; i < 12; i++) await h.drive(api.rest.listPods({}, { signal: run.signal }));
+      expect(getEventListeners(run.signal, 'abort')).toHaveLength(0);
+    } finally {
+      await api.close();
+      await h.close();
+    }
   });
 });
