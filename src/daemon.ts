@@ -1,3 +1,4 @@
+import type { Dispatcher } from 'undici';
 import { apiClientFor } from './api/from-config.js';
 import type { RequestEvent } from './api/http.js';
 import type { ApiClient, RateLimitWindow } from './api/index.js';
@@ -35,6 +36,8 @@ export interface DaemonOptions {
   inflight?: InflightCounter;
   /** Only these collectors (default: every enabled one). */
   only?: readonly CollectorName[];
+  /** Where API requests go instead of the network (a replay's in-process simulators). */
+  dispatcher?: Dispatcher;
   /** Where collectors draw progress bars (collector.ts); a replay hands a non-terminal so only its own bar draws. */
   progressStream?: NodeJS.WritableStream & { isTTY?: boolean };
 }
@@ -58,10 +61,15 @@ export class Daemon {
   private readonly shutdown = new AbortController();
   /** The last failed database write, until a write succeeds again (readiness, metrics). */
   private writeProblem: string | undefined;
+  /** Made once: a child logger serialises its bindings, and a replayed day has 1,440 ticks. */
+  private readonly evaluationLog: Logger;
+  private readonly evaluatorLogs: ReadonlyMap<string, Logger>;
 
   constructor(private readonly options: DaemonOptions) {
     const { config, clock, log } = options;
     this.events = new EventBus<DaemonEvents>(log);
+    this.evaluationLog = log.child({ tick: 'evaluate' });
+    this.evaluatorLogs = new Map(evaluators.map((e) => [e.name, this.evaluationLog.child({ evaluator: e.name })]));
     this.db = openDatabase(config.database.path, { log });
     this.recordAccounts();
     for (const account of config.accounts) {
@@ -71,6 +79,7 @@ export class Daemon {
           clock,
           log,
           inflight: options.inflight,
+          dispatcher: options.dispatcher,
           onRequest: (event) => this.events.emit('api:request', event),
         }),
       );
@@ -192,7 +201,7 @@ export class Daemon {
   /** One evaluation tick: every evaluator in order, on one `now`; a failing one does not stop the rest. */
   async evaluate(): Promise<void> {
     const now = this.options.clock.now();
-    const log = this.options.log.child({ tick: 'evaluate' });
+    const log = this.evaluationLog;
     const findings: Finding[] = [];
     const unjudged: Unjudged[] = [];
     for (const evaluator of evaluators) {
@@ -202,7 +211,7 @@ export class Daemon {
           db: this.db,
           clock: this.options.clock,
           now,
-          log: log.child({ evaluator: evaluator.name }),
+          log: this.evaluatorLogs.get(evaluator.name) ?? log,
           signal: this.shutdown.signal,
           apis: this.apis,
           events: this.events,

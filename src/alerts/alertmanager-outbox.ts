@@ -47,7 +47,8 @@ export function queueForAlertmanager(database: Database, config: Config, now: nu
   const targets = config.alerts.alertmanager?.urls ?? [];
   const routed = (rule: string) => targets.length > 0 && routesTo(config, rule, 'alertmanager');
   database.transaction(() => {
-    for (const alert of firingAlerts(database)) {
+    // Without a URL nothing is routed: only rows left from a removed URL need closing below.
+    for (const alert of targets.length > 0 ? firingAlerts(database) : []) {
       if (!routed(alert.rule)) continue;
       for (const target of targets) ensureFiring(database, target, alert.id, now);
     }

@@ -1,3 +1,4 @@
+import type { Dispatcher } from 'undici';
 import type { Clock } from '../clock.js';
 import type { AccountConfig, Config } from '../config/schema.js';
 import type { Logger } from '../log.js';
@@ -10,6 +11,8 @@ export interface ApiWiring {
   log: Logger;
   inflight?: InflightCounter;
   onRequest?: (event: RequestEvent & { account: string }) => void;
+  /** Instead of the network: a replay's in-process simulator. */
+  dispatcher?: Dispatcher;
 }
 
 /** The API client of one configured account, with the `api` section's timeouts and retries. */
@@ -26,6 +29,7 @@ export function apiClientFor(config: Config, account: AccountConfig, wiring: Api
     retries: { max: api.retries.max, baseDelayMs: api.retries.baseDelayMs, maxDelayMs: api.retries.maxDelayMs },
     concurrency: api.concurrency,
     inflight: wiring.inflight,
+    dispatcher: wiring.dispatcher,
     onRequest: wiring.onRequest && ((event) => wiring.onRequest?.({ ...event, account: account.name })),
   });
 }

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { Agent, request } from 'undici';
+import { Agent, type Dispatcher, request } from 'undici';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../log.js';
 import { version } from '../package-root.js';
@@ -39,6 +39,8 @@ export interface ApiClientOptions {
    * scheduler moves time only while no answer is on its way.
    */
   inflight?: { track<T>(work: Promise<T>): Promise<T> };
+  /** Where requests go instead of a connection pool of our own (a replay's in-process simulator). */
+  dispatcher?: Dispatcher;
 }
 
 export type QueryValue = string | number | boolean | readonly string[] | undefined;
@@ -78,7 +80,7 @@ type Attempt = { ok: true; response: ApiResponse } | { ok: false; error: ApiErro
  * line is redacted; the key travels only in the Authorization header (or GraphQL's api_key).
  */
 export class HttpTransport {
-  private readonly agent: Agent;
+  private readonly agent: Dispatcher;
   private readonly semaphore: Semaphore;
   private readonly userAgent = `podwarden/${version}`;
   private readonly maxRateLimitWaitMs: number;
@@ -89,12 +91,14 @@ export class HttpTransport {
     private readonly budget: RateLimitBudget,
   ) {
     registerSecret(options.apiKey);
-    this.agent = new Agent({
-      connect: { timeout: options.timeouts.connectMs },
-      headersTimeout: options.timeouts.headersMs,
-      bodyTimeout: options.timeouts.bodyMs,
-      maxResponseSize: MAX_RESPONSE_BYTES,
-    });
+    this.agent =
+      options.dispatcher ??
+      new Agent({
+        connect: { timeout: options.timeouts.connectMs },
+        headersTimeout: options.timeouts.headersMs,
+        bodyTimeout: options.timeouts.bodyMs,
+        maxResponseSize: MAX_RESPONSE_BYTES,
+      });
     this.semaphore = new Semaphore(options.concurrency);
     this.maxRateLimitWaitMs = options.maxRateLimitWaitMs ?? DEFAULT_MAX_RATE_LIMIT_WAIT_MS;
     this.random = options.random ?? Math.random;

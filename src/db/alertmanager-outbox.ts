@@ -1,21 +1,28 @@
 import { and, asc, eq, gt, isNotNull, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Database } from './open.js';
 import { alertmanagerOutbox, alerts } from './schema.js';
+import { perDatabase } from './statements.js';
 
 export type AlertmanagerRow = typeof alertmanagerOutbox.$inferSelect;
 
 const unfinished = isNull(alertmanagerOutbox.finishedAt);
 
-/** Every row still delivering, with its alert's rule and resolve time (for the queue step). */
-export function openDeliveries(
-  database: Database,
-): Array<AlertmanagerRow & { rule: string; resolvedAt: number | null }> {
-  return database.db
+/** Read on every evaluation tick (with or without an Alertmanager): prepared once per database. */
+const openDeliveriesRead = perDatabase((database: Database) =>
+  database.db
     .select({ row: alertmanagerOutbox, rule: alerts.rule, resolvedAt: alerts.resolvedAt })
     .from(alertmanagerOutbox)
     .innerJoin(alerts, eq(alerts.id, alertmanagerOutbox.alertId))
     .where(unfinished)
     .orderBy(asc(alertmanagerOutbox.id))
+    .prepare(),
+);
+
+/** Every row still delivering, with its alert's rule and resolve time (for the queue step). */
+export function openDeliveries(
+  database: Database,
+): Array<AlertmanagerRow & { rule: string; resolvedAt: number | null }> {
+  return openDeliveriesRead(database)
     .all()
     .map(({ row, rule, resolvedAt }) => ({ ...row, rule, resolvedAt }));
 }

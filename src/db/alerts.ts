@@ -1,7 +1,7 @@
-import { and, asc, eq, gte, inArray, isNotNull, isNull, lt, or } from 'drizzle-orm';
+import { and, asc, eq, gte, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Database } from './open.js';
 import { alertFlaps, alerts } from './schema.js';
-import { perDatabase } from './statements.js';
+import { perDatabase, rowWriter } from './statements.js';
 
 export type AlertRecord = typeof alerts.$inferSelect;
 export type AlertInput = Omit<AlertRecord, 'id' | 'firedAt' | 'resolvedAt' | 'absentSince'> & {
@@ -11,17 +11,12 @@ export type FlapRecord = typeof alertFlaps.$inferSelect;
 
 /** Episodes still open (pending or firing), oldest first. */
 export function openAlerts(database: Database): AlertRecord[] {
-  return database.db.select().from(alerts).where(isNull(alerts.resolvedAt)).orderBy(asc(alerts.id)).all();
+  return statements(database).open.all();
 }
 
 /** Alerts firing now: open episodes that have fired (for metrics and /api/status). */
 export function firingAlerts(database: Database): AlertRecord[] {
-  return database.db
-    .select()
-    .from(alerts)
-    .where(and(isNull(alerts.resolvedAt), isNotNull(alerts.firedAt)))
-    .orderBy(asc(alerts.id))
-    .all();
+  return statements(database).firing.all();
 }
 
 export function alertsById(database: Database, ids: readonly number[]): AlertRecord[] {
@@ -44,11 +39,7 @@ export function refreshAlert(
   id: number,
   fields: Pick<AlertRecord, 'severity' | 'summary' | 'labels' | 'details' | 'recipients' | 'lastSeenAt'>,
 ): void {
-  database.db
-    .update(alerts)
-    .set({ ...fields, absentSince: null })
-    .where(eq(alerts.id, id))
-    .run();
+  statements(database).refresh({ ...fields, id });
 }
 
 /** The condition was judged absent this tick, for the first time since it was last seen. */
@@ -72,7 +63,7 @@ export function firedEpisodesOf(database: Database, key: string, since: number):
 
 /** Flaps not settled yet, by key. */
 export function openFlaps(database: Database): Map<string, FlapRecord> {
-  const rows = database.db.select().from(alertFlaps).where(isNull(alertFlaps.settledAt)).all();
+  const rows = statements(database).openFlaps.all();
   return new Map(rows.map((row) => [row.key, row]));
 }
 
@@ -155,3 +146,36 @@ export function openAlertsFiredAt(database: Database, keys: readonly string[]): 
   if (keys.length === 0) return new Map();
   return new Map(openFiredAtStatement(database).all(JSON.stringify(keys)));
 }
+
+type RefreshRow = Pick<AlertRecord, 'id' | 'severity' | 'summary' | 'labels' | 'details' | 'recipients' | 'lastSeenAt'>;
+
+/**
+ * The reads and the refresh every evaluation tick makes, prepared once per database: building
+ * them with drizzle on each call cost more than running them (most ticks find little to change).
+ */
+const statements = perDatabase((database: Database) => ({
+  open: database.db.select().from(alerts).where(isNull(alerts.resolvedAt)).orderBy(asc(alerts.id)).prepare(),
+  firing: database.db
+    .select()
+    .from(alerts)
+    .where(and(isNull(alerts.resolvedAt), isNotNull(alerts.firedAt)))
+    .orderBy(asc(alerts.id))
+    .prepare(),
+  refresh: rowWriter<RefreshRow>(
+    database,
+    database.db
+      .update(alerts)
+      // Placeholders where drizzle's types want values: rowWriter binds each row's own.
+      .set({
+        severity: sql.placeholder('severity'),
+        summary: sql.placeholder('summary'),
+        labels: sql.placeholder('labels'),
+        details: sql.placeholder('details'),
+        recipients: sql.placeholder('recipients'),
+        lastSeenAt: sql.placeholder('lastSeenAt'),
+        absentSince: null,
+      } as unknown as Partial<AlertRecord>)
+      .where(eq(alerts.id, sql.placeholder('id'))),
+  ),
+  openFlaps: database.db.select().from(alertFlaps).where(isNull(alertFlaps.settledAt)).prepare(),
+}));

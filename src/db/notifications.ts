@@ -22,11 +22,7 @@ export type OutboxInput = Pick<
 
 /** The notification log's live entries (expired ones count as absent), by group key. */
 export function notificationLogAt(database: Database, now: number): Map<string, LogRecord> {
-  const rows = database.db
-    .select()
-    .from(notificationLog)
-    .where(or(isNull(notificationLog.expiresAt), gte(notificationLog.expiresAt, now)))
-    .all();
+  const rows = reads(database).log.all({ now });
   return new Map(rows.map((row) => [row.groupKey, row]));
 }
 
@@ -47,13 +43,28 @@ const unfinished = and(isNull(outbox.sentAt), isNull(outbox.abandonedAt));
 
 /** Messages due for an attempt at `now`: not sent, not abandoned, past their backoff and not leased. */
 export function dueMessages(database: Database, now: number): OutboxRecord[] {
-  return database.db
-    .select()
-    .from(outbox)
-    .where(and(unfinished, lte(outbox.nextAttemptAt, now), or(isNull(outbox.leaseUntil), lte(outbox.leaseUntil, now))))
-    .orderBy(asc(outbox.id))
-    .all();
+  return reads(database).due.all({ now });
 }
+
+/** The reads of every evaluation tick, prepared once per database instead of built on each call. */
+const reads = perDatabase((database: Database) => {
+  const now = sql.placeholder('now');
+  return {
+    log: database.db
+      .select()
+      .from(notificationLog)
+      .where(or(isNull(notificationLog.expiresAt), gte(notificationLog.expiresAt, now)))
+      .prepare(),
+    due: database.db
+      .select()
+      .from(outbox)
+      .where(
+        and(unfinished, lte(outbox.nextAttemptAt, now), or(isNull(outbox.leaseUntil), lte(outbox.leaseUntil, now))),
+      )
+      .orderBy(asc(outbox.id))
+      .prepare(),
+  };
+});
 
 /**
  * Takes a message for one attempt until `leaseUntil`: true only for the one caller whose update

@@ -9,6 +9,7 @@ import { DatabaseCorruptError, DatabaseError, DatabaseReadOnlyError } from './er
 import { assertIntact, isCorruption } from './integrity.js';
 import { assertNotNewer, pendingMigrations, readAppliedState, readJournal, recordMeta } from './migrations.js';
 import * as schema from './schema.js';
+import { cachingClient } from './statement-cache.js';
 
 export type Db = BetterSQLite3Database<typeof schema>;
 
@@ -62,7 +63,7 @@ export function openDatabase(path: string, options: OpenOptions = {}): Database 
     if ((options.check ?? true) && path !== MEMORY) assertIntact(sqlite, path);
     const before = readAppliedState(sqlite);
     assertNotNewer(path, before, known);
-    const db = drizzle(sqlite, { schema });
+    const db = drizzle({ client: cachingClient(sqlite) as BetterSqlite3.Database, schema });
     let applied: string[] = [];
     if (options.migrate ?? true) {
       applied = pendingMigrations(before, known).map((entry) => entry.tag);
@@ -175,7 +176,7 @@ function openReadOnly(path: string, known: ReturnType<typeof readJournal>, check
     const opened = sqlite;
     return {
       sqlite: opened,
-      db: drizzle(opened, { schema }),
+      db: drizzle({ client: cachingClient(opened) as BetterSqlite3.Database, schema }),
       transaction: (fn) => opened.transaction(fn)(),
       applied: [],
       schemaVersion: state.count,

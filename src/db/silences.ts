@@ -1,6 +1,7 @@
 import { asc, eq, gt, sql } from 'drizzle-orm';
 import type { Database } from './open.js';
 import { silences } from './schema.js';
+import { perDatabase } from './statements.js';
 
 export type SilenceRecord = typeof silences.$inferSelect;
 
@@ -10,11 +11,24 @@ export function insertSilence(database: Database, silence: typeof silences.$infe
 
 /** Every silence, oldest first; `endingAfter` keeps those ending after that time. */
 export function listSilences(database: Database, endingAfter?: number): SilenceRecord[] {
-  const query = database.db.select().from(silences);
-  return (endingAfter === undefined ? query : query.where(gt(silences.endsAt, endingAfter)))
-    .orderBy(asc(silences.createdAt), asc(silences.id))
-    .all();
+  const read = reads(database);
+  return endingAfter === undefined ? read.all.all() : read.endingAfter.all({ endingAfter });
 }
+
+/** Every evaluation tick lists the silences: prepared once per database. */
+const reads = perDatabase((database: Database) => {
+  const query = () => database.db.select().from(silences);
+  const order = [asc(silences.createdAt), asc(silences.id)];
+  return {
+    all: query()
+      .orderBy(...order)
+      .prepare(),
+    endingAfter: query()
+      .where(gt(silences.endsAt, sql.placeholder('endingAfter')))
+      .orderBy(...order)
+      .prepare(),
+  };
+});
 
 export function getSilence(database: Database, id: string): SilenceRecord | undefined {
   return database.db.select().from(silences).where(eq(silences.id, id)).get();

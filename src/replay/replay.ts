@@ -15,6 +15,7 @@ import { VirtualScheduler } from '../scheduler/virtual.js';
 import type { Scenario } from '../simulator/scenario.js';
 import { type Simulator, startSimulator } from '../simulator/server.js';
 import { reportedAccounts, reportedAlerts, reportedEmails } from './alert-report.js';
+import { InProcessDispatcher } from './in-process-dispatcher.js';
 import { isoSpan, podOutcomes, type ReplayReport, tallyRuns } from './report.js';
 import { replayedAccounts, sandboxConfig } from './sandbox-config.js';
 import { latencyJumpsClocks } from './virtual-sim-clock.js';
@@ -101,8 +102,9 @@ export async function replay(options: ReplayOptions): Promise<ReplayReport> {
   }
   const inflight = new InflightCounter();
   const runs: RunReport[] = [];
+  const dispatcher = new InProcessDispatcher(sims);
   const start = () => {
-    const started = new Daemon({ config, clock, log, inflight, progressStream: discard });
+    const started = new Daemon({ config, clock, log, inflight, dispatcher, progressStream: discard });
     started.events.on('collector:finished', (run) => runs.push(run));
     return { daemon: started, scheduler: new VirtualScheduler(clock, inflight, log) };
   };

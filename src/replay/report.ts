@@ -57,7 +57,8 @@ export function tallyRuns(runs: readonly RunReport[]): ReplayReport['collectors'
     tally[run.collector] = entry;
     if (run.outcome === 'ok' || run.outcome === 'error' || run.outcome === 'no_data') entry[run.outcome]++;
   }
-  return tally;
+  // By name, not by whose first run ended first: that order depends on how answers interleave.
+  return Object.fromEntries(Object.entries(tally).sort(([a], [b]) => a.localeCompare(b)));
 }
 
 export function podOutcomes(statuses: Record<string, string>): ReplayReport['pods'] {

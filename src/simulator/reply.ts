@@ -23,8 +23,15 @@ export function problemReply(
   return problem(status, detail, errors, headers);
 }
 
-/** Writes a reply; errors get problem+json and everything else JSON unless headers say otherwise. */
-export function sendReply(res: ServerResponse, reply: SimReply): void {
+/** A reply as it goes on the wire: status, headers (Content-Type and Content-Length set) and the body text. */
+export interface EncodedReply {
+  status: number;
+  headers: Record<string, string>;
+  payload: string | undefined;
+}
+
+/** Errors get problem+json and everything else JSON unless headers say otherwise. */
+export function encodeReply(reply: SimReply): EncodedReply {
   const headers: Record<string, string> = { ...reply.headers };
   const hasContentType = Object.keys(headers).some((name) => name.toLowerCase() === 'content-type');
   let payload: string | undefined;
@@ -34,6 +41,12 @@ export function sendReply(res: ServerResponse, reply: SimReply): void {
     headers['Content-Type'] = reply.status >= 400 ? PROBLEM_JSON : 'application/json';
   }
   if (payload !== undefined) headers['Content-Length'] = String(Buffer.byteLength(payload));
-  res.writeHead(reply.status, headers);
+  return { status: reply.status, headers, payload };
+}
+
+/** Writes a reply (see encodeReply). */
+export function sendReply(res: ServerResponse, reply: SimReply): void {
+  const { status, headers, payload } = encodeReply(reply);
+  res.writeHead(status, headers);
   res.end(payload);
 }

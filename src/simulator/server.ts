@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { Clock } from '../clock.js';
@@ -7,7 +7,7 @@ import { identify } from './auth.js';
 import { faultReply, planFaults } from './faults.js';
 import { failure, handleGraphql } from './graphql.js';
 import { RateLimiter } from './rate-limit.js';
-import { problemReply, type SimReply, sendReply } from './reply.js';
+import { type EncodedReply, encodeReply, problemReply, type SimReply, sendReply } from './reply.js';
 import { RequestLog } from './request-log.js';
 import { handleRest } from './rest.js';
 import type { Scenario } from './scenario.js';
@@ -33,7 +33,27 @@ export interface Simulator {
   graphqlUrl: string;
   world: World;
   requestLog: RequestLog;
+  /**
+   * One request answered in this process, through the same gates, faults and request log as
+   * over HTTP, without the sockets: for a replay, where the simulator and the daemon share a
+   * process and a virtual clock. 'reset' is a connection dropped unanswered.
+   */
+  exchange(req: {
+    method: string;
+    url: string;
+    headers: IncomingHttpHeaders;
+    body: string;
+  }): Promise<EncodedReply | 'reset'>;
   close(): Promise<void>;
+}
+
+/** A request as the gates read it; the body is read only once authentication has been looked at. */
+interface SimRequest {
+  method: string;
+  /** Path and query, as on the request line. */
+  url: string;
+  headers: IncomingHttpHeaders;
+  body(): Promise<string>;
 }
 
 const MAX_BODY_BYTES = 1024 * 1024;
@@ -57,9 +77,9 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
   const limiter = scenario.rateLimit ? new RateLimiter(scenario.rateLimit) : undefined;
   const closing = new AbortController();
 
-  const serve = async (req: IncomingMessage, path: string, query: URLSearchParams, nowMs: number): Promise<Outcome> => {
-    const method = req.method ?? 'GET';
-    const rawBody = await readBody(req);
+  const serve = async (req: SimRequest, path: string, query: URLSearchParams, nowMs: number): Promise<Outcome> => {
+    const method = req.method;
+    const rawBody = await req.body();
     const isGraphql = path === '/graphql';
     if (!isGraphql && path !== '/v2' && !path.startsWith('/v2/')) {
       return { reply: problemReply(404, `no route ${path}: the API lives under /v2 and /graphql`) };
@@ -99,24 +119,21 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     return { reply: { ...reply, headers: { ...headers, ...reply.headers } }, fault: plan.label };
   };
 
-  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  /** One request, from its arrival to its reply: 'closed' when the simulator closed meanwhile. */
+  const answer = async (req: SimRequest): Promise<SimReply | 'reset' | 'closed'> => {
     const started = performance.now();
     const nowMs = clock.now();
-    const url = new URL(req.url ?? '/', 'http://simulator');
-    const method = req.method ?? 'GET';
+    const url = new URL(req.url, 'http://simulator');
+    const method = req.method;
     let outcome: Outcome;
     try {
       if (url.pathname.startsWith('/_sim/')) {
         const ctx = { world, requestLog, scenarioStartMs: scenario.startMs, nowMs };
-        sendReply(res, handleTruth(method, url.pathname, url.searchParams, ctx));
-        return;
+        return handleTruth(method, url.pathname, url.searchParams, ctx);
       }
       outcome = await serve(req, url.pathname, url.searchParams, nowMs);
     } catch (error) {
-      if (closing.signal.aborted) {
-        res.destroy();
-        return;
-      }
+      if (closing.signal.aborted) return 'closed';
       if (error instanceof BodyTooLargeError) outcome = { reply: problemReply(413, error.message) };
       else {
         log.error({ err: error, method, path: url.pathname }, 'simulator: request failed');
@@ -134,8 +151,19 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
       ...(outcome.fault ? { fault: outcome.fault } : {}),
     });
     log.debug({ method, path: url.pathname, status, fault: outcome.fault }, 'simulator request');
-    if (outcome.reply === 'reset') req.socket.destroy();
-    else sendReply(res, outcome.reply);
+    return outcome.reply;
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const reply = await answer({
+      method: req.method ?? 'GET',
+      url: req.url ?? '/',
+      headers: req.headers,
+      body: () => readBody(req),
+    });
+    if (reply === 'closed') res.destroy();
+    else if (reply === 'reset') req.socket.destroy();
+    else sendReply(res, reply);
   };
 
   const server = createServer((req, res) => {
@@ -158,6 +186,10 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     graphqlUrl: `${url}/graphql`,
     world,
     requestLog,
+    exchange: async (req) => {
+      const reply = await answer({ ...req, body: async () => checkedSize(req.body) });
+      return reply === 'reset' || reply === 'closed' ? 'reset' : encodeReply(reply);
+    },
     close: () =>
       new Promise<void>((resolve, reject) => {
         closing.abort(new Error('simulator closing'));
@@ -168,6 +200,13 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
 }
 
 class BodyTooLargeError extends Error {}
+
+function checkedSize(body: string): string {
+  if (Buffer.byteLength(body) > MAX_BODY_BYTES) {
+    throw new BodyTooLargeError(`request body exceeds ${MAX_BODY_BYTES} bytes`);
+  }
+  return body;
+}
 
 async function readBody(req: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];

@@ -1,0 +1,95 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { Dispatcher, errors } from 'undici';
+import type { Simulator } from '../simulator/server.js';
+
+/**
+ * The replay's road from the API client to its simulators without sockets: the simulator and the
+ * daemon share one process and one virtual clock, and over loopback HTTP a replayed day spent a
+ * sixth of its time in the HTTP stacks of both and waiting on the socket. The client keeps all
+ * of its own code (auth, rate-limit budget, retries, decoding, error classification): only the
+ * transport is replaced, and a dropped connection fails as undici's own does.
+ */
+export class InProcessDispatcher extends Dispatcher {
+  private readonly byOrigin: ReadonlyMap<string, Simulator>;
+
+  constructor(simulators: readonly Simulator[]) {
+    super();
+    this.byOrigin = new Map(simulators.map((sim) => [new URL(sim.url).origin, sim]));
+  }
+
+  override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
+    void this.exchange(options, handler as LegacyHandler);
+    return true;
+  }
+
+  private async exchange(options: Dispatcher.DispatchOptions, handler: LegacyHandler): Promise<void> {
+    let aborted: Error | undefined;
+    handler.onConnect?.((reason?: Error) => {
+      aborted = reason ?? new errors.RequestAbortedError();
+    });
+    try {
+      const origin = new URL(String(options.origin)).origin;
+      const sim = this.byOrigin.get(origin);
+      if (!sim) throw new errors.SocketError(`no simulator at ${origin}`);
+      const reply = await sim.exchange({
+        method: options.method,
+        url: options.path,
+        headers: lowerCased(options.headers),
+        body: typeof options.body === 'string' ? options.body : '',
+      });
+      if (aborted) throw aborted;
+      // What undici raises when the server closes the connection without an answer.
+      if (reply === 'reset') throw new errors.SocketError('other side closed');
+      const rawHeaders = Object.entries(reply.headers).flatMap(([name, value]) => [
+        Buffer.from(name),
+        Buffer.from(value),
+      ]);
+      handler.onHeaders?.(reply.status, rawHeaders, () => {}, '');
+      if (reply.payload !== undefined && reply.payload !== '') handler.onData?.(Buffer.from(reply.payload));
+      handler.onComplete?.([]);
+    } catch (error) {
+      handler.onError?.(error as Error);
+    }
+  }
+
+  /** Simulators are closed by the replay; the clients sharing this dispatcher have nothing to close. */
+  override close(): Promise<void>;
+  override close(callback: () => void): void;
+  override close(callback?: () => void): Promise<void> | undefined {
+    if (callback) {
+      callback();
+      return undefined;
+    }
+    return Promise.resolve();
+  }
+}
+
+/** The handler undici's `request()` hands to a dispatcher (its legacy callbacks). */
+interface LegacyHandler {
+  onConnect?(abort: (reason?: Error) => void): void;
+  onHeaders?(status: number, rawHeaders: Buffer[], resume: () => void, statusText: string): boolean | undefined;
+  onData?(chunk: Buffer): boolean | undefined;
+  onComplete?(trailers: Buffer[]): void;
+  onError?(error: Error): void;
+}
+
+/** Request headers as node:http gives them to a server: names in lower case. */
+function lowerCased(headers: Dispatcher.DispatchOptions['headers']): IncomingHttpHeaders {
+  const result: IncomingHttpHeaders = {};
+  if (!headers) return result;
+  const entries = Array.isArray(headers)
+    ? pairs(headers as string[])
+    : Symbol.iterator in Object(headers)
+      ? [...(headers as Iterable<[string, string]>)]
+      : Object.entries(headers as Record<string, string | string[] | undefined>);
+  for (const [name, value] of entries) {
+    if (value !== undefined) result[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
+  }
+  return result;
+}
+
+function pairs(flat: string[]): Array<[string, string]> {
+  const result: Array<[string, string]> = [];
+  for (let i = 0; i + 1 < flat.length; i += 2) result.push([flat[i] as string, flat[i + 1] as string]);
+  return result;
+}
