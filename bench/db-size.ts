@@ -84,7 +84,13 @@ probe.close();
 const rolledCopy = compactCopy(source, 'rolled-source.db');
 const database = openDatabase(rolledCopy);
 const forever = 100_000 * DAY;
-const rollAll = { rawSamplesMs: 0, rollupsMs: forever, fiveMinuteRollupsMs: forever, hourlyRollupsMs: forever };
+const rollAll = {
+  rawSamplesMs: 0,
+  rollupsMs: forever,
+  fiveMinuteRollupsMs: forever,
+  hourlyRollupsMs: forever,
+  usedLinksMs: forever,
+};
 const rolled = applyRetention(database, rollAll, now);
 database.close();
 const rolledHours = Math.floor(now / HOUR) - Math.ceil(start / HOUR) + (start % HOUR === 0 ? 0 : 1);

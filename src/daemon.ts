@@ -230,8 +230,11 @@ export class Daemon {
   }
 
   retain(): RetentionResult {
-    const { retention } = this.options.config.database;
-    const result = applyRetention(this.db, retention, this.options.clock.now());
+    const { database, http } = this.options.config;
+    // Twice the longest a link can live: a margin for a link signed just before a restart that
+    // shortened http.linkExpiry, and for clock skew between replicas.
+    const policy = { ...database.retention, usedLinksMs: 2 * http.linkExpiryMs };
+    const result = applyRetention(this.db, policy, this.options.clock.now());
     this.options.log.info(result, 'retention applied');
     this.events.emit('retention:finished', result);
     return result;

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, lt } from 'drizzle-orm';
 import type { Database } from './open.js';
 import { linkSecret, usedLinks } from './schema.js';
 
@@ -27,4 +27,9 @@ export function usedLink(database: Database, nonce: string): UsedLinkRecord | un
 /** Records a link as used; false when its nonce was used already (nothing written then). */
 export function recordUsedLink(database: Database, link: UsedLinkRecord): boolean {
   return database.db.insert(usedLinks).values(link).onConflictDoNothing().run().changes === 1;
+}
+
+/** Deletes the nonces used before `before`; the caller picks a time past which no link can still be valid. */
+export function pruneUsedLinks(database: Database, before: number): number {
+  return database.db.delete(usedLinks).where(lt(usedLinks.usedAt, before)).run().changes;
 }

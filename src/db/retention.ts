@@ -1,4 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
+import { pruneUsedLinks } from './links.js';
 import type { Database } from './open.js';
 import { perDatabase } from './statements.js';
 
@@ -13,6 +14,12 @@ export interface RetentionPolicy {
   fiveMinuteRollupsMs: number;
   /** Hourly rollups of the Pod samples (config key `rollups`, default 400 days). */
   rollupsMs: number;
+  /**
+   * Used link nonces. A nonce only has to outlive its link: checkLink refuses an expired link
+   * before it looks for the nonce, so a nonce kept past the link's life stops nothing more.
+   * The daemon keeps them twice `http.linkExpiry` (no link is signed for longer).
+   */
+  usedLinksMs: number;
 }
 
 export interface RetentionResult {
@@ -24,6 +31,7 @@ export interface RetentionResult {
   rollups1hDeleted: number;
   workerSamplesDeleted: number;
   collectorRunsDeleted: number;
+  usedLinksDeleted: number;
 }
 
 // Averages cover known samples only (unknown is not idle, nor busy). A bucket that already
@@ -97,6 +105,7 @@ export function applyRetention(database: Database, policy: RetentionPolicy, now:
     rollups1hDeleted: 0,
     workerSamplesDeleted: 0,
     collectorRunsDeleted: 0,
+    usedLinksDeleted: 0,
   };
   for (const account of distinctAccounts(database.sqlite, 'pod_samples')) {
     database.transaction(() => {
@@ -116,6 +125,7 @@ export function applyRetention(database: Database, policy: RetentionPolicy, now:
     result.workerSamplesDeleted += s.deleteWorkerSamples.run({ account, cutoff: now - policy.rawSamplesMs }).changes;
   }
   result.collectorRunsDeleted = s.deleteRuns.run({ cutoff: now - policy.rawSamplesMs }).changes;
+  result.usedLinksDeleted = pruneUsedLinks(database, now - policy.usedLinksMs);
   return result;
 }
 

@@ -7,7 +7,7 @@ import { insertWorkerSamples } from '../../src/db/serverless.js';
 import { DAY, HOUR, MINUTE, T0, useTempDatabases } from './support.js';
 
 const temp = useTempDatabases();
-const policy = { rawSamplesMs: HOUR, fiveMinuteRollupsMs: DAY, rollupsMs: DAY };
+const policy = { rawSamplesMs: HOUR, fiveMinuteRollupsMs: DAY, rollupsMs: DAY, usedLinksMs: DAY };
 const nothing: RetentionResult = {
   rolled5m: 0,
   rolled1h: 0,
@@ -16,6 +16,7 @@ const nothing: RetentionResult = {
   rollups1hDeleted: 0,
   workerSamplesDeleted: 0,
   collectorRunsDeleted: 0,
+  usedLinksDeleted: 0,
 };
 
 function sample(podId: string, observedAt: number, overrides: Partial<PodSampleInput> = {}): PodSampleInput {
@@ -191,7 +192,7 @@ describe('applyRetention', () => {
   it('keeps each rollup level for its own retention: 5-minute buckets go first, hourly ones stay', () => {
     const database = temp.open();
     seed(database);
-    const levels = { rawSamplesMs: HOUR, fiveMinuteRollupsMs: 3 * HOUR, rollupsMs: DAY };
+    const levels = { rawSamplesMs: HOUR, fiveMinuteRollupsMs: 3 * HOUR, rollupsMs: DAY, usedLinksMs: DAY };
     // Raw cutoff T0 + 3h: both hours are rolled. 5-minute buckets before T0 + 1h10m are dropped.
     const result = applyRetention(database, levels, T0 + 4 * HOUR + 10 * MINUTE);
     expect(result).toEqual({

@@ -4,6 +4,8 @@ import { alertSettings } from '../../src/alerts/settings.js';
 import { muteSilenced } from '../../src/alerts/silence.js';
 import { type AlertRecord, insertAlert, markAlertResolved } from '../../src/db/alerts.js';
 import { openEpisodes } from '../../src/db/idle-state.js';
+import { recordUsedLink } from '../../src/db/links.js';
+import { applyRetention } from '../../src/db/retention.js';
 import { podSnoozes, silences, usedLinks } from '../../src/db/schema.js';
 import { heldDecisions } from '../../src/links/decisions.js';
 import {
@@ -344,5 +346,27 @@ describe('csrf values', () => {
     expect(csrfMatches(secret, 'form', 'token-1', value)).toBe(false);
     expect(csrfMatches(Buffer.from('other'), 'link', 'token-1', value)).toBe(false);
     expect(csrfMatches(secret, 'link', 'token-1', '')).toBe(false);
+  });
+});
+
+describe('the daily retention pass', () => {
+  it('keeps the nonce of a link still within its life, so it stays refused as used, and drops old ones', () => {
+    const token = signLink(secret, keepRunning());
+    expect(redeemLink(world.h.db, secret, token, NB, at('50m')).ok).toBe(true);
+    const linkExpiryMs = world.h.config.http.linkExpiryMs;
+    const old = { action: 'keep-running', account: 'sim', subject: 'nb2', recipient: ANA };
+    recordUsedLink(world.h.db, { ...old, nonce: 'nonce-old', usedAt: at('50m') - 2 * linkExpiryMs - HOUR });
+
+    // Just before the link expires, the longest a still-valid link's nonce can be needed.
+    const late = at('45m') + linkExpiryMs - 1;
+    const { rawSamplesMs, fiveMinuteRollupsMs, rollupsMs } = world.h.config.database.retention;
+    const policy = { rawSamplesMs, fiveMinuteRollupsMs, rollupsMs, usedLinksMs: 2 * linkExpiryMs };
+    expect(applyRetention(world.h.db, policy, late).usedLinksDeleted).toBe(1);
+
+    expect(state().used.map((row) => row.nonce)).toEqual(['nonce-0001']);
+    expect(checkLink(world.h.db, secret, token, NB, late)).toEqual({
+      ok: false,
+      refusal: { reason: 'used', usedAt: at('50m'), recipient: ANA },
+    });
   });
 });
