@@ -90,6 +90,7 @@ const rollAll = {
   fiveMinuteRollupsMs: forever,
   hourlyRollupsMs: forever,
   usedLinksMs: forever,
+  outboxMs: forever,
 };
 const rolled = applyRetention(database, rollAll, now);
 database.close();

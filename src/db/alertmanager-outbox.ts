@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, isNotNull, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { Database } from './open.js';
 import { alertmanagerOutbox, alerts } from './schema.js';
 import { perDatabase } from './statements.js';
@@ -179,4 +179,22 @@ export function queuedDeliveries(database: Database): Array<{ target: string; ac
 /** Every row, oldest first (for tests and the replay report). */
 export function allDeliveries(database: Database): AlertmanagerRow[] {
   return database.db.select().from(alertmanagerOutbox).orderBy(asc(alertmanagerOutbox.id)).all();
+}
+
+/**
+ * Deletes rows finished before `before` and not leased. A finished row says nothing more will
+ * be sent; if its alert fires again towards the same target, ensureFiring writes a new row,
+ * as it would have reopened the old one. Returns how many were deleted.
+ */
+export function pruneFinishedDeliveries(database: Database, before: number, now: number): number {
+  return database.db
+    .delete(alertmanagerOutbox)
+    .where(
+      and(
+        isNotNull(alertmanagerOutbox.finishedAt),
+        lt(alertmanagerOutbox.finishedAt, before),
+        or(isNull(alertmanagerOutbox.leaseUntil), lte(alertmanagerOutbox.leaseUntil, now)),
+      ),
+    )
+    .run().changes;
 }

@@ -1,6 +1,7 @@
 import { and, asc, eq, gte, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import { digestGroupKey } from './digest.js';
 import type { Database } from './open.js';
-import { notificationLog, outbox } from './schema.js';
+import { notificationLog, outbox, outboxPruned } from './schema.js';
 import { perDatabase } from './statements.js';
 
 export type LogRecord = typeof notificationLog.$inferSelect;
@@ -118,20 +119,48 @@ const countColumns = {
   >`min(CASE WHEN ${outbox.sentAt} IS NULL AND ${outbox.abandonedAt} IS NULL THEN ${outbox.createdAt} END)`,
 };
 
-/** How the outbox stands per account (`all` for messages spanning accounts), for metrics. */
+/**
+ * How the outbox stands per account (`all` for messages spanning accounts), for metrics. Sent
+ * and abandoned include the messages retention deleted, so they only ever grow.
+ */
 export function outboxCountsByAccount(database: Database): Array<OutboxCounts & { account: string }> {
-  return database.db
-    .select({ account: outbox.account, ...countColumns })
-    .from(outbox)
-    .groupBy(outbox.account)
-    .orderBy(outbox.account)
-    .all();
+  const byAccount = new Map(
+    database.db
+      .select({ account: outbox.account, ...countColumns })
+      .from(outbox)
+      .groupBy(outbox.account)
+      .all()
+      .map((row) => [row.account, row]),
+  );
+  for (const pruned of database.db.select().from(outboxPruned).all()) {
+    const counts = byAccount.get(pruned.account) ?? {
+      account: pruned.account,
+      pending: 0,
+      sent: 0,
+      abandoned: 0,
+      oldestPendingAt: null,
+    };
+    byAccount.set(pruned.account, {
+      ...counts,
+      sent: counts.sent + pruned.sent,
+      abandoned: counts.abandoned + pruned.abandoned,
+    });
+  }
+  return [...byAccount.values()].sort((a, b) => (a.account < b.account ? -1 : a.account > b.account ? 1 : 0));
 }
 
-/** How the outbox stands (for metrics and /api/status). */
+/** How the outbox stands (for metrics and /api/status), deleted messages counted as in outboxCountsByAccount. */
 export function outboxCounts(database: Database): OutboxCounts {
   const row = database.db.select(countColumns).from(outbox).get();
-  return row ?? { pending: 0, sent: 0, abandoned: 0, oldestPendingAt: null };
+  const counts = row ?? { pending: 0, sent: 0, abandoned: 0, oldestPendingAt: null };
+  const pruned = database.db
+    .select({
+      sent: sql<number>`coalesce(sum(${outboxPruned.sent}), 0)`,
+      abandoned: sql<number>`coalesce(sum(${outboxPruned.abandoned}), 0)`,
+    })
+    .from(outboxPruned)
+    .get();
+  return { ...counts, sent: counts.sent + (pruned?.sent ?? 0), abandoned: counts.abandoned + (pruned?.abandoned ?? 0) };
 }
 
 /** Every message written in [from, to), oldest first (the replay report's emails). */
@@ -218,4 +247,39 @@ export function deliveriesOf(database: Database, since: ReadonlyMap<string, numb
     deliveries.set(key, { sentAt, lastError, to: JSON.parse(to) as string[] });
   }
   return deliveries;
+}
+
+// Finished (sent or abandoned) before @before and not leased, except what a reader still needs:
+// each account's latest digest (lastDigestAt: without it a second digest goes out the same day)
+// and every message announcing an alert still open (the idle ladder reads whether a firing
+// warning reached anyone before it stops a Pod, however long ago the warning went out).
+const PRUNABLE = `(sent_at IS NOT NULL OR abandoned_at IS NOT NULL)
+  AND max(coalesce(sent_at, 0), coalesce(abandoned_at, 0)) < @before
+  AND (lease_until IS NULL OR lease_until <= @now)
+  AND id NOT IN (SELECT max(id) FROM outbox WHERE group_key LIKE @digests GROUP BY group_key)
+  AND NOT EXISTS (SELECT 1 FROM json_each(outbox.alert_keys) k
+    JOIN alerts a ON a.key = k.value AND a.resolved_at IS NULL)`;
+
+const pruneStatements = perDatabase(({ sqlite }) => ({
+  tally: sqlite.prepare(
+    `INSERT INTO outbox_pruned (account, sent, abandoned)
+     SELECT account, sum(sent_at IS NOT NULL), sum(abandoned_at IS NOT NULL) FROM outbox WHERE ${PRUNABLE}
+     GROUP BY account
+     ON CONFLICT (account) DO UPDATE SET sent = sent + excluded.sent, abandoned = abandoned + excluded.abandoned`,
+  ),
+  delete: sqlite.prepare(`DELETE FROM outbox WHERE ${PRUNABLE}`),
+}));
+
+/**
+ * Deletes the messages finished before `before` that no reader needs any more (see PRUNABLE),
+ * counting them in outbox_pruned in the same transaction. A message still due or leased is
+ * never touched, so nothing is lost or sent twice. Returns how many were deleted.
+ */
+export function pruneFinishedMessages(database: Database, before: number, now: number): number {
+  const s = pruneStatements(database);
+  const params = { before, now, digests: `${digestGroupKey('')}%` };
+  return database.transaction(() => {
+    s.tally.run(params);
+    return s.delete.run(params).changes;
+  });
 }

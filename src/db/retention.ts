@@ -1,5 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
+import { pruneFinishedDeliveries } from './alertmanager-outbox.js';
 import { pruneUsedLinks } from './links.js';
+import { pruneFinishedMessages } from './notifications.js';
 import type { Database } from './open.js';
 import { perDatabase } from './statements.js';
 
@@ -20,6 +22,8 @@ export interface RetentionPolicy {
    * The daemon keeps them twice `http.linkExpiry` (no link is signed for longer).
    */
   usedLinksMs: number;
+  /** Finished rows of the email and Alertmanager outboxes (config key `outbox`, default 30 days). */
+  outboxMs: number;
 }
 
 export interface RetentionResult {
@@ -32,6 +36,8 @@ export interface RetentionResult {
   workerSamplesDeleted: number;
   collectorRunsDeleted: number;
   usedLinksDeleted: number;
+  emailsDeleted: number;
+  alertmanagerDeliveriesDeleted: number;
 }
 
 // Averages cover known samples only (unknown is not idle, nor busy). A bucket that already
@@ -106,6 +112,8 @@ export function applyRetention(database: Database, policy: RetentionPolicy, now:
     workerSamplesDeleted: 0,
     collectorRunsDeleted: 0,
     usedLinksDeleted: 0,
+    emailsDeleted: 0,
+    alertmanagerDeliveriesDeleted: 0,
   };
   for (const account of distinctAccounts(database.sqlite, 'pod_samples')) {
     database.transaction(() => {
@@ -126,6 +134,8 @@ export function applyRetention(database: Database, policy: RetentionPolicy, now:
   }
   result.collectorRunsDeleted = s.deleteRuns.run({ cutoff: now - policy.rawSamplesMs }).changes;
   result.usedLinksDeleted = pruneUsedLinks(database, now - policy.usedLinksMs);
+  result.emailsDeleted = pruneFinishedMessages(database, now - policy.outboxMs, now);
+  result.alertmanagerDeliveriesDeleted = pruneFinishedDeliveries(database, now - policy.outboxMs, now);
   return result;
 }
 

@@ -61,7 +61,12 @@ describe('defaults', () => {
       },
       database: {
         path: '/srv/podwarden/data/podwarden.db',
-        retention: { rawSamplesMs: 2 * 86_400_000, fiveMinuteRollupsMs: 7 * 86_400_000, rollupsMs: 400 * 86_400_000 },
+        retention: {
+          rawSamplesMs: 2 * 86_400_000,
+          fiveMinuteRollupsMs: 7 * 86_400_000,
+          rollupsMs: 400 * 86_400_000,
+          outboxMs: 30 * 86_400_000,
+        },
       },
       email: { secure: 'starttls', port: 587, to: [], giveUpAfterMs: 86_400_000 },
       http: { listen: '0.0.0.0:9464', linkExpiryMs: 86_400_000 },

@@ -7,7 +7,7 @@ import { insertWorkerSamples } from '../../src/db/serverless.js';
 import { DAY, HOUR, MINUTE, T0, useTempDatabases } from './support.js';
 
 const temp = useTempDatabases();
-const policy = { rawSamplesMs: HOUR, fiveMinuteRollupsMs: DAY, rollupsMs: DAY, usedLinksMs: DAY };
+const policy = { rawSamplesMs: HOUR, fiveMinuteRollupsMs: DAY, rollupsMs: DAY, usedLinksMs: DAY, outboxMs: DAY };
 const nothing: RetentionResult = {
   rolled5m: 0,
   rolled1h: 0,
@@ -17,6 +17,8 @@ const nothing: RetentionResult = {
   workerSamplesDeleted: 0,
   collectorRunsDeleted: 0,
   usedLinksDeleted: 0,
+  emailsDeleted: 0,
+  alertmanagerDeliveriesDeleted: 0,
 };
 
 function sample(podId: string, observedAt: number, overrides: Partial<PodSampleInput> = {}): PodSampleInput {
@@ -192,7 +194,13 @@ describe('applyRetention', () => {
   it('keeps each rollup level for its own retention: 5-minute buckets go first, hourly ones stay', () => {
     const database = temp.open();
     seed(database);
-    const levels = { rawSamplesMs: HOUR, fiveMinuteRollupsMs: 3 * HOUR, rollupsMs: DAY, usedLinksMs: DAY };
+    const levels = {
+      rawSamplesMs: HOUR,
+      fiveMinuteRollupsMs: 3 * HOUR,
+      rollupsMs: DAY,
+      usedLinksMs: DAY,
+      outboxMs: DAY,
+    };
     // Raw cutoff T0 + 3h: both hours are rolled. 5-minute buckets before T0 + 1h10m are dropped.
     const result = applyRetention(database, levels, T0 + 4 * HOUR + 10 * MINUTE);
     expect(result).toEqual({

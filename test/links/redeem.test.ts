@@ -359,8 +359,7 @@ describe('the daily retention pass', () => {
 
     // Just before the link expires, the longest a still-valid link's nonce can be needed.
     const late = at('45m') + linkExpiryMs - 1;
-    const { rawSamplesMs, fiveMinuteRollupsMs, rollupsMs } = world.h.config.database.retention;
-    const policy = { rawSamplesMs, fiveMinuteRollupsMs, rollupsMs, usedLinksMs: 2 * linkExpiryMs };
+    const policy = { ...world.h.config.database.retention, usedLinksMs: 2 * linkExpiryMs };
     expect(applyRetention(world.h.db, policy, late).usedLinksDeleted).toBe(1);
 
     expect(state().used.map((row) => row.nonce)).toEqual(['nonce-0001']);

@@ -22,8 +22,10 @@ export function databaseSection(ctx: ParseContext) {
           fiveMinuteRollups: duration().prefault('7d'),
           /** The hourly rollups (the key predates the 5-minute level's own). */
           rollups: duration().prefault('400d'),
+          /** Sent or abandoned emails and finished Alertmanager deliveries. */
+          outbox: duration().prefault('30d'),
         },
-        ['rawSamples', 'fiveMinuteRollups', 'rollups'],
+        ['rawSamples', 'fiveMinuteRollups', 'rollups', 'outbox'],
       ).prefault({}),
     })
     .prefault({});

@@ -110,6 +110,16 @@ export const outbox = sqliteTable(
   ],
 );
 
+/**
+ * How many finished messages of each account retention deleted from the outbox, by outcome:
+ * podwarden_emails_total is counted from the outbox, and a counter must never go down.
+ */
+export const outboxPruned = sqliteTable('outbox_pruned', {
+  account: text('account').primaryKey(),
+  sent: integer('sent').notNull().default(0),
+  abandoned: integer('abandoned').notNull().default(0),
+});
+
 export interface SilenceMatcher {
   name: string;
   op: '=' | '!=' | '=~' | '!~';
