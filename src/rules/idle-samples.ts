@@ -97,6 +97,34 @@ const CLASSES: readonly SampleClass[] = ['IDLE', 'ACTIVE', 'UNKNOWN'];
 const orNull = (value: number | undefined): number | null =>
   value === undefined || Number.isNaN(value) ? null : value;
 
+/** The samples of one Pod's series observed in [from, to], classified as classifySample does. */
+export function seriesSamples(
+  series: SampleSeries,
+  from: number,
+  to: number,
+  utilThreshold: number,
+): ClassifiedSample[] {
+  const { observedAt: times, known, maxGpuUtil: gpu, maxGpuMemoryUtil: memory } = series;
+  const listed: ClassifiedSample[] = [];
+  for (let i = series.start; i < times.length; i++) {
+    const at = times[i] as number;
+    if (at > to) break;
+    if (at < from) continue;
+    const gpuUtil = orNull(gpu[i]);
+    const state = known[i] === 1 ? 'known' : 'unknown';
+    listed.push({
+      at,
+      state: classifySample(
+        { podId: series.podId, observedAt: at, state, uptimeS: null, maxGpuUtil: gpuUtil, maxGpuMemoryUtil: null },
+        utilThreshold,
+      ),
+      gpuUtil,
+      gpuMemoryUtil: orNull(memory[i]),
+    });
+  }
+  return listed;
+}
+
 /**
  * windowEvidence over a column store: no object per sample. The list of samples in the window
  * (for receipts and `why`) is built only when read, from the arrays as they were at this call.

@@ -1,12 +1,13 @@
 import { type IdleCandidate, idleCandidates } from '../actions/idle-status.js';
 import type { Config } from '../config/schema.js';
-import { idleWindowSamples, podSnoozesAfter } from '../db/idle-state.js';
+import { podSnoozesAfter } from '../db/idle-state.js';
 import { livePods, type PodRecord } from '../db/pods.js';
 import { type ReceiptRecord, recentReceipts } from '../db/receipts.js';
+import { sampleWindow } from '../db/sample-window.js';
 import { formatDateTime, formatElapsed, formatUsdPerHour } from '../messages/format.js';
 import type { MetricsSource } from '../metrics/source.js';
 import { ruleFor } from '../rules/idle-match.js';
-import { classifySample } from '../rules/idle-samples.js';
+import { seriesSamples } from '../rules/idle-samples.js';
 import { type SparkSample, sparkSvg } from './charts.js';
 import { html, type SafeHtml } from './html.js';
 import { page } from './layout.js';
@@ -38,9 +39,12 @@ export function podData(source: MetricsSource, config: Config, account: string, 
     config.idle.rules[0];
   const windowMs = rule?.windowMs ?? 30 * 60_000;
   const threshold = rule?.utilThreshold ?? 5;
-  const samples = idleWindowSamples(source.db, account, now - windowMs, now)
-    .filter((sample) => sample.podId === podId)
-    .map((sample) => ({ at: sample.observedAt, state: classifySample(sample, threshold), gpuUtil: sample.maxGpuUtil }));
+  // The idle evaluator's in-memory window of the account, on the daemon's connection: this Pod's
+  // series is already there, where the table (keyed by time, then Pod) would scan every Pod's.
+  const series = sampleWindow(source.db, account, now - windowMs, now).get(podId);
+  const samples = series
+    ? seriesSamples(series, now - windowMs, now, threshold).map(({ at, state, gpuUtil }) => ({ at, state, gpuUtil }))
+    : [];
   return {
     account,
     podId,

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { classifySample, type WindowSample, windowEvidence } from '../../src/rules/idle-samples.js';
+import {
+  classifySample,
+  seriesOf,
+  seriesSamples,
+  type WindowSample,
+  windowEvidence,
+} from '../../src/rules/idle-samples.js';
 
 const MIN = 60_000;
 const T0 = Date.parse('2026-11-02T00:00:00Z');
@@ -31,6 +37,19 @@ describe('classifySample', () => {
     expect(classifySample(sample(0, 6), 5)).toBe('ACTIVE');
     expect(classifySample(sample(0, 0, 'unknown'), 5)).toBe('UNKNOWN');
     expect(classifySample(sample(0, null), 5)).toBe('UNKNOWN');
+  });
+});
+
+describe('seriesSamples', () => {
+  it('lists the samples within [from, to] as classifySample classes them, bounds included', () => {
+    const samples = [sample(0, 1), sample(1, 9), sample(2, null), sample(3, 0, 'unknown'), sample(4, 5), sample(5, 2)];
+    expect(seriesSamples(seriesOf('p', samples), T0 + MIN, T0 + 4 * MIN, 5)).toEqual([
+      { at: T0 + MIN, state: 'ACTIVE', gpuUtil: 9, gpuMemoryUtil: 0 },
+      { at: T0 + 2 * MIN, state: 'UNKNOWN', gpuUtil: null, gpuMemoryUtil: 0 },
+      { at: T0 + 3 * MIN, state: 'UNKNOWN', gpuUtil: null, gpuMemoryUtil: null },
+      { at: T0 + 4 * MIN, state: 'IDLE', gpuUtil: 5, gpuMemoryUtil: 0 },
+    ]);
+    expect(seriesSamples(seriesOf('p', samples), T0 + 10 * MIN, T0 + 20 * MIN, 5)).toEqual([]);
   });
 });
 
