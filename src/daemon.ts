@@ -11,7 +11,7 @@ import { recordAccounts } from './db/accounts.js';
 import { recordDaemonClock } from './db/daemon-clock.js';
 import { databaseWriteFailure } from './db/errors.js';
 import { type Database, openDatabase } from './db/open.js';
-import { applyRetention, type RetentionResult } from './db/retention.js';
+import { applyRetention, type RetentionResult, retentionPolicy } from './db/retention.js';
 import { EventBus } from './events.js';
 import type { Logger } from './log.js';
 import { type EvaluationEvents, type Unjudged, unjudgedByFailure } from './rules/evaluator.js';
@@ -230,11 +230,7 @@ export class Daemon {
   }
 
   retain(): RetentionResult {
-    const { database, http } = this.options.config;
-    // Twice the longest a link can live: a margin for a link signed just before a restart that
-    // shortened http.linkExpiry, and for clock skew between replicas.
-    const policy = { ...database.retention, usedLinksMs: 2 * http.linkExpiryMs };
-    const result = applyRetention(this.db, policy, this.options.clock.now());
+    const result = applyRetention(this.db, retentionPolicy(this.options.config), this.options.clock.now());
     this.options.log.info(result, 'retention applied');
     this.events.emit('retention:finished', result);
     return result;

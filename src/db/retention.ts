@@ -26,6 +26,16 @@ export interface RetentionPolicy {
   outboxMs: number;
 }
 
+/** The policy a configuration sets: `database.retention`, and used links from `http.linkExpiry`. */
+export function retentionPolicy(config: {
+  database: { retention: Omit<RetentionPolicy, 'usedLinksMs'> };
+  http: { linkExpiryMs: number };
+}): RetentionPolicy {
+  // Twice the longest a link can live: a margin for a link signed before a restart that
+  // shortened http.linkExpiry, and for clock skew between replicas.
+  return { ...config.database.retention, usedLinksMs: 2 * config.http.linkExpiryMs };
+}
+
 export interface RetentionResult {
   /** Rollup rows written (new buckets or buckets merged with late samples). */
   rolled5m: number;

@@ -5,7 +5,7 @@ import { muteSilenced } from '../../src/alerts/silence.js';
 import { type AlertRecord, insertAlert, markAlertResolved } from '../../src/db/alerts.js';
 import { openEpisodes } from '../../src/db/idle-state.js';
 import { recordUsedLink } from '../../src/db/links.js';
-import { applyRetention } from '../../src/db/retention.js';
+import { applyRetention, retentionPolicy } from '../../src/db/retention.js';
 import { podSnoozes, silences, usedLinks } from '../../src/db/schema.js';
 import { heldDecisions } from '../../src/links/decisions.js';
 import {
@@ -359,8 +359,7 @@ describe('the daily retention pass', () => {
 
     // Just before the link expires, the longest a still-valid link's nonce can be needed.
     const late = at('45m') + linkExpiryMs - 1;
-    const policy = { ...world.h.config.database.retention, usedLinksMs: 2 * linkExpiryMs };
-    expect(applyRetention(world.h.db, policy, late).usedLinksDeleted).toBe(1);
+    expect(applyRetention(world.h.db, retentionPolicy(world.h.config), late).usedLinksDeleted).toBe(1);
 
     expect(state().used.map((row) => row.nonce)).toEqual(['nonce-0001']);
     expect(checkLink(world.h.db, secret, token, NB, late)).toEqual({
