@@ -138,6 +138,7 @@ export class HttpTransport {
     let ticket: BudgetTicket | undefined;
     let started: number | undefined;
     let status: number | 'error' = 'error';
+    const abort = attemptSignal(req.signal);
     try {
       ticket = await this.budget.acquire(op, this.maxRateLimitWaitMs, req.signal);
       started = performance.now();
@@ -147,7 +148,7 @@ export class HttpTransport {
           method: req.method,
           headers,
           body: req.body === undefined ? undefined : JSON.stringify(req.body),
-          signal: req.signal,
+          signal: abort.signal,
         });
         status = response.statusCode;
         return { response, text: await response.body.text() };
@@ -175,6 +176,7 @@ export class HttpTransport {
       if (error instanceof ApiError) throw error;
       return { ok: false, error: errorFromNetwork(op, error, this.options.timeouts) };
     } finally {
+      abort.release();
       if (ticket) this.budget.release(ticket);
       release();
       if (started !== undefined) this.report(req, status, performance.now() - started);
@@ -279,4 +281,19 @@ function encodeQuery(query: Record<string, QueryValue>): string {
 function header(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
   const value = headers[name];
   return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/**
+ * The signal undici gets for one attempt: it follows the caller's, and stops following when the
+ * attempt ends. undici lets go of its abort listener only when the response stream closes, a
+ * tick after the body was read; answered in process (the replay), a run's many requests finish
+ * within one tick, and the run's signal gathered a listener per request (MaxListenersExceeded).
+ */
+function attemptSignal(signal: AbortSignal | undefined): { signal?: AbortSignal; release(): void } {
+  if (signal === undefined) return { release: () => {} };
+  const attempt = new AbortController();
+  const forward = () => attempt.abort(signal.reason);
+  if (signal.aborted) forward();
+  else signal.addEventListener('abort', forward, { once: true });
+  return { signal: attempt.signal, release: () => signal.removeEventListener('abort', forward) };
 }

@@ -1,49 +1,24 @@
-import { type LatestInput, type SyncResult, trackedSync, type UnreadableItems } from './latest.js';
+import { type SyncResult, trackedSync, type UnreadableItems } from './latest.js';
 import type { Database } from './open.js';
+import { type PodInput, podListSyncing } from './pod-list.js';
 import { markSamplesWritten } from './sample-window.js';
 import { podSamples, pods, type SampleState } from './schema.js';
-import { inventoryRead, perDatabase, placeholdersFor, replaceOnConflict, rowWriter } from './statements.js';
+import { perDatabase, placeholdersFor, replaceOnConflict, rowWriter } from './statements.js';
 
-export type PodRecord = typeof pods.$inferSelect;
-export type PodInput = LatestInput<typeof pods>;
+export { livePods, type PodInput, type PodRecord } from './pod-list.js';
+
+const syncPodList = trackedSync(pods, 'podId');
 
 /** The latest `GET /pods` of an account: upserts every Pod, marks the missing ones gone. */
-export const syncPods: (
+export function syncPods(
   database: Database,
   account: string,
   items: readonly PodInput[],
   now: number,
   unreadable?: UnreadableItems,
-) => SyncResult = trackedSync(pods, 'podId');
-
-type PodRow = Omit<PodRecord, 'env' | 'actions'> & { env: string; actions: string };
-
-const podStatements = perDatabase(({ sqlite }) => ({
-  live: sqlite.prepare<[string], PodRow>(
-    `SELECT account, pod_id AS podId, name, status, cost_per_hr AS costPerHr, gpu_type_id AS gpuTypeId,
-       gpu_count AS gpuCount, cpu_type_id AS cpuTypeId, cloud, data_center_id AS dataCenterId,
-       cluster_id AS clusterId, cluster_role AS clusterRole, volume_gb AS volumeGb,
-       network_volume_id AS networkVolumeId, env, actions, created_at AS createdAt, started_at AS startedAt,
-       first_seen_at AS firstSeenAt, last_seen_at AS lastSeenAt, gone_at AS goneAt
-     FROM pods WHERE account = ? AND gone_at IS NULL ORDER BY pod_id`,
-  ),
-}));
-
-// Read by the idle and waste rules and by several metric families every minute: kept until
-// the next sync of the Pod list (or a commit by another connection).
-const live = inventoryRead((database: Database, account: string): readonly PodRecord[] =>
-  podStatements(database)
-    .live.all(account)
-    .map((row) => ({
-      ...row,
-      env: JSON.parse(row.env) as Record<string, string>,
-      actions: JSON.parse(row.actions) as string[],
-    })),
-);
-
-/** The account's Pods not gone, by id. Shared between callers: do not modify. */
-export function livePods(database: Database, account: string): readonly PodRecord[] {
-  return live.get(database, account);
+): SyncResult {
+  podListSyncing(database, account, items, now, unreadable);
+  return syncPodList(database, account, items, now, unreadable);
 }
 
 /** One poll of one Pod. An unknown sample (no runtime) has every utilization null. */

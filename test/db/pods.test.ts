@@ -100,6 +100,89 @@ describe('syncPods', () => {
   });
 });
 
+describe('livePods across syncs', () => {
+  /** What a second connection reads from the file: the list as stored, with no cache of this one. */
+  function stored(name = 'podwarden.db') {
+    const other = temp.open(name);
+    const list = livePods(other, 'main');
+    other.close();
+    return list;
+  }
+
+  it('keeps its records through a sync that changed only last_seen_at, with last_seen_at moved', () => {
+    const database = temp.open();
+    syncPods(database, 'main', [pod('a'), pod('b', { env: { TEAM: 'infra' } })], T0);
+    const before = livePods(database, 'main');
+    expect(before.map((row) => row.lastSeenAt)).toEqual([T0, T0]);
+
+    database.transaction(() =>
+      syncPods(database, 'main', [pod('b', { env: { TEAM: 'infra' } }), pod('a')], T0 + MINUTE),
+    );
+    const after = livePods(database, 'main');
+    expect(after).toEqual(stored());
+    expect(after.map((row) => row.lastSeenAt)).toEqual([T0 + MINUTE, T0 + MINUTE]);
+    // Not read and parsed again: the parsed JSON fields are the very objects of the first read.
+    expect(after.map((row) => row.env)).toEqual([{ TEAM: 'research' }, { TEAM: 'infra' }]);
+    after.forEach((row, i) => {
+      expect(row.env).toBe(before[i]?.env);
+      expect(row.actions).toBe(before[i]?.actions);
+    });
+    // A list handed out earlier does not change under its holder.
+    expect(before.map((row) => row.lastSeenAt)).toEqual([T0, T0]);
+    expect(livePods(database, 'main')).toBe(after);
+  });
+
+  it('shows every change a sync makes, and nothing of a sync that rolled back', () => {
+    const database = temp.open();
+    syncPods(database, 'main', [pod('a'), pod('b'), pod('c')], T0);
+    const first = livePods(database, 'main');
+
+    expect(() =>
+      database.transaction(() => {
+        syncPods(database, 'main', [pod('a'), pod('b'), pod('c')], T0 + MINUTE);
+        throw new Error('the samples failed to store');
+      }),
+    ).toThrow(/samples failed/);
+    expect(livePods(database, 'main')).toEqual(first);
+    expect(livePods(database, 'main').map((row) => row.lastSeenAt)).toEqual([T0, T0, T0]);
+
+    const changes: PodInput[][] = [
+      [pod('a', { status: 'EXITED', costPerHr: 0 }), pod('b'), pod('c')],
+      [pod('a', { status: 'EXITED', costPerHr: 0 }), pod('b', { actions: ['start'] }), pod('c')],
+      [pod('a', { status: 'EXITED', costPerHr: 0 }), pod('b', { actions: ['start'] }), pod('c', { env: {} })],
+      [pod('a', { status: 'EXITED', costPerHr: 0 }), pod('b', { actions: ['start'] })],
+      [pod('a', { status: 'EXITED', costPerHr: 0 }), pod('b', { actions: ['start'] }), pod('d')],
+      [pod('a', { status: 'EXITED', costPerHr: 0 }), pod('a', { status: 'EXITED', costPerHr: 0 }), pod('d')],
+    ];
+    changes.forEach((items, i) => {
+      livePods(database, 'main');
+      syncPods(database, 'main', items, T0 + (i + 2) * MINUTE);
+      expect(livePods(database, 'main'), `sync ${i}`).toEqual(stored());
+    });
+    expect(livePods(database, 'main').map((row) => [row.podId, row.status])).toEqual([
+      ['a', 'EXITED'],
+      ['d', 'RUNNING'],
+    ]);
+
+    // A Pod listed but unreadable keeps its older last_seen_at: the list says so.
+    livePods(database, 'main');
+    syncPods(database, 'main', [pod('d')], T0 + 9 * MINUTE, { ids: ['a'], anonymous: false });
+    expect(livePods(database, 'main')).toEqual(stored());
+    expect(livePods(database, 'main').map((row) => row.lastSeenAt)).toEqual([T0 + 7 * MINUTE, T0 + 9 * MINUTE]);
+  });
+
+  it('sees a commit by another connection', () => {
+    const database = temp.open();
+    syncPods(database, 'main', [pod('a')], T0);
+    expect(livePods(database, 'main').map((row) => row.name)).toEqual(['name-a']);
+    const other = temp.open();
+    syncPods(other, 'main', [pod('a', { name: 'renamed' })], T0 + MINUTE);
+    expect(livePods(database, 'main').map((row) => row.name)).toEqual(['renamed']);
+    syncPods(database, 'main', [pod('a', { name: 'renamed' })], T0 + 2 * MINUTE);
+    expect(livePods(database, 'main')).toEqual(livePods(other, 'main'));
+  });
+});
+
 describe('pod samples', () => {
   it('stores known and unknown samples with the busiest GPU derived, and replaces a re-sent one', () => {
     const database = temp.open();

@@ -80,4 +80,36 @@ describe('the in-process road and abort signals', () => {
       await h.close();
     }
   });
+
+  it('holds one abort listener per request in flight on a run’s signal, however many the run sends', async () => {
+    const h = await startHarness('small-team.yaml');
+    const account = h.config.accounts[0];
+    if (!account) throw new Error('no account');
+    const api = apiClientFor(h.config, account, {
+      clock: h.clock,
+      log: silentLogger(),
+      dispatcher: new InProcessDispatcher([h.sim]),
+    });
+    const leaks: Error[] = [];
+    const onWarning = (warning: Error) => {
+      if (warning.name === 'MaxListenersExceededWarning') leaks.push(warning);
+    };
+    process.on('warning', onWarning);
+    try {
+      const run = new AbortController();
+      // Five times the client's concurrency (4): answered in process, they finish many to a tick.
+      const lists = await h.drive(
+        Promise.all(Array.from({ length: 20 }, () => api.rest.listPods({}, { signal: run.signal }))),
+      );
+      expect(lists.every((list) => list.items.length > 0)).toBe(true);
+      // Node reports the warning on a later tick.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      expect(leaks.map((leak) => leak.message)).toEqual([]);
+      expect(getEventListeners(run.signal, 'abort')).toHaveLength(0);
+    } finally {
+      process.off('warning', onWarning);
+      await api.close();
+      await h.close();
+    }
+  });
 });
