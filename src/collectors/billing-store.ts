@@ -75,14 +75,12 @@ export async function storeBillingPage(
       options.signal.throwIfAborted();
     }
     database.transaction(() => {
-      const window = {
-        account,
-        kind: page.kind,
-        bucketSize: page.bucketSize,
-        from: slice.window.startMs,
-        to: slice.window.endMs,
-      };
-      const result = replaceBillingWindow(database, window, slice.records, fetchedAt);
+      const result = replaceBillingWindow(
+        database,
+        storedWindow(account, page, slice.window),
+        slice.records,
+        fetchedAt,
+      );
       written += result.written;
       deleted += result.deleted;
       options.onSliceStored?.(slice.window);
@@ -105,17 +103,15 @@ export function replaceBillingPages(
   let deleted = 0;
   database.transaction(() => {
     for (const page of pages) {
-      const window = {
-        account,
-        kind: page.kind,
-        bucketSize: page.bucketSize,
-        from: page.window.startMs,
-        to: page.window.endMs,
-      };
-      const result = replaceBillingWindow(database, window, page.records, fetchedAt);
+      const result = replaceBillingWindow(database, storedWindow(account, page, page.window), page.records, fetchedAt);
       written += result.written;
       deleted += result.deleted;
     }
   });
   return { written, deleted };
+}
+
+/** The stored window a page (or one slice of it) replaces: its account, route and time span. */
+function storedWindow(account: string, page: BillingPage, span: { startMs: number; endMs: number }) {
+  return { account, kind: page.kind, bucketSize: page.bucketSize, from: span.startMs, to: span.endMs };
 }
