@@ -73,17 +73,7 @@ const tickReads = perDatabase((database) => ({
 
 /** One episode by its key, open or ended. */
 export function episodeAt(database: Database, key: EpisodeKey): IdleEpisodeRecord | undefined {
-  return database.db
-    .select()
-    .from(idleEpisodes)
-    .where(
-      and(
-        eq(idleEpisodes.account, key.account),
-        eq(idleEpisodes.podId, key.podId),
-        eq(idleEpisodes.startedAt, key.startedAt),
-      ),
-    )
-    .get();
+  return database.db.select().from(idleEpisodes).where(episodeKeyIs(key)).get();
 }
 
 /** Every open episode of every account, for status pages and metrics. */
@@ -99,6 +89,13 @@ export function openEpisode(database: Database, episode: typeof idleEpisodes.$in
 }
 
 type EpisodeKey = Pick<IdleEpisodeRecord, 'account' | 'podId' | 'startedAt'>;
+
+const episodeKeyIs = (key: EpisodeKey) =>
+  and(
+    eq(idleEpisodes.account, key.account),
+    eq(idleEpisodes.podId, key.podId),
+    eq(idleEpisodes.startedAt, key.startedAt),
+  );
 type EpisodeChange = Partial<
   Pick<IdleEpisodeRecord, 'notifiedAt' | 'warnedAt' | 'decidedAt' | 'stopFailures' | 'endedAt' | 'endReason'>
 >;
@@ -109,14 +106,7 @@ export function updateEpisode(database: Database, key: EpisodeKey, change: Episo
   const result = database.db
     .update(idleEpisodes)
     .set(change)
-    .where(
-      and(
-        eq(idleEpisodes.account, key.account),
-        eq(idleEpisodes.podId, key.podId),
-        eq(idleEpisodes.startedAt, key.startedAt),
-        isNull(idleEpisodes.endedAt),
-      ),
-    )
+    .where(and(episodeKeyIs(key), isNull(idleEpisodes.endedAt)))
     .run();
   if (result.changes !== 1) {
     throw new Error(`update idle episode ${key.account}/${key.podId}@${key.startedAt}: no open episode`);
