@@ -19,8 +19,8 @@ import { openDatabase } from '../src/db/open.js';
 import { packagePath } from '../src/package-root.js';
 import { ScaledClock } from '../src/simulator/scaled-clock.js';
 import { loadScenario } from '../src/simulator/scenario.js';
-import { daemonSide, startSimProcess } from './sim-process.js';
-import { benchDir, fmt } from './support.js';
+import { startSimProcess } from './sim-process.js';
+import { benchDir, daemonSide, fmt } from './support.js';
 
 const BACKFILL_MS = 30 * 86_400_000;
 

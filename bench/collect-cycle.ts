@@ -12,8 +12,8 @@ import { collectors } from '../src/collectors/index.js';
 import { packagePath } from '../src/package-root.js';
 import { ScaledClock } from '../src/simulator/scaled-clock.js';
 import { loadScenario } from '../src/simulator/scenario.js';
-import { daemonSide, startSimProcess } from './sim-process.js';
-import { benchDir, fmt } from './support.js';
+import { startSimProcess } from './sim-process.js';
+import { benchDir, daemonSide, fmt } from './support.js';
 
 const LATENCY_MS = 50;
 const base = loadScenario(packagePath('config/scenarios/large.json'));

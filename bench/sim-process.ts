@@ -5,12 +5,6 @@
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { apiClientFor } from '../src/api/from-config.js';
-import type { Clock } from '../src/clock.js';
-import type { CollectContext } from '../src/collectors/collector.js';
-import { defaultConfig } from '../src/config/load.js';
-import { openDatabase } from '../src/db/open.js';
-import { silentLogger } from '../src/log.js';
 import { packagePath } from '../src/package-root.js';
 import { ScaledClock } from '../src/simulator/scaled-clock.js';
 import { loadScenario } from '../src/simulator/scenario.js';
@@ -70,43 +64,6 @@ export async function startSimProcess(options: SimProcessOptions): Promise<SimPr
       return log;
     },
     close: () => stop(child),
-  };
-}
-
-/** The daemon's side against a simulator elsewhere: its API client, config and database at `dbPath`. */
-export function daemonSide(
-  sim: Pick<SimProcess, 'restBaseUrl' | 'graphqlUrl' | 'apiKey'>,
-  clock: Clock,
-  dbPath: string,
-  onRequest?: () => void,
-) {
-  const config = defaultConfig([
-    { name: 'bench', apiKey: sim.apiKey, restBaseUrl: sim.restBaseUrl, graphqlBaseUrl: sim.graphqlUrl },
-  ]);
-  config.database.path = dbPath;
-  const account = config.accounts[0];
-  if (!account) throw new Error('no account');
-  const log = silentLogger();
-  const api = apiClientFor(config, account, { clock, log, ...(onRequest ? { onRequest } : {}) });
-  const db = openDatabase(dbPath);
-  const context = (): CollectContext => ({
-    account: 'bench',
-    api,
-    db,
-    config,
-    clock,
-    now: clock.now(),
-    log,
-    signal: new AbortController().signal,
-  });
-  return {
-    config,
-    db,
-    context,
-    async close() {
-      await api.close();
-      db.close();
-    },
   };
 }
 

@@ -14,15 +14,34 @@ import { startSimulator } from '../src/simulator/server.js';
 export async function benchSetup(scenario: Scenario, clock: Clock) {
   const sim = await startSimulator({ scenario, clock });
   const dir = benchDir();
+  const side = daemonSide({ ...sim, apiKey: scenario.apiKey }, clock, join(dir, 'bench.db'));
+  return {
+    ...side,
+    sim,
+    dir,
+    async close() {
+      await side.close();
+      await sim.close();
+    },
+  };
+}
+
+/** The daemon's side against a simulator elsewhere: its API client, config and database at `dbPath`. */
+export function daemonSide(
+  sim: { restBaseUrl: string; graphqlUrl: string; apiKey: string },
+  clock: Clock,
+  dbPath: string,
+  onRequest?: () => void,
+) {
   const config = defaultConfig([
-    { name: 'bench', apiKey: scenario.apiKey, restBaseUrl: sim.restBaseUrl, graphqlBaseUrl: sim.graphqlUrl },
+    { name: 'bench', apiKey: sim.apiKey, restBaseUrl: sim.restBaseUrl, graphqlBaseUrl: sim.graphqlUrl },
   ]);
-  config.database.path = join(dir, 'bench.db');
+  config.database.path = dbPath;
   const account = config.accounts[0];
   if (!account) throw new Error('no account');
   const log = silentLogger();
-  const api = apiClientFor(config, account, { clock, log });
-  const db = openDatabase(config.database.path);
+  const api = apiClientFor(config, account, { clock, log, ...(onRequest ? { onRequest } : {}) });
+  const db = openDatabase(dbPath);
   const context = (): CollectContext => ({
     account: 'bench',
     api,
@@ -34,16 +53,13 @@ export async function benchSetup(scenario: Scenario, clock: Clock) {
     signal: new AbortController().signal,
   });
   return {
-    sim,
     config,
     db,
     api,
-    dir,
     context,
     async close() {
       await api.close();
       db.close();
-      await sim.close();
     },
   };
 }
