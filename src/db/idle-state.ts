@@ -2,7 +2,7 @@ import { and, eq, getTableColumns, gt, isNull, sql } from 'drizzle-orm';
 import type { WindowSample } from '../rules/idle-samples.js';
 import type { Database } from './open.js';
 import { type DecisionSource, idleEpisodes, podSnoozes, pods } from './schema.js';
-import { perDatabase } from './statements.js';
+import { cachedRead, perDatabase } from './statements.js';
 
 export type IdleEpisodeRecord = typeof idleEpisodes.$inferSelect;
 
@@ -26,30 +26,22 @@ export function idleWindowSamples(database: Database, account: string, from: num
 }
 
 /**
- * The open episodes read last, per account, while no other connection has committed (SQLite's
- * data_version) and no episode was written through this one: read every tick, they change
- * only when a Pod becomes idle or stops being so.
+ * The open episodes of each account, kept until an episode is written (openEpisode,
+ * updateEpisode) or another connection commits: read every tick, they change only when a Pod
+ * becomes idle or stops being so.
  */
-const heldEpisodes = perDatabase(() => ({
-  dataVersion: Number.NaN,
-  byAccount: new Map<string, ReadonlyMap<string, IdleEpisodeRecord>>(),
-}));
+const heldEpisodes = cachedRead(
+  (database: Database, account: string): ReadonlyMap<string, IdleEpisodeRecord> =>
+    new Map(
+      tickReads(database)
+        .openEpisodes.all({ account })
+        .map((row) => [row.podId, row]),
+    ),
+);
 
 /** The open (not ended) episode of each Pod of the account (a new map: the caller may change it). */
 export function openEpisodes(database: Database, account: string): Map<string, IdleEpisodeRecord> {
-  const held = heldEpisodes(database);
-  const reads = tickReads(database);
-  const dataVersion = reads.dataVersion.get() as number;
-  if (dataVersion !== held.dataVersion) {
-    held.byAccount.clear();
-    held.dataVersion = dataVersion;
-  }
-  let episodes = held.byAccount.get(account);
-  if (!episodes) {
-    episodes = new Map(reads.openEpisodes.all({ account }).map((row) => [row.podId, row]));
-    held.byAccount.set(account, episodes);
-  }
-  return new Map(episodes);
+  return new Map(heldEpisodes.get(database, account));
 }
 
 /** Every column of idle_episodes under its record name (all plain values: nothing to decode). */
@@ -60,7 +52,6 @@ const episodeColumns = Object.entries(getTableColumns(idleEpisodes))
 // Read by the idle rule on every tick: prepared once per database. The open episodes straight
 // from better-sqlite3 (every column is a plain one): hundreds of rows a tick at a large account.
 const tickReads = perDatabase((database) => ({
-  dataVersion: database.sqlite.prepare('PRAGMA data_version').pluck(),
   openEpisodes: database.sqlite.prepare<{ account: string }, IdleEpisodeRecord>(
     `SELECT ${episodeColumns} FROM idle_episodes WHERE account = @account AND ended_at IS NULL`,
   ),
@@ -83,8 +74,7 @@ export function allOpenEpisodes(database: Database): IdleEpisodeRecord[] {
 
 /** Opens an episode; a second open episode of the same Pod is refused by the database (unique index). */
 export function openEpisode(database: Database, episode: typeof idleEpisodes.$inferInsert): void {
-  // Forgotten first: should the transaction roll back, the next read finds the truth anyway.
-  heldEpisodes(database).byAccount.clear();
+  heldEpisodes.invalidate(database);
   database.db.insert(idleEpisodes).values(episode).run();
 }
 
@@ -102,7 +92,7 @@ type EpisodeChange = Partial<
 
 /** Moves an open episode on; a change to an episode already ended is refused (history is not rewritten). */
 export function updateEpisode(database: Database, key: EpisodeKey, change: EpisodeChange): void {
-  heldEpisodes(database).byAccount.clear();
+  heldEpisodes.invalidate(database);
   const result = database.db
     .update(idleEpisodes)
     .set(change)
