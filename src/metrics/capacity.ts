@@ -1,4 +1,5 @@
 import { Gauge } from 'prom-client';
+import { watchedGpuTypeIds } from '../config/sections/capacity.js';
 import { latestGpuAvailability } from '../db/catalog.js';
 import { gpuTypeNames } from '../db/names.js';
 import { latestGpuStock } from '../db/stock.js';
@@ -100,9 +101,7 @@ export function registerCapacityMetrics(context: MetricsContext): void {
       }
       for (const watch of context.config.capacity.watch) {
         if (watch.account !== undefined && watch.account !== account) continue;
-        const ids = watch.gpuTypeId
-          ? [watch.gpuTypeId]
-          : [...names].filter(([, name]) => name === watch.name).map(([id]) => id);
+        const ids = watchedGpuTypeIds(watch, names);
         for (const gpuTypeId of ids)
           watched.set(account, { account, gpu_type_id: gpuTypeId, product: watch.product }, 1);
       }

@@ -1,5 +1,5 @@
 import type { Config } from '../config/schema.js';
-import { AVAILABILITY_LEVELS, type CapacityWatch } from '../config/sections/capacity.js';
+import { AVAILABILITY_LEVELS, type CapacityWatch, watchedGpuTypeIds } from '../config/sections/capacity.js';
 import { type GpuAvailabilityRecord, gpuAvailabilityHistory } from '../db/catalog.js';
 import { gpuTypeNames } from '../db/names.js';
 import type { Database } from '../db/open.js';
@@ -92,9 +92,7 @@ export function capacityFindings(database: Database, config: Config): Finding[] 
     const accounts = config.accounts.map((a) => a.name).filter((name) => !watch.account || name === watch.account);
     for (const account of accounts) {
       const names = gpuTypeNames(database, account);
-      const ids = watch.gpuTypeId
-        ? [watch.gpuTypeId]
-        : [...names].filter(([, name]) => name === watch.name).map(([id]) => id);
+      const ids = watchedGpuTypeIds(watch, names);
       for (const gpuTypeId of ids) {
         findings.push(...watchFindings(database, account, watch, gpuTypeId, names.get(gpuTypeId) ?? gpuTypeId));
       }

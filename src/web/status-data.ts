@@ -1,6 +1,6 @@
 import { type IdleCandidate, idleCandidates } from '../actions/idle-status.js';
 import type { Config } from '../config/schema.js';
-import type { AvailabilityLevel } from '../config/sections/capacity.js';
+import { type AvailabilityLevel, watchedGpuTypeIds } from '../config/sections/capacity.js';
 import { type AlertRecord, firingAlerts } from '../db/alerts.js';
 import { latestGpuAvailability } from '../db/catalog.js';
 import { type CollectorRunRecord, lastSuccessAt, recentRuns } from '../db/collector-runs.js';
@@ -92,9 +92,7 @@ function capacityRows(source: MetricsSource, config: Config): CapacityRow[] {
     const names = gpuTypeNames(source.db, account);
     const latest = latestGpuAvailability(source.db, account);
     for (const watch of watches) {
-      const ids = watch.gpuTypeId
-        ? [watch.gpuTypeId]
-        : [...names].filter(([, name]) => name === watch.name).map(([id]) => id);
+      const ids = watchedGpuTypeIds(watch, names);
       for (const gpuTypeId of ids) {
         for (const dataCenterId of watch.dataCenters ?? ['']) {
           const row = latest.find(

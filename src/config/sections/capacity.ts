@@ -38,3 +38,12 @@ const watch = z
 export const capacitySection = z.strictObject({ watch: z.array(watch).prefault([]) }).prefault({});
 
 export type CapacityWatch = z.output<typeof watch>;
+
+/**
+ * The GPU types a watch means in an account: its `gpuTypeId`, or every type of the account's
+ * catalog (`names`: id → display name) whose name is the watch's `name`.
+ */
+export function watchedGpuTypeIds(watch: CapacityWatch, names: ReadonlyMap<string, string>): string[] {
+  if (watch.gpuTypeId) return [watch.gpuTypeId];
+  return [...names].filter(([, name]) => name === watch.name).map(([id]) => id);
+}
