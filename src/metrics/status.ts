@@ -2,12 +2,11 @@ import { idleCandidates } from '../actions/idle-status.js';
 import { toIso } from '../clock.js';
 import type { Config } from '../config/schema.js';
 import { firingAlerts } from '../db/alerts.js';
-import { lastSuccessAt, recentRuns } from '../db/collector-runs.js';
 import { recentReceipts } from '../db/receipts.js';
 import { heldDecisions } from '../links/decisions.js';
 import { version } from '../package-root.js';
 import { budgetStatus } from '../rules/budget.js';
-import { cronIntervalMs } from '../scheduler/cron.js';
+import { collectorHealth } from './collector-health.js';
 import { checkReadiness } from './readiness.js';
 import type { MetricsSource } from './source.js';
 
@@ -16,33 +15,27 @@ const RECENT_RECEIPTS = 20;
 
 const isoOrNull = (ms: number | null | undefined) => (ms === null || ms === undefined ? null : toIso(ms));
 
-/** The health of every enabled collector for every account, from the collector_runs table. */
-function collectorHealth(source: MetricsSource, config: Config, now: number) {
-  return config.accounts.flatMap(({ name: account }) =>
-    source.enabledCollectors().map((collector) => {
-      const { schedule } = config.collectors[collector];
-      const last = recentRuns(source.db, { account, collector, limit: 1 })[0];
-      return {
-        account,
-        collector,
-        schedule,
-        intervalSeconds: cronIntervalMs(schedule, now) / 1000,
-        lastSuccessAt: isoOrNull(lastSuccessAt(source.db, account, collector)),
-        lastRun: last
-          ? {
-              startedAt: toIso(last.startedAt),
-              endedAt: isoOrNull(last.endedAt),
-              // NULL while the run is still going.
-              outcome: last.outcome ?? 'running',
-              rows: last.rows,
-              error: last.error,
-              // What an ok run set aside, e.g. Pods the schema rejected (treated as unknown).
-              detail: last.detail,
-            }
-          : null,
-      };
-    }),
-  );
+/** Collectors' health with its times as ISO text. */
+function collectors(source: MetricsSource, config: Config, now: number) {
+  return collectorHealth(source, config, now).map(({ lastRun: last, ...health }) => ({
+    account: health.account,
+    collector: health.collector,
+    schedule: health.schedule,
+    intervalSeconds: health.intervalMs / 1000,
+    lastSuccessAt: isoOrNull(health.lastSuccessAt),
+    lastRun: last
+      ? {
+          startedAt: toIso(last.startedAt),
+          endedAt: isoOrNull(last.endedAt),
+          // NULL while the run is still going.
+          outcome: last.outcome ?? 'running',
+          rows: last.rows,
+          error: last.error,
+          // What an ok run set aside, e.g. Pods the schema rejected (treated as unknown).
+          detail: last.detail,
+        }
+      : null,
+  }));
 }
 
 function budgets(source: MetricsSource, config: Config, now: number) {
@@ -115,7 +108,7 @@ export function buildStatus(source: MetricsSource, config: Config, now: number) 
     version,
     ready: readiness.ready,
     reasons: readiness.reasons,
-    collectors: collectorHealth(source, config, now),
+    collectors: collectors(source, config, now),
     budgets: budgets(source, config, now),
     idle: idle(source, config, now),
     receipts: receipts(source),

@@ -3,25 +3,16 @@ import type { Config } from '../config/schema.js';
 import { type AvailabilityLevel, watchedGpuTypeIds } from '../config/sections/capacity.js';
 import { type AlertRecord, firingAlerts } from '../db/alerts.js';
 import { latestGpuAvailability } from '../db/catalog.js';
-import { type CollectorRunRecord, lastSuccessAt, recentRuns } from '../db/collector-runs.js';
 import { activeSnoozes } from '../db/idle-state.js';
 import { gpuTypeNames } from '../db/names.js';
 import { type ReceiptRecord, recentReceipts } from '../db/receipts.js';
+import { type CollectorHealth, collectorHealth } from '../metrics/collector-health.js';
 import { checkReadiness } from '../metrics/readiness.js';
 import type { MetricsSource } from '../metrics/source.js';
 import { type BudgetStatus, budgetStatus } from '../rules/budget.js';
-import { cronIntervalMs } from '../scheduler/cron.js';
 
 /** How many of the latest idle decisions the page shows (the Pod's page has its own). */
 const RECENT_RECEIPTS = 15;
-
-export interface CollectorHealth {
-  account: string;
-  collector: string;
-  intervalMs: number;
-  lastSuccessAt: number | null;
-  lastRun: CollectorRunRecord | undefined;
-}
 
 export interface CapacityRow {
   account: string;
@@ -57,15 +48,7 @@ export function statusData(source: MetricsSource, config: Config, now: number): 
     now,
     ready: readiness.ready,
     reasons: readiness.reasons,
-    collectors: config.accounts.flatMap(({ name: account }) =>
-      source.enabledCollectors().map((collector) => ({
-        account,
-        collector,
-        intervalMs: cronIntervalMs(config.collectors[collector].schedule, now),
-        lastSuccessAt: lastSuccessAt(source.db, account, collector),
-        lastRun: recentRuns(source.db, { account, collector, limit: 1 })[0],
-      })),
-    ),
+    collectors: collectorHealth(source, config, now),
     budgets: budgetStatus(source.db, config, now),
     idle: idleCandidates(source.db, config, now),
     snoozedUntil: new Map(

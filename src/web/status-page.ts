@@ -8,12 +8,13 @@ import {
   formatUsdBrief,
   formatUsdPerHour,
 } from '../messages/format.js';
+import type { CollectorHealth } from '../metrics/collector-health.js';
 import type { BudgetStatus } from '../rules/budget.js';
 import { budgetBar } from './charts.js';
 import { html, type SafeHtml } from './html.js';
 import { page } from './layout.js';
 import { podPath, receiptItem } from './receipt-view.js';
-import { type CapacityRow, type CollectorHealth, type StatusData, snoozeKey } from './status-data.js';
+import { type CapacityRow, type StatusData, snoozeKey } from './status-data.js';
 
 /** The forms the page offers on a candidate or an alert (they need the session's CSRF value). */
 export interface StatusForms {
