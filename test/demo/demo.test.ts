@@ -85,7 +85,12 @@ describe('podwarden demo', () => {
       const result = await runCli(['demo', '--for', '5m30s', '--port', '0', '--dir', demoDir], {
         timeoutMs: 7 * 60_000,
       });
-      expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: '' });
+      // On a loaded machine the accelerated clock can bring a poll due while the last one still
+      // runs; the daemon says so and skips it. That warning is the only thing allowed on stderr.
+      const noise = result.stderr
+        .split('\n')
+        .filter((line) => line !== '' && !line.includes('"msg":"previous run still going; this one is skipped"'));
+      expect({ code: result.code, stderr: noise }).toEqual({ code: 0, stderr: [] });
       expect(result.stdout).toMatch(/stops by itself after 5m30s/);
 
       const actions = result.stdout
