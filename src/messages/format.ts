@@ -117,3 +117,18 @@ export function formatTextBar(ratio: number, width: number): string {
   const bar = '█'.repeat(filled) + '░'.repeat(width - filled);
   return `[${bar}]${ratio > 1 ? '▶' : ''}`;
 }
+
+const BYTE_UNITS: ReadonlyArray<readonly [string, number]> = [
+  ['GB', 1e9],
+  ['MB', 1e6],
+  ['kB', 1e3],
+];
+
+/** A size as disks are sold: decimal units, three significant digits (`903 MB`, `3.70 GB`, `12.5 kB`). */
+export function formatBytes(bytes: number): string {
+  // 999.6 MB rounds to 1000 MB: from just under a unit on, the larger unit reads better.
+  const unit = BYTE_UNITS.find(([, size]) => bytes >= size * 0.9995);
+  if (!unit) return `${Math.round(bytes)} bytes`;
+  const value = bytes / unit[1];
+  return `${value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2)} ${unit[0]}`;
+}

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import {
+  formatBytes,
   formatClock,
   formatDateTime,
   formatElapsed,
@@ -36,6 +37,14 @@ describe('numbers as a person reads them', () => {
     [45_000, '45s'],
     [400, '0s'],
   ])('duration %s ms → %s', (ms, text) => expect(formatElapsed(ms)).toBe(text));
+
+  it.each([
+    [903_000_000, '903 MB'],
+    [3_703_000_000, '3.70 GB'],
+    [999_600_000, '1.00 GB'],
+    [12_500, '12.5 kB'],
+    [512, '512 bytes'],
+  ])('size %s bytes → %s', (bytes, text) => expect(formatBytes(bytes)).toBe(text));
 
   it('times carry their zone', () => {
     const at = Date.UTC(2026, 10, 2, 16, 30);
