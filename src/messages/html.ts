@@ -1,4 +1,5 @@
-import mjml2html from 'mjml';
+import { createRequire } from 'node:module';
+import type mjml2htmlType from 'mjml';
 import { formatPercent } from './format.js';
 import type { BarBlock, Block, EmailView, SparkBlock, Tone } from './view.js';
 
@@ -30,6 +31,17 @@ const MUTED = '#6b7280';
 const TRACK = '#e5e7eb';
 const FONT = "-apple-system, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif";
 const MONO = "ui-monospace, SFMono-Regular, Menlo, Consolas, 'Liberation Mono', monospace";
+
+/**
+ * MJML and what it pulls in take about 0.5 s of CPU to load: loaded on the first email rendered,
+ * not by every command that imports the messages (`silence list` renders none). MJML 4 is
+ * CommonJS, so a synchronous require keeps rendering synchronous.
+ */
+let loadedMjml: typeof mjml2htmlType | undefined;
+function mjml2html(...args: Parameters<typeof mjml2htmlType>): ReturnType<typeof mjml2htmlType> {
+  loadedMjml ??= createRequire(import.meta.url)('mjml') as typeof mjml2htmlType;
+  return loadedMjml(...args);
+}
 
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
