@@ -5,6 +5,7 @@ import type { Database } from '../db/open.js';
 import type { EventSink } from '../events.js';
 import type { Logger } from '../log.js';
 import type { InflightCounter } from '../scheduler/inflight.js';
+import type { BudgetStatus } from './budget-status.js';
 import type { Finding, RuleName } from './finding.js';
 
 export interface AlertmanagerDelivery {
@@ -22,6 +23,11 @@ export interface EvaluationEvents extends Record<string, unknown> {
   /** A batch of `alerts` alerts of `account` reached an Alertmanager, or did not (they stay queued). */
   'alertmanager:sent': AlertmanagerDelivery;
   'alertmanager:failed': AlertmanagerDelivery;
+  /**
+   * The budget rule's reading of every budget at the tick's `at`: the metrics show these figures
+   * instead of computing them a second time (the rule's reading is the costly part of a tick).
+   */
+  'budget:evaluated': { at: number; statuses: readonly BudgetStatus[] };
 }
 
 /**
