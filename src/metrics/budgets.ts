@@ -85,7 +85,11 @@ export function registerBudgetMetrics(context: MetricsContext): void {
 
   if (config.budgets.length === 0) return;
   let evaluated: { at: number; statuses: readonly BudgetStatus[] } | undefined;
-  context.onClose(source.events.on('budget:evaluated', (event) => void (evaluated = event)));
+  context.onClose(
+    source.events.on('budget:evaluated', (event) => {
+      evaluated = event;
+    }),
+  );
   context.refreshOn(['tick', 'billing'], ({ trigger, now }) => {
     // A tick whose budget rule failed handed nothing over: then the metrics read for themselves.
     const statuses =
