@@ -1,3 +1,4 @@
+import type { Mailer } from '../alerts/email.js';
 import type { ApiClient } from '../api/index.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config/schema.js';
@@ -46,6 +47,11 @@ export interface EvaluationContext {
   events: EventSink<EvaluationEvents>;
   /** Counts real I/O (SMTP sends) so a virtual-time loop does not move time under it. */
   inflight?: InflightCounter;
+  /**
+   * The mailer the outbox sends through, kept open by its owner (a replay's); by default each
+   * tick with mail due opens one for the email section and closes it after.
+   */
+  mailer?: Mailer;
   /**
    * This tick's findings: rule evaluators append what they conclude, and the alert pipeline,
    * last in the tick, turns the whole list into alert state (a key absent this tick resolves).
