@@ -39,8 +39,12 @@ function baselineMs(): number {
 
 async function replayed(name: string, span: string) {
   const scenario = loadScenario(resolveScenario(name));
+  // CPU time as well as wall: on a machine shared with other work, wall time mostly measures the
+  // neighbours, while the process's own CPU time is what the replay costs.
+  const cpuBefore = process.cpuUsage();
   const report = await replay({ scenario, durationMs: parseDuration(span), log: silentLogger() });
-  return { name, span, ms: report.wallMs, requests: report.api.requests };
+  const cpu = process.cpuUsage(cpuBefore);
+  return { name, span, ms: report.wallMs, cpuMs: (cpu.user + cpu.system) / 1000, requests: report.api.requests };
 }
 
 const base = baselineMs();
@@ -54,7 +58,8 @@ console.log(
 );
 for (const run of runs) {
   console.log(
-    `${run.name} ${run.span}: ${fmt(run.ms / 1000, 1)} s wall, ${fmt(run.requests)} requests; ` +
+    `${run.name} ${run.span}: ${fmt(run.ms / 1000, 1)} s wall, ${fmt(run.cpuMs / 1000, 1)} s CPU, ` +
+      `${fmt(run.requests)} requests; ` +
       `ratio to baseline ${fmt(run.ms / baseline, 1)}×`,
   );
 }

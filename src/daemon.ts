@@ -1,4 +1,5 @@
 import type { Dispatcher } from 'undici';
+import type { Mailer } from './alerts/email.js';
 import { apiClientFor } from './api/from-config.js';
 import type { RequestEvent } from './api/http.js';
 import type { ApiClient, RateLimitWindow } from './api/index.js';
@@ -40,6 +41,8 @@ export interface DaemonOptions {
   dispatcher?: Dispatcher;
   /** Where collectors draw progress bars (collector.ts); a replay hands a non-terminal so only its own bar draws. */
   progressStream?: NodeJS.WritableStream & { isTTY?: boolean };
+  /** A mailer the caller keeps open and closes (a replay's); by default one per tick with mail due. */
+  mailer?: Mailer;
 }
 
 /** How long one collector run may take before it is aborted (real time; a safety net). */
@@ -216,6 +219,7 @@ export class Daemon {
           apis: this.apis,
           events: this.events,
           inflight: this.options.inflight,
+          mailer: this.options.mailer,
           findings,
           unjudged,
         });

@@ -45,8 +45,12 @@ export interface TlsExtras {
  * A nodemailer SMTP transport for the email section: implicit TLS (`tls`), STARTTLS required
  * (`starttls`) or plain (`none`), with login when a user is set. Timeouts are short so a dead
  * server fails an attempt quickly; the outbox retries it later.
+ *
+ * `keepOpen` keeps one connection for every send until `close()` (reopened when the server has
+ * dropped it): a replay sends a day's mail within seconds, and each new connection to
+ * smtp-server costs its fixed 100 ms wait for early talkers.
  */
-export function smtpMailer(email: EmailConfig, tls: TlsExtras = {}): Mailer {
+export function smtpMailer(email: EmailConfig, tls: TlsExtras = {}, options: { keepOpen?: boolean } = {}): Mailer {
   if (!email.host || !email.from) throw new Error('smtpMailer: the email section has no host or from');
   const transport = createTransport({
     host: email.host,
@@ -61,6 +65,7 @@ export function smtpMailer(email: EmailConfig, tls: TlsExtras = {}): Mailer {
     socketTimeout: 30_000,
     // An abandoned send (shutdown) must not keep the process alive waiting for the server's FIN.
     socketCloseTimeout: 1_000,
+    ...(options.keepOpen ? { pool: true as const, maxConnections: 1 } : {}),
   });
   const from = email.from;
   return {

@@ -43,7 +43,7 @@ export const alertsEvaluator: Evaluator = {
       return;
     }
     if (dueMessages(ctx.db, ctx.now).length === 0) return;
-    const mailer = smtpMailer(ctx.config.email);
+    const mailer = ctx.mailer ?? smtpMailer(ctx.config.email);
     try {
       await deliverOutbox({
         db: ctx.db,
@@ -56,7 +56,7 @@ export const alertsEvaluator: Evaluator = {
         signal: ctx.signal,
       });
     } finally {
-      mailer.close();
+      if (mailer !== ctx.mailer) mailer.close();
     }
   },
 };

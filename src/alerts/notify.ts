@@ -1,10 +1,10 @@
 import {
-  alertsById,
   type FlapRecord,
   firedEpisodesOf,
   firingAlerts,
   flapsOf,
   openFlaps,
+  resolvedAlertsById,
   updateFlap,
 } from '../db/alerts.js';
 import { notificationLogAt, type OutboxRecord } from '../db/notifications.js';
@@ -47,7 +47,7 @@ export function notify(
     );
     const announced = [...new Set([...logRows.values()].flatMap((row) => row.firing))];
     const firing = ready(firingAlerts(database));
-    const resolved = ready(alertsById(database, announced).filter((record) => record.resolvedAt !== null));
+    const resolved = ready(resolvedAlertsById(database, announced));
     const flaps = flapsOf(database, [...new Set([...firing, ...resolved].map((alert) => alert.key))]);
     const unmuted = (alert: NotifyAlert) => !mutedByFlap(alert, flaps, now);
     const silences = listSilences(database, now);

@@ -21,7 +21,19 @@ export interface AlertSettings {
   emailed(rule: string): boolean;
 }
 
+const settingsOf = new WeakMap<Config, AlertSettings>();
+
+/** The settings of a configuration, built once per configuration object (the tick asks every minute). */
 export function alertSettings(config: Config): AlertSettings {
+  let settings = settingsOf.get(config);
+  if (settings === undefined) {
+    settings = buildSettings(config);
+    settingsOf.set(config, settings);
+  }
+  return settings;
+}
+
+function buildSettings(config: Config): AlertSettings {
   const { alerts, email } = config;
   const durations = alerts.for as Partial<Record<`${RuleName}Ms`, number>>;
   return {

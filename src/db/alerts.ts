@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Database } from './open.js';
 import { alertFlaps, alerts } from './schema.js';
 import { perDatabase, rowWriter } from './statements.js';
@@ -21,12 +21,16 @@ export function firingAlerts(database: Database): AlertRecord[] {
 
 export function alertsById(database: Database, ids: readonly number[]): AlertRecord[] {
   if (ids.length === 0) return [];
-  return database.db
-    .select()
-    .from(alerts)
-    .where(inArray(alerts.id, [...ids]))
-    .orderBy(asc(alerts.id))
-    .all();
+  return statements(database).byId.all({ ids: JSON.stringify(ids) });
+}
+
+/**
+ * Those of `ids` that have resolved, oldest first: the pipeline asks every tick which announced
+ * alerts ended, and most announced alerts still fire (reading and parsing them again was waste).
+ */
+export function resolvedAlertsById(database: Database, ids: readonly number[]): AlertRecord[] {
+  if (ids.length === 0) return [];
+  return statements(database).resolvedById.all({ ids: JSON.stringify(ids) });
 }
 
 export function insertAlert(database: Database, input: AlertInput): AlertRecord {
@@ -70,11 +74,7 @@ export function openFlaps(database: Database): Map<string, FlapRecord> {
 /** Every flap of these keys, settled or not (a resolved episode muted by a flap stays muted). */
 export function flapsOf(database: Database, keys: readonly string[]): FlapRecord[] {
   if (keys.length === 0) return [];
-  return database.db
-    .select()
-    .from(alertFlaps)
-    .where(inArray(alertFlaps.key, [...keys]))
-    .all();
+  return statements(database).flapsOf.all({ keys: JSON.stringify(keys) });
 }
 
 export function openFlap(database: Database, flap: Omit<FlapRecord, 'id' | 'noticedAt' | 'settledAt'>): void {
@@ -178,4 +178,25 @@ const statements = perDatabase((database: Database) => ({
       .where(eq(alerts.id, sql.placeholder('id'))),
   ),
   openFlaps: database.db.select().from(alertFlaps).where(isNull(alertFlaps.settledAt)).prepare(),
+  // A JSON array bound as one parameter: one prepared text whatever the number of ids (an
+  // `IN (?, ?, …)` list would build and prepare a new statement whenever the count changes).
+  byId: database.db
+    .select()
+    .from(alerts)
+    .where(sql`${alerts.id} IN (SELECT value FROM json_each(${sql.placeholder('ids')}))`)
+    .orderBy(asc(alerts.id))
+    .prepare(),
+  resolvedById: database.db
+    .select()
+    .from(alerts)
+    .where(
+      and(sql`${alerts.id} IN (SELECT value FROM json_each(${sql.placeholder('ids')}))`, isNotNull(alerts.resolvedAt)),
+    )
+    .orderBy(asc(alerts.id))
+    .prepare(),
+  flapsOf: database.db
+    .select()
+    .from(alertFlaps)
+    .where(sql`${alertFlaps.key} IN (SELECT value FROM json_each(${sql.placeholder('keys')}))`)
+    .prepare(),
 }));

@@ -15,11 +15,13 @@ export function liveClusters(database: Database, account: string): readonly Clus
   return liveClusterRecords.get(database, account);
 }
 
-const liveClusterRecords = inventoryRead((database: Database, account: string): readonly ClusterRecord[] =>
-  database.db
-    .select()
-    .from(clusters)
-    .where(and(eq(clusters.account, account), isNull(clusters.goneAt)))
-    .orderBy(asc(clusters.clusterId))
-    .all(),
+const liveClusterRecords = inventoryRead(
+  (database: Database, account: string): readonly ClusterRecord[] =>
+    database.db
+      .select()
+      .from(clusters)
+      .where(and(eq(clusters.account, account), isNull(clusters.goneAt)))
+      .orderBy(asc(clusters.clusterId))
+      .all(),
+  [clusters],
 );

@@ -80,7 +80,7 @@ export function trackedSync<T extends TrackedTable>(table: T, idKey: keyof Lates
     unreadable: UnreadableItems = { ids: [], anonymous: false },
   ): SyncResult => {
     const seen = JSON.stringify([...items.map((item) => item[idKey]), ...unreadable.ids]);
-    inventoryChanged(database);
+    inventoryChanged(database, table);
     return database.transaction(() => {
       const upserted = upsertAll(database, account, items, now);
       // An item we could not read without its id could be any of them: none is gone for sure.
@@ -90,7 +90,7 @@ export function trackedSync<T extends TrackedTable>(table: T, idKey: keyof Lates
           AND ${idColumn} NOT IN (SELECT value FROM json_each(${seen}))
         RETURNING ${idColumn} AS id`;
       const gone = database.db.all<{ id: string }>(markGone).map((row) => row.id);
-      inventoryChanged(database);
+      inventoryChanged(database, table);
       return { upserted, gone };
     });
   };

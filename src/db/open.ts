@@ -79,7 +79,7 @@ export function openDatabase(path: string, options: OpenOptions = {}): Database 
     return {
       sqlite,
       db,
-      transaction: (fn) => sqlite.transaction(fn)(),
+      transaction: reusableTransaction(sqlite),
       applied,
       schemaVersion,
       close: () => sqlite.close(),
@@ -177,7 +177,7 @@ function openReadOnly(path: string, known: ReturnType<typeof readJournal>, check
     return {
       sqlite: opened,
       db: drizzle({ client: cachingClient(opened) as BetterSqlite3.Database, schema }),
-      transaction: (fn) => opened.transaction(fn)(),
+      transaction: reusableTransaction(opened),
       applied: [],
       schemaVersion: state.count,
       close: () => opened.close(),
@@ -198,4 +198,15 @@ function configure(sqlite: BetterSqlite3.Database, path: string, log: Logger): v
   sqlite.pragma('foreign_keys = ON');
   // Durable at every checkpoint; a power cut may lose the last transactions, never corrupt.
   sqlite.pragma('synchronous = NORMAL');
+}
+
+/**
+ * One better-sqlite3 transaction function for the connection, handed each body to run: making a
+ * new one per call builds four wrappers and their properties every time (about 3 % of a replayed
+ * day, which opens several transactions a virtual minute). Nesting still becomes a savepoint, as
+ * the wrapper checks for an open transaction when called, not when made.
+ */
+function reusableTransaction(sqlite: BetterSqlite3.Database): <T>(fn: () => T) => T {
+  const run = sqlite.transaction((fn: () => unknown) => fn());
+  return <T>(fn: () => T) => run(fn) as T;
 }

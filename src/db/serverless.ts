@@ -18,13 +18,15 @@ export function liveEndpoints(database: Database, account: string): readonly End
   return liveEndpointRecords.get(database, account);
 }
 
-const liveEndpointRecords = inventoryRead((database: Database, account: string): readonly EndpointRecord[] =>
-  database.db
-    .select()
-    .from(endpoints)
-    .where(and(eq(endpoints.account, account), isNull(endpoints.goneAt)))
-    .orderBy(asc(endpoints.endpointId))
-    .all(),
+const liveEndpointRecords = inventoryRead(
+  (database: Database, account: string): readonly EndpointRecord[] =>
+    database.db
+      .select()
+      .from(endpoints)
+      .where(and(eq(endpoints.account, account), isNull(endpoints.goneAt)))
+      .orderBy(asc(endpoints.endpointId))
+      .all(),
+  [endpoints],
 );
 
 const insertSample = perDatabase((database) =>

@@ -81,21 +81,25 @@ export function rowWriter<Row extends object>(
   };
 }
 
-const inventoryReads: Array<{ invalidate(database: Database): void }> = [];
+const inventoryReads: Array<{ tables: readonly SQLiteTable[] | undefined; invalidate(database: Database): void }> = [];
 
 /**
  * A cachedRead of the inventory tables (Pods, endpoints, network volumes, clusters), which only
- * latest.ts writes: it drops every such read when it writes.
+ * latest.ts writes: it drops such reads when it writes. A read that names its `tables` is dropped
+ * only when one of those is written (the Pod poll writes every minute; endpoints and volumes
+ * change every five); one that names none, on every inventory write.
  */
-export function inventoryRead<K, T>(read: (database: Database, key: K) => T) {
+export function inventoryRead<K, T>(read: (database: Database, key: K) => T, tables?: readonly SQLiteTable[]) {
   const cached = cachedRead(read);
-  inventoryReads.push(cached);
+  inventoryReads.push({ tables, invalidate: (database) => cached.invalidate(database) });
   return cached;
 }
 
 /** Called by latest.ts on every write to an inventory table. */
-export function inventoryChanged(database: Database): void {
-  for (const cached of inventoryReads) cached.invalidate(database);
+export function inventoryChanged(database: Database, table: SQLiteTable): void {
+  for (const cached of inventoryReads) {
+    if (cached.tables === undefined || cached.tables.includes(table)) cached.invalidate(database);
+  }
 }
 
 /**

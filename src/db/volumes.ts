@@ -15,11 +15,13 @@ export function liveNetworkVolumes(database: Database, account: string): readonl
   return liveNetworkVolumeRecords.get(database, account);
 }
 
-const liveNetworkVolumeRecords = inventoryRead((database: Database, account: string): readonly NetworkVolumeRecord[] =>
-  database.db
-    .select()
-    .from(networkVolumes)
-    .where(and(eq(networkVolumes.account, account), isNull(networkVolumes.goneAt)))
-    .orderBy(asc(networkVolumes.networkVolumeId))
-    .all(),
+const liveNetworkVolumeRecords = inventoryRead(
+  (database: Database, account: string): readonly NetworkVolumeRecord[] =>
+    database.db
+      .select()
+      .from(networkVolumes)
+      .where(and(eq(networkVolumes.account, account), isNull(networkVolumes.goneAt)))
+      .orderBy(asc(networkVolumes.networkVolumeId))
+      .all(),
+  [networkVolumes],
 );

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Writable } from 'node:stream';
+import { smtpMailer } from '../alerts/email.js';
 import { toIso, VirtualClock } from '../clock.js';
 import type { RunReport } from '../collectors/run.js';
 import type { Config } from '../config/schema.js';
@@ -103,8 +104,11 @@ export async function replay(options: ReplayOptions): Promise<ReplayReport> {
   const inflight = new InflightCounter();
   const runs: RunReport[] = [];
   const dispatcher = new InProcessDispatcher(sims);
+  // One SMTP connection for the whole replay (across restarts too): a connection per tick with
+  // mail due cost smtp-server's fixed 100 ms greeting delay each, most of a replay's idle wall time.
+  const mailer = smtpMailer(config.email, {}, { keepOpen: true });
   const start = () => {
-    const started = new Daemon({ config, clock, log, inflight, dispatcher, progressStream: discard });
+    const started = new Daemon({ config, clock, log, inflight, dispatcher, mailer, progressStream: discard });
     started.events.on('collector:finished', (run) => runs.push(run));
     return { daemon: started, scheduler: new VirtualScheduler(clock, inflight, log) };
   };
@@ -156,6 +160,8 @@ export async function replay(options: ReplayOptions): Promise<ReplayReport> {
     };
   } finally {
     await daemon.close();
+    // Before the sink closes, which waits for its connections to end.
+    mailer.close();
     await cleanUp();
   }
 }

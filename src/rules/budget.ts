@@ -101,6 +101,8 @@ export const budgetEvaluator: Evaluator = {
         );
       }
     }
-    for (const status of budgetStatus(ctx.db, ctx.config, ctx.now)) ctx.findings.push(...budgetFindings(status));
+    const statuses = budgetStatus(ctx.db, ctx.config, ctx.now);
+    for (const status of statuses) ctx.findings.push(...budgetFindings(status));
+    ctx.events.emit('budget:evaluated', { at: ctx.now, statuses });
   },
 };

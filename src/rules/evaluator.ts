@@ -1,3 +1,4 @@
+import type { Mailer } from '../alerts/email.js';
 import type { ApiClient } from '../api/index.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config/schema.js';
@@ -5,6 +6,7 @@ import type { Database } from '../db/open.js';
 import type { EventSink } from '../events.js';
 import type { Logger } from '../log.js';
 import type { InflightCounter } from '../scheduler/inflight.js';
+import type { BudgetStatus } from './budget-status.js';
 import type { Finding, RuleName } from './finding.js';
 
 export interface AlertmanagerDelivery {
@@ -22,6 +24,11 @@ export interface EvaluationEvents extends Record<string, unknown> {
   /** A batch of `alerts` alerts of `account` reached an Alertmanager, or did not (they stay queued). */
   'alertmanager:sent': AlertmanagerDelivery;
   'alertmanager:failed': AlertmanagerDelivery;
+  /**
+   * The budget rule's reading of every budget at the tick's `at`: the metrics show these figures
+   * instead of computing them a second time (the rule's reading is the costly part of a tick).
+   */
+  'budget:evaluated': { at: number; statuses: readonly BudgetStatus[] };
 }
 
 /**
@@ -40,6 +47,11 @@ export interface EvaluationContext {
   events: EventSink<EvaluationEvents>;
   /** Counts real I/O (SMTP sends) so a virtual-time loop does not move time under it. */
   inflight?: InflightCounter;
+  /**
+   * The mailer the outbox sends through, kept open by its owner (a replay's); by default each
+   * tick with mail due opens one for the email section and closes it after.
+   */
+  mailer?: Mailer;
   /**
    * This tick's findings: rule evaluators append what they conclude, and the alert pipeline,
    * last in the tick, turns the whole list into alert state (a key absent this tick resolves).

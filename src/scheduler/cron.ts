@@ -16,11 +16,17 @@ export function nextCronTime(expression: string, afterMs: number): number {
       d.setUTCDate(d.getUTCDate() + 1);
       d.setUTCHours(0, 0, 0, 0);
     } else if (!allow.hour.has(d.getUTCHours())) {
-      d.setUTCHours(d.getUTCHours() + 1, 0, 0, 0);
+      const hour = nextAllowed(allow.hours, d.getUTCHours());
+      if (hour === undefined) d.setUTCDate(d.getUTCDate() + 1);
+      d.setUTCHours(hour ?? 0, 0, 0, 0);
     } else if (!allow.minute.has(d.getUTCMinutes())) {
-      d.setUTCMinutes(d.getUTCMinutes() + 1, 0, 0);
+      // Straight to the next allowed minute (or the next hour): a replay asks this for every job
+      // it fires, and walking a minute or a second at a time was most of the loop's own cost.
+      const minute = nextAllowed(allow.minutes, d.getUTCMinutes());
+      d.setUTCMinutes(minute ?? 60, 0, 0);
     } else if (!allow.second.has(d.getUTCSeconds())) {
-      d.setUTCSeconds(d.getUTCSeconds() + 1, 0);
+      const second = nextAllowed(allow.seconds, d.getUTCSeconds());
+      d.setUTCSeconds(second ?? 60, 0);
     } else {
       return d.getTime();
     }
@@ -28,7 +34,14 @@ export function nextCronTime(expression: string, afterMs: number): number {
   throw new Error(`cron expression "${expression}" never fires`);
 }
 
-type Allowed = Record<'second' | 'minute' | 'hour' | 'dayOfMonth' | 'month' | 'dayOfWeek', Set<number>>;
+/** The smallest of the ascending `values` above `after`, or undefined. */
+function nextAllowed(values: readonly number[], after: number): number | undefined {
+  for (const value of values) if (value > after) return value;
+  return undefined;
+}
+
+type Allowed = Record<'second' | 'minute' | 'hour' | 'dayOfMonth' | 'month' | 'dayOfWeek', Set<number>> &
+  Record<'seconds' | 'minutes' | 'hours', number[]>;
 const parsed = new Map<string, Allowed>();
 
 /** node-cron's parse of an expression as sets, parsed once per expression (a replay asks often). */
@@ -43,9 +56,16 @@ function allowedValues(expression: string): Allowed {
     dayOfMonth: new Set(fields.dayOfMonth.map(Number)),
     month: new Set(fields.month),
     dayOfWeek: new Set(fields.dayOfWeek.map(Number)),
+    seconds: ascending(fields.second),
+    minutes: ascending(fields.minute),
+    hours: ascending(fields.hour),
   };
   parsed.set(expression, allow);
   return allow;
+}
+
+function ascending(values: ReadonlyArray<number | string>): number[] {
+  return [...new Set(values.map(Number))].sort((a, b) => a - b);
 }
 
 /** Typical spacing of a schedule, for freshness limits ("two of its intervals"). */

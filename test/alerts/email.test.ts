@@ -49,6 +49,31 @@ describe('smtpMailer', () => {
     expect(mail?.raw).toContain('<p>html body</p>');
   });
 
+  it('sends every message over one connection when kept open, and one connection per mailer otherwise', async () => {
+    peer = await startSmtp();
+    const kept = smtpMailer(email(peer.port), {}, { keepOpen: true });
+    for (const n of [1, 2, 3]) {
+      expect(await kept.send({ ...message, messageId: `<kept-000${n}@example.com>` })).toMatch(/^250/);
+    }
+    kept.close();
+    await peer.waitFor(3);
+    expect(peer.connections()).toBe(1);
+    for (const n of [4, 5]) {
+      const once = smtpMailer(email(peer.port));
+      await once.send({ ...message, messageId: `<once-000${n}@example.com>` });
+      once.close();
+    }
+    await peer.waitFor(5);
+    expect(peer.connections()).toBe(3);
+    expect(peer.received.map((mail) => mail.messageId)).toEqual([
+      '<kept-0001@example.com>',
+      '<kept-0002@example.com>',
+      '<kept-0003@example.com>',
+      '<once-0004@example.com>',
+      '<once-0005@example.com>',
+    ]);
+  });
+
   it('upgrades with STARTTLS and logs in', async () => {
     const tls = selfSignedCert();
     peer = await startSmtp({ tls, auth: { user: 'alerts', pass: 'smtp-pass-0001' } });

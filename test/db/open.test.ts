@@ -105,6 +105,35 @@ describe('openDatabase', () => {
     expect(database.sqlite.prepare('SELECT count(*) FROM accounts').pluck().get()).toBe(0);
   });
 
+  it('nests transactions as savepoints: an inner one that throws undoes only itself', () => {
+    const database = temp.open();
+    const insert = (name: string) =>
+      database.sqlite.prepare('INSERT INTO accounts (name, first_seen_at) VALUES (?, 1)').run(name);
+    const names = () => database.sqlite.prepare('SELECT name FROM accounts ORDER BY name').pluck().all();
+    const result = database.transaction(() => {
+      insert('outer');
+      expect(() =>
+        database.transaction(() => {
+          insert('inner');
+          throw new Error('inner boom');
+        }),
+      ).toThrow('inner boom');
+      database.transaction(() => insert('kept'));
+      return 'done';
+    });
+    expect(result).toBe('done');
+    expect(names()).toEqual(['kept', 'outer']);
+    expect(database.sqlite.inTransaction).toBe(false);
+    // The same connection goes on opening transactions afterwards, and an outer failure undoes its inner ones.
+    expect(() =>
+      database.transaction(() => {
+        database.transaction(() => insert('lost'));
+        throw new Error('outer boom');
+      }),
+    ).toThrow('outer boom');
+    expect(names()).toEqual(['kept', 'outer']);
+  });
+
   it('names the file when it is not a database', () => {
     const path = join(temp.dir(), 'not-a.db');
     writeFileSync(path, 'this is not SQLite, just some text long enough to fill a header page'.repeat(10));

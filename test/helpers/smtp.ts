@@ -32,6 +32,8 @@ export interface SmtpPeer {
    * server that delivers only what it acknowledged would not deliver it.
    */
   setReplyDelay(ms: number): void;
+  /** How many SMTP connections clients have opened so far. */
+  connections(): number;
   close(): Promise<void>;
 }
 
@@ -54,6 +56,7 @@ export async function startSmtp(
   const waiters: Array<{ count: number; resolve: (mail: ReceivedMail[]) => void }> = [];
   const dataWaiters: Array<{ count: number; resolve: (mail: ReceivedMail[]) => void }> = [];
   let replyDelayMs = 0;
+  let connected = 0;
   /** Replies held back, by session id: a session that closes first drops its message. */
   const held = new Map<string, NodeJS.Timeout>();
   const wake = (list: ReceivedMail[], pending: typeof waiters) => {
@@ -84,6 +87,10 @@ export async function startSmtp(
         callback(Object.assign(new Error('Service not available, try later'), { responseCode: 421 }));
         return;
       }
+      callback();
+    },
+    onConnect(_session, callback) {
+      connected += 1;
       callback();
     },
     onData(stream, session, callback) {
@@ -126,6 +133,7 @@ export async function startSmtp(
   });
   const port = (server.server.address() as AddressInfo).port;
   return {
+    connections: () => connected,
     port,
     received,
     waitFor: (count) =>

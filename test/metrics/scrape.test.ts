@@ -115,4 +115,21 @@ describe('a scrape', () => {
       budgetBefore + 86_400,
     );
   });
+  it("shows the budget rule's own figures on a tick, without reading billing a second time", async () => {
+    const handed: Array<{ at: number; live: number }> = [];
+    const off = h.daemon.events.on('budget:evaluated', ({ at, statuses }) =>
+      handed.push({ at, live: statuses[0]?.live ?? Number.NaN }),
+    );
+    // Within the same UTC day, so the spend metrics have no new day to read either.
+    await h.clock.advanceBy(MINUTE);
+    const before = statements.length;
+    await h.drive(h.daemon.evaluate());
+    off();
+    expect(handed).toEqual([{ at: h.clock.now(), live: expect.any(Number) }]);
+    const tick = statements.slice(before);
+    expect(tick.length).toBeGreaterThan(0);
+    expect(tick.filter((sql) => /\bbilling_/i.test(sql))).toEqual([]);
+    const live = sampleValue(await scrape(), 'podwarden_budget_spend_dollars', { budget: 'daily', figure: 'live' });
+    expect(live).toBe(handed[0]?.live);
+  });
 });

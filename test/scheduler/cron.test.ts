@@ -1,3 +1,4 @@
+import cron from 'node-cron';
 import { describe, expect, it } from 'vitest';
 import { cronIntervalMs, nextCronTime } from '../../src/scheduler/cron.js';
 import { cronProblem } from '../../src/scheduler/cron-fields.js';
@@ -25,6 +26,49 @@ describe('nextCronTime', () => {
   it('is strictly after the given time', () => {
     const t = at('2026-11-02T10:15:00Z');
     expect(nextCronTime('*/15 * * * *', t)).toBe(at('2026-11-02T10:30:00Z'));
+  });
+
+  it('lands where walking second by second lands', () => {
+    // The reference: the first whole second after `from` that every field allows.
+    const walk = (expression: string, from: number) => {
+      const fields = cron.parse(expression);
+      const allowed = (list: ReadonlyArray<number | string>) => new Set(list.map(Number));
+      const [second, minute, hour, day, month, weekday] = [
+        fields.second,
+        fields.minute,
+        fields.hour,
+        fields.dayOfMonth,
+        fields.month,
+        fields.dayOfWeek,
+      ].map(allowed) as Set<number>[];
+      for (let t = Math.floor(from / 1000) * 1000 + 1000; ; t += 1000) {
+        const d = new Date(t);
+        if (
+          second?.has(d.getUTCSeconds()) &&
+          minute?.has(d.getUTCMinutes()) &&
+          hour?.has(d.getUTCHours()) &&
+          day?.has(d.getUTCDate()) &&
+          month?.has(d.getUTCMonth() + 1) &&
+          weekday?.has(d.getUTCDay())
+        ) {
+          return t;
+        }
+      }
+    };
+    const expressions = ['30 * * * * *', '*/5 * * * *', '17 3 * * *', '*/20 5,40 */3 * * *', '0 0,30 22 * * *'];
+    const starts = [
+      '2026-11-02T10:00:00Z',
+      '2026-11-02T10:59:59.999Z',
+      '2026-11-02T23:41:17.250Z',
+      '2026-12-31T23:59:30Z',
+    ];
+    for (const expression of expressions) {
+      for (const start of starts) {
+        expect(iso(nextCronTime(expression, at(start))), `${expression} after ${start}`).toBe(
+          iso(walk(expression, at(start))),
+        );
+      }
+    }
   });
 
   it('measures a schedule interval', () => {
