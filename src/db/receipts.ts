@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gt, inArray } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray } from 'drizzle-orm';
 import type { Database } from './open.js';
 import { actionReceipts, type ReceiptDecision } from './schema.js';
 import { perDatabase } from './statements.js';
@@ -71,19 +71,18 @@ export function stopsDecided(database: Database): StopDecision[] {
     .all();
 }
 
+// The decisions are literals, as in action_receipts_stops_idx's WHERE: SQLite uses a partial
+// index only for a query whose WHERE implies the index's, and cannot see that through parameters.
+const stopsSinceStatement = perDatabase(({ sqlite }) =>
+  sqlite
+    .prepare<[string, string, number], number>(
+      `SELECT count(*) FROM action_receipts
+       WHERE account = ? AND rule = ? AND decided_at > ? AND decision IN ('stopped', 'dry_run')`,
+    )
+    .pluck(),
+);
+
 /** How many stops an idle rule decided in the account after `since` (for the hourly cap). */
 export function stopsSince(database: Database, account: string, rule: string, since: number): number {
-  const row = database.db
-    .select({ stops: count() })
-    .from(actionReceipts)
-    .where(
-      and(
-        eq(actionReceipts.account, account),
-        eq(actionReceipts.rule, rule),
-        inArray(actionReceipts.decision, [...STOP_DECISIONS]),
-        gt(actionReceipts.decidedAt, since),
-      ),
-    )
-    .get();
-  return row?.stops ?? 0;
+  return stopsSinceStatement(database).get(account, rule, since) ?? 0;
 }
