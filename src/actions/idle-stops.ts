@@ -47,7 +47,11 @@ const HOUR = 3_600_000;
  */
 export async function decideStops(ctx: EvaluationContext, due: readonly DueStop[], sc: StopContext): Promise<void> {
   const byRule = new Map<string, DueStop[]>();
-  for (const stop of due) byRule.set(stop.a.rule.name, [...(byRule.get(stop.a.rule.name) ?? []), stop]);
+  for (const stop of due) {
+    const batch = byRule.get(stop.a.rule.name);
+    if (batch) batch.push(stop);
+    else byRule.set(stop.a.rule.name, [stop]);
+  }
   const running = sc.pods.filter((pod) => pod.status === 'RUNNING').length;
   const availability = availabilityLookup(ctx, sc.account);
   for (const batch of byRule.values()) {
@@ -72,11 +76,14 @@ async function decideBatch(
   const delivered = rule.stopWithoutDeliveredWarning
     ? new Map<string, Delivery>()
     : warningDeliveries(ctx, sc.account, ordered);
+  // The same for every Pod of the batch: worded once (a due stop a guard holds is offered every tick).
+  const fresh = freshDataGuard(sc.freshness, now);
+  const quiet = quietHoursGuard(rule, now);
   const podGuards = ordered.map(({ a }) => [
-    freshDataGuard(sc.freshness, now),
+    fresh,
     exclusionGuard(a.pod, rule),
     snoozeGuard(sc.snoozes.get(a.pod.podId), now),
-    quietHoursGuard(rule, now),
+    quiet,
     scarcityGuard(rule, a.pod.gpuTypeId, availability(a.pod)),
     warningDeliveredGuard(rule, delivered.get(a.pod.podId), now),
   ]);
