@@ -146,7 +146,8 @@ function storedRow(sample: WrittenSample): Row {
 /**
  * Appends the pending batch if it committed and every row is newer than what its Pod's series
  * holds (so no row replaced one already held, and none is listed twice); otherwise marks its
- * range to be read again. Returns the series that grew.
+ * range to be read again (which also drops whatever of it was appended). Returns the series
+ * that grew.
  */
 function settlePending(database: Database, window: AccountWindow, state: WindowState): Set<Series> | undefined {
   const batch = window.pending;
@@ -154,32 +155,15 @@ function settlePending(database: Database, window: AccountWindow, state: WindowS
   window.pending = undefined;
   const last = batch.rows[batch.rows.length - 1] as Row;
   // Inside a transaction the batch may still roll back: read what it sees, as the range read does.
-  // The last row proves the batch committed only if it was not stored before: newer than what is held.
+  // The last row proves the batch committed only if it was not stored before: newer than what
+  // was held, which the strict append checks.
   const committed =
     !database.sqlite.inTransaction &&
     last[1] >= window.loadedFrom &&
     statements(database).stored.get(window.account, last[1], last[0]) === 1;
-  if (committed && appendsCleanly(window, batch.rows)) {
-    return append(
-      window,
-      batch.rows.filter((row) => row[1] >= window.loadedFrom),
-      state,
-    );
-  }
-  window.dirtyFrom = Math.min(window.dirtyFrom, batch.from);
-  return undefined;
-}
-
-function appendsCleanly(window: AccountWindow, rows: readonly Row[]): boolean {
-  const newest = new Map<string, number>();
-  for (const [podId, observedAt] of rows) {
-    if (observedAt < window.loadedFrom) continue;
-    const times = window.series.get(podId)?.observedAt;
-    const held = newest.get(podId) ?? (times && times.length > 0 ? (times[times.length - 1] as number) : -Infinity);
-    if (observedAt <= held) return false;
-    newest.set(podId, observedAt);
-  }
-  return true;
+  const grown = committed ? append(window, batch.rows, state, true) : undefined;
+  if (grown === undefined) window.dirtyFrom = Math.min(window.dirtyFrom, batch.from);
+  return grown;
 }
 
 /** Forgets every held window of the database (the next read loads them again). */
@@ -239,7 +223,7 @@ export function sampleWindow(
         series.rewritten = series.landed;
       }
     }
-    for (const series of append(window, s.since.all(account, rereadFrom), state)) {
+    for (const series of append(window, s.since.all(account, rereadFrom), state) ?? []) {
       series.landed = ++state.landedCounter;
     }
     window.dirtyFrom = Number.POSITIVE_INFINITY;
@@ -248,10 +232,15 @@ export function sampleWindow(
   return window.series;
 }
 
-/** Appends rows (oldest first) to their Pods' series; returns the series that grew. */
-function append(window: AccountWindow, rows: Row[], state: WindowState): Set<Series> {
+/**
+ * Appends rows (oldest first) to their Pods' series; returns the series that grew. `strict`: a
+ * batch taken from the writer, whose rows older than what the window holds are not held, and
+ * which must only add samples newer than its Pod's newest (else undefined, half appended).
+ */
+function append(window: AccountWindow, rows: Row[], state: WindowState, strict = false): Set<Series> | undefined {
   const grown = new Set<Series>();
   for (const [podId, observedAt, known, uptimeS, gpu, memory] of rows) {
+    if (strict && observedAt < window.loadedFrom) continue;
     let series = window.series.get(podId);
     if (!series) {
       series = {
@@ -267,6 +256,8 @@ function append(window: AccountWindow, rows: Row[], state: WindowState): Set<Ser
       };
       window.series.set(podId, series);
     }
+    const held = series.observedAt.length;
+    if (strict && held > 0 && (series.observedAt[held - 1] as number) >= observedAt) return undefined;
     series.observedAt.push(observedAt);
     series.known.push(known);
     series.uptimeS.push(uptimeS ?? Number.NaN);
