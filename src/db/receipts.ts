@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, inArray } from 'drizzle-orm';
 import type { Database } from './open.js';
 import { actionReceipts, type ReceiptDecision } from './schema.js';
-import { perDatabase } from './statements.js';
+import { perDatabase, placeholdersFor, rowWriter } from './statements.js';
 
 export type ReceiptRecord = typeof actionReceipts.$inferSelect;
 export type ReceiptInput = Omit<ReceiptRecord, 'id'>;
@@ -21,13 +21,17 @@ export function recordReceipt(database: Database, receipt: ReceiptInput): boolea
   // A blocked stop is offered again every tick and written once: the check is a key lookup,
   // where building the insert costs more than the rest of the tick's work for that Pod.
   if (receiptExists(database).get(receipt.idempotencyKey) !== undefined) return false;
-  const result = database.db
-    .insert(actionReceipts)
-    .values(receipt)
-    .onConflictDoNothing({ target: actionReceipts.idempotencyKey })
-    .run();
-  return result.changes === 1;
+  return insertReceipt(database)(receipt) === 1;
 }
+
+// Prepared once: opening the episodes of a large account writes hundreds of receipts in one tick.
+const insertReceipt = perDatabase((database) => {
+  const { id: _id, ...columns } = placeholdersFor(actionReceipts);
+  return rowWriter<ReceiptInput>(
+    database,
+    database.db.insert(actionReceipts).values(columns).onConflictDoNothing({ target: actionReceipts.idempotencyKey }),
+  );
+});
 
 /** The latest receipts, newest first; optionally of one Pod and/or account. */
 export function recentReceipts(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type ReceiptInput, recordReceipt, stopsSince } from '../../src/db/receipts.js';
+import { type ReceiptInput, recentReceipts, recordReceipt, stopsSince } from '../../src/db/receipts.js';
 import type { ReceiptDecision } from '../../src/db/tables/idle.js';
 import { useTempDatabases } from './support.js';
 
@@ -35,6 +35,25 @@ function receipt(key: string, fields: { account?: string; rule?: string; at: num
   };
   return input;
 }
+
+describe('recordReceipt', () => {
+  it('stores a receipt once under its key, and reads it back as written (JSON evidence and guards, booleans, NULLs)', () => {
+    const database = temp.open();
+    const written: ReceiptInput = {
+      ...receipt('k1', { at: T0, decision: 'blocked' }),
+      reason: 'scarcity: H100 at availability LOW',
+      plannedStopAt: null,
+      dryRun: true,
+      guards: [{ guard: 'scarcity', passed: false, detail: 'H100 at availability LOW' }],
+    };
+    written.evidence.samples = [{ at: T0 - MINUTE, state: 'IDLE', gpuUtil: 0, gpuMemoryUtil: null }];
+    expect(recordReceipt(database, written)).toBe(true);
+    expect(recordReceipt(database, { ...written, reason: 'again' })).toBe(false);
+    const [stored, ...rest] = recentReceipts(database, 10);
+    expect(rest).toEqual([]);
+    expect({ ...stored, id: undefined }).toEqual({ ...written, id: undefined });
+  });
+});
 
 describe('stopsSince (the hourly stop cap)', () => {
   it("counts the rule's stops and dry-run stops in the account after `since`, nothing else", () => {
