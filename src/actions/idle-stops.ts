@@ -69,9 +69,9 @@ async function decideBatch(
 ): Promise<void> {
   const { now } = ctx;
   const rule = (batch[0] as DueStop).a.rule;
-  const ordered = [...batch].sort(
-    (x, y) => savingPerHr(y.a.pod) - savingPerHr(x.a.pod) || x.a.pod.podId.localeCompare(y.a.pod.podId),
-  );
+  const saving = new Map(batch.map((stop) => [stop, savingPerHr(stop.a.pod)]));
+  const savingOf = (stop: DueStop) => saving.get(stop) as number;
+  const ordered = [...batch].sort((x, y) => savingOf(y) - savingOf(x) || x.a.pod.podId.localeCompare(y.a.pod.podId));
   // A rule that stops without a delivered warning never looks at deliveries.
   const delivered = rule.stopWithoutDeliveredWarning
     ? new Map<string, Delivery>()

@@ -59,10 +59,12 @@ export class AssessmentMemo implements VerdictMemo {
     if (last && sameJudgedFields(last.pod, pod) && this.holds(last, series, input, snoozedUntil)) {
       last.pod = pod;
       this.reused += 1;
-      return { ...last.result, pod };
+      const { rule, verdict, reason, evidence, runningSince } = last.result;
+      return { pod, rule, verdict, reason, evidence, runningSince };
     }
     this.judged += 1;
     const result = judge();
+    const safe = stability(result, series, input.now, snoozedUntil);
     this.entries.set(pod.podId, {
       pod,
       series,
@@ -70,7 +72,8 @@ export class AssessmentMemo implements VerdictMemo {
       rewritten: series.rewritten,
       snoozedUntil,
       now: input.now,
-      ...stability(result, series, input.now, snoozedUntil),
+      appendSafeUntil: safe.appendSafeUntil,
+      quietSafeUntil: safe.quietSafeUntil,
       result,
     });
     return result;
