@@ -146,12 +146,11 @@ function storedRow(sample: WrittenSample): Row {
 /**
  * Appends the pending batch if it committed and every row is newer than what its Pod's series
  * holds (so no row replaced one already held, and none is listed twice); otherwise marks its
- * range to be read again (which also drops whatever of it was appended). Returns the series
- * that grew.
+ * range to be read again (which also drops whatever of it was appended).
  */
-function settlePending(database: Database, window: AccountWindow, state: WindowState): Set<Series> | undefined {
+function settlePending(database: Database, window: AccountWindow, state: WindowState): void {
   const batch = window.pending;
-  if (!batch) return undefined;
+  if (!batch) return;
   window.pending = undefined;
   const last = batch.rows[batch.rows.length - 1] as Row;
   // Inside a transaction the batch may still roll back: read what it sees, as the range read does.
@@ -161,9 +160,7 @@ function settlePending(database: Database, window: AccountWindow, state: WindowS
     !database.sqlite.inTransaction &&
     last[1] >= window.loadedFrom &&
     statements(database).stored.get(window.account, last[1], last[0]) === 1;
-  const grown = committed ? append(window, batch.rows, state, true) : undefined;
-  if (grown === undefined) window.dirtyFrom = Math.min(window.dirtyFrom, batch.from);
-  return grown;
+  if (!committed || !append(window, batch.rows, state, true)) window.dirtyFrom = Math.min(window.dirtyFrom, batch.from);
 }
 
 /** Forgets every held window of the database (the next read loads them again). */
@@ -213,7 +210,7 @@ export function sampleWindow(
     window.dirtyFrom = Number.POSITIVE_INFINITY;
     for (const series of window.series.values()) series.landed = ++state.landedCounter;
   } else {
-    for (const series of settlePending(database, window, state) ?? []) series.landed = ++state.landedCounter;
+    settlePending(database, window, state);
   }
   if (isDirty(window)) {
     const rereadFrom = Math.max(window.dirtyFrom, window.loadedFrom);
@@ -223,9 +220,7 @@ export function sampleWindow(
         series.rewritten = series.landed;
       }
     }
-    for (const series of append(window, s.since.all(account, rereadFrom), state) ?? []) {
-      series.landed = ++state.landedCounter;
-    }
+    append(window, s.since.all(account, rereadFrom), state);
     window.dirtyFrom = Number.POSITIVE_INFINITY;
   }
   trim(window, keepFrom);
@@ -233,12 +228,13 @@ export function sampleWindow(
 }
 
 /**
- * Appends rows (oldest first) to their Pods' series; returns the series that grew. `strict`: a
- * batch taken from the writer, whose rows older than what the window holds are not held, and
- * which must only add samples newer than its Pod's newest (else undefined, half appended).
+ * Appends rows (oldest first) to their Pods' series, moving each grown one's `landed`. `strict`:
+ * a batch taken from the writer, whose rows older than what the window holds are not held, and
+ * which must only add samples newer than its Pod's newest (else false, half appended).
  */
-function append(window: AccountWindow, rows: Row[], state: WindowState, strict = false): Set<Series> | undefined {
-  const grown = new Set<Series>();
+function append(window: AccountWindow, rows: Row[], state: WindowState, strict = false): boolean {
+  // One new version for every series this call grows: each one's `landed` changes, none twice.
+  const landed = ++state.landedCounter;
   for (const [podId, observedAt, known, uptimeS, gpu, memory] of rows) {
     if (strict && observedAt < window.loadedFrom) continue;
     let series = window.series.get(podId);
@@ -257,15 +253,15 @@ function append(window: AccountWindow, rows: Row[], state: WindowState, strict =
       window.series.set(podId, series);
     }
     const held = series.observedAt.length;
-    if (strict && held > 0 && (series.observedAt[held - 1] as number) >= observedAt) return undefined;
+    if (strict && held > 0 && (series.observedAt[held - 1] as number) >= observedAt) return false;
     series.observedAt.push(observedAt);
     series.known.push(known);
     series.uptimeS.push(uptimeS ?? Number.NaN);
     series.maxGpuUtil.push(gpu ?? Number.NaN);
     series.maxGpuMemoryUtil.push(memory ?? Number.NaN);
-    grown.add(series);
+    series.landed = landed;
   }
-  return grown;
+  return true;
 }
 
 /** Drops the samples observed at or after `at` (into new arrays); says whether any was dropped. */

@@ -1,7 +1,7 @@
 import type { IdleRuleConfig } from '../config/sections/idle.js';
 import type { PodRecord } from '../db/pods.js';
 import type { SampleSeries } from '../db/sample-window.js';
-import type { IdleInput, IdleVerdict, PodAssessment, VerdictMemo } from './idle.js';
+import type { IdleInput, IdleVerdict, PodAssessment, PodJudge, VerdictMemo } from './idle.js';
 
 interface Memoized {
   pod: PodRecord;
@@ -48,7 +48,7 @@ export class AssessmentMemo implements VerdictMemo {
     this.pinned = podIds;
   }
 
-  assess(pod: PodRecord, series: SampleSeries, input: IdleInput, judge: () => PodAssessment): PodAssessment {
+  assess(pod: PodRecord, series: SampleSeries, input: IdleInput, judge: PodJudge): PodAssessment {
     if (input.rules !== this.rules || input.pollIntervalMs !== this.pollIntervalMs) {
       this.entries.clear();
       this.rules = input.rules;
@@ -63,7 +63,7 @@ export class AssessmentMemo implements VerdictMemo {
       return { pod, rule, verdict, reason, evidence, runningSince };
     }
     this.judged += 1;
-    const result = judge();
+    const result = judge(pod, series, input);
     const safe = stability(result, series, input.now, snoozedUntil);
     this.entries.set(pod.podId, {
       pod,

@@ -83,18 +83,20 @@ const NO_SAMPLES: SampleSeries = seriesOf('', []);
 export function assessPods(input: IdleInput, memo?: VerdictMemo): PodAssessment[] {
   return input.pods.map((pod) => {
     const series = input.series.get(pod.podId) ?? NO_SAMPLES;
-    if (!memo) return assessPod(pod, series, input);
-    return memo.assess(pod, series, input, () => assessPod(pod, series, input));
+    return memo ? memo.assess(pod, series, input, assessPod) : assessPod(pod, series, input);
   });
 }
 
 /**
  * Keeps verdicts between ticks (src/rules/idle-memo.ts): `judge` is the rule itself, called
- * when the memo cannot vouch that the verdict it holds is still the one `judge` would give.
+ * when the memo cannot vouch that the verdict it holds is still the one `judge` would give
+ * (passed as a plain function: no closure made for each of thousands of Pods every tick).
  */
 export interface VerdictMemo {
-  assess(pod: PodRecord, series: SampleSeries, input: IdleInput, judge: () => PodAssessment): PodAssessment;
+  assess(pod: PodRecord, series: SampleSeries, input: IdleInput, judge: PodJudge): PodAssessment;
 }
+
+export type PodJudge = (pod: PodRecord, series: SampleSeries, input: IdleInput) => PodAssessment;
 
 const percent = (share: number) => `${Math.floor(share * 100)}%`;
 
