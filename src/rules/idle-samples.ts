@@ -152,7 +152,7 @@ export function seriesEvidence(series: SampleSeries, options: WindowOptions): Wi
   let newest = -1;
   let firstInWindow = -1;
   const end = times.length;
-  for (let i = series.start; i < end; i++) {
+  for (let i = lastAtOrBefore(series, from); i < end; i++) {
     const at = times[i] as number;
     if (at > to) break;
     newest = i;
@@ -212,20 +212,24 @@ class SeriesEvidence implements WindowEvidence {
   readonly unknownSamples: number;
   readonly unknownNow: boolean;
   readonly latest: WindowSample | undefined;
-  // The arrays as they were at this judgement (a rewrite of the series swaps in new ones).
-  private readonly times: readonly number[];
-  private readonly known: readonly number[];
-  private readonly gpu: readonly number[];
-  private readonly memory: readonly number[];
-  private listed: ClassifiedSample[] | undefined;
-  private peaksOf: { buckets: number; gpu: (number | null)[]; memory: (number | null)[] } | undefined;
+  // Private (#): the evidence reads, compares and logs as its figures only. The arrays are the
+  // ones of this judgement (a rewrite of the series swaps in new ones); [lo, hi) the window's
+  // samples (lo -1: none).
+  readonly #times: readonly number[];
+  readonly #known: readonly number[];
+  readonly #gpu: readonly number[];
+  readonly #memory: readonly number[];
+  readonly #utilThreshold: number;
+  readonly #lo: number;
+  readonly #hi: number;
+  #listed: ClassifiedSample[] | undefined;
+  #peaks: { buckets: number; gpu: (number | null)[]; memory: (number | null)[] } | undefined;
 
   constructor(
     series: SampleSeries,
-    private readonly utilThreshold: number,
-    /** Index of the first sample inside the window (-1: none), and one past the newest at or before `to`. */
-    private readonly lo: number,
-    private readonly hi: number,
+    utilThreshold: number,
+    lo: number,
+    hi: number,
     fresh: boolean,
     figures: EvidenceFigures,
   ) {
@@ -240,58 +244,80 @@ class SeriesEvidence implements WindowEvidence {
     this.activeSamples = figures.activeSamples;
     this.unknownSamples = figures.unknownSamples;
     this.unknownNow = figures.unknownNow;
-    this.times = series.observedAt;
-    this.known = series.known;
-    this.gpu = series.maxGpuUtil;
-    this.memory = series.maxGpuMemoryUtil;
+    this.#times = series.observedAt;
+    this.#known = series.known;
+    this.#gpu = series.maxGpuUtil;
+    this.#memory = series.maxGpuMemoryUtil;
+    this.#utilThreshold = utilThreshold;
+    this.#lo = lo;
+    this.#hi = hi;
     const newest = hi - 1;
     this.latest = fresh
       ? {
           podId: series.podId,
-          observedAt: this.times[newest] as number,
-          state: this.known[newest] === 1 ? 'known' : 'unknown',
+          observedAt: this.#times[newest] as number,
+          state: this.#known[newest] === 1 ? 'known' : 'unknown',
           uptimeS: orNull(series.uptimeS[newest]),
-          maxGpuUtil: orNull(this.gpu[newest]),
-          maxGpuMemoryUtil: orNull(this.memory[newest]),
+          maxGpuUtil: orNull(this.#gpu[newest]),
+          maxGpuMemoryUtil: orNull(this.#memory[newest]),
         }
       : undefined;
   }
 
   get samples(): ClassifiedSample[] {
-    if (this.listed === undefined) {
+    if (this.#listed === undefined) {
       const listed: ClassifiedSample[] = [];
-      for (let i = this.lo; this.lo >= 0 && i < this.hi; i++) {
-        const util = this.gpu[i] as number;
-        const known = this.known[i] === 1 && !Number.isNaN(util);
+      for (let i = this.#lo; this.#lo >= 0 && i < this.#hi; i++) {
+        const util = this.#gpu[i] as number;
+        const known = this.#known[i] === 1 && !Number.isNaN(util);
         listed.push({
-          at: this.times[i] as number,
-          state: CLASSES[known ? (util <= this.utilThreshold ? IDLE : ACTIVE) : UNKNOWN] as SampleClass,
+          at: this.#times[i] as number,
+          state: CLASSES[known ? (util <= this.#utilThreshold ? IDLE : ACTIVE) : UNKNOWN] as SampleClass,
           gpuUtil: orNull(util),
-          gpuMemoryUtil: orNull(this.memory[i]),
+          gpuMemoryUtil: orNull(this.#memory[i]),
         });
       }
-      this.listed = listed;
+      this.#listed = listed;
     }
-    return this.listed;
+    return this.#listed;
   }
 
   peaks(buckets: number): { gpu: (number | null)[]; memory: (number | null)[] } {
-    if (this.peaksOf?.buckets !== buckets) {
+    if (this.#peaks?.buckets !== buckets) {
       const gpu: (number | null)[] = new Array(buckets).fill(null);
       const memory: (number | null)[] = new Array(buckets).fill(null);
       const span = (this.to - this.from) / buckets;
-      for (let i = this.lo; this.lo >= 0 && i < this.hi; i++) {
-        const bucket = Math.min(buckets - 1, Math.floor(((this.times[i] as number) - this.from) / span));
-        const util = this.gpu[i] as number;
-        const held = this.memory[i] as number;
+      for (let i = this.#lo; this.#lo >= 0 && i < this.#hi; i++) {
+        const bucket = Math.min(buckets - 1, Math.floor(((this.#times[i] as number) - this.from) / span));
+        const util = this.#gpu[i] as number;
+        const held = this.#memory[i] as number;
         if (!Number.isNaN(util)) gpu[bucket] = Math.max(gpu[bucket] ?? 0, util);
         if (!Number.isNaN(held)) memory[bucket] = Math.max(memory[bucket] ?? 0, held);
       }
-      this.peaksOf = { buckets, gpu, memory };
+      this.#peaks = { buckets, gpu, memory };
     }
     // Copies: a caller may keep or change what it gets.
-    return { gpu: [...this.peaksOf.gpu], memory: [...this.peaksOf.memory] };
+    return { gpu: [...this.#peaks.gpu], memory: [...this.#peaks.memory] };
   }
+}
+
+/**
+ * Where a walk over the window may start: the newest sample at or before `from` (it vouches for
+ * the window's first minutes), or the oldest held. Every earlier sample is followed by another
+ * at or before `from`, so it says nothing about the window and ends no gap inside it; the
+ * series may hold far more history than one rule's window (the longest reader's span).
+ */
+function lastAtOrBefore(series: SampleSeries, from: number): number {
+  const times = series.observedAt;
+  let lo = series.start;
+  let hi = times.length - 1;
+  if (hi < lo || (times[lo] as number) > from) return series.start;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if ((times[mid] as number) <= from) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
 }
 
 /**
@@ -303,7 +329,7 @@ function lastGapEnd(series: SampleSeries, options: WindowOptions): number | unde
   const { from, to, gapLimitMs, utilThreshold } = options;
   const times = series.observedAt;
   let end: number | undefined;
-  for (let i = series.start; i + 1 < times.length; i++) {
+  for (let i = lastAtOrBefore(series, from); i + 1 < times.length; i++) {
     const at = times[i] as number;
     const next = times[i + 1] as number;
     if (next > to) break;
