@@ -8,6 +8,9 @@
  * rule's window (32 minutes, 64,000 rows) as one object per row, which is what a tick did before
  * its first rule ran.
  *
+ * The tick's CPU time (process.cpuUsage, this process's threads) is printed beside its wall
+ * time: on a machine shared with other work it waits less on the others' load.
+ *
  * The tick is printed with the share that is the Pod list read again after the Pod collector's
  * sync (src/db/pods.ts, timed on its own just before the rule, which then finds it cached),
  * and the waste rule's stuck-starting check on the same data is timed after the tick.
@@ -172,6 +175,7 @@ for (const setup of setups) {
     ...setup,
     first,
     cycles: [] as number[],
+    cpu: [] as number[],
     podLists: [] as number[],
     stuck: [] as number[],
     reads: [] as number[],
@@ -184,10 +188,13 @@ for (let i = 1; i <= CYCLES; i++) {
   const now = NOW + i * MINUTE;
   for (const m of measured) {
     landMinute(m.db, now - MINUTE / 2);
+    const cpu = process.cpuUsage();
     const podList = performance.now();
     livePods(m.db, ACCOUNT);
     const podListMs = performance.now() - podList;
     const result = await evaluation(m.config, m.db, now);
+    const used = process.cpuUsage(cpu);
+    m.cpu.push((used.user + used.system) / 1000);
     m.cycles.push(podListMs + result.ms);
     m.podLists.push(podListMs);
     const stuck = performance.now();
@@ -202,7 +209,7 @@ for (const m of measured) {
   const read = median(m.reads);
   process.stdout.write(
     `${String(m.days).padStart(3)} d history: ${fmt(m.rows)} samples (generated in ${fmt(m.fillMs / 1000, 1)} s); ` +
-      `tick median ${fmt(tick, 1)} ms (min ${fmt(Math.min(...m.cycles), 1)}) over ${CYCLES}, ` +
+      `tick median ${fmt(tick, 1)} ms (min ${fmt(Math.min(...m.cycles), 1)}; CPU median ${fmt(median(m.cpu), 1)} ms) over ${CYCLES}, ` +
       `of which the Pod list read again after its sync ${fmt(median(m.podLists), 1)} ms; ` +
       `first tick ${fmt(m.first.ms, 1)} ms; baseline: window read as objects (64,000 rows) median ${fmt(read, 1)} ms; ` +
       `ratio tick / baseline ${fmt(tick / read, 2)}×; ${m.findings} findings; ` +

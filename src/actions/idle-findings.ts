@@ -106,9 +106,22 @@ export function idleFinding(
     summary: held
       ? `Pod ${podLabel(a.pod)} held-idle for ${idleFor} at ${money(a.pod.costPerHr)}: GPU memory in use, no compute`
       : `Pod ${podLabel(a.pod)} idle for ${idleFor} at ${money(a.pod.costPerHr)}`,
-    labels: { ...podLabels(account, a.pod, a.rule), ...(held ? { held: 'true' } : {}) },
+    labels: held ? { ...podLabels(account, a.pod, a.rule), held: 'true' } : podLabels(account, a.pod, a.rule),
     details: podDetails(a, episode, now, held ? 'held' : 'idle', plannedStopAt(a.rule, episode)),
   };
+}
+
+const stopTimes = new Map<number, string>();
+
+/** toIso of a planned stop: every warned Pod quotes its own on every tick until it stops. */
+function stopIso(at: number): string {
+  let iso = stopTimes.get(at);
+  if (iso === undefined) {
+    if (stopTimes.size >= 10_000) stopTimes.clear();
+    iso = toIso(at);
+    stopTimes.set(at, iso);
+  }
+  return iso;
 }
 
 /** warn: names the Pod, how long idle, its cost, when it will be stopped and how to postpone. */
@@ -127,8 +140,8 @@ export function warnFinding(
       : episode.decidedAt !== null
         ? `stop decided at ${toIso(episode.decidedAt)}${rule.dryRun ? ' (dry run: none was sent)' : ''}`
         : rule.dryRun
-          ? `would be stopped at ${toIso(stopAt)} (dry run: no stop is sent)`
-          : `will be stopped at ${toIso(stopAt)} (in ${minutes(stopAt - now)}) unless it gets busy`;
+          ? `would be stopped at ${stopIso(stopAt)} (dry run: no stop is sent)`
+          : `will be stopped at ${stopIso(stopAt)} (in ${minutes(stopAt - now)}) unless it gets busy`;
   return {
     rule: 'idle',
     key: `idle:${account}:${pod.podId}:warn`,

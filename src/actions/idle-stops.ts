@@ -47,7 +47,11 @@ const HOUR = 3_600_000;
  */
 export async function decideStops(ctx: EvaluationContext, due: readonly DueStop[], sc: StopContext): Promise<void> {
   const byRule = new Map<string, DueStop[]>();
-  for (const stop of due) byRule.set(stop.a.rule.name, [...(byRule.get(stop.a.rule.name) ?? []), stop]);
+  for (const stop of due) {
+    const batch = byRule.get(stop.a.rule.name);
+    if (batch) batch.push(stop);
+    else byRule.set(stop.a.rule.name, [stop]);
+  }
   const running = sc.pods.filter((pod) => pod.status === 'RUNNING').length;
   const availability = availabilityLookup(ctx, sc.account);
   for (const batch of byRule.values()) {
@@ -65,18 +69,21 @@ async function decideBatch(
 ): Promise<void> {
   const { now } = ctx;
   const rule = (batch[0] as DueStop).a.rule;
-  const ordered = [...batch].sort(
-    (x, y) => savingPerHr(y.a.pod) - savingPerHr(x.a.pod) || x.a.pod.podId.localeCompare(y.a.pod.podId),
-  );
+  const saving = new Map(batch.map((stop) => [stop, savingPerHr(stop.a.pod)]));
+  const savingOf = (stop: DueStop) => saving.get(stop) as number;
+  const ordered = [...batch].sort((x, y) => savingOf(y) - savingOf(x) || x.a.pod.podId.localeCompare(y.a.pod.podId));
   // A rule that stops without a delivered warning never looks at deliveries.
   const delivered = rule.stopWithoutDeliveredWarning
     ? new Map<string, Delivery>()
     : warningDeliveries(ctx, sc.account, ordered);
+  // The same for every Pod of the batch: worded once (a due stop a guard holds is offered every tick).
+  const fresh = freshDataGuard(sc.freshness, now);
+  const quiet = quietHoursGuard(rule, now);
   const podGuards = ordered.map(({ a }) => [
-    freshDataGuard(sc.freshness, now),
+    fresh,
     exclusionGuard(a.pod, rule),
     snoozeGuard(sc.snoozes.get(a.pod.podId), now),
-    quietHoursGuard(rule, now),
+    quiet,
     scarcityGuard(rule, a.pod.gpuTypeId, availability(a.pod)),
     warningDeliveredGuard(rule, delivered.get(a.pod.podId), now),
   ]);

@@ -73,7 +73,7 @@ export function insertPodSamples(database: Database, account: string, samples: r
   const insert = insertSample(database);
   let oldest = Number.POSITIVE_INFINITY;
   for (const sample of samples) oldest = Math.min(oldest, sample.observedAt);
-  markSamplesWritten(database, account, oldest);
+  markSamplesWritten(database, account, oldest, samples);
   database.transaction(() => {
     for (const sample of samples) {
       insert({

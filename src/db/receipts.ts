@@ -1,7 +1,7 @@
-import { and, asc, count, desc, eq, gt, inArray } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray } from 'drizzle-orm';
 import type { Database } from './open.js';
 import { actionReceipts, type ReceiptDecision } from './schema.js';
-import { perDatabase } from './statements.js';
+import { perDatabase, placeholdersFor, rowWriter } from './statements.js';
 
 export type ReceiptRecord = typeof actionReceipts.$inferSelect;
 export type ReceiptInput = Omit<ReceiptRecord, 'id'>;
@@ -21,13 +21,17 @@ export function recordReceipt(database: Database, receipt: ReceiptInput): boolea
   // A blocked stop is offered again every tick and written once: the check is a key lookup,
   // where building the insert costs more than the rest of the tick's work for that Pod.
   if (receiptExists(database).get(receipt.idempotencyKey) !== undefined) return false;
-  const result = database.db
-    .insert(actionReceipts)
-    .values(receipt)
-    .onConflictDoNothing({ target: actionReceipts.idempotencyKey })
-    .run();
-  return result.changes === 1;
+  return insertReceipt(database)(receipt) === 1;
 }
+
+// Prepared once: opening the episodes of a large account writes hundreds of receipts in one tick.
+const insertReceipt = perDatabase((database) => {
+  const { id: _id, ...columns } = placeholdersFor(actionReceipts);
+  return rowWriter<ReceiptInput>(
+    database,
+    database.db.insert(actionReceipts).values(columns).onConflictDoNothing({ target: actionReceipts.idempotencyKey }),
+  );
+});
 
 /** The latest receipts, newest first; optionally of one Pod and/or account. */
 export function recentReceipts(
@@ -71,19 +75,18 @@ export function stopsDecided(database: Database): StopDecision[] {
     .all();
 }
 
+// The decisions are literals, as in action_receipts_stops_idx's WHERE: SQLite uses a partial
+// index only for a query whose WHERE implies the index's, and cannot see that through parameters.
+const stopsSinceStatement = perDatabase(({ sqlite }) =>
+  sqlite
+    .prepare<[string, string, number], number>(
+      `SELECT count(*) FROM action_receipts
+       WHERE account = ? AND rule = ? AND decided_at > ? AND decision IN ('stopped', 'dry_run')`,
+    )
+    .pluck(),
+);
+
 /** How many stops an idle rule decided in the account after `since` (for the hourly cap). */
 export function stopsSince(database: Database, account: string, rule: string, since: number): number {
-  const row = database.db
-    .select({ stops: count() })
-    .from(actionReceipts)
-    .where(
-      and(
-        eq(actionReceipts.account, account),
-        eq(actionReceipts.rule, rule),
-        inArray(actionReceipts.decision, [...STOP_DECISIONS]),
-        gt(actionReceipts.decidedAt, since),
-      ),
-    )
-    .get();
-  return row?.stops ?? 0;
+  return stopsSinceStatement(database).get(account, rule, since) ?? 0;
 }

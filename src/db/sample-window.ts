@@ -41,6 +41,7 @@ interface Series {
 }
 
 interface AccountWindow {
+  account: string;
   series: Map<string, Series>;
   /** Every stored sample observed at or after this time is held (+Infinity: nothing loaded). */
   loadedFrom: number;
@@ -48,6 +49,14 @@ interface AccountWindow {
   dirtyFrom: number;
   /** The longest span any reader asked for: samples older than that are dropped. */
   keepMs: number;
+  /** One batch written through this connection since the last refresh, held to be appended without a read. */
+  pending: PendingBatch | undefined;
+}
+
+/** The rows of one insertPodSamples call as stored, and the oldest of them. */
+interface PendingBatch {
+  rows: Row[];
+  from: number;
 }
 
 interface WindowState {
@@ -68,6 +77,11 @@ type Row = [
 
 const statements = perDatabase(({ sqlite }) => ({
   dataVersion: sqlite.prepare('PRAGMA data_version').pluck(),
+  stored: sqlite
+    .prepare<[string, number, string], number>(
+      'SELECT 1 FROM pod_samples WHERE account = ? AND observed_at = ? AND pod_id = ?',
+    )
+    .pluck(),
   // Arrays, not objects: one range scan of the primary key (account, observed_at, pod_id).
   since: sqlite
     .prepare<[string, number], Row>(
@@ -79,16 +93,74 @@ const statements = perDatabase(({ sqlite }) => ({
 
 const states = perDatabase((): WindowState => ({ accounts: new Map(), dataVersion: Number.NaN, landedCounter: 0 }));
 
+/** What src/db/pods.ts stores of one sample (the busiest GPU's figures derived as it derives them). */
+export interface WrittenSample {
+  podId: string;
+  observedAt: number;
+  state: 'known' | 'unknown';
+  uptimeS: number | null;
+  gpuUtil: number[] | null;
+  gpuMemoryUtil: number[] | null;
+}
+
 /**
  * Records that samples observed at or after `from` were written (or may have been: the
  * transaction may still roll back) through this connection, so the next read of the window
  * re-reads that range instead of trusting what it holds. Every insert into pod_samples goes
- * through src/db/pods.ts, which calls this; retention only deletes samples days older than
- * any window, and the window drops those itself.
+ * through src/db/pods.ts, which calls this before it writes; retention only deletes samples
+ * days older than any window, and the window drops those itself.
+ *
+ * With the samples themselves (one batch, all newer than what the window holds), the next read
+ * appends them without reading them back, once one key read shows the batch committed: the
+ * batch is written in one savepoint, so its last row is there exactly when all of it is.
  */
-export function markSamplesWritten(database: Database, account: string, from: number): void {
+export function markSamplesWritten(
+  database: Database,
+  account: string,
+  from: number,
+  samples?: readonly WrittenSample[],
+): void {
   const window = states(database).accounts.get(account);
-  if (window) window.dirtyFrom = Math.min(window.dirtyFrom, from);
+  if (!window) return;
+  if (samples !== undefined && samples.length > 0 && window.pending === undefined && !isDirty(window)) {
+    window.pending = { rows: samples.map(storedRow), from };
+    return;
+  }
+  // A second write before the window was read again: re-read the whole range instead.
+  if (window.pending) window.dirtyFrom = Math.min(window.dirtyFrom, window.pending.from);
+  window.pending = undefined;
+  window.dirtyFrom = Math.min(window.dirtyFrom, from);
+}
+
+function isDirty(window: AccountWindow): boolean {
+  return window.dirtyFrom !== Number.POSITIVE_INFINITY;
+}
+
+const maxOf = (values: number[] | null): number | null => (values && values.length > 0 ? Math.max(...values) : null);
+
+function storedRow(sample: WrittenSample): Row {
+  const known = sample.state === 'known' ? 1 : 0;
+  return [sample.podId, sample.observedAt, known, sample.uptimeS, maxOf(sample.gpuUtil), maxOf(sample.gpuMemoryUtil)];
+}
+
+/**
+ * Appends the pending batch if it committed and every row is newer than what its Pod's series
+ * holds (so no row replaced one already held, and none is listed twice); otherwise marks its
+ * range to be read again (which also drops whatever of it was appended).
+ */
+function settlePending(database: Database, window: AccountWindow, state: WindowState): void {
+  const batch = window.pending;
+  if (!batch) return;
+  window.pending = undefined;
+  const last = batch.rows[batch.rows.length - 1] as Row;
+  // Inside a transaction the batch may still roll back: read what it sees, as the range read does.
+  // The last row proves the batch committed only if it was not stored before: newer than what
+  // was held, which the strict append checks.
+  const committed =
+    !database.sqlite.inTransaction &&
+    last[1] >= window.loadedFrom &&
+    statements(database).stored.get(window.account, last[1], last[0]) === 1;
+  if (!committed || !append(window, batch.rows, state, true)) window.dirtyFrom = Math.min(window.dirtyFrom, batch.from);
 }
 
 /** Forgets every held window of the database (the next read loads them again). */
@@ -119,22 +191,28 @@ export function sampleWindow(
   let window = state.accounts.get(account);
   if (!window) {
     window = {
+      account,
       series: new Map(),
       loadedFrom: Number.POSITIVE_INFINITY,
       dirtyFrom: Number.POSITIVE_INFINITY,
       keepMs: 0,
+      pending: undefined,
     };
     state.accounts.set(account, window);
   }
   window.keepMs = Math.max(window.keepMs, now - from);
   const keepFrom = Math.min(from, now - window.keepMs);
   if (from < window.loadedFrom) {
+    window.pending = undefined;
     window.series.clear();
     append(window, s.since.all(account, keepFrom), state);
     window.loadedFrom = keepFrom;
     window.dirtyFrom = Number.POSITIVE_INFINITY;
     for (const series of window.series.values()) series.landed = ++state.landedCounter;
-  } else if (window.dirtyFrom !== Number.POSITIVE_INFINITY) {
+  } else {
+    settlePending(database, window, state);
+  }
+  if (isDirty(window)) {
     const rereadFrom = Math.max(window.dirtyFrom, window.loadedFrom);
     for (const series of window.series.values()) {
       if (truncateFrom(series, rereadFrom)) {
@@ -142,19 +220,23 @@ export function sampleWindow(
         series.rewritten = series.landed;
       }
     }
-    for (const series of append(window, s.since.all(account, rereadFrom), state)) {
-      series.landed = ++state.landedCounter;
-    }
+    append(window, s.since.all(account, rereadFrom), state);
     window.dirtyFrom = Number.POSITIVE_INFINITY;
   }
   trim(window, keepFrom);
   return window.series;
 }
 
-/** Appends rows (oldest first) to their Pods' series; returns the series that grew. */
-function append(window: AccountWindow, rows: Row[], state: WindowState): Set<Series> {
-  const grown = new Set<Series>();
+/**
+ * Appends rows (oldest first) to their Pods' series, moving each grown one's `landed`. `strict`:
+ * a batch taken from the writer, whose rows older than what the window holds are not held, and
+ * which must only add samples newer than its Pod's newest (else false, half appended).
+ */
+function append(window: AccountWindow, rows: Row[], state: WindowState, strict = false): boolean {
+  // One new version for every series this call grows: each one's `landed` changes, none twice.
+  const landed = ++state.landedCounter;
   for (const [podId, observedAt, known, uptimeS, gpu, memory] of rows) {
+    if (strict && observedAt < window.loadedFrom) continue;
     let series = window.series.get(podId);
     if (!series) {
       series = {
@@ -170,14 +252,16 @@ function append(window: AccountWindow, rows: Row[], state: WindowState): Set<Ser
       };
       window.series.set(podId, series);
     }
+    const held = series.observedAt.length;
+    if (strict && held > 0 && (series.observedAt[held - 1] as number) >= observedAt) return false;
     series.observedAt.push(observedAt);
     series.known.push(known);
     series.uptimeS.push(uptimeS ?? Number.NaN);
     series.maxGpuUtil.push(gpu ?? Number.NaN);
     series.maxGpuMemoryUtil.push(memory ?? Number.NaN);
-    grown.add(series);
+    series.landed = landed;
   }
-  return grown;
+  return true;
 }
 
 /** Drops the samples observed at or after `at` (into new arrays); says whether any was dropped. */

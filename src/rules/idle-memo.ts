@@ -1,7 +1,7 @@
 import type { IdleRuleConfig } from '../config/sections/idle.js';
 import type { PodRecord } from '../db/pods.js';
 import type { SampleSeries } from '../db/sample-window.js';
-import type { IdleInput, IdleVerdict, PodAssessment, VerdictMemo } from './idle.js';
+import type { IdleInput, IdleVerdict, PodAssessment, PodJudge, VerdictMemo } from './idle.js';
 
 interface Memoized {
   pod: PodRecord;
@@ -48,7 +48,7 @@ export class AssessmentMemo implements VerdictMemo {
     this.pinned = podIds;
   }
 
-  assess(pod: PodRecord, series: SampleSeries, input: IdleInput, judge: () => PodAssessment): PodAssessment {
+  assess(pod: PodRecord, series: SampleSeries, input: IdleInput, judge: PodJudge): PodAssessment {
     if (input.rules !== this.rules || input.pollIntervalMs !== this.pollIntervalMs) {
       this.entries.clear();
       this.rules = input.rules;
@@ -59,10 +59,12 @@ export class AssessmentMemo implements VerdictMemo {
     if (last && sameJudgedFields(last.pod, pod) && this.holds(last, series, input, snoozedUntil)) {
       last.pod = pod;
       this.reused += 1;
-      return { ...last.result, pod };
+      const { rule, verdict, reason, evidence, runningSince } = last.result;
+      return { pod, rule, verdict, reason, evidence, runningSince };
     }
     this.judged += 1;
-    const result = judge();
+    const result = judge(pod, series, input);
+    const safe = stability(result, series, input.now, snoozedUntil);
     this.entries.set(pod.podId, {
       pod,
       series,
@@ -70,7 +72,8 @@ export class AssessmentMemo implements VerdictMemo {
       rewritten: series.rewritten,
       snoozedUntil,
       now: input.now,
-      ...stability(result, series, input.now, snoozedUntil),
+      appendSafeUntil: safe.appendSafeUntil,
+      quietSafeUntil: safe.quietSafeUntil,
       result,
     });
     return result;

@@ -125,61 +125,60 @@ export function seriesSamples(
   return listed;
 }
 
+/** A sample's class from its columns (known flag and busiest GPU figure, NaN when none). */
+function classAt(series: SampleSeries, i: number, utilThreshold: number): number {
+  const util = series.maxGpuUtil[i] as number;
+  if (series.known[i] !== 1 || Number.isNaN(util)) return UNKNOWN;
+  return util <= utilThreshold ? IDLE : ACTIVE;
+}
+
 /**
  * windowEvidence over a column store: no object per sample. The list of samples in the window
- * (for receipts and `why`) is built only when read, from the arrays as they were at this call.
+ * (for receipts and `why`) and the peaks (for findings) are built only when read, from the
+ * arrays as they were at this call (columns only grow at the end; a rewrite swaps arrays).
  */
 export function seriesEvidence(series: SampleSeries, options: WindowOptions): WindowEvidence {
   const { from, to, gapLimitMs, utilThreshold } = options;
-  const { observedAt: times, known, maxGpuUtil: gpu } = series;
-  const spans = [0, 0, 0];
-  const counts = [0, 0, 0];
-  const classOf = (i: number): number => {
-    const util = gpu[i] as number;
-    if (known[i] !== 1 || Number.isNaN(util)) return UNKNOWN;
-    return util <= utilThreshold ? IDLE : ACTIVE;
-  };
-  const restart = lastGapEnd(series, options, classOf);
+  const times = series.observedAt;
+  let idleMs = 0;
+  let activeMs = 0;
+  let unknownSpan = 0;
+  let idleSamples = 0;
+  let activeSamples = 0;
+  let unknownSamples = 0;
+  const restart = lastGapEnd(series, options);
   const idleFrom = Math.max(from, restart ?? from);
   let idleSinceRestart = 0;
   let newest = -1;
   let firstInWindow = -1;
   const end = times.length;
-  for (let i = series.start; i < end; i++) {
+  for (let i = lastAtOrBefore(series, from); i < end; i++) {
     const at = times[i] as number;
     if (at > to) break;
     newest = i;
-    const state = classOf(i);
+    const state = classAt(series, i, utilThreshold);
     const next = i + 1 < end ? (times[i + 1] as number) : Number.POSITIVE_INFINITY;
     const until = Math.min(next, to, at + gapLimitMs);
     const start = Math.max(at, from);
-    if (until > start) spans[state] = (spans[state] as number) + until - start;
+    if (until > start) {
+      if (state === IDLE) idleMs += until - start;
+      else if (state === ACTIVE) activeMs += until - start;
+      else unknownSpan += until - start;
+    }
     const idleStart = Math.max(start, idleFrom);
     if (state === IDLE && until > idleStart) idleSinceRestart += until - idleStart;
     if (at >= from) {
       // IDLE samples from before a telemetry gap no longer count towards minSamples either.
-      if (state !== IDLE || at >= idleFrom) counts[state] = (counts[state] as number) + 1;
+      if (state === IDLE) {
+        if (at >= idleFrom) idleSamples += 1;
+      } else if (state === ACTIVE) activeSamples += 1;
+      else unknownSamples += 1;
       if (firstInWindow < 0) firstInWindow = i;
     }
   }
   const length = Math.max(1, to - from);
-  const [idleMs = 0, activeMs = 0, unknownSpan = 0] = spans;
   const fresh = newest >= 0 && to - (times[newest] as number) <= gapLimitMs;
-  const latest: WindowSample | undefined = fresh
-    ? {
-        podId: series.podId,
-        observedAt: times[newest] as number,
-        state: known[newest] === 1 ? 'known' : 'unknown',
-        uptimeS: orNull(series.uptimeS[newest]),
-        maxGpuUtil: orNull(gpu[newest]),
-        maxGpuMemoryUtil: orNull(series.maxGpuMemoryUtil[newest]),
-      }
-    : undefined;
-  const memory = series.maxGpuMemoryUtil;
-  const lo = firstInWindow;
-  const hi = newest + 1;
-  let listed: ClassifiedSample[] | undefined;
-  return {
+  return new SeriesEvidence(series, utilThreshold, firstInWindow, newest + 1, fresh, {
     from,
     to,
     idleMs,
@@ -187,39 +186,138 @@ export function seriesEvidence(series: SampleSeries, options: WindowOptions): Wi
     unknownMs: unknownSpan + (length - (idleMs + activeMs + unknownSpan)),
     coverage: idleSinceRestart / length,
     restartedAt: restart !== undefined && restart > from ? restart : null,
-    idleSamples: counts[IDLE] as number,
-    activeSamples: counts[ACTIVE] as number,
-    unknownSamples: counts[UNKNOWN] as number,
-    latest,
-    unknownNow: !fresh || classOf(newest) === UNKNOWN,
-    get samples(): ClassifiedSample[] {
-      if (listed === undefined) {
-        listed = [];
-        for (let i = lo; lo >= 0 && i < hi; i++) {
-          listed.push({
-            at: times[i] as number,
-            state: CLASSES[classOf(i)] as SampleClass,
-            gpuUtil: orNull(gpu[i]),
-            gpuMemoryUtil: orNull(memory[i]),
-          });
+    idleSamples,
+    activeSamples,
+    unknownSamples,
+    unknownNow: !fresh || classAt(series, newest, utilThreshold) === UNKNOWN,
+  });
+}
+
+type EvidenceFigures = Omit<WindowEvidence, 'latest' | 'samples' | 'peaks'>;
+
+/**
+ * The evidence of one series over a window. A class, so the two idle findings and the receipt
+ * of a Pod share one lazy list and one set of peaks, without closures made for every Pod.
+ */
+class SeriesEvidence implements WindowEvidence {
+  readonly from: number;
+  readonly to: number;
+  readonly idleMs: number;
+  readonly activeMs: number;
+  readonly unknownMs: number;
+  readonly coverage: number;
+  readonly restartedAt: number | null;
+  readonly idleSamples: number;
+  readonly activeSamples: number;
+  readonly unknownSamples: number;
+  readonly unknownNow: boolean;
+  readonly latest: WindowSample | undefined;
+  // Private (#): the evidence reads, compares and logs as its figures only. The arrays are the
+  // ones of this judgement (a rewrite of the series swaps in new ones); [lo, hi) the window's
+  // samples (lo -1: none).
+  readonly #times: readonly number[];
+  readonly #known: readonly number[];
+  readonly #gpu: readonly number[];
+  readonly #memory: readonly number[];
+  readonly #utilThreshold: number;
+  readonly #lo: number;
+  readonly #hi: number;
+  #listed: ClassifiedSample[] | undefined;
+  #peaks: { buckets: number; gpu: (number | null)[]; memory: (number | null)[] } | undefined;
+
+  constructor(
+    series: SampleSeries,
+    utilThreshold: number,
+    lo: number,
+    hi: number,
+    fresh: boolean,
+    figures: EvidenceFigures,
+  ) {
+    this.from = figures.from;
+    this.to = figures.to;
+    this.idleMs = figures.idleMs;
+    this.activeMs = figures.activeMs;
+    this.unknownMs = figures.unknownMs;
+    this.coverage = figures.coverage;
+    this.restartedAt = figures.restartedAt;
+    this.idleSamples = figures.idleSamples;
+    this.activeSamples = figures.activeSamples;
+    this.unknownSamples = figures.unknownSamples;
+    this.unknownNow = figures.unknownNow;
+    this.#times = series.observedAt;
+    this.#known = series.known;
+    this.#gpu = series.maxGpuUtil;
+    this.#memory = series.maxGpuMemoryUtil;
+    this.#utilThreshold = utilThreshold;
+    this.#lo = lo;
+    this.#hi = hi;
+    const newest = hi - 1;
+    this.latest = fresh
+      ? {
+          podId: series.podId,
+          observedAt: this.#times[newest] as number,
+          state: this.#known[newest] === 1 ? 'known' : 'unknown',
+          uptimeS: orNull(series.uptimeS[newest]),
+          maxGpuUtil: orNull(this.#gpu[newest]),
+          maxGpuMemoryUtil: orNull(this.#memory[newest]),
         }
+      : undefined;
+  }
+
+  get samples(): ClassifiedSample[] {
+    if (this.#listed === undefined) {
+      const listed: ClassifiedSample[] = [];
+      for (let i = this.#lo; this.#lo >= 0 && i < this.#hi; i++) {
+        const util = this.#gpu[i] as number;
+        const known = this.#known[i] === 1 && !Number.isNaN(util);
+        listed.push({
+          at: this.#times[i] as number,
+          state: CLASSES[known ? (util <= this.#utilThreshold ? IDLE : ACTIVE) : UNKNOWN] as SampleClass,
+          gpuUtil: orNull(util),
+          gpuMemoryUtil: orNull(this.#memory[i]),
+        });
       }
-      return listed;
-    },
-    peaks(buckets) {
-      const gpuPeaks: (number | null)[] = new Array(buckets).fill(null);
-      const memoryPeaks: (number | null)[] = new Array(buckets).fill(null);
-      const span = (to - from) / buckets;
-      for (let i = lo; lo >= 0 && i < hi; i++) {
-        const bucket = Math.min(buckets - 1, Math.floor(((times[i] as number) - from) / span));
-        const util = gpu[i] as number;
-        const held = memory[i] as number;
-        if (!Number.isNaN(util)) gpuPeaks[bucket] = Math.max(gpuPeaks[bucket] ?? 0, util);
-        if (!Number.isNaN(held)) memoryPeaks[bucket] = Math.max(memoryPeaks[bucket] ?? 0, held);
+      this.#listed = listed;
+    }
+    return this.#listed;
+  }
+
+  peaks(buckets: number): { gpu: (number | null)[]; memory: (number | null)[] } {
+    if (this.#peaks?.buckets !== buckets) {
+      const gpu: (number | null)[] = new Array(buckets).fill(null);
+      const memory: (number | null)[] = new Array(buckets).fill(null);
+      const span = (this.to - this.from) / buckets;
+      for (let i = this.#lo; this.#lo >= 0 && i < this.#hi; i++) {
+        const bucket = Math.min(buckets - 1, Math.floor(((this.#times[i] as number) - this.from) / span));
+        const util = this.#gpu[i] as number;
+        const held = this.#memory[i] as number;
+        if (!Number.isNaN(util)) gpu[bucket] = Math.max(gpu[bucket] ?? 0, util);
+        if (!Number.isNaN(held)) memory[bucket] = Math.max(memory[bucket] ?? 0, held);
       }
-      return { gpu: gpuPeaks, memory: memoryPeaks };
-    },
-  };
+      this.#peaks = { buckets, gpu, memory };
+    }
+    // Copies: a caller may keep or change what it gets.
+    return { gpu: [...this.#peaks.gpu], memory: [...this.#peaks.memory] };
+  }
+}
+
+/**
+ * Where a walk over the window may start: the newest sample at or before `from` (it vouches for
+ * the window's first minutes), or the oldest held. Every earlier sample is followed by another
+ * at or before `from`, so it says nothing about the window and ends no gap inside it; the
+ * series may hold far more history than one rule's window (the longest reader's span).
+ */
+function lastAtOrBefore(series: SampleSeries, from: number): number {
+  const times = series.observedAt;
+  let lo = series.start;
+  let hi = times.length - 1;
+  if (hi < lo || (times[lo] as number) > from) return series.start;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if ((times[mid] as number) <= from) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
 }
 
 /**
@@ -227,19 +325,15 @@ export function seriesEvidence(series: SampleSeries, options: WindowOptions): Wi
  * silence longer than the gap limit, when that gap reaches into [from, to]. Before the first
  * sample there is no gap, only no history yet (coverage and the grace handle that).
  */
-function lastGapEnd(
-  series: SampleSeries,
-  options: WindowOptions,
-  classOf: (index: number) => number,
-): number | undefined {
-  const { from, to, gapLimitMs } = options;
+function lastGapEnd(series: SampleSeries, options: WindowOptions): number | undefined {
+  const { from, to, gapLimitMs, utilThreshold } = options;
   const times = series.observedAt;
   let end: number | undefined;
-  for (let i = series.start; i + 1 < times.length; i++) {
+  for (let i = lastAtOrBefore(series, from); i + 1 < times.length; i++) {
     const at = times[i] as number;
     const next = times[i + 1] as number;
     if (next > to) break;
-    const blind = classOf(i) === UNKNOWN || next - at > gapLimitMs;
+    const blind = classAt(series, i, utilThreshold) === UNKNOWN || next - at > gapLimitMs;
     if (blind && next > from) end = next;
   }
   return end;

@@ -83,37 +83,46 @@ const NO_SAMPLES: SampleSeries = seriesOf('', []);
 export function assessPods(input: IdleInput, memo?: VerdictMemo): PodAssessment[] {
   return input.pods.map((pod) => {
     const series = input.series.get(pod.podId) ?? NO_SAMPLES;
-    if (!memo) return assessPod(pod, series, input);
-    return memo.assess(pod, series, input, () => assessPod(pod, series, input));
+    return memo ? memo.assess(pod, series, input, assessPod) : assessPod(pod, series, input);
   });
 }
 
 /**
  * Keeps verdicts between ticks (src/rules/idle-memo.ts): `judge` is the rule itself, called
- * when the memo cannot vouch that the verdict it holds is still the one `judge` would give.
+ * when the memo cannot vouch that the verdict it holds is still the one `judge` would give
+ * (passed as a plain function: no closure made for each of thousands of Pods every tick).
  */
 export interface VerdictMemo {
-  assess(pod: PodRecord, series: SampleSeries, input: IdleInput, judge: () => PodAssessment): PodAssessment;
+  assess(pod: PodRecord, series: SampleSeries, input: IdleInput, judge: PodJudge): PodAssessment;
+}
+
+export type PodJudge = (pod: PodRecord, series: SampleSeries, input: IdleInput) => PodAssessment;
+
+const percent = (share: number) => `${Math.floor(share * 100)}%`;
+
+/** An assessment decided before any sample is read. */
+function unjudged(
+  pod: PodRecord,
+  rule: IdleRuleConfig | undefined,
+  verdict: IdleVerdict,
+  reason: string,
+): PodAssessment {
+  return { pod, rule, verdict, reason, evidence: undefined, runningSince: null };
 }
 
 function assessPod(pod: PodRecord, series: SampleSeries, input: IdleInput): PodAssessment {
   const rule = ruleFor(pod, input.rules);
-  const base = { pod, rule, evidence: undefined, runningSince: null };
-  if (pod.status !== 'RUNNING') return { ...base, verdict: 'not_running', reason: `status ${pod.status}` };
-  if (!rule) return { ...base, verdict: 'unmatched', reason: 'no idle rule matches the Pod' };
-  if (!pod.gpuCount) return { ...base, verdict: 'not_gpu', reason: 'the Pod has no GPU' };
+  if (pod.status !== 'RUNNING') return unjudged(pod, rule, 'not_running', `status ${pod.status}`);
+  if (!rule) return unjudged(pod, rule, 'unmatched', 'no idle rule matches the Pod');
+  if (!pod.gpuCount) return unjudged(pod, rule, 'not_gpu', 'the Pod has no GPU');
   if (pod.clusterId) {
-    return {
-      ...base,
-      verdict: 'cluster_member',
-      reason: `member of cluster ${pod.clusterId}: reported, never stopped`,
-    };
+    return unjudged(pod, rule, 'cluster_member', `member of cluster ${pod.clusterId}: reported, never stopped`);
   }
   const excluded = exclusionOf(pod, rule);
-  if (excluded) return { ...base, verdict: 'excluded', reason: excluded };
+  if (excluded) return unjudged(pod, rule, 'excluded', excluded);
   const snoozedUntil = input.snoozes.get(pod.podId);
   if (snoozedUntil !== undefined && snoozedUntil > input.now) {
-    return { ...base, verdict: 'snoozed', reason: `snoozed until ${toIso(snoozedUntil)}` };
+    return unjudged(pod, rule, 'snoozed', `snoozed until ${toIso(snoozedUntil)}`);
   }
 
   const evidence = seriesEvidence(series, {
@@ -123,34 +132,38 @@ function assessPod(pod: PodRecord, series: SampleSeries, input: IdleInput): PodA
     utilThreshold: rule.utilThreshold,
   });
   const runningSince = startOf(pod, evidence.latest);
-  const judged = { ...base, evidence, runningSince };
-  const percent = (share: number) => `${Math.floor(share * 100)}%`;
+  const [verdict, reason] = judge(rule, evidence, runningSince, input.now);
+  return { pod, rule, verdict, reason, evidence, runningSince };
+}
+
+/** The verdict on a Pod's evidence, and why. */
+function judge(
+  rule: IdleRuleConfig,
+  evidence: WindowEvidence,
+  runningSince: number | null,
+  now: number,
+): [IdleVerdict, string] {
   if (evidence.activeMs > 0 || evidence.activeSamples > 0) {
-    return { ...judged, verdict: 'active', reason: `GPU above ${rule.utilThreshold}% within the window` };
+    return ['active', `GPU above ${rule.utilThreshold}% within the window`];
   }
-  if (evidence.unknownNow) {
-    return { ...judged, verdict: 'unknown', reason: 'no fresh known sample: runtime missing or polls failing' };
-  }
-  if (runningSince === null) return { ...judged, verdict: 'unknown', reason: 'start time unknown' };
-  if (input.now - runningSince < rule.graceMs) {
-    return { ...judged, verdict: 'grace', reason: `(re)started ${toIso(runningSince)}, in grace` };
-  }
+  if (evidence.unknownNow) return ['unknown', 'no fresh known sample: runtime missing or polls failing'];
+  if (runningSince === null) return ['unknown', 'start time unknown'];
+  if (now - runningSince < rule.graceMs) return ['grace', `(re)started ${toIso(runningSince)}, in grace`];
   if (evidence.coverage < rule.coverage || evidence.idleSamples < rule.minSamples) {
     const restarted =
       evidence.restartedAt === null ? '' : `telemetry gap: evidence restarted ${toIso(evidence.restartedAt)}; `;
-    return {
-      ...judged,
-      verdict: 'unknown',
-      reason: `${restarted}known idle samples (${evidence.idleSamples}) cover ${percent(evidence.coverage)} of the window (need ${percent(rule.coverage)}, ${rule.minSamples} samples)`,
-    };
+    return [
+      'unknown',
+      `${restarted}known idle samples (${evidence.idleSamples}) cover ${percent(evidence.coverage)} of the window (need ${percent(rule.coverage)}, ${rule.minSamples} samples)`,
+    ];
   }
   const memory = evidence.latest?.maxGpuMemoryUtil ?? null;
   // Memory use not reported: it may well hold a model, so the cautious reading is "held".
   if (memory === null || memory > rule.heldIdle.memoryThreshold) {
     const held = memory === null ? 'GPU memory use unknown' : `GPU memory ${memory}% in use`;
-    return { ...judged, verdict: 'held_idle', reason: `GPU at or below ${rule.utilThreshold}%, ${held}` };
+    return ['held_idle', `GPU at or below ${rule.utilThreshold}%, ${held}`];
   }
-  return { ...judged, verdict: 'idle', reason: `GPU at or below ${rule.utilThreshold}% for the whole window` };
+  return ['idle', `GPU at or below ${rule.utilThreshold}% for the whole window`];
 }
 
 /** The later of the API's startedAt and what the newest sample's uptime implies (a restart). */
@@ -199,7 +212,9 @@ export function idleClusters(input: IdleInput, memo?: VerdictMemo): IdleCluster[
   const members = new Map<string, PodRecord[]>();
   for (const pod of input.pods) {
     if (!pod.clusterId || pod.status !== 'RUNNING') continue;
-    members.set(pod.clusterId, [...(members.get(pod.clusterId) ?? []), pod]);
+    const listed = members.get(pod.clusterId);
+    if (listed) listed.push(pod);
+    else members.set(pod.clusterId, [pod]);
   }
   const asStandalone = { ...input, pods: [...members.values()].flat().map((pod) => ({ ...pod, clusterId: null })) };
   const verdicts = new Map(assessPods(asStandalone, memo).map((a) => [a.pod.podId, isIdle(a)]));

@@ -109,6 +109,34 @@ describe('windowEvidence', () => {
     expect(evidence.activeSamples).toBe(0);
   });
 
+  it('judges the same whatever history lies before the sample just before the window', () => {
+    // Hours before the window: busy, unknown, missed polls; then the window's own minutes.
+    const history = [...minutes(-200, -120, 80), sample(-119, null, 'unknown'), ...minutes(-100, 4, 0)];
+    const cases: Array<[string, WindowSample[], number]> = [
+      ['idle throughout', [...history, ...minutes(5, 40, 0)], 40.5],
+      ['a gap reaching into the window', [...history, ...minutes(12, 40, 0)], 40.5],
+      ['a sample exactly at the start', [...history, ...minutes(10, 40, 0)], 40],
+      ['an unknown sample just before', [...history, sample(9.5, null, 'unknown'), ...minutes(10, 40, 0)], 40.2],
+      ['busy just before', [...history, sample(9.9, 70), ...minutes(10, 40, 0)], 40.5],
+      ['nothing since long before', history, 40.5],
+    ];
+    for (const [what, samples, toMinute] of cases) {
+      const { from } = options(toMinute);
+      const kept = samples.findLastIndex((s) => s.observedAt <= from);
+      const trimmed = samples.slice(Math.max(0, kept));
+      const figures = (e: ReturnType<typeof windowEvidence>) => ({
+        what,
+        ...Object.fromEntries(Object.entries(e)),
+        latest: e.latest,
+        samples: e.samples,
+        peaks: e.peaks(30),
+      });
+      expect(figures(windowEvidence(samples, options(toMinute)))).toEqual(
+        figures(windowEvidence(trimmed, options(toMinute))),
+      );
+    }
+  });
+
   it('cuts the window into buckets of the busiest figures, null where no known figure falls', () => {
     // Minutes 10..40 in a window 10.5..40.5: an unknown sample at 20, a busy minute at 30.
     const samples = [...minutes(10, 19, 2), sample(20, null, 'unknown'), ...minutes(21, 29, 3), sample(30, 70)];

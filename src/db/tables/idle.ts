@@ -90,6 +90,11 @@ export const actionReceipts = sqliteTable(
   (t) => [
     index('action_receipts_pod_idx').on(t.account, t.podId, t.decidedAt),
     index('action_receipts_decided_idx').on(t.decidedAt),
+    // The hourly stop cap counts a rule's stops every tick a stop is due: only stops are indexed,
+    // so the count follows the stops of the hour, not the account's history of receipts.
+    index('action_receipts_stops_idx')
+      .on(t.account, t.rule, t.decidedAt)
+      .where(sql`decision IN ('stopped', 'dry_run')`),
     oneOf('action_receipts', 'decision', receiptDecisions),
   ],
 );

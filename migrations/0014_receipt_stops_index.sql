@@ -1,0 +1,1 @@
+CREATE INDEX `action_receipts_stops_idx` ON `action_receipts` (`account`,`rule`,`decided_at`) WHERE decision IN ('stopped', 'dry_run');

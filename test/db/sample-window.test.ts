@@ -1,0 +1,136 @@
+import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { drizzle } from 'drizzle-orm/better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { type Database, openDatabase } from '../../src/db/open.js';
+import { insertPodSamples, type PodSampleInput } from '../../src/db/pods.js';
+import { type SampleSeries, sampleWindow } from '../../src/db/sample-window.js';
+import * as schema from '../../src/db/schema.js';
+import { useTempDatabases } from './support.js';
+
+const temp = useTempDatabases();
+const MINUTE = 60_000;
+const T0 = Date.parse('2026-11-02T12:00:30Z');
+const ACCOUNT = 'main';
+
+/** The daemon's database file, reached through a connection that records every statement it runs. */
+function tracedDatabase(statements: string[]): { db: Database; path: string } {
+  const path = join(temp.dir(), 'podwarden.db');
+  openDatabase(path).close();
+  const sqlite = new BetterSqlite3(path, { verbose: (sql) => statements.push(String(sql)) });
+  const db: Database = {
+    sqlite,
+    db: drizzle(sqlite, { schema }),
+    transaction: (fn) => sqlite.transaction(fn)(),
+    applied: [],
+    schemaVersion: 0,
+    close: () => sqlite.close(),
+  };
+  return { db, path };
+}
+
+function sample(podId: string, at: number, gpu: number[] | null, state: 'known' | 'unknown' = 'known'): PodSampleInput {
+  return {
+    podId,
+    observedAt: at,
+    state,
+    uptimeS: state === 'known' ? Math.floor((at - T0) / 1000) + 600 : null,
+    gpuUtil: gpu,
+    gpuMemoryUtil: gpu === null ? null : gpu.map((util) => util / 2),
+    cpuUtil: 10,
+    memoryUtil: 20,
+  };
+}
+
+const poll = (at: number) => [sample('p1', at, [3]), sample('p2', at, [90, 10]), sample('p3', at, null, 'unknown')];
+
+/** What a window holds, as plain values (NaN compared as NaN). */
+function held(series: ReadonlyMap<string, SampleSeries>) {
+  return [...series.values()]
+    .map((s) => ({
+      podId: s.podId,
+      observedAt: s.observedAt.slice(s.start),
+      known: s.known.slice(s.start),
+      uptimeS: s.uptimeS.slice(s.start),
+      maxGpuUtil: s.maxGpuUtil.slice(s.start),
+      maxGpuMemoryUtil: s.maxGpuMemoryUtil.slice(s.start),
+    }))
+    .sort((a, b) => a.podId.localeCompare(b.podId));
+}
+
+const RANGE_READ = /FROM pod_samples WHERE account = \S+ AND observed_at >= /;
+
+describe('the sample window after writes through its own connection', () => {
+  it('appends a committed poll without reading it back, and holds what a fresh read holds', () => {
+    const statements: string[] = [];
+    const { db, path } = tracedDatabase(statements);
+    const fresh = temp.open('fresh.db');
+    fresh.close();
+    for (let m = 0; m < 10; m++) insertPodSamples(db, ACCOUNT, poll(T0 + m * MINUTE));
+    let now = T0 + 9 * MINUTE + 30_000;
+    sampleWindow(db, ACCOUNT, now - 30 * MINUTE, now);
+    for (let m = 10; m < 14; m++) {
+      // As the Pod collector writes: inside its own transaction, then the tick reads.
+      db.transaction(() => insertPodSamples(db, ACCOUNT, poll(T0 + m * MINUTE)));
+      now = T0 + m * MINUTE + 30_000;
+      statements.length = 0;
+      const window = sampleWindow(db, ACCOUNT, now - 30 * MINUTE, now);
+      expect(statements.filter((sql) => RANGE_READ.test(sql))).toEqual([]);
+      expect(statements.filter((sql) => sql.includes('observed_at = '))).toHaveLength(1);
+      const other = openDatabase(path);
+      expect(held(window)).toEqual(held(sampleWindow(other, ACCOUNT, now - 30 * MINUTE, now)));
+      other.close();
+    }
+  });
+
+  it('holds what the database holds after a rolled-back poll, a re-sent one, a Pod listed twice and a failed insert', () => {
+    const statements: string[] = [];
+    const { db, path } = tracedDatabase(statements);
+    for (let m = 0; m < 5; m++) insertPodSamples(db, ACCOUNT, poll(T0 + m * MINUTE));
+    const read = (at: number) => sampleWindow(db, ACCOUNT, at - 30 * MINUTE, at);
+    read(T0 + 4 * MINUTE + 30_000);
+    const steps: Array<[string, number, () => void]> = [
+      [
+        'rolled back',
+        5,
+        () => {
+          expect(() =>
+            db.transaction(() => {
+              insertPodSamples(db, ACCOUNT, poll(T0 + 5 * MINUTE));
+              throw new Error('the collector failed after storing');
+            }),
+          ).toThrow('the collector failed');
+        },
+      ],
+      ['re-sent with other figures', 5, () => insertPodSamples(db, ACCOUNT, poll(T0 + 4 * MINUTE).reverse())],
+      [
+        'a Pod listed twice',
+        6,
+        () => insertPodSamples(db, ACCOUNT, [...poll(T0 + 6 * MINUTE), sample('p1', T0 + 6 * MINUTE, [77])]),
+      ],
+      [
+        'an insert failing half-way',
+        7,
+        () => {
+          const broken = { ...sample('p2', T0 + 7 * MINUTE, [1]), podId: undefined } as unknown as PodSampleInput;
+          expect(() => insertPodSamples(db, ACCOUNT, [sample('p1', T0 + 7 * MINUTE, [2]), broken])).toThrow();
+        },
+      ],
+      ['two polls before a read', 9, () => [8, 9].map((m) => insertPodSamples(db, ACCOUNT, poll(T0 + m * MINUTE)))],
+    ];
+    for (const [what, minute, write] of steps) {
+      write();
+      const now = T0 + minute * MINUTE + 30_000;
+      const other = openDatabase(path);
+      expect({ what, held: held(read(now)) }).toEqual({
+        what,
+        held: held(sampleWindow(other, ACCOUNT, now - 30 * MINUTE, now)),
+      });
+      other.close();
+    }
+    // The rows as stored: p1 listed twice kept its second figure, the failed insert left nothing.
+    const p1 = held(read(T0 + 9 * MINUTE + 30_000)).find((s) => s.podId === 'p1');
+    expect(p1?.observedAt).toEqual([0, 1, 2, 3, 4, 6, 8, 9].map((m) => T0 + m * MINUTE));
+    expect(p1?.maxGpuUtil[5]).toBe(77);
+  });
+});
