@@ -132,8 +132,8 @@ function generate(world: World, route: HourlyRoute, missing: number[], end: numb
       }
     }
     for (const [hour, byKind] of byHour) {
-      const record = { startTime: iso(hour), endTime: iso(hour + HOUR_MS), ...aggregateAmounts(byKind) };
-      hours.set(hour, { json: JSON.stringify(record), count: 1, total: {}, byKind, ids: [] });
+      const json = `${boundsJson(iso, hour)}${amountsJson(aggregateAmounts(byKind))}}`;
+      hours.set(hour, { json, count: 1, total: {}, byKind, ids: [] });
     }
     return hours;
   }
@@ -150,15 +150,32 @@ function generate(world: World, route: HourlyRoute, missing: number[], end: numb
   for (const [hour, list] of rows) {
     list.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     const total: Micros = {};
+    const bounds = boundsJson(iso, hour);
+    const idKey = route.filter === undefined ? undefined : `,${JSON.stringify(route.filter)}:`;
     const json = list.map(({ id, micros }) => {
       addMicros(total, micros);
-      const record: Record<string, unknown> = { startTime: iso(hour), endTime: iso(hour + HOUR_MS) };
-      if (route.filter !== undefined) record[route.filter] = id;
-      return JSON.stringify(Object.assign(record, amountsOf(kind, micros)));
+      const idJson = idKey === undefined ? '' : idKey + JSON.stringify(id);
+      return `${bounds}${idJson}${amountsJson(amountsOf(kind, micros))}}`;
     });
     hours.set(hour, { json: json.join(','), count: list.length, total, byKind: {}, ids: list.map((row) => row.id) });
   }
   return hours;
+}
+
+/**
+ * A record is written by hand, as JSON.stringify would write it (same keys in the same order;
+ * a finite number's JSON is its String()): JSON.stringify of each record, built key by key,
+ * was most of the cost of generating an hour.
+ */
+function boundsJson(iso: (ms: number) => string, hour: number): string {
+  return `{"startTime":${JSON.stringify(iso(hour))},"endTime":${JSON.stringify(iso(hour + HOUR_MS))}`;
+}
+
+/** `,"totalAmount":1.5,"gpuAmount":1.2,…` for amounts keyed by plain field names, in their order. */
+function amountsJson(amounts: Record<string, number>): string {
+  let json = '';
+  for (const field in amounts) json += `,"${field}":${amounts[field] as number}`;
+  return json;
 }
 
 /** Records share few distinct bucket bounds; formatting each once matters for large replies. */
