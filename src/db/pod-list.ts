@@ -108,6 +108,7 @@ function confirmed(database: Database, account: string, listed: Listed, seenAt: 
 /**
  * Called by the Pod list sync before it writes: keeps the account's list (to be confirmed on
  * the next read) when the sync will change nothing but last_seen_at, and drops it otherwise.
+ * Returns whether it kept it, i.e. whether the sync changes nothing but last_seen_at.
  */
 export function podListSyncing(
   database: Database,
@@ -115,12 +116,16 @@ export function podListSyncing(
   items: readonly PodInput[],
   now: number,
   unreadable: UnreadableItems | undefined,
-): void {
+): boolean {
   const cache = current(database);
   const listed = cache.byAccount.get(account);
-  if (listed === undefined) return;
-  if (listed.records.length > 0 && onlySeen(listed, items, unreadable)) listed.pendingSeenAt = now;
-  else cache.byAccount.delete(account);
+  if (listed === undefined) return false;
+  if (listed.records.length > 0 && onlySeen(listed, items, unreadable)) {
+    listed.pendingSeenAt = now;
+    return true;
+  }
+  cache.byAccount.delete(account);
+  return false;
 }
 
 /** Whether upserting `items` (and marking the missing ones gone) would change no column but last_seen_at. */

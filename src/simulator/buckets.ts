@@ -11,7 +11,8 @@ const DAY_MS = 24 * HOUR_MS;
 
 /** The start of the bucket that contains `t`. */
 export function bucketStart(t: number, size: BucketSize): number {
-  const date = new Date(t);
+  // The calendar (a Date) only for the sizes that need one: hours and days are called per
+  // record of a large billing reply.
   switch (size) {
     case 'hour':
       return Math.floor(t / HOUR_MS) * HOUR_MS;
@@ -19,19 +20,20 @@ export function bucketStart(t: number, size: BucketSize): number {
       return Math.floor(t / DAY_MS) * DAY_MS;
     case 'week': {
       const day = Math.floor(t / DAY_MS) * DAY_MS;
-      const sinceMonday = (date.getUTCDay() + 6) % 7;
+      const sinceMonday = (new Date(t).getUTCDay() + 6) % 7;
       return day - sinceMonday * DAY_MS;
     }
-    case 'month':
+    case 'month': {
+      const date = new Date(t);
       return Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1);
+    }
     case 'year':
-      return Date.UTC(date.getUTCFullYear(), 0, 1);
+      return Date.UTC(new Date(t).getUTCFullYear(), 0, 1);
   }
 }
 
 /** The start of the bucket after the one that starts at `start`. */
 export function nextBucket(start: number, size: BucketSize): number {
-  const date = new Date(start);
   switch (size) {
     case 'hour':
       return start + HOUR_MS;
@@ -39,10 +41,12 @@ export function nextBucket(start: number, size: BucketSize): number {
       return start + DAY_MS;
     case 'week':
       return start + 7 * DAY_MS;
-    case 'month':
+    case 'month': {
+      const date = new Date(start);
       return Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1);
+    }
     case 'year':
-      return Date.UTC(date.getUTCFullYear() + 1, 0, 1);
+      return Date.UTC(new Date(start).getUTCFullYear() + 1, 0, 1);
   }
 }
 

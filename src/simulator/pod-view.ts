@@ -12,8 +12,46 @@ export interface PodState {
 
 const NO_LOAD: Utilization = { gpus: [], gpuMemory: [], cpu: 0, memory: 0 };
 
+/**
+ * The parts of a Pod's record that only its spec decides, made once per Pod: a `large` account
+ * lists 2,000 Pods every minute, and hashing ids into addresses and formatting dates again for
+ * each was most of the cost of a list. Frozen, since every record of the Pod shares them.
+ */
+interface SpecParts {
+  mounts: V2Pod['mounts'];
+  proxySsh: V2Pod['ssh']['proxy'];
+  directSsh: V2Pod['ssh']['direct'];
+  runtimePorts: readonly V2PodRuntimePort[];
+  createdAt: string;
+  /** The last startedAt formatted, by the instant it formats. */
+  startedAt?: { ms: number; text: string };
+}
+
+const specParts = new WeakMap<ScenarioPod, SpecParts>();
+
+function partsOf(spec: ScenarioPod): SpecParts {
+  let parts = specParts.get(spec);
+  if (parts === undefined) {
+    parts = {
+      mounts: deepFreeze(mountsOf(spec)),
+      proxySsh: deepFreeze(proxySsh(spec.id)),
+      directSsh: spec.ports.includes('22/tcp') ? deepFreeze(directSsh(spec.id)) : null,
+      runtimePorts: deepFreeze(spec.ports.map((port) => runtimePort(spec.id, port))),
+      createdAt: toIso(spec.createdAtMs),
+    };
+    specParts.set(spec, parts);
+  }
+  return parts;
+}
+
+function startedAtText(parts: SpecParts, ms: number): string {
+  if (parts.startedAt?.ms !== ms) parts.startedAt = { ms, text: toIso(ms) };
+  return parts.startedAt.text;
+}
+
 /** The complete v2 `Pod` record at time `t`. */
 export function podRecord({ spec, lifecycle }: PodState, t: number): V2Pod {
+  const parts = partsOf(spec);
   const status = lifecycle.statusAt(t);
   const held = MACHINE_HELD.has(status);
   const startedAt = lifecycle.lastStartedAt(t);
@@ -26,7 +64,7 @@ export function podRecord({ spec, lifecycle }: PodState, t: number): V2Pod {
     image: spec.image,
     args: '',
     disk: spec.containerDiskGb,
-    mounts: mountsOf(spec),
+    mounts: parts.mounts,
     ports: spec.ports,
     env: spec.env,
     registry: null,
@@ -35,21 +73,29 @@ export function podRecord({ spec, lifecycle }: PodState, t: number): V2Pod {
     cudaVersion: spec.cudaVersion,
     ssh: {
       // The proxy needs a machine assignment, which a Pod gets once it leaves PROVISIONING.
-      proxy: status === 'PROVISIONING' ? null : proxySsh(spec.id),
-      direct: runningSince !== undefined && spec.ports.includes('22/tcp') ? directSsh(spec.id) : null,
+      proxy: status === 'PROVISIONING' ? null : parts.proxySsh,
+      direct: runningSince !== undefined ? parts.directSsh : null,
     },
     template: spec.template,
     cost: held ? spec.cost : 0,
     locked: spec.locked,
     globalNetworking: { enabled: false },
-    runtime: runningSince === undefined ? null : runtimeOf(spec, t, runningSince),
-    createdAt: toIso(spec.createdAtMs),
-    startedAt: startedAt === null ? null : toIso(startedAt),
+    runtime: runningSince === undefined ? null : runtimeOf(spec, parts, t, runningSince),
+    createdAt: parts.createdAt,
+    startedAt: startedAt === null ? null : startedAtText(parts, startedAt),
   };
   if (spec.gpu) record.gpu = { ...spec.gpu };
   if (spec.cpu) record.cpu = { ...spec.cpu };
   if (spec.cluster) record.cluster = { ...spec.cluster, ip: `10.65.0.${spec.cluster.rank + 2}` };
   return record;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object') {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
 }
 
 /** The scenario's utilization timeline in force at `t`, or null in a telemetry gap. */
@@ -58,7 +104,7 @@ export function utilizationAt(spec: ScenarioPod, t: number): Utilization | null 
   return valueAt(spec.utilization, t, first);
 }
 
-function runtimeOf(spec: ScenarioPod, t: number, runningSince: number): V2PodRuntime | null {
+function runtimeOf(spec: ScenarioPod, parts: SpecParts, t: number, runningSince: number): V2PodRuntime | null {
   const load = utilizationAt(spec, t);
   if (load === null) return null;
   const count = spec.gpu?.count ?? 0;
@@ -70,7 +116,7 @@ function runtimeOf(spec: ScenarioPod, t: number, runningSince: number): V2PodRun
     })),
     cpu: { util: load.cpu },
     memory: { util: load.memory },
-    ports: spec.ports.map((port) => runtimePort(spec.id, port)),
+    ports: parts.runtimePorts as V2PodRuntimePort[],
   };
 }
 

@@ -8,6 +8,8 @@ export interface SimReply {
   body?: unknown;
   /** A body sent verbatim (the `malformed` fault). */
   raw?: string;
+  /** `body` already encoded as JSON (see okJson); preferred to encoding `body` again. */
+  json?: string;
   headers?: Record<string, string>;
 }
 
@@ -36,6 +38,7 @@ export function encodeReply(reply: SimReply): EncodedReply {
   const hasContentType = Object.keys(headers).some((name) => name.toLowerCase() === 'content-type');
   let payload: string | undefined;
   if (reply.raw !== undefined) payload = reply.raw;
+  else if (reply.json !== undefined && reply.status !== 204) payload = reply.json;
   else if (reply.body !== undefined && reply.status !== 204) payload = JSON.stringify(reply.body);
   if (payload !== undefined && !hasContentType) {
     headers['Content-Type'] = reply.status >= 400 ? PROBLEM_JSON : 'application/json';

@@ -4,11 +4,31 @@ import { STATUS_CODES } from 'node:http';
 export interface RestReply {
   status: number;
   body?: unknown;
+  /** The body already encoded (exactly JSON.stringify(body)), so the server need not encode it. */
+  json?: string;
   headers?: Record<string, string>;
 }
 
 export function ok(body: unknown): RestReply {
   return { status: 200, body, headers: { 'content-type': 'application/json' } };
+}
+
+/**
+ * A 200 whose body was built as JSON text (large billing replies, assembled from encoded
+ * hours). The server sends the text; `body` is decoded from it only if someone reads it (the
+ * router's own tests do), so the common path never builds the records as objects.
+ */
+export function okJson(json: string): RestReply {
+  let decoded: unknown;
+  return {
+    status: 200,
+    json,
+    headers: { 'content-type': 'application/json' },
+    get body() {
+      decoded ??= JSON.parse(json);
+      return decoded;
+    },
+  };
 }
 
 export function noContent(): RestReply {

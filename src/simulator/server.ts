@@ -116,7 +116,10 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
       return { reply, fault: plan.label };
     }
     const reply = handleRest(world, { method, path, query, body }, nowMs);
-    return { reply: { ...reply, headers: { ...headers, ...reply.headers } }, fault: plan.label };
+    // Set on the router's own (fresh) reply rather than a spread copy: a copy would read a lazy
+    // `body` (okJson) and decode what is about to be sent as text.
+    reply.headers = { ...headers, ...reply.headers };
+    return { reply, fault: plan.label };
   };
 
   /** One request, from its arrival to its reply: 'closed' when the simulator closed meanwhile. */

@@ -171,6 +171,33 @@ describe('livePods across syncs', () => {
     expect(livePods(database, 'main').map((row) => row.lastSeenAt)).toEqual([T0 + 7 * MINUTE, T0 + 9 * MINUTE]);
   });
 
+  it('a sync that moves only last_seen_at leaves the table as upserting every Pod would', () => {
+    // `warm` has its list cached (the sync writes only last_seen_at); `cold` never read it (every Pod upserted).
+    const warm = temp.open('warm.db');
+    const cold = temp.open('cold.db');
+    const everything = (database: typeof warm) =>
+      database.sqlite.prepare('SELECT * FROM pods ORDER BY account, pod_id').all();
+    const syncs: Array<[string, PodInput[], number]> = [
+      ['main', [pod('a'), pod('b'), pod('gone')], T0],
+      ['other', [pod('a', { name: 'other account' })], T0],
+      ['main', [pod('a'), pod('b')], T0 + MINUTE],
+      ['main', [pod('b'), pod('a')], T0 + 2 * MINUTE],
+      ['main', [pod('a'), pod('b')], T0 + 3 * MINUTE],
+      ['main', [pod('a', { status: 'EXITED', costPerHr: 0 }), pod('b')], T0 + 4 * MINUTE],
+      ['main', [pod('a', { status: 'EXITED', costPerHr: 0 }), pod('b')], T0 + 5 * MINUTE],
+    ];
+    for (const [account, items, now] of syncs) {
+      livePods(warm, account);
+      expect(syncPods(warm, account, items, now)).toEqual(syncPods(cold, account, items, now));
+      expect(everything(warm), `${account} at ${now - T0} ms`).toEqual(everything(cold));
+    }
+    expect(everything(warm)).toContainEqual(expect.objectContaining({ pod_id: 'gone', last_seen_at: T0 }));
+    expect(everything(warm)).toContainEqual(
+      expect.objectContaining({ account: 'other', pod_id: 'a', last_seen_at: T0 }),
+    );
+    expect(livePods(warm, 'main')).toEqual(livePods(cold, 'main'));
+  });
+
   it('sees a commit by another connection', () => {
     const database = temp.open();
     syncPods(database, 'main', [pod('a')], T0);

@@ -1,0 +1,192 @@
+import { toIso } from '../clock.js';
+import { addMicros, aggregateAmounts, amountsOf, type Micros } from './billing.js';
+import { HOUR_MS, type Window } from './buckets.js';
+import type { BillingKind } from './pricing.js';
+import { BILLING_KINDS, type World } from './world.js';
+
+/**
+ * Hourly billing replies, built from encoded hours. A daemon re-reads the same trailing hours
+ * (48 h by default) every few minutes; generating and encoding them again each time was most of
+ * what a replayed `large` account cost the simulator. An hour that ended before the world's
+ * present can no longer change (a Pod's past is never rewritten, and timelines are functions of
+ * time), so its records are generated and encoded once, and a reply is the concatenation of its
+ * hours' text. Money is rounded per line per UTC hour, so an hour computed on its own holds the
+ * same micro-dollars as the same hour computed inside a longer window: the bytes are those that
+ * encoding the whole reply at once would give (test/simulator/billing-hours.test.ts).
+ */
+
+/** One route's records for one UTC hour: their JSON text and what the metadata needs. */
+interface Hour {
+  /** The records' JSON, comma-separated, without brackets; '' when the hour has no usage. */
+  json: string;
+  count: number;
+  /** Per-route: micro-dollars per field. Account route: per kind. */
+  total: Micros;
+  byKind: Partial<Record<BillingKind, Micros>>;
+  ids: readonly string[];
+}
+
+/** What a route is, as far as its records go: its kind ('all' for `/v2/billing`) and its id field. */
+export interface HourlyRoute {
+  kind: BillingKind | 'all';
+  filter?: string;
+  unique?: string;
+}
+
+/**
+ * How far back sealed hours are kept: the default trailing window (48 h) with room to spare. An
+ * older hour is generated each time it is asked for, as before (a backfill reads it once).
+ */
+const KEEP_MS = 72 * HOUR_MS;
+
+/** Sealed hours per world and route; a world that is dropped takes its hours with it. */
+const cache = new WeakMap<World, Map<HourlyRoute, Map<number, Hour>>>();
+
+/**
+ * The body of an hourly reply without an id filter, as JSON text, for the window (already
+ * snapped to hours) at `t`: byte for byte what JSON.stringify gives for the records and metadata
+ * generated in one go.
+ */
+export function hourlyReplyJson(
+  world: World,
+  route: HourlyRoute,
+  window: Window,
+  t: number,
+  echo: Record<string, unknown>,
+): string {
+  const hours = hoursOf(world, route, window, t);
+  const parts: string[] = [];
+  let count = 0;
+  const total: Micros = {};
+  const totalByKind: Partial<Record<BillingKind, Micros>> = {};
+  const ids = new Set<string>();
+  for (const hour of hours) {
+    if (hour.count === 0) continue;
+    parts.push(hour.json);
+    count += hour.count;
+    addMicros(total, hour.total);
+    for (const [kind, micros] of Object.entries(hour.byKind) as Array<[BillingKind, Micros]>) {
+      totalByKind[kind] = addMicros(totalByKind[kind] ?? {}, micros);
+    }
+    for (const id of hour.ids) ids.add(id);
+  }
+  const metadata: Record<string, unknown> = { query: echo, recordCount: count };
+  if (route.kind === 'all') metadata.totals = aggregateAmounts(totalByKind);
+  else {
+    if (route.unique !== undefined) metadata[route.unique] = ids.size;
+    metadata.totals = amountsOf(route.kind, total);
+  }
+  return `{"records":[${parts.join(',')}],"metadata":${JSON.stringify(metadata)}}`;
+}
+
+/** The window's hours in order: sealed ones from the cache, the rest generated now. */
+function hoursOf(world: World, route: HourlyRoute, window: Window, t: number): Hour[] {
+  let byRoute = cache.get(world);
+  if (!byRoute) {
+    byRoute = new Map();
+    cache.set(world, byRoute);
+  }
+  let kept = byRoute.get(route);
+  if (!kept) {
+    kept = new Map();
+    byRoute.set(route, kept);
+  }
+  // usage() brings the world to max(present, t) before it reads anything; so does this.
+  const present = Math.max(world.now(), t);
+  const keepFrom = present - KEEP_MS;
+  for (const hour of kept.keys()) if (hour < keepFrom) kept.delete(hour);
+  const end = Math.min(window.endMs, present);
+  const missing: number[] = [];
+  for (let hour = window.startMs; hour < end; hour += HOUR_MS) if (!kept.has(hour)) missing.push(hour);
+  const fresh = missing.length === 0 ? new Map<number, Hour>() : generate(world, route, missing, end, t);
+  const hours: Hour[] = [];
+  for (let hour = window.startMs; hour < end; hour += HOUR_MS) {
+    let found = kept.get(hour);
+    if (!found) {
+      found = fresh.get(hour) ?? EMPTY;
+      if (hour + HOUR_MS <= present && hour >= keepFrom) kept.set(hour, found);
+    }
+    hours.push(found);
+  }
+  return hours;
+}
+
+const EMPTY: Hour = { json: '', count: 0, total: {}, byKind: {}, ids: [] };
+
+/** The missing hours, generated in one pass over the span from the first to the last of them. */
+function generate(world: World, route: HourlyRoute, missing: number[], end: number, t: number): Map<number, Hour> {
+  const span = { startMs: missing[0] as number, endMs: Math.min((missing.at(-1) as number) + HOUR_MS, end) };
+  const wanted = new Set(missing);
+  const hours = new Map<number, Hour>();
+  const iso = isoCache();
+  if (route.kind === 'all') {
+    const byHour = new Map<number, Partial<Record<BillingKind, Micros>>>();
+    for (const kind of BILLING_KINDS) {
+      for (const perBucket of world.usage(t, kind, span, 'hour', { perResource: false }).values()) {
+        for (const [hour, micros] of perBucket) {
+          if (!wanted.has(hour)) continue;
+          const byKind = byHour.get(hour) ?? {};
+          byKind[kind] = addMicros(byKind[kind] ?? {}, micros);
+          byHour.set(hour, byKind);
+        }
+      }
+    }
+    for (const [hour, byKind] of byHour) {
+      const json = `${boundsJson(iso, hour)}${amountsJson(aggregateAmounts(byKind))}}`;
+      hours.set(hour, { json, count: 1, total: {}, byKind, ids: [] });
+    }
+    return hours;
+  }
+  const kind = route.kind;
+  const rows = new Map<number, Array<{ id: string; micros: Micros }>>();
+  for (const [id, buckets] of world.usage(t, kind, span, 'hour')) {
+    for (const [hour, micros] of buckets) {
+      if (!wanted.has(hour)) continue;
+      const list = rows.get(hour) ?? [];
+      list.push({ id, micros });
+      rows.set(hour, list);
+    }
+  }
+  for (const [hour, list] of rows) {
+    list.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const total: Micros = {};
+    const bounds = boundsJson(iso, hour);
+    const idKey = route.filter === undefined ? undefined : `,${JSON.stringify(route.filter)}:`;
+    const json = list.map(({ id, micros }) => {
+      addMicros(total, micros);
+      const idJson = idKey === undefined ? '' : idKey + JSON.stringify(id);
+      return `${bounds}${idJson}${amountsJson(amountsOf(kind, micros))}}`;
+    });
+    hours.set(hour, { json: json.join(','), count: list.length, total, byKind: {}, ids: list.map((row) => row.id) });
+  }
+  return hours;
+}
+
+/**
+ * A record is written by hand, as JSON.stringify would write it (same keys in the same order;
+ * a finite number's JSON is its String()): JSON.stringify of each record, built key by key,
+ * was most of the cost of generating an hour.
+ */
+function boundsJson(iso: (ms: number) => string, hour: number): string {
+  return `{"startTime":${JSON.stringify(iso(hour))},"endTime":${JSON.stringify(iso(hour + HOUR_MS))}`;
+}
+
+/** `,"totalAmount":1.5,"gpuAmount":1.2,…` for amounts keyed by plain field names, in their order. */
+function amountsJson(amounts: Record<string, number>): string {
+  let json = '';
+  for (const field in amounts) json += `,"${field}":${amounts[field] as number}`;
+  return json;
+}
+
+/** Records share few distinct bucket bounds; formatting each once matters for large replies. */
+export function isoCache(): (ms: number) => string {
+  const cache = new Map<number, string>();
+  return (ms) => {
+    let text = cache.get(ms);
+    if (text === undefined) {
+      text = toIso(ms);
+      cache.set(ms, text);
+    }
+    return text;
+  };
+}
