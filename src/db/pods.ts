@@ -27,9 +27,9 @@ export function syncPods(
   // The list is the stored live Pods, column for column (pod-list.ts compared them): the usual
   // minute. Upserting 2,000 identical rows would move nothing but last_seen_at, so only that
   // moves, in one statement; no Pod is missing, so none is marked gone.
-  inventoryChanged(database);
+  inventoryChanged(database, pods);
   database.transaction(() => podWrites(database).seen.run(now, account));
-  inventoryChanged(database);
+  inventoryChanged(database, pods);
   return { upserted: items.length, gone: [] };
 }
 
