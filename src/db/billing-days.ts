@@ -87,6 +87,8 @@ const COMPUTE_SQL =
  */
 export class DayRollup {
   private readonly days = new Map<string, Map<string, Day>>();
+  /** The day last used: consecutive buckets mostly share one. */
+  private last: { kind: string; bucketSize: string; dayStart: number; days: Map<string, Day> } | undefined;
 
   constructor(
     private readonly database: Database,
@@ -147,11 +149,14 @@ export class DayRollup {
       }
     }
     this.days.clear();
+    this.last = undefined;
   }
 
   /** The stored days of one kind, size and UTC day, by resource, read on first use. */
   private dayOf(kind: BillingKind, bucketSize: BucketSize, startTime: number): Map<string, Day> {
     const dayStart = startTime - (startTime % DAY_MS);
+    const last = this.last;
+    if (last && last.dayStart === dayStart && last.kind === kind && last.bucketSize === bucketSize) return last.days;
     const key = `${kind}\u0000${bucketSize}\u0000${dayStart}`;
     let days = this.days.get(key);
     if (!days) {
@@ -170,6 +175,7 @@ export class DayRollup {
       }
       this.days.set(key, days);
     }
+    this.last = { kind, bucketSize, dayStart, days };
     return days;
   }
 }

@@ -92,13 +92,13 @@ class BucketWriter {
       return old;
     }
     const { kind, bucketSize, resourceId, startTime, endTime, totalAmount } = record;
-    const bucket = { resourceId, startTime, endTime, totalAmount, fetchedAt: this.fetchedAt };
-    const compute = billsCompute(record.amounts);
+    const bucket = { resourceId, startTime, endTime, totalAmount, fetchedAt: this.fetchedAt, compute: false };
+    bucket.compute = billsCompute(record.amounts);
     if (old === undefined) {
       this.pending.push(this.account, kind, resourceId, bucketSize, startTime, endTime, totalAmount, amounts);
       this.pending.push(this.fetchedAt);
       if (this.pending.length === BATCH * 9) this.flushInserts();
-      this.rollup.added(kind, bucketSize, { ...bucket, compute });
+      this.rollup.added(kind, bucketSize, bucket);
     } else {
       this.flushInserts();
       this.s.update.run(
@@ -112,13 +112,9 @@ class BucketWriter {
         startTime,
         resourceId,
       );
-      const was = { resourceId, startTime, endTime: old[2], totalAmount: old[3], fetchedAt: 0 };
-      this.rollup.changed(
-        kind,
-        bucketSize,
-        { ...was, compute: billsCompute(JSON.parse(old[4])) },
-        { ...bucket, compute },
-      );
+      const compute = billsCompute(JSON.parse(old[4]));
+      const was = { resourceId, startTime, endTime: old[2], totalAmount: old[3], fetchedAt: 0, compute };
+      this.rollup.changed(kind, bucketSize, was, bucket);
     }
     this.written++;
     return [resourceId, startTime, endTime, totalAmount, amounts];
