@@ -7,7 +7,7 @@
  * (sim-process.ts), the backfill in another that holds only the daemon's side and reports its
  * process.resourceUsage().maxRSS, and this one reads the stored rows back for the raw inserts.
  *
- *   node --import tsx bench/backfill.ts
+ *   node --import tsx bench/backfill.ts [days]
  */
 import { fork } from 'node:child_process';
 import { join } from 'node:path';
@@ -22,7 +22,9 @@ import { loadScenario } from '../src/simulator/scenario.js';
 import { startSimProcess } from './sim-process.js';
 import { benchDir, daemonSide, fmt } from './support.js';
 
-const BACKFILL_MS = 30 * 86_400_000;
+/** Days of history backfilled: 30 unless given (a shorter one to profile: `bench/backfill.ts 3`). */
+const BACKFILL_DAYS = Number(process.argv.find((arg) => /^\d+$/.test(arg)) ?? 30);
+const BACKFILL_MS = BACKFILL_DAYS * 86_400_000;
 
 interface DaemonArgs {
   restBaseUrl: string;
@@ -76,8 +78,9 @@ if (process.argv.includes('--daemon')) {
   const dir = benchDir();
   const dbPath = join(dir, 'daemon.db');
 
-  const daemon = fork(fileURLToPath(import.meta.url), ['--daemon'], {
-    execArgv: ['--import', 'tsx'],
+  // The parent's node flags (`--import tsx`, and `--cpu-prof` to profile the daemon's side).
+  const daemon = fork(fileURLToPath(import.meta.url), ['--daemon', String(BACKFILL_DAYS)], {
+    execArgv: process.execArgv,
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const result = await new Promise<DaemonResult>((resolve, reject) => {
@@ -109,7 +112,9 @@ if (process.argv.includes('--daemon')) {
   raw.close();
 
   const n = rows.length;
-  console.log(`30-day hourly backfill of the large scenario: ${fmt(n)} billing rows, ${fmt(result.requests)} requests`);
+  console.log(
+    `${BACKFILL_DAYS}-day hourly backfill of the large scenario: ${fmt(n)} billing rows, ${fmt(result.requests)} requests`,
+  );
   console.log(
     `  billing collector (HTTP + parse + store): ${fmt(result.collectorMs)} ms = ${fmt(n / (result.collectorMs / 1000))} rows/s`,
   );

@@ -1,8 +1,9 @@
 import { and, eq, gte, lt, type SQL, sql } from 'drizzle-orm';
+import { billsCompute, DayRollup } from './billing-days.js';
 import type { Database } from './open.js';
 import { type BillingKind, type BucketSize, billingBackfill, billingRecords } from './schema.js';
 import { billedSpendChanged } from './spend.js';
-import { cachedRead, perDatabase, placeholdersFor, replaceOnConflict, rowWriter } from './statements.js';
+import { cachedRead, perDatabase } from './statements.js';
 
 /** One record of a billing route, as reported; `resourceId` is '' for `/billing` and `/billing/endpoints`. */
 export interface BillingRecordInput {
@@ -23,64 +24,148 @@ export interface BillingUpsertResult {
   unchanged: number;
 }
 
-const upsertRecord = perDatabase((database) =>
-  rowWriter<typeof billingRecords.$inferInsert>(
-    database,
-    database.db
-      .insert(billingRecords)
-      .values(placeholdersFor(billingRecords))
-      .onConflictDoUpdate({
-        ...replaceOnConflict(billingRecords, [
-          billingRecords.account,
-          billingRecords.kind,
-          billingRecords.resourceId,
-          billingRecords.bucketSize,
-          billingRecords.startTime,
-        ]),
-        // A bucket re-read with the same amounts is left alone, fetched_at included, so a
-        // re-poll of an overlapping window changes nothing and `written` counts real corrections.
-        setWhere: sql`${billingRecords.totalAmount} IS NOT excluded.total_amount
-        OR ${billingRecords.amounts} IS NOT excluded.amounts
-        OR ${billingRecords.endTime} IS NOT excluded.end_time`,
-      }),
-  ),
-);
+/** A stored bucket as a write compares it: resource_id, start_time, end_time, total_amount, amounts. */
+type StoredBucket = [string, number, number, number, string];
 
-/** Idempotent: a bucket is keyed by (account, kind, resourceId, bucketSize, startTime). */
+const COLUMNS = '(account, kind, resource_id, bucket_size, start_time, end_time, total_amount, amounts, fetched_at)';
+/** Rows per multi-row INSERT: one statement step for many rows (9 parameters each, far below SQLite's limit). */
+const BATCH = 64;
+
+const statements = perDatabase(({ sqlite }) => ({
+  // Plain inserts: whoever writes has read what is stored, so a conflict is a bug and must fail loudly.
+  insertOne: sqlite.prepare(`INSERT INTO billing_records ${COLUMNS} VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+  insertBatch: sqlite.prepare(
+    `INSERT INTO billing_records ${COLUMNS} VALUES ${Array(BATCH).fill('(?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+  ),
+  update: sqlite.prepare(
+    `UPDATE billing_records SET end_time = ?, total_amount = ?, amounts = ?, fetched_at = ?
+     WHERE account = ? AND kind = ? AND bucket_size = ? AND start_time = ? AND resource_id = ?`,
+  ),
+  remove: sqlite.prepare(
+    'DELETE FROM billing_records WHERE account = ? AND kind = ? AND bucket_size = ? AND start_time = ? AND resource_id = ?',
+  ),
+  // Raw arrays, not drizzle objects: a re-read compares ~100,000 stored buckets of `large` per cycle.
+  window: sqlite
+    .prepare(
+      `SELECT resource_id, start_time, end_time, total_amount, amounts FROM billing_records
+       WHERE account = ? AND kind = ? AND bucket_size = ? AND start_time >= ? AND start_time < ?`,
+    )
+    .raw(),
+  one: sqlite
+    .prepare(
+      `SELECT resource_id, start_time, end_time, total_amount, amounts FROM billing_records
+       WHERE account = ? AND kind = ? AND bucket_size = ? AND start_time = ? AND resource_id = ?`,
+    )
+    .raw(),
+}));
+
+/**
+ * The bucket writes of one transaction: new buckets go out in multi-row inserts, changed ones
+ * one update each (few: a re-read mostly finds what is stored), and billing_days follows in the
+ * same transaction (billing-days.ts). `finish` must run before the transaction commits.
+ */
+class BucketWriter {
+  private readonly s: ReturnType<typeof statements>;
+  private readonly rollup: DayRollup;
+  private readonly pending: unknown[] = [];
+  written = 0;
+  deleted = 0;
+
+  constructor(
+    private readonly database: Database,
+    private readonly account: string,
+    private readonly fetchedAt: number,
+  ) {
+    this.s = statements(database);
+    this.rollup = new DayRollup(database, account);
+  }
+
+  /**
+   * Stores `record` over `old` (what is stored under its key, if anything) unless it says the
+   * same; returns what is stored now.
+   */
+  write(record: BillingRecordInput, old: StoredBucket | undefined): StoredBucket {
+    const amounts = JSON.stringify(record.amounts);
+    // A bucket re-read with the same amounts is left alone, fetched_at included, so a re-poll of
+    // an overlapping window changes nothing and `written` counts real corrections.
+    if (old !== undefined && old[2] === record.endTime && old[3] === record.totalAmount && old[4] === amounts) {
+      return old;
+    }
+    const { kind, bucketSize, resourceId, startTime, endTime, totalAmount } = record;
+    const bucket = { resourceId, startTime, endTime, totalAmount, fetchedAt: this.fetchedAt, compute: false };
+    bucket.compute = billsCompute(record.amounts);
+    if (old === undefined) {
+      this.pending.push(this.account, kind, resourceId, bucketSize, startTime, endTime, totalAmount, amounts);
+      this.pending.push(this.fetchedAt);
+      if (this.pending.length === BATCH * 9) this.flushInserts();
+      this.rollup.added(kind, bucketSize, bucket);
+    } else {
+      this.flushInserts();
+      this.s.update.run(
+        endTime,
+        totalAmount,
+        amounts,
+        this.fetchedAt,
+        this.account,
+        kind,
+        bucketSize,
+        startTime,
+        resourceId,
+      );
+      const compute = billsCompute(JSON.parse(old[4]));
+      const was = { resourceId, startTime, endTime: old[2], totalAmount: old[3], fetchedAt: 0, compute };
+      this.rollup.changed(kind, bucketSize, was, bucket);
+    }
+    this.written++;
+    return [resourceId, startTime, endTime, totalAmount, amounts];
+  }
+
+  remove(kind: BillingKind, bucketSize: BucketSize, resourceId: string, startTime: number): void {
+    this.flushInserts();
+    const changes = this.s.remove.run(this.account, kind, bucketSize, startTime, resourceId).changes;
+    if (changes > 0) this.rollup.removed(kind, bucketSize, resourceId, startTime);
+    this.deleted += changes;
+  }
+
+  finish(): void {
+    this.flushInserts();
+    this.rollup.finish();
+    if (this.written + this.deleted > 0) billedSpendChanged(this.database);
+  }
+
+  private flushInserts(): void {
+    const values = this.pending;
+    if (values.length === BATCH * 9) this.s.insertBatch.run(values);
+    else for (let i = 0; i < values.length; i += 9) this.s.insertOne.run(values.slice(i, i + 9));
+    values.length = 0;
+  }
+}
+
+/** Idempotent: a bucket is keyed by (account, kind, bucketSize, startTime, resourceId). */
 export function upsertBillingRecords(
   database: Database,
   account: string,
   records: readonly BillingRecordInput[],
   fetchedAt: number,
 ): BillingUpsertResult {
-  const upsert = upsertRecord(database);
-  let written = 0;
+  const { one } = statements(database);
+  const writer = new BucketWriter(database, account, fetchedAt);
   database.transaction(() => {
-    for (const record of records) written += upsert({ ...record, account, fetchedAt });
+    // What this call wrote, so a bucket listed twice is compared with its first version.
+    const current = new Map<string, StoredBucket>();
+    for (const record of records) {
+      const key = `${record.kind}\u0000${record.bucketSize}\u0000${bucketKey(record.resourceId, record.startTime)}`;
+      const old =
+        current.get(key) ??
+        (one.get(account, record.kind, record.bucketSize, record.startTime, record.resourceId) as
+          | StoredBucket
+          | undefined);
+      current.set(key, writer.write(record, old));
+    }
+    writer.finish();
   });
-  // billing_days follows by triggers (migrations/0006); what was read from it is stale now.
-  billedSpendChanged(database);
-  return { written, unchanged: records.length - written };
+  return { written: writer.written, unchanged: records.length - writer.written };
 }
-
-/** A stored bucket as the re-read compares it: resource_id, start_time, end_time, total_amount, amounts. */
-type StoredBucket = [string, number, number, number, string];
-
-// Raw arrays, not drizzle objects: a re-read compares ~100,000 stored buckets of `large` per cycle.
-const bucketsInWindow = perDatabase(({ sqlite }) =>
-  sqlite
-    .prepare(
-      `SELECT resource_id, start_time, end_time, total_amount, amounts FROM billing_records
-       WHERE account = ? AND kind = ? AND bucket_size = ? AND start_time >= ? AND start_time < ?`,
-    )
-    .raw(),
-);
-
-const deleteBucket = perDatabase(({ sqlite }) =>
-  sqlite.prepare(
-    'DELETE FROM billing_records WHERE account = ? AND kind = ? AND resource_id = ? AND bucket_size = ? AND start_time = ?',
-  ),
-);
 
 /**
  * Makes the stored buckets of `window` exactly `records` (all of its kind and bucket size), in one
@@ -97,33 +182,24 @@ export function replaceBillingWindow(
   fetchedAt: number,
 ): { written: number; deleted: number } {
   const { account, kind, bucketSize, from, to } = window;
-  const upsert = upsertRecord(database);
-  const remove = deleteBucket(database);
-  let written = 0;
-  let deleted = 0;
+  const writer = new BucketWriter(database, account, fetchedAt);
   database.transaction(() => {
     const stored = new Map<string, StoredBucket>();
-    for (const row of bucketsInWindow(database).all(account, kind, bucketSize, from, to) as StoredBucket[]) {
+    for (const row of statements(database).window.all(account, kind, bucketSize, from, to) as StoredBucket[]) {
       stored.set(bucketKey(row[0], row[1]), row);
     }
+    const reported = new Set<string>();
     for (const record of records) {
       const key = bucketKey(record.resourceId, record.startTime);
-      const old = stored.get(key);
-      stored.delete(key);
-      // The same test as the upsert's conflict clause, so `written` still counts real corrections.
-      const same =
-        old !== undefined &&
-        old[2] === record.endTime &&
-        old[3] === record.totalAmount &&
-        old[4] === JSON.stringify(record.amounts);
-      if (!same) written += upsert({ ...record, account, fetchedAt });
+      reported.add(key);
+      stored.set(key, writer.write(record, stored.get(key)));
     }
-    for (const [resourceId, startTime] of stored.values()) {
-      deleted += remove.run(account, kind, resourceId, bucketSize, startTime).changes;
+    for (const [key, [resourceId, startTime]] of stored) {
+      if (!reported.has(key)) writer.remove(kind, bucketSize, resourceId, startTime);
     }
+    writer.finish();
   });
-  if (written + deleted > 0) billedSpendChanged(database);
-  return { written, deleted };
+  return { written: writer.written, deleted: writer.deleted };
 }
 
 function bucketKey(resourceId: string, startTime: number): string {

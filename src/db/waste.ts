@@ -45,10 +45,13 @@ const statements = perDatabase(({ sqlite }) => ({
     { account: string; bucketSize: string; podIds: string; since: number },
     { podId: string; endedAt: number }
   >(
-    `SELECT resource_id AS podId, max(end_time) AS endedAt FROM billing_records
+    // From the daily rollup: a day holds a bucket starting at or after `since` when it ends after
+    // it, and its latest compute bucket counts when that bucket starts at or after `since` (then
+    // compute_end, the latest end of the day's compute buckets, is that bucket's end).
+    `SELECT resource_id AS podId, max(compute_end) AS endedAt FROM billing_days
      WHERE account = @account AND kind = 'pods' AND bucket_size = @bucketSize
-       AND resource_id IN (SELECT value FROM json_each(@podIds)) AND start_time >= @since
-       AND coalesce(json_extract(amounts, '$.gpuAmount'), 0) + coalesce(json_extract(amounts, '$.cpuAmount'), 0) > 0
+       AND day_start > @since - 86400000 AND resource_id IN (SELECT value FROM json_each(@podIds))
+       AND compute_start >= @since
      GROUP BY resource_id`,
   ),
 }));

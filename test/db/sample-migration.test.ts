@@ -1,30 +1,13 @@
-import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { podSamplesBetween } from '../../src/db/pods.js';
-import { packagePath } from '../../src/package-root.js';
-import { MINUTE, T0, useTempDatabases } from './support.js';
+import { MINUTE, migrationsBefore, T0, useTempDatabases } from './support.js';
 
 const temp = useTempDatabases();
 const COMPACT = '0011_compact_samples';
 
-/** The shipped migrations up to (not including) the compact sample store. */
-function migrationsBefore(tag: string): string {
-  const folder = join(temp.dir(), 'migrations-before');
-  cpSync(packagePath('migrations'), folder, { recursive: true });
-  const journalPath = join(folder, 'meta', '_journal.json');
-  const journal = JSON.parse(readFileSync(journalPath, 'utf8')) as { entries: Array<{ tag: string }> };
-  const at = journal.entries.findIndex((entry) => entry.tag === tag);
-  expect(at).toBeGreaterThan(0);
-  for (const entry of journal.entries.slice(at)) rmSync(join(folder, `${entry.tag}.sql`));
-  journal.entries = journal.entries.slice(0, at);
-  writeFileSync(journalPath, JSON.stringify(journal));
-  return folder;
-}
-
 describe(`migration ${COMPACT}`, () => {
   it('converts stored samples and rollups into the compact tables without losing a figure', () => {
-    const old = temp.open('upgrade.db', { migrationsFolder: migrationsBefore(COMPACT) });
+    const old = temp.open('upgrade.db', { migrationsFolder: migrationsBefore(temp.dir(), COMPACT) });
     const insert = old.sqlite.prepare(
       `INSERT INTO pod_samples (account, pod_id, observed_at, state, uptime_s, gpu_util, gpu_memory_util,
          max_gpu_util, max_gpu_memory_util, cpu_util, memory_util) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,

@@ -1,9 +1,20 @@
-import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  cpSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
 import { finishRun, startRun } from '../../src/db/collector-runs.js';
 import { type Database, type OpenOptions, openDatabase } from '../../src/db/open.js';
+import { packagePath } from '../../src/package-root.js';
 
 /**
  * Real SQLite files in a fresh temporary folder per test; every database opened through
@@ -66,4 +77,18 @@ export function corruptPage(path: string): void {
   } finally {
     closeSync(fd);
   }
+}
+
+/** A copy of the shipped migrations in `dir` up to, not including, `tag`: a database as an older podwarden left it. */
+export function migrationsBefore(dir: string, tag: string): string {
+  const folder = join(dir, `migrations-before-${tag}`);
+  cpSync(packagePath('migrations'), folder, { recursive: true });
+  const journalPath = join(folder, 'meta', '_journal.json');
+  const journal = JSON.parse(readFileSync(journalPath, 'utf8')) as { entries: Array<{ tag: string }> };
+  const at = journal.entries.findIndex((entry) => entry.tag === tag);
+  if (at <= 0) throw new Error(`no migration ${tag} in ${folder}`);
+  for (const entry of journal.entries.slice(at)) rmSync(join(folder, `${entry.tag}.sql`));
+  journal.entries = journal.entries.slice(0, at);
+  writeFileSync(journalPath, JSON.stringify(journal));
+  return folder;
 }

@@ -1,4 +1,4 @@
-import { index, integer, primaryKey, real, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { integer, primaryKey, real, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { accountColumn, oneOf } from './columns.js';
 
 /** The six v2 billing routes, by what they bill: `/billing` is `account`. */
@@ -11,6 +11,10 @@ export type BucketSize = (typeof bucketSizes)[number];
 /**
  * Billing records as the API reported them. The key is the bucket's identity, so re-reading an
  * overlapping window replaces a bucket's amounts (late or corrected) instead of adding to them.
+ * Ordered by time before resource, and WITHOUT ROWID (migrations/0015, by hand: drizzle-kit
+ * cannot declare it): the table is its own key's b-tree, a stored window (what every re-read and
+ * budget reads) is one contiguous range of it, and a backfill writes each slice into one place
+ * instead of scattering it over every resource's part of a second index.
  */
 export const billingRecords = sqliteTable(
   'billing_records',
@@ -28,8 +32,7 @@ export const billingRecords = sqliteTable(
     fetchedAt: integer('fetched_at').notNull(),
   },
   (t) => [
-    primaryKey({ columns: [t.account, t.kind, t.resourceId, t.bucketSize, t.startTime] }),
-    index('billing_records_window_idx').on(t.account, t.kind, t.bucketSize, t.startTime),
+    primaryKey({ columns: [t.account, t.kind, t.bucketSize, t.startTime, t.resourceId] }),
     oneOf('billing_records', 'kind', billingKinds),
     oneOf('billing_records', 'bucket_size', bucketSizes),
   ],
@@ -58,9 +61,10 @@ export const billingBackfill = sqliteTable(
 );
 
 /**
- * Billing per UTC day, derived from billing_records by triggers (migrations/0006_billing_days.sql)
- * in the transaction that writes them, never written otherwise: a budget's month is a sum of about 30 rows per resource instead of 720
- * hourly buckets. `coveredThrough` is the latest max(min(end_time, fetched_at)) of the day's buckets.
+ * Billing per UTC day, derived from billing_records by their only writer (src/db/billing.ts) in
+ * the transaction that writes them, never written otherwise: a budget's month is a sum of about
+ * 30 rows per resource instead of 720 hourly buckets. `coveredThrough` is the latest
+ * max(min(end_time, fetched_at)) of the day's buckets.
  */
 export const billingDays = sqliteTable(
   'billing_days',
@@ -73,6 +77,12 @@ export const billingDays = sqliteTable(
     resourceId: text('resource_id').notNull(),
     totalAmount: real('total_amount').notNull(),
     coveredThrough: integer('covered_through').notNull(),
+    /**
+     * The latest start_time and end_time of the day's buckets that billed compute (gpuAmount +
+     * cpuAmount > 0); null when none did. The waste rules ask when a stopped Pod last ran.
+     */
+    computeStart: integer('compute_start'),
+    computeEnd: integer('compute_end'),
   },
   (t) => [primaryKey({ columns: [t.account, t.kind, t.bucketSize, t.dayStart, t.resourceId] })],
 );

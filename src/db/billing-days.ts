@@ -1,0 +1,181 @@
+import type { Database } from './open.js';
+import type { BillingKind, BucketSize } from './schema.js';
+import { perDatabase } from './statements.js';
+
+const DAY_MS = 86_400_000;
+
+/** What billing_days keeps of one bucket: enough to add it, take it back, and see compute. */
+export interface DayBucket {
+  resourceId: string;
+  startTime: number;
+  endTime: number;
+  totalAmount: number;
+  fetchedAt: number;
+  /** gpuAmount + cpuAmount > 0: the bucket billed compute. */
+  compute: boolean;
+}
+
+/** Whether a bucket's amounts bill compute, as waste.ts asked billing_records before the rollup. */
+export function billsCompute(amounts: Record<string, number>): boolean {
+  return (amounts.gpuAmount ?? 0) + (amounts.cpuAmount ?? 0) > 0;
+}
+
+/** A billing_days row as read and written here. */
+interface Day {
+  total: number;
+  covered: number;
+  computeStart: number | null;
+  computeEnd: number | null;
+  /** Written back at the end (changed here). */
+  touched: boolean;
+  /** Summed again from billing_records at the end: a bucket was deleted. */
+  resum: boolean;
+  /** Its compute columns read again from billing_records at the end: a compute bucket shrank. */
+  recompute: boolean;
+}
+
+const NO_COMPUTE = { computeStart: null, computeEnd: null };
+
+type DayRow = [string, number, number, number | null, number | null];
+
+const statements = perDatabase(({ sqlite }) => ({
+  read: sqlite
+    .prepare(
+      `SELECT resource_id, total_amount, covered_through, compute_start, compute_end FROM billing_days
+       WHERE account = ? AND kind = ? AND bucket_size = ? AND day_start = ?`,
+    )
+    .raw(),
+  write: sqlite.prepare(
+    `INSERT INTO billing_days (account, kind, bucket_size, day_start, resource_id, total_amount, covered_through,
+       compute_start, compute_end) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT DO UPDATE SET total_amount = excluded.total_amount, covered_through = excluded.covered_through,
+       compute_start = excluded.compute_start, compute_end = excluded.compute_end`,
+  ),
+  // What the delete trigger of migrations/0009 did: the day summed again from what is left.
+  drop: sqlite.prepare(
+    'DELETE FROM billing_days WHERE account = ? AND kind = ? AND bucket_size = ? AND day_start = ? AND resource_id = ?',
+  ),
+  resum: sqlite.prepare(
+    `INSERT INTO billing_days (account, kind, bucket_size, day_start, resource_id, total_amount, covered_through,
+       compute_start, compute_end)
+     SELECT account, kind, bucket_size, @dayStart, resource_id, total(total_amount), max(min(end_time, fetched_at)),
+       max(CASE WHEN ${COMPUTE_SQL} THEN start_time END), max(CASE WHEN ${COMPUTE_SQL} THEN end_time END)
+     FROM billing_records
+     WHERE account = @account AND kind = @kind AND bucket_size = @bucketSize AND start_time >= @dayStart AND start_time < @dayStart + ${DAY_MS}
+       AND resource_id = @resourceId
+     GROUP BY resource_id`,
+  ),
+  recompute: sqlite.prepare(
+    `UPDATE billing_days SET (compute_start, compute_end) = (
+       SELECT max(start_time), max(end_time) FROM billing_records
+       WHERE account = @account AND kind = @kind AND bucket_size = @bucketSize AND start_time >= @dayStart AND start_time < @dayStart + ${DAY_MS}
+         AND resource_id = @resourceId AND ${COMPUTE_SQL})
+     WHERE account = @account AND kind = @kind AND bucket_size = @bucketSize AND day_start = @dayStart AND resource_id = @resourceId`,
+  ),
+}));
+
+/** billsCompute in SQL, for the days summed again from billing_records. */
+const COMPUTE_SQL =
+  "coalesce(json_extract(amounts, '$.gpuAmount'), 0) + coalesce(json_extract(amounts, '$.cpuAmount'), 0) > 0";
+
+/**
+ * billing_days kept in step with the bucket writes of one transaction: each day a write touches
+ * is read once, changed in memory, and written once at `finish` (after the buckets), instead of
+ * a trigger statement per bucket. The arithmetic is the triggers' own, in their order (a new
+ * bucket adds its amount, a changed one takes the old amount back and adds the new), so the
+ * totals come out bit for bit as before; a deleted bucket has its day summed again.
+ */
+export class DayRollup {
+  private readonly days = new Map<string, Map<string, Day>>();
+  /** The day last used: consecutive buckets mostly share one. */
+  private last: { kind: string; bucketSize: string; dayStart: number; days: Map<string, Day> } | undefined;
+
+  constructor(
+    private readonly database: Database,
+    private readonly account: string,
+  ) {}
+
+  added(kind: BillingKind, bucketSize: BucketSize, bucket: DayBucket): void {
+    const days = this.dayOf(kind, bucketSize, bucket.startTime);
+    const covered = Math.min(bucket.endTime, bucket.fetchedAt);
+    let day = days.get(bucket.resourceId);
+    if (!day) {
+      day = { total: bucket.totalAmount, covered, ...NO_COMPUTE, touched: true, resum: false, recompute: false };
+      days.set(bucket.resourceId, day);
+    } else {
+      day.total = day.total + bucket.totalAmount;
+      day.covered = Math.max(day.covered, covered);
+      day.touched = true;
+    }
+    if (bucket.compute) {
+      day.computeStart = day.computeStart === null ? bucket.startTime : Math.max(day.computeStart, bucket.startTime);
+      day.computeEnd = day.computeEnd === null ? bucket.endTime : Math.max(day.computeEnd, bucket.endTime);
+    }
+  }
+
+  changed(kind: BillingKind, bucketSize: BucketSize, old: DayBucket, bucket: DayBucket): void {
+    const day = this.dayOf(kind, bucketSize, old.startTime).get(old.resourceId);
+    if (day) {
+      day.total = day.total - old.totalAmount;
+      // The day's latest compute may have been this bucket as it was: read it again at the end.
+      if (old.compute && !(bucket.compute && bucket.endTime >= old.endTime)) day.recompute = true;
+    }
+    this.added(kind, bucketSize, bucket);
+  }
+
+  removed(kind: BillingKind, bucketSize: BucketSize, resourceId: string, startTime: number): void {
+    const days = this.dayOf(kind, bucketSize, startTime);
+    const day = days.get(resourceId);
+    if (day) day.resum = true;
+    else days.set(resourceId, { total: 0, covered: 0, ...NO_COMPUTE, touched: false, resum: true, recompute: false });
+  }
+
+  /** Writes the touched days; call after every bucket write of the transaction. */
+  finish(): void {
+    const s = statements(this.database);
+    for (const [key, days] of this.days) {
+      const [kind, bucketSize, dayStartText] = key.split('\u0000') as [string, string, string];
+      const dayStart = Number(dayStartText);
+      const at = [this.account, kind, bucketSize, dayStart] as const;
+      for (const [resourceId, day] of days) {
+        const where = { account: this.account, kind, bucketSize, dayStart, resourceId };
+        if (day.resum) {
+          s.drop.run(...at, resourceId);
+          s.resum.run(where);
+          continue;
+        }
+        if (day.touched) s.write.run(...at, resourceId, day.total, day.covered, day.computeStart, day.computeEnd);
+        if (day.recompute) s.recompute.run(where);
+      }
+    }
+    this.days.clear();
+    this.last = undefined;
+  }
+
+  /** The stored days of one kind, size and UTC day, by resource, read on first use. */
+  private dayOf(kind: BillingKind, bucketSize: BucketSize, startTime: number): Map<string, Day> {
+    const dayStart = startTime - (startTime % DAY_MS);
+    const last = this.last;
+    if (last && last.dayStart === dayStart && last.kind === kind && last.bucketSize === bucketSize) return last.days;
+    const key = `${kind}\u0000${bucketSize}\u0000${dayStart}`;
+    let days = this.days.get(key);
+    if (!days) {
+      days = new Map();
+      const rows = statements(this.database).read.all(this.account, kind, bucketSize, dayStart) as DayRow[];
+      for (const [resourceId, total, covered, computeStart, computeEnd] of rows) {
+        days.set(resourceId, {
+          total,
+          covered,
+          computeStart,
+          computeEnd,
+          touched: false,
+          resum: false,
+          recompute: false,
+        });
+      }
+      this.days.set(key, days);
+    }
+    this.last = { kind, bucketSize, dayStart, days };
+    return days;
+  }
+}
