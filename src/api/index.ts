@@ -3,4 +3,13 @@ export { ApiError, type ApiErrorKind, NoDataError } from './errors.js';
 export type { GraphqlClient } from './graphql.js';
 export type { ApiClientOptions, RequestEvent } from './http.js';
 export type { RateLimitBudget, RateLimitWindow } from './rate-limit.js';
-export type { BillingQuery, CallOptions, CpuTypeQuery, DataCenterQuery, GpuTypeQuery, RestClient } from './rest.js';
+export type {
+  BillingQuery,
+  BillingRecordSink,
+  BillingRoutePath,
+  CallOptions,
+  CpuTypeQuery,
+  DataCenterQuery,
+  GpuTypeQuery,
+  RestClient,
+} from './rest.js';
