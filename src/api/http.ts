@@ -350,6 +350,7 @@ async function consumeBody<T>(
   try {
     return { value: await consume(text()) };
   } finally {
-    if (!body.destroyed) body.destroy();
+    // A body left half read would hold its connection: a consumer that gave up releases it here.
+    if (!body.readableEnded && !body.destroyed) body.destroy();
   }
 }
