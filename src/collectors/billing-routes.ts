@@ -209,18 +209,34 @@ function toRecordInput(
 ): BillingRecordInput {
   // Every *Amount field is kept, those the API adds later too, so nothing it reports is lost.
   const amounts: Record<string, number> = {};
-  for (const [field, value] of Object.entries(record)) {
-    if (field.endsWith('Amount') && typeof value === 'number') amounts[field] = value;
+  for (const field in record) {
+    const value = record[field];
+    if (typeof value === 'number' && field.endsWith('Amount')) amounts[field] = value;
   }
   return {
     kind,
     resourceId: idField === undefined ? '' : String(record[idField]),
     bucketSize,
-    startTime: Date.parse(record.startTime),
-    endTime: Date.parse(record.endTime),
+    startTime: parseTime(record.startTime),
+    endTime: parseTime(record.endTime),
     totalAmount: record.totalAmount,
     amounts,
   };
+}
+
+/**
+ * Date.parse, remembered: an answer's records share a few dozen bucket bounds, and parsing two
+ * dates per record was a tenth of a large re-read's decoding.
+ */
+const parsedTimes = new Map<string, number>();
+function parseTime(text: string): number {
+  let ms = parsedTimes.get(text);
+  if (ms === undefined) {
+    if (parsedTimes.size >= 10_000) parsedTimes.clear();
+    ms = Date.parse(text);
+    parsedTimes.set(text, ms);
+  }
+  return ms;
 }
 
 function contract(op: string, detail: string): never {
