@@ -4,6 +4,7 @@ import type { Clock } from '../clock.js';
 import type { Logger } from '../log.js';
 import { version } from '../package-root.js';
 import { redact, registerSecret } from '../redact.js';
+import { type BodyConsumer, BodyReadError, consumeBody } from './body-stream.js';
 import { ApiError, type ApiErrorFields } from './errors.js';
 import { type BudgetTicket, parseRetryAfter, type RateLimitBudget } from './rate-limit.js';
 import { decodeSuccessBody, errorFromNetwork, errorFromResponse } from './response.js';
@@ -71,9 +72,6 @@ const DEFAULT_MAX_RATE_LIMIT_WAIT_MS = 120_000;
 /** Retry-After values beyond a week are treated as a week: anything longer is not a plan. */
 const RETRY_AFTER_SANITY_CAP_MS = 7 * 24 * 3600_000;
 const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
-
-/** Reads a streamed body: its text as it arrives, and the op (`GET /billing/pods (…)`) for errors. */
-export type BodyConsumer<T> = (text: AsyncIterable<string>, op: string) => Promise<T>;
 
 type Attempt = { ok: true; response: ApiResponse } | { ok: false; error: ApiErrorFields };
 
@@ -323,34 +321,4 @@ function attemptSignal(signal: AbortSignal | undefined): { signal?: AbortSignal;
   if (signal.aborted) forward();
   else signal.addEventListener('abort', forward, { once: true });
   return { signal: attempt.signal, release: () => signal.removeEventListener('abort', forward) };
-}
-
-/** Reading the body failed (reset, timeout, over the size cap): a network error, unlike the consumer's own. */
-class BodyReadError extends Error {
-  constructor(override readonly cause: unknown) {
-    super(cause instanceof Error ? cause.message : String(cause));
-  }
-}
-
-/** Hands the body to `consume` as UTF-8 text; the body is released however `consume` ends. */
-async function consumeBody<T>(
-  body: Dispatcher.ResponseData['body'],
-  consume: (text: AsyncIterable<string>) => Promise<T>,
-) {
-  const decoder = new TextDecoder();
-  async function* text(): AsyncGenerator<string> {
-    try {
-      for await (const chunk of body) yield decoder.decode(chunk as Uint8Array, { stream: true });
-    } catch (error) {
-      throw new BodyReadError(error);
-    }
-    const tail = decoder.decode();
-    if (tail) yield tail;
-  }
-  try {
-    return { value: await consume(text()) };
-  } finally {
-    // A body left half read would hold its connection: a consumer that gave up releases it here.
-    if (!body.readableEnded && !body.destroyed) body.destroy();
-  }
 }

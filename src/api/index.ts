@@ -1,3 +1,4 @@
+export type { BodyConsumer } from './body-stream.js';
 export { type ApiClient, createApiClient, DEFAULT_GRAPHQL_URL, DEFAULT_REST_BASE_URL } from './client.js';
 export { ApiError, type ApiErrorKind, NoDataError } from './errors.js';
 export type { GraphqlClient } from './graphql.js';
