@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { regexes } from 'zod/v4/core';
-import { parseBody } from './parse.js';
+import { ApiError } from './errors.js';
+import { parseBody, parseBodyAt } from './parse.js';
 import { DateTime } from './schemas/common.js';
 
 /** zod's own test for `z.iso.datetime({ offset: true })`, so the hand check accepts nothing zod would not. */
@@ -15,6 +16,7 @@ const isDateTime: FieldCheck = (value) => typeof value === 'string' && RFC3339.t
 
 interface BillingSchemaParts {
   fields: Array<[string, FieldCheck]>;
+  record: z.ZodType;
   metadata: z.ZodType;
 }
 
@@ -35,7 +37,7 @@ function partsOf(schema: z.ZodType): BillingSchemaParts {
       throw new Error(`billing response schema: no hand check for records[].${field} (${type})`);
     },
   );
-  parts = { fields, metadata: shape.metadata as z.ZodType };
+  parts = { fields, record: records.element as z.ZodType, metadata: shape.metadata as z.ZodType };
   partsBySchema.set(schema, parts);
   return parts;
 }
@@ -61,4 +63,46 @@ export function parseBillingBody<S extends z.ZodType>(schema: S, body: unknown, 
   const parsed = metadata.safeParse((body as { metadata?: unknown }).metadata);
   if (!parsed.success) return parseBody(schema, body, op);
   return { ...body, records, metadata: parsed.data } as z.output<S>;
+}
+
+export type BillingMetadataOf<S extends z.ZodType> = z.output<S> extends { metadata: infer M } ? M : never;
+
+/** A record of a billing answer as the schema types it. */
+export type BillingRecordOf<S extends z.ZodType> = z.output<S> extends { records: Array<infer R> } ? R : never;
+
+/**
+ * Checks one record of a streamed billing answer, `records[index]` of the body: kept as decoded
+ * when the hand checks pass, else what the schema makes of it (it upper-cases times), else a
+ * contract error naming the field as parseBillingBody's would.
+ */
+export function checkBillingRecord<S extends z.ZodType>(
+  schema: S,
+  record: unknown,
+  index: number,
+  op: string,
+): BillingRecordOf<S> {
+  const { fields, record: recordSchema } = partsOf(schema);
+  if (record !== null && typeof record === 'object') {
+    let ok = true;
+    for (const [field, check] of fields) {
+      if (!check((record as Record<string, unknown>)[field])) {
+        ok = false;
+        break;
+      }
+    }
+    if (ok) return record as BillingRecordOf<S>;
+  }
+  return parseBodyAt(recordSchema, record, op, ['records', index]) as BillingRecordOf<S>;
+}
+
+/** The metadata of a streamed billing answer, from the members decoded beside its records. */
+export function checkBillingMetadata<S extends z.ZodType>(
+  schema: S,
+  streamed: { sawArray: boolean; members: Record<string, unknown> },
+  op: string,
+): BillingMetadataOf<S> {
+  if (!streamed.sawArray) {
+    throw new ApiError({ kind: 'contract', op, message: 'response body records: missing, expected array' });
+  }
+  return parseBodyAt(partsOf(schema).metadata, streamed.members.metadata, op, ['metadata']) as BillingMetadataOf<S>;
 }

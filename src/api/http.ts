@@ -4,6 +4,7 @@ import type { Clock } from '../clock.js';
 import type { Logger } from '../log.js';
 import { version } from '../package-root.js';
 import { redact, registerSecret } from '../redact.js';
+import { type BodyConsumer, BodyReadError, consumeBody } from './body-stream.js';
 import { ApiError, type ApiErrorFields } from './errors.js';
 import { type BudgetTicket, parseRetryAfter, type RateLimitBudget } from './rate-limit.js';
 import { decodeSuccessBody, errorFromNetwork, errorFromResponse } from './response.js';
@@ -106,9 +107,23 @@ export class HttpTransport {
 
   /** Sends with retries; resolves with a 2xx response, otherwise throws ApiError. */
   async send(req: ApiRequest): Promise<ApiResponse> {
+    return this.run(req, undefined);
+  }
+
+  /**
+   * Like `send`, but a 2xx body is handed to `consume` as text while it arrives, instead of being
+   * read whole: for answers too large to hold at once. `consume` runs once per attempt (a retry
+   * after a cut body starts it again from the first character); what it throws fails the call as
+   * it is, except a failure to read the body, which is a network error like any other.
+   */
+  async stream<T>(req: ApiRequest, consume: BodyConsumer<T>): Promise<T> {
+    return (await this.run(req, consume)).body as T;
+  }
+
+  private async run(req: ApiRequest, consume: BodyConsumer<unknown> | undefined): Promise<ApiResponse> {
     const op = opName(req);
     for (let attempt = 0; ; attempt++) {
-      const outcome = await this.attempt(req, op);
+      const outcome = await this.attempt(req, op, consume);
       if (outcome.ok) return outcome.response;
       const error = outcome.error;
       const delay = this.retryDelay(req, error, attempt);
@@ -131,7 +146,7 @@ export class HttpTransport {
     return this.agent.close();
   }
 
-  private async attempt(req: ApiRequest, op: string): Promise<Attempt> {
+  private async attempt(req: ApiRequest, op: string, consume: BodyConsumer<unknown> | undefined): Promise<Attempt> {
     const url = this.url(req);
     const headers = this.headers(req);
     const release = await this.semaphore.acquire();
@@ -139,6 +154,7 @@ export class HttpTransport {
     let started: number | undefined;
     let status: number | 'error' = 'error';
     const abort = attemptSignal(req.signal);
+    let consuming = false;
     try {
       ticket = await this.budget.acquire(op, this.maxRateLimitWaitMs, req.signal);
       started = performance.now();
@@ -151,9 +167,14 @@ export class HttpTransport {
           signal: abort.signal,
         });
         status = response.statusCode;
+        const type = header(response.headers, 'content-type') ?? '';
+        if (consume && status >= 200 && status < 300 && !type.includes('html')) {
+          consuming = true;
+          return { response, text: '', streamed: await consumeBody(response.body, (text) => consume(text, op)) };
+        }
         return { response, text: await response.body.text() };
       };
-      const { response, text } = await (this.options.inflight?.track(exchange()) ?? exchange());
+      const { response, text, streamed } = await (this.options.inflight?.track(exchange()) ?? exchange());
       const code = response.statusCode;
       const from = {
         url: url.split('?')[0] ?? url,
@@ -161,6 +182,7 @@ export class HttpTransport {
         location: header(response.headers, 'location')?.split('?')[0],
       };
       this.budget.observe(ticket, header(response.headers, 'ratelimit'), header(response.headers, 'ratelimit-policy'));
+      if (streamed) return { ok: true, response: { op, status: code, body: streamed.value } };
       if (code >= 200 && code < 300) {
         const decoded = decodeSuccessBody(op, code, text, from);
         return 'body' in decoded
@@ -174,7 +196,10 @@ export class HttpTransport {
     } catch (error) {
       if (req.signal?.aborted) throw req.signal.reason;
       if (error instanceof ApiError) throw error;
-      return { ok: false, error: errorFromNetwork(op, error, this.options.timeouts) };
+      // The consumer's own failures (a store that could not write) are not the network's.
+      if (consuming && !(error instanceof BodyReadError)) throw error;
+      const cause = error instanceof BodyReadError ? error.cause : error;
+      return { ok: false, error: errorFromNetwork(op, cause, this.options.timeouts) };
     } finally {
       abort.release();
       if (ticket) this.budget.release(ticket);

@@ -8,12 +8,26 @@ const MAX_ISSUES = 3;
  * field path, e.g. `GET /pods: response body pods[3].cost: expected number, received string`.
  */
 export function parseBody<S extends z.ZodType>(schema: S, body: unknown, op: string): z.output<S> {
-  const result = schema.safeParse(body);
+  return parseBodyAt(schema, body, op, []);
+}
+
+/**
+ * Parses a part of a body decoded on its own (one record of a streamed answer): errors name its
+ * place in the whole body (`records[41].totalAmount`), as parseBody's would.
+ */
+export function parseBodyAt<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  op: string,
+  at: ReadonlyArray<PropertyKey>,
+): z.output<S> {
+  const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const issues = result.error.issues;
+  const body = at.reduceRight<unknown>((inner, key) => ({ [key]: inner }), value);
+  const issues = result.error.issues.map((issue) => ({ ...issue, path: [...at, ...issue.path] }));
   const described = issues.slice(0, MAX_ISSUES).map((issue) => describeIssue(issue, body));
   const more = issues.length > MAX_ISSUES ? ` (and ${issues.length - MAX_ISSUES} more)` : '';
-  return throwContract(op, `${described.join('; ')}${more}`, JSON.stringify(body) ?? '');
+  return throwContract(op, `${described.join('; ')}${more}`, JSON.stringify(value) ?? '');
 }
 
 /** A list item the schema rejected: where it was, its id when readable, and why. */

@@ -1,7 +1,14 @@
 import type { z } from 'zod';
-import { parseBillingBody } from './billing-parse.js';
+import {
+  type BillingMetadataOf,
+  type BillingRecordOf,
+  checkBillingMetadata,
+  checkBillingRecord,
+  parseBillingBody,
+} from './billing-parse.js';
 import { ApiError } from './errors.js';
 import type { ApiRequest, HttpTransport, QueryValue } from './http.js';
+import { JsonRecordsDecoder, JsonStreamError } from './json-records.js';
 import { type ParsedList, parseBody, parseItems } from './parse.js';
 import {
   type BillingBucketSize,
@@ -60,6 +67,21 @@ export interface BillingQuery {
   endTime?: string;
   bucketSize?: BillingBucketSize;
   lastN?: number;
+}
+
+/** The v2 billing routes (`/billing/endpoints` is Public Endpoints, `/billing/serverless` Serverless). */
+export type BillingRoutePath =
+  | '/billing'
+  | '/billing/pods'
+  | '/billing/serverless'
+  | '/billing/endpoints'
+  | '/billing/network-volumes'
+  | '/billing/clusters';
+
+/** Where a streamed billing answer's records go, a batch (one body chunk's worth) at a time, checked. */
+export interface BillingRecordSink<R> {
+  /** `first` is the index of `records[0]` in the answer, for errors that name a record. */
+  records(records: R[], first: number): void | Promise<void>;
 }
 
 /** Typed methods for the REST v2 routes the daemon reads (plus the Pod action). */
@@ -197,6 +219,43 @@ export class RestClient {
     return this.billingRoute('/billing/clusters', query, filter, ListClusterBillingResponse, call);
   }
 
+  /**
+   * Reads a billing route without holding its answer: the records are decoded and checked as the
+   * body arrives and handed to the sink a chunk's worth at a time, awaiting it (so a slow sink
+   * slows the reading, not the memory); resolves with the answer's metadata once the body is
+   * whole. `open` makes a fresh sink for each attempt: a retried request starts over. A malformed
+   * or cut body is a contract error naming the route, the record or field, and the offset.
+   */
+  async streamBilling<S extends z.ZodType>(
+    route: BillingRoutePath,
+    query: BillingQuery & Record<string, string | number | undefined>,
+    schema: S,
+    open: () => BillingRecordSink<BillingRecordOf<S>>,
+    call?: CallOptions,
+  ): Promise<BillingMetadataOf<S>> {
+    const { startTime, endTime, bucketSize, lastN, ...filter } = query;
+    const request = billingRequest(route, { startTime, endTime, bucketSize, lastN }, filter as Record<string, string>);
+    // The window in the op, so an error says which answer of a backfill it was.
+    const label = startTime === undefined ? undefined : `${startTime}..${endTime}, ${bucketSize}`;
+    return this.http.stream({ ...request, label, signal: call?.signal }, async (text, op) => {
+      const sink = open();
+      const decoder = new JsonRecordsDecoder('records');
+      try {
+        for await (const chunk of text) {
+          const first = decoder.count;
+          const decoded = decoder.push(chunk);
+          if (decoded.length === 0) continue;
+          const records = decoded.map((record, index) => checkBillingRecord(schema, record, first + index, op));
+          await sink.records(records, first);
+        }
+        return checkBillingMetadata(schema, decoder.end(), op);
+      } catch (error) {
+        if (!(error instanceof JsonStreamError)) throw error;
+        throw new ApiError({ kind: 'contract', op, message: `response body is not valid JSON: ${error.message}` });
+      }
+    });
+  }
+
   private async billingRoute<S extends z.ZodType>(
     route: string,
     query: BillingQuery,
@@ -204,25 +263,10 @@ export class RestClient {
     schema: S,
     call: CallOptions | undefined,
   ): Promise<z.output<S>> {
-    const op = `GET ${route}`;
-    if (query.lastN !== undefined && (query.startTime !== undefined || query.endTime !== undefined)) {
-      throw new ApiError({ kind: 'client', op, message: 'lastN cannot be combined with startTime/endTime' });
-    }
-    if (query.lastN !== undefined && !(Number.isInteger(query.lastN) && query.lastN >= 1)) {
-      throw new ApiError({ kind: 'client', op, message: `lastN must be an integer >= 1, got ${query.lastN}` });
-    }
-    const params = {
-      startTime: query.startTime,
-      endTime: query.endTime,
-      bucketSize: query.bucketSize,
-      lastN: query.lastN,
-      ...filter,
-    };
-    const request: ApiRequest = { target: 'rest', method: 'GET', route, params: {}, query: params, idempotent: true };
+    const request = billingRequest(route, query, filter);
     const response = await this.http.send({ ...request, signal: call?.signal });
     return parseBillingBody(schema, response.body, response.op);
   }
-
   private async get<S extends z.ZodType>(
     route: string,
     params: Record<string, string>,
@@ -234,6 +278,24 @@ export class RestClient {
     const response = await this.http.send({ ...request, signal: call?.signal });
     return parseBody(schema, response.body, response.op);
   }
+}
+
+function billingRequest(route: string, query: BillingQuery, filter: Record<string, string | undefined>): ApiRequest {
+  const op = `GET ${route}`;
+  if (query.lastN !== undefined && (query.startTime !== undefined || query.endTime !== undefined)) {
+    throw new ApiError({ kind: 'client', op, message: 'lastN cannot be combined with startTime/endTime' });
+  }
+  if (query.lastN !== undefined && !(Number.isInteger(query.lastN) && query.lastN >= 1)) {
+    throw new ApiError({ kind: 'client', op, message: `lastN must be an integer >= 1, got ${query.lastN}` });
+  }
+  const params = {
+    startTime: query.startTime,
+    endTime: query.endTime,
+    bucketSize: query.bucketSize,
+    lastN: query.lastN,
+    ...filter,
+  };
+  return { target: 'rest', method: 'GET', route, params: {}, query: params, idempotent: true };
 }
 
 function gpuQuery(op: string, query: GpuTypeQuery): Record<string, QueryValue> {

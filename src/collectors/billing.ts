@@ -8,7 +8,7 @@ import {
 } from '../db/billing.js';
 import { lastSuccessAt } from '../db/collector-runs.js';
 import { type BucketSize, billingKinds } from '../db/schema.js';
-import { type BillingPage, fetchBillingPage } from './billing-routes.js';
+import { type PageStore, streamBillingPage } from './billing-routes.js';
 import { storeBillingPage } from './billing-store.js';
 import { type BucketWindow, bucketCeil, bucketFloor, chunkEndingAt, chunksOf } from './billing-windows.js';
 import type { CollectContext, Collector } from './collector.js';
@@ -29,10 +29,10 @@ interface RoutePlan {
  * The six billing routes into `billing_records`. The first run backfills history a chunk at a
  * time, committing each chunk with its cursor so a crash resumes where it stopped; every run
  * then re-reads a trailing window and replaces what it covers, so late and corrected amounts
- * win and nothing is counted twice. Pages are stored a slice of buckets per transaction,
- * yielding to the event loop in between (billing-store.ts): the backfill's cursor advances with
- * each slice; the re-read stores each page as it arrives, and a run that fails midway leaves
- * every bucket either as it was or as the API now reports it, and is re-read in full next run.
+ * win and nothing is counted twice. Answers are stored while they arrive, a slice of whole
+ * buckets per transaction (billing-slicer.ts, billing-store.ts), so no answer is held whole: the
+ * backfill's cursor advances with each stored chunk, and a run that fails midway leaves every
+ * bucket either as it was or as the API now reports it, and is re-read in full next run.
  */
 export const billingCollector: Collector = {
   name: 'billing',
@@ -89,32 +89,21 @@ async function backfill(ctx: CollectContext, plans: RoutePlan[]): Promise<number
         plan,
         chunk: chunkEndingAt(cursor, CHUNK_MS, size, plan.backfill.targetStartTime),
       }));
-      const pages: Array<BillingPage | undefined> = await fetchAll(
+      // Each chunk is stored while it arrives; its cursor moves once the whole chunk is stored and
+      // its echo checked, so a crash mid-chunk resumes at the chunk, with nothing stored twice.
+      const stored = await fetchAll(
         ctx.signal,
-        steps.map(
-          ({ plan, chunk }) =>
-            (signal) =>
-              fetchBillingPage(ctx.api, plan.key.kind, size, chunk, { signal }),
-        ),
+        steps.map(({ plan, chunk }) => async (signal) => {
+          const page = await streamBillingPage(ctx.api, plan.key.kind, size, chunk, { signal }, pageStore(ctx, signal));
+          signal.throwIfAborted();
+          ctx.db.transaction(() => {
+            advanceBackfill(ctx.db, plan.key, chunk.startMs);
+            if (chunk.startMs <= plan.backfill.targetStartTime) completeBackfill(ctx.db, plan.key, ctx.now);
+          });
+          return page.written + page.deleted;
+        }),
       );
-      for (const [index, { plan, chunk }] of steps.entries()) {
-        const page = pages[index];
-        if (!page) continue;
-        // The cursor moves back with each slice, in its transaction: a crash between slices
-        // resumes at the oldest slice stored, with nothing stored twice or skipped.
-        const stored = await ctx.api.hold(
-          storeBillingPage(ctx.db, ctx.account, page, ctx.now, {
-            signal: ctx.signal,
-            onSliceStored: (slice) => advanceBackfill(ctx.db, plan.key, slice.startMs),
-          }),
-        );
-        rows += stored.written + stored.deleted;
-        pages[index] = undefined;
-        ctx.db.transaction(() => {
-          advanceBackfill(ctx.db, plan.key, chunk.startMs);
-          if (chunk.startMs <= plan.backfill.targetStartTime) completeBackfill(ctx.db, plan.key, ctx.now);
-        });
-      }
+      rows += stored.reduce((sum, count) => sum + count, 0);
       for (const { plan, chunk } of steps) {
         if (chunk.startMs <= plan.backfill.targetStartTime) cursors.delete(plan);
         else cursors.set(plan, chunk.startMs);
@@ -147,16 +136,23 @@ async function reRead(ctx: CollectContext, plans: RoutePlan[]): Promise<number> 
   const requests = plans.flatMap((plan) =>
     chunksOf(plan.reRead, span, size).map((chunk) => ({ kind: plan.key.kind, chunk })),
   );
-  // Each page is stored as it arrives, so a route's answer is not kept while the others are read.
+  // Each page is stored while it arrives, so no route's answer is ever held whole.
   const stored = await fetchAll(
     ctx.signal,
-    requests.map(({ kind, chunk }) => async (signal) => {
-      const page = await fetchBillingPage(ctx.api, kind, size, chunk, { signal });
-      return ctx.api.hold(storeBillingPage(ctx.db, ctx.account, page, ctx.now, { signal }));
-    }),
+    requests.map(
+      ({ kind, chunk }) =>
+        (signal) =>
+          streamBillingPage(ctx.api, kind, size, chunk, { signal }, pageStore(ctx, signal)),
+    ),
   );
   const written = stored.reduce((sum, page) => sum + page.written, 0);
   const deleted = stored.reduce((sum, page) => sum + page.deleted, 0);
   ctx.log.debug({ pages: stored.length, written, deleted }, 'billing re-read stored');
   return written + deleted;
+}
+
+/** Stores a page or a slice of one, counted as in flight like a request (a virtual clock waits for it). */
+function pageStore(ctx: CollectContext, signal: AbortSignal): PageStore {
+  return (page, maxRows) =>
+    ctx.api.hold(storeBillingPage(ctx.db, ctx.account, page, ctx.now, { signal, ...(maxRows ? { maxRows } : {}) }));
 }

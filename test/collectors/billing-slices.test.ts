@@ -251,6 +251,7 @@ describe('billing stored a slice at a time', () => {
     billingApi(server, null);
     const resumed = await runBilling(database, server, now);
 
+    expect(resumed.error).toBeUndefined();
     expect(resumed.outcome).toBe('ok');
     const podsStarts = server.requests
       .slice(seen)

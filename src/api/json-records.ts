@@ -1,0 +1,256 @@
+/**
+ * Decodes a JSON object whose one array member holds most of it (`{"records": [...], "metadata":
+ * {...}}`) as its text arrives: each element is handed out as soon as its closing brace is read,
+ * and the other members are kept whole. A billing answer of a large account is tens of megabytes;
+ * decoded in one `JSON.parse`, it held the event loop for hundreds of milliseconds and the
+ * daemon's memory for the text, the decoded tree and the rows made from it at once. Here only the
+ * element being read is held as text, and each element is `JSON.parse`d on its own, so anything
+ * malformed is still rejected by V8's own parser. The scanner itself only finds where values end:
+ * it tracks strings (with escapes) and nesting, nothing more.
+ */
+
+/** A body that is not the JSON it should be: what was wrong, and where (in characters from the start). */
+export class JsonStreamError extends Error {
+  constructor(
+    readonly detail: string,
+    readonly offset: number,
+  ) {
+    super(`${detail} (at offset ${offset})`);
+    this.name = 'JsonStreamError';
+  }
+}
+
+type State =
+  | 'start'
+  | 'first-key'
+  | 'key'
+  | 'colon'
+  | 'member'
+  | 'after-member'
+  | 'array'
+  | 'first-element'
+  | 'element'
+  | 'after-element'
+  | 'done';
+
+const QUOTE = 34;
+const BACKSLASH = 92;
+const LITERAL_END = /[\s,\]}]/;
+
+export class JsonRecordsDecoder {
+  /** Text not yet consumed; `base` is the offset of its first character in the whole body. */
+  private text = '';
+  private base = 0;
+  private pos = 0;
+  private state: State = 'start';
+  private key = '';
+  private elements = 0;
+  private sawArray = false;
+  private readonly members: Record<string, unknown> = {};
+  /** A value being scanned across chunks: where it started, how far the scan got, and its nesting. */
+  private scan: { start: number; at: number; depth: number; inString: boolean } | null = null;
+
+  constructor(private readonly arrayKey: string) {}
+
+  /** Feeds the next piece of text; returns the elements completed by it, in order. */
+  push(chunk: string): unknown[] {
+    if (this.scan === null && this.pos >= this.text.length) {
+      this.base += this.text.length;
+      this.text = chunk;
+      this.pos = 0;
+    } else {
+      this.text += chunk;
+    }
+    const out: unknown[] = [];
+    this.run(out);
+    // Keep only what an unfinished value still needs.
+    const keep = this.scan ? this.scan.start : this.pos;
+    if (keep > 0) {
+      this.text = this.text.slice(keep);
+      this.base += keep;
+      this.pos -= keep;
+      if (this.scan) {
+        this.scan.at -= keep;
+        this.scan.start = 0;
+      }
+    }
+    return out;
+  }
+
+  /** How many elements of the array have been handed out so far: the index of the next one. */
+  get count(): number {
+    return this.elements;
+  }
+
+  /** The end of the body: the other members, decoded; throws if the body stopped short. */
+  end(): { sawArray: boolean; members: Record<string, unknown> } {
+    if (this.state !== 'done') {
+      const where =
+        this.state === 'element' || this.state === 'first-element' || this.state === 'after-element'
+          ? `${this.arrayKey}[${this.elements}]`
+          : this.state === 'member'
+            ? this.key
+            : 'the object';
+      throw new JsonStreamError(`the body ended inside ${where}`, this.base + this.text.length);
+    }
+    return { sawArray: this.sawArray, members: this.members };
+  }
+
+  private run(out: unknown[]): void {
+    for (;;) {
+      if (this.scan === null && !this.skipSpace()) return;
+      const c = this.text[this.pos];
+      switch (this.state) {
+        case 'start':
+          this.expect(c === '{', "'{'");
+          this.pos++;
+          this.state = 'first-key';
+          break;
+        case 'first-key':
+          this.pos += c === '}' ? 1 : 0;
+          this.state = c === '}' ? 'done' : 'key';
+          break;
+        case 'key': {
+          if (this.scan === null) this.expect(c === '"', 'a member name');
+          const end = this.scanValue();
+          if (end < 0) return;
+          this.key = JSON.parse(this.text.slice(this.pos, end)) as string;
+          this.pos = end;
+          this.state = 'colon';
+          break;
+        }
+        case 'colon':
+          this.expect(c === ':', "':'");
+          this.pos++;
+          this.state = this.key === this.arrayKey ? 'array' : 'member';
+          break;
+        case 'member': {
+          const end = this.scanValue();
+          if (end < 0) return;
+          this.members[this.key] = this.parse(this.pos, end, this.key);
+          this.pos = end;
+          this.state = 'after-member';
+          break;
+        }
+        case 'after-member':
+          this.expect(c === ',' || c === '}', `',' or '}' after ${this.key}`);
+          this.pos++;
+          this.state = c === ',' ? 'key' : 'done';
+          break;
+        case 'array':
+          this.expect(c === '[', `an array for ${this.arrayKey}`);
+          this.sawArray = true;
+          this.pos++;
+          this.state = 'first-element';
+          break;
+        case 'first-element':
+          this.pos += c === ']' ? 1 : 0;
+          this.state = c === ']' ? 'after-member' : 'element';
+          break;
+        case 'element': {
+          const end = this.scanValue();
+          if (end < 0) return;
+          out.push(this.parse(this.pos, end, `${this.arrayKey}[${this.elements}]`));
+          this.elements++;
+          this.pos = end;
+          this.state = 'after-element';
+          break;
+        }
+        case 'after-element':
+          this.expect(c === ',' || c === ']', `',' or ']' after ${this.arrayKey}[${this.elements - 1}]`);
+          this.pos++;
+          this.state = c === ',' ? 'element' : 'after-member';
+          break;
+        case 'done':
+          this.expect(false, 'nothing after the object');
+      }
+    }
+  }
+
+  /** Moves past whitespace; false when the text ran out. */
+  private skipSpace(): boolean {
+    const text = this.text;
+    let i = this.pos;
+    while (i < text.length) {
+      const c = text.charCodeAt(i);
+      if (c !== 32 && c !== 10 && c !== 13 && c !== 9) break;
+      i++;
+    }
+    this.pos = i;
+    return i < text.length;
+  }
+
+  private expect(ok: boolean, what: string): void {
+    if (ok) return;
+    const found = JSON.stringify(this.text.slice(this.pos, this.pos + 20));
+    throw new JsonStreamError(`expected ${what}, found ${found}`, this.base + this.pos);
+  }
+
+  private parse(start: number, end: number, path: string): unknown {
+    try {
+      return JSON.parse(this.text.slice(start, end));
+    } catch (error) {
+      throw new JsonStreamError(`${path} is not valid JSON (${(error as Error).message})`, this.base + start);
+    }
+  }
+
+  /**
+   * Finds the end of the value starting at `pos` (an object, array, string or literal), resuming
+   * where the last chunk left off; -1 when it continues past the text read so far.
+   */
+  private scanValue(): number {
+    const text = this.text;
+    const scan = this.scan ?? { start: this.pos, at: this.pos, depth: 0, inString: false };
+    this.scan = scan;
+    const first = text.charCodeAt(scan.start);
+    let i = scan.at;
+    if (first !== 123 && first !== 91 && first !== QUOTE) {
+      // A literal (number, true, false, null) ends where a delimiter or whitespace begins.
+      while (i < text.length && !LITERAL_END.test(text[i] as string)) i++;
+      scan.at = i;
+      if (i >= text.length) return -1;
+      this.scan = null;
+      return i;
+    }
+    if (i === scan.start && first === QUOTE) {
+      scan.inString = true;
+      i++;
+    }
+    while (i < text.length) {
+      if (scan.inString) {
+        const close = closingQuote(text, i);
+        if (close < 0) break;
+        scan.inString = false;
+        i = close + 1;
+        if (scan.depth === 0) {
+          this.scan = null;
+          return i;
+        }
+        continue;
+      }
+      const c = text.charCodeAt(i);
+      i++;
+      if (c === QUOTE) scan.inString = true;
+      else if (c === 123 || c === 91) scan.depth++;
+      else if (c === 125 || c === 93) {
+        scan.depth--;
+        if (scan.depth === 0) {
+          this.scan = null;
+          return i;
+        }
+      }
+    }
+    scan.at = text.length;
+    return -1;
+  }
+}
+
+/** The index of the quote that closes a string whose content starts at `from`, or -1 if not read yet. */
+function closingQuote(text: string, from: number): number {
+  for (let at = text.indexOf('"', from); at >= 0; at = text.indexOf('"', at + 1)) {
+    let backslashes = 0;
+    while (text.charCodeAt(at - 1 - backslashes) === BACKSLASH) backslashes++;
+    if (backslashes % 2 === 0) return at;
+  }
+  return -1;
+}

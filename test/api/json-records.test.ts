@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { JsonRecordsDecoder, JsonStreamError } from '../../src/api/json-records.js';
+
+/** Feeds `text` in pieces of the given sizes (cycled), as a socket would deliver it. */
+function decode(text: string, sizes: number[] = [text.length]) {
+  const decoder = new JsonRecordsDecoder('records');
+  const records: unknown[] = [];
+  for (let at = 0, n = 0; at < text.length; n++) {
+    const size = Math.max(1, sizes[n % sizes.length] as number);
+    records.push(...decoder.push(text.slice(at, at + size)));
+    at += size;
+  }
+  return { records, ...decoder.end() };
+}
+
+function errorOf(run: () => unknown): JsonStreamError {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof JsonStreamError) return error;
+    throw error;
+  }
+  throw new Error('no error');
+}
+
+const tricky = {
+  records: [
+    { startTime: '2026-03-01T00:00:00Z', podId: 'a "quoted" id', totalAmount: 1.5, nested: { list: [1, [2, {}]] } },
+    { podId: 'back\\slash\\', totalAmount: -0.25e-3, note: 'brace } and ] in a string, \\"still a string' },
+    { podId: 'unicode ünïcødé 🚀', flags: [true, false, null], empty: '' },
+    {},
+  ],
+  metadata: { query: { startTime: '2026-03-01T00:00:00Z', podId: null }, recordCount: 4, totals: { totalAmount: 1 } },
+  after: [1, 2, { x: 'y' }],
+  count: 12,
+  flag: false,
+};
+
+describe('the streaming records decoder', () => {
+  it('decodes what JSON.parse decodes, however the text is cut into pieces', () => {
+    const text = JSON.stringify(tricky, null, 1);
+    for (const sizes of [[text.length], [1], [2, 3, 5, 7], [17], [64, 1]]) {
+      const { records, members, sawArray } = decode(text, sizes);
+      expect(records, `pieces of ${sizes}`).toEqual(tricky.records);
+      expect(members).toEqual({ metadata: tricky.metadata, after: tricky.after, count: 12, flag: false });
+      expect(sawArray).toBe(true);
+    }
+  });
+
+  it('hands each record out as soon as it is complete, and keeps no more text than the one being read', () => {
+    const decoder = new JsonRecordsDecoder('records');
+    expect(decoder.push('{"metadata":{"a":1},"records":[{"n":1},{"n":')).toEqual([{ n: 1 }]);
+    expect(decoder.count).toBe(1);
+    expect(decoder.push('2}')).toEqual([{ n: 2 }]);
+    expect(decoder.push(',{"n":3}]}')).toEqual([{ n: 3 }]);
+    expect(decoder.end()).toEqual({ sawArray: true, members: { metadata: { a: 1 } } });
+  });
+
+  it('says when the array is missing, so the caller can name the field', () => {
+    expect(decode('{"pods":[{"id":"x"}]}')).toMatchObject({ records: [], sawArray: false });
+    expect(decode('{"records":[]}')).toMatchObject({ records: [], sawArray: true });
+  });
+
+  it('rejects malformed JSON in the middle of the array, naming the record and its offset', () => {
+    const text = '{"records":[{"n":1},{"n":2,,},{"n":3}]}';
+    const error = errorOf(() => decode(text, [5]));
+    expect(error.detail).toMatch(/^records\[1\] is not valid JSON/);
+    expect(error.offset).toBe(text.indexOf('{"n":2'));
+    expect(error.message).toContain(`at offset ${text.indexOf('{"n":2')}`);
+  });
+
+  it('rejects a missing comma between records, and text after the object', () => {
+    const missing = '{"records":[{"n":1} {"n":2}]}';
+    expect(errorOf(() => decode(missing, [3])).offset).toBe(missing.indexOf(' {"n":2') + 1);
+    expect(errorOf(() => decode(missing)).message).toBe(
+      `expected ',' or ']' after records[0], found "{\\"n\\":2}]}" (at offset ${missing.indexOf(' {"n":2') + 1})`,
+    );
+    expect(errorOf(() => decode('{"records":[]} x')).detail).toMatch(/^expected nothing after the object/);
+    expect(errorOf(() => decode('[1,2]')).detail).toMatch(/^expected '\{'/);
+    expect(errorOf(() => decode('{"records":{"n":1}}')).detail).toMatch(/^expected an array for records/);
+  });
+
+  it('rejects a body cut in the middle of a record, naming the record it was in', () => {
+    const text = JSON.stringify(tricky);
+    const cut = text.slice(0, text.indexOf('back\\\\slash') + 4);
+    const error = errorOf(() => decode(cut, [7]));
+    expect(error.detail).toBe('the body ended inside records[1]');
+    expect(error.offset).toBe(cut.length);
+    // Cut after a whole record but before the array closes, or inside the metadata.
+    expect(errorOf(() => decode('{"records":[{"n":1},')).detail).toBe('the body ended inside records[1]');
+    expect(errorOf(() => decode('{"records":[],"metadata":{"query":')).detail).toBe('the body ended inside metadata');
+    expect(errorOf(() => decode('')).detail).toBe('the body ended inside the object');
+  });
+
+  it('rejects malformed JSON outside the array, naming the member', () => {
+    expect(errorOf(() => decode('{"records":[],"metadata":{"a":tru}}')).detail).toMatch(/^metadata is not valid JSON/);
+  });
+});
