@@ -1,8 +1,8 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { corruptPage, filledDatabase } from '../db/support.js';
+import { configWithFilledDatabase, corruptPage } from '../db/support.js';
 import { runCli } from '../helpers/cli.js';
 
 let dir: string;
@@ -15,16 +15,7 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function configFor(name: string): { configPath: string; dbPath: string } {
-  const dbPath = join(dir, `${name}.db`);
-  const configPath = join(dir, `${name}.yaml`);
-  writeFileSync(
-    configPath,
-    `accounts:\n  - name: main\n    apiKey: rpa_dbcheck_test_0001\ndatabase:\n  path: ${dbPath}\n`,
-  );
-  filledDatabase(dbPath);
-  return { configPath, dbPath };
-}
+const configFor = (name: string) => configWithFilledDatabase(dir, name);
 
 describe('podwarden db check', () => {
   it('says ok for an intact database and exits 0', async () => {

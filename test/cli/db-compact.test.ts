@@ -1,9 +1,9 @@
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/open.js';
-import { filledDatabase } from '../db/support.js';
+import { configWithFilledDatabase } from '../db/support.js';
 import { runCli } from '../helpers/cli.js';
 
 let dir: string;
@@ -16,16 +16,7 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function configFor(name: string): { configPath: string; dbPath: string } {
-  const dbPath = join(dir, `${name}.db`);
-  const configPath = join(dir, `${name}.yaml`);
-  writeFileSync(
-    configPath,
-    `accounts:\n  - name: main\n    apiKey: rpa_dbcompact_test_0001\ndatabase:\n  path: ${dbPath}\n`,
-  );
-  filledDatabase(dbPath);
-  return { configPath, dbPath };
-}
+const configFor = (name: string) => configWithFilledDatabase(dir, name);
 
 /** Deletes every other collector run, as retention would: pages go free, the file keeps its size. */
 function thinOut(dbPath: string): { kept: number; freeBytes: number } {

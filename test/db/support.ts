@@ -50,6 +50,18 @@ export const DAY = 24 * HOUR;
 /** 2026-11-02T00:00:00Z, the small-team scenario's start. */
 export const T0 = Date.UTC(2026, 10, 2);
 
+/**
+ * A configuration file naming a filled database (filledDatabase), both in `dir`: what the `db`
+ * commands are run on.
+ */
+export function configWithFilledDatabase(dir: string, name: string): { configPath: string; dbPath: string } {
+  const dbPath = join(dir, `${name}.db`);
+  const configPath = join(dir, `${name}.yaml`);
+  writeFileSync(configPath, `accounts:\n  - name: main\n    apiKey: rpa_db_test_0001\ndatabase:\n  path: ${dbPath}\n`);
+  filledDatabase(dbPath);
+  return { configPath, dbPath };
+}
+
 /** A database with enough rows to fill many pages, closed cleanly (WAL checkpointed into the file). */
 export function filledDatabase(path: string): void {
   const database = openDatabase(path);
