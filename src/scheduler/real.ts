@@ -1,8 +1,11 @@
-import cron, { type ScheduledTask } from 'node-cron';
+import cron, { type Logger as CronLogger, type ScheduledTask } from 'node-cron';
 import type { Logger } from '../log.js';
 import { drain, type Job, type Scheduler } from './scheduler.js';
 
-/** node-cron in real time, UTC, with no overlap: a run still going when the next is due is skipped. */
+/**
+ * node-cron in real time, UTC, with no overlap: a run still going when the next is due is skipped;
+ * a run the busy process reaches late still runs, once.
+ */
 export class RealScheduler implements Scheduler {
   private tasks: ScheduledTask[] = [];
   private running = new Map<string, Promise<void>>();
@@ -11,7 +14,23 @@ export class RealScheduler implements Scheduler {
   constructor(private readonly log: Logger) {}
 
   add(job: Job): void {
-    const task = cron.createTask(job.schedule, () => this.fire(job), { name: job.name, timezone: 'UTC' });
+    const task = cron.createTask(job.schedule, () => this.fire(job), {
+      name: job.name,
+      timezone: 'UTC',
+      // Late is better than never: node-cron skips a run it reaches more than a second late (a
+      // busy CPU, a long synchronous write), which on a loaded machine lost whole Pod polls and
+      // evaluations. A late run now runs as soon as the process gets to it; only a run the next
+      // one has already overtaken is skipped, and said so below.
+      missedExecutionTolerance: Number.MAX_SAFE_INTEGER,
+      // Whatever node-cron has to say goes through our logger (JSON, redacted), not to stderr.
+      logger: cronLogger(this.log.child({ job: job.name })),
+    });
+    task.on('execution:missed', (context) => {
+      this.log.warn(
+        { job: job.name, dueAt: context.date.toISOString() },
+        'run skipped: the process was busy until the next one was due',
+      );
+    });
     this.tasks.push(task);
   }
 
@@ -47,4 +66,16 @@ export class RealScheduler implements Scheduler {
   settle(graceMs: number): Promise<{ unfinished: string[] }> {
     return drain(this.running, graceMs);
   }
+}
+
+/** node-cron's logger interface over ours. */
+function cronLogger(log: Logger): CronLogger {
+  const entry = (message: string | Error, err?: Error) =>
+    typeof message === 'string' ? ([{ err }, message] as const) : ([{ err: message }, 'node-cron error'] as const);
+  return {
+    info: (message: string) => log.info(message),
+    warn: (message: string) => log.warn(message),
+    error: (message: string | Error, err?: Error) => log.error(...entry(message, err)),
+    debug: (message: string | Error, err?: Error) => log.debug(...entry(message, err)),
+  };
 }

@@ -46,4 +46,48 @@ describe('RealScheduler', () => {
     expect(failures.length).toBeGreaterThanOrEqual(2);
     expect(failures[0]).toMatchObject({ level: 50, job: 'broken@main', err: { message: 'database or disk is full' } });
   }, 10_000);
+
+  it('runs a job the busy process reaches late, rather than skipping it, and keeps node-cron off stderr', async () => {
+    const { log, lines } = capturedLogger();
+    const scheduler = new RealScheduler(log);
+    const startedAt: number[] = [];
+    let blocked = false;
+    const job = {
+      name: 'late@main',
+      schedule: '*/10 * * * * *',
+      run: async () => {
+        startedAt.push(Date.now());
+        if (blocked) return;
+        blocked = true;
+        // The process is busy past the next run's time by more than node-cron's one-second
+        // tolerance (it reads the clock in whole seconds), but less than the schedule's ten.
+        setImmediate(() => {
+          const until = (startedAt[0] ?? Date.now()) + 12_500;
+          while (Date.now() < until) {}
+        });
+      },
+    };
+    const stderr: string[] = [];
+    const write = process.stderr.write.bind(process.stderr);
+    process.stderr.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+      stderr.push(String(chunk));
+      return (write as (...args: unknown[]) => boolean)(chunk, ...rest);
+    }) as typeof process.stderr.write;
+    scheduler.add(job);
+    scheduler.start();
+    try {
+      while (startedAt.length < 2) await new Promise((resolve) => setTimeout(resolve, 50));
+    } finally {
+      process.stderr.write = write;
+      await scheduler.stop(1_000);
+    }
+    const [first = 0, second = 0] = startedAt;
+    // Late, once the process was free (12.5 s after the first), not at the slot after (20 s).
+    expect(second - first).toBeGreaterThanOrEqual(12_000);
+    expect(second - first).toBeLessThan(16_000);
+    expect(lines.filter((line) => line.msg === 'run skipped: the process was busy until the next one was due')).toEqual(
+      [],
+    );
+    expect(stderr.filter((text) => text.includes('NODE-CRON'))).toEqual([]);
+  }, 60_000);
 });
