@@ -1,6 +1,12 @@
 import type { BillingRecordInput } from '../db/billing.js';
-import { SLICE_ROWS } from './billing-store.js';
 import type { BucketWindow } from './billing-windows.js';
+
+/**
+ * Rows per transaction. A page of `large` holds ~90,000 buckets; stored in one transaction it
+ * held the event loop for over a second while the other collectors' answers waited. A slice of
+ * this size takes a few tens of milliseconds.
+ */
+export const SLICE_ROWS = 5_000;
 
 /** Stores one slice: makes the stored buckets of `window` exactly `records`. */
 export type SliceStore = (window: BucketWindow, records: BillingRecordInput[]) => Promise<void>;

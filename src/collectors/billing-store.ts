@@ -2,14 +2,8 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { type BillingRecordInput, replaceBillingWindow } from '../db/billing.js';
 import type { Database } from '../db/open.js';
 import type { BillingPage } from './billing-routes.js';
+import { SLICE_ROWS } from './billing-slicer.js';
 import type { BucketWindow } from './billing-windows.js';
-
-/**
- * Rows per transaction. A page of `large` holds ~90,000 buckets; stored in one transaction it
- * held the event loop for over a second while the other collectors' answers waited. A slice of
- * this size takes a few tens of milliseconds.
- */
-export const SLICE_ROWS = 5_000;
 
 /** A part of a page's window, whole buckets, with the records that start in it. */
 export interface PageSlice {
