@@ -84,24 +84,26 @@ function perGpuList(stored: string | null, max: number | null): number[] | null 
 export function insertPodSamples(database: Database, account: string, samples: readonly PodSampleInput[]): number {
   const insert = insertSample(database);
   let oldest = Number.POSITIVE_INFINITY;
-  for (const sample of samples) oldest = Math.min(oldest, sample.observedAt);
-  markSamplesWritten(database, account, oldest, samples);
+  const rows = samples.map((sample) => {
+    oldest = Math.min(oldest, sample.observedAt);
+    return {
+      account,
+      podId: sample.podId,
+      observedAt: sample.observedAt,
+      known: sample.state === 'known' ? 1 : 0,
+      uptimeS: sample.uptimeS,
+      gpuUtil: perGpuColumn(sample.gpuUtil),
+      gpuMemoryUtil: perGpuColumn(sample.gpuMemoryUtil),
+      maxGpuUtil: maxOf(sample.gpuUtil),
+      maxGpuMemoryUtil: maxOf(sample.gpuMemoryUtil),
+      cpuUtil: sample.cpuUtil,
+      memoryUtil: sample.memoryUtil,
+    };
+  });
+  // The window is handed the very rows written, so it holds what a read back would.
+  markSamplesWritten(database, account, oldest, rows);
   database.transaction(() => {
-    for (const sample of samples) {
-      insert({
-        account,
-        podId: sample.podId,
-        observedAt: sample.observedAt,
-        known: sample.state === 'known' ? 1 : 0,
-        uptimeS: sample.uptimeS,
-        gpuUtil: perGpuColumn(sample.gpuUtil),
-        gpuMemoryUtil: perGpuColumn(sample.gpuMemoryUtil),
-        maxGpuUtil: maxOf(sample.gpuUtil),
-        maxGpuMemoryUtil: maxOf(sample.gpuMemoryUtil),
-        cpuUtil: sample.cpuUtil,
-        memoryUtil: sample.memoryUtil,
-      });
-    }
+    for (const row of rows) insert(row);
   });
   return samples.length;
 }

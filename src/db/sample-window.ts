@@ -93,14 +93,14 @@ const statements = perDatabase(({ sqlite }) => ({
 
 const states = perDatabase((): WindowState => ({ accounts: new Map(), dataVersion: Number.NaN, landedCounter: 0 }));
 
-/** What src/db/pods.ts stores of one sample (the busiest GPU's figures derived as it derives them). */
+/** The columns of a row src/db/pods.ts writes to pod_samples that the window holds. */
 export interface WrittenSample {
   podId: string;
   observedAt: number;
-  state: 'known' | 'unknown';
+  known: number;
   uptimeS: number | null;
-  gpuUtil: number[] | null;
-  gpuMemoryUtil: number[] | null;
+  maxGpuUtil: number | null;
+  maxGpuMemoryUtil: number | null;
 }
 
 /**
@@ -136,11 +136,8 @@ function isDirty(window: AccountWindow): boolean {
   return window.dirtyFrom !== Number.POSITIVE_INFINITY;
 }
 
-const maxOf = (values: number[] | null): number | null => (values && values.length > 0 ? Math.max(...values) : null);
-
 function storedRow(sample: WrittenSample): Row {
-  const known = sample.state === 'known' ? 1 : 0;
-  return [sample.podId, sample.observedAt, known, sample.uptimeS, maxOf(sample.gpuUtil), maxOf(sample.gpuMemoryUtil)];
+  return [sample.podId, sample.observedAt, sample.known, sample.uptimeS, sample.maxGpuUtil, sample.maxGpuMemoryUtil];
 }
 
 /**
