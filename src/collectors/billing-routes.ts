@@ -94,20 +94,12 @@ export async function fetchBillingPage(
   const response = await route.fetch(api, query, call);
   const op = `${route.op} (${query.startTime}..${query.endTime}, ${bucketSize})`;
   const echo = response.metadata.query;
+  checkEcho(op, bucketSize, window, echo);
+  // The page is the window the API answered for, at least the one asked for.
   const covered = { startMs: Date.parse(echo.startTime), endMs: Date.parse(echo.endTime) };
-  if (echo.bucketSize !== bucketSize) contract(op, `answered bucketSize ${echo.bucketSize}`);
-  // A narrower echo would leave buckets we think we read unread, and their stale rows in place.
-  if (covered.startMs > window.startMs || covered.endMs < window.endMs) {
-    contract(op, `answered for ${echo.startTime}..${echo.endTime} only`);
-  }
-  const records = response.records.map((record, index) => {
-    const input = toRecordInput(kind, route.idField, bucketSize, record);
-    const inside = input.startTime >= covered.startMs && input.startTime < covered.endMs;
-    if (!inside || bucketFloor(input.startTime, bucketSize) !== input.startTime) {
-      contract(op, `records[${index}] starts at ${record.startTime}, not on a ${bucketSize} bucket of the window`);
-    }
-    return input;
-  });
+  const records = response.records.map((record, index) =>
+    checkedInput(op, kind, route.idField, bucketSize, covered, record, index),
+  );
   return { kind, bucketSize, window: covered, records };
 }
 
