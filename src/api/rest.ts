@@ -267,6 +267,7 @@ export class RestClient {
     const response = await this.http.send({ ...request, signal: call?.signal });
     return parseBillingBody(schema, response.body, response.op);
   }
+
   private async get<S extends z.ZodType>(
     route: string,
     params: Record<string, string>,
