@@ -1,3 +1,4 @@
+import { bucketFloor } from '../collectors/billing-windows.js';
 import type { Database } from './open.js';
 import type { BillingKind, BucketSize } from './schema.js';
 import { cachedRead, perDatabase } from './statements.js';
@@ -143,6 +144,10 @@ export function spendSince(
   since: { account: string; kind: BillingKind; bucketSize: BucketSize; windowStart: number; now: number },
 ): Map<string, ResourceSpend> {
   const { now, windowStart, ...rest } = since;
-  const rows = spendByResource(database, { ...rest, periodStart: windowStart, periodEnd: now + 1, windowStart });
+  // Buckets starting at or before `now` are those starting at or before the start of the bucket
+  // holding it (every stored bucket starts on a boundary: the billing read refuses any other), so
+  // the cached figures hold for the whole bucket instead of missing on every tick as `now + 1` did.
+  const periodEnd = bucketFloor(now, rest.bucketSize) + 1;
+  const rows = spendByResource(database, { ...rest, periodStart: windowStart, periodEnd, windowStart });
   return new Map(rows.map((row) => [row.resourceId, row]));
 }
