@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, isNull, lte } from 'drizzle-orm';
+import { and, asc, eq, gte, isNull, lte, sql } from 'drizzle-orm';
 import { type LatestInput, trackedSync } from './latest.js';
 import type { Database } from './open.js';
 import { endpoints, endpointWorkerSamples } from './schema.js';
@@ -18,14 +18,18 @@ export function liveEndpoints(database: Database, account: string): readonly End
   return liveEndpointRecords.get(database, account);
 }
 
+// Prepared once: read again after every write of the table (each poll moves last_seen_at).
+const liveQuery = perDatabase((database) =>
+  database.db
+    .select()
+    .from(endpoints)
+    .where(and(eq(endpoints.account, sql.placeholder('account')), isNull(endpoints.goneAt)))
+    .orderBy(asc(endpoints.endpointId))
+    .prepare(),
+);
+
 const liveEndpointRecords = inventoryRead(
-  (database: Database, account: string): readonly EndpointRecord[] =>
-    database.db
-      .select()
-      .from(endpoints)
-      .where(and(eq(endpoints.account, account), isNull(endpoints.goneAt)))
-      .orderBy(asc(endpoints.endpointId))
-      .all(),
+  (database: Database, account: string): readonly EndpointRecord[] => liveQuery(database).all({ account }),
   [endpoints],
 );
 
