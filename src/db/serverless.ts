@@ -3,6 +3,7 @@ import { type LatestInput, trackedSync } from './latest.js';
 import type { Database } from './open.js';
 import { endpoints, endpointWorkerSamples } from './schema.js';
 import { inventoryRead, perDatabase, placeholdersFor, replaceOnConflict, rowWriter } from './statements.js';
+import { workerSamplesChanged } from './waste.js';
 
 export type EndpointRecord = typeof endpoints.$inferSelect;
 export type EndpointInput = LatestInput<typeof endpoints>;
@@ -55,6 +56,7 @@ export function insertWorkerSamples(
   samples: readonly WorkerSampleInput[],
 ): number {
   const insert = insertSample(database);
+  workerSamplesChanged(database);
   database.transaction(() => {
     for (const sample of samples) insert({ ...sample, account });
   });

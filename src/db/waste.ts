@@ -1,6 +1,6 @@
 import type { Database } from './open.js';
 import type { BucketSize } from './schema.js';
-import { perDatabase } from './statements.js';
+import { cachedRead, perDatabase } from './statements.js';
 
 /** An endpoint's workers since `from`: its latest summary and when it last had work. */
 export interface EndpointActivity {
@@ -56,8 +56,38 @@ const statements = perDatabase(({ sqlite }) => ({
   ),
 }));
 
-/** Every endpoint's worker activity since `from`. */
-export function endpointActivity(database: Database, account: string, from: number): EndpointActivity[] {
+/** A reading of the samples since `from`, which every start up to `validThrough` reads alike. */
+interface ActivityReading {
+  from: number;
+  validThrough: number;
+  activity: readonly EndpointActivity[];
+}
+
+// Per account until the samples are written (every few minutes) or deleted, while the rule asks
+// every tick with a start that moves with the clock.
+const readings = cachedRead((_database: Database, _account: string): { reading?: ActivityReading } => ({}));
+
+/**
+ * Every endpoint's worker activity since `from`. A later start reads the same samples as long as
+ * it does not pass the oldest sample read, so until then (and until the samples change) the
+ * last reading is returned. Shared between callers: do not modify.
+ */
+export function endpointActivity(database: Database, account: string, from: number): readonly EndpointActivity[] {
+  const kept = readings.get(database, account);
+  const last = kept.reading;
+  if (last && from >= last.from && from <= last.validThrough) return last.activity;
+  const activity = readActivity(database, account, from);
+  const oldest = Math.min(...activity.map((endpoint) => endpoint.firstAt));
+  kept.reading = { from, validThrough: oldest, activity };
+  return activity;
+}
+
+/** Called by every writer of endpoint_worker_samples (inserts, retention). */
+export function workerSamplesChanged(database: Database): void {
+  readings.invalidate(database);
+}
+
+function readActivity(database: Database, account: string, from: number): EndpointActivity[] {
   const s = statements(database);
   const busy = new Map(s.busyWorkers.all({ account, from }).map((row) => [row.endpointId, row]));
   return s.latestWorkers.all({ account, from }).map((latest) => {
