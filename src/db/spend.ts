@@ -2,6 +2,7 @@ import { bucketFloor } from '../collectors/billing-windows.js';
 import type { Database } from './open.js';
 import type { BillingKind, BucketSize } from './schema.js';
 import { cachedRead, perDatabase } from './statements.js';
+import { billedComputeChanged } from './waste.js';
 
 /** One billed resource's spend in a budget period and in a burn-rate window. */
 export interface ResourceSpend {
@@ -133,6 +134,7 @@ export function spendByResource(database: Database, query: SpendQuery): readonly
 /** Called by every writer of billing_records and billing_days (src/db/billing.ts). */
 export function billedSpendChanged(database: Database): void {
   cached.invalidate(database);
+  billedComputeChanged(database);
 }
 
 /**

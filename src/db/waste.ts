@@ -43,12 +43,12 @@ const statements = perDatabase(({ sqlite }) => ({
   ),
   lastCompute: sqlite.prepare<
     { account: string; bucketSize: string; podIds: string; since: number },
-    { podId: string; endedAt: number }
+    { podId: string; endedAt: number; firstStart: number }
   >(
     // From the daily rollup: a day holds a bucket starting at or after `since` when it ends after
     // it, and its latest compute bucket counts when that bucket starts at or after `since` (then
     // compute_end, the latest end of the day's compute buckets, is that bucket's end).
-    `SELECT resource_id AS podId, max(compute_end) AS endedAt FROM billing_days
+    `SELECT resource_id AS podId, max(compute_end) AS endedAt, min(compute_start) AS firstStart FROM billing_days
      WHERE account = @account AND kind = 'pods' AND bucket_size = @bucketSize
        AND day_start > @since - 86400000 AND resource_id IN (SELECT value FROM json_each(@podIds))
        AND compute_start >= @since
@@ -105,10 +105,23 @@ export function volumeMounts(database: Database, account: string): Map<string, V
   );
 }
 
+/** A reading since `since`, which every start up to `validThrough` reads alike. */
+interface ComputeReading {
+  since: number;
+  validThrough: number;
+  endedAt: ReadonlyMap<string, number>;
+}
+
+// Per account, bucket size and Pods until billing is written (billedSpendChanged), while the rule
+// asks every tick with a start that moves with the clock.
+const computeReadings = cachedRead((_database: Database, _key: string): { reading?: ComputeReading } => ({}));
+
 /**
  * When each of these Pods' billed compute (GPU or CPU) last ended since `since`: it has been
  * stopped from then on. Pods without compute since `since` are absent. The bound keeps the cost
- * to the buckets after it, which matters with hundreds of stopped Pods evaluated every minute.
+ * to the buckets after it, which matters with hundreds of stopped Pods evaluated every minute. A
+ * later start counts the same days as long as it does not pass the earliest compute they hold,
+ * so until then (and until billing is written) the last reading is returned: do not modify.
  */
 export function lastComputeAt(
   database: Database,
@@ -116,8 +129,19 @@ export function lastComputeAt(
   bucketSize: BucketSize,
   podIds: readonly string[],
   since: number,
-): Map<string, number> {
+): ReadonlyMap<string, number> {
   if (podIds.length === 0) return new Map();
-  const rows = statements(database).lastCompute.all({ account, bucketSize, podIds: JSON.stringify(podIds), since });
-  return new Map(rows.map((row) => [row.podId, row.endedAt]));
+  const ids = JSON.stringify(podIds);
+  const kept = computeReadings.get(database, `${account}\u0000${bucketSize}\u0000${ids}`);
+  const last = kept.reading;
+  if (last && since >= last.since && since <= last.validThrough) return last.endedAt;
+  const rows = statements(database).lastCompute.all({ account, bucketSize, podIds: ids, since });
+  const endedAt = new Map(rows.map((row) => [row.podId, row.endedAt]));
+  kept.reading = { since, validThrough: Math.min(...rows.map((row) => row.firstStart)), endedAt };
+  return endedAt;
+}
+
+/** Called with billedSpendChanged by every writer of billing_records and billing_days. */
+export function billedComputeChanged(database: Database): void {
+  computeReadings.invalidate(database);
 }

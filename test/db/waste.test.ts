@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { type BillingRecordInput, upsertBillingRecords } from '../../src/db/billing.js';
 import type { Database } from '../../src/db/open.js';
 import { applyRetention, type RetentionPolicy } from '../../src/db/retention.js';
 import { insertWorkerSamples } from '../../src/db/serverless.js';
-import { type EndpointActivity, endpointActivity } from '../../src/db/waste.js';
+import { type EndpointActivity, endpointActivity, lastComputeAt } from '../../src/db/waste.js';
 import { DAY, HOUR, MINUTE, T0, useTempDatabases } from './support.js';
 
 const temp = useTempDatabases();
@@ -106,5 +107,69 @@ describe('endpoint activity', () => {
     expect(endpointActivity(database, 'main', T0)).toEqual([]);
     insertWorkerSamples(database, 'main', [sample('ep-a', T0 + HOUR, 0)]);
     expect(endpointActivity(database, 'main', T0 + MINUTE).map((a) => a.firstAt)).toEqual([T0 + HOUR]);
+  });
+});
+
+/** An hour of a Pod: compute when it ran, disk only when stopped. */
+function podHour(podId: string, hour: number, ran: boolean): BillingRecordInput {
+  const startTime = T0 + hour * HOUR;
+  const gpuAmount = ran ? 0.69 : 0;
+  return {
+    kind: 'pods',
+    resourceId: podId,
+    bucketSize: 'hour',
+    startTime,
+    endTime: startTime + HOUR,
+    totalAmount: gpuAmount + 0.01,
+    amounts: { totalAmount: gpuAmount + 0.01, gpuAmount, diskAmount: 0.01 },
+  };
+}
+
+/** When each Pod's compute last ended since `since`, from every stored bucket. */
+function computeFromBuckets(database: Database, since: number): Map<string, number> {
+  const rows = database.sqlite
+    .prepare(
+      `SELECT resource_id, max(end_time) FROM billing_records
+       WHERE account = 'main' AND kind = 'pods' AND bucket_size = 'hour' AND start_time >= ?
+         AND coalesce(json_extract(amounts, '$.gpuAmount'), 0) > 0
+       GROUP BY resource_id`,
+    )
+    .raw()
+    .all(since) as Array<[string, number]>;
+  return new Map(rows);
+}
+
+describe('last compute of stopped Pods', () => {
+  it('reads billing again only when it is written or the start passes the earliest compute read', () => {
+    const database = temp.open();
+    const pods = ['pod-a', 'pod-b', 'pod-c'];
+    // Three days: pod-a runs its first 30 hours, pod-b every fifth hour, pod-c never.
+    const records = [];
+    for (let hour = 0; hour < 72; hour++) {
+      records.push(
+        podHour('pod-a', hour, hour < 30),
+        podHour('pod-b', hour, hour % 5 === 0),
+        podHour('pod-c', hour, false),
+      );
+    }
+    upsertBillingRecords(database, 'main', records, T0 + 72 * HOUR);
+    const readings = new Set<ReadonlyMap<string, number>>();
+    let steps = 0;
+    for (let since = T0 + 20 * HOUR; since <= T0 + 70 * HOUR; since += 10 * MINUTE) {
+      const read = lastComputeAt(database, 'main', 'hour', pods, since);
+      expect(read).toEqual(computeFromBuckets(database, since));
+      readings.add(read);
+      steps += 1;
+    }
+    // A day counts by its latest compute: a new reading only each time the start passes one
+    // (pod-b's 20h, pod-a's 29h, pod-b's 45h and 70h), not at each of the 301 steps.
+    expect(steps).toBe(301);
+    expect(readings.size).toBe(5);
+    const since = T0 + 61 * HOUR;
+    const before = lastComputeAt(database, 'main', 'hour', pods, since);
+    expect(before.get('pod-c')).toBeUndefined();
+    upsertBillingRecords(database, 'main', [podHour('pod-c', 66, true)], T0 + 73 * HOUR);
+    expect(lastComputeAt(database, 'main', 'hour', pods, since).get('pod-c')).toBe(T0 + 67 * HOUR);
+    expect(lastComputeAt(database, 'main', 'hour', pods, since)).toEqual(computeFromBuckets(database, since));
   });
 });
