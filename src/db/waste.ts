@@ -77,7 +77,7 @@ export function endpointActivity(database: Database, account: string, from: numb
   const last = kept.reading;
   if (last && from >= last.from && from <= last.validThrough) return last.activity;
   const activity = readActivity(database, account, from);
-  const oldest = Math.min(...activity.map((endpoint) => endpoint.firstAt));
+  const oldest = activity.reduce((min, endpoint) => Math.min(min, endpoint.firstAt), Number.POSITIVE_INFINITY);
   kept.reading = { from, validThrough: oldest, activity };
   return activity;
 }
@@ -137,7 +137,9 @@ export function lastComputeAt(
   if (last && since >= last.since && since <= last.validThrough) return last.endedAt;
   const rows = statements(database).lastCompute.all({ account, bucketSize, podIds: ids, since });
   const endedAt = new Map(rows.map((row) => [row.podId, row.endedAt]));
-  kept.reading = { since, validThrough: Math.min(...rows.map((row) => row.firstStart)), endedAt };
+  // Spread into Math.min, thousands of stopped Pods would be as many arguments.
+  const earliest = rows.reduce((min, row) => Math.min(min, row.firstStart), Number.POSITIVE_INFINITY);
+  kept.reading = { since, validThrough: earliest, endedAt };
   return endedAt;
 }
 
