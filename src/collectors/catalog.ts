@@ -45,15 +45,17 @@ export const catalogCollector: Collector = {
 
     const gpusById = new Map<string, GpuType>();
     for (const { gpus } of gpuLists) for (const gpu of gpus) if (gpu.id !== SENTINEL_GPU_ID) gpusById.set(gpu.id, gpu);
+    const observed = gpuLists.flatMap(({ product, gpus }) =>
+      gpus.filter((gpu) => gpu.id !== SENTINEL_GPU_ID).flatMap((gpu) => availabilityRows(product, gpu)),
+    );
+    // Read before the transaction (nothing runs in between), where the latest figures the idle
+    // rule keeps reading come from memory.
+    const observations = [...observed, ...vanishedFromDataCenters(ctx.db, ctx.account, observed)];
     let rows = 0;
     ctx.db.transaction(() => {
       rows += upsertGpuTypes(ctx.db, ctx.account, [...gpusById.values()].map(gpuTypeRow), ctx.now);
       rows += upsertCpuTypes(ctx.db, ctx.account, cpus.map(cpuTypeRow), ctx.now);
       rows += upsertDataCenters(ctx.db, ctx.account, dataCenters.map(dataCenterRow), ctx.now);
-      const observed = gpuLists.flatMap(({ product, gpus }) =>
-        gpus.filter((gpu) => gpu.id !== SENTINEL_GPU_ID).flatMap((gpu) => availabilityRows(product, gpu)),
-      );
-      const observations = [...observed, ...vanishedFromDataCenters(ctx.db, ctx.account, observed)];
       rows += recordGpuAvailability(ctx.db, ctx.account, observations, ctx.now).changed;
     });
     return { rows };

@@ -1,9 +1,9 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import { recordChanges } from './change-history.js';
 import { type LatestInput, latestUpsert } from './latest.js';
 import type { Database } from './open.js';
 import { type CatalogProduct, cpuTypes, dataCenters, gpuAvailability, gpuTypes } from './schema.js';
-import { perDatabase, placeholdersFor, rowWriter } from './statements.js';
+import { cachedRead, perDatabase, placeholdersFor, rowWriter } from './statements.js';
 
 export type GpuAvailabilityRecord = typeof gpuAvailability.$inferSelect;
 
@@ -29,32 +29,28 @@ const observedFields = [
   'maxCountCommunity',
 ] as const satisfies ReadonlyArray<keyof GpuAvailabilityInput>;
 
-const statements = perDatabase((database) => {
-  const key = and(
-    eq(gpuAvailability.account, sql.placeholder('account')),
-    eq(gpuAvailability.gpuTypeId, sql.placeholder('gpuTypeId')),
-    eq(gpuAvailability.product, sql.placeholder('product')),
-    eq(gpuAvailability.dataCenterId, sql.placeholder('dataCenterId')),
-  );
-  return {
-    latest: database.db
-      .select()
-      .from(gpuAvailability)
-      .where(key)
-      .orderBy(sql`${gpuAvailability.sinceAt} DESC`)
-      .limit(1)
-      .prepare(),
-    touch: database.db
-      .update(gpuAvailability)
-      .set({ lastSeenAt: sql`max(${gpuAvailability.lastSeenAt}, ${sql.placeholder('now')})` })
-      .where(and(key, eq(gpuAvailability.sinceAt, sql.placeholder('sinceAt'))))
-      .prepare(),
-    insert: rowWriter<typeof gpuAvailability.$inferInsert>(
-      database,
-      database.db.insert(gpuAvailability).values(placeholdersFor(gpuAvailability)),
-    ),
-  };
-});
+const COLUMNS = `account, gpu_type_id AS gpuTypeId, product, data_center_id AS dataCenterId, availability,
+  price_secure AS priceSecure, price_community AS priceCommunity, price_serverless AS priceServerless,
+  max_count_secure AS maxCountSecure, max_count_community AS maxCountCommunity`;
+
+const statements = perDatabase((database) => ({
+  // SQLite takes the bare columns of a max() aggregate from the row holding the maximum.
+  latest: database.sqlite.prepare<[string], GpuAvailabilityRecord>(
+    `SELECT ${COLUMNS}, max(since_at) AS sinceAt, last_seen_at AS lastSeenAt FROM gpu_availability
+     WHERE account = ? GROUP BY gpu_type_id, product, data_center_id`,
+  ),
+  touch: database.sqlite.prepare<[number, string, string, string, string, number]>(
+    `UPDATE gpu_availability SET last_seen_at = max(last_seen_at, ?)
+     WHERE account = ? AND gpu_type_id = ? AND product = ? AND data_center_id = ? AND since_at = ?`,
+  ),
+  insert: rowWriter<typeof gpuAvailability.$inferInsert>(
+    database,
+    database.db.insert(gpuAvailability).values(placeholdersFor(gpuAvailability)),
+  ),
+}));
+
+const keyOf = (row: { gpuTypeId: string; product: string; dataCenterId: string }) =>
+  `${row.gpuTypeId}\u0000${row.product}\u0000${row.dataCenterId}`;
 
 /** Records one catalog poll with change-only history (see recordChanges). */
 export function recordGpuAvailability(
@@ -63,12 +59,19 @@ export function recordGpuAvailability(
   observations: readonly GpuAvailabilityInput[],
   now: number,
 ): { changed: number; unchanged: number } {
-  return recordChanges(
+  const s = statements(database);
+  // Every poll moves last_seen_at, which the latest rows carry.
+  latestCached.invalidate(database);
+  return recordChanges<GpuAvailabilityInput, GpuAvailabilityRecord>(
     database,
-    statements(database),
+    {
+      touch: (row, at) => s.touch.run(at, row.account, row.gpuTypeId, row.product, row.dataCenterId, row.sinceAt),
+      insert: s.insert,
+    },
+    () => new Map(s.latest.all(account).map((row) => [keyOf(row), row])),
     observations,
     {
-      key: (observation) => ({ account, ...observation }),
+      key: keyOf,
       row: (observation) => ({ account, ...observation }),
       same: (previous, observation) => observedFields.every((field) => previous[field] === observation[field]),
     },
@@ -76,23 +79,19 @@ export function recordGpuAvailability(
   );
 }
 
-/** The current figures of every GPU type, product and data center of an account. */
-export function latestGpuAvailability(database: Database, account: string): GpuAvailabilityRecord[] {
-  return latestAvailability(database)
-    .all({ account })
-    .map((entry) => entry.row);
-}
-
-// Read by the idle rule's scarcity guard on every tick: prepared once per database.
-const latestAvailability = perDatabase((database) =>
-  database.db
-    // SQLite takes the bare columns of a max() aggregate from the row holding the maximum.
-    .select({ row: gpuAvailability, newest: sql`max(${gpuAvailability.sinceAt})` })
-    .from(gpuAvailability)
-    .where(eq(gpuAvailability.account, sql.placeholder('account')))
-    .groupBy(gpuAvailability.gpuTypeId, gpuAvailability.product, gpuAvailability.dataCenterId)
-    .prepare(),
+// Read by the idle rule's scarcity guard on every tick, and by the catalog metrics and status
+// page; it changes with each catalog poll (every few minutes).
+const latestCached = cachedRead((database: Database, account: string): GpuAvailabilityRecord[] =>
+  statements(database).latest.all(account),
 );
+
+/**
+ * The current figures of every GPU type, product and data center of an account. Shared between
+ * callers until the next catalog poll: do not modify.
+ */
+export function latestGpuAvailability(database: Database, account: string): GpuAvailabilityRecord[] {
+  return latestCached.get(database, account);
+}
 
 /** Every change of one GPU type's figures, oldest first. */
 export function gpuAvailabilityHistory(

@@ -1,37 +1,52 @@
 import type { Database } from './open.js';
 
-/** The three statements of a change-only history table, keyed by an item's natural key. */
-export interface HistoryStatements<Key, Row extends { sinceAt: number }, Insert> {
-  latest: { get(key: Key): Row | undefined };
-  touch: { run(params: Key & { sinceAt: number; now: number }): unknown };
-  insert(row: Insert & { sinceAt: number; lastSeenAt: number }): unknown;
+/** The columns every change-only history row has besides its item's key and figures. */
+export interface HistoryRow {
+  sinceAt: number;
+  lastSeenAt: number;
+}
+
+/** The writes of a change-only history table. */
+export interface HistoryStatements<Row extends HistoryRow> {
+  /** Moves `row`'s last_seen_at (the row found by its key and since_at) up to `now`. */
+  touch(row: Row, now: number): unknown;
+  insert(row: Row): unknown;
 }
 
 /**
  * Records one poll into a change-only history (catalog availability, GPU stock): an item whose
  * figures are unchanged only moves its latest row's last_seen_at; any change starts a new row
- * at `now`. One transaction for the whole poll.
+ * at `now`. One transaction for the whole poll. `latest` reads the latest row of every item
+ * (keyed as `item.key` keys an observation) once, inside that transaction: comparing in memory
+ * costs far less than a lookup per item.
  */
-export function recordChanges<Observation, Key, Row extends { sinceAt: number }, Insert>(
+export function recordChanges<Observation, Row extends HistoryRow>(
   database: Database,
-  statements: HistoryStatements<Key, Row, Insert>,
+  statements: HistoryStatements<Row>,
+  latest: () => ReadonlyMap<string, Row>,
   observations: readonly Observation[],
   item: {
-    key(observation: Observation): Key;
-    row(observation: Observation): Insert;
+    key(observation: Observation): string;
+    row(observation: Observation): Omit<Row, keyof HistoryRow>;
     same(previous: Row, observation: Observation): boolean;
   },
   now: number,
 ): { changed: number; unchanged: number } {
   let changed = 0;
   database.transaction(() => {
+    const stored = latest();
+    // What this poll wrote, so an item listed twice in one poll compares with its own new row.
+    const written = new Map<string, Row>();
     for (const observation of observations) {
       const key = item.key(observation);
-      const previous = statements.latest.get(key);
+      const previous = written.get(key) ?? stored.get(key);
       if (previous && item.same(previous, observation)) {
-        statements.touch.run({ ...key, sinceAt: previous.sinceAt, now });
+        statements.touch(previous, now);
+        written.set(key, { ...previous, lastSeenAt: Math.max(previous.lastSeenAt, now) });
       } else {
-        statements.insert({ ...item.row(observation), sinceAt: now, lastSeenAt: now });
+        const row = { ...item.row(observation), sinceAt: now, lastSeenAt: now } as Row;
+        statements.insert(row);
+        written.set(key, row);
         changed += 1;
       }
     }

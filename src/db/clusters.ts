@@ -1,8 +1,8 @@
-import { and, asc, eq, isNull } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { type LatestInput, trackedSync } from './latest.js';
 import type { Database } from './open.js';
 import { clusters } from './schema.js';
-import { inventoryRead } from './statements.js';
+import { inventoryRead, perDatabase } from './statements.js';
 
 export type ClusterRecord = typeof clusters.$inferSelect;
 export type ClusterInput = LatestInput<typeof clusters>;
@@ -15,13 +15,17 @@ export function liveClusters(database: Database, account: string): readonly Clus
   return liveClusterRecords.get(database, account);
 }
 
+// Prepared once: read again after every write of the table (each poll moves last_seen_at).
+const liveQuery = perDatabase((database) =>
+  database.db
+    .select()
+    .from(clusters)
+    .where(and(eq(clusters.account, sql.placeholder('account')), isNull(clusters.goneAt)))
+    .orderBy(asc(clusters.clusterId))
+    .prepare(),
+);
+
 const liveClusterRecords = inventoryRead(
-  (database: Database, account: string): readonly ClusterRecord[] =>
-    database.db
-      .select()
-      .from(clusters)
-      .where(and(eq(clusters.account, account), isNull(clusters.goneAt)))
-      .orderBy(asc(clusters.clusterId))
-      .all(),
+  (database: Database, account: string): readonly ClusterRecord[] => liveQuery(database).all({ account }),
   [clusters],
 );

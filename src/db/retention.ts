@@ -4,6 +4,7 @@ import { pruneUsedLinks } from './links.js';
 import { pruneFinishedMessages } from './notifications.js';
 import type { Database } from './open.js';
 import { perDatabase } from './statements.js';
+import { workerSamplesChanged } from './waste.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -141,6 +142,7 @@ export function applyRetention(database: Database, policy: RetentionPolicy, now:
   }
   for (const account of distinctAccounts(database.sqlite, 'endpoint_worker_samples')) {
     result.workerSamplesDeleted += s.deleteWorkerSamples.run({ account, cutoff: now - policy.rawSamplesMs }).changes;
+    workerSamplesChanged(database);
   }
   result.collectorRunsDeleted = s.deleteRuns.run({ cutoff: now - policy.rawSamplesMs }).changes;
   result.usedLinksDeleted = pruneUsedLinks(database, now - policy.usedLinksMs);

@@ -1,8 +1,9 @@
-import { and, asc, eq, gte, isNull, lte } from 'drizzle-orm';
+import { and, asc, eq, gte, isNull, lte, sql } from 'drizzle-orm';
 import { type LatestInput, trackedSync } from './latest.js';
 import type { Database } from './open.js';
 import { endpoints, endpointWorkerSamples } from './schema.js';
 import { inventoryRead, perDatabase, placeholdersFor, replaceOnConflict, rowWriter } from './statements.js';
+import { workerSamplesChanged } from './waste.js';
 
 export type EndpointRecord = typeof endpoints.$inferSelect;
 export type EndpointInput = LatestInput<typeof endpoints>;
@@ -18,14 +19,18 @@ export function liveEndpoints(database: Database, account: string): readonly End
   return liveEndpointRecords.get(database, account);
 }
 
+// Prepared once: read again after every write of the table (each poll moves last_seen_at).
+const liveQuery = perDatabase((database) =>
+  database.db
+    .select()
+    .from(endpoints)
+    .where(and(eq(endpoints.account, sql.placeholder('account')), isNull(endpoints.goneAt)))
+    .orderBy(asc(endpoints.endpointId))
+    .prepare(),
+);
+
 const liveEndpointRecords = inventoryRead(
-  (database: Database, account: string): readonly EndpointRecord[] =>
-    database.db
-      .select()
-      .from(endpoints)
-      .where(and(eq(endpoints.account, account), isNull(endpoints.goneAt)))
-      .orderBy(asc(endpoints.endpointId))
-      .all(),
+  (database: Database, account: string): readonly EndpointRecord[] => liveQuery(database).all({ account }),
   [endpoints],
 );
 
@@ -51,6 +56,7 @@ export function insertWorkerSamples(
   samples: readonly WorkerSampleInput[],
 ): number {
   const insert = insertSample(database);
+  workerSamplesChanged(database);
   database.transaction(() => {
     for (const sample of samples) insert({ ...sample, account });
   });

@@ -1,6 +1,8 @@
+import { bucketFloor } from '../collectors/billing-windows.js';
 import type { Database } from './open.js';
 import type { BillingKind, BucketSize } from './schema.js';
 import { cachedRead, perDatabase } from './statements.js';
+import { billedComputeChanged } from './waste.js';
 
 /** One billed resource's spend in a budget period and in a burn-rate window. */
 export interface ResourceSpend {
@@ -132,6 +134,7 @@ export function spendByResource(database: Database, query: SpendQuery): readonly
 /** Called by every writer of billing_records and billing_days (src/db/billing.ts). */
 export function billedSpendChanged(database: Database): void {
   cached.invalidate(database);
+  billedComputeChanged(database);
 }
 
 /**
@@ -143,6 +146,10 @@ export function spendSince(
   since: { account: string; kind: BillingKind; bucketSize: BucketSize; windowStart: number; now: number },
 ): Map<string, ResourceSpend> {
   const { now, windowStart, ...rest } = since;
-  const rows = spendByResource(database, { ...rest, periodStart: windowStart, periodEnd: now + 1, windowStart });
+  // Buckets starting at or before `now` are those starting at or before the start of the bucket
+  // holding it (every stored bucket starts on a boundary: the billing read refuses any other), so
+  // the cached figures hold for the whole bucket instead of missing on every tick as `now + 1` did.
+  const periodEnd = bucketFloor(now, rest.bucketSize) + 1;
+  const rows = spendByResource(database, { ...rest, periodStart: windowStart, periodEnd, windowStart });
   return new Map(rows.map((row) => [row.resourceId, row]));
 }

@@ -2,7 +2,7 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import { recordChanges } from './change-history.js';
 import type { Database } from './open.js';
 import { gpuStock, type StockCloud } from './schema.js';
-import { perDatabase, placeholdersFor } from './statements.js';
+import { perDatabase, placeholdersFor, rowWriter } from './statements.js';
 
 export type GpuStockRecord = typeof gpuStock.$inferSelect;
 
@@ -15,22 +15,24 @@ export interface GpuStockInput {
   uninterruptablePrice: number | null;
 }
 
-const statements = perDatabase((database) => {
-  const key = and(
-    eq(gpuStock.account, sql.placeholder('account')),
-    eq(gpuStock.gpuTypeId, sql.placeholder('gpuTypeId')),
-    eq(gpuStock.cloud, sql.placeholder('cloud')),
-  );
-  return {
-    latest: database.db.select().from(gpuStock).where(key).orderBy(sql`${gpuStock.sinceAt} DESC`).limit(1).prepare(),
-    touch: database.db
-      .update(gpuStock)
-      .set({ lastSeenAt: sql`max(${gpuStock.lastSeenAt}, ${sql.placeholder('now')})` })
-      .where(and(key, eq(gpuStock.sinceAt, sql.placeholder('sinceAt'))))
-      .prepare(),
-    insert: database.db.insert(gpuStock).values(placeholdersFor(gpuStock)).prepare(),
-  };
-});
+const statements = perDatabase((database) => ({
+  // SQLite takes the bare columns of a max() aggregate from the row holding the maximum.
+  latest: database.db
+    .select({ row: gpuStock, newest: sql`max(${gpuStock.sinceAt})` })
+    .from(gpuStock)
+    .where(eq(gpuStock.account, sql.placeholder('account')))
+    .groupBy(gpuStock.gpuTypeId, gpuStock.cloud)
+    .orderBy(gpuStock.gpuTypeId, gpuStock.cloud)
+    .prepare(),
+  touch: database.sqlite.prepare<[number, string, string, string, number]>(
+    `UPDATE gpu_stock SET last_seen_at = max(last_seen_at, ?)
+     WHERE account = ? AND gpu_type_id = ? AND cloud = ? AND since_at = ?`,
+  ),
+  insert: rowWriter<typeof gpuStock.$inferInsert>(
+    database,
+    database.db.insert(gpuStock).values(placeholdersFor(gpuStock)),
+  ),
+}));
 
 function sameStock(previous: GpuStockRecord, observed: GpuStockInput): boolean {
   return (
@@ -40,6 +42,8 @@ function sameStock(previous: GpuStockRecord, observed: GpuStockInput): boolean {
   );
 }
 
+const keyOf = (row: { gpuTypeId: string; cloud: string }) => `${row.gpuTypeId}\u0000${row.cloud}`;
+
 /** Records one stock poll with change-only history (see recordChanges). */
 export function recordGpuStock(
   database: Database,
@@ -47,31 +51,25 @@ export function recordGpuStock(
   observations: readonly GpuStockInput[],
   now: number,
 ): { changed: number; unchanged: number } {
-  const { latest, touch, insert } = statements(database);
-  return recordChanges(
+  const s = statements(database);
+  return recordChanges<GpuStockInput, GpuStockRecord>(
     database,
-    { latest, touch, insert: (row: typeof gpuStock.$inferInsert) => insert.run(row) },
-    observations,
     {
-      key: (observation) => ({ account, gpuTypeId: observation.gpuTypeId, cloud: observation.cloud }),
-      row: (observation) => ({ ...observation, account }),
-      same: sameStock,
+      touch: (row, at) => s.touch.run(at, row.account, row.gpuTypeId, row.cloud, row.sinceAt),
+      insert: s.insert,
     },
+    () => new Map(latestGpuStock(database, account).map((row) => [keyOf(row), row])),
+    observations,
+    { key: keyOf, row: (observation) => ({ ...observation, account }), same: sameStock },
     now,
   );
 }
 
 /** The current stock of every GPU type and cloud of an account. */
 export function latestGpuStock(database: Database, account: string): GpuStockRecord[] {
-  // SQLite takes the bare columns of a max() aggregate from the row holding the maximum.
-  const rows = database.db
-    .select({ row: gpuStock, newest: sql`max(${gpuStock.sinceAt})` })
-    .from(gpuStock)
-    .where(eq(gpuStock.account, account))
-    .groupBy(gpuStock.gpuTypeId, gpuStock.cloud)
-    .orderBy(gpuStock.gpuTypeId, gpuStock.cloud)
-    .all();
-  return rows.map((entry) => entry.row);
+  return statements(database)
+    .latest.all({ account })
+    .map((entry) => entry.row);
 }
 
 /** Every change of one GPU type's stock in one cloud, oldest first. */

@@ -1,8 +1,8 @@
-import { and, asc, eq, isNull } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { type LatestInput, trackedSync } from './latest.js';
 import type { Database } from './open.js';
 import { networkVolumes } from './schema.js';
-import { inventoryRead } from './statements.js';
+import { inventoryRead, perDatabase } from './statements.js';
 
 export type NetworkVolumeRecord = typeof networkVolumes.$inferSelect;
 export type NetworkVolumeInput = LatestInput<typeof networkVolumes>;
@@ -15,13 +15,17 @@ export function liveNetworkVolumes(database: Database, account: string): readonl
   return liveNetworkVolumeRecords.get(database, account);
 }
 
+// Prepared once: read again after every write of the table (each poll moves last_seen_at).
+const liveQuery = perDatabase((database) =>
+  database.db
+    .select()
+    .from(networkVolumes)
+    .where(and(eq(networkVolumes.account, sql.placeholder('account')), isNull(networkVolumes.goneAt)))
+    .orderBy(asc(networkVolumes.networkVolumeId))
+    .prepare(),
+);
+
 const liveNetworkVolumeRecords = inventoryRead(
-  (database: Database, account: string): readonly NetworkVolumeRecord[] =>
-    database.db
-      .select()
-      .from(networkVolumes)
-      .where(and(eq(networkVolumes.account, account), isNull(networkVolumes.goneAt)))
-      .orderBy(asc(networkVolumes.networkVolumeId))
-      .all(),
+  (database: Database, account: string): readonly NetworkVolumeRecord[] => liveQuery(database).all({ account }),
   [networkVolumes],
 );

@@ -1,6 +1,6 @@
 import type { Database } from './open.js';
 import type { BucketSize } from './schema.js';
-import { perDatabase } from './statements.js';
+import { cachedRead, perDatabase } from './statements.js';
 
 /** An endpoint's workers since `from`: its latest summary and when it last had work. */
 export interface EndpointActivity {
@@ -43,12 +43,12 @@ const statements = perDatabase(({ sqlite }) => ({
   ),
   lastCompute: sqlite.prepare<
     { account: string; bucketSize: string; podIds: string; since: number },
-    { podId: string; endedAt: number }
+    { podId: string; endedAt: number; firstStart: number }
   >(
     // From the daily rollup: a day holds a bucket starting at or after `since` when it ends after
     // it, and its latest compute bucket counts when that bucket starts at or after `since` (then
     // compute_end, the latest end of the day's compute buckets, is that bucket's end).
-    `SELECT resource_id AS podId, max(compute_end) AS endedAt FROM billing_days
+    `SELECT resource_id AS podId, max(compute_end) AS endedAt, min(compute_start) AS firstStart FROM billing_days
      WHERE account = @account AND kind = 'pods' AND bucket_size = @bucketSize
        AND day_start > @since - 86400000 AND resource_id IN (SELECT value FROM json_each(@podIds))
        AND compute_start >= @since
@@ -56,8 +56,38 @@ const statements = perDatabase(({ sqlite }) => ({
   ),
 }));
 
-/** Every endpoint's worker activity since `from`. */
-export function endpointActivity(database: Database, account: string, from: number): EndpointActivity[] {
+/** A reading of the samples since `from`, which every start up to `validThrough` reads alike. */
+interface ActivityReading {
+  from: number;
+  validThrough: number;
+  activity: readonly EndpointActivity[];
+}
+
+// Per account until the samples are written (every few minutes) or deleted, while the rule asks
+// every tick with a start that moves with the clock.
+const readings = cachedRead((_database: Database, _account: string): { reading?: ActivityReading } => ({}));
+
+/**
+ * Every endpoint's worker activity since `from`. A later start reads the same samples as long as
+ * it does not pass the oldest sample read, so until then (and until the samples change) the
+ * last reading is returned. Shared between callers: do not modify.
+ */
+export function endpointActivity(database: Database, account: string, from: number): readonly EndpointActivity[] {
+  const kept = readings.get(database, account);
+  const last = kept.reading;
+  if (last && from >= last.from && from <= last.validThrough) return last.activity;
+  const activity = readActivity(database, account, from);
+  const oldest = activity.reduce((min, endpoint) => Math.min(min, endpoint.firstAt), Number.POSITIVE_INFINITY);
+  kept.reading = { from, validThrough: oldest, activity };
+  return activity;
+}
+
+/** Called by every writer of endpoint_worker_samples (inserts, retention). */
+export function workerSamplesChanged(database: Database): void {
+  readings.invalidate(database);
+}
+
+function readActivity(database: Database, account: string, from: number): EndpointActivity[] {
   const s = statements(database);
   const busy = new Map(s.busyWorkers.all({ account, from }).map((row) => [row.endpointId, row]));
   return s.latestWorkers.all({ account, from }).map((latest) => {
@@ -75,10 +105,23 @@ export function volumeMounts(database: Database, account: string): Map<string, V
   );
 }
 
+/** A reading since `since`, which every start up to `validThrough` reads alike. */
+interface ComputeReading {
+  since: number;
+  validThrough: number;
+  endedAt: ReadonlyMap<string, number>;
+}
+
+// Per account, bucket size and Pods until billing is written (billedSpendChanged), while the rule
+// asks every tick with a start that moves with the clock.
+const computeReadings = cachedRead((_database: Database, _key: string): { reading?: ComputeReading } => ({}));
+
 /**
  * When each of these Pods' billed compute (GPU or CPU) last ended since `since`: it has been
  * stopped from then on. Pods without compute since `since` are absent. The bound keeps the cost
- * to the buckets after it, which matters with hundreds of stopped Pods evaluated every minute.
+ * to the buckets after it, which matters with hundreds of stopped Pods evaluated every minute. A
+ * later start counts the same days as long as it does not pass the earliest compute they hold,
+ * so until then (and until billing is written) the last reading is returned: do not modify.
  */
 export function lastComputeAt(
   database: Database,
@@ -86,8 +129,21 @@ export function lastComputeAt(
   bucketSize: BucketSize,
   podIds: readonly string[],
   since: number,
-): Map<string, number> {
+): ReadonlyMap<string, number> {
   if (podIds.length === 0) return new Map();
-  const rows = statements(database).lastCompute.all({ account, bucketSize, podIds: JSON.stringify(podIds), since });
-  return new Map(rows.map((row) => [row.podId, row.endedAt]));
+  const ids = JSON.stringify(podIds);
+  const kept = computeReadings.get(database, `${account}\u0000${bucketSize}\u0000${ids}`);
+  const last = kept.reading;
+  if (last && since >= last.since && since <= last.validThrough) return last.endedAt;
+  const rows = statements(database).lastCompute.all({ account, bucketSize, podIds: ids, since });
+  const endedAt = new Map(rows.map((row) => [row.podId, row.endedAt]));
+  // Spread into Math.min, thousands of stopped Pods would be as many arguments.
+  const earliest = rows.reduce((min, row) => Math.min(min, row.firstStart), Number.POSITIVE_INFINITY);
+  kept.reading = { since, validThrough: earliest, endedAt };
+  return endedAt;
+}
+
+/** Called with billedSpendChanged by every writer of billing_records and billing_days. */
+export function billedComputeChanged(database: Database): void {
+  computeReadings.invalidate(database);
 }

@@ -93,6 +93,35 @@ describe('GPU availability history', () => {
     );
     expect(latestGpuAvailability(database, 'other').map((row) => row.availability)).toEqual(['NONE']);
   });
+
+  it('keeps the latest figures in memory until the next poll, and sees a write by another connection', () => {
+    const database = temp.open();
+    recordGpuAvailability(database, 'main', [h100()], T0);
+    const first = latestGpuAvailability(database, 'main');
+    expect(latestGpuAvailability(database, 'main')).toBe(first);
+    recordGpuAvailability(database, 'main', [h100()], T0 + MINUTE);
+    const polled = latestGpuAvailability(database, 'main');
+    expect(polled).not.toBe(first);
+    expect(polled.map((row) => [row.availability, row.sinceAt, row.lastSeenAt])).toEqual([['HIGH', T0, T0 + MINUTE]]);
+    const other = temp.open();
+    recordGpuAvailability(other, 'main', [h100({ availability: 'LOW' })], T0 + 2 * MINUTE);
+    expect(latestGpuAvailability(database, 'main').map((row) => row.availability)).toEqual(['LOW']);
+  });
+
+  it('compares an item listed twice in one poll with what the poll wrote first', () => {
+    const database = temp.open();
+    recordGpuAvailability(database, 'main', [h100()], T0);
+    const twice = [h100({ availability: 'LOW' }), h100({ availability: 'LOW' })];
+    expect(recordGpuAvailability(database, 'main', twice, T0 + MINUTE)).toEqual({ changed: 1, unchanged: 1 });
+    expect(gpuAvailabilityHistory(database, globalKey).map((row) => [row.availability, row.lastSeenAt])).toEqual([
+      ['HIGH', T0],
+      ['LOW', T0 + MINUTE],
+    ]);
+    // Two different figures for one item at one time cannot both be kept: the poll is refused whole.
+    const conflicting = [h100({ availability: 'MEDIUM' }), h100({ availability: 'HIGH' })];
+    expect(() => recordGpuAvailability(database, 'main', conflicting, T0 + 2 * MINUTE)).toThrow(/UNIQUE|PRIMARY/);
+    expect(latestGpuAvailability(database, 'main').map((row) => row.availability)).toEqual(['LOW']);
+  });
 });
 
 describe('catalog descriptions', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { replaceBillingPages } from '../../src/collectors/billing-store.js';
 import { type BillingRecordInput, upsertBillingRecords } from '../../src/db/billing.js';
 import type { Database } from '../../src/db/open.js';
-import { type SpendQuery, spendByResource } from '../../src/db/spend.js';
+import { type SpendQuery, spendByResource, spendSince } from '../../src/db/spend.js';
 import { DAY, HOUR, T0, useTempDatabases } from './support.js';
 
 const temp = useTempDatabases();
@@ -117,6 +117,27 @@ describe('spend from the daily billing rollup', () => {
     expect(spendByResource(database, q)).toBe(first);
     upsertBillingRecords(database, 'main', [bucket('pod-b', 190, 9)], T0 + 241 * HOUR);
     expect(spendByResource(database, q)).not.toBe(first);
+  });
+
+  it('reads what was billed since a start again only in the next bucket or when billing changed', () => {
+    const database = temp.open();
+    upsertBillingRecords(database, 'main', tenDays(), T0 + 240 * HOUR);
+    const read = (now: number) =>
+      spendSince(database, { account: 'main', kind: 'pods', bucketSize: 'hour', windowStart: T0 + 110 * HOUR, now });
+    const figures = (now: number) => [...read(now).values()];
+    const first = figures(T0 + 120 * HOUR + 1);
+    // Later in the same hour: the very figures kept, not a new reading.
+    expect(figures(T0 + 120 * HOUR + 59 * 60_000)[0]).toBe(first[0]);
+    // The bucket starting at `now` counts, as `start_time <= now` always did.
+    const next = figures(T0 + 121 * HOUR);
+    expect(next[0]).not.toBe(first[0]);
+    expect((next[0]?.windowAmount ?? 0) - (first[0]?.windowAmount ?? 0)).toBeCloseTo(1 + (121 % 7) / 10, 9);
+    expect(figures(T0 + 121 * HOUR + 30 * 60_000)).toEqual(next);
+    upsertBillingRecords(database, 'main', [bucket('pod-a', 115, 9)], T0 + 241 * HOUR);
+    expect(read(T0 + 121 * HOUR + 31 * 60_000).get('pod-a')?.windowAmount).toBeCloseTo(
+      (next[0]?.windowAmount ?? 0) + 9 - (1 + (115 % 7) / 10),
+      9,
+    );
   });
 
   it('reads whole days by the rollup primary key', () => {

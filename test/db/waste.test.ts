@@ -1,0 +1,175 @@
+import { describe, expect, it } from 'vitest';
+import { type BillingRecordInput, upsertBillingRecords } from '../../src/db/billing.js';
+import type { Database } from '../../src/db/open.js';
+import { applyRetention, type RetentionPolicy } from '../../src/db/retention.js';
+import { insertWorkerSamples } from '../../src/db/serverless.js';
+import { type EndpointActivity, endpointActivity, lastComputeAt } from '../../src/db/waste.js';
+import { DAY, HOUR, MINUTE, T0, useTempDatabases } from './support.js';
+
+const temp = useTempDatabases();
+
+const sample = (endpointId: string, observedAt: number, running: number) => ({
+  endpointId,
+  observedAt,
+  running,
+  idle: 1,
+  initializing: 0,
+  throttled: 0,
+  unhealthy: 0,
+  total: running + 1,
+});
+
+/** The same figures straight from the samples, read afresh every time. */
+function fromSamples(database: Database, from: number): EndpointActivity[] {
+  const rows = database.sqlite
+    .prepare(
+      `SELECT endpoint_id AS endpointId, observed_at AS at, running, idle, initializing, unhealthy
+       FROM endpoint_worker_samples WHERE account = 'main' AND observed_at >= ? ORDER BY endpoint_id, observed_at`,
+    )
+    .all(from) as Array<{
+    endpointId: string;
+    at: number;
+    running: number;
+    idle: number;
+    initializing: number;
+    unhealthy: number;
+  }>;
+  const byEndpoint = new Map<string, EndpointActivity>();
+  for (const { endpointId, at, ...counts } of rows) {
+    const seen = byEndpoint.get(endpointId);
+    const lastBusyAt = counts.running > 0 ? at : (seen?.lastBusyAt ?? null);
+    byEndpoint.set(endpointId, { endpointId, latestAt: at, ...counts, lastBusyAt, firstAt: seen?.firstAt ?? at });
+  }
+  return [...byEndpoint.values()];
+}
+
+const sorted = (activity: readonly EndpointActivity[]) =>
+  [...activity].sort((a, b) => a.endpointId.localeCompare(b.endpointId));
+
+describe('endpoint activity', () => {
+  it('reads the samples again only when they change or the start passes the oldest one read', () => {
+    const database = temp.open();
+    // Two endpoints polled every 5 minutes; ep-b is busy in its third hour only.
+    for (let at = T0; at < T0 + 6 * HOUR; at += 5 * MINUTE) {
+      const busy = at >= T0 + 2 * HOUR && at < T0 + 3 * HOUR ? 1 : 0;
+      insertWorkerSamples(database, 'main', [sample('ep-a', at, 0), sample('ep-b', at + MINUTE, busy)]);
+    }
+    const first = endpointActivity(database, 'main', T0 + HOUR + 30_000);
+    expect(sorted(first)).toEqual(fromSamples(database, T0 + HOUR + 30_000));
+    // Every start up to the oldest sample read (ep-b's at 1h01) reads the same samples.
+    for (const from of [T0 + HOUR + 45_000, T0 + HOUR + MINUTE]) {
+      expect(endpointActivity(database, 'main', from)).toBe(first);
+      expect(sorted(first)).toEqual(fromSamples(database, from));
+    }
+    // Past it, a sample drops out of the window.
+    const later = endpointActivity(database, 'main', T0 + HOUR + MINUTE + 1);
+    expect(later).not.toBe(first);
+    expect(sorted(later)).toEqual(fromSamples(database, T0 + HOUR + MINUTE + 1));
+    expect(sorted(later).map((a) => a.firstAt)).toEqual([T0 + HOUR + 5 * MINUTE, T0 + HOUR + 6 * MINUTE]);
+    // Walking the start minute by minute agrees with a fresh read at every step, busy hour leaving included.
+    for (let from = T0 + HOUR; from <= T0 + 5 * HOUR; from += MINUTE) {
+      expect(sorted(endpointActivity(database, 'main', from))).toEqual(fromSamples(database, from));
+    }
+    const settled = endpointActivity(database, 'main', T0 + 5 * HOUR);
+    expect(settled.find((a) => a.endpointId === 'ep-b')?.lastBusyAt).toBeNull();
+    insertWorkerSamples(database, 'main', [sample('ep-b', T0 + 6 * HOUR, 2)]);
+    const written = endpointActivity(database, 'main', T0 + 5 * HOUR);
+    expect(written.find((a) => a.endpointId === 'ep-b')?.lastBusyAt).toBe(T0 + 6 * HOUR);
+    expect(sorted(written)).toEqual(fromSamples(database, T0 + 5 * HOUR));
+  });
+
+  it('follows retention deleting the samples it read, and a write by another connection', () => {
+    const database = temp.open();
+    for (let at = T0; at < T0 + DAY; at += HOUR) insertWorkerSamples(database, 'main', [sample('ep-a', at, 1)]);
+    const from = T0 + 2 * HOUR;
+    expect(endpointActivity(database, 'main', from)[0]?.firstAt).toBe(from);
+    const policy: RetentionPolicy = {
+      rawSamplesMs: 12 * HOUR,
+      fiveMinuteRollupsMs: 30 * DAY,
+      rollupsMs: 400 * DAY,
+      usedLinksMs: DAY,
+      outboxMs: DAY,
+    };
+    expect(applyRetention(database, policy, T0 + DAY).workerSamplesDeleted).toBe(12);
+    expect(endpointActivity(database, 'main', from)).toEqual(fromSamples(database, from));
+    expect(endpointActivity(database, 'main', from)[0]?.firstAt).toBe(T0 + 12 * HOUR);
+    const other = temp.open();
+    insertWorkerSamples(other, 'main', [sample('ep-c', T0 + DAY, 0)]);
+    expect(
+      endpointActivity(database, 'main', from)
+        .map((a) => a.endpointId)
+        .sort(),
+    ).toEqual(['ep-a', 'ep-c']);
+  });
+
+  it('finds nothing in an empty window until a sample lands', () => {
+    const database = temp.open();
+    expect(endpointActivity(database, 'main', T0)).toEqual([]);
+    insertWorkerSamples(database, 'main', [sample('ep-a', T0 + HOUR, 0)]);
+    expect(endpointActivity(database, 'main', T0 + MINUTE).map((a) => a.firstAt)).toEqual([T0 + HOUR]);
+  });
+});
+
+/** An hour of a Pod: compute when it ran, disk only when stopped. */
+function podHour(podId: string, hour: number, ran: boolean): BillingRecordInput {
+  const startTime = T0 + hour * HOUR;
+  const gpuAmount = ran ? 0.69 : 0;
+  return {
+    kind: 'pods',
+    resourceId: podId,
+    bucketSize: 'hour',
+    startTime,
+    endTime: startTime + HOUR,
+    totalAmount: gpuAmount + 0.01,
+    amounts: { totalAmount: gpuAmount + 0.01, gpuAmount, diskAmount: 0.01 },
+  };
+}
+
+/** When each Pod's compute last ended since `since`, from every stored bucket. */
+function computeFromBuckets(database: Database, since: number): Map<string, number> {
+  const rows = database.sqlite
+    .prepare(
+      `SELECT resource_id, max(end_time) FROM billing_records
+       WHERE account = 'main' AND kind = 'pods' AND bucket_size = 'hour' AND start_time >= ?
+         AND coalesce(json_extract(amounts, '$.gpuAmount'), 0) > 0
+       GROUP BY resource_id`,
+    )
+    .raw()
+    .all(since) as Array<[string, number]>;
+  return new Map(rows);
+}
+
+describe('last compute of stopped Pods', () => {
+  it('reads billing again only when it is written or the start passes the earliest compute read', () => {
+    const database = temp.open();
+    const pods = ['pod-a', 'pod-b', 'pod-c'];
+    // Three days: pod-a runs its first 30 hours, pod-b every fifth hour, pod-c never.
+    const records = [];
+    for (let hour = 0; hour < 72; hour++) {
+      records.push(
+        podHour('pod-a', hour, hour < 30),
+        podHour('pod-b', hour, hour % 5 === 0),
+        podHour('pod-c', hour, false),
+      );
+    }
+    upsertBillingRecords(database, 'main', records, T0 + 72 * HOUR);
+    const readings = new Set<ReadonlyMap<string, number>>();
+    let steps = 0;
+    for (let since = T0 + 20 * HOUR; since <= T0 + 70 * HOUR; since += 10 * MINUTE) {
+      const read = lastComputeAt(database, 'main', 'hour', pods, since);
+      expect(read).toEqual(computeFromBuckets(database, since));
+      readings.add(read);
+      steps += 1;
+    }
+    // A day counts by its latest compute: a new reading only each time the start passes one
+    // (pod-b's 20h, pod-a's 29h, pod-b's 45h and 70h), not at each of the 301 steps.
+    expect(steps).toBe(301);
+    expect(readings.size).toBe(5);
+    const since = T0 + 61 * HOUR;
+    const before = lastComputeAt(database, 'main', 'hour', pods, since);
+    expect(before.get('pod-c')).toBeUndefined();
+    upsertBillingRecords(database, 'main', [podHour('pod-c', 66, true)], T0 + 73 * HOUR);
+    expect(lastComputeAt(database, 'main', 'hour', pods, since).get('pod-c')).toBe(T0 + 67 * HOUR);
+    expect(lastComputeAt(database, 'main', 'hour', pods, since)).toEqual(computeFromBuckets(database, since));
+  });
+});
