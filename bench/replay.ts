@@ -6,6 +6,9 @@
  *
  *   node --import tsx bench/replay.ts                 # small-team 24h, large 2h
  *   node --import tsx bench/replay.ts 24h 24h         # small-team span, large span ('0' skips)
+ *
+ * Each run also prints its first virtual hour (an account's billing backfill lands in it) apart
+ * from the mean of the later, steady hours: a large day is about its first hour plus 23 of those.
  */
 
 import { join } from 'node:path';
@@ -42,9 +45,19 @@ async function replayed(name: string, span: string) {
   // CPU time as well as wall: on a machine shared with other work, wall time mostly measures the
   // neighbours, while the process's own CPU time is what the replay costs.
   const cpuBefore = process.cpuUsage();
-  const report = await replay({ scenario, durationMs: parseDuration(span), log: silentLogger() });
+  // Each virtual hour's own cost: the first hour of an account carries its billing backfill, and
+  // the later (steady) hours are what a longer replay adds per hour.
+  const hours: Array<{ wallMs: number; cpuMs: number }> = [];
+  let mark = { wall: performance.now(), cpu: process.cpuUsage() };
+  const onProgress = () => {
+    const cpu = process.cpuUsage(mark.cpu);
+    hours.push({ wallMs: performance.now() - mark.wall, cpuMs: (cpu.user + cpu.system) / 1000 });
+    mark = { wall: performance.now(), cpu: process.cpuUsage() };
+  };
+  const report = await replay({ scenario, durationMs: parseDuration(span), log: silentLogger(), onProgress });
   const cpu = process.cpuUsage(cpuBefore);
-  return { name, span, ms: report.wallMs, cpuMs: (cpu.user + cpu.system) / 1000, requests: report.api.requests };
+  const totals = { ms: report.wallMs, cpuMs: (cpu.user + cpu.system) / 1000 };
+  return { name, span, ...totals, hours, requests: report.api.requests };
 }
 
 const base = baselineMs();
@@ -62,4 +75,13 @@ for (const run of runs) {
       `${fmt(run.requests)} requests; ` +
       `ratio to baseline ${fmt(run.ms / baseline, 1)}×`,
   );
+  const steady = run.hours.slice(1);
+  if (steady.length > 0) {
+    const sum = (pick: (hour: (typeof steady)[number]) => number) => steady.reduce((total, h) => total + pick(h), 0);
+    console.log(
+      `  first hour ${fmt((run.hours[0]?.wallMs ?? 0) / 1000, 1)} s wall, ${fmt((run.hours[0]?.cpuMs ?? 0) / 1000, 1)} s CPU; ` +
+        `later hours ${fmt(sum((h) => h.wallMs) / steady.length / 1000, 1)} s wall, ` +
+        `${fmt(sum((h) => h.cpuMs) / steady.length / 1000, 1)} s CPU each (mean of ${steady.length})`,
+    );
+  }
 }

@@ -2,8 +2,8 @@ import { type SyncResult, trackedSync, type UnreadableItems } from './latest.js'
 import type { Database } from './open.js';
 import { type PodInput, podListSyncing } from './pod-list.js';
 import { markSamplesWritten } from './sample-window.js';
-import { podSamples, pods, type SampleState } from './schema.js';
-import { inventoryChanged, perDatabase, placeholdersFor, replaceOnConflict, rowWriter } from './statements.js';
+import { pods, type SampleState } from './schema.js';
+import { inventoryChanged, perDatabase } from './statements.js';
 
 export { livePods, type PodInput, type PodRecord } from './pod-list.js';
 
@@ -53,15 +53,30 @@ export interface PodSampleRecord extends PodSampleInput {
   maxGpuMemoryUtil: number | null;
 }
 
-const insertSample = perDatabase((database) =>
-  rowWriter<typeof podSamples.$inferInsert>(
-    database,
-    database.db
-      .insert(podSamples)
-      .values(placeholdersFor(podSamples))
-      .onConflictDoUpdate(replaceOnConflict(podSamples, [podSamples.account, podSamples.observedAt, podSamples.podId])),
-  ),
-);
+/** The sample columns in the order a row's values are bound. */
+const SAMPLE_COLUMNS =
+  'account, pod_id, observed_at, known, uptime_s, gpu_util, gpu_memory_util, max_gpu_util, max_gpu_memory_util, cpu_util, memory_util';
+const SAMPLE_WIDTH = 11;
+/** Rows per multi-row INSERT: one statement step for many rows (11 parameters each, far below SQLite's limit). */
+const SAMPLE_BATCH = 64;
+/** A re-sent sample replaces itself: every column but the key takes the new row's value. */
+const SAMPLE_UPSERT = `ON CONFLICT (account, observed_at, pod_id) DO UPDATE SET known = excluded.known,
+  uptime_s = excluded.uptime_s, gpu_util = excluded.gpu_util, gpu_memory_util = excluded.gpu_memory_util,
+  max_gpu_util = excluded.max_gpu_util, max_gpu_memory_util = excluded.max_gpu_memory_util,
+  cpu_util = excluded.cpu_util, memory_util = excluded.memory_util`;
+
+const sampleWrites = perDatabase(({ sqlite }) => {
+  const values = (rows: number) =>
+    Array(rows)
+      .fill(`(${Array(SAMPLE_WIDTH).fill('?').join(', ')})`)
+      .join(', ');
+  return {
+    one: sqlite.prepare(`INSERT INTO pod_samples (${SAMPLE_COLUMNS}) VALUES ${values(1)} ${SAMPLE_UPSERT}`),
+    batch: sqlite.prepare(
+      `INSERT INTO pod_samples (${SAMPLE_COLUMNS}) VALUES ${values(SAMPLE_BATCH)} ${SAMPLE_UPSERT}`,
+    ),
+  };
+});
 
 function maxOf(values: number[] | null): number | null {
   return values && values.length > 0 ? Math.max(...values) : null;
@@ -82,11 +97,12 @@ function perGpuList(stored: string | null, max: number | null): number[] | null 
 
 /** Stores samples (a re-sent sample replaces itself); the busiest-GPU figures are derived here, once. */
 export function insertPodSamples(database: Database, account: string, samples: readonly PodSampleInput[]): number {
-  const insert = insertSample(database);
+  const writes = sampleWrites(database);
   let oldest = Number.POSITIVE_INFINITY;
+  const values: Array<string | number | null> = [];
   const rows = samples.map((sample) => {
     oldest = Math.min(oldest, sample.observedAt);
-    return {
+    const row = {
       account,
       podId: sample.podId,
       observedAt: sample.observedAt,
@@ -99,11 +115,19 @@ export function insertPodSamples(database: Database, account: string, samples: r
       cpuUtil: sample.cpuUtil,
       memoryUtil: sample.memoryUtil,
     };
+    // In SAMPLE_COLUMNS' order.
+    values.push(row.account, row.podId, row.observedAt, row.known, row.uptimeS, row.gpuUtil, row.gpuMemoryUtil);
+    values.push(row.maxGpuUtil, row.maxGpuMemoryUtil, row.cpuUtil, row.memoryUtil);
+    return row;
   });
   // The window is handed the very rows written, so it holds what a read back would.
   markSamplesWritten(database, account, oldest, rows);
   database.transaction(() => {
-    for (const row of rows) insert(row);
+    const batchEnd = values.length - (values.length % (SAMPLE_BATCH * SAMPLE_WIDTH));
+    for (let at = 0; at < batchEnd; at += SAMPLE_BATCH * SAMPLE_WIDTH) {
+      writes.batch.run(values.slice(at, at + SAMPLE_BATCH * SAMPLE_WIDTH));
+    }
+    for (let at = batchEnd; at < values.length; at += SAMPLE_WIDTH) writes.one.run(values.slice(at, at + SAMPLE_WIDTH));
   });
   return samples.length;
 }

@@ -45,7 +45,7 @@ export class InProcessDispatcher extends Dispatcher {
         Buffer.from(value),
       ]);
       handler.onHeaders?.(reply.status, rawHeaders, () => {}, '');
-      if (reply.payload !== undefined && reply.payload !== '') handler.onData?.(Buffer.from(reply.payload));
+      if (reply.bytes !== undefined && reply.bytes.length > 0) handler.onData?.(reply.bytes);
       handler.onComplete?.([]);
     } catch (error) {
       handler.onError?.(error as Error);

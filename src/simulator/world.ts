@@ -1,5 +1,6 @@
 import { accrueMicros, aggregateAmounts, amountsOf, type Micros, type Usage, usageByBucket } from './billing.js';
 import type { BucketSize, Window } from './buckets.js';
+import { podRecordJson } from './pod-json.js';
 import { PodLifecycle } from './pod-lifecycle.js';
 import { type PodState, podRecord } from './pod-view.js';
 import { type BillingKind, type BillingLine, endpointLine, podLines, volumeLine } from './pricing.js';
@@ -71,6 +72,18 @@ export class World {
     return this.pods
       .filter((pod) => pod.lifecycle.existsAt(t) && (options.includeClusterPods || !pod.spec.cluster))
       .map((pod) => podRecord(pod, t));
+  }
+
+  /** podsView as JSON text (`[…]`), each record from parts kept per Pod (pod-json.ts). */
+  podsJson(nowMs: number, options: { includeClusterPods: boolean }): string {
+    const t = this.advance(nowMs);
+    const records: string[] = [];
+    for (const pod of this.pods) {
+      if (pod.lifecycle.existsAt(t) && (options.includeClusterPods || !pod.spec.cluster)) {
+        records.push(podRecordJson(pod, t));
+      }
+    }
+    return `[${records.join(',')}]`;
   }
 
   podView(id: string, nowMs: number): V2Pod | undefined {

@@ -277,6 +277,40 @@ describe('pod samples', () => {
     ]);
   });
 
+  it('stores every sample of a poll written in multi-row batches and single rows alike, and a re-send replaces each', () => {
+    const database = temp.open();
+    // 150 = two batches of 64 and 22 single rows; every 7th a two-GPU Pod, every 11th unknown.
+    const poll = (offset: number) =>
+      Array.from({ length: 150 }, (_, i) => {
+        const known = i % 11 !== 0;
+        const gpus = i % 7 === 0 ? [i % 100, (i + offset) % 100] : [(i + offset) % 100];
+        return {
+          podId: `pod-${String(i).padStart(3, '0')}`,
+          observedAt: T0,
+          state: known ? ('known' as const) : ('unknown' as const),
+          uptimeS: known ? i * 60 + offset : null,
+          gpuUtil: known ? gpus : null,
+          gpuMemoryUtil: known ? gpus.map((value) => 100 - value) : null,
+          cpuUtil: known ? i / 4 : null,
+          memoryUtil: known ? offset : null,
+        };
+      });
+    const expected = (offset: number) =>
+      poll(offset).map((sample) => ({
+        ...sample,
+        account: 'main',
+        maxGpuUtil: sample.gpuUtil ? Math.max(...sample.gpuUtil) : null,
+        maxGpuMemoryUtil: sample.gpuMemoryUtil ? Math.max(...sample.gpuMemoryUtil) : null,
+      }));
+    expect(insertPodSamples(database, 'main', poll(0))).toBe(150);
+    expect(podSamplesBetween(database, 'main', T0, T0)).toEqual(expected(0));
+    // Re-sent from a later offset: the first 100 straddle a batch and the single rows.
+    insertPodSamples(database, 'main', poll(5).slice(30, 130));
+    const mixed = expected(0);
+    mixed.splice(30, 100, ...expected(5).slice(30, 130));
+    expect(podSamplesBetween(database, 'main', T0, T0)).toEqual(mixed);
+  });
+
   it('stores an absent reading as SQL NULL, not the JSON text "null"', () => {
     const database = temp.open();
     insertPodSamples(database, 'main', [

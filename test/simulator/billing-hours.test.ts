@@ -69,6 +69,37 @@ describe('billing replies from encoded hours', () => {
     expect(records).toBeGreaterThan(10_000);
   });
 
+  it('generate only the hours still open at the last reading when the daemon re-reads its trailing 48 h every 15 minutes', () => {
+    const world = smallTeam();
+    // The world's own usage() is what generating hours calls; what it is asked for is recorded.
+    const asked: Array<{ kind: string; startMs: number; endMs: number }> = [];
+    const usage = world.usage.bind(world);
+    world.usage = (nowMs, kind, window, size, options) => {
+      asked.push({ kind, startMs: window.startMs, endMs: window.endMs });
+      return usage(nowMs, kind, window, size, options);
+    };
+    const trailing = (t: number) => {
+      const end = Math.floor(t / HOUR) * HOUR + HOUR;
+      return `bucketSize=hour&startTime=${iso(end - 48 * HOUR)}&endTime=${iso(end)}`;
+    };
+    let t = START_MS + 30 * HOUR;
+    for (const path of Object.keys(BILLING_ROUTES)) both(world, path, trailing(t), t);
+    // The first reading generates the 48 h; from then on, sealed hours come from the cache.
+    expect(Math.min(...asked.map((call) => call.startMs))).toBeLessThanOrEqual(t - 47 * HOUR);
+    for (let poll = 1; poll <= 12; poll++) {
+      // Only an hour still open at the last reading may be generated again (once it has closed).
+      const openBefore = Math.floor(t / HOUR) * HOUR;
+      t += 15 * MINUTE;
+      asked.length = 0;
+      for (const path of Object.keys(BILLING_ROUTES)) {
+        const route = BILLING_ROUTES[path] as (typeof BILLING_ROUTES)[string];
+        billingReply(world, route, new URLSearchParams(trailing(t)), t);
+      }
+      expect(asked.length, `poll ${poll}`).toBeGreaterThan(0);
+      for (const call of asked) expect(call.startMs, `${call.kind} at ${iso(t)}`).toBeGreaterThanOrEqual(openBefore);
+    }
+  });
+
   it('decode to the same body when a caller reads the reply as an object', () => {
     const world = smallTeam();
     const t = START_MS + 30 * HOUR + 5 * MINUTE;
