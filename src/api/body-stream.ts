@@ -16,7 +16,7 @@ export class BodyReadError extends Error {
  * concurrency slot go to the next request) while the consumer works through it. Past this many
  * bytes waiting, reading pauses and the answer stays on the wire, so memory stays bounded.
  */
-export const READ_AHEAD_BYTES = 4 * 1024 * 1024;
+export const READ_AHEAD_BYTES = 1024 * 1024;
 
 /**
  * Hands the body to `consume` as UTF-8 text; the body is released however `consume` ends.
