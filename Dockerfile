@@ -37,5 +37,8 @@ EXPOSE 9464
 # Slim images have no curl; Node 18+ has fetch. The port is the default of http.listen.
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:9464/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+# No --max-old-space-size: a cap too low for a large account would be a crash loop. The daemon sets
+# its own pace of full collections at start instead (src/memory-policy.ts) and logs it with the
+# heap limit; `node --heap-growing-percent=N` here would override it.
 ENTRYPOINT ["node", "/app/dist/main.js"]
 CMD ["run"]

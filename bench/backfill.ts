@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import Sqlite from 'better-sqlite3';
 import { billingCollector } from '../src/collectors/billing.js';
 import { openDatabase } from '../src/db/open.js';
+import { applyMemoryPolicy, type MemoryPolicy } from '../src/memory-policy.js';
 import { packagePath } from '../src/package-root.js';
 import { ScaledClock } from '../src/simulator/scaled-clock.js';
 import { loadScenario } from '../src/simulator/scenario.js';
@@ -42,10 +43,15 @@ interface DaemonResult {
   startRssBytes: number;
   /** process.memoryUsage() at the highest RSS sampled (every 100 ms), to say where the peak lies. */
   atPeak: NodeJS.MemoryUsage;
+  /** CPU of the daemon's process during the backfill (user + system), ms: on a loaded machine, steadier than wall time. */
+  cpuMs: number;
+  /** What `podwarden run` applies at start, applied here too so the peak is the daemon's. */
+  memory: MemoryPolicy;
 }
 
 if (process.argv.includes('--daemon')) {
   process.once('message', async (args: DaemonArgs) => {
+    const memory = applyMemoryPolicy();
     let requests = 0;
     const startRssBytes = process.memoryUsage.rss();
     const side = daemonSide(args, new ScaledClock({ startMs: args.startMs, speed: 1 }), args.dbPath, () => {
@@ -58,8 +64,10 @@ if (process.argv.includes('--daemon')) {
       if (usage.rss > atPeak.rss) atPeak = usage;
     }, 100);
     const t0 = performance.now();
+    const cpu0 = process.cpuUsage();
     await billingCollector.collect(side.context());
     const collectorMs = performance.now() - t0;
+    const cpu = process.cpuUsage(cpu0);
     clearInterval(sampler);
     await side.close();
     const result: DaemonResult = {
@@ -68,6 +76,8 @@ if (process.argv.includes('--daemon')) {
       maxRssKb: process.resourceUsage().maxRSS,
       startRssBytes,
       atPeak,
+      cpuMs: (cpu.user + cpu.system) / 1000,
+      memory,
     };
     process.send?.(result, () => process.disconnect());
   });
@@ -116,12 +126,16 @@ if (process.argv.includes('--daemon')) {
     `${BACKFILL_DAYS}-day hourly backfill of the large scenario: ${fmt(n)} billing rows, ${fmt(result.requests)} requests`,
   );
   console.log(
-    `  billing collector (HTTP + parse + store): ${fmt(result.collectorMs)} ms = ${fmt(n / (result.collectorMs / 1000))} rows/s`,
+    `  billing collector (HTTP + parse + store): ${fmt(result.collectorMs)} ms = ${fmt(n / (result.collectorMs / 1000))} rows/s (CPU ${fmt(result.cpuMs)} ms)`,
   );
   console.log(`  raw prepared insert, one transaction:     ${fmt(rawMs)} ms = ${fmt(n / (rawMs / 1000))} rows/s`);
   console.log(`  end to end, rows/s against raw: ${fmt(rawMs / result.collectorMs, 2)}× (target ≥ 0.7×)`);
   console.log(
     `  peak RSS of the daemon's process (backfill included): ${fmt(result.maxRssKb / 1024)} MB (target ≤ 200 MB); before the backfill ${fmt(result.startRssBytes / 1048576)} MB`,
+  );
+  const { heapGrowingPercent, setBy, heapLimitMb } = result.memory;
+  console.log(
+    `  daemon's memory policy: heap limit ${fmt(heapLimitMb)} MB, heap growth between full collections ${heapGrowingPercent === null ? "V8's own" : `${heapGrowingPercent}%`} (${setBy})`,
   );
   const mb = (bytes: number) => `${fmt(bytes / 1048576)} MB`;
   const { rss, heapUsed, heapTotal, external } = result.atPeak;

@@ -4,8 +4,12 @@
  * concurrency (requests × 50 ms / concurrency). The simulator runs in a process of its own
  * (sim-process.ts), as RunPod does: its work does not hold the daemon's event loop.
  *
- *   node --import tsx bench/collect-cycle.ts
+ *   node --import tsx bench/collect-cycle.ts [--profile <file.cpuprofile>]
+ *
+ * `--profile` writes a CPU profile of the measured cycle alone (not the warm-up, not module loading).
  */
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { collectors } from '../src/collectors/index.js';
@@ -34,6 +38,14 @@ setup.config.collectors.billing.backfillMs = 0;
 // Warm-up cycle: first-time work (billing's first read, catalog history) is not the steady state.
 for (const collector of collectors.values()) await collector.collect(setup.context());
 
+const profileAt = process.argv.indexOf('--profile');
+const profileFile = profileAt > 0 ? process.argv[profileAt + 1] : undefined;
+const profiler = profileFile ? new Session() : undefined;
+if (profiler) {
+  profiler.connect();
+  await profiler.post('Profiler.enable');
+  await profiler.post('Profiler.start');
+}
 const before = await sim.requestLog();
 // The longest the event loop was held: a synchronous store shows here as waiting responses.
 const loopDelay = monitorEventLoopDelay({ resolution: 10 });
@@ -49,6 +61,11 @@ await Promise.all(
 const wallMs = performance.now() - started;
 const cpu = process.cpuUsage(cpuBefore);
 loopDelay.disable();
+if (profiler && profileFile) {
+  const { profile } = await profiler.post('Profiler.stop');
+  writeFileSync(profileFile, JSON.stringify(profile));
+  profiler.disconnect();
+}
 const after = await sim.requestLog(before.lastSeq);
 const requests = after.total - before.total;
 const concurrency = setup.config.api.concurrency;

@@ -28,7 +28,11 @@ export interface ApiClientOptions {
   log: Logger;
   timeouts: { connectMs: number; headersMs: number; bodyMs: number };
   retries: { max: number; baseDelayMs: number; maxDelayMs: number };
-  /** Requests in flight at once, REST and GraphQL together, for one account. */
+  /**
+   * Requests in flight at once, REST and GraphQL together, for one account: from sending a
+   * request until the last byte of its answer has arrived. Decoding or storing an answer that
+   * has arrived holds no place, so a slow consumer does not keep the next request waiting.
+   */
   concurrency: number;
   /** Longest we wait for a rate-limit window (pacing or Retry-After) before failing; default 120 s. */
   maxRateLimitWaitMs?: number;
@@ -170,9 +174,12 @@ export class HttpTransport {
         const type = header(response.headers, 'content-type') ?? '';
         if (consume && status >= 200 && status < 300 && !type.includes('html')) {
           consuming = true;
-          return { response, text: '', streamed: await consumeBody(response.body, (text) => consume(text, op)) };
+          const streamed = await consumeBody(response.body, (text) => consume(text, op), release);
+          return { response, text: '', streamed };
         }
-        return { response, text: await response.body.text() };
+        const text = await response.body.text();
+        release();
+        return { response, text };
       };
       const { response, text, streamed } = await (this.options.inflight?.track(exchange()) ?? exchange());
       const code = response.statusCode;

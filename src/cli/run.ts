@@ -3,6 +3,7 @@ import { type Clock, RealClock } from '../clock.js';
 import { loadConfig } from '../config/load.js';
 import { startRuntime } from '../daemon-runtime.js';
 import type { Logger } from '../log.js';
+import { applyMemoryPolicy } from '../memory-policy.js';
 import { ScaledClock } from '../simulator/scaled-clock.js';
 import { configOption } from './config-option.js';
 import { UsageError } from './exit.js';
@@ -28,6 +29,13 @@ export function runCommand(): Command {
       const clock = clockFor(options.clockStart);
       const config = loadConfig({ path: options.config, env: process.env });
       const log = loggerFor(config);
+      const memory = applyMemoryPolicy();
+      log.info(
+        memory,
+        memory.heapGrowingPercent === null
+          ? `memory: heap limit ${memory.heapLimitMb} MB, V8's own pace of full collections (${memory.setBy})`
+          : `memory: heap limit ${memory.heapLimitMb} MB, a full collection once the heap grows ${memory.heapGrowingPercent}% past live data (${memory.setBy})`,
+      );
       const stopRequested = nextStopRequest(log);
       const runtime = await startRuntime({ config, clock, log });
 

@@ -73,6 +73,10 @@ describe('podwarden run', () => {
     const exited = once(child, 'exit');
     try {
       await until(() => (/podwarden running/.test(stderr) ? true : undefined), 20_000);
+      // It says at start what memory it runs under: Node's heap limit and its pace of full collections.
+      expect(stderr).toMatch(
+        /memory: heap limit \d+ MB, a full collection once the heap grows 50% past live data \(podwarden\)/,
+      );
       // Two Pod polls at least: the one at start and a scheduled one.
       await until(() => {
         const db = openDatabase(dbPath, { migrate: false });
