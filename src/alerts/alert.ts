@@ -1,3 +1,4 @@
+import { withDetailsOf } from '../db/alert-rows.js';
 import type { AlertRecord } from '../db/alerts.js';
 import type { AlertData } from '../messages/view.js';
 
@@ -12,7 +13,9 @@ export interface NotifyAlert extends AlertData {
 /** A fired episode, ready for the pipeline; never-fired (pending) episodes are not notified. */
 export function toNotifyAlert(record: AlertRecord, defaultRecipients: readonly string[]): NotifyAlert | undefined {
   if (record.firedAt === null) return undefined;
-  return {
+  // Its details are parsed when something reads them: the pipeline reads them only for the
+  // alerts of a message it writes, and every tick sees each alert's details rewritten.
+  const alert = {
     id: record.id,
     key: record.key,
     rule: record.rule,
@@ -20,9 +23,11 @@ export function toNotifyAlert(record: AlertRecord, defaultRecipients: readonly s
     severity: record.severity,
     summary: record.summary,
     labels: record.labels,
-    details: record.details,
+    // Keeps its place among the keys; withDetailsOf gives it its value.
+    details: {},
     recipients: [...(record.recipients ?? defaultRecipients)].sort(),
     firedAt: record.firedAt,
     resolvedAt: record.resolvedAt,
   };
+  return withDetailsOf(alert, record);
 }
