@@ -92,18 +92,25 @@ export function dueMessages(database: Database, now: number): OutboxRecord[] {
   return reads(database).due.all({ now });
 }
 
+/**
+ * Whether any message is due at `now` (as dueMessages), without reading one: every tick asks,
+ * and only a tick that has one reads the messages, bodies and all, to send them.
+ */
+export function hasDueMessages(database: Database, now: number): boolean {
+  return reads(database).anyDue.get({ now }) !== undefined;
+}
+
 /** The reads of every evaluation tick, prepared once per database instead of built on each call. */
 const reads = perDatabase((database: Database) => {
   const now = sql.placeholder('now');
+  const due = and(
+    unfinished,
+    lte(outbox.nextAttemptAt, now),
+    or(isNull(outbox.leaseUntil), lte(outbox.leaseUntil, now)),
+  );
   return {
-    due: database.db
-      .select()
-      .from(outbox)
-      .where(
-        and(unfinished, lte(outbox.nextAttemptAt, now), or(isNull(outbox.leaseUntil), lte(outbox.leaseUntil, now))),
-      )
-      .orderBy(asc(outbox.id))
-      .prepare(),
+    due: database.db.select().from(outbox).where(due).orderBy(asc(outbox.id)).prepare(),
+    anyDue: database.db.select({ id: outbox.id }).from(outbox).where(due).limit(1).prepare(),
   };
 });
 
