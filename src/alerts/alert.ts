@@ -1,4 +1,3 @@
-import { withDetailsOf } from '../db/alert-rows.js';
 import type { AlertRecord } from '../db/alerts.js';
 import type { AlertData } from '../messages/view.js';
 
@@ -13,9 +12,7 @@ export interface NotifyAlert extends AlertData {
 /** A fired episode, ready for the pipeline; never-fired (pending) episodes are not notified. */
 export function toNotifyAlert(record: AlertRecord, defaultRecipients: readonly string[]): NotifyAlert | undefined {
   if (record.firedAt === null) return undefined;
-  // Its details are parsed when something reads them: the pipeline reads them only for the
-  // alerts of a message it writes, and every tick sees each alert's details rewritten.
-  const alert = {
+  return {
     id: record.id,
     key: record.key,
     rule: record.rule,
@@ -23,11 +20,9 @@ export function toNotifyAlert(record: AlertRecord, defaultRecipients: readonly s
     severity: record.severity,
     summary: record.summary,
     labels: record.labels,
-    // Keeps its place among the keys; withDetailsOf gives it its value.
-    details: {},
+    details: record.details,
     recipients: [...(record.recipients ?? defaultRecipients)].sort(),
     firedAt: record.firedAt,
     resolvedAt: record.resolvedAt,
   };
-  return withDetailsOf(alert, record);
 }

@@ -36,13 +36,10 @@ interface Parsed {
   labels: string;
   labelsValue: AlertRecord['labels'];
   details: string;
-  /** NOT_PARSED until something reads the details of this text. */
-  detailsValue: AlertRecord['details'] | typeof NOT_PARSED;
+  detailsValue: AlertRecord['details'];
   recipients: string | null;
   recipientsValue: AlertRecord['recipients'];
 }
-
-const NOT_PARSED = Symbol('not parsed');
 
 /**
  * The last parse of each alert's JSON columns, by id, per database. Emptied when it grows past
@@ -52,11 +49,8 @@ const PARSED_LIMIT = 20_000;
 const parsedOf = perDatabase(() => new Map<number, Parsed>());
 
 /**
- * The record of a row, as drizzle would map it. Its `details` are parsed when first read: every
- * tick rewrites them (each finding carries when it was evaluated), and most ticks read no alert's
- * details (they matter when a message is written). The parsed values may be shared with earlier
- * reads of an unchanged row: callers must not modify them (none does; alerts are rebuilt, not
- * edited).
+ * The record of a row, as drizzle would map it. The JSON values may be shared with earlier reads
+ * of an unchanged row: callers must not modify them (none does; alerts are rebuilt, not edited).
  */
 function toRecord(cache: Map<number, Parsed>, row: AlertRow): AlertRecord {
   const [id, key, rule, account, severity, summary, labels, details, recipients] = row;
@@ -67,7 +61,7 @@ function toRecord(cache: Map<number, Parsed>, row: AlertRow): AlertRecord {
       labels,
       labelsValue: JSON.parse(labels),
       details,
-      detailsValue: NOT_PARSED,
+      detailsValue: JSON.parse(details),
       recipients,
       recipientsValue: recipients === null ? null : JSON.parse(recipients),
     };
@@ -79,14 +73,14 @@ function toRecord(cache: Map<number, Parsed>, row: AlertRow): AlertRecord {
     }
     if (parsed.details !== details) {
       parsed.details = details;
-      parsed.detailsValue = NOT_PARSED;
+      parsed.detailsValue = JSON.parse(details);
     }
     if (parsed.recipients !== recipients) {
       parsed.recipients = recipients;
       parsed.recipientsValue = recipients === null ? null : JSON.parse(recipients);
     }
   }
-  const record: AlertRecord = {
+  return {
     id,
     key,
     rule,
@@ -94,7 +88,7 @@ function toRecord(cache: Map<number, Parsed>, row: AlertRow): AlertRecord {
     severity,
     summary,
     labels: parsed.labelsValue,
-    details: {},
+    details: parsed.detailsValue,
     recipients: parsed.recipientsValue,
     activeSince: row[9],
     lastSeenAt: row[10],
@@ -102,47 +96,6 @@ function toRecord(cache: Map<number, Parsed>, row: AlertRow): AlertRecord {
     resolvedAt: row[12],
     absentSince: row[13],
   };
-  const entry = parsed;
-  return defineDetails(record, () => {
-    // The entry may have moved on to a newer text of the row since this record was read.
-    if (entry.details !== details) return JSON.parse(details);
-    if (entry.detailsValue === NOT_PARSED) entry.detailsValue = JSON.parse(details);
-    return entry.detailsValue;
-  });
-}
-
-/**
- * Gives `target` the details of `record` (a record read here, or any other): read lazily when
- * the record's are, so copying a record (alerts/alert.ts) does not parse them.
- */
-export function withDetailsOf<T extends object>(
-  target: T,
-  record: Pick<AlertRecord, 'details'>,
-): T & Pick<AlertRecord, 'details'> {
-  const read = lazyDetails.get(record);
-  if (read === undefined) return Object.assign(target, { details: record.details });
-  return defineDetails(target as T & Pick<AlertRecord, 'details'>, read);
-}
-
-const lazyDetails = new WeakMap<object, () => AlertRecord['details']>();
-
-/** An own, enumerable `details` (spread, JSON and equality see it as a plain value), parsed once. */
-function defineDetails<T extends Pick<AlertRecord, 'details'>>(target: T, parse: () => AlertRecord['details']): T {
-  let value: AlertRecord['details'] | undefined;
-  const read = () => {
-    value ??= parse();
-    return value;
-  };
-  Object.defineProperty(target, 'details', {
-    enumerable: true,
-    configurable: true,
-    get: read,
-    set(next: AlertRecord['details']) {
-      Object.defineProperty(target, 'details', { value: next, enumerable: true, configurable: true, writable: true });
-    },
-  });
-  lazyDetails.set(target, read);
-  return target;
 }
 
 /** A prepared read of alert rows (`sql` selects ALERT_COLUMNS), returning records. */

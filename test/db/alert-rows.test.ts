@@ -1,9 +1,7 @@
 import { asc } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { toNotifyAlert } from '../../src/alerts/alert.js';
 import {
   type AlertInput,
-  type AlertRecord,
   alertsById,
   firedEpisodesOf,
   firingAlerts,
@@ -86,24 +84,6 @@ describe('alert rows read as arrays', () => {
     const other = databases.open();
     other.sqlite.prepare(`UPDATE alerts SET details = '{"by":"cli"}', labels = '{"x":"y"}' WHERE id = ?`).run(a.id);
     expect(openAlerts(db)[0]).toMatchObject({ details: { by: 'cli' }, labels: { x: 'y' } });
-  });
-
-  it('parse details only when something reads them, and copies keep them unparsed', () => {
-    const db = databases.open();
-    const a = insertAlert(db, input('a', { firedAt: T0 }));
-    // Text no JSON.parse accepts shows when a parse happens.
-    db.sqlite.prepare(`UPDATE alerts SET details = '{not json' WHERE id = ?`).run(a.id);
-    const [record] = openAlerts(db);
-    const alert = toNotifyAlert(record as AlertRecord, []);
-    expect(alert?.labels).toEqual(input('a').labels);
-    expect(() => alert?.details).toThrow(SyntaxError);
-    db.sqlite.prepare(`UPDATE alerts SET details = '{"kind":"idle"}' WHERE id = ?`).run(a.id);
-    const [read] = firingAlerts(db);
-    const copy = { ...toNotifyAlert(read as AlertRecord, []) };
-    expect(copy.details).toEqual({ kind: 'idle' });
-    expect(JSON.parse(JSON.stringify(read))).toMatchObject({ details: { kind: 'idle' } });
-    // The record read before the change keeps the text it was read with.
-    expect(() => record?.details).toThrow(SyntaxError);
   });
 
   it('read what is committed after a rollback', () => {
