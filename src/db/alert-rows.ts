@@ -15,6 +15,20 @@ export type FlapRecord = typeof alertFlaps.$inferSelect;
 export const ALERT_COLUMNS = `id, key, rule, account, severity, summary, labels, details, recipients,
   active_since, last_seen_at, fired_at, resolved_at, absent_since`;
 
+/**
+ * The same columns but the details (read as NULL): every tick rewrites each open alert's details
+ * (findings carry when they were evaluated), and the pipeline plans on every firing alert but
+ * renders only those of a message it writes. At `large` (about 1,000 firing alerts) reading and
+ * parsing the details was half of reading the firing alerts.
+ */
+export const ALERT_COLUMNS_BUT_DETAILS = ALERT_COLUMNS.replace('details,', 'NULL,');
+
+/**
+ * The details of a record read without them. Frozen and shared, so code that would show them
+ * can tell (alerts/notify.ts reads the full records of what it renders, and checks).
+ */
+export const DETAILS_NOT_READ: AlertRecord['details'] = Object.freeze({});
+
 type AlertRow = [
   id: number,
   key: string,
@@ -23,7 +37,8 @@ type AlertRow = [
   severity: string,
   summary: string,
   labels: string,
-  details: string,
+  /** NULL when read with ALERT_COLUMNS_BUT_DETAILS. */
+  details: string | null,
   recipients: string | null,
   activeSince: number,
   lastSeenAt: number,
@@ -60,8 +75,8 @@ function toRecord(cache: Map<number, Parsed>, row: AlertRow): AlertRecord {
     parsed = {
       labels,
       labelsValue: JSON.parse(labels),
-      details,
-      detailsValue: JSON.parse(details),
+      details: details ?? '',
+      detailsValue: details === null ? DETAILS_NOT_READ : JSON.parse(details),
       recipients,
       recipientsValue: recipients === null ? null : JSON.parse(recipients),
     };
@@ -71,7 +86,7 @@ function toRecord(cache: Map<number, Parsed>, row: AlertRow): AlertRecord {
       parsed.labels = labels;
       parsed.labelsValue = JSON.parse(labels);
     }
-    if (parsed.details !== details) {
+    if (details !== null && parsed.details !== details) {
       parsed.details = details;
       parsed.detailsValue = JSON.parse(details);
     }
@@ -88,7 +103,7 @@ function toRecord(cache: Map<number, Parsed>, row: AlertRow): AlertRecord {
     severity,
     summary,
     labels: parsed.labelsValue,
-    details: parsed.detailsValue,
+    details: details === null ? DETAILS_NOT_READ : parsed.detailsValue,
     recipients: parsed.recipientsValue,
     activeSince: row[9],
     lastSeenAt: row[10],

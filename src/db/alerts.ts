@@ -1,18 +1,25 @@
 import { and, asc, eq, gte, isNotNull, lt, or, sql } from 'drizzle-orm';
-import { ALERT_COLUMNS, type AlertRecord, alertRead, type FlapRecord, flapRead } from './alert-rows.js';
+import {
+  ALERT_COLUMNS,
+  ALERT_COLUMNS_BUT_DETAILS,
+  type AlertRecord,
+  alertRead,
+  type FlapRecord,
+  flapRead,
+} from './alert-rows.js';
 import type { Database } from './open.js';
 import { alertFlaps, alerts } from './schema.js';
 import { perDatabase, rowWriter } from './statements.js';
 
-export type { AlertRecord, FlapRecord } from './alert-rows.js';
+export { type AlertRecord, DETAILS_NOT_READ, type FlapRecord } from './alert-rows.js';
 export type AlertInput = Omit<AlertRecord, 'id' | 'firedAt' | 'resolvedAt' | 'absentSince'> & {
   firedAt: number | null;
 };
 
 const readOpen = alertRead<[]>(`SELECT ${ALERT_COLUMNS} FROM alerts WHERE resolved_at IS NULL ORDER BY id`);
-const readFiring = alertRead<[]>(
-  `SELECT ${ALERT_COLUMNS} FROM alerts WHERE resolved_at IS NULL AND fired_at IS NOT NULL ORDER BY id`,
-);
+const FIRING = 'FROM alerts WHERE resolved_at IS NULL AND fired_at IS NOT NULL ORDER BY id';
+const readFiring = alertRead<[]>(`SELECT ${ALERT_COLUMNS} ${FIRING}`);
+const readFiringButDetails = alertRead<[]>(`SELECT ${ALERT_COLUMNS_BUT_DETAILS} ${FIRING}`);
 // A JSON array bound as one parameter: one prepared text whatever the number of ids (an
 // `IN (?, ?, …)` list would build and prepare a new statement whenever the count changes).
 const readById = alertRead<[string]>(
@@ -42,6 +49,14 @@ export function openAlerts(database: Database): AlertRecord[] {
 /** Alerts firing now: open episodes that have fired (for metrics and /api/status). */
 export function firingAlerts(database: Database): AlertRecord[] {
   return readFiring(database);
+}
+
+/**
+ * firingAlerts with DETAILS_NOT_READ for details: for the pipeline's planning (it reads the full
+ * records of what it renders) and for counts.
+ */
+export function firingAlertsButDetails(database: Database): AlertRecord[] {
+  return readFiringButDetails(database);
 }
 
 export function alertsById(database: Database, ids: readonly number[]): AlertRecord[] {

@@ -3,8 +3,10 @@ import { describe, expect, it } from 'vitest';
 import {
   type AlertInput,
   alertsById,
+  DETAILS_NOT_READ,
   firedEpisodesOf,
   firingAlerts,
+  firingAlertsButDetails,
   insertAlert,
   markAlertAbsent,
   markAlertFired,
@@ -84,6 +86,19 @@ describe('alert rows read as arrays', () => {
     const other = databases.open();
     other.sqlite.prepare(`UPDATE alerts SET details = '{"by":"cli"}', labels = '{"x":"y"}' WHERE id = ?`).run(a.id);
     expect(openAlerts(db)[0]).toMatchObject({ details: { by: 'cli' }, labels: { x: 'y' } });
+  });
+
+  it('leave the details out when asked, and read them in full again after', () => {
+    const db = databases.open();
+    insertAlert(db, input('a', { firedAt: T0 }));
+    insertAlert(db, input('b', { firedAt: T0, details: { kind: 'budget' } }));
+    const brief = firingAlertsButDetails(db);
+    expect(brief.map((alert) => alert.details)).toEqual([DETAILS_NOT_READ, DETAILS_NOT_READ]);
+    expect(brief.map(({ details: _, ...rest }) => rest)).toEqual(
+      firingAlerts(db).map(({ details: _, ...rest }) => rest),
+    );
+    expect(firingAlerts(db)).toEqual(drizzleRows(db));
+    expect(firingAlertsButDetails(db)[1]?.details).toBe(DETAILS_NOT_READ);
   });
 
   it('read what is committed after a rollback', () => {
