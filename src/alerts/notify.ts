@@ -1,7 +1,9 @@
 import {
+  alertsById,
+  DETAILS_NOT_READ,
   type FlapRecord,
   firedEpisodesOf,
-  firingAlerts,
+  firingAlertsButDetails,
   flapsOf,
   openFlaps,
   resolvedAlertsById,
@@ -36,7 +38,7 @@ export function notify(
 ): OutboxRecord[] {
   return database.transaction(() => {
     const defaults = settings.defaultRecipients;
-    const ready = (list: ReturnType<typeof firingAlerts>) =>
+    const ready = (list: ReturnType<typeof firingAlertsButDetails>) =>
       list.flatMap((record) => toNotifyAlert(record, defaults) ?? []) as NotifyAlert[];
     const logRows = notificationLogAt(database, now);
     const log = new Map<string, LogEntry>(
@@ -46,12 +48,13 @@ export function notify(
       ]),
     );
     const announced = [...new Set([...logRows.values()].flatMap((row) => row.firing))];
-    const firing = ready(firingAlerts(database));
+    // Planned without their details (rewritten every tick, needed only to render a message).
+    const firing = ready(firingAlertsButDetails(database));
     const resolved = ready(resolvedAlertsById(database, announced));
     const flaps = flapsOf(database, [...new Set([...firing, ...resolved].map((alert) => alert.key))]);
     const unmuted = (alert: NotifyAlert) => !mutedByFlap(alert, flaps, now);
     const silences = listSilences(database, now);
-    const notifications = planNotifications({
+    const planned = planNotifications({
       firing: firing.filter(unmuted),
       resolved: resolved.filter(unmuted),
       silences,
@@ -59,6 +62,7 @@ export function notify(
       settings,
       now,
     });
+    const notifications = withDetails(database, planned, defaults);
     const queued = queueNotifications(database, notifications, messageDomain, links);
     for (const flap of openFlaps(database).values()) {
       if (flap.noticedAt !== null) continue;
@@ -84,6 +88,38 @@ export function notify(
     }
     return queued;
   });
+}
+
+/**
+ * The notifications with each alert read in full, details included, for rendering: one read of
+ * the alerts they carry, in the transaction that planned them.
+ */
+function withDetails(database: Database, notifications: Notification[], defaults: readonly string[]): Notification[] {
+  const missing = new Set<number>();
+  for (const notification of notifications) {
+    for (const alert of [...notification.firing, ...notification.resolved]) {
+      if (alert.details === DETAILS_NOT_READ) missing.add(alert.id);
+    }
+  }
+  if (missing.size === 0) return notifications;
+  const full = new Map(
+    alertsById(database, [...missing]).flatMap((record) => {
+      const alert = toNotifyAlert(record, defaults);
+      return alert ? [[record.id, alert] as const] : [];
+    }),
+  );
+  const read = (alert: NotifyAlert): NotifyAlert => {
+    if (alert.details !== DETAILS_NOT_READ) return alert;
+    const found = full.get(alert.id);
+    if (!found) throw new Error(`alert ${alert.key} (id ${alert.id}) vanished while its message was planned`);
+    return found;
+  };
+  return notifications.map((notification) => ({
+    ...notification,
+    firing: notification.firing.map(read),
+    fresh: notification.fresh.map(read),
+    resolved: notification.resolved.map(read),
+  }));
 }
 
 /** The notice of a flap, from its key's episodes over the window; none when silenced. */

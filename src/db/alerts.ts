@@ -1,27 +1,67 @@
-import { and, asc, eq, gte, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, isNotNull, lt, or, sql } from 'drizzle-orm';
+import {
+  ALERT_COLUMNS,
+  ALERT_COLUMNS_BUT_DETAILS,
+  type AlertRecord,
+  alertRead,
+  type FlapRecord,
+  flapRead,
+} from './alert-rows.js';
 import type { Database } from './open.js';
 import { alertFlaps, alerts } from './schema.js';
 import { perDatabase, rowWriter } from './statements.js';
 
-export type AlertRecord = typeof alerts.$inferSelect;
+export { type AlertRecord, DETAILS_NOT_READ, type FlapRecord } from './alert-rows.js';
 export type AlertInput = Omit<AlertRecord, 'id' | 'firedAt' | 'resolvedAt' | 'absentSince'> & {
   firedAt: number | null;
 };
-export type FlapRecord = typeof alertFlaps.$inferSelect;
+
+const readOpen = alertRead<[]>(`SELECT ${ALERT_COLUMNS} FROM alerts WHERE resolved_at IS NULL ORDER BY id`);
+const FIRING = 'FROM alerts WHERE resolved_at IS NULL AND fired_at IS NOT NULL ORDER BY id';
+const readFiring = alertRead<[]>(`SELECT ${ALERT_COLUMNS} ${FIRING}`);
+const readFiringButDetails = alertRead<[]>(`SELECT ${ALERT_COLUMNS_BUT_DETAILS} ${FIRING}`);
+// A JSON array bound as one parameter: one prepared text whatever the number of ids (an
+// `IN (?, ?, …)` list would build and prepare a new statement whenever the count changes).
+const readById = alertRead<[string]>(
+  `SELECT ${ALERT_COLUMNS} FROM alerts WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id`,
+);
+const readResolvedById = alertRead<[string]>(
+  `SELECT ${ALERT_COLUMNS} FROM alerts WHERE id IN (SELECT value FROM json_each(?)) AND resolved_at IS NOT NULL ORDER BY id`,
+);
+const readFiredSince = alertRead<[string, number]>(
+  `SELECT ${ALERT_COLUMNS} FROM alerts WHERE key = ? AND fired_at >= ? ORDER BY id`,
+);
+// JSON columns bound as drizzle encodes them (JSON.stringify; recipients' null stays SQL NULL).
+const insertReturning = alertRead<
+  [string, string, string, string, string, string, string, string | null, number, number, number | null]
+>(
+  `INSERT INTO alerts (key, rule, account, severity, summary, labels, details, recipients, active_since, last_seen_at, fired_at)
+   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${ALERT_COLUMNS}`,
+);
+const readOpenFlaps = flapRead<[]>('settled_at IS NULL');
+const readFlapsOf = flapRead<[string]>('key IN (SELECT value FROM json_each(?))');
 
 /** Episodes still open (pending or firing), oldest first. */
 export function openAlerts(database: Database): AlertRecord[] {
-  return statements(database).open.all();
+  return readOpen(database);
 }
 
 /** Alerts firing now: open episodes that have fired (for metrics and /api/status). */
 export function firingAlerts(database: Database): AlertRecord[] {
-  return statements(database).firing.all();
+  return readFiring(database);
+}
+
+/**
+ * firingAlerts with DETAILS_NOT_READ for details: for the pipeline's planning (it reads the full
+ * records of what it renders) and for counts.
+ */
+export function firingAlertsButDetails(database: Database): AlertRecord[] {
+  return readFiringButDetails(database);
 }
 
 export function alertsById(database: Database, ids: readonly number[]): AlertRecord[] {
   if (ids.length === 0) return [];
-  return statements(database).byId.all({ ids: JSON.stringify(ids) });
+  return readById(database, JSON.stringify(ids));
 }
 
 /**
@@ -30,11 +70,25 @@ export function alertsById(database: Database, ids: readonly number[]): AlertRec
  */
 export function resolvedAlertsById(database: Database, ids: readonly number[]): AlertRecord[] {
   if (ids.length === 0) return [];
-  return statements(database).resolvedById.all({ ids: JSON.stringify(ids) });
+  return readResolvedById(database, JSON.stringify(ids));
 }
 
 export function insertAlert(database: Database, input: AlertInput): AlertRecord {
-  return database.db.insert(alerts).values(input).returning().get();
+  const row = insertReturning(
+    database,
+    input.key,
+    input.rule,
+    input.account,
+    input.severity,
+    input.summary,
+    JSON.stringify(input.labels),
+    JSON.stringify(input.details),
+    input.recipients == null ? null : JSON.stringify(input.recipients),
+    input.activeSince,
+    input.lastSeenAt,
+    input.firedAt,
+  );
+  return row[0] as AlertRecord;
 }
 
 /** This tick saw the key again: its latest wording and figures replace the old. */
@@ -43,38 +97,28 @@ export function refreshAlert(
   id: number,
   fields: Pick<AlertRecord, 'severity' | 'summary' | 'labels' | 'details' | 'recipients' | 'lastSeenAt'>,
 ): void {
-  statements(database).refresh({ ...fields, id });
+  writes(database).refresh({ ...fields, id });
 }
 
 /** The condition was judged absent this tick, for the first time since it was last seen. */
 export function markAlertAbsent(database: Database, id: number, at: number): void {
-  database.db
-    .update(alerts)
-    .set({ absentSince: at })
-    .where(and(eq(alerts.id, id), isNull(alerts.absentSince)))
-    .run();
+  writes(database).absent.run(at, id);
 }
 
 /** Episodes of one key that fired at or after `since`, oldest first (how often it fired lately). */
 export function firedEpisodesOf(database: Database, key: string, since: number): AlertRecord[] {
-  return database.db
-    .select()
-    .from(alerts)
-    .where(and(eq(alerts.key, key), gte(alerts.firedAt, since)))
-    .orderBy(asc(alerts.id))
-    .all();
+  return readFiredSince(database, key, since);
 }
 
 /** Flaps not settled yet, by key. */
 export function openFlaps(database: Database): Map<string, FlapRecord> {
-  const rows = statements(database).openFlaps.all();
-  return new Map(rows.map((row) => [row.key, row]));
+  return new Map(readOpenFlaps(database).map((row) => [row.key, row]));
 }
 
 /** Every flap of these keys, settled or not (a resolved episode muted by a flap stays muted). */
 export function flapsOf(database: Database, keys: readonly string[]): FlapRecord[] {
   if (keys.length === 0) return [];
-  return statements(database).flapsOf.all({ keys: JSON.stringify(keys) });
+  return readFlapsOf(database, JSON.stringify(keys));
 }
 
 export function openFlap(database: Database, flap: Omit<FlapRecord, 'id' | 'noticedAt' | 'settledAt'>): void {
@@ -90,20 +134,12 @@ export function updateFlap(
 }
 
 export function markAlertFired(database: Database, id: number, at: number): void {
-  database.db
-    .update(alerts)
-    .set({ firedAt: at })
-    .where(and(eq(alerts.id, id), isNull(alerts.firedAt)))
-    .run();
+  writes(database).fired.run(at, id);
 }
 
 /** Idempotent: an episode resolves once, at the first tick that no longer saw it. */
 export function markAlertResolved(database: Database, id: number, at: number): void {
-  database.db
-    .update(alerts)
-    .set({ resolvedAt: at })
-    .where(and(eq(alerts.id, id), isNull(alerts.resolvedAt)))
-    .run();
+  writes(database).resolved.run(at, id);
 }
 
 /** Every episode that fired or resolved (having fired) in [from, to), oldest first: the replay report's alerts. */
@@ -121,13 +157,11 @@ export function alertsChangedBetween(database: Database, from: number, to: numbe
     .all();
 }
 
+const readOpenOf = alertRead<[string]>(`SELECT ${ALERT_COLUMNS} FROM alerts WHERE key = ? AND resolved_at IS NULL`);
+
 /** The open (pending or firing) episode of a key, if any. */
 export function openAlertOf(database: Database, key: string): AlertRecord | undefined {
-  return database.db
-    .select()
-    .from(alerts)
-    .where(and(eq(alerts.key, key), isNull(alerts.resolvedAt)))
-    .get();
+  return readOpenOf(database, key)[0];
 }
 
 const openFiredAtStatement = perDatabase(({ sqlite }) =>
@@ -150,17 +184,10 @@ export function openAlertsFiredAt(database: Database, keys: readonly string[]): 
 type RefreshRow = Pick<AlertRecord, 'id' | 'severity' | 'summary' | 'labels' | 'details' | 'recipients' | 'lastSeenAt'>;
 
 /**
- * The reads and the refresh every evaluation tick makes, prepared once per database: building
- * them with drizzle on each call cost more than running them (most ticks find little to change).
+ * The writes every evaluation tick makes, prepared once per database: building them with drizzle
+ * on each call cost more than running them (most ticks find little to change).
  */
-const statements = perDatabase((database: Database) => ({
-  open: database.db.select().from(alerts).where(isNull(alerts.resolvedAt)).orderBy(asc(alerts.id)).prepare(),
-  firing: database.db
-    .select()
-    .from(alerts)
-    .where(and(isNull(alerts.resolvedAt), isNotNull(alerts.firedAt)))
-    .orderBy(asc(alerts.id))
-    .prepare(),
+const writes = perDatabase((database: Database) => ({
   refresh: rowWriter<RefreshRow>(
     database,
     database.db
@@ -177,26 +204,11 @@ const statements = perDatabase((database: Database) => ({
       } as unknown as Partial<AlertRecord>)
       .where(eq(alerts.id, sql.placeholder('id'))),
   ),
-  openFlaps: database.db.select().from(alertFlaps).where(isNull(alertFlaps.settledAt)).prepare(),
-  // A JSON array bound as one parameter: one prepared text whatever the number of ids (an
-  // `IN (?, ?, …)` list would build and prepare a new statement whenever the count changes).
-  byId: database.db
-    .select()
-    .from(alerts)
-    .where(sql`${alerts.id} IN (SELECT value FROM json_each(${sql.placeholder('ids')}))`)
-    .orderBy(asc(alerts.id))
-    .prepare(),
-  resolvedById: database.db
-    .select()
-    .from(alerts)
-    .where(
-      and(sql`${alerts.id} IN (SELECT value FROM json_each(${sql.placeholder('ids')}))`, isNotNull(alerts.resolvedAt)),
-    )
-    .orderBy(asc(alerts.id))
-    .prepare(),
-  flapsOf: database.db
-    .select()
-    .from(alertFlaps)
-    .where(sql`${alertFlaps.key} IN (SELECT value FROM json_each(${sql.placeholder('keys')}))`)
-    .prepare(),
+  absent: database.sqlite.prepare<[number, number]>(
+    'UPDATE alerts SET absent_since = ? WHERE id = ? AND absent_since IS NULL',
+  ),
+  fired: database.sqlite.prepare<[number, number]>('UPDATE alerts SET fired_at = ? WHERE id = ? AND fired_at IS NULL'),
+  resolved: database.sqlite.prepare<[number, number]>(
+    'UPDATE alerts SET resolved_at = ? WHERE id = ? AND resolved_at IS NULL',
+  ),
 }));

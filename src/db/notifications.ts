@@ -21,10 +21,55 @@ export type OutboxInput = Pick<
   | 'nextAttemptAt'
 >;
 
+type LogRow = [
+  groupKey: string,
+  receiver: string,
+  firing: string,
+  resolved: string,
+  notifiedAt: number,
+  expiresAt: number | null,
+];
+
+const logStatement = perDatabase(({ sqlite }) =>
+  sqlite
+    .prepare<[number], LogRow>(
+      `SELECT group_key, receiver, firing, resolved, notified_at, expires_at FROM notification_log
+       WHERE expires_at IS NULL OR expires_at >= ?`,
+    )
+    .raw(),
+);
+
+/**
+ * Each group's entry as last read, with the text it was parsed from: the pipeline reads the log
+ * every tick and it changes only when a message is written, so an unchanged entry is not parsed
+ * again (a group's `firing` lists every alert its last message carried). Callers must not modify it.
+ */
+const parsedLog = perDatabase(() => new Map<string, { texts: string; record: LogRecord }>());
+
 /** The notification log's live entries (expired ones count as absent), by group key. */
 export function notificationLogAt(database: Database, now: number): Map<string, LogRecord> {
-  const rows = reads(database).log.all({ now });
-  return new Map(rows.map((row) => [row.groupKey, row]));
+  const parsed = parsedLog(database);
+  const entries = new Map<string, LogRecord>();
+  for (const [groupKey, receiver, firing, resolved, notifiedAt, expiresAt] of logStatement(database).all(now)) {
+    const texts = `${receiver}\n${firing}\n${resolved}`;
+    let seen = parsed.get(groupKey);
+    if (seen?.texts !== texts || seen.record.notifiedAt !== notifiedAt || seen.record.expiresAt !== expiresAt) {
+      const record = {
+        groupKey,
+        receiver: JSON.parse(receiver),
+        firing: JSON.parse(firing),
+        resolved: JSON.parse(resolved),
+        notifiedAt,
+        expiresAt,
+      };
+      seen = { texts, record };
+      // Entries of groups long gone stay until the map is this large (groups are few).
+      if (parsed.size >= 10_000) parsed.clear();
+      parsed.set(groupKey, seen);
+    }
+    entries.set(groupKey, seen.record);
+  }
+  return entries;
 }
 
 export function putLogEntry(database: Database, entry: LogRecord): void {
@@ -47,15 +92,28 @@ export function dueMessages(database: Database, now: number): OutboxRecord[] {
   return reads(database).due.all({ now });
 }
 
+/**
+ * Whether any message is due at `now` (as dueMessages), without reading one: every tick asks,
+ * and only a tick that has one reads the messages, bodies and all, to send them.
+ */
+export function hasDueMessages(database: Database, now: number): boolean {
+  return anyDueStatement(database).get(now, now) !== undefined;
+}
+
+// Plain better-sqlite3: drizzle's prepared `.get()` cost four times the query itself.
+const anyDueStatement = perDatabase(({ sqlite }) =>
+  sqlite
+    .prepare<[number, number], number>(
+      `SELECT 1 FROM outbox WHERE sent_at IS NULL AND abandoned_at IS NULL AND next_attempt_at <= ?
+       AND (lease_until IS NULL OR lease_until <= ?) LIMIT 1`,
+    )
+    .pluck(),
+);
+
 /** The reads of every evaluation tick, prepared once per database instead of built on each call. */
 const reads = perDatabase((database: Database) => {
   const now = sql.placeholder('now');
   return {
-    log: database.db
-      .select()
-      .from(notificationLog)
-      .where(or(isNull(notificationLog.expiresAt), gte(notificationLog.expiresAt, now)))
-      .prepare(),
     due: database.db
       .select()
       .from(outbox)

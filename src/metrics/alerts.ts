@@ -1,6 +1,6 @@
 import { Counter, Gauge } from 'prom-client';
 import { ALERT_RULES } from '../config/sections/alerts.js';
-import { firingAlerts } from '../db/alerts.js';
+import { firingAlertsButDetails } from '../db/alerts.js';
 import { outboxCountsByAccount } from '../db/notifications.js';
 import type { Finding } from '../rules/finding.js';
 import { type MetricsContext, metricAccounts } from './source.js';
@@ -46,7 +46,7 @@ export function registerAlertMetrics({ registry, source, config, refreshOn }: Me
     firing.reset();
     for (const account of accounts)
       for (const rule of ALERT_RULES) for (const severity of SEVERITIES) firing.set({ account, rule, severity }, 0);
-    for (const alert of firingAlerts(source.db)) {
+    for (const alert of firingAlertsButDetails(source.db)) {
       firing.inc({ account: alert.account, rule: alert.rule, severity: alert.severity });
     }
     emails.reset();

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { alertState } from '../../src/alerts/state.js';
 import { openAlerts } from '../../src/db/alerts.js';
 import { insertSilence } from '../../src/db/silences.js';
+import { ALERTS } from '../messages/fixtures.js';
 import { type AlertBench, alertBench, budgetFinding, finding, HOUR, MINUTE, START } from './support.js';
 
 let bench: AlertBench;
@@ -240,5 +241,28 @@ describe('silences', () => {
       finding('waste:sim:stuck-starting:pod-2'),
     ]);
     expect(announced().slice(3)).toEqual([['budget:sim:gpu:actual:80']]);
+  });
+});
+
+describe('the messages the pipeline writes', () => {
+  it('carry the figures of the alerts as this tick last refreshed them', async () => {
+    bench = alertBench((config) => {
+      config.alerts.repeatIntervalMs = HOUR;
+      // Budgets are announced once by default; repeated here to see a later tick's figures.
+      config.alerts.noRepeat = [];
+    });
+    const budget = (billed: number) => ({
+      ...budgetFinding('gpu-daily', 'actual', 80),
+      details: { ...ALERTS['budget-actual']?.details, value: billed, actual: billed, evaluatedAt: bench.clock.now() },
+    });
+    await bench.run(5 * MINUTE, () => [budget(92.4)]);
+    expect(bench.outbox()).toHaveLength(1);
+    // The figure comes from the details alone (the summary names none).
+    expect(bench.outbox()[0]?.text).toContain('$92.40');
+    await bench.run(HOUR, (now) => [budget(now - START > 30 * MINUTE ? 97.1 : 92.4)]);
+    const repeat = bench.outbox()[1];
+    expect(repeat?.subject).toMatch(/^Still: /);
+    expect(repeat?.text).toContain('$97.10');
+    expect(repeat?.html).toContain('$97.10');
   });
 });

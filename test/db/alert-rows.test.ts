@@ -1,0 +1,122 @@
+import { asc } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import {
+  type AlertInput,
+  alertsById,
+  DETAILS_NOT_READ,
+  firedEpisodesOf,
+  firingAlerts,
+  firingAlertsButDetails,
+  insertAlert,
+  markAlertAbsent,
+  markAlertFired,
+  markAlertResolved,
+  openAlertOf,
+  openAlerts,
+  refreshAlert,
+  resolvedAlertsById,
+} from '../../src/db/alerts.js';
+import type { Database } from '../../src/db/open.js';
+import { alerts } from '../../src/db/schema.js';
+import { useTempDatabases } from './support.js';
+
+const databases = useTempDatabases();
+const T0 = Date.parse('2026-11-02T00:00:00Z');
+const MIN = 60_000;
+
+function input(key: string, overrides: Partial<AlertInput> = {}): AlertInput {
+  return {
+    key,
+    rule: 'idle',
+    account: 'main',
+    severity: 'warning',
+    summary: `${key} idles`,
+    labels: { podId: key, rule: 'idle', account: 'main' },
+    details: { kind: 'idle', idleSince: T0, utilization: { gpu: [0, 1, null], threshold: 5 }, note: 'é "quoted"' },
+    recipients: null,
+    activeSince: T0,
+    lastSeenAt: T0,
+    firedAt: null,
+    ...overrides,
+  };
+}
+
+/** Every row as drizzle maps it: what the alert reads returned before they read arrays. */
+const drizzleRows = (db: Database) => db.db.select().from(alerts).orderBy(asc(alerts.id)).all();
+
+describe('alert rows read as arrays', () => {
+  it('decode to exactly what drizzle maps, across every read and write', () => {
+    const db = databases.open();
+    const a = insertAlert(db, input('a', { firedAt: T0 }));
+    const b = insertAlert(db, input('b', { recipients: ['ops@example.com'], details: {} }));
+    const c = insertAlert(db, input('c', { recipients: [], labels: {} }));
+    expect([a, b, c]).toEqual(drizzleRows(db));
+    markAlertFired(db, b.id, T0 + MIN);
+    markAlertAbsent(db, c.id, T0 + MIN);
+    markAlertResolved(db, c.id, T0 + 2 * MIN);
+    refreshAlert(db, a.id, {
+      severity: 'critical',
+      summary: 'a idles more',
+      labels: { podId: 'a', rule: 'idle', account: 'main', extra: '1' },
+      details: { kind: 'idle', idleSince: T0 - MIN },
+      recipients: ['x@example.com'],
+      lastSeenAt: T0 + 2 * MIN,
+    });
+    const rows = drizzleRows(db);
+    const [ra, rb, rc] = rows;
+    expect(alertsById(db, [a.id, b.id, c.id])).toEqual(rows);
+    expect(openAlerts(db)).toEqual([ra, rb]);
+    expect(firingAlerts(db)).toEqual([ra, rb]);
+    expect(resolvedAlertsById(db, [a.id, c.id])).toEqual([rc]);
+    expect(openAlertOf(db, 'b')).toEqual(rb);
+    expect(openAlertOf(db, 'c')).toBeUndefined();
+    expect(firedEpisodesOf(db, 'a', T0)).toEqual([ra]);
+  });
+
+  it('parse a JSON column again only when its text changed, whoever wrote it', () => {
+    const db = databases.open();
+    const a = insertAlert(db, input('a'));
+    const [first] = openAlerts(db);
+    const [second] = openAlerts(db);
+    // Unchanged text: the same parse (callers never modify what they read).
+    expect(second?.details).toBe(first?.details);
+    refreshAlert(db, a.id, { ...input('a'), details: { kind: 'idle', idleSince: T0 + MIN }, lastSeenAt: T0 + MIN });
+    expect(openAlerts(db)[0]?.details).toEqual({ kind: 'idle', idleSince: T0 + MIN });
+    // A write this file did not make, on another connection: read as it is now.
+    const other = databases.open();
+    other.sqlite.prepare(`UPDATE alerts SET details = '{"by":"cli"}', labels = '{"x":"y"}' WHERE id = ?`).run(a.id);
+    expect(openAlerts(db)[0]).toMatchObject({ details: { by: 'cli' }, labels: { x: 'y' } });
+  });
+
+  it('leave the details out when asked, and read them in full again after', () => {
+    const db = databases.open();
+    insertAlert(db, input('a', { firedAt: T0 }));
+    insertAlert(db, input('b', { firedAt: T0, details: { kind: 'budget' } }));
+    const brief = firingAlertsButDetails(db);
+    expect(brief.map((alert) => alert.details)).toEqual([DETAILS_NOT_READ, DETAILS_NOT_READ]);
+    expect(brief.map(({ details: _, ...rest }) => rest)).toEqual(
+      firingAlerts(db).map(({ details: _, ...rest }) => rest),
+    );
+    expect(firingAlerts(db)).toEqual(drizzleRows(db));
+    expect(firingAlertsButDetails(db)[1]?.details).toBe(DETAILS_NOT_READ);
+  });
+
+  it('read what is committed after a rollback', () => {
+    const db = databases.open();
+    const a = insertAlert(db, input('a'));
+    expect(() =>
+      db.transaction(() => {
+        refreshAlert(db, a.id, { ...input('a'), details: { rolled: 'back' }, lastSeenAt: T0 + MIN });
+        insertAlert(db, input('b'));
+        // Read inside the transaction: the parse of the uncommitted text is remembered.
+        expect(openAlerts(db).map((alert) => alert.details)).toEqual([{ rolled: 'back' }, input('b').details]);
+        throw new Error('roll back');
+      }),
+    ).toThrow('roll back');
+    expect(openAlerts(db)).toEqual(drizzleRows(db));
+    expect(openAlerts(db)[0]?.details).toEqual(input('a').details);
+    // The rolled-back row's id is taken by the next insert, with its own figures.
+    const c = insertAlert(db, input('c', { details: { kind: 'budget' } }));
+    expect(openAlerts(db).find((alert) => alert.id === c.id)?.details).toEqual({ kind: 'budget' });
+  });
+});
