@@ -1,5 +1,6 @@
+import { createRequire } from 'node:module';
+import type mjml2htmlType from 'mjml';
 import { formatPercent } from './format.js';
-import { loadMjml, type Mjml2Html } from './mjml-load.js';
 import type { BarBlock, Block, EmailView, SparkBlock, Tone } from './view.js';
 
 /**
@@ -32,14 +33,13 @@ const FONT = "-apple-system, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif";
 const MONO = "ui-monospace, SFMono-Regular, Menlo, Consolas, 'Liberation Mono', monospace";
 
 /**
- * MJML and what it pulls in take about 0.5 s of CPU to load (half of it deferred further by
- * mjml-load.ts): loaded on the first email rendered, not by every command that imports the
- * messages (`silence list` renders none). MJML 4 is CommonJS, so a synchronous require keeps
- * rendering synchronous.
+ * MJML and what it pulls in take about 0.5 s of CPU to load: loaded on the first email rendered,
+ * not by every command that imports the messages (`silence list` renders none). MJML 4 is
+ * CommonJS, so a synchronous require keeps rendering synchronous.
  */
-let loadedMjml: Mjml2Html | undefined;
-function mjml2html(...args: Parameters<Mjml2Html>): ReturnType<Mjml2Html> {
-  loadedMjml ??= loadMjml();
+let loadedMjml: typeof mjml2htmlType | undefined;
+function mjml2html(...args: Parameters<typeof mjml2htmlType>): ReturnType<typeof mjml2htmlType> {
+  loadedMjml ??= createRequire(import.meta.url)('mjml') as typeof mjml2htmlType;
   return loadedMjml(...args);
 }
 
