@@ -69,6 +69,25 @@ describe('the streaming records decoder', () => {
     expect(error.message).toContain(`at offset ${text.indexOf('{"n":2')}`);
   });
 
+  it('names the malformed record among many completed by one piece, before a later fault of the same piece', () => {
+    const records = Array.from({ length: 40 }, (_, n) => `{"n":${n},"s":"x, ] }"}`);
+    records[23] = '{"n":23,"s":tru}';
+    const text = `{"records":[${records.join(', ')}]}`;
+    for (const sizes of [[text.length], [100]]) {
+      const error = errorOf(() => decode(text, sizes));
+      expect(error.detail, `pieces of ${sizes}`).toMatch(/^records\[23\] is not valid JSON/);
+      expect(error.offset).toBe(text.indexOf('{"n":23'));
+    }
+    // The same piece also lacks a comma further on: the record before it is still the one named.
+    const both = text.replace(', {"n":30', ' {"n":30');
+    expect(errorOf(() => decode(both.replace('"s":tru}', '"s":true}'))).detail).toMatch(
+      /^expected ',' or '\]' after records\[29\]/,
+    );
+    expect(errorOf(() => decode(both)).detail).toMatch(/^records\[23\] is not valid JSON/);
+    const good = `{"records":[${records.map((_, n) => `{"n":${n}}`).join(',')}]}`;
+    expect(decode(good).records).toEqual(records.map((_, n) => ({ n })));
+  });
+
   it('rejects a missing comma between records, and text after the object', () => {
     const missing = '{"records":[{"n":1} {"n":2}]}';
     expect(errorOf(() => decode(missing, [3])).offset).toBe(missing.indexOf(' {"n":2') + 1);
