@@ -46,7 +46,7 @@ function rows(database: Database) {
   return database.sqlite
     .prepare('SELECT resource_id, start_time, total_amount, amounts, fetched_at FROM billing_records ORDER BY 2, 1')
     .raw()
-    .all();
+    .all() as Array<[string, number, number, string, number]>;
 }
 
 function digests(database: Database) {
@@ -146,7 +146,7 @@ describe('billing digests', () => {
       (r) => r.startTime !== T0 + 2 * HOUR && !(r.resourceId === 'pod-a' && r.startTime === T0 + HOUR),
     );
     expect(replaceBillingWindow(database, window, withdrawn, T0 + 6 * HOUR)).toEqual({ written: 0, deleted: 4 });
-    expect(rows(database).map(([id, start]) => `${id}@${((start as number) - T0) / HOUR}`)).toEqual([
+    expect(rows(database).map(([id, start]) => `${id}@${(start - T0) / HOUR}`)).toEqual([
       'pod-a@0',
       'pod-b@0',
       'pod-c@0',
