@@ -47,6 +47,32 @@ describe('the streaming records decoder', () => {
     }
   });
 
+  it('decodes runs of whole records as one, even when braces followed by commas hide in strings and nested objects', () => {
+    // Seeded, so a failure repeats.
+    let seed = 7;
+    const next = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed / 2147483648;
+    };
+    const nasty = ['},{', '}]', '"}', '\\}', '} ,', '{}', ''];
+    const records = Array.from({ length: 300 }, (_, n) => ({
+      n,
+      s: nasty[n % nasty.length],
+      ...(n % 5 === 0 ? { nested: { a: { b: [n, { c: '},' }] } } } : {}),
+      ...(n % 11 === 0 ? { list: [{}, {}] } : {}),
+    }));
+    const body = { records, metadata: { query: { a: '}, ]' }, tail: { x: {} } } };
+    for (const space of [undefined, 1, '\t']) {
+      const text = JSON.stringify(body, null, space);
+      for (let round = 0; round < 5; round++) {
+        const sizes = Array.from({ length: 20 }, () => 1 + Math.floor(next() * 700));
+        const decoded = decode(text, sizes);
+        expect(decoded.records, `pieces of ${sizes}`).toEqual(records);
+        expect(decoded.members).toEqual({ metadata: body.metadata });
+      }
+    }
+  });
+
   it('hands each record out as soon as it is complete, and keeps no more text than the one being read', () => {
     const decoder = new JsonRecordsDecoder('records');
     expect(decoder.push('{"metadata":{"a":1},"records":[{"n":1},{"n":')).toEqual([{ n: 1 }]);
