@@ -35,6 +35,8 @@ type State =
   | 'done';
 
 const QUOTE = 34;
+/** Characters of text one wholeElements parse takes at most (about 300 billing records). */
+const BLOCK = 65_536;
 const BACKSLASH = 92;
 const LITERAL_END = /[\s,\]}]/;
 
@@ -52,8 +54,11 @@ export class JsonRecordsDecoder {
   private readonly ranges: number[] = [];
   /** Elements of the current push already decoded (by wholeElements), before those in `ranges`. */
   private out: unknown[] = [];
-  /** wholeElements failed in this push: the scanner reads the rest of it. */
-  private scanOnly = false;
+  /**
+   * Where (from the start of the body) a failed wholeElements stopped: the scanner reads up to
+   * there before it is tried again, so no text is parsed in vain more than once.
+   */
+  private scanUntil = 0;
   /** A value being scanned across chunks: where it started, how far the scan got, and its nesting. */
   private scan: { start: number; at: number; depth: number; inString: boolean } | null = null;
 
@@ -68,7 +73,6 @@ export class JsonRecordsDecoder {
     } else {
       this.text += chunk;
     }
-    this.scanOnly = false;
     this.out = [];
     try {
       this.run();
@@ -144,16 +148,18 @@ export class JsonRecordsDecoder {
   }
 
   /**
-   * At the start of an element, takes every element up to the last '}' of the text in one
-   * JSON.parse, without scanning them: when the text from here to that brace, in brackets,
-   * parses, it is a run of whole elements (a brace inside a string or a nested object would leave
-   * the text unparseable), exactly what the scanner would have found, character by character.
-   * False when it does not parse (the brace is in an unfinished element, or something is
-   * malformed): the scanner then reads this piece, and names any fault.
+   * At the start of an element, takes the whole elements of the next block of text (up to an
+   * element-ending brace at most BLOCK characters on) in one JSON.parse, without scanning them:
+   * when the text from here to that brace, in brackets, parses, it is a run of whole elements (a
+   * brace inside a string or a nested object would leave it unparseable), exactly what the
+   * scanner would have found, character by character. False when it does not parse (the brace
+   * is in an unfinished element, past the array's end, or something is malformed): the scanner
+   * then reads up to that brace, and names any fault. Blocks bound what a failure wastes: a
+   * whole answer read as one piece fails once, at the array's end, not over all of it.
    */
   private wholeElements(): boolean {
     const text = this.text;
-    let close = text.lastIndexOf('}');
+    let close = text.lastIndexOf('}', this.pos + BLOCK);
     // A brace that ends an element is followed by ',' or ']' (or the text read so far ends):
     // one followed by anything else closes the object around the array, or something in it.
     for (let tries = 0; close >= this.pos && tries < 8; tries++) {
@@ -168,7 +174,7 @@ export class JsonRecordsDecoder {
     try {
       values = JSON.parse(`[${text.slice(this.pos, close + 1)}]`) as unknown[];
     } catch {
-      this.scanOnly = true;
+      this.scanUntil = this.base + close + 1;
       return false;
     }
     this.parseRanges();
@@ -230,7 +236,7 @@ export class JsonRecordsDecoder {
           this.state = c === ']' ? 'after-member' : 'element';
           break;
         case 'element': {
-          if (this.scan === null && !this.scanOnly && this.wholeElements()) {
+          if (this.scan === null && this.base + this.pos >= this.scanUntil && this.wholeElements()) {
             this.state = 'after-element';
             break;
           }

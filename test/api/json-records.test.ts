@@ -55,7 +55,8 @@ describe('the streaming records decoder', () => {
       return seed / 2147483648;
     };
     const nasty = ['},{', '}]', '"}', '\\}', '} ,', '{}', ''];
-    const records = Array.from({ length: 300 }, (_, n) => ({
+    // Enough records for several of the decoder's blocks (65,536 characters).
+    const records = Array.from({ length: 8_000 }, (_, n) => ({
       n,
       s: nasty[n % nasty.length],
       ...(n % 5 === 0 ? { nested: { a: { b: [n, { c: '},' }] } } } : {}),
@@ -64,8 +65,11 @@ describe('the streaming records decoder', () => {
     const body = { records, metadata: { query: { a: '}, ]' }, tail: { x: {} } } };
     for (const space of [undefined, 1, '\t']) {
       const text = JSON.stringify(body, null, space);
-      for (let round = 0; round < 5; round++) {
-        const sizes = Array.from({ length: 20 }, () => 1 + Math.floor(next() * 700));
+      expect(text.length).toBeGreaterThan(3 * 65_536);
+      for (let round = 0; round < 6; round++) {
+        // A whole answer as one piece, then pieces from a few characters to a few blocks.
+        const sizes =
+          round === 0 ? [text.length] : Array.from({ length: 20 }, () => 1 + Math.floor(next() * 70 ** (round % 3)));
         const decoded = decode(text, sizes);
         expect(decoded.records, `pieces of ${sizes}`).toEqual(records);
         expect(decoded.members).toEqual({ metadata: body.metadata });
