@@ -4,9 +4,10 @@
  * and the other members are kept whole. A billing answer of a large account is tens of megabytes;
  * decoded in one `JSON.parse`, it held the event loop for hundreds of milliseconds and the
  * daemon's memory for the text, the decoded tree and the rows made from it at once. Here only the
- * element being read is held as text, and each element is `JSON.parse`d on its own, so anything
- * malformed is still rejected by V8's own parser. The scanner itself only finds where values end:
- * it tracks strings (with escapes) and nesting, nothing more.
+ * piece of text read last (and an element it cut) is held, and the whole elements of each piece
+ * are `JSON.parse`d together (wholeElements), so anything malformed is still rejected by V8's own
+ * parser. Where that parse fails, a scanner finds where each value ends (it tracks strings, with
+ * escapes, and nesting, nothing more) and names the element at fault.
  */
 
 /** A body that is not the JSON it should be: what was wrong, and where (in characters from the start). */
@@ -34,6 +35,8 @@ type State =
   | 'done';
 
 const QUOTE = 34;
+/** Characters of text one wholeElements parse takes at most (about 300 billing records). */
+const BLOCK = 65_536;
 const BACKSLASH = 92;
 const LITERAL_END = /[\s,\]}]/;
 
@@ -47,6 +50,15 @@ export class JsonRecordsDecoder {
   private elements = 0;
   private sawArray = false;
   private readonly members: Record<string, unknown> = {};
+  /** Where each element completed by the current push starts and ends in `text`, in pairs. */
+  private readonly ranges: number[] = [];
+  /** Elements of the current push already decoded (by wholeElements), before those in `ranges`. */
+  private out: unknown[] = [];
+  /**
+   * Where (from the start of the body) a failed wholeElements stopped: the scanner reads up to
+   * there before it is tried again, so no text is parsed in vain more than once.
+   */
+  private scanUntil = 0;
   /** A value being scanned across chunks: where it started, how far the scan got, and its nesting. */
   private scan: { start: number; at: number; depth: number; inString: boolean } | null = null;
 
@@ -61,8 +73,17 @@ export class JsonRecordsDecoder {
     } else {
       this.text += chunk;
     }
-    const out: unknown[] = [];
-    this.run(out);
+    this.out = [];
+    try {
+      this.run();
+    } catch (error) {
+      // An element before the fault is named first, as when each was parsed as it was found.
+      this.parseEach();
+      throw error;
+    }
+    this.parseRanges();
+    const out = this.out;
+    this.out = [];
     // Keep only what an unfinished value still needs.
     const keep = this.scan ? this.scan.start : this.pos;
     if (keep > 0) {
@@ -96,7 +117,74 @@ export class JsonRecordsDecoder {
     return { sawArray: this.sawArray, members: this.members };
   }
 
-  private run(out: unknown[]): void {
+  /**
+   * The elements the scanner completed, in one JSON.parse: they lie side by side in the text with
+   * only the separators it checked between them, so wrapped in brackets they are valid JSON
+   * exactly when each of them is. When that fails, each is parsed on its own to name the one at
+   * fault.
+   */
+  private parseRanges(): void {
+    const ranges = this.ranges;
+    if (ranges.length === 0) return;
+    let values: unknown[];
+    try {
+      values = JSON.parse(`[${this.text.slice(ranges[0], ranges[ranges.length - 1])}]`) as unknown[];
+    } catch {
+      this.parseEach();
+      return;
+    }
+    ranges.length = 0;
+    for (const value of values) this.out.push(value);
+  }
+
+  private parseEach(): void {
+    const ranges = this.ranges;
+    const first = this.elements - ranges.length / 2;
+    for (let k = 0; k < ranges.length; k += 2) {
+      const path = `${this.arrayKey}[${first + k / 2}]`;
+      this.out.push(this.parse(ranges[k] as number, ranges[k + 1] as number, path));
+    }
+    ranges.length = 0;
+  }
+
+  /**
+   * At the start of an element, takes the whole elements of the next block of text (up to an
+   * element-ending brace at most BLOCK characters on) in one JSON.parse, without scanning them:
+   * when the text from here to that brace, in brackets, parses, it is a run of whole elements (a
+   * brace inside a string or a nested object would leave it unparseable), exactly what the
+   * scanner would have found, character by character. False when it does not parse (the brace
+   * is in an unfinished element, past the array's end, or something is malformed): the scanner
+   * then reads up to that brace, and names any fault. Blocks bound what a failure wastes: a
+   * whole answer read as one piece fails once, at the array's end, not over all of it.
+   */
+  private wholeElements(): boolean {
+    const text = this.text;
+    let close = text.lastIndexOf('}', this.pos + BLOCK);
+    // A brace that ends an element is followed by ',' or ']' (or the text read so far ends):
+    // one followed by anything else closes the object around the array, or something in it.
+    for (let tries = 0; close >= this.pos && tries < 8; tries++) {
+      let after = close + 1;
+      while (after < text.length && isSpace(text.charCodeAt(after))) after++;
+      const next = text.charCodeAt(after);
+      if (after === text.length || next === 44 || next === 93) break;
+      close = text.lastIndexOf('}', close - 1);
+    }
+    if (close < this.pos) return false;
+    let values: unknown[];
+    try {
+      values = JSON.parse(`[${text.slice(this.pos, close + 1)}]`) as unknown[];
+    } catch {
+      this.scanUntil = this.base + close + 1;
+      return false;
+    }
+    this.parseRanges();
+    for (const value of values) this.out.push(value);
+    this.elements += values.length;
+    this.pos = close + 1;
+    return true;
+  }
+
+  private run(): void {
     for (;;) {
       if (this.scan === null && !this.skipSpace()) return;
       const c = this.text[this.pos];
@@ -148,9 +236,13 @@ export class JsonRecordsDecoder {
           this.state = c === ']' ? 'after-member' : 'element';
           break;
         case 'element': {
+          if (this.scan === null && this.base + this.pos >= this.scanUntil && this.wholeElements()) {
+            this.state = 'after-element';
+            break;
+          }
           const end = this.scanValue();
           if (end < 0) return;
-          out.push(this.parse(this.pos, end, `${this.arrayKey}[${this.elements}]`));
+          this.ranges.push(this.pos, end);
           this.elements++;
           this.pos = end;
           this.state = 'after-element';
@@ -172,8 +264,7 @@ export class JsonRecordsDecoder {
     const text = this.text;
     let i = this.pos;
     while (i < text.length) {
-      const c = text.charCodeAt(i);
-      if (c !== 32 && c !== 10 && c !== 13 && c !== 9) break;
+      if (!isSpace(text.charCodeAt(i))) break;
       i++;
     }
     this.pos = i;
@@ -243,6 +334,10 @@ export class JsonRecordsDecoder {
     scan.at = text.length;
     return -1;
   }
+}
+
+function isSpace(c: number): boolean {
+  return c === 32 || c === 10 || c === 13 || c === 9;
 }
 
 /** The index of the quote that closes a string whose content starts at `from`, or -1 if not read yet. */

@@ -17,18 +17,20 @@ export interface BucketWindow {
 
 /** The start of the bucket holding `t`. */
 export function bucketFloor(t: number, size: BucketSize): number {
-  const date = new Date(t);
+  // No Date for hours and days: every record of an answer is checked against its bucket.
   switch (size) {
     case 'hour':
       return Math.floor(t / HOUR_MS) * HOUR_MS;
     case 'day':
       return Math.floor(t / DAY_MS) * DAY_MS;
     case 'week':
-      return Math.floor(t / DAY_MS) * DAY_MS - ((date.getUTCDay() + 6) % 7) * DAY_MS;
-    case 'month':
+      return Math.floor(t / DAY_MS) * DAY_MS - ((new Date(t).getUTCDay() + 6) % 7) * DAY_MS;
+    case 'month': {
+      const date = new Date(t);
       return Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1);
+    }
     case 'year':
-      return Date.UTC(date.getUTCFullYear(), 0, 1);
+      return Date.UTC(new Date(t).getUTCFullYear(), 0, 1);
   }
 }
 

@@ -1,21 +1,11 @@
 import { and, eq, gte, lt, type SQL, sql } from 'drizzle-orm';
-import { billsCompute, DayRollup } from './billing-days.js';
+import { BucketDigest, digestsIn, dropDigest, storedStartsIn, writeDigest } from './billing-digest.js';
+import { type BillingRecordInput, BucketWriter, type StoredBucket } from './billing-writer.js';
 import type { Database } from './open.js';
 import { type BillingKind, type BucketSize, billingBackfill, billingRecords } from './schema.js';
-import { billedSpendChanged } from './spend.js';
 import { cachedRead, perDatabase } from './statements.js';
 
-/** One record of a billing route, as reported; `resourceId` is '' for `/billing` and `/billing/endpoints`. */
-export interface BillingRecordInput {
-  kind: BillingKind;
-  resourceId: string;
-  bucketSize: BucketSize;
-  startTime: number;
-  endTime: number;
-  totalAmount: number;
-  /** Every amount field of the record (totalAmount included), verbatim. */
-  amounts: Record<string, number>;
-}
+export type { BillingRecordInput } from './billing-writer.js';
 
 export interface BillingUpsertResult {
   /** Buckets that were new or whose amounts changed. */
@@ -24,33 +14,7 @@ export interface BillingUpsertResult {
   unchanged: number;
 }
 
-/** A stored bucket as a write compares it: resource_id, start_time, end_time, total_amount, amounts. */
-type StoredBucket = [string, number, number, number, string];
-
-const COLUMNS = '(account, kind, resource_id, bucket_size, start_time, end_time, total_amount, amounts, fetched_at)';
-/** Rows per multi-row INSERT: one statement step for many rows (9 parameters each, far below SQLite's limit). */
-const BATCH = 64;
-
 const statements = perDatabase(({ sqlite }) => ({
-  // Plain inserts: whoever writes has read what is stored, so a conflict is a bug and must fail loudly.
-  insertOne: sqlite.prepare(`INSERT INTO billing_records ${COLUMNS} VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-  insertBatch: sqlite.prepare(
-    `INSERT INTO billing_records ${COLUMNS} VALUES ${Array(BATCH).fill('(?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
-  ),
-  update: sqlite.prepare(
-    `UPDATE billing_records SET end_time = ?, total_amount = ?, amounts = ?, fetched_at = ?
-     WHERE account = ? AND kind = ? AND bucket_size = ? AND start_time = ? AND resource_id = ?`,
-  ),
-  remove: sqlite.prepare(
-    'DELETE FROM billing_records WHERE account = ? AND kind = ? AND bucket_size = ? AND start_time = ? AND resource_id = ?',
-  ),
-  // Raw arrays, not drizzle objects: a re-read compares ~100,000 stored buckets of `large` per cycle.
-  window: sqlite
-    .prepare(
-      `SELECT resource_id, start_time, end_time, total_amount, amounts FROM billing_records
-       WHERE account = ? AND kind = ? AND bucket_size = ? AND start_time >= ? AND start_time < ?`,
-    )
-    .raw(),
   one: sqlite
     .prepare(
       `SELECT resource_id, start_time, end_time, total_amount, amounts FROM billing_records
@@ -58,88 +22,6 @@ const statements = perDatabase(({ sqlite }) => ({
     )
     .raw(),
 }));
-
-/**
- * The bucket writes of one transaction: new buckets go out in multi-row inserts, changed ones
- * one update each (few: a re-read mostly finds what is stored), and billing_days follows in the
- * same transaction (billing-days.ts). `finish` must run before the transaction commits.
- */
-class BucketWriter {
-  private readonly s: ReturnType<typeof statements>;
-  private readonly rollup: DayRollup;
-  private readonly pending: unknown[] = [];
-  written = 0;
-  deleted = 0;
-
-  constructor(
-    private readonly database: Database,
-    private readonly account: string,
-    private readonly fetchedAt: number,
-  ) {
-    this.s = statements(database);
-    this.rollup = new DayRollup(database, account);
-  }
-
-  /**
-   * Stores `record` over `old` (what is stored under its key, if anything) unless it says the
-   * same; returns what is stored now.
-   */
-  write(record: BillingRecordInput, old: StoredBucket | undefined): StoredBucket {
-    const amounts = JSON.stringify(record.amounts);
-    // A bucket re-read with the same amounts is left alone, fetched_at included, so a re-poll of
-    // an overlapping window changes nothing and `written` counts real corrections.
-    if (old !== undefined && old[2] === record.endTime && old[3] === record.totalAmount && old[4] === amounts) {
-      return old;
-    }
-    const { kind, bucketSize, resourceId, startTime, endTime, totalAmount } = record;
-    const bucket = { resourceId, startTime, endTime, totalAmount, fetchedAt: this.fetchedAt, compute: false };
-    bucket.compute = billsCompute(record.amounts);
-    if (old === undefined) {
-      this.pending.push(this.account, kind, resourceId, bucketSize, startTime, endTime, totalAmount, amounts);
-      this.pending.push(this.fetchedAt);
-      if (this.pending.length === BATCH * 9) this.flushInserts();
-      this.rollup.added(kind, bucketSize, bucket);
-    } else {
-      this.flushInserts();
-      this.s.update.run(
-        endTime,
-        totalAmount,
-        amounts,
-        this.fetchedAt,
-        this.account,
-        kind,
-        bucketSize,
-        startTime,
-        resourceId,
-      );
-      const compute = billsCompute(JSON.parse(old[4]));
-      const was = { resourceId, startTime, endTime: old[2], totalAmount: old[3], fetchedAt: 0, compute };
-      this.rollup.changed(kind, bucketSize, was, bucket);
-    }
-    this.written++;
-    return [resourceId, startTime, endTime, totalAmount, amounts];
-  }
-
-  remove(kind: BillingKind, bucketSize: BucketSize, resourceId: string, startTime: number): void {
-    this.flushInserts();
-    const changes = this.s.remove.run(this.account, kind, bucketSize, startTime, resourceId).changes;
-    if (changes > 0) this.rollup.removed(kind, bucketSize, resourceId, startTime);
-    this.deleted += changes;
-  }
-
-  finish(): void {
-    this.flushInserts();
-    this.rollup.finish();
-    if (this.written + this.deleted > 0) billedSpendChanged(this.database);
-  }
-
-  private flushInserts(): void {
-    const values = this.pending;
-    if (values.length === BATCH * 9) this.s.insertBatch.run(values);
-    else for (let i = 0; i < values.length; i += 9) this.s.insertOne.run(values.slice(i, i + 9));
-    values.length = 0;
-  }
-}
 
 /** Idempotent: a bucket is keyed by (account, kind, bucketSize, startTime, resourceId). */
 export function upsertBillingRecords(
@@ -154,13 +36,15 @@ export function upsertBillingRecords(
     // What this call wrote, so a bucket listed twice is compared with its first version.
     const current = new Map<string, StoredBucket>();
     for (const record of records) {
-      const key = `${record.kind}\u0000${record.bucketSize}\u0000${bucketKey(record.resourceId, record.startTime)}`;
+      const key = `${record.kind}\u0000${record.bucketSize}\u0000${record.startTime}\u0000${record.resourceId}`;
       const old =
         current.get(key) ??
         (one.get(account, record.kind, record.bucketSize, record.startTime, record.resourceId) as
           | StoredBucket
           | undefined);
       current.set(key, writer.write(record, old));
+      // The bucket no longer holds what its digest says was reported for it.
+      dropDigest(database, { account, kind: record.kind, bucketSize: record.bucketSize }, record.startTime);
     }
     writer.finish();
   });
@@ -171,9 +55,9 @@ export function upsertBillingRecords(
  * Makes the stored buckets of `window` exactly `records` (all of its kind and bucket size), in one
  * transaction: writes what is new or changed and deletes stored buckets the API no longer reports
  * (billing is sparse, so a bucket whose money was withdrawn simply stops appearing; keeping its
- * old amount would count money that is not owed). Buckets re-read with the same amounts are
- * compared in memory and not written at all: most of a re-read window is unchanged, and an
- * upsert that changes nothing still costs a statement per row.
+ * old amount would count money that is not owed). Most of a re-read window is unchanged: a
+ * bucket whose records hash to the digest stored with it (billing-digest.ts) is skipped without
+ * reading its rows back; any other is compared row by row, and only what differs is written.
  */
 export function replaceBillingWindow(
   database: Database,
@@ -181,29 +65,51 @@ export function replaceBillingWindow(
   records: readonly BillingRecordInput[],
   fetchedAt: number,
 ): { written: number; deleted: number } {
-  const { account, kind, bucketSize, from, to } = window;
-  const writer = new BucketWriter(database, account, fetchedAt);
+  const { kind, bucketSize, from, to } = window;
+  const writer = new BucketWriter(database, window.account, fetchedAt);
   database.transaction(() => {
-    const stored = new Map<string, StoredBucket>();
-    for (const row of statements(database).window.all(account, kind, bucketSize, from, to) as StoredBucket[]) {
-      stored.set(bucketKey(row[0], row[1]), row);
+    const digests = digestsIn(database, window, from, to);
+    const stored = new Set(storedStartsIn(database, window, from, to));
+    const reported = bucketsOf(records);
+    for (const [startTime, bucket] of reported) {
+      const digest = new BucketDigest();
+      for (const record of bucket) digest.add(record);
+      const value = digest.value();
+      const has = stored.has(startTime);
+      // The digest alone never deletes or keeps a row: a bucket without stored rows is written.
+      if (has && digests.get(startTime) === value) continue;
+      writer.replaceBucket(kind, bucketSize, startTime, bucket, has);
+      writeDigest(database, window, startTime, value);
     }
-    const reported = new Set<string>();
-    for (const record of records) {
-      const key = bucketKey(record.resourceId, record.startTime);
-      reported.add(key);
-      stored.set(key, writer.write(record, stored.get(key)));
+    for (const startTime of stored) {
+      if (!reported.has(startTime)) writer.removeBucket(kind, bucketSize, startTime);
     }
-    for (const [key, [resourceId, startTime]] of stored) {
-      if (!reported.has(key)) writer.remove(kind, bucketSize, resourceId, startTime);
+    for (const startTime of digests.keys()) {
+      if (!reported.has(startTime)) dropDigest(database, window, startTime);
     }
     writer.finish();
   });
   return { written: writer.written, deleted: writer.deleted };
 }
 
-function bucketKey(resourceId: string, startTime: number): string {
-  return `${startTime}\u0000${resourceId}`;
+/** Records by bucket start, in the order the buckets first appear. */
+function bucketsOf(records: readonly BillingRecordInput[]): Map<number, BillingRecordInput[]> {
+  const buckets = new Map<number, BillingRecordInput[]>();
+  let last: BillingRecordInput[] | undefined;
+  let lastStart = Number.NaN;
+  for (const record of records) {
+    // Records come a bucket at a time: look the bucket up only when it changes.
+    if (record.startTime !== lastStart) {
+      lastStart = record.startTime;
+      last = buckets.get(lastStart);
+      if (last === undefined) {
+        last = [];
+        buckets.set(lastStart, last);
+      }
+    }
+    (last as BillingRecordInput[]).push(record);
+  }
+  return buckets;
 }
 
 export interface BillingWindow {

@@ -63,6 +63,18 @@ describe('billing answers parsed by hand', () => {
     expect(() => parseBillingBody(ListPodBillingResponse, body, OP)).toThrow(expected);
   });
 
+  it('remembers only times that passed, however many it has seen', () => {
+    const hours = Array.from({ length: 10_050 }, (_, n) => {
+      const start = new Date(Date.UTC(2026, 0, 1) + n * 3_600_000).toISOString().replace('.000', '');
+      return podRecord(0, { startTime: start });
+    });
+    expect(parseBillingBody(ListPodBillingResponse, podPage(hours), OP).records).toHaveLength(10_050);
+    for (let round = 0; round < 2; round++) {
+      const body = podPage([...hours.slice(-3), podRecord(1, { endTime: '2026-02-29T00:00:00Z' })]);
+      expect(() => parseBillingBody(ListPodBillingResponse, body, OP)).toThrow(/records\[3\]\.endTime/);
+    }
+  });
+
   it('hands lower-case times to the schema, which upper-cases them as for every other route', () => {
     const body = podPage([podRecord(0, { startTime: '2026-03-01t00:00:00z' })]);
     expect(parseBillingBody(ListPodBillingResponse, body, OP).records[0]?.startTime).toBe('2026-03-01T00:00:00Z');

@@ -47,6 +47,36 @@ describe('the streaming records decoder', () => {
     }
   });
 
+  it('decodes runs of whole records as one, even when braces followed by commas hide in strings and nested objects', () => {
+    // Seeded, so a failure repeats.
+    let seed = 7;
+    const next = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed / 2147483648;
+    };
+    const nasty = ['},{', '}]', '"}', '\\}', '} ,', '{}', ''];
+    // Enough records for several of the decoder's blocks (65,536 characters).
+    const records = Array.from({ length: 8_000 }, (_, n) => ({
+      n,
+      s: nasty[n % nasty.length],
+      ...(n % 5 === 0 ? { nested: { a: { b: [n, { c: '},' }] } } } : {}),
+      ...(n % 11 === 0 ? { list: [{}, {}] } : {}),
+    }));
+    const body = { records, metadata: { query: { a: '}, ]' }, tail: { x: {} } } };
+    for (const space of [undefined, 1, '\t']) {
+      const text = JSON.stringify(body, null, space);
+      expect(text.length).toBeGreaterThan(3 * 65_536);
+      for (let round = 0; round < 6; round++) {
+        // A whole answer as one piece, then pieces from a few characters to a few blocks.
+        const sizes =
+          round === 0 ? [text.length] : Array.from({ length: 20 }, () => 1 + Math.floor(next() * 70 ** (round % 3)));
+        const decoded = decode(text, sizes);
+        expect(decoded.records, `pieces of ${sizes}`).toEqual(records);
+        expect(decoded.members).toEqual({ metadata: body.metadata });
+      }
+    }
+  });
+
   it('hands each record out as soon as it is complete, and keeps no more text than the one being read', () => {
     const decoder = new JsonRecordsDecoder('records');
     expect(decoder.push('{"metadata":{"a":1},"records":[{"n":1},{"n":')).toEqual([{ n: 1 }]);
@@ -67,6 +97,25 @@ describe('the streaming records decoder', () => {
     expect(error.detail).toMatch(/^records\[1\] is not valid JSON/);
     expect(error.offset).toBe(text.indexOf('{"n":2'));
     expect(error.message).toContain(`at offset ${text.indexOf('{"n":2')}`);
+  });
+
+  it('names the malformed record among many completed by one piece, before a later fault of the same piece', () => {
+    const records = Array.from({ length: 40 }, (_, n) => `{"n":${n},"s":"x, ] }"}`);
+    records[23] = '{"n":23,"s":tru}';
+    const text = `{"records":[${records.join(', ')}]}`;
+    for (const sizes of [[text.length], [100]]) {
+      const error = errorOf(() => decode(text, sizes));
+      expect(error.detail, `pieces of ${sizes}`).toMatch(/^records\[23\] is not valid JSON/);
+      expect(error.offset).toBe(text.indexOf('{"n":23'));
+    }
+    // The same piece also lacks a comma further on: the record before it is still the one named.
+    const both = text.replace(', {"n":30', ' {"n":30');
+    expect(errorOf(() => decode(both.replace('"s":tru}', '"s":true}'))).detail).toMatch(
+      /^expected ',' or '\]' after records\[29\]/,
+    );
+    expect(errorOf(() => decode(both)).detail).toMatch(/^records\[23\] is not valid JSON/);
+    const good = `{"records":[${records.map((_, n) => `{"n":${n}}`).join(',')}]}`;
+    expect(decode(good).records).toEqual(records.map((_, n) => ({ n })));
   });
 
   it('rejects a missing comma between records, and text after the object', () => {

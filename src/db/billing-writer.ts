@@ -1,0 +1,165 @@
+import { billsCompute, DayRollup } from './billing-days.js';
+import type { Database } from './open.js';
+import type { BillingKind, BucketSize } from './schema.js';
+import { billedSpendChanged } from './spend.js';
+import { perDatabase } from './statements.js';
+
+/** One record of a billing route, as reported; `resourceId` is '' for `/billing` and `/billing/endpoints`. */
+export interface BillingRecordInput {
+  kind: BillingKind;
+  resourceId: string;
+  bucketSize: BucketSize;
+  startTime: number;
+  endTime: number;
+  totalAmount: number;
+  /** Every amount field of the record (totalAmount included), verbatim. */
+  amounts: Record<string, number>;
+}
+
+/** A stored bucket as a write compares it: resource_id, start_time, end_time, total_amount, amounts. */
+export type StoredBucket = [string, number, number, number, string];
+
+const COLUMNS = '(account, kind, resource_id, bucket_size, start_time, end_time, total_amount, amounts, fetched_at)';
+/** Rows per multi-row INSERT: one statement step for many rows (9 parameters each, far below SQLite's limit). */
+const BATCH = 64;
+const BUCKET = 'account = ? AND kind = ? AND bucket_size = ? AND start_time = ?';
+
+const statements = perDatabase(({ sqlite }) => ({
+  // Plain inserts: whoever writes has read what is stored, so a conflict is a bug and must fail loudly.
+  insertOne: sqlite.prepare(`INSERT INTO billing_records ${COLUMNS} VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+  insertBatch: sqlite.prepare(
+    `INSERT INTO billing_records ${COLUMNS} VALUES ${Array(BATCH).fill('(?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+  ),
+  update: sqlite.prepare(
+    `UPDATE billing_records SET end_time = ?, total_amount = ?, amounts = ?, fetched_at = ?
+     WHERE ${BUCKET} AND resource_id = ?`,
+  ),
+  remove: sqlite.prepare(`DELETE FROM billing_records WHERE ${BUCKET} AND resource_id = ?`),
+  removeBucket: sqlite.prepare(`DELETE FROM billing_records WHERE ${BUCKET} RETURNING resource_id`).pluck(),
+  // Raw arrays, not drizzle objects: a bucket of `large` holds ~2,000 Pods.
+  bucket: sqlite
+    .prepare(`SELECT resource_id, start_time, end_time, total_amount, amounts FROM billing_records WHERE ${BUCKET}`)
+    .raw(),
+}));
+
+/**
+ * The bucket writes of one transaction: new buckets go out in multi-row inserts, changed ones
+ * one update each (few: a re-read mostly finds what is stored), and billing_days follows in the
+ * same transaction (billing-days.ts). `finish` must run before the transaction commits.
+ */
+export class BucketWriter {
+  private readonly s: ReturnType<typeof statements>;
+  private readonly rollup: DayRollup;
+  private readonly pending: unknown[] = [];
+  written = 0;
+  deleted = 0;
+
+  constructor(
+    private readonly database: Database,
+    private readonly account: string,
+    private readonly fetchedAt: number,
+  ) {
+    this.s = statements(database);
+    this.rollup = new DayRollup(database, account);
+  }
+
+  /**
+   * Makes the stored rows of one bucket (one start time) exactly `records`, comparing each with
+   * what is stored under its resource. `stored` false says the bucket holds no rows (nothing to
+   * read back: a backfill's buckets are all new).
+   */
+  replaceBucket(
+    kind: BillingKind,
+    bucketSize: BucketSize,
+    startTime: number,
+    records: readonly BillingRecordInput[],
+    stored: boolean,
+  ): void {
+    // By resource: what is stored, then what this call wrote (a resource listed twice is
+    // compared with its first version, as upsertBillingRecords does).
+    const current = new Map<string, StoredBucket>();
+    if (stored) {
+      for (const row of this.s.bucket.all(this.account, kind, bucketSize, startTime) as StoredBucket[]) {
+        current.set(row[0], row);
+      }
+    }
+    const storedCount = current.size;
+    const reported = storedCount > 0 ? new Set<string>() : undefined;
+    for (const record of records) {
+      reported?.add(record.resourceId);
+      current.set(record.resourceId, this.write(record, current.get(record.resourceId)));
+    }
+    if (reported === undefined) return;
+    for (const resourceId of current.keys()) {
+      if (!reported.has(resourceId)) this.remove(kind, bucketSize, resourceId, startTime);
+    }
+  }
+
+  /** Deletes every stored row of a bucket the API no longer reports. */
+  removeBucket(kind: BillingKind, bucketSize: BucketSize, startTime: number): void {
+    this.flushInserts();
+    const gone = this.s.removeBucket.all(this.account, kind, bucketSize, startTime) as string[];
+    for (const resourceId of gone) this.rollup.removed(kind, bucketSize, resourceId, startTime);
+    this.deleted += gone.length;
+  }
+
+  /**
+   * Stores `record` over `old` (what is stored under its key, if anything) unless it says the
+   * same; returns what is stored now.
+   */
+  write(record: BillingRecordInput, old: StoredBucket | undefined): StoredBucket {
+    const amounts = JSON.stringify(record.amounts);
+    // A bucket re-read with the same amounts is left alone, fetched_at included, so a re-poll of
+    // an overlapping window changes nothing and `written` counts real corrections.
+    if (old !== undefined && old[2] === record.endTime && old[3] === record.totalAmount && old[4] === amounts) {
+      return old;
+    }
+    const { kind, bucketSize, resourceId, startTime, endTime, totalAmount } = record;
+    const bucket = { resourceId, startTime, endTime, totalAmount, fetchedAt: this.fetchedAt, compute: false };
+    bucket.compute = billsCompute(record.amounts);
+    if (old === undefined) {
+      this.pending.push(this.account, kind, resourceId, bucketSize, startTime, endTime, totalAmount, amounts);
+      this.pending.push(this.fetchedAt);
+      if (this.pending.length === BATCH * 9) this.flushInserts();
+      this.rollup.added(kind, bucketSize, bucket);
+    } else {
+      this.flushInserts();
+      this.s.update.run(
+        endTime,
+        totalAmount,
+        amounts,
+        this.fetchedAt,
+        this.account,
+        kind,
+        bucketSize,
+        startTime,
+        resourceId,
+      );
+      const compute = billsCompute(JSON.parse(old[4]));
+      const was = { resourceId, startTime, endTime: old[2], totalAmount: old[3], fetchedAt: 0, compute };
+      this.rollup.changed(kind, bucketSize, was, bucket);
+    }
+    this.written++;
+    return [resourceId, startTime, endTime, totalAmount, amounts];
+  }
+
+  remove(kind: BillingKind, bucketSize: BucketSize, resourceId: string, startTime: number): void {
+    this.flushInserts();
+    const changes = this.s.remove.run(this.account, kind, bucketSize, startTime, resourceId).changes;
+    if (changes > 0) this.rollup.removed(kind, bucketSize, resourceId, startTime);
+    this.deleted += changes;
+  }
+
+  finish(): void {
+    this.flushInserts();
+    this.rollup.finish();
+    if (this.written + this.deleted > 0) billedSpendChanged(this.database);
+  }
+
+  private flushInserts(): void {
+    const values = this.pending;
+    if (values.length === BATCH * 9) this.s.insertBatch.run(values);
+    else for (let i = 0; i < values.length; i += 9) this.s.insertOne.run(values.slice(i, i + 9));
+    values.length = 0;
+  }
+}
