@@ -2,6 +2,14 @@ import type { Database } from './open.js';
 import type { BillingKind, BucketSize } from './schema.js';
 import { perDatabase } from './statements.js';
 
+/** What a digest reads of a record: every field of it that is stored. */
+interface DigestedRecord {
+  resourceId: string;
+  endTime: number;
+  totalAmount: number;
+  amounts: Record<string, number>;
+}
+
 /**
  * The digests of billing_digests (tables/billing.ts): what a route reported for one bucket,
  * hashed from the decoded records without building a string per record (the exact comparison
@@ -11,14 +19,6 @@ import { perDatabase } from './statements.js';
  * bits so SQLite stores them as an integer. A change that left the digest equal would need a
  * 53-bit collision between two reports of the same bucket.
  */
-/** What a digest reads of a record: every field of it that is stored. */
-interface DigestedRecord {
-  resourceId: string;
-  endTime: number;
-  totalAmount: number;
-  amounts: Record<string, number>;
-}
-
 export class BucketDigest {
   private a = 0x811c9dc5;
   private b = 0x9747b28c;
