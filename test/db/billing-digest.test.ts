@@ -7,23 +7,9 @@ import {
 } from '../../src/db/billing.js';
 import { BucketDigest } from '../../src/db/billing-digest.js';
 import type { Database } from '../../src/db/open.js';
-import { DAY, HOUR, T0, useTempDatabases } from './support.js';
+import { DAY, HOUR, podBucket, T0, useTempDatabases } from './support.js';
 
 const temp = useTempDatabases();
-
-function podBucket(podId: string, hour: number, gpuAmount: number, diskAmount = 0.01): BillingRecordInput {
-  const startTime = T0 + hour * HOUR;
-  const totalAmount = gpuAmount + diskAmount;
-  return {
-    kind: 'pods',
-    resourceId: podId,
-    bucketSize: 'hour',
-    startTime,
-    endTime: startTime + HOUR,
-    totalAmount,
-    amounts: { totalAmount, gpuAmount, cpuAmount: 0, diskAmount },
-  };
-}
 
 const window = { account: 'main', kind: 'pods', bucketSize: 'hour', from: T0, to: T0 + DAY } as const;
 

@@ -12,6 +12,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
+import type { BillingRecordInput } from '../../src/db/billing.js';
 import { finishRun, startRun } from '../../src/db/collector-runs.js';
 import { type Database, type OpenOptions, openDatabase } from '../../src/db/open.js';
 import { packagePath } from '../../src/package-root.js';
@@ -54,6 +55,21 @@ export const T0 = Date.UTC(2026, 10, 2);
  * A configuration file naming a filled database (filledDatabase), both in `dir`: what the `db`
  * commands are run on.
  */
+/** An hour of `podId`'s billing on the Pods route, `hour` hours after T0: GPU and disk amounts. */
+export function podBucket(podId: string, hour: number, gpuAmount: number, diskAmount = 0.01): BillingRecordInput {
+  const startTime = T0 + hour * HOUR;
+  const totalAmount = gpuAmount + diskAmount;
+  return {
+    kind: 'pods',
+    resourceId: podId,
+    bucketSize: 'hour',
+    startTime,
+    endTime: startTime + HOUR,
+    totalAmount,
+    amounts: { totalAmount, gpuAmount, cpuAmount: 0, diskAmount },
+  };
+}
+
 export function configWithFilledDatabase(dir: string, name: string): { configPath: string; dbPath: string } {
   const dbPath = join(dir, `${name}.db`);
   const configPath = join(dir, `${name}.yaml`);
