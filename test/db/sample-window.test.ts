@@ -1,11 +1,9 @@
 import { join } from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
-import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../../src/db/open.js';
 import { insertPodSamples, type PodSampleInput } from '../../src/db/pods.js';
 import { type SampleSeries, sampleWindow } from '../../src/db/sample-window.js';
-import * as schema from '../../src/db/schema.js';
+import { tracedDatabase } from '../helpers/traced-database.js';
 import { useTempDatabases } from './support.js';
 
 const temp = useTempDatabases();
@@ -14,19 +12,10 @@ const T0 = Date.parse('2026-11-02T12:00:30Z');
 const ACCOUNT = 'main';
 
 /** The daemon's database file, reached through a connection that records every statement it runs. */
-function tracedDatabase(statements: string[]): { db: Database; path: string } {
+function tracedFile(statements: string[]): { db: Database; path: string } {
   const path = join(temp.dir(), 'podwarden.db');
   openDatabase(path).close();
-  const sqlite = new BetterSqlite3(path, { verbose: (sql) => statements.push(String(sql)) });
-  const db: Database = {
-    sqlite,
-    db: drizzle(sqlite, { schema }),
-    transaction: (fn) => sqlite.transaction(fn)(),
-    applied: [],
-    schemaVersion: 0,
-    close: () => sqlite.close(),
-  };
-  return { db, path };
+  return { db: tracedDatabase(path, statements), path };
 }
 
 function sample(podId: string, at: number, gpu: number[] | null, state: 'known' | 'unknown' = 'known'): PodSampleInput {
@@ -63,7 +52,7 @@ const RANGE_READ = /FROM pod_samples WHERE account = \S+ AND observed_at >= /;
 describe('the sample window after writes through its own connection', () => {
   it('appends a committed poll without reading it back, and holds what a fresh read holds', () => {
     const statements: string[] = [];
-    const { db, path } = tracedDatabase(statements);
+    const { db, path } = tracedFile(statements);
     const fresh = temp.open('fresh.db');
     fresh.close();
     for (let m = 0; m < 10; m++) insertPodSamples(db, ACCOUNT, poll(T0 + m * MINUTE));
@@ -85,7 +74,7 @@ describe('the sample window after writes through its own connection', () => {
 
   it('holds what the database holds after a rolled-back poll, a re-sent one, a Pod listed twice and a failed insert', () => {
     const statements: string[] = [];
-    const { db, path } = tracedDatabase(statements);
+    const { db, path } = tracedFile(statements);
     for (let m = 0; m < 5; m++) insertPodSamples(db, ACCOUNT, poll(T0 + m * MINUTE));
     const read = (at: number) => sampleWindow(db, ACCOUNT, at - 30 * MINUTE, at);
     read(T0 + 4 * MINUTE + 30_000);

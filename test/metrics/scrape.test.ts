@@ -1,11 +1,9 @@
-import BetterSqlite3 from 'better-sqlite3';
-import { drizzle } from 'drizzle-orm/better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/load.js';
 import type { Config } from '../../src/config/schema.js';
 import type { Database } from '../../src/db/open.js';
-import * as schema from '../../src/db/schema.js';
 import { createMetrics, type Metrics } from '../../src/metrics/registry.js';
+import { tracedDatabase } from '../helpers/traced-database.js';
 import { type DaemonHarness, find, parseExposition, sampleValue, startDaemonHarness } from './support.js';
 
 const MINUTE = 60_000;
@@ -25,23 +23,6 @@ function tune(config: Config): void {
   config.idle = parsed.idle;
   config.capacity = parsed.capacity;
   config.collectors.billing.backfillMs = 24 * 3_600_000;
-}
-
-/**
- * A second connection to the daemon's database file that records every statement it runs
- * (better-sqlite3's `verbose` hook sees each execution, prepared or not). The metrics read
- * through it; the daemon collects and evaluates through its own.
- */
-function tracedDatabase(path: string, statements: string[]): Database {
-  const sqlite = new BetterSqlite3(path, { verbose: (sql) => statements.push(String(sql)) });
-  return {
-    sqlite,
-    db: drizzle(sqlite, { schema }),
-    transaction: (fn) => sqlite.transaction(fn)(),
-    applied: [],
-    schemaVersion: 0,
-    close: () => sqlite.close(),
-  };
 }
 
 let h: DaemonHarness;
