@@ -14,6 +14,18 @@ import { MINUTE, T0, useTempDatabases } from './support.js';
 
 const temp = useTempDatabases();
 
+const endpoint: EndpointInput = {
+  endpointId: 'ep-1',
+  name: 'sdxl',
+  type: 'QUEUE',
+  gpuPools: ['ADA_24'],
+  gpuCount: 1,
+  workersMin: 1,
+  workersMax: 3,
+  idleTimeoutS: 5,
+  createdAt: T0,
+};
+
 describe('clusters, endpoints and network volumes', () => {
   it('tracks clusters with their Pods by status, and marks a deleted cluster gone', () => {
     const database = temp.open();
@@ -40,17 +52,6 @@ describe('clusters, endpoints and network volumes', () => {
 
   it('tracks endpoints and stores their worker summaries per poll', () => {
     const database = temp.open();
-    const endpoint: EndpointInput = {
-      endpointId: 'ep-1',
-      name: 'sdxl',
-      type: 'QUEUE',
-      gpuPools: ['ADA_24'],
-      gpuCount: 1,
-      workersMin: 1,
-      workersMax: 3,
-      idleTimeoutS: 5,
-      createdAt: T0,
-    };
     syncEndpoints(database, 'main', [endpoint], T0);
     expect(liveEndpoints(database, 'main')).toMatchObject([{ endpointId: 'ep-1', gpuPools: ['ADA_24'], goneAt: null }]);
     const summary = { running: 1, idle: 0, initializing: 0, throttled: 0, unhealthy: 0, total: 1 };
@@ -87,17 +88,6 @@ describe('clusters, endpoints and network volumes', () => {
 describe('inventory reads kept in memory', () => {
   it("keep endpoints and volumes through a Pod poll, and drop each on its own table's sync", () => {
     const database = temp.open();
-    const endpoint: EndpointInput = {
-      endpointId: 'ep-1',
-      name: 'sdxl',
-      type: 'QUEUE',
-      gpuPools: ['ADA_24'],
-      gpuCount: 1,
-      workersMin: 1,
-      workersMax: 3,
-      idleTimeoutS: 5,
-      createdAt: T0,
-    };
     const volume: NetworkVolumeInput = {
       networkVolumeId: 'vol-1',
       name: 'datasets',

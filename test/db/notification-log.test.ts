@@ -26,22 +26,16 @@ describe('the notification log read every tick', () => {
     expect(notificationLogAt(db, T0 + 2 * MIN).get('g1')).toBe(first.get('g1'));
     // Expired: absent; written again: read again.
     expect([...notificationLogAt(db, T0 + 11 * MIN).keys()]).toEqual(['g2']);
-    putLogEntry(db, {
+    const rewritten = {
       groupKey: 'g1',
       ...entry,
       firing: [2],
       resolved: [1],
       notifiedAt: T0 + 12 * MIN,
       expiresAt: null,
-    });
-    expect(notificationLogAt(db, T0 + 12 * MIN).get('g1')).toEqual({
-      groupKey: 'g1',
-      ...entry,
-      firing: [2],
-      resolved: [1],
-      notifiedAt: T0 + 12 * MIN,
-      expiresAt: null,
-    });
+    };
+    putLogEntry(db, rewritten);
+    expect(notificationLogAt(db, T0 + 12 * MIN).get('g1')).toEqual(rewritten);
     // Another connection (the CLI) rewrites only the time: read as it is now.
     databases
       .open()

@@ -4,7 +4,7 @@ import type { Database } from '../../src/db/open.js';
 import { applyRetention, type RetentionPolicy } from '../../src/db/retention.js';
 import { insertWorkerSamples } from '../../src/db/serverless.js';
 import { type EndpointActivity, endpointActivity, lastComputeAt } from '../../src/db/waste.js';
-import { DAY, HOUR, MINUTE, T0, useTempDatabases } from './support.js';
+import { DAY, HOUR, MINUTE, podBucket, T0, useTempDatabases } from './support.js';
 
 const temp = useTempDatabases();
 
@@ -112,17 +112,7 @@ describe('endpoint activity', () => {
 
 /** An hour of a Pod: compute when it ran, disk only when stopped. */
 function podHour(podId: string, hour: number, ran: boolean): BillingRecordInput {
-  const startTime = T0 + hour * HOUR;
-  const gpuAmount = ran ? 0.69 : 0;
-  return {
-    kind: 'pods',
-    resourceId: podId,
-    bucketSize: 'hour',
-    startTime,
-    endTime: startTime + HOUR,
-    totalAmount: gpuAmount + 0.01,
-    amounts: { totalAmount: gpuAmount + 0.01, gpuAmount, diskAmount: 0.01 },
-  };
+  return podBucket(podId, hour, ran ? 0.69 : 0);
 }
 
 /** When each Pod's compute last ended since `since`, from every stored bucket. */
