@@ -4,6 +4,7 @@ import { loadConfig } from '../config/load.js';
 import { startRuntime } from '../daemon-runtime.js';
 import type { Logger } from '../log.js';
 import { applyMemoryPolicy } from '../memory-policy.js';
+import { formatBytes } from '../messages/format.js';
 import { ScaledClock } from '../simulator/scaled-clock.js';
 import { configOption } from './config-option.js';
 import { UsageError } from './exit.js';
@@ -30,11 +31,12 @@ export function runCommand(): Command {
       const config = loadConfig({ path: options.config, env: process.env });
       const log = loggerFor(config);
       const memory = applyMemoryPolicy();
+      const heapLimit = formatBytes(memory.heapLimitMb * 1024 * 1024);
       log.info(
         memory,
         memory.heapGrowingPercent === null
-          ? `memory: heap limit ${memory.heapLimitMb} MB, V8's own pace of full collections (${memory.setBy})`
-          : `memory: heap limit ${memory.heapLimitMb} MB, a full collection once the heap grows ${memory.heapGrowingPercent}% past live data (${memory.setBy})`,
+          ? `memory: heap limit ${heapLimit}, V8's own pace of full collections (${memory.setBy})`
+          : `memory: heap limit ${heapLimit}, a full collection once the heap grows ${memory.heapGrowingPercent}% past live data (${memory.setBy})`,
       );
       const stopRequested = nextStopRequest(log);
       const runtime = await startRuntime({ config, clock, log });

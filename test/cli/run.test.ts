@@ -75,7 +75,7 @@ describe('podwarden run', () => {
       await until(() => (/podwarden running/.test(stderr) ? true : undefined), 20_000);
       // It says at start what memory it runs under: Node's heap limit and its pace of full collections.
       expect(stderr).toMatch(
-        /memory: heap limit \d+ MB, a full collection once the heap grows 50% past live data \(podwarden\)/,
+        /memory: heap limit \d+(\.\d+)? [MG]B, a full collection once the heap grows 50% past live data \(podwarden\)/,
       );
       // Two Pod polls at least: the one at start and a scheduled one.
       await until(() => {
