@@ -62,9 +62,17 @@ export class JsonRecordsDecoder {
   /** A value being scanned across chunks: where it started, how far the scan got, and its nesting. */
   private scan: { start: number; at: number; depth: number; inString: boolean } | null = null;
 
-  constructor(private readonly arrayKey: string) {}
+  /**
+   * `raw`: the elements are handed out as their text, unparsed (a caller that can tell from the
+   * text that it already holds what an element says skips the parse, billing-parse.ts). The
+   * scanner then checks only their nesting and strings; whoever uses the text parses it.
+   */
+  constructor(
+    private readonly arrayKey: string,
+    private readonly raw = false,
+  ) {}
 
-  /** Feeds the next piece of text; returns the elements completed by it, in order. */
+  /** Feeds the next piece of text; returns the elements completed by it, in order (their text, if raw). */
   push(chunk: string): unknown[] {
     if (this.scan === null && this.pos >= this.text.length) {
       this.base += this.text.length;
@@ -236,13 +244,14 @@ export class JsonRecordsDecoder {
           this.state = c === ']' ? 'after-member' : 'element';
           break;
         case 'element': {
-          if (this.scan === null && this.base + this.pos >= this.scanUntil && this.wholeElements()) {
+          if (!this.raw && this.scan === null && this.base + this.pos >= this.scanUntil && this.wholeElements()) {
             this.state = 'after-element';
             break;
           }
           const end = this.scanValue();
           if (end < 0) return;
-          this.ranges.push(this.pos, end);
+          if (this.raw) this.out.push(this.text.slice(this.pos, end));
+          else this.ranges.push(this.pos, end);
           this.elements++;
           this.pos = end;
           this.state = 'after-element';

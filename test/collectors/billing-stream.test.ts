@@ -101,7 +101,7 @@ async function streamPods(database: Database, server: ScriptedServer, retries = 
   const slices: Array<{ startMs: number; endMs: number; records: number }> = [];
   const signal = new AbortController().signal;
   const store: PageStore = (page, maxRows) => {
-    slices.push({ ...page.window, records: page.records.length });
+    slices.push({ ...page.window, records: 'records' in page ? page.records.length : -1 });
     return storeBillingPage(database, 'main', page, T0 + DAY, { signal, ...(maxRows ? { maxRows } : {}) });
   };
   try {
