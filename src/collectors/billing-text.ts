@@ -26,23 +26,35 @@ export class UnreadableTextError extends Error {
 
 const START = '"startTime":"';
 const BACKSLASH = 92;
+const QUOTE = 34;
+/** The last start read, and its time: an answer's records come a bucket at a time. */
+let lastStart = '';
+let lastStartMs = Number.NaN;
 
 /**
- * The start of a record's bucket, read from its text without parsing it: the one `"startTime":"`
- * it holds, as the API writes it. Anything less plain (no such key, two, an escape) is an
- * UnreadableTextError. Each bucket made from it is checked against its parse whenever it is
- * parsed, so the text is trusted only when it is byte for byte what was parsed and stored.
+ * The start of a record's bucket, read from its text without parsing it: the first
+ * `"startTime":"` it holds, as the API writes it. Anything less plain (no such key, an escape) is
+ * an UnreadableTextError. This reading is not trusted: every record parsed is checked against it
+ * (parseBucket: a duplicate key, or one spelled with escapes, shows there), and a bucket skipped
+ * unparsed is byte for byte the text of one that was parsed, checked and stored.
  */
 export function startOf(text: string, index: number): number {
   const at = text.indexOf(START);
-  if (at > 0 && text.charCodeAt(at - 1) !== BACKSLASH && text.indexOf(START, at + START.length) < 0) {
+  if (at > 0 && text.charCodeAt(at - 1) !== BACKSLASH) {
     const from = at + START.length;
+    if (lastStart !== '' && text.startsWith(lastStart, from) && text.charCodeAt(from + lastStart.length) === QUOTE) {
+      return lastStartMs;
+    }
     const end = text.indexOf('"', from);
     if (end > from) {
       const value = text.slice(from, end);
       if (!value.includes('\\')) {
         const ms = parseTime(value);
-        if (Number.isFinite(ms)) return ms;
+        if (Number.isFinite(ms)) {
+          lastStart = value;
+          lastStartMs = ms;
+          return ms;
+        }
       }
     }
   }
