@@ -70,14 +70,18 @@ export function bucketsOfTexts(
   const buckets: ReportedBucket[] = [];
   for (let first = 0; first < items.length; ) {
     const startTime = (items[first] as RecordText).startTime;
+    const texts = [(items[first] as RecordText).text];
     let end = first + 1;
-    while (end < items.length && (items[end] as RecordText).startTime === startTime) end++;
-    const texts = items.slice(first, end);
-    const joined = texts.map((item) => item.text).join(',');
+    for (; end < items.length && (items[end] as RecordText).startTime === startTime; end++) {
+      texts.push((items[end] as RecordText).text);
+    }
+    // The bucket's text as it stood in the answer's array.
+    const joined = texts.join(',');
+    const from = first;
     buckets.push({
       startTime,
       digest: textDigest(joined),
-      records: () => parseBucket(op, startTime, joined, texts, check),
+      records: () => parseBucket(op, startTime, joined, items.slice(from, end), check),
     });
     first = end;
   }
