@@ -33,10 +33,11 @@ let lastStartMs = Number.NaN;
 
 /**
  * The start of a record's bucket, read from its text without parsing it: the first
- * `"startTime":"` it holds, as the API writes it. Anything less plain (no such key, an escape) is
- * an UnreadableTextError. This reading is not trusted: every record parsed is checked against it
- * (parseBucket: a duplicate key, or one spelled with escapes, shows there), and a bucket skipped
- * unparsed is byte for byte the text of one that was parsed, checked and stored.
+ * `"startTime":"` it holds, as the API writes it; a record written otherwise (spaces, escapes) is
+ * parsed for it, and one that does not parse or has no such time is an UnreadableTextError. The
+ * reading is not trusted: every record parsed is checked against it (parseBucket: a duplicate
+ * key shows there), and a bucket skipped unparsed is byte for byte the text of one that was
+ * parsed, checked and stored.
  */
 export function startOf(text: string, index: number): number {
   const at = text.indexOf(START);
@@ -58,7 +59,22 @@ export function startOf(text: string, index: number): number {
       }
     }
   }
-  throw new UnreadableTextError(index);
+  return parsedStartOf(text, index);
+}
+
+/** startOf for a record written otherwise (spaced, escaped): its parse says, as a parse would anyway. */
+function parsedStartOf(text: string, index: number): number {
+  let record: unknown;
+  try {
+    record = JSON.parse(text);
+  } catch {
+    // The whole read names what is wrong with it.
+    throw new UnreadableTextError(index);
+  }
+  const value = (record as { startTime?: unknown } | null)?.startTime;
+  const ms = typeof value === 'string' ? parseTime(value) : Number.NaN;
+  if (!Number.isFinite(ms)) throw new UnreadableTextError(index);
+  return ms;
 }
 
 /** The records of one slice, by bucket (they come a bucket at a time), each with its text's digest. */

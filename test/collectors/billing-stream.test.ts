@@ -322,6 +322,20 @@ describe('a billing re-read read as text', () => {
     expect(stored(database)).toEqual(expected.map(asInput).sort(byKey));
   });
 
+  it('reads spaced JSON as text too: one request, stored exactly, and nothing parsed when read again', async () => {
+    const records = apiRecords().slice(0, 3 * PODS);
+    const spaced = JSON.stringify(JSON.parse(bodyOf(records)), null, 2);
+    const server = await serve([spaced]);
+    const database = databases.open();
+    const first = await streamPods(database, server, 0, true);
+    expect(stored(database)).toEqual(records.map(asInput).sort(byKey));
+    expect(first.parsed).toEqual([T0, T0 + HOUR, T0 + 2 * HOUR]);
+    const again = await streamPods(database, server, 0, true);
+    expect(again.result).toEqual({ written: 0, deleted: 0 });
+    expect(again.parsed).toEqual([]);
+    expect(server.requests.filter((request) => request.path === '/v2/billing/pods')).toHaveLength(2);
+  });
+
   it('rejects a changed bucket whose record is not valid JSON, naming the record', async () => {
     const records = apiRecords().slice(0, 10);
     const body = bodyOf(records);
