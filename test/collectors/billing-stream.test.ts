@@ -336,6 +336,16 @@ describe('a billing re-read read as text', () => {
     expect(server.requests.filter((request) => request.path === '/v2/billing/pods')).toHaveLength(2);
   });
 
+  it('reads an answer out of time order again and stores it whole, as the parsed read does', async () => {
+    const records = apiRecords();
+    const server = await serve([bodyOf([...records.slice(2), ...records.slice(0, 2)])]);
+    const database = databases.open();
+    await streamPods(database, server, 0, true);
+
+    expect(server.requests.filter((request) => request.path === '/v2/billing/pods')).toHaveLength(2);
+    expect(stored(database)).toEqual(records.map(asInput).sort(byKey));
+  });
+
   it('rejects a changed bucket whose record is not valid JSON, naming the record', async () => {
     const records = apiRecords().slice(0, 10);
     const body = bodyOf(records);
