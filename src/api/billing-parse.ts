@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { regexes } from 'zod/v4/core';
 import { ApiError } from './errors.js';
+import { JsonRecordsDecoder, JsonStreamError } from './json-records.js';
 import { parseBody, parseBodyAt } from './parse.js';
 import { DateTime } from './schemas/common.js';
 
@@ -117,4 +118,48 @@ export function checkBillingMetadata<S extends z.ZodType>(
     throw new ApiError({ kind: 'contract', op, message: 'response body records: missing, expected array' });
   }
   return parseBodyAt(partsOf(schema).metadata, streamed.members.metadata, op, ['metadata']) as BillingMetadataOf<S>;
+}
+
+/**
+ * Where a streamed billing answer goes. `records` takes them checked; a sink with `texts` takes
+ * each record's text instead, unparsed and unchecked, and must parse and check (checkBillingRecord)
+ * every record it uses: a re-read mostly reports what is stored, and the text alone can tell.
+ */
+export interface BillingRecordSink<R> {
+  /** `first` is the index of `records[0]` in the answer, for errors that name a record. */
+  records(records: R[], first: number): void | Promise<void>;
+  texts?(texts: string[], first: number): void | Promise<void>;
+}
+
+/**
+ * Decodes a streamed billing answer as it arrives, handing its records to the sink a piece at a
+ * time (awaiting it, so a slow sink slows the reading, not the memory); returns the metadata once
+ * the body is whole. A malformed or cut body is a contract error naming the record or field and
+ * the offset.
+ */
+export async function consumeBillingText<S extends z.ZodType>(
+  schema: S,
+  sink: BillingRecordSink<BillingRecordOf<S>>,
+  text: AsyncIterable<string>,
+  op: string,
+): Promise<BillingMetadataOf<S>> {
+  const raw = sink.texts !== undefined;
+  const decoder = new JsonRecordsDecoder('records', raw);
+  try {
+    for await (const chunk of text) {
+      const first = decoder.count;
+      const decoded = decoder.push(chunk);
+      if (decoded.length === 0) continue;
+      if (raw) await sink.texts?.(decoded as string[], first);
+      else
+        await sink.records(
+          decoded.map((record, index) => checkBillingRecord(schema, record, first + index, op)),
+          first,
+        );
+    }
+    return checkBillingMetadata(schema, decoder.end(), op);
+  } catch (error) {
+    if (!(error instanceof JsonStreamError)) throw error;
+    throw new ApiError({ kind: 'contract', op, message: `response body is not valid JSON: ${error.message}` });
+  }
 }

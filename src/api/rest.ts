@@ -2,13 +2,12 @@ import type { z } from 'zod';
 import {
   type BillingMetadataOf,
   type BillingRecordOf,
-  checkBillingMetadata,
-  checkBillingRecord,
+  type BillingRecordSink,
+  consumeBillingText,
   parseBillingBody,
 } from './billing-parse.js';
 import { ApiError } from './errors.js';
 import type { ApiRequest, HttpTransport, QueryValue } from './http.js';
-import { JsonRecordsDecoder, JsonStreamError } from './json-records.js';
 import { type ParsedList, parseBody, parseItems } from './parse.js';
 import {
   type BillingBucketSize,
@@ -79,10 +78,7 @@ export type BillingRoutePath =
   | '/billing/clusters';
 
 /** Where a streamed billing answer's records go, a batch (one body chunk's worth) at a time, checked. */
-export interface BillingRecordSink<R> {
-  /** `first` is the index of `records[0]` in the answer, for errors that name a record. */
-  records(records: R[], first: number): void | Promise<void>;
-}
+export type { BillingRecordSink } from './billing-parse.js';
 
 /** Typed methods for the REST v2 routes the daemon reads (plus the Pod action). */
 export class RestClient {
@@ -237,23 +233,9 @@ export class RestClient {
     const request = billingRequest(route, { startTime, endTime, bucketSize, lastN }, filter as Record<string, string>);
     // The window in the op, so an error says which answer of a backfill it was.
     const label = startTime === undefined ? undefined : `${startTime}..${endTime}, ${bucketSize}`;
-    return this.http.stream({ ...request, label, signal: call?.signal }, async (text, op) => {
-      const sink = open();
-      const decoder = new JsonRecordsDecoder('records');
-      try {
-        for await (const chunk of text) {
-          const first = decoder.count;
-          const decoded = decoder.push(chunk);
-          if (decoded.length === 0) continue;
-          const records = decoded.map((record, index) => checkBillingRecord(schema, record, first + index, op));
-          await sink.records(records, first);
-        }
-        return checkBillingMetadata(schema, decoder.end(), op);
-      } catch (error) {
-        if (!(error instanceof JsonStreamError)) throw error;
-        throw new ApiError({ kind: 'contract', op, message: `response body is not valid JSON: ${error.message}` });
-      }
-    });
+    return this.http.stream({ ...request, label, signal: call?.signal }, (text, op) =>
+      consumeBillingText(schema, open(), text, op),
+    );
   }
 
   private async billingRoute<S extends z.ZodType>(

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { checkBillingRecord } from '../api/billing-parse.js';
 import { type ApiClient, ApiError, type BillingQuery, type BillingRoutePath, type CallOptions } from '../api/index.js';
 import {
   ListBillingResponse,
@@ -9,9 +10,10 @@ import {
   ListServerlessBillingResponse,
 } from '../api/schemas.js';
 import { toIso } from '../clock.js';
-import type { BillingRecordInput } from '../db/billing.js';
+import type { BillingRecordInput, ReportedBucket } from '../db/billing.js';
 import type { BillingKind, BucketSize } from '../db/schema.js';
 import { BillingSlicer, OutOfOrderError } from './billing-slicer.js';
+import { bucketsOfTexts, parseTime, type RecordText, startOf, UnreadableTextError } from './billing-text.js';
 import { type BucketWindow, bucketFloor } from './billing-windows.js';
 
 /** What every v2 billing response has in common, whichever route answered. */
@@ -103,8 +105,19 @@ export async function fetchBillingPage(
   return { kind, bucketSize, window: covered, records };
 }
 
+/** A slice of an answer read as text: its buckets, each parsed only if its digest says it changed. */
+export interface BucketPage {
+  kind: BillingKind;
+  bucketSize: BucketSize;
+  window: BucketWindow;
+  buckets: ReportedBucket[];
+}
+
 /** Stores a page (or a slice of one, as a page of its own window); `maxRows` as storeBillingPage's. */
-export type PageStore = (page: BillingPage, maxRows?: number) => Promise<{ written: number; deleted: number }>;
+export type PageStore = (
+  page: BillingPage | BucketPage,
+  maxRows?: number,
+) => Promise<{ written: number; deleted: number }>;
 
 /**
  * Reads one aligned window of one route and stores it while it arrives, a slice of whole buckets
@@ -112,6 +125,11 @@ export type PageStore = (page: BillingPage, maxRows?: number) => Promise<{ writt
  * whole. Checks as fetchBillingPage does: every record on a bucket of the window asked for, and
  * the echo covering that window; the echo comes after the records, so the last slice is stored
  * only once it has been checked. Answers out of time order are read again and stored whole.
+ *
+ * `asText` (the re-reads, which mostly find what is stored) keeps each record as its text, cut
+ * into buckets by the startTime read from it (billing-text.ts); the store parses and checks only
+ * the buckets whose text differs from what it stored. A record whose text does not say its
+ * bucket plainly has the page read again and stored whole, as for an answer out of order.
  */
 export async function streamBillingPage(
   api: ApiClient,
@@ -120,6 +138,7 @@ export async function streamBillingPage(
   window: BucketWindow,
   call: CallOptions,
   store: PageStore,
+  asText = false,
 ): Promise<{ written: number; deleted: number }> {
   const route = BILLING_ROUTES[kind];
   const query = { startTime: toIso(window.startMs), endTime: toIso(window.endMs), bucketSize };
@@ -131,7 +150,24 @@ export async function streamBillingPage(
     totals.written += stored.written;
     totals.deleted += stored.deleted;
   };
+  const check = (record: unknown, index: number) =>
+    checkedInput(
+      op,
+      kind,
+      route.idField,
+      bucketSize,
+      window,
+      checkBillingRecord(route.schema, record, index, op),
+      index,
+    );
+  const storeTexts = async (slice: BucketWindow, items: RecordText[]) => {
+    const buckets = bucketsOfTexts(op, items, check);
+    const stored = await store({ kind, bucketSize, window: slice, buckets });
+    totals.written += stored.written;
+    totals.deleted += stored.deleted;
+  };
   let slicer = new BillingSlicer(window, storeSlice);
+  let textSlicer = new BillingSlicer<RecordText>(window, storeTexts);
   try {
     const metadata = (await api.rest.streamBilling(
       route.path,
@@ -139,6 +175,9 @@ export async function streamBillingPage(
       route.schema,
       () => {
         slicer = new BillingSlicer(window, storeSlice);
+        textSlicer = new BillingSlicer<RecordText>(window, storeTexts);
+        const texts = (texts: string[], first: number) =>
+          textSlicer.add(texts.map((text, k) => ({ startTime: startOf(text, first + k), text, index: first + k })));
         return {
           records: (records, first) =>
             slicer.add(
@@ -146,20 +185,21 @@ export async function streamBillingPage(
                 checkedInput(op, kind, route.idField, bucketSize, window, record, first + index),
               ),
             ),
+          ...(asText ? { texts } : {}),
         };
       },
       call,
     )) as BillingResponse['metadata'];
     checkEcho(op, bucketSize, window, metadata.query);
   } catch (error) {
-    if (!(error instanceof OutOfOrderError)) throw error;
+    if (!(error instanceof OutOfOrderError || error instanceof UnreadableTextError)) throw error;
     const page = await fetchBillingPage(api, kind, bucketSize, window, call);
     const stored = await store(page);
     return { written: totals.written + stored.written, deleted: totals.deleted + stored.deleted };
   }
   // A run stopped meanwhile stores nothing more: what is left is read again next run.
   call.signal?.throwIfAborted();
-  await api.hold(slicer.finish());
+  await api.hold(asText ? textSlicer.finish() : slicer.finish());
   return totals;
 }
 
@@ -214,21 +254,6 @@ function toRecordInput(
     totalAmount: record.totalAmount,
     amounts,
   };
-}
-
-/**
- * Date.parse, remembered: an answer's records share a few dozen bucket bounds, and parsing two
- * dates per record was a tenth of a large re-read's decoding.
- */
-const parsedTimes = new Map<string, number>();
-function parseTime(text: string): number {
-  let ms = parsedTimes.get(text);
-  if (ms === undefined) {
-    if (parsedTimes.size >= 10_000) parsedTimes.clear();
-    ms = Date.parse(text);
-    parsedTimes.set(text, ms);
-  }
-  return ms;
 }
 
 function contract(op: string, detail: string): never {

@@ -9,7 +9,7 @@ import type { BucketWindow } from './billing-windows.js';
 export const SLICE_ROWS = 5_000;
 
 /** Stores one slice: makes the stored buckets of `window` exactly `records`. */
-export type SliceStore = (window: BucketWindow, records: BillingRecordInput[]) => Promise<void>;
+export type SliceStore<R = BillingRecordInput> = (window: BucketWindow, records: R[]) => Promise<void>;
 
 /**
  * The records of an answer did not come in time order: a bucket already stored got more records.
@@ -33,23 +33,23 @@ export class OutOfOrderError extends Error {
  * records: that is an OutOfOrderError, and the caller reads the page again whole. Until it does,
  * the buckets stored so far hold what the API reported for them, which a failed run re-reads.
  */
-export class BillingSlicer {
+export class BillingSlicer<R extends { startTime: number } = BillingRecordInput> {
   /** +1 oldest first, -1 newest first, 0 while only one bucket has been seen. */
   private direction = 0;
   private openStart: number | undefined;
-  private open: BillingRecordInput[] = [];
-  private pending: BillingRecordInput[] = [];
+  private open: R[] = [];
+  private pending: R[] = [];
   /** Where the part of the window not yet stored begins (oldest first) or ends (newest first). */
   private boundary = 0;
 
   constructor(
     private readonly window: BucketWindow,
-    private readonly store: SliceStore,
+    private readonly store: SliceStore<R>,
     private readonly maxRows = SLICE_ROWS,
   ) {}
 
   /** Takes the next records in the order the API sent them; resolves once any slice they filled is stored. */
-  async add(records: readonly BillingRecordInput[]): Promise<void> {
+  async add(records: readonly R[]): Promise<void> {
     for (const record of records) {
       const start = record.startTime;
       if (start === this.openStart) {

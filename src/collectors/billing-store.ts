@@ -1,7 +1,7 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { type BillingRecordInput, replaceBillingWindow } from '../db/billing.js';
+import { type BillingRecordInput, replaceBillingBuckets, replaceBillingWindow } from '../db/billing.js';
 import type { Database } from '../db/open.js';
-import type { BillingPage } from './billing-routes.js';
+import type { BillingPage, BucketPage } from './billing-routes.js';
 import { SLICE_ROWS } from './billing-slicer.js';
 import type { BucketWindow } from './billing-windows.js';
 
@@ -56,10 +56,18 @@ export interface StoreOptions {
 export async function storeBillingPage(
   database: Database,
   account: string,
-  page: BillingPage,
+  page: BillingPage | BucketPage,
   fetchedAt: number,
   options: StoreOptions,
 ): Promise<{ written: number; deleted: number }> {
+  // A slice read as text was cut to size as it arrived (billing-slicer.ts): one transaction.
+  if ('buckets' in page) {
+    return database.transaction(() => {
+      const result = replaceBillingBuckets(database, storedWindow(account, page, page.window), page.buckets, fetchedAt);
+      options.onSliceStored?.(page.window);
+      return result;
+    });
+  }
   let written = 0;
   let deleted = 0;
   const slices = slicesOf(page, options.maxRows);
@@ -106,6 +114,6 @@ export function replaceBillingPages(
 }
 
 /** The stored window a page (or one slice of it) replaces: its account, route and time span. */
-function storedWindow(account: string, page: BillingPage, span: { startMs: number; endMs: number }) {
+function storedWindow(account: string, page: BillingPage | BucketPage, span: { startMs: number; endMs: number }) {
   return { account, kind: page.kind, bucketSize: page.bucketSize, from: span.startMs, to: span.endMs };
 }

@@ -142,7 +142,7 @@ async function reRead(ctx: CollectContext, plans: RoutePlan[]): Promise<number> 
     requests.map(
       ({ kind, chunk }) =>
         (signal) =>
-          streamBillingPage(ctx.api, kind, size, chunk, { signal }, pageStore(ctx, signal)),
+          streamBillingPage(ctx.api, kind, size, chunk, { signal }, pageStore(ctx, signal), true),
     ),
   );
   const written = stored.reduce((sum, page) => sum + page.written, 0);

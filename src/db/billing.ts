@@ -1,5 +1,5 @@
 import { and, eq, gte, lt, type SQL, sql } from 'drizzle-orm';
-import { BucketDigest, digestsIn, dropDigest, storedStartsIn, writeDigest } from './billing-digest.js';
+import { digestsIn, dropDigest, storedStartsIn, writeDigest } from './billing-digest.js';
 import { type BillingRecordInput, BucketWriter, type StoredBucket } from './billing-writer.js';
 import type { Database } from './open.js';
 import { type BillingKind, type BucketSize, billingBackfill, billingRecords } from './schema.js';
@@ -53,11 +53,7 @@ export function upsertBillingRecords(
 
 /**
  * Makes the stored buckets of `window` exactly `records` (all of its kind and bucket size), in one
- * transaction: writes what is new or changed and deletes stored buckets the API no longer reports
- * (billing is sparse, so a bucket whose money was withdrawn simply stops appearing; keeping its
- * old amount would count money that is not owed). Most of a re-read window is unchanged: a
- * bucket whose records hash to the digest stored with it (billing-digest.ts) is skipped without
- * reading its rows back; any other is compared row by row, and only what differs is written.
+ * transaction, as replaceBillingBuckets does; records without their text write no digest.
  */
 export function replaceBillingWindow(
   database: Database,
@@ -65,21 +61,51 @@ export function replaceBillingWindow(
   records: readonly BillingRecordInput[],
   fetchedAt: number,
 ): { written: number; deleted: number } {
+  const buckets: ReportedBucket[] = [];
+  for (const [startTime, bucket] of bucketsOf(records))
+    buckets.push({ startTime, digest: null, records: () => bucket });
+  return replaceBillingBuckets(database, window, buckets, fetchedAt);
+}
+
+/** One bucket of a route's answer: its records, made only when needed, and the digest of their text. */
+export interface ReportedBucket {
+  startTime: number;
+  /** textDigest (billing-digest.ts) of the records as the route sent them; null when not read as text. */
+  digest: number | null;
+  /** The bucket's records, checked: called at most once, inside the write's transaction (it may throw). */
+  records(): readonly BillingRecordInput[];
+}
+
+/**
+ * Makes the stored buckets of `window` exactly `buckets` (each start once, all of the window's
+ * kind and bucket size), in one transaction: writes what is new or changed and deletes stored
+ * buckets the API no longer reports (billing is sparse, so a bucket whose money was withdrawn
+ * simply stops appearing; keeping its old amount would count money that is not owed). Most of a
+ * re-read window is unchanged: a bucket whose text has the digest stored with it
+ * (billing-digest.ts) is skipped without making its records or reading its rows back; any other
+ * is compared row by row, and only what differs is written.
+ */
+export function replaceBillingBuckets(
+  database: Database,
+  window: BillingWindow,
+  buckets: readonly ReportedBucket[],
+  fetchedAt: number,
+): { written: number; deleted: number } {
   const { kind, bucketSize, from, to } = window;
   const writer = new BucketWriter(database, window.account, fetchedAt);
   database.transaction(() => {
     const digests = digestsIn(database, window, from, to);
     const stored = new Set(storedStartsIn(database, window, from, to));
-    const reported = bucketsOf(records);
-    for (const [startTime, bucket] of reported) {
-      const digest = new BucketDigest();
-      for (const record of bucket) digest.add(record);
-      const value = digest.value();
+    const reported = new Set<number>();
+    for (const { startTime, digest, records } of buckets) {
+      reported.add(startTime);
       const has = stored.has(startTime);
       // The digest alone never deletes or keeps a row: a bucket without stored rows is written.
-      if (has && digests.get(startTime) === value) continue;
-      writer.replaceBucket(kind, bucketSize, startTime, bucket, has);
-      writeDigest(database, window, startTime, value);
+      if (has && digest !== null && digests.get(startTime) === digest) continue;
+      writer.replaceBucket(kind, bucketSize, startTime, records(), has);
+      // A digest says the rows equal the text it hashed: rows written from records alone have none.
+      if (digest !== null) writeDigest(database, window, startTime, digest);
+      else if (digests.has(startTime)) dropDigest(database, window, startTime);
     }
     for (const startTime of stored) {
       if (!reported.has(startTime)) writer.removeBucket(kind, bucketSize, startTime);

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { JsonRecordsDecoder, JsonStreamError } from '../../src/api/json-records.js';
 
 /** Feeds `text` in pieces of the given sizes (cycled), as a socket would deliver it. */
-function decode(text: string, sizes: number[] = [text.length]) {
-  const decoder = new JsonRecordsDecoder('records');
+function decode(text: string, sizes: number[] = [text.length], raw = false) {
+  const decoder = new JsonRecordsDecoder('records', raw);
   const records: unknown[] = [];
   for (let at = 0, n = 0; at < text.length; n++) {
     const size = Math.max(1, sizes[n % sizes.length] as number);
@@ -75,6 +75,35 @@ describe('the streaming records decoder', () => {
         expect(decoded.members).toEqual({ metadata: body.metadata });
       }
     }
+  });
+
+  it('raw, hands out the exact text of every element, flat or nested, however the text is cut', () => {
+    const records = [
+      ...tricky.records,
+      { startTime: '2026-03-01T01:00:00Z', podId: 'x\\', note: '}, {"startTime":"1999"}', totalAmount: 2 },
+      { a: 'esc \\" } ] [ {' },
+    ];
+    const body = { records, metadata: tricky.metadata };
+    for (const space of [undefined, 1]) {
+      const text = JSON.stringify(body, null, space);
+      // Each element's text as it stands in the body, found by where JSON.parse says it ends.
+      const expected = records.map((record) =>
+        JSON.stringify(record, null, space).replace(/\n/g, `\n${space ? '  ' : ''}`),
+      );
+      for (const sizes of [[text.length], [1], [2, 3, 5, 7], [17], [64, 1]]) {
+        const decoded = decode(text, sizes, true);
+        expect(
+          decoded.records.map((element) => JSON.parse(element as string)),
+          `pieces of ${sizes}`,
+        ).toEqual(records);
+        if (space === undefined) expect(decoded.records).toEqual(expected);
+        expect(decoded.members).toEqual({ metadata: tricky.metadata });
+      }
+    }
+    // A body broken between elements is still refused, naming where.
+    expect(errorOf(() => decode('{"records":[{"a":1} {"b":2}]}', undefined, true)).message).toBe(
+      `expected ',' or ']' after records[0], found "{\\"b\\":2}]}" (at offset 20)`,
+    );
   });
 
   it('hands each record out as soon as it is complete, and keeps no more text than the one being read', () => {

@@ -86,7 +86,7 @@ afterEach(async () => {
 });
 
 /** Reads WINDOW of /billing/pods from `server` into `database`; the slices stored are listed in `slices`. */
-async function streamPods(database: Database, server: ScriptedServer, retries = 0) {
+async function streamPods(database: Database, server: ScriptedServer, retries = 0, asText = false) {
   const api = createApiClient({
     restBaseUrl: `${server.url}/v2`,
     graphqlBaseUrl: `${server.url}/graphql`,
@@ -99,14 +99,27 @@ async function streamPods(database: Database, server: ScriptedServer, retries = 
     concurrency: 2,
   });
   const slices: Array<{ startMs: number; endMs: number; records: number }> = [];
+  /** The buckets of text slices whose records were made (parsed and checked), by start. */
+  const parsed: number[] = [];
   const signal = new AbortController().signal;
   const store: PageStore = (page, maxRows) => {
+    if ('buckets' in page) {
+      slices.push({ ...page.window, records: -1 });
+      const buckets = page.buckets.map((bucket) => ({
+        ...bucket,
+        records: () => {
+          parsed.push(bucket.startTime);
+          return bucket.records();
+        },
+      }));
+      return storeBillingPage(database, 'main', { ...page, buckets }, T0 + DAY, { signal });
+    }
     slices.push({ ...page.window, records: page.records.length });
     return storeBillingPage(database, 'main', page, T0 + DAY, { signal, ...(maxRows ? { maxRows } : {}) });
   };
   try {
-    const result = await streamBillingPage(api, 'pods', 'hour', WINDOW, { signal }, store);
-    return { result, slices };
+    const result = await streamBillingPage(api, 'pods', 'hour', WINDOW, { signal }, store, asText);
+    return { result, slices, parsed };
   } finally {
     await api.close();
   }
@@ -259,5 +272,90 @@ describe('a billing answer stored while it streams', () => {
     expect(stored(database)).toEqual(records.map(asInput).sort(byKey));
     // Re-storing what the cut attempt had stored changes nothing, so nothing is counted twice either.
     expect(result.written).toBe(records.length);
+  });
+});
+
+describe('a billing re-read read as text', () => {
+  it('stores what the parsed read stores, then parses only the buckets whose text changed', async () => {
+    const records = apiRecords();
+    const changed = records.map((record, n) =>
+      n === 5 * PODS + 7 ? { ...record, gpuAmount: 9, totalAmount: 9.25 } : record,
+    );
+    const server = await serve([bodyOf(records), bodyOf(records), bodyOf(changed)]);
+    const database = databases.open();
+    const first = await streamPods(database, server, 0, true);
+    expect(stored(database)).toEqual(records.map(asInput).sort(byKey));
+    expect(first.result).toEqual({ written: records.length, deleted: 0 });
+    expect(first.parsed).toHaveLength(24);
+
+    const again = await streamPods(database, server, 0, true);
+    expect(again.result).toEqual({ written: 0, deleted: 0 });
+    expect(again.parsed).toEqual([]);
+
+    const corrected = await streamPods(database, server, 0, true);
+    expect(corrected.result).toEqual({ written: 1, deleted: 0 });
+    expect(corrected.parsed).toEqual([T0 + 5 * HOUR]);
+    expect(stored(database)).toEqual(changed.map(asInput).sort(byKey));
+  });
+
+  it('reads the page again whole when the text of a record misleads about its bucket, and stores what its parse says', async () => {
+    const records = apiRecords();
+    const body = bodyOf(records);
+    // A duplicate key: the text says hour 0 first, JSON.parse keeps the last (hour 3).
+    const moved = {
+      ...records[1],
+      startTime: records[3 * PODS]?.startTime,
+      endTime: records[3 * PODS]?.endTime,
+      podId: 'pod-moved',
+    };
+    const duplicated = body.replace(
+      JSON.stringify(records[1]),
+      `{"startTime":"${records[1]?.startTime}",${JSON.stringify(moved).slice(1)}`,
+    );
+    expect(duplicated).not.toBe(body);
+    const server = await serve([duplicated]);
+    const database = databases.open();
+    await streamPods(database, server, 0, true);
+
+    expect(server.requests.filter((request) => request.path === '/v2/billing/pods')).toHaveLength(2);
+    const expected = records.map((record, n) => (n === 1 ? moved : record)) as Array<Record<string, unknown>>;
+    expect(stored(database)).toEqual(expected.map(asInput).sort(byKey));
+  });
+
+  it('reads spaced JSON as text too: one request, stored exactly, and nothing parsed when read again', async () => {
+    const records = apiRecords().slice(0, 3 * PODS);
+    const spaced = JSON.stringify(JSON.parse(bodyOf(records)), null, 2);
+    const server = await serve([spaced]);
+    const database = databases.open();
+    const first = await streamPods(database, server, 0, true);
+    expect(stored(database)).toEqual(records.map(asInput).sort(byKey));
+    expect(first.parsed).toEqual([T0, T0 + HOUR, T0 + 2 * HOUR]);
+    const again = await streamPods(database, server, 0, true);
+    expect(again.result).toEqual({ written: 0, deleted: 0 });
+    expect(again.parsed).toEqual([]);
+    expect(server.requests.filter((request) => request.path === '/v2/billing/pods')).toHaveLength(2);
+  });
+
+  it('reads an answer out of time order again and stores it whole, as the parsed read does', async () => {
+    const records = apiRecords();
+    const server = await serve([bodyOf([...records.slice(2), ...records.slice(0, 2)])]);
+    const database = databases.open();
+    await streamPods(database, server, 0, true);
+
+    expect(server.requests.filter((request) => request.path === '/v2/billing/pods')).toHaveLength(2);
+    expect(stored(database)).toEqual(records.map(asInput).sort(byKey));
+  });
+
+  it('rejects a changed bucket whose record is not valid JSON, naming the record', async () => {
+    const records = apiRecords().slice(0, 10);
+    const body = bodyOf(records);
+    const at = body.indexOf('"gpuAmount":', body.indexOf(JSON.stringify(records[4])));
+    const broken = `${body.slice(0, at)}"gpuAmount":01,${body.slice(at)}`;
+    const database = databases.open();
+    const error = await failure(streamPods(database, await serve([broken]), 0, true));
+
+    expect(error.message).toContain(OP);
+    expect(error.message).toContain('response body is not valid JSON: records[4] is not valid JSON');
+    expect(stored(database)).toEqual([]);
   });
 });

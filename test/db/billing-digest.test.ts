@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
   type BillingRecordInput,
+  type ReportedBucket,
+  replaceBillingBuckets,
   replaceBillingWindow,
   sumBillingByResource,
   upsertBillingRecords,
 } from '../../src/db/billing.js';
-import { BucketDigest } from '../../src/db/billing-digest.js';
+import { textDigest } from '../../src/db/billing-digest.js';
 import type { Database } from '../../src/db/open.js';
 import { DAY, HOUR, podBucket, T0, useTempDatabases } from './support.js';
 
@@ -45,10 +47,41 @@ function days(database: Database) {
   return database.sqlite.prepare('SELECT * FROM billing_days ORDER BY day_start, resource_id').all();
 }
 
+/** A record's text as the API would send it. */
+function textOf(record: BillingRecordInput): string {
+  const { startTime, endTime, resourceId, totalAmount, amounts } = record;
+  const iso = (ms: number) => new Date(ms).toISOString();
+  return JSON.stringify({
+    startTime: iso(startTime),
+    endTime: iso(endTime),
+    podId: resourceId,
+    ...amounts,
+    totalAmount,
+  });
+}
+
 function digestOf(records: BillingRecordInput[]): number {
-  const digest = new BucketDigest();
-  for (const record of records) digest.add(record);
-  return digest.value();
+  return textDigest(records.map(textOf).join(','));
+}
+
+/** Buckets whose records were made, by start time, across every `store` of a test. */
+let made: number[] = [];
+
+/** Stores a report as a re-read does: each bucket with the digest of its text, its records made on demand. */
+function store(database: Database, records: BillingRecordInput[], fetchedAt: number) {
+  const buckets = new Map<number, BillingRecordInput[]>();
+  for (const record of records) buckets.set(record.startTime, [...(buckets.get(record.startTime) ?? []), record]);
+  const reported = [...buckets].map(
+    ([startTime, bucket]): ReportedBucket => ({
+      startTime,
+      digest: digestOf(bucket),
+      records: () => {
+        made.push(startTime);
+        return bucket;
+      },
+    }),
+  );
+  return replaceBillingBuckets(database, window, reported, fetchedAt);
 }
 
 describe('billing digests', () => {
@@ -76,38 +109,61 @@ describe('billing digests', () => {
     expect(Number.isSafeInteger(digestOf(base))).toBe(true);
   });
 
-  it('a re-read that reports what is stored is skipped bucket by bucket, without reading the rows back', () => {
+  it('a re-read that reports what is stored is skipped bucket by bucket, without making its records', () => {
+    made = [];
     const database = temp.open();
-    expect(replaceBillingWindow(database, window, report(), T0 + 5 * HOUR)).toEqual({ written: 12, deleted: 0 });
+    expect(store(database, report(), T0 + 5 * HOUR)).toEqual({ written: 12, deleted: 0 });
     expect(digests(database)).toHaveLength(4);
     // Changed behind the store's back (as only a bug could): a digest hit does not look.
     database.sqlite.prepare("UPDATE billing_records SET fetched_at = 1 WHERE resource_id = 'pod-a'").run();
     const before = rows(database);
-    expect(replaceBillingWindow(database, window, report(), T0 + 6 * HOUR)).toEqual({ written: 0, deleted: 0 });
+    expect(made).toEqual([T0, T0 + HOUR, T0 + 2 * HOUR, T0 + 3 * HOUR]);
+    expect(store(database, report(), T0 + 6 * HOUR)).toEqual({ written: 0, deleted: 0 });
     expect(rows(database)).toEqual(before);
+    expect(made).toHaveLength(4);
+    // One bucket's text changes (a record's amount): only that bucket is made and compared.
+    const corrected = report((r) =>
+      r.resourceId === 'pod-b' && r.startTime === T0 + HOUR ? podBucket('pod-b', 1, 2) : r,
+    );
+    expect(store(database, corrected, T0 + 7 * HOUR)).toEqual({ written: 1, deleted: 0 });
+    expect(made.slice(4)).toEqual([T0 + HOUR]);
+  });
+
+  it('records written without their text write no digest, and drop the one stored', () => {
+    made = [];
+    const database = temp.open();
+    store(database, report(), T0 + 5 * HOUR);
+    const reported = rows(database);
+    expect(replaceBillingWindow(database, window, report(), T0 + 6 * HOUR)).toEqual({ written: 0, deleted: 0 });
+    expect(digests(database)).toEqual([]);
+    // The next re-read as text compares every bucket row by row, finds it equal, and digests it again.
+    expect(store(database, report(), T0 + 7 * HOUR)).toEqual({ written: 0, deleted: 0 });
+    expect(made).toHaveLength(8);
+    expect(digests(database)).toHaveLength(4);
+    expect(rows(database)).toEqual(reported);
   });
 
   it('a bucket written otherwise loses its digest, so the next re-read compares it row by row and restores it', () => {
     const database = temp.open();
-    replaceBillingWindow(database, window, report(), T0 + 5 * HOUR);
+    store(database, report(), T0 + 5 * HOUR);
     const reported = rows(database);
     upsertBillingRecords(database, 'main', [podBucket('pod-b', 2, 9.99)], T0 + 5 * HOUR);
     expect(digests(database).map(([start]) => start)).toEqual([T0, T0 + HOUR, T0 + 3 * HOUR]);
-    expect(replaceBillingWindow(database, window, report(), T0 + 5 * HOUR)).toEqual({ written: 1, deleted: 0 });
+    expect(store(database, report(), T0 + 5 * HOUR)).toEqual({ written: 1, deleted: 0 });
     expect(rows(database)).toEqual(reported);
     expect(digests(database)).toHaveLength(4);
   });
 
   it('a digest miss with a changed amount writes only that record, then hits again', () => {
     const database = temp.open();
-    replaceBillingWindow(database, window, report(), T0 + 5 * HOUR);
+    store(database, report(), T0 + 5 * HOUR);
     const stored = digests(database);
     const corrected = report((r) =>
       r.resourceId === 'pod-c' && r.startTime === T0 + 3 * HOUR
         ? { ...r, totalAmount: 0.07, amounts: { ...r.amounts, totalAmount: 0.07, gpuAmount: 0.06 } }
         : r,
     );
-    expect(replaceBillingWindow(database, window, corrected, T0 + 6 * HOUR)).toEqual({ written: 1, deleted: 0 });
+    expect(store(database, corrected, T0 + 6 * HOUR)).toEqual({ written: 1, deleted: 0 });
     const after = digests(database);
     expect(after.slice(0, 3)).toEqual(stored.slice(0, 3));
     expect(after[3]?.[1]).not.toBe(stored[3]?.[1]);
@@ -122,16 +178,16 @@ describe('billing digests', () => {
       amounts: JSON.stringify({ totalAmount: 0.07, gpuAmount: 0.06, cpuAmount: 0, diskAmount: 0.01 }),
       fetched_at: T0 + 6 * HOUR,
     });
-    expect(replaceBillingWindow(database, window, corrected, T0 + 7 * HOUR)).toEqual({ written: 0, deleted: 0 });
+    expect(store(database, corrected, T0 + 7 * HOUR)).toEqual({ written: 0, deleted: 0 });
   });
 
   it('deletes a withdrawn bucket with its digest and its day, and a record withdrawn from a bucket', () => {
     const database = temp.open();
-    replaceBillingWindow(database, window, report(), T0 + 5 * HOUR);
+    store(database, report(), T0 + 5 * HOUR);
     const withdrawn = report().filter(
       (r) => r.startTime !== T0 + 2 * HOUR && !(r.resourceId === 'pod-a' && r.startTime === T0 + HOUR),
     );
-    expect(replaceBillingWindow(database, window, withdrawn, T0 + 6 * HOUR)).toEqual({ written: 0, deleted: 4 });
+    expect(store(database, withdrawn, T0 + 6 * HOUR)).toEqual({ written: 0, deleted: 4 });
     expect(rows(database).map(([id, start]) => `${id}@${(start - T0) / HOUR}`)).toEqual([
       'pod-a@0',
       'pod-b@0',
@@ -145,7 +201,7 @@ describe('billing digests', () => {
     expect(digests(database).map(([start]) => (start - T0) / HOUR)).toEqual([0, 1, 3]);
     // billing_days as if only what is left had ever been stored (a day summed again may differ in the last bit).
     const fresh = temp.open('fresh.db');
-    replaceBillingWindow(fresh, window, withdrawn, T0 + 5 * HOUR);
+    store(fresh, withdrawn, T0 + 5 * HOUR);
     const comparable = (database: Database) =>
       days(database).map((d) => {
         const day = d as { total_amount: number; covered_through: number };
@@ -153,24 +209,24 @@ describe('billing digests', () => {
       });
     expect(comparable(database)).toEqual(comparable(fresh));
     // Withdrawn again from an empty window: nothing stored, no digest left.
-    expect(replaceBillingWindow(database, window, [], T0 + 7 * HOUR)).toEqual({ written: 0, deleted: 8 });
+    expect(store(database, [], T0 + 7 * HOUR)).toEqual({ written: 0, deleted: 8 });
     expect(digests(database)).toEqual([]);
     expect(days(database)).toEqual([]);
   });
 
   it('rolled back with its transaction, leaves no digest behind: the same report is stored again in full', () => {
     const database = temp.open();
-    replaceBillingWindow(database, window, report(), T0 + 5 * HOUR);
+    store(database, report(), T0 + 5 * HOUR);
     const before = { rows: rows(database), digests: digests(database), days: days(database) };
     const doubled = report((r) => ({ ...r, totalAmount: r.totalAmount * 2 }));
     expect(() =>
       database.transaction(() => {
-        expect(replaceBillingWindow(database, window, doubled, T0 + 6 * HOUR)).toEqual({ written: 12, deleted: 0 });
+        expect(store(database, doubled, T0 + 6 * HOUR)).toEqual({ written: 12, deleted: 0 });
         throw new Error('killed mid-slice');
       }),
     ).toThrow('killed mid-slice');
     expect({ rows: rows(database), digests: digests(database), days: days(database) }).toEqual(before);
-    expect(replaceBillingWindow(database, window, doubled, T0 + 6 * HOUR)).toEqual({ written: 12, deleted: 0 });
+    expect(store(database, doubled, T0 + 6 * HOUR)).toEqual({ written: 12, deleted: 0 });
     const sums = [0.51 + 0.52 + 0.53 + 0.54, 1.26 + 1.27 + 1.28 + 1.29, 0.04 + 0.05 + 0.06 + 0.07];
     expect(sumBillingByResource(database, window).map((r) => r.totalAmount)).toEqual(
       sums.map((sum) => expect.closeTo(sum * 2, 10)),
