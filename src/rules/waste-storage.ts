@@ -6,7 +6,7 @@ import { livePods, type PodRecord } from '../db/pods.js';
 import { type ResourceSpend, spendSince } from '../db/spend.js';
 import { perDatabase } from '../db/statements.js';
 import { liveNetworkVolumes, type NetworkVolumeRecord } from '../db/volumes.js';
-import { lastComputeAt, type VolumeMount, volumeMounts } from '../db/waste.js';
+import { lastComputeAt, type VolumeMounts, volumeMounts } from '../db/waste.js';
 import { formatUsd } from '../messages/format.js';
 import type { Finding } from './finding.js';
 import { HOURS_PER_MONTH, networkVolumePerMonth, podVolumePerHour, STOPPED_STATUSES } from './prices.js';
@@ -24,15 +24,14 @@ const DAY_MS = 24 * HOUR_MS;
 export function unmountedVolumeFindings(database: Database, config: Config, account: string, now: number): Finding[] {
   const { volumeUnmountedMs, recipients } = config.waste;
   const bucketSize = config.collectors.billing.bucketSize;
-  const mounts = volumeMounts(database, account);
+  const mounts = volumeMounts(database, account, livePods(database, account));
   const windowStart = bucketFloor(now - DAY_MS, bucketSize);
   const billed = spendSince(database, { account, kind: 'network_volumes', bucketSize, windowStart, now });
   const volumes = liveNetworkVolumes(database, account);
-  // The mounts are read every tick (Pods move every poll): what the check uses of them is the key.
   const unmounted = memoized(
     database,
     `${account}\u0000volume-unmounted`,
-    [config, mountKey(mounts), billed, volumes, windowStart],
+    [config, mounts, billed, volumes, windowStart],
     () => unmountedVolumes(mounts, billed, volumes, windowStart),
   );
   const findings: Finding[] = [];
@@ -67,28 +66,16 @@ export function unmountedVolumeFindings(database: Database, config: Config, acco
   return findings;
 }
 
-/** What the unmounted check reads of the mounts: which volumes are mounted, and when the others last were. */
-function mountKey(mounts: ReadonlyMap<string, VolumeMount>): string {
-  let key = '';
-  for (const mount of mounts.values()) {
-    key += mount.mountedNow
-      ? `${mount.networkVolumeId}\u0000m\u0000`
-      : `${mount.networkVolumeId}\u0000${mount.lastMountedAt}\u0000`;
-  }
-  return key;
-}
-
 /** The live volumes no live Pod mounts, unmounted since when, and at what monthly rate. */
 function unmountedVolumes(
-  mounts: ReadonlyMap<string, VolumeMount>,
+  mounts: VolumeMounts,
   billed: ReadonlyMap<string, ResourceSpend>,
   volumes: readonly NetworkVolumeRecord[],
   windowStart: number,
 ): Array<{ volume: NetworkVolumeRecord; since: number; perMonth: number; cost: string }> {
   return volumes.flatMap((volume) => {
-    const mount = mounts.get(volume.networkVolumeId);
-    if (mount?.mountedNow) return [];
-    const since = Math.max(mount?.lastMountedAt ?? volume.firstSeenAt, volume.firstSeenAt);
+    if (mounts.mounted.has(volume.networkVolumeId)) return [];
+    const since = Math.max(mounts.lastMountedAt.get(volume.networkVolumeId) ?? volume.firstSeenAt, volume.firstSeenAt);
     const spend = billed.get(volume.networkVolumeId);
     const perMonth =
       spend && spend.coveredThrough > windowStart

@@ -120,6 +120,41 @@ describe('waste checks memoized on their inputs', () => {
     expect(wasteFindings(database, config, NOW + 3 * DAY)[0]?.summary).toContain('Stopped Pod renamed (nb)');
   });
 
+  it('follow the Pods holding a volume as they go and come back, reading the gone ones only then', () => {
+    const database = databases.open();
+    const fresh = databases.open();
+    const short = parseConfig(
+      { accounts: [{ name: ACCOUNT, apiKey: 'sim-key-0001' }], waste: { volumeUnmounted: '1h' } },
+      { env: {}, baseDir: '/' },
+    );
+    storeVolumes(database, [volume({ networkVolumeId: 'vol-a' })], NOW - DAY);
+    const holder = pod({ podId: 'p-a', networkVolumeId: 'vol-a' });
+    const unmounted = (now: number) => {
+      const findings = wasteFindings(database, short, now);
+      expect(findings).toEqual(wasteFindings(fresh, short, now));
+      return findings.map((f) => f.details.since);
+    };
+    storePods(database, [holder], NOW - 3 * HOUR);
+    expect(unmounted(NOW - 3 * HOUR)).toEqual([]);
+    storePods(database, [], NOW - 2 * HOUR);
+    // Gone two hours ago: unmounted since then, whatever the minute polls write meanwhile.
+    for (let now = NOW - 2 * HOUR + MINUTE; now <= NOW; now += 10 * MINUTE) {
+      storePods(database, [pod({ podId: 'other' })], now);
+      expect(unmounted(now)).toEqual(now - (NOW - 2 * HOUR) >= HOUR ? [NOW - 2 * HOUR] : []);
+    }
+    // A poll that changes no Pod holding a volume rebuilds nothing (within the hour).
+    unmounted(NOW);
+    const built = wasteMemoCounts(database).built;
+    storePods(database, [pod({ podId: 'other' })], NOW + MINUTE);
+    unmounted(NOW + MINUTE);
+    expect(wasteMemoCounts(database).built).toBe(built);
+    // Back, then gone again: unmounted from the second time.
+    storePods(database, [holder], NOW + 2 * MINUTE);
+    expect(unmounted(NOW + 2 * MINUTE)).toEqual([]);
+    storePods(database, [], NOW + 3 * MINUTE);
+    expect(unmounted(NOW + 2 * HOUR)).toEqual([NOW + 3 * MINUTE]);
+  });
+
   it('are rebuilt after a rollback leaves what they read as it was', () => {
     const database = databases.open();
     world(database);
