@@ -55,11 +55,11 @@ const tickReads = perDatabase((database) => ({
   openEpisodes: database.sqlite.prepare<{ account: string }, IdleEpisodeRecord>(
     `SELECT ${episodeColumns} FROM idle_episodes WHERE account = @account AND ended_at IS NULL`,
   ),
-  activeSnoozes: database.db
-    .select({ podId: podSnoozes.podId, until: podSnoozes.until })
-    .from(podSnoozes)
-    .where(and(eq(podSnoozes.account, sql.placeholder('account')), gt(podSnoozes.until, sql.placeholder('now'))))
-    .prepare(),
+  activeSnoozes: database.sqlite
+    .prepare<[string, number], [string, number]>(
+      'SELECT pod_id, until FROM pod_snoozes WHERE account = ? AND until > ?',
+    )
+    .raw(),
 }));
 
 /** One episode by its key, open or ended. */
@@ -162,8 +162,7 @@ export function snoozePod(database: Database, snooze: typeof podSnoozes.$inferIn
 
 /** The Pods of the account snoozed beyond `now`, and until when. */
 export function activeSnoozes(database: Database, account: string, now: number): Map<string, number> {
-  const rows = tickReads(database).activeSnoozes.all({ account, now });
-  return new Map(rows.map((row) => [row.podId, row.until]));
+  return new Map(tickReads(database).activeSnoozes.all(account, now));
 }
 
 /** The snoozes of a Pod id that last beyond `now`, per account, alphabetically. */
