@@ -113,7 +113,10 @@ export function idleFinding(
 
 const stopTimes = new Map<number, string>();
 
-/** toIso of a planned stop: every warned Pod quotes its own on every tick until it stops. */
+/**
+ * toIso of a planned or decided stop: every warned Pod quotes its own on every tick until it
+ * stops, and a stopped Pod its decision until the episode ends.
+ */
 function stopIso(at: number): string {
   let iso = stopTimes.get(at);
   if (iso === undefined) {
@@ -138,7 +141,7 @@ export function warnFinding(
     stopAt === null
       ? 'this rule does not stop Pods'
       : episode.decidedAt !== null
-        ? `stop decided at ${toIso(episode.decidedAt)}${rule.dryRun ? ' (dry run: none was sent)' : ''}`
+        ? `stop decided at ${stopIso(episode.decidedAt)}${rule.dryRun ? ' (dry run: none was sent)' : ''}`
         : rule.dryRun
           ? `would be stopped at ${stopIso(stopAt)} (dry run: no stop is sent)`
           : `will be stopped at ${stopIso(stopAt)} (in ${minutes(stopAt - now)}) unless it gets busy`;

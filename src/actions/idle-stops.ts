@@ -46,6 +46,8 @@ const HOUR = 3_600_000;
  * re-read of the Pod and the stop itself. Every verdict lands on the receipt.
  */
 export async function decideStops(ctx: EvaluationContext, due: readonly DueStop[], sc: StopContext): Promise<void> {
+  // Most ticks have no stop due: then nothing below (the availability figures above all) is read.
+  if (due.length === 0) return;
   const byRule = new Map<string, DueStop[]>();
   for (const stop of due) {
     const batch = byRule.get(stop.a.rule.name);

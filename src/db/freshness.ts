@@ -1,4 +1,3 @@
-import { and, eq } from 'drizzle-orm';
 import type { Database } from './open.js';
 import { itemFreshness } from './schema.js';
 import { perDatabase, placeholdersFor, replaceOnConflict, rowWriter } from './statements.js';
@@ -29,14 +28,18 @@ export function markFetched(
   });
 }
 
+// Prepared once per database: the rotating collectors ask on every cycle.
+const fetchedAt = perDatabase(({ sqlite }) =>
+  sqlite
+    .prepare<[string, string], [string, number]>(
+      'SELECT item_id, last_fetched_at FROM item_freshness WHERE account = ? AND kind = ?',
+    )
+    .raw(),
+);
+
 /** When each item of `kind` was last fetched; items never fetched are absent. */
 export function lastFetched(database: Database, account: string, kind: string): Map<string, number> {
-  const rows = database.db
-    .select({ itemId: itemFreshness.itemId, lastFetchedAt: itemFreshness.lastFetchedAt })
-    .from(itemFreshness)
-    .where(and(eq(itemFreshness.account, account), eq(itemFreshness.kind, kind)))
-    .all();
-  return new Map(rows.map((row) => [row.itemId, row.lastFetchedAt]));
+  return new Map(fetchedAt(database).all(account, kind));
 }
 
 /**

@@ -55,11 +55,11 @@ const tickReads = perDatabase((database) => ({
   openEpisodes: database.sqlite.prepare<{ account: string }, IdleEpisodeRecord>(
     `SELECT ${episodeColumns} FROM idle_episodes WHERE account = @account AND ended_at IS NULL`,
   ),
-  activeSnoozes: database.db
-    .select({ podId: podSnoozes.podId, until: podSnoozes.until })
-    .from(podSnoozes)
-    .where(and(eq(podSnoozes.account, sql.placeholder('account')), gt(podSnoozes.until, sql.placeholder('now'))))
-    .prepare(),
+  activeSnoozes: database.sqlite
+    .prepare<[string, number], [string, number]>(
+      'SELECT pod_id, until FROM pod_snoozes WHERE account = ? AND until > ?',
+    )
+    .raw(),
 }));
 
 /** One episode by its key, open or ended. */
@@ -75,8 +75,47 @@ export function allOpenEpisodes(database: Database): IdleEpisodeRecord[] {
 /** Opens an episode; a second open episode of the same Pod is refused by the database (unique index). */
 export function openEpisode(database: Database, episode: typeof idleEpisodes.$inferInsert): void {
   heldEpisodes.invalidate(database);
-  database.db.insert(idleEpisodes).values(episode).run();
+  episodeWrites(database).insert.run({
+    ...episode,
+    notifiedAt: episode.notifiedAt ?? null,
+    warnedAt: episode.warnedAt ?? null,
+    decidedAt: episode.decidedAt ?? null,
+    stopFailures: episode.stopFailures ?? 0,
+    endedAt: episode.endedAt ?? null,
+    endReason: episode.endReason ?? null,
+  });
 }
+
+const columnNames = Object.fromEntries(
+  Object.entries(getTableColumns(idleEpisodes)).map(([key, column]) => [key, column.name]),
+) as Record<keyof IdleEpisodeRecord, string>;
+
+// Plain statements, prepared once per database (the updates once per set of changed columns):
+// the ladder moves episodes on every tick at a large account, and building each with drizzle
+// cost several times running it. Every column is a plain integer or text: nothing to encode.
+const episodeWrites = perDatabase((database) => {
+  const keys = Object.keys(columnNames) as Array<keyof IdleEpisodeRecord>;
+  const updates = new Map<string, ReturnType<Database['sqlite']['prepare']>>();
+  return {
+    insert: database.sqlite.prepare(
+      `INSERT INTO idle_episodes (${keys.map((key) => `"${columnNames[key]}"`).join(', ')})
+       VALUES (${keys.map((key) => `@${key}`).join(', ')})`,
+    ),
+    update(changed: readonly string[]) {
+      const shape = changed.join(',');
+      let statement = updates.get(shape);
+      if (statement === undefined) {
+        const set = changed.map((key) => `"${columnNames[key as keyof IdleEpisodeRecord]}" = @${key}`).join(', ');
+        statement = database.sqlite.prepare(
+          `UPDATE idle_episodes SET ${set}
+           WHERE account = @account AND pod_id = @podId AND started_at = @startedAt AND ended_at IS NULL`,
+        );
+        updates.set(shape, statement);
+      }
+      return statement;
+    },
+  };
+});
 
 type EpisodeKey = Pick<IdleEpisodeRecord, 'account' | 'podId' | 'startedAt'>;
 
@@ -93,11 +132,12 @@ type EpisodeChange = Partial<
 /** Moves an open episode on; a change to an episode already ended is refused (history is not rewritten). */
 export function updateEpisode(database: Database, key: EpisodeKey, change: EpisodeChange): void {
   heldEpisodes.invalidate(database);
-  const result = database.db
-    .update(idleEpisodes)
-    .set(change)
-    .where(and(episodeKeyIs(key), isNull(idleEpisodes.endedAt)))
-    .run();
+  // Only what the change names (drizzle's .set() skips undefined values the same way).
+  const changed = Object.keys(change).filter((name) => change[name as keyof EpisodeChange] !== undefined);
+  if (changed.length === 0) throw new Error(`update idle episode ${key.account}/${key.podId}: nothing to change`);
+  const result = episodeWrites(database)
+    .update(changed)
+    .run({ ...change, account: key.account, podId: key.podId, startedAt: key.startedAt });
   if (result.changes !== 1) {
     throw new Error(`update idle episode ${key.account}/${key.podId}@${key.startedAt}: no open episode`);
   }
@@ -122,8 +162,7 @@ export function snoozePod(database: Database, snooze: typeof podSnoozes.$inferIn
 
 /** The Pods of the account snoozed beyond `now`, and until when. */
 export function activeSnoozes(database: Database, account: string, now: number): Map<string, number> {
-  const rows = tickReads(database).activeSnoozes.all({ account, now });
-  return new Map(rows.map((row) => [row.podId, row.until]));
+  return new Map(tickReads(database).activeSnoozes.all(account, now));
 }
 
 /** The snoozes of a Pod id that last beyond `now`, per account, alphabetically. */

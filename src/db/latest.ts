@@ -1,4 +1,4 @@
-import { getTableColumns, type SQL, sql } from 'drizzle-orm';
+import { getTableColumns, getTableName } from 'drizzle-orm';
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { Database } from './open.js';
 import { inventoryChanged, perDatabase, placeholdersFor, replaceOnConflict, rowWriter } from './statements.js';
@@ -69,9 +69,16 @@ export function latestUpsert<T extends LatestTable>(table: T, idKey: keyof Lates
  */
 export function trackedSync<T extends TrackedTable>(table: T, idKey: keyof LatestInput<T> & string) {
   const upsertAll = latestUpsert(table, idKey);
-  const idColumn = sql.identifier(columnOf(table, idKey).name);
-  const goneAt = sql.identifier(table.goneAt.name);
-  const accountColumn = sql.identifier(table.account.name);
+  const id = columnOf(table, idKey).name;
+  // Prepared once per database: every inventory poll runs it.
+  const markGone = perDatabase((database) =>
+    database.sqlite.prepare<[number, string, string], { id: string }>(
+      `UPDATE "${getTableName(table)}" SET "${table.goneAt.name}" = ?
+       WHERE "${table.account.name}" = ? AND "${table.goneAt.name}" IS NULL
+         AND "${id}" NOT IN (SELECT value FROM json_each(?))
+       RETURNING "${id}" AS id`,
+    ),
+  );
   return (
     database: Database,
     account: string,
@@ -85,11 +92,9 @@ export function trackedSync<T extends TrackedTable>(table: T, idKey: keyof Lates
       const upserted = upsertAll(database, account, items, now);
       // An item we could not read without its id could be any of them: none is gone for sure.
       if (unreadable.anonymous) return { upserted, gone: [] };
-      const markGone: SQL = sql`UPDATE ${table} SET ${goneAt} = ${now}
-        WHERE ${accountColumn} = ${account} AND ${goneAt} IS NULL
-          AND ${idColumn} NOT IN (SELECT value FROM json_each(${seen}))
-        RETURNING ${idColumn} AS id`;
-      const gone = database.db.all<{ id: string }>(markGone).map((row) => row.id);
+      const gone = markGone(database)
+        .all(now, account, seen)
+        .map((row) => row.id);
       inventoryChanged(database, table);
       return { upserted, gone };
     });

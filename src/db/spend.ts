@@ -139,17 +139,27 @@ export function billedSpendChanged(database: Database): void {
 
 /**
  * Spend per resource of one kind billed from `windowStart` up to `now`, keyed by resource id:
- * the recent billed rate the waste rules and the burn-rate metric work from.
+ * the recent billed rate the waste rules and the burn-rate metric work from. The same reading
+ * gives the same map: shared between callers, do not modify.
  */
 export function spendSince(
   database: Database,
   since: { account: string; kind: BillingKind; bucketSize: BucketSize; windowStart: number; now: number },
-): Map<string, ResourceSpend> {
+): ReadonlyMap<string, ResourceSpend> {
   const { now, windowStart, ...rest } = since;
   // Buckets starting at or before `now` are those starting at or before the start of the bucket
   // holding it (every stored bucket starts on a boundary: the billing read refuses any other), so
   // the cached figures hold for the whole bucket instead of missing on every tick as `now + 1` did.
   const periodEnd = bucketFloor(now, rest.bucketSize) + 1;
   const rows = spendByResource(database, { ...rest, periodStart: windowStart, periodEnd, windowStart });
-  return new Map(rows.map((row) => [row.resourceId, row]));
+  let byId = byResourceId.get(rows);
+  if (byId === undefined) {
+    byId = new Map(rows.map((row) => [row.resourceId, row]));
+    byResourceId.set(rows, byId);
+  }
+  return byId;
 }
+
+// The map of each cached reading, made once: the same reading then gives the very same map, which
+// lets the waste rules tell an unchanged input by identity (and spares a map per rule per tick).
+const byResourceId = new WeakMap<readonly ResourceSpend[], ReadonlyMap<string, ResourceSpend>>();

@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import { recordChanges } from './change-history.js';
 import type { Database } from './open.js';
 import { gpuStock, type StockCloud } from './schema.js';
@@ -17,13 +17,16 @@ export interface GpuStockInput {
 
 const statements = perDatabase((database) => ({
   // SQLite takes the bare columns of a max() aggregate from the row holding the maximum.
-  latest: database.db
-    .select({ row: gpuStock, newest: sql`max(${gpuStock.sinceAt})` })
-    .from(gpuStock)
-    .where(eq(gpuStock.account, sql.placeholder('account')))
-    .groupBy(gpuStock.gpuTypeId, gpuStock.cloud)
-    .orderBy(gpuStock.gpuTypeId, gpuStock.cloud)
-    .prepare(),
+  // Plain rows, the JSON column decoded by hand: every stock poll and capacity scrape reads them.
+  latest: database.sqlite.prepare<
+    [string],
+    Omit<GpuStockRecord, 'availableGpuCounts'> & { availableGpuCounts: string }
+  >(
+    `SELECT account, gpu_type_id AS gpuTypeId, cloud, stock_status AS stockStatus,
+       available_gpu_counts AS availableGpuCounts, uninterruptable_price AS uninterruptablePrice,
+       max(since_at) AS sinceAt, last_seen_at AS lastSeenAt
+     FROM gpu_stock WHERE account = ? GROUP BY gpu_type_id, cloud ORDER BY gpu_type_id, cloud`,
+  ),
   touch: database.sqlite.prepare<[number, string, string, string, number]>(
     `UPDATE gpu_stock SET last_seen_at = max(last_seen_at, ?)
      WHERE account = ? AND gpu_type_id = ? AND cloud = ? AND since_at = ?`,
@@ -68,8 +71,8 @@ export function recordGpuStock(
 /** The current stock of every GPU type and cloud of an account. */
 export function latestGpuStock(database: Database, account: string): GpuStockRecord[] {
   return statements(database)
-    .latest.all({ account })
-    .map((entry) => entry.row);
+    .latest.all(account)
+    .map((row) => ({ ...row, availableGpuCounts: JSON.parse(row.availableGpuCounts) as number[] }));
 }
 
 /** Every change of one GPU type's stock in one cloud, oldest first. */

@@ -15,13 +15,6 @@ export interface EndpointActivity {
   firstAt: number;
 }
 
-/** Per network volume: whether a live Pod has it mounted, and when a Pod last had it. */
-export interface VolumeMount {
-  networkVolumeId: string;
-  mountedNow: number;
-  lastMountedAt: number;
-}
-
 const statements = perDatabase(({ sqlite }) => ({
   // One aggregate per query, so SQLite takes the bare columns from the row holding the maximum.
   latestWorkers: sqlite.prepare<{ account: string; from: number }, Omit<EndpointActivity, 'lastBusyAt' | 'firstAt'>>(
@@ -36,11 +29,12 @@ const statements = perDatabase(({ sqlite }) => ({
        min(observed_at) AS firstAt
      FROM endpoint_worker_samples WHERE account = @account AND observed_at >= @from GROUP BY endpoint_id`,
   ),
-  mounts: sqlite.prepare<[string], VolumeMount>(
-    `SELECT network_volume_id AS networkVolumeId, max(gone_at IS NULL) AS mountedNow,
-       max(coalesce(gone_at, last_seen_at)) AS lastMountedAt
-     FROM pods WHERE account = ? AND network_volume_id IS NOT NULL GROUP BY network_volume_id`,
-  ),
+  goneMounts: sqlite
+    .prepare<[string], [string, number]>(
+      `SELECT network_volume_id, max(gone_at) FROM pods
+       WHERE account = ? AND network_volume_id IS NOT NULL AND gone_at IS NOT NULL GROUP BY network_volume_id`,
+    )
+    .raw(),
   lastCompute: sqlite.prepare<
     { account: string; bucketSize: string; podIds: string; since: number },
     { podId: string; endedAt: number; firstStart: number }
@@ -96,13 +90,44 @@ function readActivity(database: Database, account: string, from: number): Endpoi
   });
 }
 
-/** Which network volumes Pods (live or gone) have mounted. */
-export function volumeMounts(database: Database, account: string): Map<string, VolumeMount> {
-  return new Map(
-    statements(database)
-      .mounts.all(account)
-      .map((row) => [row.networkVolumeId, row]),
-  );
+/** Which network volumes live Pods mount, and when a Pod last held each of the others. */
+export interface VolumeMounts {
+  mounted: ReadonlySet<string>;
+  /** Per volume no live Pod mounts: when the last Pod holding it went away. */
+  lastMountedAt: ReadonlyMap<string, number>;
+}
+
+// Per account, with the live Pods' volumes it was read under, until another connection commits.
+// The Pod poll writes every minute, but a gone Pod's row is never written again unless the Pod
+// comes back (then it is live): what is read here changes only when the live Pods holding a
+// volume do.
+const mountReadings = cachedRead(
+  (_database: Database, _account: string): { reading?: { live: string; mounts: VolumeMounts } } => ({}),
+);
+
+/**
+ * The volumes the account's live Pods mount (`live`, as livePods lists them) and, for every
+ * other volume a Pod ever held, when the last one went away. The same object while the live
+ * Pods holding a volume stay the same: shared between callers, do not modify.
+ */
+export function volumeMounts(
+  database: Database,
+  account: string,
+  live: readonly { podId: string; networkVolumeId: string | null }[],
+): VolumeMounts {
+  let key = '';
+  for (const pod of live) if (pod.networkVolumeId !== null) key += `${pod.podId}\u0000${pod.networkVolumeId}\u0000`;
+  const kept = mountReadings.get(database, account);
+  if (kept.reading?.live === key) return kept.reading.mounts;
+  const mounted = new Set<string>();
+  for (const pod of live) if (pod.networkVolumeId !== null) mounted.add(pod.networkVolumeId);
+  const lastMountedAt = new Map<string, number>();
+  for (const [volumeId, at] of statements(database).goneMounts.all(account)) {
+    if (!mounted.has(volumeId)) lastMountedAt.set(volumeId, at);
+  }
+  const mounts = { mounted, lastMountedAt };
+  kept.reading = { live: key, mounts };
+  return mounts;
 }
 
 /** A reading since `since`, which every start up to `validThrough` reads alike. */
@@ -131,7 +156,11 @@ export function lastComputeAt(
   since: number,
 ): ReadonlyMap<string, number> {
   if (podIds.length === 0) return new Map();
-  const ids = JSON.stringify(podIds);
+  let ids = idsText.get(podIds);
+  if (ids === undefined) {
+    ids = JSON.stringify(podIds);
+    idsText.set(podIds, ids);
+  }
   const kept = computeReadings.get(database, `${account}\u0000${bucketSize}\u0000${ids}`);
   const last = kept.reading;
   if (last && since >= last.since && since <= last.validThrough) return last.endedAt;
@@ -142,6 +171,10 @@ export function lastComputeAt(
   kept.reading = { since, validThrough: earliest, endedAt };
   return endedAt;
 }
+
+// The key of each list of Pod ids, made once: the waste rule asks with the same list every tick
+// while its stopped Pods stay the same (hundreds of ids at a large account).
+const idsText = new WeakMap<readonly string[], string>();
 
 /** Called with billedSpendChanged by every writer of billing_records and billing_days. */
 export function billedComputeChanged(database: Database): void {

@@ -1,14 +1,27 @@
 import { bucketFloor } from '../collectors/billing-windows.js';
 import type { Config } from '../config/schema.js';
 import type { Database } from '../db/open.js';
-import { liveEndpoints } from '../db/serverless.js';
-import { spendSince } from '../db/spend.js';
-import { endpointActivity } from '../db/waste.js';
+import { type EndpointRecord, liveEndpoints } from '../db/serverless.js';
+import { type ResourceSpend, spendSince } from '../db/spend.js';
+import { type EndpointActivity, endpointActivity } from '../db/waste.js';
 import { formatUsd } from '../messages/format.js';
 import type { Finding } from './finding.js';
 import { roughDuration, wasteFinding } from './waste-findings.js';
+import { memoized } from './waste-memo.js';
 
 const HOUR_MS = 3_600_000;
+
+/** An endpoint whose workers are up with no work, as its inputs say; the clock decides the rest. */
+interface IdleEndpoint {
+  endpointId: string;
+  name: string;
+  workersMin: number | null;
+  up: number;
+  idleSince: number;
+  sinceIsLowerBound: boolean;
+  perHour: number | null;
+  cost: string;
+}
 
 /**
  * Serverless endpoints whose minimum workers are up with no work: the latest summary has workers
@@ -19,22 +32,20 @@ export function idleEndpointFindings(database: Database, config: Config, account
   const { endpointIdleMs, recipients } = config.waste;
   const bucketSize = config.collectors.billing.bucketSize;
   // Twice the threshold, so an endpoint idle all along shows samples reaching back far enough.
-  const activity = new Map(endpointActivity(database, account, now - 2 * endpointIdleMs).map((a) => [a.endpointId, a]));
+  const activity = endpointActivity(database, account, now - 2 * endpointIdleMs);
   const windowStart = bucketFloor(now - endpointIdleMs, bucketSize);
   const billed = spendSince(database, { account, kind: 'serverless', bucketSize, windowStart, now });
+  const endpoints = liveEndpoints(database, account);
+  const idle = memoized(
+    database,
+    `${account}\u0000endpoint-idle`,
+    [config, activity, billed, endpoints, windowStart],
+    () => idleEndpoints(activity, billed, endpoints, windowStart),
+  );
   const findings: Finding[] = [];
-  for (const endpoint of liveEndpoints(database, account)) {
-    const seen = activity.get(endpoint.endpointId);
-    if (!seen || (endpoint.workersMin ?? 0) < 1) continue;
-    const up = seen.idle + seen.initializing + seen.unhealthy;
-    const idleSince = seen.lastBusyAt ?? seen.firstAt;
-    if (seen.running > 0 || up === 0 || now - idleSince < endpointIdleMs) continue;
-    const spend = billed.get(endpoint.endpointId);
-    const perHour =
-      spend && spend.coveredThrough > windowStart
-        ? spend.windowAmount / ((spend.coveredThrough - windowStart) / HOUR_MS)
-        : null;
-    const cost = perHour === null ? 'cost not billed yet' : `${formatUsd(perHour * 24)}/day`;
+  for (const endpoint of idle) {
+    const { idleSince, up, perHour } = endpoint;
+    if (now - idleSince < endpointIdleMs) continue;
     findings.push(
       wasteFinding({
         account,
@@ -42,12 +53,12 @@ export function idleEndpointFindings(database: Database, config: Config, account
         resource: { endpoint_id: endpoint.endpointId },
         summary:
           `Endpoint ${endpoint.name} (${endpoint.endpointId}): ${up} worker${up === 1 ? '' : 's'} up with no work ` +
-          `for ${roughDuration(now - idleSince)}, ${cost}`,
+          `for ${roughDuration(now - idleSince)}, ${endpoint.cost}`,
         details: {
           resourceId: endpoint.endpointId,
           resourceName: endpoint.name,
           since: idleSince,
-          sinceIsLowerBound: seen.lastBusyAt === null,
+          sinceIsLowerBound: endpoint.sinceIsLowerBound,
           evaluatedAt: now,
           costPerHour: perHour,
           costPerDay: perHour === null ? null : Math.round(perHour * 24 * 100) / 100,
@@ -62,4 +73,37 @@ export function idleEndpointFindings(database: Database, config: Config, account
     );
   }
   return findings;
+}
+
+/** The endpoints with minimum workers up and none running, idle since when, and at what rate. */
+function idleEndpoints(
+  activity: readonly EndpointActivity[],
+  billed: ReadonlyMap<string, ResourceSpend>,
+  endpoints: readonly EndpointRecord[],
+  windowStart: number,
+): IdleEndpoint[] {
+  const seenBy = new Map(activity.map((a) => [a.endpointId, a]));
+  const idle: IdleEndpoint[] = [];
+  for (const endpoint of endpoints) {
+    const seen = seenBy.get(endpoint.endpointId);
+    if (!seen || (endpoint.workersMin ?? 0) < 1) continue;
+    const up = seen.idle + seen.initializing + seen.unhealthy;
+    if (seen.running > 0 || up === 0) continue;
+    const spend = billed.get(endpoint.endpointId);
+    const perHour =
+      spend && spend.coveredThrough > windowStart
+        ? spend.windowAmount / ((spend.coveredThrough - windowStart) / HOUR_MS)
+        : null;
+    idle.push({
+      endpointId: endpoint.endpointId,
+      name: endpoint.name,
+      workersMin: endpoint.workersMin,
+      up,
+      idleSince: seen.lastBusyAt ?? seen.firstAt,
+      sinceIsLowerBound: seen.lastBusyAt === null,
+      perHour,
+      cost: perHour === null ? 'cost not billed yet' : `${formatUsd(perHour * 24)}/day`,
+    });
+  }
+  return idle;
 }

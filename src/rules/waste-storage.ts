@@ -2,14 +2,16 @@ import { bucketFloor } from '../collectors/billing-windows.js';
 import type { Config } from '../config/schema.js';
 import { getBackfill } from '../db/billing.js';
 import type { Database } from '../db/open.js';
-import { livePods } from '../db/pods.js';
-import { spendSince } from '../db/spend.js';
-import { liveNetworkVolumes } from '../db/volumes.js';
-import { lastComputeAt, volumeMounts } from '../db/waste.js';
+import { livePods, type PodRecord } from '../db/pods.js';
+import { type ResourceSpend, spendSince } from '../db/spend.js';
+import { perDatabase } from '../db/statements.js';
+import { liveNetworkVolumes, type NetworkVolumeRecord } from '../db/volumes.js';
+import { lastComputeAt, type VolumeMounts, volumeMounts } from '../db/waste.js';
 import { formatUsd } from '../messages/format.js';
 import type { Finding } from './finding.js';
 import { HOURS_PER_MONTH, networkVolumePerMonth, podVolumePerHour, STOPPED_STATUSES } from './prices.js';
 import { roughDuration, wasteFinding } from './waste-findings.js';
+import { memoized } from './waste-memo.js';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -22,20 +24,19 @@ const DAY_MS = 24 * HOUR_MS;
 export function unmountedVolumeFindings(database: Database, config: Config, account: string, now: number): Finding[] {
   const { volumeUnmountedMs, recipients } = config.waste;
   const bucketSize = config.collectors.billing.bucketSize;
-  const mounts = volumeMounts(database, account);
+  const mounts = volumeMounts(database, account, livePods(database, account));
   const windowStart = bucketFloor(now - DAY_MS, bucketSize);
   const billed = spendSince(database, { account, kind: 'network_volumes', bucketSize, windowStart, now });
+  const volumes = liveNetworkVolumes(database, account);
+  const unmounted = memoized(
+    database,
+    `${account}\u0000volume-unmounted`,
+    [config, mounts, billed, volumes, windowStart],
+    () => unmountedVolumes(mounts, billed, volumes, windowStart),
+  );
   const findings: Finding[] = [];
-  for (const volume of liveNetworkVolumes(database, account)) {
-    const mount = mounts.get(volume.networkVolumeId);
-    if (mount?.mountedNow) continue;
-    const since = Math.max(mount?.lastMountedAt ?? volume.firstSeenAt, volume.firstSeenAt);
+  for (const { volume, since, perMonth, cost } of unmounted) {
     if (now - since < volumeUnmountedMs) continue;
-    const spend = billed.get(volume.networkVolumeId);
-    const perMonth =
-      spend && spend.coveredThrough > windowStart
-        ? (spend.windowAmount / ((spend.coveredThrough - windowStart) / HOUR_MS)) * HOURS_PER_MONTH
-        : networkVolumePerMonth(volume.sizeGb, volume.type);
     findings.push(
       wasteFinding({
         account,
@@ -43,7 +44,7 @@ export function unmountedVolumeFindings(database: Database, config: Config, acco
         resource: { network_volume_id: volume.networkVolumeId },
         summary:
           `Network volume ${volume.name} (${volume.networkVolumeId}, ${volume.sizeGb} GB): ` +
-          `no Pod has mounted it for ${roughDuration(now - since)}, ${formatUsd(perMonth)}/month`,
+          `no Pod has mounted it for ${roughDuration(now - since)}, ${cost}/month`,
         details: {
           resourceId: volume.networkVolumeId,
           resourceName: volume.name,
@@ -65,6 +66,25 @@ export function unmountedVolumeFindings(database: Database, config: Config, acco
   return findings;
 }
 
+/** The live volumes no live Pod mounts, unmounted since when, and at what monthly rate. */
+function unmountedVolumes(
+  mounts: VolumeMounts,
+  billed: ReadonlyMap<string, ResourceSpend>,
+  volumes: readonly NetworkVolumeRecord[],
+  windowStart: number,
+): Array<{ volume: NetworkVolumeRecord; since: number; perMonth: number; cost: string }> {
+  return volumes.flatMap((volume) => {
+    if (mounts.mounted.has(volume.networkVolumeId)) return [];
+    const since = Math.max(mounts.lastMountedAt.get(volume.networkVolumeId) ?? volume.firstSeenAt, volume.firstSeenAt);
+    const spend = billed.get(volume.networkVolumeId);
+    const perMonth =
+      spend && spend.coveredThrough > windowStart
+        ? (spend.windowAmount / ((spend.coveredThrough - windowStart) / HOUR_MS)) * HOURS_PER_MONTH
+        : networkVolumePerMonth(volume.sizeGb, volume.type);
+    return [{ volume, since, perMonth, cost: formatUsd(perMonth) }];
+  });
+}
+
 /**
  * Stopped Pods that have paid for their volume disk for `stoppedPodVolume`: stopped since their
  * billed compute last ended or, with none in the stored history, since that history begins
@@ -73,25 +93,26 @@ export function unmountedVolumeFindings(database: Database, config: Config, acco
 export function stoppedPodVolumeFindings(database: Database, config: Config, account: string, now: number): Finding[] {
   const { stoppedPodVolumeMs, recipients } = config.waste;
   const bucketSize = config.collectors.billing.bucketSize;
-  const stopped = livePods(database, account).filter(
-    (pod) => STOPPED_STATUSES.includes(pod.status) && (pod.volumeGb ?? 0) > 0 && pod.clusterId === null,
-  );
-  if (stopped.length === 0) return [];
+  const stopped = stoppedWithVolume(database, account, livePods(database, account));
+  if (stopped.pods.length === 0) return [];
   // Looking twice the threshold back is enough to decide; a Pod stopped for longer is "over" that.
   const lookback = now - 2 * stoppedPodVolumeMs;
-  const ids = stopped.map((pod) => pod.podId);
-  const computed = lastComputeAt(database, account, bucketSize, ids, lookback);
+  const computed = lastComputeAt(database, account, bucketSize, stopped.ids, lookback);
   const history = getBackfill(database, { account, kind: 'pods', bucketSize })?.cursorStartTime;
+  const priced = memoized(database, `${account}\u0000stopped-pod-volume`, [config, stopped, computed, history], () =>
+    stopped.pods.map((pod) => {
+      const perHour = podVolumePerHour(pod.volumeGb, pod.status);
+      return { pod, lastRan: computed.get(pod.podId), perHour, perDay: formatUsd(perHour * 24) };
+    }),
+  );
   const findings: Finding[] = [];
-  for (const pod of stopped) {
-    const lastRan = computed.get(pod.podId);
+  for (const { pod, lastRan, perHour, perDay } of priced) {
     if (lastRan === undefined && history === undefined) continue;
     const since = lastRan ?? Math.max(history ?? lookback, pod.createdAt ?? lookback, lookback);
     if (now - since < stoppedPodVolumeMs) continue;
     // No compute in what we looked at: the Pod stopped before `since` (the lookback, or where the
     // stored history begins), so the time is a lower bound, unless the Pod was created then.
     const atLeast = lastRan === undefined && since !== pod.createdAt;
-    const perHour = podVolumePerHour(pod.volumeGb, pod.status);
     const paid = (perHour * (now - since)) / HOUR_MS;
     findings.push(
       wasteFinding({
@@ -100,7 +121,7 @@ export function stoppedPodVolumeFindings(database: Database, config: Config, acc
         resource: { pod_id: pod.podId },
         summary:
           `Stopped Pod ${pod.name} (${pod.podId}) has paid for its ${pod.volumeGb} GB volume for ` +
-          `${atLeast ? 'over ' : ''}${roughDuration(now - since)}: ${formatUsd(perHour * 24)}/day, ` +
+          `${atLeast ? 'over ' : ''}${roughDuration(now - since)}: ${perDay}/day, ` +
           `${atLeast ? 'at least ' : ''}${formatUsd(paid)} so far`,
         details: {
           resourceId: pod.podId,
@@ -122,4 +143,47 @@ export function stoppedPodVolumeFindings(database: Database, config: Config, acc
     );
   }
   return findings;
+}
+
+/** The stopped Pods that keep a volume (cluster members aside), and their ids. */
+interface StoppedPods {
+  pods: readonly PodRecord[];
+  ids: readonly string[];
+}
+
+const lastStopped = perDatabase(() => new Map<string, StoppedPods>());
+
+/**
+ * The account's stopped Pods with a volume: the very object of last tick while none of them moved
+ * in what the check reads of them. The Pod list is new every poll (each one moves last_seen_at),
+ * while the stopped Pods seldom change: keeping the object keeps the check's memo and its reading
+ * of billed compute (keyed by these ids).
+ */
+function stoppedWithVolume(database: Database, account: string, live: readonly PodRecord[]): StoppedPods {
+  const pods = live.filter(
+    (pod) => STOPPED_STATUSES.includes(pod.status) && (pod.volumeGb ?? 0) > 0 && pod.clusterId === null,
+  );
+  const byAccount = lastStopped(database);
+  const last = byAccount.get(account);
+  if (
+    last &&
+    last.pods.length === pods.length &&
+    last.pods.every((pod, i) => sameForCheck(pod, pods[i] as PodRecord))
+  ) {
+    return last;
+  }
+  const stopped = { pods, ids: pods.map((pod) => pod.podId) };
+  byAccount.set(account, stopped);
+  return stopped;
+}
+
+/** Whether two records of a stopped Pod agree on everything the check reads of it. */
+function sameForCheck(a: PodRecord, b: PodRecord): boolean {
+  return (
+    a.podId === b.podId &&
+    a.name === b.name &&
+    a.status === b.status &&
+    a.volumeGb === b.volumeGb &&
+    a.createdAt === b.createdAt
+  );
 }

@@ -59,6 +59,10 @@ describe('gpu stock history', () => {
     expect(latestGpuStock(db, 'other')).toMatchObject([
       { cloud: 'SECURE', stockStatus: 'None', availableGpuCounts: [] },
     ]);
+    // Read by hand, the latest rows are the history's newest rows as drizzle maps them, field for field.
+    const newest = (cloud: 'SECURE' | 'COMMUNITY') =>
+      gpuStockHistory(db, { account: 'main', gpuTypeId: H100, cloud }).at(-1);
+    expect(latestGpuStock(db, 'main')).toStrictEqual([newest('COMMUNITY'), newest('SECURE')]);
   });
 
   it('rejects a cloud other than SECURE or COMMUNITY', () => {
