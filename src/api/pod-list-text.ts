@@ -20,6 +20,18 @@ export class DecodedPodList {
   constructor(readonly list: ParsedList<Pod>) {}
 }
 
+/** Each Pod kept with a new runtime, to the Pod its record outside runtime was first read into. */
+const records = new WeakMap<Pod, object>();
+
+/**
+ * What stays the same object for as long as a Pod's record, runtime aside, is the same text from
+ * one answer to the next: what a caller makes of those fields alone (the stored row) can be kept
+ * by it. A Pod not read by a PodListReader is its own.
+ */
+export function recordOf(pod: Pod): object {
+  return records.get(pod) ?? pod;
+}
+
 /** A record of an answer, cut around its runtime value. */
 interface Kept {
   /** The text up to runtime's value (`{"id":…,"runtime":`); a copy, not a slice of the answer. */
@@ -193,6 +205,7 @@ function reuse(
     const checked = checkRuntime(raw);
     if (checked === undefined) return undefined;
     pod = { ...last.pod, runtime: checked };
+    records.set(pod, recordOf(last.pod));
   }
   list.items.push(pod);
   next[index] = { head: last.head, tail: last.tail, runtime, pod, index };

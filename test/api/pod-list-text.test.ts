@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type ParsedList, parseItems } from '../../src/api/parse.js';
-import { DecodedPodList, PodListReader } from '../../src/api/pod-list-text.js';
+import { DecodedPodList, PodListReader, recordOf } from '../../src/api/pod-list-text.js';
 import { checkRuntime } from '../../src/api/pod-runtime-check.js';
 import { Pod, PodRuntime } from '../../src/api/schemas.js';
 import { packagePath } from '../../src/package-root.js';
@@ -76,6 +76,10 @@ describe('GET /pods read from its text', () => {
     ]);
     // pod-c's text did not change although its place did: its Pod is last answer's.
     expect(list.items[3]).toBe(firstList.items[2]);
+    // pod-a changed only in runtime: a new Pod of the same record; pod-b's record changed.
+    expect(list.items[1]).not.toBe(firstList.items[0]);
+    expect(recordOf(list.items[1] as Pod)).toBe(recordOf(firstList.items[0] as Pod));
+    expect(recordOf(list.items[2] as Pod)).not.toBe(recordOf(firstList.items[1] as Pod));
   });
 
   it('rejects a Pod whose runtime went bad alone, named as parseItems names it', () => {
