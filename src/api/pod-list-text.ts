@@ -1,6 +1,6 @@
 import { type ParsedList, parseItem } from './parse.js';
-import { checkRuntime } from './pod-runtime-check.js';
-import { Pod } from './schemas.js';
+import { checkRuntime, withNewUptime } from './pod-runtime-check.js';
+import { Pod, type PodRuntime } from './schemas.js';
 
 /**
  * `GET /pods` read from its text, Pod by Pod, reusing last answer's work. A `large` account
@@ -196,13 +196,7 @@ function reuse(
   const runtime = text.slice(runtimeStart, runtimeEnd);
   let pod = last.pod;
   if (runtime !== last.runtime) {
-    let raw: unknown;
-    try {
-      raw = JSON.parse(runtime);
-    } catch {
-      return undefined;
-    }
-    const checked = checkRuntime(raw);
+    const checked = withNewUptime(last.runtime, last.pod.runtime, runtime) ?? runtimeOf(runtime);
     if (checked === undefined) return undefined;
     pod = { ...last.pod, runtime: checked };
     records.set(pod, recordOf(last.pod));
@@ -210,6 +204,17 @@ function reuse(
   list.items.push(pod);
   next[index] = { head: last.head, tail: last.tail, runtime, pod, index };
   return runtimeEnd + last.tail.length;
+}
+
+/** A runtime's text decoded and checked: undefined when it is not JSON or not a runtime. */
+function runtimeOf(text: string): PodRuntime | null | undefined {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  return checkRuntime(raw);
 }
 
 /**

@@ -77,3 +77,35 @@ function isRecord(value: unknown): value is Fields {
 function optionalInt(value: unknown): boolean {
   return value === undefined || (typeof value === 'number' && Number.isInteger(value));
 }
+
+const UPTIME_FIRST = '{"uptime":';
+
+/**
+ * The runtime of `text` when it is `lastText` (read as `last`) with only its leading uptime
+ * changed, the usual minute of a running Pod: `{"uptime":N,` then the very same text. Undefined
+ * for anything else (then the text is decoded and checked). The new uptime is an integer written
+ * as JSON writes one (digits, no leading zero, then a comma or brace), so the rest of the record
+ * reads as it did.
+ */
+export function withNewUptime(lastText: string, last: PodRuntime | null, text: string): PodRuntime | undefined {
+  if (last === null || !text.startsWith(UPTIME_FIRST) || !lastText.startsWith(UPTIME_FIRST)) return undefined;
+  const from = UPTIME_FIRST.length;
+  const end = digitsEnd(text, from);
+  const lastEnd = digitsEnd(lastText, from);
+  if (end === from || lastEnd === from || (text.charCodeAt(from) === ZERO && end - from > 1)) return undefined;
+  const after = text.charCodeAt(end);
+  if (after !== COMMA && after !== CLOSE_BRACE) return undefined;
+  if (text.length - end !== lastText.length - lastEnd || text.slice(end) !== lastText.slice(lastEnd)) return undefined;
+  return { ...last, uptime: Number(text.slice(from, end)) };
+}
+
+const ZERO = 48;
+const NINE = 57;
+const COMMA = 44;
+const CLOSE_BRACE = 125;
+
+function digitsEnd(text: string, from: number): number {
+  let at = from;
+  while (at < text.length && text.charCodeAt(at) >= ZERO && text.charCodeAt(at) <= NINE) at += 1;
+  return at;
+}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type ParsedList, parseItems } from '../../src/api/parse.js';
 import { DecodedPodList, PodListReader, recordOf } from '../../src/api/pod-list-text.js';
-import { checkRuntime } from '../../src/api/pod-runtime-check.js';
+import { checkRuntime, withNewUptime } from '../../src/api/pod-runtime-check.js';
 import { Pod, PodRuntime } from '../../src/api/schemas.js';
 import { packagePath } from '../../src/package-root.js';
 import { loadScenario } from '../../src/simulator/scenario.js';
@@ -165,5 +165,41 @@ describe('a runtime checked by hand', () => {
   it.each(runtimes.map((runtime) => [JSON.stringify(runtime), runtime]))('%s as the schema reads it', (_, runtime) => {
     const result = schema.safeParse(runtime);
     expect(checkRuntime(runtime)).toEqual(result.success ? result.data : undefined);
+  });
+});
+
+describe('a runtime that changed only in its uptime', () => {
+  const rest = ',"gpus":[{"util":5,"memoryUtil":6}],"cpu":{"util":1},"ports":[]}';
+  const last = `{"uptime":60${rest}`;
+  const lastRuntime = PodRuntime.parse(JSON.parse(last));
+
+  it.each([
+    [`{"uptime":120${rest}`, 120],
+    [`{"uptime":0${rest}`, 0],
+    ['{"uptime":7}', undefined],
+    [`{"uptime":007${rest}`, undefined],
+    [`{"uptime":-5${rest}`, undefined],
+    [`{"uptime":1e3${rest}`, undefined],
+    [`{"uptime":12.5${rest}`, undefined],
+    [`{"uptime": 120${rest}`, undefined],
+    [`{"uptime":120${rest.replace('"util":5', '"util":50')}`, undefined],
+    [`{"cpu":{"util":1},"uptime":120${rest.slice(rest.indexOf(',"gpus"'))}`, undefined],
+  ])('%s', (text, uptime) => {
+    const quick = withNewUptime(last, lastRuntime, text);
+    if (uptime === undefined) {
+      expect(quick).toBeUndefined();
+      return;
+    }
+    expect(quick).toEqual(PodRuntime.parse(JSON.parse(text)));
+    expect(quick?.uptime).toBe(uptime);
+  });
+
+  it('reads the uptime as JSON.parse does when last minute’s was written with a fraction or exponent', () => {
+    for (const lastText of [`{"uptime":60.0${rest}`, `{"uptime":6e1${rest}`]) {
+      const previous = PodRuntime.parse(JSON.parse(lastText));
+      const text = lastText.replace(/^\{"uptime":6/, '{"uptime":7');
+      const quick = withNewUptime(lastText, previous, text);
+      expect(quick === undefined || quick.uptime === PodRuntime.parse(JSON.parse(text)).uptime).toBe(true);
+    }
   });
 });
