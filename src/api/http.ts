@@ -63,6 +63,8 @@ export interface ApiRequest {
   /** Shown in parentheses after the route in errors and logs; defaults to the path parameters. */
   label?: string;
   signal?: AbortSignal;
+  /** Decodes a 2xx body in JSON.parse's place (and throws as it does); see decodeSuccessBody. */
+  parse?: (text: string) => unknown;
 }
 
 export interface ApiResponse {
@@ -191,7 +193,7 @@ export class HttpTransport {
       this.budget.observe(ticket, header(response.headers, 'ratelimit'), header(response.headers, 'ratelimit-policy'));
       if (streamed) return { ok: true, response: { op, status: code, body: streamed.value } };
       if (code >= 200 && code < 300) {
-        const decoded = decodeSuccessBody(op, code, text, from);
+        const decoded = decodeSuccessBody(op, code, text, from, req.parse);
         return 'body' in decoded
           ? { ok: true, response: { op, status: code, body: decoded.body } }
           : { ok: false, error: decoded };

@@ -58,18 +58,34 @@ export function parseItems<S extends z.ZodType>(
   const list = envelope[key] as unknown[];
   const parsed: ParsedList<z.output<S>> = { items: [], rejected: [] };
   list.forEach((raw, index) => {
-    const result = item.safeParse(raw);
-    if (result.success) {
-      parsed.items.push(result.data);
-      return;
-    }
-    const issues = result.error.issues.map((issue) => ({ ...issue, path: [key, index, ...issue.path] }));
-    const described = issues.slice(0, MAX_ISSUES).map((issue) => describeIssue(issue, body));
-    const more = issues.length > MAX_ISSUES ? ` (and ${issues.length - MAX_ISSUES} more)` : '';
-    const id = raw !== null && typeof raw === 'object' ? (raw as { id?: unknown }).id : undefined;
-    parsed.rejected.push({ index, id: typeof id === 'string' ? id : null, reason: `${described.join('; ')}${more}` });
+    const result = parseItem(item, key, index, raw);
+    if (result.ok) parsed.items.push(result.data);
+    else parsed.rejected.push(result.rejected);
   });
   return parsed;
+}
+
+/**
+ * One item of `body[key]`, decoded on its own: what parseItems makes of `body[key][index]`,
+ * its reason naming `key[index].field` and quoting the value as parseItems would.
+ */
+export function parseItem<S extends z.ZodType>(
+  item: S,
+  key: string,
+  index: number,
+  raw: unknown,
+): { ok: true; data: z.output<S> } | { ok: false; rejected: RejectedItem } {
+  const result = item.safeParse(raw);
+  if (result.success) return { ok: true, data: result.data };
+  const body = { [key]: { [index]: raw } };
+  const issues = result.error.issues.map((issue) => ({ ...issue, path: [key, index, ...issue.path] }));
+  const described = issues.slice(0, MAX_ISSUES).map((issue) => describeIssue(issue, body));
+  const more = issues.length > MAX_ISSUES ? ` (and ${issues.length - MAX_ISSUES} more)` : '';
+  const id = raw !== null && typeof raw === 'object' ? (raw as { id?: unknown }).id : undefined;
+  return {
+    ok: false,
+    rejected: { index, id: typeof id === 'string' ? id : null, reason: `${described.join('; ')}${more}` },
+  };
 }
 
 function throwContract(op: string, message: string, body: string): never {

@@ -8,12 +8,16 @@ export interface Answerer {
   location?: string;
 }
 
-/** Decodes a 2xx body: empty (204) is `undefined`; anything else must be JSON. */
+/**
+ * Decodes a 2xx body: empty (204) is `undefined`; anything else must be JSON. `parse` stands in
+ * for JSON.parse where a route reads its answer its own way (it must throw as JSON.parse does).
+ */
 export function decodeSuccessBody(
   op: string,
   status: number,
   text: string,
   from: Answerer,
+  parse: (text: string) => unknown = JSON.parse,
 ): { body: unknown } | ApiErrorFields {
   if (status === 204 || text.trim() === '') return { body: undefined };
   if (isHtml(text, from.contentType)) {
@@ -28,7 +32,7 @@ export function decodeSuccessBody(
     };
   }
   try {
-    return { body: JSON.parse(text) };
+    return { body: parse(text) };
   } catch (error) {
     return {
       kind: 'contract',

@@ -9,6 +9,7 @@ import {
 import { ApiError } from './errors.js';
 import type { ApiRequest, HttpTransport, QueryValue } from './http.js';
 import { type ParsedList, parseBody, parseItems } from './parse.js';
+import { DecodedPodList, PodListReader } from './pod-list-text.js';
 import {
   type BillingBucketSize,
   type Cloud,
@@ -82,6 +83,9 @@ export type { BillingRecordSink } from './billing-parse.js';
 
 /** Typed methods for the REST v2 routes the daemon reads (plus the Pod action). */
 export class RestClient {
+  /** Last `GET /pods` answer's Pods, reused where a record's text did not change (pod-list-text.ts). */
+  private readonly podList = new PodListReader();
+
   constructor(private readonly http: HttpTransport) {}
 
   /**
@@ -92,7 +96,9 @@ export class RestClient {
   async listPods(options: { includeClusterPods?: boolean } = {}, call?: CallOptions): Promise<ParsedList<Pod>> {
     const query = { includeClusterPods: options.includeClusterPods };
     const request: ApiRequest = { target: 'rest', method: 'GET', route: '/pods', params: {}, query, idempotent: true };
-    const response = await this.http.send({ ...request, signal: call?.signal });
+    const parse = (text: string) => this.podList.decode(text);
+    const response = await this.http.send({ ...request, parse, signal: call?.signal });
+    if (response.body instanceof DecodedPodList) return response.body.list;
     return parseItems(Pod, 'pods', response.body, response.op);
   }
 

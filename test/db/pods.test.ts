@@ -198,6 +198,23 @@ describe('livePods across syncs', () => {
     expect(livePods(warm, 'main')).toEqual(livePods(cold, 'main'));
   });
 
+  it('compares the very row objects of last minute again once the stored list changed under them', () => {
+    // The Pods collector hands the same row object while a Pod's record is unchanged.
+    const database = temp.open();
+    const rows = [pod('a'), pod('b')];
+    syncPods(database, 'main', rows, T0);
+    livePods(database, 'main');
+    syncPods(database, 'main', rows, T0 + MINUTE);
+    livePods(database, 'main');
+    const other = temp.open();
+    syncPods(other, 'main', [pod('a', { name: 'renamed' }), pod('b')], T0 + 2 * MINUTE);
+    other.close();
+    livePods(database, 'main');
+    syncPods(database, 'main', rows, T0 + 3 * MINUTE);
+    expect(livePods(database, 'main')).toEqual(stored());
+    expect(livePods(database, 'main').map((row) => row.name)).toEqual(['name-a', 'name-b']);
+  });
+
   it('sees a commit by another connection', () => {
     const database = temp.open();
     syncPods(database, 'main', [pod('a')], T0);
