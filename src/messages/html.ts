@@ -55,11 +55,13 @@ export function escapeHtml(text: string): string {
 type Slot = (content: string) => string;
 
 /**
- * MJML's result for the message's skeleton, by the skeleton's MJML text, each split where its
- * placeholders sit. Bounded: the oldest is dropped past the limit (messages repeat a few shapes).
+ * MJML's result for each message skeleton, keyed by the skeleton's MJML text, each split where its
+ * placeholders sit. Bounded by the characters held (a message of hundreds of alerts is a few
+ * hundred kB of HTML): the oldest go first. Messages repeat a few shapes.
  */
-const SKELETON_LIMIT = 64;
-const skeletons = new Map<string, string[]>();
+const SKELETON_CHARS = 2_000_000;
+const skeletons = new Map<string, { parts: string[]; chars: number }>();
+let skeletonChars = 0;
 const PLACEHOLDER = /@@podwarden-slot-(\d+)@@/;
 
 /**
@@ -79,14 +81,22 @@ export function renderHtml(view: EmailView): string {
     contents.push(value);
     return `@@podwarden-slot-${contents.length - 1}@@`;
   });
-  let parts = skeletons.get(skeleton);
+  let parts = skeletons.get(skeleton)?.parts;
   if (parts === undefined) {
     const result = mjml2html(skeleton, MJML_OPTIONS) as unknown as MjmlResult;
     // An invalid template is reported from the message itself, with its own line numbers.
     if (typeof result.html !== 'string' || result.errors.length > 0) return renderHtmlDirect(view);
     parts = result.html.split(PLACEHOLDER);
-    if (skeletons.size >= SKELETON_LIMIT) skeletons.delete(skeletons.keys().next().value as string);
-    skeletons.set(skeleton, parts);
+    const chars = skeleton.length + result.html.length;
+    for (const [key, held] of skeletons) {
+      if (skeletonChars + chars <= SKELETON_CHARS) break;
+      skeletons.delete(key);
+      skeletonChars -= held.chars;
+    }
+    if (chars <= SKELETON_CHARS) {
+      skeletons.set(skeleton, { parts, chars });
+      skeletonChars += chars;
+    }
   }
   let html = '';
   for (let i = 0; i < parts.length; i++) html += i % 2 === 0 ? parts[i] : contents[Number(parts[i])];
