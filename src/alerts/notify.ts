@@ -11,6 +11,7 @@ import {
 } from '../db/alerts.js';
 import { notificationLogAt, type OutboxRecord } from '../db/notifications.js';
 import type { Database } from '../db/open.js';
+import { planningInputs } from '../db/plan-inputs.js';
 import { listSilences, type SilenceRecord } from '../db/silences.js';
 import { renderFlappingNotice } from '../messages/notices.js';
 import type { Action } from '../messages/view.js';
@@ -20,6 +21,7 @@ import { flapPattern, mutedByFlap } from './flapping.js';
 import type { FlappingNotice } from './notices.js';
 import { queueNotice, queueNotifications } from './outbox.js';
 import { type Notification, planNotifications } from './pipeline.js';
+import { nextPlanChange, type QuietPlan, rememberQuiet, stillQuiet } from './quiet.js';
 import type { AlertSettings } from './settings.js';
 import { muteSilenced } from './silence.js';
 
@@ -28,6 +30,10 @@ import { muteSilenced } from './silence.js';
  * transaction: the outbox rows and the notification-log entries commit together or not at all.
  * Episodes of a flapping key are left out; its one flapping notice is queued instead.
  * `links` adds signed action links to the messages (none without `http.publicUrl`).
+ *
+ * A tick whose planning inputs are those of the last plan, which decided nothing, and that comes
+ * before any time that plan's decision could turn (quiet.ts), is not planned again: it would
+ * decide nothing too. The inputs are read every tick, in the transaction that would plan.
  */
 export function notify(
   database: Database,
@@ -36,7 +42,11 @@ export function notify(
   messageDomain: string,
   links?: (notification: Notification) => Action[],
 ): OutboxRecord[] {
-  return database.transaction(() => {
+  // Set when this call planned: the plan to remember, undefined if it decided something.
+  let planned: { quiet: QuietPlan | undefined } | undefined;
+  const queued = database.transaction(() => {
+    const inputs = planningInputs(database, now);
+    if (stillQuiet(database, inputs, settings, now)) return [];
     const defaults = settings.defaultRecipients;
     const ready = (list: ReturnType<typeof firingAlertsButDetails>) =>
       list.flatMap((record) => toNotifyAlert(record, defaults) ?? []) as NotifyAlert[];
@@ -54,7 +64,7 @@ export function notify(
     const flaps = flapsOf(database, [...new Set([...firing, ...resolved].map((alert) => alert.key))]);
     const unmuted = (alert: NotifyAlert) => !mutedByFlap(alert, flaps, now);
     const silences = listSilences(database, now);
-    const planned = planNotifications({
+    const plan = planNotifications({
       firing: firing.filter(unmuted),
       resolved: resolved.filter(unmuted),
       silences,
@@ -62,10 +72,12 @@ export function notify(
       settings,
       now,
     });
-    const notifications = withDetails(database, planned, defaults);
+    const notifications = withDetails(database, plan, defaults);
     const queued = queueNotifications(database, notifications, messageDomain, links);
+    let noticed = false;
     for (const flap of openFlaps(database).values()) {
       if (flap.noticedAt !== null) continue;
+      noticed = true;
       const notice = flappingNotice(database, flap, settings, silences, now);
       updateFlap(database, flap.id, { noticedAt: now });
       if (!notice) continue;
@@ -86,8 +98,22 @@ export function notify(
         ),
       );
     }
+    const quiet = notifications.length === 0 && !noticed;
+    planned = {
+      quiet: quiet
+        ? {
+            inputs,
+            settings,
+            from: now,
+            until: nextPlanChange({ log: logRows.values(), firing, resolved, silences, flaps, settings, now }),
+          }
+        : undefined,
+    };
     return queued;
   });
+  // Remembered once committed; a plan that wrote anything is forgotten (it changed its inputs).
+  if (planned !== undefined) rememberQuiet(database, planned.quiet);
+  return queued;
 }
 
 /**

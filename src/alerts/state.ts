@@ -4,7 +4,7 @@ import {
   markAlertAbsent,
   markAlertFired,
   markAlertResolved,
-  openAlerts,
+  openAlertsButDetails,
   refreshAlert,
 } from '../db/alerts.js';
 import type { Database } from '../db/open.js';
@@ -55,7 +55,7 @@ export function recordFindings(
     transitions.push({ at: now, key: alert.key, rule: alert.rule, state });
   database.transaction(() => {
     settleFlaps(database, now, settings.flapping);
-    const open = new Map(openAlerts(database).map((alert) => [alert.key, alert]));
+    const open = new Map(openAlertsButDetails(database).map((alert) => [alert.key, alert]));
     for (const alert of open.values()) {
       const finding = latest.get(alert.key);
       if (!finding) {

@@ -1,4 +1,4 @@
-import { and, asc, eq, gte, isNotNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, isNotNull, lt, or } from 'drizzle-orm';
 import {
   ALERT_COLUMNS,
   ALERT_COLUMNS_BUT_DETAILS,
@@ -9,14 +9,16 @@ import {
 } from './alert-rows.js';
 import type { Database } from './open.js';
 import { alertFlaps, alerts } from './schema.js';
-import { perDatabase, rowWriter } from './statements.js';
+import { perDatabase } from './statements.js';
 
 export { type AlertRecord, DETAILS_NOT_READ, type FlapRecord } from './alert-rows.js';
 export type AlertInput = Omit<AlertRecord, 'id' | 'firedAt' | 'resolvedAt' | 'absentSince'> & {
   firedAt: number | null;
 };
 
-const readOpen = alertRead<[]>(`SELECT ${ALERT_COLUMNS} FROM alerts WHERE resolved_at IS NULL ORDER BY id`);
+const OPEN = 'FROM alerts WHERE resolved_at IS NULL ORDER BY id';
+const readOpen = alertRead<[]>(`SELECT ${ALERT_COLUMNS} ${OPEN}`);
+const readOpenButDetails = alertRead<[]>(`SELECT ${ALERT_COLUMNS_BUT_DETAILS} ${OPEN}`);
 const FIRING = 'FROM alerts WHERE resolved_at IS NULL AND fired_at IS NOT NULL ORDER BY id';
 const readFiring = alertRead<[]>(`SELECT ${ALERT_COLUMNS} ${FIRING}`);
 const readFiringButDetails = alertRead<[]>(`SELECT ${ALERT_COLUMNS_BUT_DETAILS} ${FIRING}`);
@@ -44,6 +46,14 @@ const readFlapsOf = flapRead<[string]>('key IN (SELECT value FROM json_each(?))'
 /** Episodes still open (pending or firing), oldest first. */
 export function openAlerts(database: Database): AlertRecord[] {
   return readOpen(database);
+}
+
+/**
+ * openAlerts with DETAILS_NOT_READ for details: for folding a tick's findings into state, which
+ * replaces the details it reads (they change every tick, so each read parsed them all again).
+ */
+export function openAlertsButDetails(database: Database): AlertRecord[] {
+  return readOpenButDetails(database);
 }
 
 /** Alerts firing now: open episodes that have fired (for metrics and /api/status). */
@@ -97,7 +107,15 @@ export function refreshAlert(
   id: number,
   fields: Pick<AlertRecord, 'severity' | 'summary' | 'labels' | 'details' | 'recipients' | 'lastSeenAt'>,
 ): void {
-  writes(database).refresh({ ...fields, id });
+  writes(database).refresh.run(
+    fields.severity,
+    fields.summary,
+    JSON.stringify(fields.labels),
+    JSON.stringify(fields.details),
+    fields.recipients == null ? null : JSON.stringify(fields.recipients),
+    fields.lastSeenAt,
+    id,
+  );
 }
 
 /** The condition was judged absent this tick, for the first time since it was last seen. */
@@ -181,28 +199,15 @@ export function openAlertsFiredAt(database: Database, keys: readonly string[]): 
   return new Map(openFiredAtStatement(database).all(JSON.stringify(keys)));
 }
 
-type RefreshRow = Pick<AlertRecord, 'id' | 'severity' | 'summary' | 'labels' | 'details' | 'recipients' | 'lastSeenAt'>;
-
 /**
  * The writes every evaluation tick makes, prepared once per database: building them with drizzle
- * on each call cost more than running them (most ticks find little to change).
+ * on each call cost more than running them (most ticks find little to change). JSON columns are
+ * bound as drizzle encodes them (JSON.stringify; recipients' null stays SQL NULL), as the insert.
  */
 const writes = perDatabase((database: Database) => ({
-  refresh: rowWriter<RefreshRow>(
-    database,
-    database.db
-      .update(alerts)
-      // Placeholders where drizzle's types want values: rowWriter binds each row's own.
-      .set({
-        severity: sql.placeholder('severity'),
-        summary: sql.placeholder('summary'),
-        labels: sql.placeholder('labels'),
-        details: sql.placeholder('details'),
-        recipients: sql.placeholder('recipients'),
-        lastSeenAt: sql.placeholder('lastSeenAt'),
-        absentSince: null,
-      } as unknown as Partial<AlertRecord>)
-      .where(eq(alerts.id, sql.placeholder('id'))),
+  refresh: database.sqlite.prepare<[string, string, string, string, string | null, number, number]>(
+    `UPDATE alerts SET severity = ?, summary = ?, labels = ?, details = ?, recipients = ?, last_seen_at = ?,
+     absent_since = NULL WHERE id = ?`,
   ),
   absent: database.sqlite.prepare<[number, number]>(
     'UPDATE alerts SET absent_since = ? WHERE id = ? AND absent_since IS NULL',

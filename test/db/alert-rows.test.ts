@@ -13,6 +13,7 @@ import {
   markAlertResolved,
   openAlertOf,
   openAlerts,
+  openAlertsButDetails,
   refreshAlert,
   resolvedAlertsById,
 } from '../../src/db/alerts.js';
@@ -54,6 +55,7 @@ describe('alert rows read as arrays', () => {
     markAlertFired(db, b.id, T0 + MIN);
     markAlertAbsent(db, c.id, T0 + MIN);
     markAlertResolved(db, c.id, T0 + 2 * MIN);
+    markAlertAbsent(db, a.id, T0 + MIN);
     refreshAlert(db, a.id, {
       severity: 'critical',
       summary: 'a idles more',
@@ -71,6 +73,12 @@ describe('alert rows read as arrays', () => {
     expect(openAlertOf(db, 'b')).toEqual(rb);
     expect(openAlertOf(db, 'c')).toBeUndefined();
     expect(firedEpisodesOf(db, 'a', T0)).toEqual([ra]);
+    expect(ra?.absentSince).toBeNull();
+    expect(openAlertsButDetails(db)).toEqual([ra, rb].map((row) => ({ ...row, details: DETAILS_NOT_READ })));
+    // Recipients back to none: SQL NULL, as drizzle writes it.
+    refreshAlert(db, b.id, { ...input('b'), recipients: null, lastSeenAt: T0 + 3 * MIN });
+    expect(drizzleRows(db)[1]?.recipients).toBeNull();
+    expect(openAlerts(db)).toEqual(drizzleRows(db).slice(0, 2));
   });
 
   it('parse a JSON column again only when its text changed, whoever wrote it', () => {

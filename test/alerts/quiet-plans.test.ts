@@ -1,0 +1,164 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { notify } from '../../src/alerts/notify.js';
+import { alertSettings } from '../../src/alerts/settings.js';
+import { openDatabase } from '../../src/db/open.js';
+import { expireSilence, insertSilence } from '../../src/db/silences.js';
+import type { Finding } from '../../src/rules/finding.js';
+import { tracedDatabase } from '../helpers/traced-database.js';
+import { type AlertBench, alertBench, budgetFinding, finding, HOUR, MINUTE, START } from './support.js';
+
+/**
+ * notify() skips planning while its inputs are those of a plan that decided nothing and no time
+ * that plan compared with has come (alerts/quiet.ts). Whatever it skips, the messages must be
+ * exactly those of planning every tick.
+ */
+const benches: AlertBench[] = [];
+afterEach(() => {
+  for (const bench of benches.splice(0)) bench.close();
+});
+
+function tuned(): AlertBench {
+  const bench = alertBench((config) => {
+    config.alerts.groupWaitMs = 90_000;
+    config.alerts.groupIntervalMs = 7 * MINUTE;
+    config.alerts.repeatIntervalMs = 50 * MINUTE;
+    config.alerts.groupBy = ['account', 'rule'];
+    config.alerts.noRepeat = ['capacity'];
+  });
+  benches.push(bench);
+  return bench;
+}
+
+/** What the findings are at `t` minutes: repeats, flaps, inhibition, silences, resolutions. */
+function findingsAt(t: number): Finding[] {
+  return [
+    ...(t < 650 ? [finding('waste:sim:volume-unmounted:vol-1')] : []),
+    ...(t % 40 < 25 && t < 500 ? [budgetFinding('cpu', 'live', 50)] : []),
+    ...(t >= 30 && t < 600 ? [finding('waste:sim:stuck-starting:pod-2')] : []),
+    ...(t >= 100 && t < 400 ? [budgetFinding('gpu', 'actual', 50)] : []),
+    ...(t >= 200 && t < 300 ? [budgetFinding('gpu', 'actual', 80)] : []),
+    ...(t >= 420 && t < 430 ? [finding('capacity:sim:rise:a100', { severity: 'info' })] : []),
+  ];
+}
+
+/**
+ * Twelve hours, a tick a minute; silences are made and ended by another connection (as the CLI
+ * does), at times off the minute. `fresh` opens the database again before every tick, so nothing
+ * a previous tick remembered can be used: planning runs every time.
+ */
+async function script(bench: AlertBench, fresh: boolean): Promise<void> {
+  for (let t = 0; t < 12 * 60; t++) {
+    const now = START + t * MINUTE;
+    if (t === 20 || t === 150 || t === 260) {
+      const other = openDatabase(bench.config.database.path);
+      if (t === 20) {
+        insertSilence(other, {
+          id: 'pod-2',
+          matchers: [{ name: 'key', op: '=', value: 'waste:sim:stuck-starting:pod-2' }],
+          comment: 'debugging it',
+          createdBy: 'test',
+          createdAt: now,
+          startsAt: now,
+          endsAt: START + 250 * MINUTE + 37_000,
+        });
+      }
+      if (t === 150) {
+        insertSilence(other, {
+          id: 'budget',
+          matchers: [{ name: 'rule', op: '=', value: 'budget' }],
+          comment: 'known overrun',
+          createdBy: 'test',
+          createdAt: now,
+          startsAt: now + 5_000,
+          endsAt: now + 10 * HOUR,
+        });
+      }
+      if (t === 260) expireSilence(other, 'budget', now - 11_000);
+      other.close();
+    }
+    if (fresh) bench.reopen();
+    await bench.tick(findingsAt(t));
+    await bench.clock.advanceBy(MINUTE);
+  }
+}
+
+const messages = (bench: AlertBench) =>
+  bench.outbox().map(({ groupKey, reason, to, subject, text, html, alertKeys, createdAt }) => ({
+    groupKey,
+    reason,
+    to,
+    subject,
+    text,
+    html,
+    alertKeys,
+    createdAt,
+  }));
+
+describe('planning skipped while nothing it reads changes', () => {
+  it('writes exactly the messages of planning every tick: repeats, releases by silences, resolutions, flaps', async () => {
+    const remembered = tuned();
+    const fresh = tuned();
+    await script(remembered, false);
+    await script(fresh, true);
+    const written = messages(remembered);
+    expect(written).toEqual(messages(fresh));
+    // The script reaches every kind of decision a skipped tick could have missed.
+    const reasons = new Set(written.map((message) => message.reason));
+    for (const reason of ['first', 'new_alerts', 'repeat_elapsed', 'new_resolved', 'all_resolved', 'flapping']) {
+      expect(reasons, reason).toContain(reason);
+    }
+    // pod-2 is announced after its silence ended off the minute, at the first tick past it.
+    const released = written.find((message) => message.alertKeys.includes('waste:sim:stuck-starting:pod-2'));
+    expect(released?.createdAt).toBeGreaterThan(START + 250 * MINUTE + 37_000);
+    const flaps = (bench: AlertBench) => bench.db.sqlite.prepare('SELECT * FROM alert_flaps ORDER BY id').all();
+    expect(flaps(remembered)).toEqual(flaps(fresh));
+  });
+
+  it('reads only its inputs while they stay the same, and plans again when the repeat interval is due', async () => {
+    const bench = tuned();
+    const waste = finding('waste:sim:volume-unmounted:vol-1');
+    await bench.run(10 * MINUTE, () => [waste]);
+    expect(bench.outbox().map((message) => message.reason)).toEqual(['first']);
+    const statements: string[] = [];
+    const traced = tracedDatabase(bench.config.database.path, statements);
+    const settings = alertSettings(bench.config);
+    const at = (minutes: number) => {
+      statements.length = 0;
+      const queued = notify(traced, settings, START + minutes * MINUTE, 'podwarden.invalid');
+      return { queued: queued.map((message) => message.reason), statements: statements.length };
+    };
+    try {
+      const planned = at(11);
+      expect(planned.queued).toEqual([]);
+      // BEGIN, the inputs, COMMIT: nothing of planning.
+      expect(at(12)).toEqual({ queued: [], statements: 3 });
+      expect(at(50)).toEqual({ queued: [], statements: 3 });
+      expect(planned.statements).toBeGreaterThan(3);
+      // The first message went out at minute 2 (the first tick past the group wait); it repeats 50 minutes later.
+      expect(at(51)).toEqual({ queued: [], statements: 3 });
+      expect(at(52).queued).toEqual(['repeat_elapsed']);
+      // Another connection's silence changes the inputs: planned again, and muted.
+      const other = openDatabase(bench.config.database.path);
+      insertSilence(other, {
+        id: 'all',
+        matchers: [{ name: 'rule', op: '=', value: 'waste' }],
+        comment: 'quiet',
+        createdBy: 'test',
+        createdAt: START,
+        startsAt: START,
+        endsAt: START + 200 * MINUTE,
+      });
+      other.close();
+      expect(at(53).statements).toBeGreaterThan(3);
+      // Due again at the group interval and the repeat interval: planned, muted.
+      expect(at(101).queued).toEqual([]);
+      expect(at(102).queued).toEqual([]);
+      expect(at(103).queued).toEqual([]);
+      expect(at(120)).toEqual({ queued: [], statements: 3 });
+      // The silence ends after the log entry expired (twice the repeat interval): a first message again.
+      expect(at(200).queued).toEqual(['first']);
+    } finally {
+      traced.close();
+    }
+  });
+});
