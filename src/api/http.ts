@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { Agent, type Dispatcher, request } from 'undici';
 import type { Clock } from '../clock.js';
@@ -157,7 +158,7 @@ export class HttpTransport {
     let ticket: BudgetTicket | undefined;
     let started: number | undefined;
     let status: number | 'error' = 'error';
-    const abort = attemptSignal(req.signal);
+    const signal = attemptSignal(req.signal);
     let consuming = false;
     try {
       ticket = await this.budget.acquire(op, this.maxRateLimitWaitMs, req.signal);
@@ -168,7 +169,7 @@ export class HttpTransport {
           method: req.method,
           headers,
           body: req.body === undefined ? undefined : JSON.stringify(req.body),
-          signal: abort.signal,
+          signal,
         });
         status = response.statusCode;
         const type = header(response.headers, 'content-type') ?? '';
@@ -208,7 +209,6 @@ export class HttpTransport {
       const cause = error instanceof BodyReadError ? error.cause : error;
       return { ok: false, error: errorFromNetwork(op, cause, this.options.timeouts) };
     } finally {
-      abort.release();
       if (ticket) this.budget.release(ticket);
       release();
       if (started !== undefined) this.report(req, status, performance.now() - started);
@@ -316,16 +316,26 @@ function header(headers: Record<string, string | string[] | undefined>, name: st
 }
 
 /**
- * The signal undici gets for one attempt: it follows the caller's, and stops following when the
- * attempt ends. undici lets go of its abort listener only when the response stream closes, a
- * tick after the body was read; answered in process (the replay), a run's many requests finish
- * within one tick, and the run's signal gathered a listener per request (MaxListenersExceeded).
+ * The signal undici gets for the caller's: it follows the caller's, one per caller signal. undici
+ * lets go of its abort listener only when the response stream closes, a tick after the body was
+ * read; answered in process (the replay), a run's many requests finish within one tick, and the
+ * run's own signal gathered a listener per request (MaxListenersExceeded). They gather on this
+ * follower instead, which has no listener limit and dies with the caller's signal. One follower per
+ * signal rather than per attempt: a controller and two listener changes per request were ~1 % of
+ * a replayed day.
  */
-function attemptSignal(signal: AbortSignal | undefined): { signal?: AbortSignal; release(): void } {
-  if (signal === undefined) return { release: () => {} };
-  const attempt = new AbortController();
-  const forward = () => attempt.abort(signal.reason);
-  if (signal.aborted) forward();
-  else signal.addEventListener('abort', forward, { once: true });
-  return { signal: attempt.signal, release: () => signal.removeEventListener('abort', forward) };
+const followers = new WeakMap<AbortSignal, AbortSignal>();
+
+function attemptSignal(signal: AbortSignal | undefined): AbortSignal | undefined {
+  if (signal === undefined) return undefined;
+  let follower = followers.get(signal);
+  if (follower === undefined) {
+    const controller = new AbortController();
+    setMaxListeners(0, controller.signal);
+    if (signal.aborted) controller.abort(signal.reason);
+    else signal.addEventListener('abort', () => controller.abort(signal.reason), { once: true });
+    follower = controller.signal;
+    followers.set(signal, follower);
+  }
+  return follower;
 }

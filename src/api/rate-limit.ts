@@ -79,17 +79,20 @@ function parseList<T>(
 }
 
 function splitOutsideQuotes(text: string, separator: string): string[] {
+  // Slices between separators rather than growing a string per character: every answer carries
+  // these headers, so this runs once per request.
   const parts: string[] = [];
-  let current = '';
+  let start = 0;
   let quoted = false;
-  for (const char of text) {
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i];
     if (char === '"') quoted = !quoted;
-    if (char === separator && !quoted) {
-      parts.push(current);
-      current = '';
-    } else current += char;
+    else if (char === separator && !quoted) {
+      parts.push(text.slice(start, i));
+      start = i + 1;
+    }
   }
-  parts.push(current);
+  parts.push(text.slice(start));
   return parts;
 }
 
@@ -118,6 +121,9 @@ export class RateLimitBudget {
   private seq = 0;
   private lastSentAt = Number.NEGATIVE_INFINITY;
   private blockedUntil = Number.NEGATIVE_INFINITY;
+  /** The last RateLimit-Policy seen and its parse: a server sends the same one on every answer. */
+  private policyText: string | undefined;
+  private policies = new Map<string, RateLimitPolicyEntry>();
 
   constructor(private readonly clock: Clock) {}
 
@@ -141,7 +147,11 @@ export class RateLimitBudget {
   /** Records the `RateLimit` / `RateLimit-Policy` headers of the response to `ticket`'s request. */
   observe(ticket: BudgetTicket | undefined, rateLimit: string | undefined, policy: string | undefined): void {
     const now = this.clock.now();
-    const policies = parseRateLimitPolicy(policy);
+    if (policy !== this.policyText) {
+      this.policies = parseRateLimitPolicy(policy);
+      this.policyText = policy;
+    }
+    const policies = this.policies;
     // Requests sent after this one are not in the server's count yet.
     const sentLater = ticket ? [...this.inFlight].filter((seq) => seq > ticket.seq).length : 0;
     for (const [name, entry] of parseRateLimit(rateLimit)) {

@@ -35,8 +35,8 @@ export async function runCollector(
   },
 ): Promise<RunReport> {
   const startedAt = base.clock.now();
-  const log = base.log.child({ collector: collector.name, account: base.account });
-  const signal = AbortSignal.any([base.signal, AbortSignal.timeout(base.timeoutMs)]);
+  const log = runLog(base.log, collector.name, base.account);
+  const { signal, release } = runSignal(base.signal, base.timeoutMs);
   let id: number | undefined;
   let report: RunReport;
   try {
@@ -57,6 +57,8 @@ export async function runCollector(
     if (report.outcome === 'no_data') log.info({ reason: report.error }, 'collector has no data');
     else if (report.outcome === 'aborted') log.warn({ reason: report.error }, 'collector run aborted');
     else log.error({ err: describe(error) }, 'collector run failed');
+  } finally {
+    release();
   }
   if (id !== undefined) {
     try {
@@ -75,6 +77,52 @@ export async function runCollector(
     }
   }
   return report;
+}
+
+/** A run's logger, made once per (logger, collector, account): a child serialises its bindings. */
+const runLogs = new WeakMap<CollectContext['log'], Map<string, CollectContext['log']>>();
+
+function runLog(parent: CollectContext['log'], collector: string, account: string): CollectContext['log'] {
+  let byKey = runLogs.get(parent);
+  if (byKey === undefined) {
+    byKey = new Map();
+    runLogs.set(parent, byKey);
+  }
+  const key = `${collector}\n${account}`;
+  let log = byKey.get(key);
+  if (log === undefined) {
+    log = parent.child({ collector, account });
+    byKey.set(key, log);
+  }
+  return log;
+}
+
+/**
+ * The run's signal: aborted by shutdown (`parent`, with its reason) or after `timeoutMs` of real
+ * time, as `AbortSignal.any([parent, AbortSignal.timeout(timeoutMs)])` would, with the same
+ * reasons. Made by hand so the timer is cleared when the run ends: `AbortSignal.timeout` keeps
+ * its timer for the whole timeout, and the pair cost ~0.1 ms per run, 1.4 % of a replayed day.
+ */
+function runSignal(parent: AbortSignal, timeoutMs: number): { signal: AbortSignal; release(): void } {
+  const controller = new AbortController();
+  if (parent.aborted) {
+    controller.abort(parent.reason);
+    return { signal: controller.signal, release: () => {} };
+  }
+  const onAbort = () => controller.abort(parent.reason);
+  parent.addEventListener('abort', onAbort, { once: true });
+  const timer = setTimeout(
+    () => controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')),
+    timeoutMs,
+  );
+  timer.unref();
+  return {
+    signal: controller.signal,
+    release: () => {
+      clearTimeout(timer);
+      parent.removeEventListener('abort', onAbort);
+    },
+  };
 }
 
 function failed(

@@ -11,6 +11,8 @@ import type { Simulator } from '../simulator/server.js';
  */
 export class InProcessDispatcher extends Dispatcher {
   private readonly byOrigin: ReadonlyMap<string, Simulator>;
+  /** The origin as undici hands it (a string, the same one on every request) to its simulator. */
+  private readonly byOriginText = new Map<string, Simulator>();
 
   constructor(simulators: readonly Simulator[]) {
     super();
@@ -28,9 +30,7 @@ export class InProcessDispatcher extends Dispatcher {
       aborted = reason ?? new errors.RequestAbortedError();
     });
     try {
-      const origin = new URL(String(options.origin)).origin;
-      const sim = this.byOrigin.get(origin);
-      if (!sim) throw new errors.SocketError(`no simulator at ${origin}`);
+      const sim = this.simulatorAt(String(options.origin));
       const reply = await sim.exchange({
         method: options.method,
         url: options.path,
@@ -50,6 +50,17 @@ export class InProcessDispatcher extends Dispatcher {
     } catch (error) {
       handler.onError?.(error as Error);
     }
+  }
+
+  private simulatorAt(originText: string): Simulator {
+    let sim = this.byOriginText.get(originText);
+    if (sim === undefined) {
+      const origin = new URL(originText).origin;
+      sim = this.byOrigin.get(origin);
+      if (!sim) throw new errors.SocketError(`no simulator at ${origin}`);
+      this.byOriginText.set(originText, sim);
+    }
+    return sim;
   }
 
   /** Simulators are closed by the replay; the clients sharing this dispatcher have nothing to close. */
