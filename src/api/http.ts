@@ -316,26 +316,14 @@ function header(headers: Record<string, string | string[] | undefined>, name: st
 }
 
 /**
- * The signal undici gets for the caller's: it follows the caller's, one per caller signal. undici
- * lets go of its abort listener only when the response stream closes, a tick after the body was
- * read; answered in process (the replay), a run's many requests finish within one tick, and the
- * run's own signal gathered a listener per request (MaxListenersExceeded). They gather on this
- * follower instead, which has no listener limit and dies with the caller's signal. One follower per
- * signal rather than per attempt: a controller and two listener changes per request were ~1 % of
- * a replayed day.
+ * The caller's signal, handed to undici as it is. undici lets go of its abort listener only when
+ * the response stream closes, a tick after the body was read; answered in process (the replay), a
+ * run's many requests finish within one tick and their listeners gather on the run's signal for
+ * that tick (MaxListenersExceeded, though none outlives its answer). Lifting the listener limit is
+ * cheaper than what this did before, a controller of our own per attempt that followed the
+ * caller's: a replayed day sends about one request per run signal, so that was per request.
  */
-const followers = new WeakMap<AbortSignal, AbortSignal>();
-
 function attemptSignal(signal: AbortSignal | undefined): AbortSignal | undefined {
-  if (signal === undefined) return undefined;
-  let follower = followers.get(signal);
-  if (follower === undefined) {
-    const controller = new AbortController();
-    setMaxListeners(0, controller.signal);
-    if (signal.aborted) controller.abort(signal.reason);
-    else signal.addEventListener('abort', () => controller.abort(signal.reason), { once: true });
-    follower = controller.signal;
-    followers.set(signal, follower);
-  }
-  return follower;
+  if (signal !== undefined) setMaxListeners(0, signal);
+  return signal;
 }

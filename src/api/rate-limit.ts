@@ -55,7 +55,9 @@ export function parseRetryAfter(value: string | undefined, now: number, capMs: n
 
 /**
  * A structured-field list (RFC 8941 subset): comma-separated members, each a token or quoted
- * name followed by `;key=integer` parameters. Members that do not parse are skipped.
+ * name followed by `;key=integer` parameters. Members that do not parse are skipped. Every answer
+ * carries two of these headers, so it is read in one pass over the text, without splitting it
+ * into parts or matching each parameter with a regular expression.
  */
 function parseList<T>(
   header: string | undefined,
@@ -63,37 +65,50 @@ function parseList<T>(
 ): Map<string, T> {
   const out = new Map<string, T>();
   if (!header) return out;
-  for (const member of splitOutsideQuotes(header, ',')) {
-    const [rawName, ...rawParams] = splitOutsideQuotes(member, ';').map((part) => part.trim());
-    if (!rawName) continue;
-    const name = rawName.replace(/^"(.*)"$/, '$1');
-    const params: Record<string, number> = {};
-    for (const param of rawParams) {
-      const match = /^([a-z][a-z0-9_.*-]*)=(-?\d+)$/i.exec(param);
-      if (match?.[1] && match[2]) params[match[1].toLowerCase()] = Number(match[2]);
+  let at = 0;
+  while (at <= header.length) {
+    const end = boundary(header, at, ',');
+    const nameEnd = boundary(header, at, ';', end);
+    const rawName = header.slice(at, nameEnd).trim();
+    if (rawName) {
+      const name = unquote(rawName);
+      const params: Record<string, number> = {};
+      for (let p = nameEnd + 1; p <= end; ) {
+        const paramEnd = boundary(header, p, ';', end);
+        const param = header.slice(p, paramEnd).trim();
+        const eq = param.indexOf('=');
+        if (eq > 0 && PARAM_KEY.test(param.slice(0, eq)) && INTEGER.test(param.slice(eq + 1))) {
+          params[param.slice(0, eq).toLowerCase()] = Number(param.slice(eq + 1));
+        }
+        p = paramEnd + 1;
+      }
+      const entry = build(params);
+      if (entry !== undefined) out.set(name, entry);
     }
-    const entry = build(params);
-    if (entry !== undefined) out.set(name, entry);
+    at = end + 1;
   }
   return out;
 }
 
-function splitOutsideQuotes(text: string, separator: string): string[] {
-  // Slices between separators rather than growing a string per character: every answer carries
-  // these headers, so this runs once per request.
-  const parts: string[] = [];
-  let start = 0;
+const PARAM_KEY = /^[a-z][a-z0-9_.*-]*$/i;
+const INTEGER = /^-?\d+$/;
+
+/** Where the next `separator` outside double quotes is, from `from`, or `limit` (the text's end). */
+function boundary(text: string, from: number, separator: string, limit = text.length): number {
   let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i];
-    if (char === '"') quoted = !quoted;
-    else if (char === separator && !quoted) {
-      parts.push(text.slice(start, i));
-      start = i + 1;
-    }
+  for (let i = from; i < limit; i++) {
+    const char = text.charCodeAt(i);
+    if (char === QUOTE) quoted = !quoted;
+    else if (!quoted && char === separator.charCodeAt(0)) return i;
   }
-  parts.push(text.slice(start));
-  return parts;
+  return limit;
+}
+
+const QUOTE = 34;
+
+/** `"minute"` is `minute`; anything else as it is. */
+function unquote(text: string): string {
+  return text.length >= 2 && text.startsWith('"') && text.endsWith('"') ? text.slice(1, -1) : text;
 }
 
 interface WindowState {

@@ -40,10 +40,10 @@ export class InProcessDispatcher extends Dispatcher {
       if (aborted) throw aborted;
       // What undici raises when the server closes the connection without an answer.
       if (reply === 'reset') throw new errors.SocketError('other side closed');
-      const rawHeaders = Object.entries(reply.headers).flatMap(([name, value]) => [
-        Buffer.from(name),
-        Buffer.from(value),
-      ]);
+      // Names and values as strings, not Buffers: undici's header parsing takes both and would
+      // only turn Buffers back into the same strings.
+      const rawHeaders: string[] = [];
+      for (const [name, value] of Object.entries(reply.headers)) rawHeaders.push(name, value);
       handler.onHeaders?.(reply.status, rawHeaders, () => {}, '');
       if (reply.bytes !== undefined && reply.bytes.length > 0) handler.onData?.(reply.bytes);
       handler.onComplete?.([]);
@@ -78,7 +78,12 @@ export class InProcessDispatcher extends Dispatcher {
 /** The handler undici's `request()` hands to a dispatcher (its legacy callbacks). */
 interface LegacyHandler {
   onConnect?(abort: (reason?: Error) => void): void;
-  onHeaders?(status: number, rawHeaders: Buffer[], resume: () => void, statusText: string): boolean | undefined;
+  onHeaders?(
+    status: number,
+    rawHeaders: Array<Buffer | string>,
+    resume: () => void,
+    statusText: string,
+  ): boolean | undefined;
   onData?(chunk: Buffer): boolean | undefined;
   onComplete?(trailers: Buffer[]): void;
   onError?(error: Error): void;
