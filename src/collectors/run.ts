@@ -1,6 +1,7 @@
 import { ApiError, NoDataError } from '../api/index.js';
-import { finishRun, startRun } from '../db/collector-runs.js';
+import { finishRun, recordRun, startRun } from '../db/collector-runs.js';
 import { databaseWriteFailure } from '../db/errors.js';
+import type { Database } from '../db/open.js';
 import type { CollectorOutcome } from '../db/schema.js';
 import type { CollectContext, Collector } from './collector.js';
 
@@ -19,6 +20,14 @@ export interface RunReport {
 }
 
 /**
+ * How long (real time) a run goes before its collector_runs row is written as going (outcome
+ * NULL, "running" on the status page). A run that ends sooner is written once, when it ends:
+ * nobody sees a run of a few milliseconds as going, and its second write was most of what its
+ * books cost (~190 runs an hour, each an autocommit of its own).
+ */
+export const OPEN_ROW_AFTER_MS = 1000;
+
+/**
  * Runs one collector for one account and keeps the books: a collector_runs row, a log line
  * bound to the collector, and a report for metrics and events. A failure is recorded and
  * returned, never thrown: the daemon goes on. NoDataError (GraphQL retired, nothing to read)
@@ -32,15 +41,17 @@ export async function runCollector(
     log: CollectContext['log'];
     signal: AbortSignal;
     timeoutMs: number;
+    /** Defaults to OPEN_ROW_AFTER_MS; 0 writes the open row at once. */
+    openRowAfterMs?: number;
   },
 ): Promise<RunReport> {
   const startedAt = base.clock.now();
   const log = runLog(base.log, collector.name, base.account);
   const { signal, release } = runSignal(base.signal, base.timeoutMs);
-  let id: number | undefined;
+  const row = openRow(base.db, base.account, collector.name, startedAt, base.openRowAfterMs ?? OPEN_ROW_AFTER_MS);
   let report: RunReport;
   try {
-    id = startRun(base.db, { account: base.account, collector: collector.name, startedAt });
+    row.check();
     const { rows, detail } = await collector.collect({ ...base, now: startedAt, log, signal });
     report = {
       account: base.account,
@@ -60,15 +71,27 @@ export async function runCollector(
   } finally {
     release();
   }
-  if (id !== undefined) {
+  const openFailure = row.failure();
+  if (openFailure !== undefined) {
+    // Written at once, its failure failed the run above, before the collector ran (as when the
+    // row always came first). Written later, it fails the run now: its books are not kept.
+    if (report.databaseFailure === undefined) {
+      report = failed(base.account, collector.name, startedAt, report.endedAt, openFailure.error, signal);
+      log.error({ err: describe(openFailure.error) }, 'collector run could not be recorded');
+    }
+    row.close();
+  } else {
     try {
-      finishRun(base.db, id, {
+      const end = {
         endedAt: report.endedAt,
         outcome: report.outcome,
         rows: report.rows,
         error: report.error ?? null,
         detail: report.detail ?? null,
-      });
+      };
+      const id = row.close();
+      if (id === undefined) recordRun(base.db, { account: base.account, collector: collector.name, startedAt, ...end });
+      else finishRun(base.db, id, end);
     } catch (error) {
       // The collector's work may have landed, but a run whose record failed is not a success:
       // freshness is read from these records.
@@ -77,6 +100,45 @@ export async function runCollector(
     }
   }
   return report;
+}
+
+/**
+ * The run's open row, written after `afterMs` of real time if the run is still going then (or at
+ * once for 0). `check` rethrows a failure to write it, `close` stops the timer and says which row
+ * to finish (undefined: none was written, write the whole run).
+ */
+function openRow(
+  db: Database,
+  account: string,
+  collector: string,
+  startedAt: number,
+  afterMs: number,
+): { check(): void; failure(): { error: unknown } | undefined; close(): number | undefined } {
+  let id: number | undefined;
+  let failure: { error: unknown } | undefined;
+  let closed = false;
+  const open = () => {
+    if (closed) return;
+    try {
+      id = startRun(db, { account, collector, startedAt });
+    } catch (error) {
+      failure = { error };
+    }
+  };
+  const timer = afterMs > 0 ? setTimeout(open, afterMs) : undefined;
+  timer?.unref();
+  if (afterMs <= 0) open();
+  return {
+    check() {
+      if (failure) throw failure.error;
+    },
+    failure: () => failure,
+    close() {
+      closed = true;
+      if (timer) clearTimeout(timer);
+      return id;
+    },
+  };
 }
 
 /** A run's logger, made once per (logger, collector, account): a child serialises its bindings. */
