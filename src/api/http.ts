@@ -259,14 +259,19 @@ export class HttpTransport {
 
   private url(req: ApiRequest): string {
     const base = req.target === 'rest' ? this.options.restBaseUrl : this.options.graphqlBaseUrl;
-    const path = req.route.replace(/\{(\w+)\}/g, (_, name: string) => {
-      const value = req.params?.[name];
-      if (value === undefined) throw new Error(`${req.route}: missing path parameter ${name}`);
-      return encodeURIComponent(value);
-    });
-    const query = { ...req.query };
-    if (req.target === 'graphql' && this.options.graphqlAuth === 'query') query.api_key = this.options.apiKey;
-    const search = encodeQuery(query);
+    // Most routes have no path parameter: no pattern to run for them.
+    const path = req.route.includes('{')
+      ? req.route.replace(/\{(\w+)\}/g, (_, name: string) => {
+          const value = req.params?.[name];
+          if (value === undefined) throw new Error(`${req.route}: missing path parameter ${name}`);
+          return encodeURIComponent(value);
+        })
+      : req.route;
+    const query =
+      req.target === 'graphql' && this.options.graphqlAuth === 'query'
+        ? { ...req.query, api_key: this.options.apiKey }
+        : req.query;
+    const search = query === undefined ? '' : encodeQuery(query);
     const joined = req.target === 'rest' ? `${base.replace(/\/+$/, '')}${path}` : base;
     return search ? `${joined}${joined.includes('?') ? '&' : '?'}${search}` : joined;
   }
@@ -299,15 +304,15 @@ function opName(req: ApiRequest): string {
 
 /** Arrays are comma-joined (OpenAPI `style: form, explode: false`), each element encoded. */
 function encodeQuery(query: Record<string, QueryValue>): string {
-  return Object.entries(query)
-    .filter((entry): entry is [string, Exclude<QueryValue, undefined>] => entry[1] !== undefined)
-    .map(([key, value]) => {
-      const encoded = Array.isArray(value)
-        ? value.map((item) => encodeURIComponent(item)).join(',')
-        : encodeURIComponent(String(value));
-      return `${encodeURIComponent(key)}=${encoded}`;
-    })
-    .join('&');
+  let search = '';
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined) continue;
+    const encoded = Array.isArray(value)
+      ? value.map((item) => encodeURIComponent(item)).join(',')
+      : encodeURIComponent(String(value));
+    search += `${search ? '&' : ''}${encodeURIComponent(key)}=${encoded}`;
+  }
+  return search;
 }
 
 function header(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
