@@ -91,6 +91,8 @@ export class HttpTransport {
   private readonly userAgent = `podwarden/${version}`;
   private readonly maxRateLimitWaitMs: number;
   private readonly random: () => number;
+  /** Each base URL's origin, when requests to it may skip undici's URL parsing (see `canonicalOrigin`). */
+  private readonly origins: Record<ApiRequest['target'], string | undefined>;
 
   constructor(
     private readonly options: ApiClientOptions,
@@ -108,6 +110,10 @@ export class HttpTransport {
     this.semaphore = new Semaphore(options.concurrency);
     this.maxRateLimitWaitMs = options.maxRateLimitWaitMs ?? DEFAULT_MAX_RATE_LIMIT_WAIT_MS;
     this.random = options.random ?? Math.random;
+    this.origins = {
+      rest: canonicalOrigin(`${options.restBaseUrl.replace(/\/+$/, '')}/x`),
+      graphql: canonicalOrigin(options.graphqlBaseUrl),
+    };
   }
 
   /** Sends with retries; resolves with a 2xx response, otherwise throws ApiError. */
@@ -164,13 +170,19 @@ export class HttpTransport {
       ticket = await this.budget.acquire(op, this.maxRateLimitWaitMs, req.signal);
       started = performance.now();
       const exchange = async () => {
-        const response = await request(url, {
-          dispatcher: this.agent,
+        const options = {
           method: req.method,
           headers,
           body: req.body === undefined ? undefined : JSON.stringify(req.body),
           signal,
-        });
+        };
+        // What undici's request() does, minus parsing back the URL we just wrote, when that
+        // parse could not change it (~1 % of a replayed day's steady hours).
+        const origin = this.origins[req.target];
+        const response =
+          origin !== undefined && parsesAsWritten(url)
+            ? await this.agent.request({ ...options, origin, path: url.slice(origin.length) })
+            : await request(url, { ...options, dispatcher: this.agent });
         status = response.statusCode;
         const type = header(response.headers, 'content-type') ?? '';
         if (consume && status >= 200 && status < 300 && !type.includes('html')) {
@@ -295,6 +307,33 @@ export class HttpTransport {
     }
   }
 }
+
+/**
+ * The origin of `base` when a URL made of `base`, encodeURIComponent'ed path segments and query
+ * parts is already what WHATWG URL parsing would make of it (so it can go to the dispatcher as
+ * origin + path unparsed), else undefined: a base with a default port, upper-case letters, a
+ * user, a fragment or a path to normalise is parsed on every request, as undici does.
+ */
+function canonicalOrigin(base: string): string | undefined {
+  try {
+    const url = new URL(base);
+    const plain = (url.protocol === 'http:' || url.protocol === 'https:') && !url.username && !url.password;
+    return plain && !url.hash && url.href === base && base.startsWith(url.origin) ? url.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether parsing `url` (built on a canonical base) would leave it as it is: it would not where a
+ * path parameter is a dot segment (`.`, `..`: encodeURIComponent leaves dots) or where the query
+ * holds an apostrophe (encodeURIComponent leaves it, URL parsing escapes it in a query).
+ */
+function parsesAsWritten(url: string): boolean {
+  return !url.includes("'") && !DOT_SEGMENT.test(url);
+}
+
+const DOT_SEGMENT = /\/\.\.?(?:[/?]|$)/;
 
 /** `GET /pods/{id} (pod-1)`: the templated route and what it was called with. */
 function opName(req: ApiRequest): string {
