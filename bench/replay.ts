@@ -78,10 +78,17 @@ for (const run of runs) {
   const steady = run.hours.slice(1);
   if (steady.length > 0) {
     const sum = (pick: (hour: (typeof steady)[number]) => number) => steady.reduce((total, h) => total + pick(h), 0);
+    // In ms, and the median beside the mean: a steady hour is a few hundred ms, and on a shared
+    // machine one hour that met a neighbour's burst moves the mean more than a change does.
+    const median = (pick: (hour: (typeof steady)[number]) => number) => {
+      const sorted = steady.map(pick).sort((a, b) => a - b);
+      return sorted[Math.floor(sorted.length / 2)] ?? 0;
+    };
     console.log(
       `  first hour ${fmt((run.hours[0]?.wallMs ?? 0) / 1000, 1)} s wall, ${fmt((run.hours[0]?.cpuMs ?? 0) / 1000, 1)} s CPU; ` +
-        `later hours ${fmt(sum((h) => h.wallMs) / steady.length / 1000, 1)} s wall, ` +
-        `${fmt(sum((h) => h.cpuMs) / steady.length / 1000, 1)} s CPU each (mean of ${steady.length})`,
+        `later hours ${fmt(sum((h) => h.wallMs) / steady.length)} ms wall, ` +
+        `${fmt(sum((h) => h.cpuMs) / steady.length)} ms CPU each (mean of ${steady.length}; ` +
+        `median ${fmt(median((h) => h.wallMs))} ms wall, ${fmt(median((h) => h.cpuMs))} ms CPU)`,
     );
   }
 }

@@ -55,7 +55,9 @@ export function parseRetryAfter(value: string | undefined, now: number, capMs: n
 
 /**
  * A structured-field list (RFC 8941 subset): comma-separated members, each a token or quoted
- * name followed by `;key=integer` parameters. Members that do not parse are skipped.
+ * name followed by `;key=integer` parameters. Members that do not parse are skipped. Every answer
+ * carries two of these headers, so it is read in one pass over the text, without splitting it
+ * into parts or matching each parameter with a regular expression.
  */
 function parseList<T>(
   header: string | undefined,
@@ -63,34 +65,50 @@ function parseList<T>(
 ): Map<string, T> {
   const out = new Map<string, T>();
   if (!header) return out;
-  for (const member of splitOutsideQuotes(header, ',')) {
-    const [rawName, ...rawParams] = splitOutsideQuotes(member, ';').map((part) => part.trim());
-    if (!rawName) continue;
-    const name = rawName.replace(/^"(.*)"$/, '$1');
-    const params: Record<string, number> = {};
-    for (const param of rawParams) {
-      const match = /^([a-z][a-z0-9_.*-]*)=(-?\d+)$/i.exec(param);
-      if (match?.[1] && match[2]) params[match[1].toLowerCase()] = Number(match[2]);
+  let at = 0;
+  while (at <= header.length) {
+    const end = boundary(header, at, ',');
+    const nameEnd = boundary(header, at, ';', end);
+    const rawName = header.slice(at, nameEnd).trim();
+    if (rawName) {
+      const name = unquote(rawName);
+      const params: Record<string, number> = {};
+      for (let p = nameEnd + 1; p <= end; ) {
+        const paramEnd = boundary(header, p, ';', end);
+        const param = header.slice(p, paramEnd).trim();
+        const eq = param.indexOf('=');
+        if (eq > 0 && PARAM_KEY.test(param.slice(0, eq)) && INTEGER.test(param.slice(eq + 1))) {
+          params[param.slice(0, eq).toLowerCase()] = Number(param.slice(eq + 1));
+        }
+        p = paramEnd + 1;
+      }
+      const entry = build(params);
+      if (entry !== undefined) out.set(name, entry);
     }
-    const entry = build(params);
-    if (entry !== undefined) out.set(name, entry);
+    at = end + 1;
   }
   return out;
 }
 
-function splitOutsideQuotes(text: string, separator: string): string[] {
-  const parts: string[] = [];
-  let current = '';
+const PARAM_KEY = /^[a-z][a-z0-9_.*-]*$/i;
+const INTEGER = /^-?\d+$/;
+
+/** Where the next `separator` outside double quotes is, from `from`, or `limit` (the text's end). */
+function boundary(text: string, from: number, separator: string, limit = text.length): number {
   let quoted = false;
-  for (const char of text) {
-    if (char === '"') quoted = !quoted;
-    if (char === separator && !quoted) {
-      parts.push(current);
-      current = '';
-    } else current += char;
+  for (let i = from; i < limit; i++) {
+    const char = text.charCodeAt(i);
+    if (char === QUOTE) quoted = !quoted;
+    else if (!quoted && char === separator.charCodeAt(0)) return i;
   }
-  parts.push(current);
-  return parts;
+  return limit;
+}
+
+const QUOTE = 34;
+
+/** `"minute"` is `minute`; anything else as it is. */
+function unquote(text: string): string {
+  return text.length >= 2 && text.startsWith('"') && text.endsWith('"') ? text.slice(1, -1) : text;
 }
 
 interface WindowState {
@@ -118,6 +136,9 @@ export class RateLimitBudget {
   private seq = 0;
   private lastSentAt = Number.NEGATIVE_INFINITY;
   private blockedUntil = Number.NEGATIVE_INFINITY;
+  /** The last RateLimit-Policy seen and its parse: a server sends the same one on every answer. */
+  private policyText: string | undefined;
+  private policies = new Map<string, RateLimitPolicyEntry>();
 
   constructor(private readonly clock: Clock) {}
 
@@ -141,7 +162,11 @@ export class RateLimitBudget {
   /** Records the `RateLimit` / `RateLimit-Policy` headers of the response to `ticket`'s request. */
   observe(ticket: BudgetTicket | undefined, rateLimit: string | undefined, policy: string | undefined): void {
     const now = this.clock.now();
-    const policies = parseRateLimitPolicy(policy);
+    if (policy !== this.policyText) {
+      this.policies = parseRateLimitPolicy(policy);
+      this.policyText = policy;
+    }
+    const policies = this.policies;
     // Requests sent after this one are not in the server's count yet.
     const sentLater = ticket ? [...this.inFlight].filter((seq) => seq > ticket.seq).length : 0;
     for (const [name, entry] of parseRateLimit(rateLimit)) {

@@ -11,6 +11,8 @@ import type { Simulator } from '../simulator/server.js';
  */
 export class InProcessDispatcher extends Dispatcher {
   private readonly byOrigin: ReadonlyMap<string, Simulator>;
+  /** The origin as undici hands it (a string, the same one on every request) to its simulator. */
+  private readonly byOriginText = new Map<string, Simulator>();
 
   constructor(simulators: readonly Simulator[]) {
     super();
@@ -28,9 +30,7 @@ export class InProcessDispatcher extends Dispatcher {
       aborted = reason ?? new errors.RequestAbortedError();
     });
     try {
-      const origin = new URL(String(options.origin)).origin;
-      const sim = this.byOrigin.get(origin);
-      if (!sim) throw new errors.SocketError(`no simulator at ${origin}`);
+      const sim = this.simulatorAt(String(options.origin));
       const reply = await sim.exchange({
         method: options.method,
         url: options.path,
@@ -40,16 +40,27 @@ export class InProcessDispatcher extends Dispatcher {
       if (aborted) throw aborted;
       // What undici raises when the server closes the connection without an answer.
       if (reply === 'reset') throw new errors.SocketError('other side closed');
-      const rawHeaders = Object.entries(reply.headers).flatMap(([name, value]) => [
-        Buffer.from(name),
-        Buffer.from(value),
-      ]);
+      // Names and values as strings, not Buffers: undici's header parsing takes both and would
+      // only turn Buffers back into the same strings.
+      const rawHeaders: string[] = [];
+      for (const [name, value] of Object.entries(reply.headers)) rawHeaders.push(name, value);
       handler.onHeaders?.(reply.status, rawHeaders, () => {}, '');
       if (reply.bytes !== undefined && reply.bytes.length > 0) handler.onData?.(reply.bytes);
       handler.onComplete?.([]);
     } catch (error) {
       handler.onError?.(error as Error);
     }
+  }
+
+  private simulatorAt(originText: string): Simulator {
+    let sim = this.byOriginText.get(originText);
+    if (sim === undefined) {
+      const origin = new URL(originText).origin;
+      sim = this.byOrigin.get(origin);
+      if (!sim) throw new errors.SocketError(`no simulator at ${origin}`);
+      this.byOriginText.set(originText, sim);
+    }
+    return sim;
   }
 
   /** Simulators are closed by the replay; the clients sharing this dispatcher have nothing to close. */
@@ -67,7 +78,12 @@ export class InProcessDispatcher extends Dispatcher {
 /** The handler undici's `request()` hands to a dispatcher (its legacy callbacks). */
 interface LegacyHandler {
   onConnect?(abort: (reason?: Error) => void): void;
-  onHeaders?(status: number, rawHeaders: Buffer[], resume: () => void, statusText: string): boolean | undefined;
+  onHeaders?(
+    status: number,
+    rawHeaders: Array<Buffer | string>,
+    resume: () => void,
+    statusText: string,
+  ): boolean | undefined;
   onData?(chunk: Buffer): boolean | undefined;
   onComplete?(trailers: Buffer[]): void;
   onError?(error: Error): void;

@@ -28,6 +28,15 @@ describe('RateLimit headers', () => {
     });
   });
 
+  it('keeps commas and semicolons inside quoted names, reads keys in any case, and skips a malformed parameter', () => {
+    const parsed = parseRateLimit('"a,b";r=1;t=2, "c;d";R=3;T=-4, e;r=1=2;t=5, ;r=1;t=1, f;r=6;t=7;');
+    expect(Object.fromEntries(parsed)).toEqual({
+      'a,b': { remaining: 1, resetSeconds: 2 },
+      'c;d': { remaining: 3, resetSeconds: -4 },
+      f: { remaining: 6, resetSeconds: 7 },
+    });
+  });
+
   it('treats absent headers as no windows', () => {
     expect(parseRateLimit(undefined).size).toBe(0);
     expect(parseRateLimitPolicy('').size).toBe(0);
