@@ -15,6 +15,7 @@ import { afterEach } from 'vitest';
 import type { BillingRecordInput } from '../../src/db/billing.js';
 import { finishRun, startRun } from '../../src/db/collector-runs.js';
 import { type Database, type OpenOptions, openDatabase } from '../../src/db/open.js';
+import type { WorkerSampleInput } from '../../src/db/serverless.js';
 import { packagePath } from '../../src/package-root.js';
 
 /**
@@ -51,10 +52,6 @@ export const DAY = 24 * HOUR;
 /** 2026-11-02T00:00:00Z, the small-team scenario's start. */
 export const T0 = Date.UTC(2026, 10, 2);
 
-/**
- * A configuration file naming a filled database (filledDatabase), both in `dir`: what the `db`
- * commands are run on.
- */
 /** An hour of `podId`'s billing on the Pods route, `hour` hours after T0: GPU and disk amounts. */
 export function podBucket(podId: string, hour: number, gpuAmount: number, diskAmount = 0.01): BillingRecordInput {
   const startTime = T0 + hour * HOUR;
@@ -70,6 +67,15 @@ export function podBucket(podId: string, hour: number, gpuAmount: number, diskAm
   };
 }
 
+/** A worker sample of `endpointId` at `observedAt`: one idle worker beside `running` busy ones. */
+export function endpointSample(endpointId: string, observedAt: number, running = 0): WorkerSampleInput {
+  return { endpointId, observedAt, running, idle: 1, initializing: 0, throttled: 0, unhealthy: 0, total: running + 1 };
+}
+
+/**
+ * A configuration file naming a filled database (filledDatabase), both in `dir`: what the `db`
+ * commands are run on.
+ */
 export function configWithFilledDatabase(dir: string, name: string): { configPath: string; dbPath: string } {
   const dbPath = join(dir, `${name}.db`);
   const configPath = join(dir, `${name}.yaml`);

@@ -4,20 +4,9 @@ import type { Database } from '../../src/db/open.js';
 import { applyRetention, type RetentionPolicy } from '../../src/db/retention.js';
 import { insertWorkerSamples } from '../../src/db/serverless.js';
 import { type EndpointActivity, endpointActivity, lastComputeAt } from '../../src/db/waste.js';
-import { DAY, HOUR, MINUTE, podBucket, T0, useTempDatabases } from './support.js';
+import { DAY, endpointSample, HOUR, MINUTE, podBucket, T0, useTempDatabases } from './support.js';
 
 const temp = useTempDatabases();
-
-const sample = (endpointId: string, observedAt: number, running: number) => ({
-  endpointId,
-  observedAt,
-  running,
-  idle: 1,
-  initializing: 0,
-  throttled: 0,
-  unhealthy: 0,
-  total: running + 1,
-});
 
 /** The same figures straight from the samples, read afresh every time. */
 function fromSamples(database: Database, from: number): EndpointActivity[] {
@@ -52,7 +41,7 @@ describe('endpoint activity', () => {
     // Two endpoints polled every 5 minutes; ep-b is busy in its third hour only.
     for (let at = T0; at < T0 + 6 * HOUR; at += 5 * MINUTE) {
       const busy = at >= T0 + 2 * HOUR && at < T0 + 3 * HOUR ? 1 : 0;
-      insertWorkerSamples(database, 'main', [sample('ep-a', at, 0), sample('ep-b', at + MINUTE, busy)]);
+      insertWorkerSamples(database, 'main', [endpointSample('ep-a', at, 0), endpointSample('ep-b', at + MINUTE, busy)]);
     }
     const first = endpointActivity(database, 'main', T0 + HOUR + 30_000);
     expect(sorted(first)).toEqual(fromSamples(database, T0 + HOUR + 30_000));
@@ -72,7 +61,7 @@ describe('endpoint activity', () => {
     }
     const settled = endpointActivity(database, 'main', T0 + 5 * HOUR);
     expect(settled.find((a) => a.endpointId === 'ep-b')?.lastBusyAt).toBeNull();
-    insertWorkerSamples(database, 'main', [sample('ep-b', T0 + 6 * HOUR, 2)]);
+    insertWorkerSamples(database, 'main', [endpointSample('ep-b', T0 + 6 * HOUR, 2)]);
     const written = endpointActivity(database, 'main', T0 + 5 * HOUR);
     expect(written.find((a) => a.endpointId === 'ep-b')?.lastBusyAt).toBe(T0 + 6 * HOUR);
     expect(sorted(written)).toEqual(fromSamples(database, T0 + 5 * HOUR));
@@ -80,7 +69,7 @@ describe('endpoint activity', () => {
 
   it('follows retention deleting the samples it read, and a write by another connection', () => {
     const database = temp.open();
-    for (let at = T0; at < T0 + DAY; at += HOUR) insertWorkerSamples(database, 'main', [sample('ep-a', at, 1)]);
+    for (let at = T0; at < T0 + DAY; at += HOUR) insertWorkerSamples(database, 'main', [endpointSample('ep-a', at, 1)]);
     const from = T0 + 2 * HOUR;
     expect(endpointActivity(database, 'main', from)[0]?.firstAt).toBe(from);
     const policy: RetentionPolicy = {
@@ -94,7 +83,7 @@ describe('endpoint activity', () => {
     expect(endpointActivity(database, 'main', from)).toEqual(fromSamples(database, from));
     expect(endpointActivity(database, 'main', from)[0]?.firstAt).toBe(T0 + 12 * HOUR);
     const other = temp.open();
-    insertWorkerSamples(other, 'main', [sample('ep-c', T0 + DAY, 0)]);
+    insertWorkerSamples(other, 'main', [endpointSample('ep-c', T0 + DAY, 0)]);
     expect(
       endpointActivity(database, 'main', from)
         .map((a) => a.endpointId)
@@ -105,7 +94,7 @@ describe('endpoint activity', () => {
   it('finds nothing in an empty window until a sample lands', () => {
     const database = temp.open();
     expect(endpointActivity(database, 'main', T0)).toEqual([]);
-    insertWorkerSamples(database, 'main', [sample('ep-a', T0 + HOUR, 0)]);
+    insertWorkerSamples(database, 'main', [endpointSample('ep-a', T0 + HOUR, 0)]);
     expect(endpointActivity(database, 'main', T0 + MINUTE).map((a) => a.firstAt)).toEqual([T0 + HOUR]);
   });
 });

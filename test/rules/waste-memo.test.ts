@@ -4,7 +4,7 @@ import type { Database } from '../../src/db/open.js';
 import { type EndpointInput, insertWorkerSamples, syncEndpoints } from '../../src/db/serverless.js';
 import { wasteFindings } from '../../src/rules/waste.js';
 import { wasteMemoCounts } from '../../src/rules/waste-memo.js';
-import { useTempDatabases } from '../db/support.js';
+import { endpointSample, useTempDatabases } from '../db/support.js';
 import { ACCOUNT, billHourly, DAY, HOUR, historyFrom, pod, storePods, storeVolumes, volume } from './fixtures.js';
 
 const databases = useTempDatabases();
@@ -24,24 +24,13 @@ const endpoint = (endpointId: string): EndpointInput => ({
   createdAt: null,
 });
 
-const idleSummary = (endpointId: string, observedAt: number, running = 0) => ({
-  endpointId,
-  observedAt,
-  running,
-  idle: 1,
-  initializing: 0,
-  throttled: 0,
-  unhealthy: 0,
-  total: running + 1,
-});
-
 /** An idle endpoint, an unmounted volume and a stopped Pod with a volume: a finding of each memoized check. */
 function world(database: Database): void {
   historyFrom(database, NOW - 30 * DAY, ['pods']);
   syncEndpoints(database, ACCOUNT, [endpoint('ep-idle')], NOW - DAY);
   const samples = [];
   // Ten hours of samples: the check's 12-hour window passes the oldest only two hours on.
-  for (let t = NOW - 10 * HOUR; t <= NOW; t += 5 * MINUTE) samples.push(idleSummary('ep-idle', t));
+  for (let t = NOW - 10 * HOUR; t <= NOW; t += 5 * MINUTE) samples.push(endpointSample('ep-idle', t));
   insertWorkerSamples(database, ACCOUNT, samples);
   billHourly(database, 'serverless', 'ep-idle', 0.69, NOW - 12 * HOUR, NOW - HOUR);
   storeVolumes(database, [volume({ networkVolumeId: 'vol-never', sizeGb: 200 })], NOW - 20 * DAY);
@@ -88,7 +77,7 @@ describe('waste checks memoized on their inputs', () => {
     expect(check(NOW).keys).toHaveLength(3);
     expect(check(NOW + MINUTE).rebuilt).toBe(0);
     // The endpoint runs work: no longer idle.
-    insertWorkerSamples(database, ACCOUNT, [idleSummary('ep-idle', NOW + 2 * MINUTE, 1)]);
+    insertWorkerSamples(database, ACCOUNT, [endpointSample('ep-idle', NOW + 2 * MINUTE, 1)]);
     const busy = check(NOW + 2 * MINUTE);
     expect(busy.rebuilt).toBeGreaterThan(0);
     expect(busy.keys).not.toContain('waste:sim:endpoint-idle:ep-idle');
