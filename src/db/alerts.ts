@@ -83,6 +83,17 @@ export function resolvedAlertsById(database: Database, ids: readonly number[]): 
   return readResolvedById(database, JSON.stringify(ids));
 }
 
+/** An alert's JSON columns as stored, in the statements' order: no recipients stays SQL NULL. */
+function jsonColumns(
+  fields: Pick<AlertRecord, 'labels' | 'details' | 'recipients'>,
+): [labels: string, details: string, recipients: string | null] {
+  return [
+    JSON.stringify(fields.labels),
+    JSON.stringify(fields.details),
+    fields.recipients == null ? null : JSON.stringify(fields.recipients),
+  ];
+}
+
 export function insertAlert(database: Database, input: AlertInput): AlertRecord {
   const row = insertReturning(
     database,
@@ -91,9 +102,7 @@ export function insertAlert(database: Database, input: AlertInput): AlertRecord 
     input.account,
     input.severity,
     input.summary,
-    JSON.stringify(input.labels),
-    JSON.stringify(input.details),
-    input.recipients == null ? null : JSON.stringify(input.recipients),
+    ...jsonColumns(input),
     input.activeSince,
     input.lastSeenAt,
     input.firedAt,
@@ -107,15 +116,7 @@ export function refreshAlert(
   id: number,
   fields: Pick<AlertRecord, 'severity' | 'summary' | 'labels' | 'details' | 'recipients' | 'lastSeenAt'>,
 ): void {
-  writes(database).refresh.run(
-    fields.severity,
-    fields.summary,
-    JSON.stringify(fields.labels),
-    JSON.stringify(fields.details),
-    fields.recipients == null ? null : JSON.stringify(fields.recipients),
-    fields.lastSeenAt,
-    id,
-  );
+  writes(database).refresh.run(fields.severity, fields.summary, ...jsonColumns(fields), fields.lastSeenAt, id);
 }
 
 /** The condition was judged absent this tick, for the first time since it was last seen. */
