@@ -1,45 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { digestView } from '../../src/messages/digest.js';
-import { emailView } from '../../src/messages/email.js';
-import { flappingView } from '../../src/messages/flapping.js';
 import { renderHtml, renderHtmlDirect } from '../../src/messages/html.js';
 import type { EmailView } from '../../src/messages/view.js';
-import { ALERTS, DIGEST, FLAPPING, firstNotification, resolvedNotification } from './fixtures.js';
+import { awkward, FIXTURE_VIEWS } from './views.js';
 
 /**
  * renderHtml renders each shape of message once, with placeholders, and fills in each message's
  * contents: it must write the very bytes MJML writes from the message's own MJML text.
  */
-const FIXTURE_VIEWS: [string, EmailView][] = [
-  ...Object.entries(ALERTS).map(([name, alert]): [string, EmailView] => [name, emailView(firstNotification(alert))]),
-  ['idle-resolved', emailView(resolvedNotification(ALERTS['idle-notify'] as never))],
-  ['flapping', flappingView(FLAPPING)],
-  ['digest', digestView(DIGEST)],
-];
-
-/** Contents MJML trims, drops when empty, or that a string replacement would misread. */
-function awkward(view: EmailView): EmailView {
-  return {
-    ...view,
-    subject: `  ${view.subject} $& $1 $$ @@podwarden-slot-0@@ `,
-    heading: `\n${view.heading}\t`,
-    lead: ['', '   ', ` ${view.lead[0] ?? 'lead'} `, 'a < b & "c" \'d\''],
-    actions: [
-      { label: ' Keep running ', href: 'https://example.com/a?x=1&y=2' },
-      { label: 'Silence', href: '' },
-    ],
-    blocks: [
-      ...view.blocks,
-      { type: 'note', text: '   ' },
-      { type: 'note', text: ' spaced note ' },
-      { type: 'list', title: '', items: [] },
-      { type: 'table', rows: [] },
-      { type: 'table', title: ' ', rows: [['  k  ', '\nv\n']] },
-    ],
-    footer: [],
-  };
-}
-
 describe('email HTML rendered from cached skeletons', () => {
   it('equals MJML rendering each message itself, on a first and a repeated shape', () => {
     for (const [name, view] of FIXTURE_VIEWS) {
