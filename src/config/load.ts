@@ -47,7 +47,10 @@ export function defaultConfig(
 }
 
 function validate(data: unknown, ctx: ParseContext, earlier: Problem[], source: string | undefined): Config {
-  const result = configSchema(ctx).safeParse(data, { error: describeIssue });
+  // jitless: zod compiles a parser for each object schema on its first parse, which pays back
+  // over many parses; a configuration is parsed once, by a schema built for it, so the compile
+  // alone was about half of validating it (a replay validates two).
+  const result = configSchema(ctx).safeParse(data, { error: describeIssue, jitless: true });
   // A value whose ${VAR} could not be filled would also fail validation; report only the cause.
   const unfilled = new Set(earlier.map((problem) => problem.path));
   const later = result.success
