@@ -1,5 +1,6 @@
 import type mjml2htmlType from 'mjml';
 import { formatPercent } from './format.js';
+import { composeHtml, MAIN_COLUMN } from './html-pieces.js';
 import { loadLeanMjml } from './mjml.js';
 import type { BarBlock, Block, EmailView, SparkBlock, Tone } from './view.js';
 
@@ -73,21 +74,19 @@ const PLACEHOLDER = /@@podwarden-slot-(\d+)@@/;
  * test/messages/html-skeleton.test.ts holds against direct rendering.
  */
 export function renderHtml(view: EmailView): string {
-  const contents: string[] = [];
-  const skeleton = mjmlOf(view, (content, attribute = false) => {
-    // MJML trims an ending tag's content and drops an empty one: the same here keeps the shape exact.
-    const value = attribute ? content : content.trim();
-    if (value === '') return content;
-    contents.push(value);
-    return `@@podwarden-slot-${contents.length - 1}@@`;
-  });
+  const { skeleton, contents } = skeletonOf(view);
   let parts = skeletons.get(skeleton)?.parts;
   if (parts === undefined) {
-    const result = mjml2html(skeleton, MJML_OPTIONS) as unknown as MjmlResult;
-    // An invalid template is reported from the message itself, with its own line numbers.
-    if (typeof result.html !== 'string' || result.errors.length > 0) return renderHtmlDirect(view);
-    parts = result.html.split(PLACEHOLDER);
-    const chars = skeleton.length + result.html.length;
+    // Pieces rendered ahead (html-pieces.ts) spare loading MJML; MJML renders what they lack.
+    let html = composeHtml(skeleton);
+    if (html === undefined) {
+      const result = mjml2html(skeleton, MJML_OPTIONS) as unknown as MjmlResult;
+      // An invalid template is reported from the message itself, with its own line numbers.
+      if (typeof result.html !== 'string' || result.errors.length > 0) return renderHtmlDirect(view);
+      html = result.html;
+    }
+    parts = html.split(PLACEHOLDER);
+    const chars = skeleton.length + html.length;
     for (const [key, held] of skeletons) {
       if (skeletonChars + chars <= SKELETON_CHARS) break;
       skeletons.delete(key);
@@ -101,6 +100,19 @@ export function renderHtml(view: EmailView): string {
   let html = '';
   for (let i = 0; i < parts.length; i++) html += i % 2 === 0 ? parts[i] : contents[Number(parts[i])];
   return html;
+}
+
+/** The message's MJML with a placeholder for each content (its shape), and the contents in order. */
+export function skeletonOf(view: EmailView): { skeleton: string; contents: string[] } {
+  const contents: string[] = [];
+  const skeleton = mjmlOf(view, (content, attribute = false) => {
+    // MJML trims an ending tag's content and drops an empty one: the same here keeps the shape exact.
+    const value = attribute ? content : content.trim();
+    if (value === '') return content;
+    contents.push(value);
+    return `@@podwarden-slot-${contents.length - 1}@@`;
+  });
+  return { skeleton, contents };
 }
 
 /** The HTML as MJML renders the message's own MJML text: what renderHtml must equal, byte for byte. */
@@ -156,7 +168,7 @@ function mjmlOf(view: EmailView, slot: (content: string, attribute?: boolean) =>
 <mj-section padding="16px 12px 8px 12px"><mj-column>
 <mj-text font-size="13px" color="${MUTED}" padding="0">podwarden</mj-text>
 </mj-column></mj-section>
-<mj-section background-color="#ffffff" border-top="4px solid ${color}" padding="20px 20px 8px 20px"><mj-column>
+<mj-section background-color="#ffffff" border-top="4px solid ${color}" ${MAIN_COLUMN}
 ${body.join('\n')}
 ${sections.join('\n')}
 </mj-column></mj-section>

@@ -74,19 +74,25 @@ describe('MJML loaded lean', () => {
     );
   });
 
-  it('does not load what our messages never call', () => {
+  it('is not loaded for a message composed from pieces, and loads only what MJML calls when it is', () => {
     const program = `
-      const { renderHtml } = await import(${JSON.stringify(`${packageRoot}/src/messages/html.ts`)});
+      const { renderHtml, renderHtmlDirect } = await import(${JSON.stringify(`${packageRoot}/src/messages/html.ts`)});
       const view = { subject: 's', tone: 'info', heading: 'h', lead: ['l'], actions: [{ label: 'a', href: 'https://x' }],
         blocks: [{ type: 'table', rows: [['k', 'v']] }], sections: [], footer: ['f'] };
+      const { createRequire } = await import('node:module');
+      const loaded = () => {
+        const paths = Object.keys(createRequire(import.meta.url).cache);
+        return ['mjml-core', 'mjml-text', 'juice', 'html-minifier', 'js-beautify', 'cheerio', 'mjml-carousel']
+          .filter((name) => paths.some((path) => path.includes('/node_modules/' + name + '/')));
+      };
       renderHtml(view);
-      const loaded = Object.keys((await import('node:module')).createRequire(import.meta.url).cache);
-      process.stdout.write(JSON.stringify(['mjml-core', 'mjml-text', 'juice', 'html-minifier', 'js-beautify', 'cheerio', 'mjml-carousel']
-        .filter((name) => loaded.some((path) => path.includes('/node_modules/' + name + '/')))));`;
+      const composed = loaded();
+      renderHtmlDirect(view);
+      process.stdout.write(JSON.stringify({ composed, direct: loaded() }));`;
     const stdout = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', program], {
       cwd: packageRoot,
       encoding: 'utf8',
     });
-    expect(JSON.parse(stdout)).toEqual(['mjml-core', 'mjml-text']);
+    expect(JSON.parse(stdout)).toEqual({ composed: [], direct: ['mjml-core', 'mjml-text'] });
   });
 });
