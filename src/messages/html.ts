@@ -34,9 +34,10 @@ const FONT = "-apple-system, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif";
 const MONO = "ui-monospace, SFMono-Regular, Menlo, Consolas, 'Liberation Mono', monospace";
 
 /**
- * MJML costs about 0.1 s of CPU to load even lean (mjml.ts): loaded on the first email rendered,
- * not by every command that imports the messages (`silence list` renders none). MJML 4 is
- * CommonJS, so a synchronous require keeps rendering synchronous.
+ * MJML costs about 0.1 s of CPU to load even lean (mjml.ts): loaded only when a message needs
+ * it (a shape with a piece not rendered ahead, see html-pieces.ts, or direct rendering), not by
+ * every command that imports the messages. MJML 4 is CommonJS, so a synchronous require keeps
+ * rendering synchronous.
  */
 let loadedMjml: typeof mjml2htmlType | undefined;
 function mjml2html(...args: Parameters<typeof mjml2htmlType>): ReturnType<typeof mjml2htmlType> {
@@ -71,7 +72,8 @@ const PLACEHOLDER = /@@podwarden-slot-(\d+)@@/;
  * through untouched, trimmed (mjml-parser-xml), and a button's href as given. So the message is
  * rendered once per shape with a placeholder for every content, and each message of that shape
  * puts its own contents in the placeholders' places: the same bytes MJML would write, as
- * test/messages/html-skeleton.test.ts holds against direct rendering.
+ * test/messages/html-skeleton.test.ts holds against direct rendering. A new shape is composed from
+ * pieces rendered ahead when it can be (html-pieces.ts), by MJML otherwise.
  */
 export function renderHtml(view: EmailView): string {
   const { skeleton, contents } = skeletonOf(view);
