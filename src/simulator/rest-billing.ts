@@ -1,10 +1,10 @@
 import { toIso } from '../clock.js';
 import { addMicros, aggregateAmounts, amountsOf, type Micros } from './billing.js';
-import { hourlyReplyJson, isoCache } from './billing-hours.js';
+import { hourlyReplyBytes, isoCache } from './billing-hours.js';
 import { BUCKET_SIZES, type BucketSize, HOUR_MS, lastNWindow, nextBucket, snapWindow, type Window } from './buckets.js';
 import type { BillingKind } from './pricing.js';
 import { QueryParams } from './rest-params.js';
-import { badRequest, ok, okJson, type RestReply } from './rest-reply.js';
+import { badRequest, ok, okBytes, type RestReply } from './rest-reply.js';
 import { BILLING_KINDS, type World } from './world.js';
 
 /** The six `/v2/billing` routes: what each reports and how it is filtered. */
@@ -64,7 +64,7 @@ export function billingReply(
     id === undefined &&
     window.endMs - window.startMs <= HOURLY_PATH_MAX_MS
   ) {
-    return okJson(hourlyReplyJson(world, route, window, t, echo));
+    return okBytes(hourlyReplyBytes(world, route, window, t, echo));
   }
   return generatedReply(world, route, t, window, bucketSize, id, echo);
 }

@@ -4,8 +4,10 @@ import { STATUS_CODES } from 'node:http';
 export interface RestReply {
   status: number;
   body?: unknown;
-  /** The body already encoded (exactly JSON.stringify(body)), so the server need not encode it. */
-  json?: string;
+  /** The body already encoded as UTF-8 (exactly JSON.stringify(body)), so the server need not encode it. */
+  bytes?: Buffer;
+  /** `bytes` as text, for tests. */
+  readonly json?: string;
   headers?: Record<string, string>;
 }
 
@@ -14,18 +16,22 @@ export function ok(body: unknown): RestReply {
 }
 
 /**
- * A 200 whose body was built as JSON text (large billing replies, assembled from encoded
- * hours). The server sends the text; `body` is decoded from it only if someone reads it (the
- * router's own tests do), so the common path never builds the records as objects.
+ * A 200 whose body was built as JSON bytes (the Pod list and hourly billing, assembled from
+ * parts kept encoded). The server sends the bytes; `json` and `body` are decoded from them only
+ * if someone reads them (the router's own tests do), so the common path never builds the
+ * records as objects, nor their text.
  */
-export function okJson(json: string): RestReply {
+export function okBytes(bytes: Buffer): RestReply {
   let decoded: unknown;
   return {
     status: 200,
-    json,
+    bytes,
     headers: { 'content-type': 'application/json' },
+    get json() {
+      return bytes.toString('utf8');
+    },
     get body() {
-      decoded ??= JSON.parse(json);
+      decoded ??= JSON.parse(bytes.toString('utf8'));
       return decoded;
     },
   };

@@ -117,7 +117,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     }
     const reply = handleRest(world, { method, path, query, body }, nowMs);
     // Set on the router's own (fresh) reply rather than a spread copy: a copy would read a lazy
-    // `body` (okJson) and decode what is about to be sent as text.
+    // `body` (okBytes) and decode what is about to be sent.
     reply.headers = { ...headers, ...reply.headers };
     return { reply, fault: plan.label };
   };

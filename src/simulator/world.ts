@@ -1,6 +1,6 @@
 import { accrueMicros, aggregateAmounts, amountsOf, type Micros, type Usage, usageByBucket } from './billing.js';
 import type { BucketSize, Window } from './buckets.js';
-import { podRecordJson } from './pod-json.js';
+import { podListBytes } from './pod-json.js';
 import { PodLifecycle } from './pod-lifecycle.js';
 import { type PodState, podRecord } from './pod-view.js';
 import { type BillingKind, type BillingLine, endpointLine, podLines, volumeLine } from './pricing.js';
@@ -74,16 +74,14 @@ export class World {
       .map((pod) => podRecord(pod, t));
   }
 
-  /** podsView as JSON text (`[…]`), each record from parts kept per Pod (pod-json.ts). */
+  /** `{"pods": podsView}` as JSON bytes, each record from parts kept per Pod (pod-json.ts). */
+  podsBytes(nowMs: number, options: { includeClusterPods: boolean }): Buffer {
+    return podListBytes(this.pods, this.advance(nowMs), options.includeClusterPods);
+  }
+
+  /** podsView as JSON text (`[…]`). */
   podsJson(nowMs: number, options: { includeClusterPods: boolean }): string {
-    const t = this.advance(nowMs);
-    const records: string[] = [];
-    for (const pod of this.pods) {
-      if (pod.lifecycle.existsAt(t) && (options.includeClusterPods || !pod.spec.cluster)) {
-        records.push(podRecordJson(pod, t));
-      }
-    }
-    return `[${records.join(',')}]`;
+    return this.podsBytes(nowMs, options).toString('utf8').slice('{"pods":'.length, -'}'.length);
   }
 
   podView(id: string, nowMs: number): V2Pod | undefined {
