@@ -43,6 +43,8 @@ export class World {
   private current: number;
   private readonly pods: PodState[];
   private readonly podsById = new Map<string, PodState>();
+  /** Each cluster's member Pods, in the order of `pods`. */
+  private readonly members = new Map<string, PodState[]>();
   private readonly events: OwnerEvent[];
   private nextEvent = 0;
   /** Owner events that were not valid when they came due (e.g. stopping a stopped Pod). */
@@ -55,7 +57,14 @@ export class World {
       spec,
       lifecycle: new PodLifecycle(spec, scenario.startMs, scenario.lifecycle),
     }));
-    for (const pod of this.pods) this.podsById.set(pod.spec.id, pod);
+    for (const pod of this.pods) {
+      this.podsById.set(pod.spec.id, pod);
+      const cluster = pod.spec.cluster?.id;
+      if (cluster === undefined) continue;
+      const members = this.members.get(cluster) ?? [];
+      members.push(pod);
+      this.members.set(cluster, members);
+    }
     this.events = specs
       .flatMap((spec) => spec.events.map((event) => ({ ...event, podId: spec.id })))
       .sort((a, b) => a.atMs - b.atMs);
@@ -222,7 +231,7 @@ export class World {
   }
 
   private membersOf(clusterId: string): PodState[] {
-    return this.pods.filter((pod) => pod.spec.cluster?.id === clusterId);
+    return this.members.get(clusterId) ?? [];
   }
 
   private advance(nowMs: number): number {
