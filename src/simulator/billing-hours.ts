@@ -174,7 +174,7 @@ function generate(world: World, route: HourlyRoute, missing: number[], end: numb
   const span = { startMs: missing[0] as number, endMs: Math.min((missing.at(-1) as number) + HOUR_MS, end) };
   const wanted = new Set(missing);
   const hours = new Map<number, Hour>();
-  const iso = isoCache();
+  const iso = isoOf;
   if (route.kind === 'all') {
     const byHour = new Map<number, Partial<Record<BillingKind, Micros>>>();
     for (const kind of BILLING_KINDS) {
@@ -235,15 +235,21 @@ function amountsJson(amounts: Record<string, number>): string {
   return json;
 }
 
-/** Records share few distinct bucket bounds; formatting each once matters for large replies. */
-export function isoCache(): (ms: number) => string {
-  const cache = new Map<number, string>();
-  return (ms) => {
-    let text = cache.get(ms);
-    if (text === undefined) {
-      text = toIso(ms);
-      cache.set(ms, text);
-    }
-    return text;
-  };
+/**
+ * Hour bounds formatted, by their instant. Records share few distinct bounds, and the same
+ * hours come back in every re-read of a trailing window, so they are kept across replies;
+ * bounded, since a backfill walks a month of them once.
+ */
+const isoTexts = new Map<number, string>();
+const MAX_ISO_TEXTS = 4096;
+
+/** toIso, from the kept texts. */
+export function isoOf(ms: number): string {
+  let text = isoTexts.get(ms);
+  if (text === undefined) {
+    text = toIso(ms);
+    if (isoTexts.size >= MAX_ISO_TEXTS) isoTexts.clear();
+    isoTexts.set(ms, text);
+  }
+  return text;
 }

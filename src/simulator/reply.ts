@@ -53,18 +53,24 @@ export function encodeReply(reply: SimReply): EncodedReply {
   if (encoded !== undefined) {
     // Already bytes (the Pod list, hourly billing): sent as they are; the text only if asked for.
     headers['Content-Length'] = String(encoded.length);
-    return {
-      status: reply.status,
-      headers,
-      bytes: encoded,
-      get payload() {
-        return encoded.toString('utf8');
-      },
-    };
+    return new EncodedBytes(reply.status, headers, encoded);
   }
   const bytes = payload === undefined ? undefined : Buffer.from(payload);
   if (bytes !== undefined) headers['Content-Length'] = String(bytes.length);
   return { status: reply.status, headers, payload, bytes };
+}
+
+/** A reply sent as the bytes it was built as; its text is decoded only if someone reads it. */
+class EncodedBytes implements EncodedReply {
+  constructor(
+    readonly status: number,
+    readonly headers: Record<string, string>,
+    readonly bytes: Buffer,
+  ) {}
+
+  get payload(): string {
+    return this.bytes.toString('utf8');
+  }
 }
 
 /** Writes a reply (see encodeReply). */
