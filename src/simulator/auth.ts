@@ -21,7 +21,12 @@ export function identify(
   return { ok: false, detail: 'invalid bearer token' };
 }
 
+/** The last header read and its token: a client sends the same header on every request. */
+let last: { header: string | undefined; token: string | undefined } | undefined;
+
 function bearerOf(header: string | undefined): string | undefined {
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
-  return match?.[1];
+  if (last?.header !== header || last === undefined) {
+    last = { header, token: /^Bearer\s+(\S+)\s*$/i.exec(header ?? '')?.[1] };
+  }
+  return last.token;
 }

@@ -15,15 +15,23 @@ import { BILLING_KINDS, type World } from './world.js';
  * encoding the whole reply at once would give (test/simulator/billing-hours.test.ts).
  */
 
-/** One route's records for one UTC hour: their JSON text and what the metadata needs. */
+/** One route's records for one UTC hour: their JSON and what the metadata needs. */
 interface Hour {
-  /** The records' JSON, comma-separated, without brackets; '' when the hour has no usage. */
-  json: string;
+  /** The records' JSON as UTF-8, comma-separated, without brackets; empty when the hour has no usage. */
+  bytes: Buffer;
   count: number;
   /** Per-route: micro-dollars per field. Account route: per kind. */
   total: Micros;
   byKind: Partial<Record<BillingKind, Micros>>;
   ids: readonly string[];
+}
+
+/** What a run of hours adds up to in a reply's metadata. */
+interface Sums {
+  count: number;
+  total: Micros;
+  totalByKind: Partial<Record<BillingKind, Micros>>;
+  ids: Set<string>;
 }
 
 /** What a route is, as far as its records go: its kind ('all' for `/v2/billing`) and its id field. */
@@ -39,48 +47,80 @@ export interface HourlyRoute {
  */
 const KEEP_MS = 72 * HOUR_MS;
 
+/** A route's sealed hours, and the sums of the sealed hours its last reply began with. */
+interface Kept {
+  hours: Map<number, Hour>;
+  /**
+   * A daemon re-reads the same trailing window a few times an hour: the same sealed hours, whose
+   * sums (at `large`, 96,000 ids to collect for the Pods route) are kept for the next reading.
+   */
+  sealed?: { startMs: number; endMs: number; sums: Sums };
+}
+
 /** Sealed hours per world and route; a world that is dropped takes its hours with it. */
-const cache = new WeakMap<World, Map<HourlyRoute, Map<number, Hour>>>();
+const cache = new WeakMap<World, Map<HourlyRoute, Kept>>();
+
+const RECORDS_OPEN = '{"records":[';
+const METADATA_OPEN = '],"metadata":';
+const COMMA = Buffer.from(',');
 
 /**
- * The body of an hourly reply without an id filter, as JSON text, for the window (already
+ * The body of an hourly reply without an id filter, as JSON bytes, for the window (already
  * snapped to hours) at `t`: byte for byte what JSON.stringify gives for the records and metadata
- * generated in one go.
+ * generated in one go, encoded as UTF-8.
  */
-export function hourlyReplyJson(
+export function hourlyReplyBytes(
   world: World,
   route: HourlyRoute,
   window: Window,
   t: number,
   echo: Record<string, unknown>,
-): string {
-  const hours = hoursOf(world, route, window, t);
-  const parts: string[] = [];
-  let count = 0;
-  const total: Micros = {};
-  const totalByKind: Partial<Record<BillingKind, Micros>> = {};
-  const ids = new Set<string>();
-  for (const hour of hours) {
-    if (hour.count === 0) continue;
-    parts.push(hour.json);
-    count += hour.count;
-    addMicros(total, hour.total);
-    for (const [kind, micros] of Object.entries(hour.byKind) as Array<[BillingKind, Micros]>) {
-      totalByKind[kind] = addMicros(totalByKind[kind] ?? {}, micros);
-    }
-    for (const id of hour.ids) ids.add(id);
-  }
-  const metadata: Record<string, unknown> = { query: echo, recordCount: count };
-  if (route.kind === 'all') metadata.totals = aggregateAmounts(totalByKind);
+): Buffer {
+  const kept = keptOf(world, route);
+  const { hours, sealedEnd } = hoursOf(kept, world, route, window, t);
+  let sums: Sums;
+  if (kept.sealed?.startMs === window.startMs && kept.sealed.endMs === sealedEnd) sums = copyOf(kept.sealed.sums);
   else {
-    if (route.unique !== undefined) metadata[route.unique] = ids.size;
-    metadata.totals = amountsOf(route.kind, total);
+    sums = { count: 0, total: {}, totalByKind: {}, ids: new Set() };
+    for (const [hour, found] of hours) if (hour < sealedEnd) add(sums, found);
+    kept.sealed = { startMs: window.startMs, endMs: sealedEnd, sums: copyOf(sums) };
   }
-  return `{"records":[${parts.join(',')}],"metadata":${JSON.stringify(metadata)}}`;
+  for (const [hour, found] of hours) if (hour >= sealedEnd) add(sums, found);
+  const metadata: Record<string, unknown> = { query: echo, recordCount: sums.count };
+  if (route.kind === 'all') metadata.totals = aggregateAmounts(sums.totalByKind);
+  else {
+    if (route.unique !== undefined) metadata[route.unique] = sums.ids.size;
+    metadata.totals = amountsOf(route.kind, sums.total);
+  }
+  const pieces: Buffer[] = [Buffer.from(RECORDS_OPEN)];
+  for (const [, found] of hours) {
+    if (found.count === 0) continue;
+    if (pieces.length > 1) pieces.push(COMMA);
+    pieces.push(found.bytes);
+  }
+  pieces.push(Buffer.from(`${METADATA_OPEN}${JSON.stringify(metadata)}}`));
+  return Buffer.concat(pieces);
 }
 
-/** The window's hours in order: sealed ones from the cache, the rest generated now. */
-function hoursOf(world: World, route: HourlyRoute, window: Window, t: number): Hour[] {
+function add(sums: Sums, hour: Hour): void {
+  if (hour.count === 0) return;
+  sums.count += hour.count;
+  addMicros(sums.total, hour.total);
+  for (const [kind, micros] of Object.entries(hour.byKind) as Array<[BillingKind, Micros]>) {
+    sums.totalByKind[kind] = addMicros(sums.totalByKind[kind] ?? {}, micros);
+  }
+  for (const id of hour.ids) sums.ids.add(id);
+}
+
+function copyOf(sums: Sums): Sums {
+  const totalByKind: Partial<Record<BillingKind, Micros>> = {};
+  for (const [kind, micros] of Object.entries(sums.totalByKind) as Array<[BillingKind, Micros]>) {
+    totalByKind[kind] = { ...micros };
+  }
+  return { count: sums.count, total: { ...sums.total }, totalByKind, ids: new Set(sums.ids) };
+}
+
+function keptOf(world: World, route: HourlyRoute): Kept {
   let byRoute = cache.get(world);
   if (!byRoute) {
     byRoute = new Map();
@@ -88,9 +128,23 @@ function hoursOf(world: World, route: HourlyRoute, window: Window, t: number): H
   }
   let kept = byRoute.get(route);
   if (!kept) {
-    kept = new Map();
+    kept = { hours: new Map() };
     byRoute.set(route, kept);
   }
+  return kept;
+}
+
+/**
+ * The window's hours in order: sealed ones from the cache, the rest generated now; and where
+ * the run of sealed hours the window begins with ends (every hour before it is sealed and kept).
+ */
+function hoursOf(
+  { hours: kept }: Kept,
+  world: World,
+  route: HourlyRoute,
+  window: Window,
+  t: number,
+): { hours: Array<[number, Hour]>; sealedEnd: number } {
   // usage() brings the world to max(present, t) before it reads anything; so does this.
   const present = Math.max(world.now(), t);
   const keepFrom = present - KEEP_MS;
@@ -99,26 +153,28 @@ function hoursOf(world: World, route: HourlyRoute, window: Window, t: number): H
   const missing: number[] = [];
   for (let hour = window.startMs; hour < end; hour += HOUR_MS) if (!kept.has(hour)) missing.push(hour);
   const fresh = missing.length === 0 ? new Map<number, Hour>() : generate(world, route, missing, end, t);
-  const hours: Hour[] = [];
+  const hours: Array<[number, Hour]> = [];
+  let sealedEnd = window.startMs;
   for (let hour = window.startMs; hour < end; hour += HOUR_MS) {
     let found = kept.get(hour);
     if (!found) {
       found = fresh.get(hour) ?? EMPTY;
       if (hour + HOUR_MS <= present && hour >= keepFrom) kept.set(hour, found);
     }
-    hours.push(found);
+    if (sealedEnd === hour && kept.has(hour)) sealedEnd = hour + HOUR_MS;
+    hours.push([hour, found]);
   }
-  return hours;
+  return { hours, sealedEnd };
 }
 
-const EMPTY: Hour = { json: '', count: 0, total: {}, byKind: {}, ids: [] };
+const EMPTY: Hour = { bytes: Buffer.alloc(0), count: 0, total: {}, byKind: {}, ids: [] };
 
 /** The missing hours, generated in one pass over the span from the first to the last of them. */
 function generate(world: World, route: HourlyRoute, missing: number[], end: number, t: number): Map<number, Hour> {
   const span = { startMs: missing[0] as number, endMs: Math.min((missing.at(-1) as number) + HOUR_MS, end) };
   const wanted = new Set(missing);
   const hours = new Map<number, Hour>();
-  const iso = isoCache();
+  const iso = isoOf;
   if (route.kind === 'all') {
     const byHour = new Map<number, Partial<Record<BillingKind, Micros>>>();
     for (const kind of BILLING_KINDS) {
@@ -132,8 +188,8 @@ function generate(world: World, route: HourlyRoute, missing: number[], end: numb
       }
     }
     for (const [hour, byKind] of byHour) {
-      const json = `${boundsJson(iso, hour)}${amountsJson(aggregateAmounts(byKind))}}`;
-      hours.set(hour, { json, count: 1, total: {}, byKind, ids: [] });
+      const bytes = Buffer.from(`${boundsJson(iso, hour)}${amountsJson(aggregateAmounts(byKind))}}`);
+      hours.set(hour, { bytes, count: 1, total: {}, byKind, ids: [] });
     }
     return hours;
   }
@@ -157,7 +213,8 @@ function generate(world: World, route: HourlyRoute, missing: number[], end: numb
       const idJson = idKey === undefined ? '' : idKey + JSON.stringify(id);
       return `${bounds}${idJson}${amountsJson(amountsOf(kind, micros))}}`;
     });
-    hours.set(hour, { json: json.join(','), count: list.length, total, byKind: {}, ids: list.map((row) => row.id) });
+    const bytes = Buffer.from(json.join(','));
+    hours.set(hour, { bytes, count: list.length, total, byKind: {}, ids: list.map((row) => row.id) });
   }
   return hours;
 }
@@ -178,15 +235,21 @@ function amountsJson(amounts: Record<string, number>): string {
   return json;
 }
 
-/** Records share few distinct bucket bounds; formatting each once matters for large replies. */
-export function isoCache(): (ms: number) => string {
-  const cache = new Map<number, string>();
-  return (ms) => {
-    let text = cache.get(ms);
-    if (text === undefined) {
-      text = toIso(ms);
-      cache.set(ms, text);
-    }
-    return text;
-  };
+/**
+ * Hour bounds formatted, by their instant. Records share few distinct bounds, and the same
+ * hours come back in every re-read of a trailing window, so they are kept across replies;
+ * bounded, since a backfill walks a month of them once.
+ */
+const isoTexts = new Map<number, string>();
+const MAX_ISO_TEXTS = 4096;
+
+/** toIso, from the kept texts. */
+export function isoOf(ms: number): string {
+  let text = isoTexts.get(ms);
+  if (text === undefined) {
+    text = toIso(ms);
+    if (isoTexts.size >= MAX_ISO_TEXTS) isoTexts.clear();
+    isoTexts.set(ms, text);
+  }
+  return text;
 }

@@ -52,7 +52,20 @@ interface Parsed {
   itemNonNull: boolean;
 }
 
+/** Type references read, by their text: the schema's are read on every request. */
+const refs = new Map<TypeRef, Parsed>();
+const MAX_REFS = 256;
+
 function parseRef(ref: TypeRef): Parsed {
+  let parsed = refs.get(ref);
+  if (parsed === undefined) {
+    parsed = readRef(ref);
+    if (refs.size < MAX_REFS) refs.set(ref, parsed);
+  }
+  return parsed;
+}
+
+function readRef(ref: TypeRef): Parsed {
   const match = /^(\[)?(\w+)(!)?(\])?(!)?$/.exec(ref);
   if (!match?.[2]) throw new Error(`graphql schema: bad type reference ${ref}`);
   const list = match[1] === '[';

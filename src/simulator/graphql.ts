@@ -29,7 +29,7 @@ export function handleGraphql(request: GraphqlRequest): SimReply {
   }
   let operations: OperationNode[];
   try {
-    operations = parseDocument(body.query);
+    operations = parsed(body.query);
   } catch (error) {
     if (!(error instanceof GraphQLSyntaxError)) throw error;
     return failure(400, 'GRAPHQL_PARSE_FAILED', error.message, {
@@ -50,6 +50,25 @@ export function handleGraphql(request: GraphqlRequest): SimReply {
   }
   const result = execute(runpodSchema, operation, args, { world: request.world, nowMs: request.nowMs });
   return envelope(200, result.errors.length > 0 ? result : { data: result.data });
+}
+
+/**
+ * Documents parsed, by their text: a client sends the same few queries over and over. Nothing
+ * downstream changes a parsed document (validation keeps its findings beside it), so one parse
+ * serves every request with the same text. Bounded: a client sending ever new texts only costs
+ * a parse each, as before.
+ */
+const documents = new Map<string, OperationNode[]>();
+const MAX_DOCUMENTS = 64;
+
+function parsed(query: string): OperationNode[] {
+  let operations = documents.get(query);
+  if (operations === undefined) {
+    operations = parseDocument(query);
+    if (documents.size >= MAX_DOCUMENTS) documents.clear();
+    documents.set(query, operations);
+  }
+  return operations;
 }
 
 function selectOperation(operations: OperationNode[], name: string | undefined): OperationNode | string {

@@ -1,64 +1,143 @@
 import { type PodState, podRecord, utilizationAt } from './pod-view.js';
 import type { Utilization } from './scenario.js';
+import { indexAt } from './timeline.js';
+import type { PodStatus } from './v2-types.js';
 
 /**
- * A Pod's record as JSON text, byte for byte `JSON.stringify(podRecord(pod, t))`, from parts kept
- * per Pod. A `large` account lists 2,000 Pods every virtual minute, and building each record as
- * an object and encoding the whole list again was the simulator's largest cost in a replayed
- * hour, although almost all of a record stays the same from one minute to the next: everything
- * but `runtime` changes only with the Pod's status or start (kept until those change), and
- * `runtime` is its uptime (a number) and the load the scenario's timeline holds at `t` (encoded
- * once per timeline entry). test/simulator/pod-json.test.ts holds it to JSON.stringify through
- * starts, stops, restarts, telemetry gaps and multi-GPU Pods.
+ * A Pod's record as JSON bytes, byte for byte `JSON.stringify(podRecord(pod, t))` in UTF-8, from
+ * parts kept per Pod. A `large` account lists 2,000 Pods every virtual minute, and building each
+ * record as an object and encoding the whole list again was the simulator's largest cost in a
+ * replayed hour, although almost all of a record stays the same from one minute to the next:
+ * everything but `runtime` changes only with the Pod's status or start (kept while the Pod's
+ * history entry in force is the same one), and `runtime` is its uptime (a number) and the load
+ * the scenario's timeline holds at `t` (encoded once per timeline entry). The parts are kept as
+ * bytes, so a list is copied together rather than joined as text and encoded again: the text
+ * was 1.8 MB a minute at `large`. test/simulator/pod-json.test.ts holds it to JSON.stringify
+ * through starts, stops, restarts, telemetry gaps and multi-GPU Pods.
  */
 
 interface Parts {
-  /** What the head and tail were made for: status, whether it runs, startedAt. */
-  key: string;
-  /** The record up to `runtime`'s value: `{"id":…,"globalNetworking":{…},"runtime":`. */
-  head: string;
-  /** The record after `runtime`'s value: `,"createdAt":…}`. */
+  /** The lifecycle's version these parts were made at (any action can rewrite the history). */
+  version: number;
+  /** The span of `t` over which the history entry in force, so everything below, stays the same. */
+  fromMs: number;
+  toMs: number;
+  status: PodStatus;
+  /** When the running container started; undefined when the Pod is not RUNNING. */
+  runningSince: number | undefined;
+  /** The record with `runtime: null`: what is sent when not running or in a telemetry gap. */
+  idle: Buffer;
+  /** The record up to the uptime's digits: `{"id":…,"runtime":{"uptime":`. */
+  head: Buffer;
+  /** The record after `runtime`'s value: `,"createdAt":…}`, as text, to make `rest` from. */
   tail: string;
-  /** The load the text below encodes, by identity (a timeline entry's value). */
+  /** The load `rest` encodes, by identity (a timeline entry's value). */
   load?: Utilization;
-  /** `"gpus":[…],"cpu":{…},"memory":{…},"ports":[…]}`: runtime's text after its uptime. */
-  loadText?: string;
+  /** `,"gpus":[…],…,"ports":[…]}` and the tail: everything after the uptime's digits. */
+  rest?: Buffer;
 }
 
 const kept = new WeakMap<PodState, Parts>();
 
 const RUNTIME_KEY = ',"runtime":';
+const UPTIME_OPEN = '{"uptime":';
+const COMMA = 0x2c;
 
-export function podRecordJson(pod: PodState, t: number): string {
-  const { lifecycle } = pod;
-  const status = lifecycle.statusAt(t);
-  const runningSince = lifecycle.runningSince(t);
-  const key = `${status}|${runningSince !== undefined}|${lifecycle.lastStartedAt(t)}`;
-  let parts = kept.get(pod);
-  if (parts === undefined || parts.key !== key) {
-    parts = partsOf(pod, t, key);
-    kept.set(pod, parts);
+/**
+ * The Pods that exist at `t` (cluster members only with `includeClusterPods`), as the v2 list's
+ * JSON body `{"pods":[…]}`, in one buffer: each record is its kept bytes with the uptime's
+ * digits written between them.
+ */
+export function podListBytes(pods: readonly PodState[], t: number, includeClusterPods: boolean): Buffer {
+  const records: Record[] = [];
+  let length = LIST_OPEN.length + LIST_CLOSE.length;
+  for (const pod of pods) {
+    if (t < pod.spec.createdAtMs || (!includeClusterPods && pod.spec.cluster)) continue;
+    const parts = partsAt(pod, t);
+    if (parts.status === 'TERMINATED') continue;
+    const record = recordOf(pod, parts, t);
+    length += (records.length > 0 ? 1 : 0) + recordLength(record);
+    records.push(record);
   }
-  const load = runningSince === undefined ? null : utilizationAt(pod.spec, t);
-  if (runningSince === undefined || load === null) return `${parts.head}null${parts.tail}`;
-  if (parts.load !== load || parts.loadText === undefined) {
-    // Encoded from the very record podRecord builds, so the text is JSON.stringify's own.
-    const runtime = JSON.stringify(podRecord(pod, t).runtime);
-    parts.loadText = runtime.slice(runtime.indexOf(',') + 1);
-    parts.load = load;
+  const out = Buffer.allocUnsafe(length);
+  let at = out.write(LIST_OPEN, 0, 'latin1');
+  for (let index = 0; index < records.length; index++) {
+    if (index > 0) out[at++] = COMMA;
+    at = writeRecord(out, at, records[index] as Record);
   }
-  return `${parts.head}{"uptime":${Math.floor((t - runningSince) / 1000)},${parts.loadText}${parts.tail}`;
+  out.write(LIST_CLOSE, at, 'latin1');
+  return out;
 }
 
-/** Head and tail: the record encoded with runtime null, cut around runtime's value. */
-function partsOf(pod: PodState, t: number, key: string): Parts {
+const LIST_OPEN = '{"pods":[';
+const LIST_CLOSE = ']}';
+
+/** A record as written: its head, then (when it has a runtime) the uptime's digits and the rest. */
+interface Record {
+  head: Buffer;
+  uptime?: string;
+  rest?: Buffer;
+}
+
+function recordLength({ head, uptime, rest }: Record): number {
+  return head.length + (uptime === undefined ? 0 : uptime.length + (rest as Buffer).length);
+}
+
+function writeRecord(out: Buffer, start: number, { head, uptime, rest }: Record): number {
+  let at = start;
+  out.set(head, at);
+  at += head.length;
+  if (uptime === undefined) return at;
+  at += out.write(uptime, at, 'latin1');
+  out.set(rest as Buffer, at);
+  return at + (rest as Buffer).length;
+}
+
+function recordOf(pod: PodState, parts: Parts, t: number): Record {
+  const since = parts.runningSince;
+  if (since === undefined) return { head: parts.idle };
+  const load = utilizationAt(pod.spec, t);
+  if (load === null) return { head: parts.idle };
+  if (parts.load !== load || parts.rest === undefined) {
+    // Encoded from the very record podRecord builds, so the text is JSON.stringify's own.
+    const runtime = JSON.stringify(podRecord(pod, t).runtime);
+    parts.rest = Buffer.from(`${runtime.slice(runtime.indexOf(','))}${parts.tail}`);
+    parts.load = load;
+  }
+  // An integer's JSON is its String(), ASCII digits (and a sign), so latin1 writes it as UTF-8 would.
+  return { head: parts.head, uptime: String(Math.floor((t - since) / 1000)), rest: parts.rest };
+}
+
+/** The Pod's parts at `t`: kept while the lifecycle is unchanged and `t` is in the same history entry. */
+function partsAt(pod: PodState, t: number): Parts {
+  const { lifecycle } = pod;
+  const parts = kept.get(pod);
+  if (parts !== undefined && parts.version === lifecycle.version && t >= parts.fromMs && t < parts.toMs) {
+    return parts;
+  }
+  const made = partsOf(pod, t);
+  kept.set(pod, made);
+  return made;
+}
+
+/** Head, tail and the record without runtime, cut from the record encoded with runtime null. */
+function partsOf(pod: PodState, t: number): Parts {
+  const { lifecycle } = pod;
+  const history = lifecycle.history;
+  const index = indexAt(history, t);
   const text = JSON.stringify({ ...podRecord(pod, t), runtime: null });
   // Keys after runtime are createdAt, startedAt and the gpu, cpu and cluster objects: none holds
   // a `"runtime":` key, so the last one found is the record's own.
   const at = text.lastIndexOf(`${RUNTIME_KEY}null`);
+  const head = text.slice(0, at + RUNTIME_KEY.length);
   return {
-    key,
-    head: text.slice(0, at + RUNTIME_KEY.length),
+    version: lifecycle.version,
+    fromMs: index < 0 ? Number.NEGATIVE_INFINITY : (history[index] as { atMs: number }).atMs,
+    toMs: index + 1 < history.length ? (history[index + 1] as { atMs: number }).atMs : Number.POSITIVE_INFINITY,
+    status: lifecycle.statusAt(t),
+    runningSince: lifecycle.runningSince(t),
+    idle: Buffer.from(text),
+    head: Buffer.from(`${head}${UPTIME_OPEN}`),
     tail: text.slice(at + RUNTIME_KEY.length + 'null'.length),
   };
 }

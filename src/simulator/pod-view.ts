@@ -90,6 +90,11 @@ export function podRecord({ spec, lifecycle }: PodState, t: number): V2Pod {
   return record;
 }
 
+/** The v2 `ssh.direct` at `t`: set while the container runs, for a Pod that maps port 22. */
+export function directSshAt({ spec, lifecycle }: PodState, t: number): V2Pod['ssh']['direct'] {
+  return lifecycle.runningSince(t) !== undefined ? partsOf(spec).directSsh : null;
+}
+
 function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === 'object') {
     for (const inner of Object.values(value)) deepFreeze(inner);

@@ -31,7 +31,8 @@ interface WindowCount {
 export class RateLimiter {
   private readonly windows: Array<{ name: RateWindow; quota: number; lengthMs: number }>;
   private readonly policyHeader: string;
-  private readonly counts = new Map<string, Map<RateWindow, WindowCount>>();
+  /** Per key, one count per window, in the order of `windows`. */
+  private readonly counts = new Map<string, WindowCount[]>();
 
   constructor(limits: RateLimits) {
     this.windows = WINDOWS.flatMap((name) => {
@@ -52,40 +53,50 @@ export class RateLimiter {
    * resets last, since the request stays refused until every spent window has reset).
    */
   take(key: string, nowMs: number): RateLimitDecision {
-    const states = this.windows.map((window) => ({ window, state: this.stateOf(key, window, nowMs) }));
-    const spent = states.filter(({ window, state }) => state.count >= window.quota);
-    if (spent.length === 0) for (const { state } of states) state.count++;
-    const headers = {
-      'RateLimit-Policy': this.policyHeader,
-      RateLimit: states
-        .map(({ window, state }) => {
-          const remaining = Math.max(0, window.quota - state.count);
-          return `"${window.name}";r=${remaining};t=${secondsUntilReset(state, window.lengthMs, nowMs)}`;
-        })
-        .join(', '),
-    };
-    if (spent.length === 0) return { headers };
-    const waits = spent.map(({ window, state }) => ({
-      window: window.name,
-      retryAfterSeconds: secondsUntilReset(state, window.lengthMs, nowMs),
-    }));
-    const longest = waits.reduce((a, b) => (b.retryAfterSeconds > a.retryAfterSeconds ? b : a));
-    return { exceeded: longest, headers: { ...headers, 'Retry-After': String(longest.retryAfterSeconds) } };
+    // Plain loops and one string, no arrays of intermediate objects: every REST request of a
+    // replay passes here, and the mapped and filtered version was 8 % of the simulator's time.
+    const states = this.statesOf(key, nowMs);
+    let spent = false;
+    for (let index = 0; index < states.length; index++) {
+      if ((states[index] as WindowCount).count >= (this.windows[index] as { quota: number }).quota) spent = true;
+    }
+    let rateLimit = '';
+    let longest: RateLimitExceeded | undefined;
+    for (let index = 0; index < states.length; index++) {
+      const window = this.windows[index] as { name: RateWindow; quota: number; lengthMs: number };
+      const state = states[index] as WindowCount;
+      if (!spent) state.count++;
+      const reset = secondsUntilReset(state, window.lengthMs, nowMs);
+      if (index > 0) rateLimit += ', ';
+      rateLimit += `"${window.name}";r=${Math.max(0, window.quota - state.count)};t=${reset}`;
+      // The window that resets last; the earlier one on a tie.
+      if (state.count >= window.quota && (longest === undefined || reset > longest.retryAfterSeconds)) {
+        longest = { window: window.name, retryAfterSeconds: reset };
+      }
+    }
+    const headers: Record<string, string> = { 'RateLimit-Policy': this.policyHeader, RateLimit: rateLimit };
+    if (!spent || longest === undefined) return { headers };
+    headers['Retry-After'] = String(longest.retryAfterSeconds);
+    return { exceeded: longest, headers };
   }
 
-  private stateOf(key: string, window: { name: RateWindow; lengthMs: number }, nowMs: number): WindowCount {
-    let perKey = this.counts.get(key);
-    if (!perKey) {
-      perKey = new Map();
-      this.counts.set(key, perKey);
+  /** The key's count in each window at `nowMs`, a window that has ended starting again at 0. */
+  private statesOf(key: string, nowMs: number): WindowCount[] {
+    let states = this.counts.get(key);
+    if (!states) {
+      states = this.windows.map(() => ({ startMs: Number.NaN, count: 0 }));
+      this.counts.set(key, states);
     }
-    const startMs = Math.floor(nowMs / window.lengthMs) * window.lengthMs;
-    let state = perKey.get(window.name);
-    if (!state || state.startMs !== startMs) {
-      state = { startMs, count: 0 };
-      perKey.set(window.name, state);
+    for (let index = 0; index < states.length; index++) {
+      const lengthMs = (this.windows[index] as { lengthMs: number }).lengthMs;
+      const startMs = Math.floor(nowMs / lengthMs) * lengthMs;
+      const state = states[index] as WindowCount;
+      if (state.startMs !== startMs) {
+        state.startMs = startMs;
+        state.count = 0;
+      }
     }
-    return state;
+    return states;
   }
 }
 

@@ -1,5 +1,5 @@
 import { toIso } from '../clock.js';
-import { hash, type PodState, podRecord } from './pod-view.js';
+import { directSshAt, hash, type PodState } from './pod-view.js';
 import { NO_WORKERS } from './pricing.js';
 import type { Scenario, ScenarioCluster, ScenarioEndpoint, ScenarioVolume, WorkerLoad } from './scenario.js';
 import { indexAt, valueAt } from './timeline.js';
@@ -32,9 +32,10 @@ export function clusterRecord(cluster: ScenarioCluster, members: PodState[], t: 
   if (placed?.spec.dataCenterId) record.dataCenterId = placed.spec.dataCenterId;
   const primary = present.find((member) => member.spec.cluster?.rank === 0);
   if (primary) {
-    const pod = podRecord(primary, t);
-    record.primary = { podId: pod.id, status: pod.status };
-    if (pod.ssh.direct) record.primary.sshEndpoint = `${pod.ssh.direct.host}:${pod.ssh.direct.port}`;
+    // Only what the record shows of its primary, not the whole Pod record (with its runtime).
+    record.primary = { podId: primary.spec.id, status: primary.lifecycle.statusAt(t) };
+    const direct = directSshAt(primary, t);
+    if (direct) record.primary.sshEndpoint = `${direct.host}:${direct.port}`;
   }
   return record;
 }

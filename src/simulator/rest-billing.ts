@@ -1,10 +1,10 @@
 import { toIso } from '../clock.js';
 import { addMicros, aggregateAmounts, amountsOf, type Micros } from './billing.js';
-import { hourlyReplyJson, isoCache } from './billing-hours.js';
+import { hourlyReplyBytes, isoOf } from './billing-hours.js';
 import { BUCKET_SIZES, type BucketSize, HOUR_MS, lastNWindow, nextBucket, snapWindow, type Window } from './buckets.js';
 import type { BillingKind } from './pricing.js';
 import { QueryParams } from './rest-params.js';
-import { badRequest, ok, okJson, type RestReply } from './rest-reply.js';
+import { badRequest, ok, okBytes, type RestReply } from './rest-reply.js';
 import { BILLING_KINDS, type World } from './world.js';
 
 /** The six `/v2/billing` routes: what each reports and how it is filtered. */
@@ -53,8 +53,8 @@ export function billingReply(
   params.done();
   const window = resolveWindow(t, bucketSize, startTime, endTime, lastN);
   const echo: Record<string, unknown> = {
-    startTime: toIso(window.startMs),
-    endTime: toIso(window.endMs),
+    startTime: isoOf(window.startMs),
+    endTime: isoOf(window.endMs),
     bucketSize,
   };
   if (route.filter !== undefined) echo[route.filter] = id ?? null;
@@ -64,7 +64,7 @@ export function billingReply(
     id === undefined &&
     window.endMs - window.startMs <= HOURLY_PATH_MAX_MS
   ) {
-    return okJson(hourlyReplyJson(world, route, window, t, echo));
+    return okBytes(hourlyReplyBytes(world, route, window, t, echo));
   }
   return generatedReply(world, route, t, window, bucketSize, id, echo);
 }
@@ -91,7 +91,7 @@ function generatedReply(
   }
   rows.sort((a, b) => a.bucket - b.bucket || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const total: Micros = {};
-  const iso = isoCache();
+  const iso = isoOf;
   const records = rows.map(({ bucket, id: resourceId, micros }) => {
     addMicros(total, micros);
     const record: Record<string, unknown> = { startTime: iso(bucket), endTime: iso(nextBucket(bucket, bucketSize)) };

@@ -9,6 +9,7 @@ import { failure, handleGraphql } from './graphql.js';
 import { RateLimiter } from './rate-limit.js';
 import { type EncodedReply, encodeReply, problemReply, type SimReply, sendReply } from './reply.js';
 import { RequestLog } from './request-log.js';
+import { targetOf } from './request-target.js';
 import { handleRest } from './rest.js';
 import type { Scenario } from './scenario.js';
 import { handleTruth } from './truth.js';
@@ -117,7 +118,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     }
     const reply = handleRest(world, { method, path, query, body }, nowMs);
     // Set on the router's own (fresh) reply rather than a spread copy: a copy would read a lazy
-    // `body` (okJson) and decode what is about to be sent as text.
+    // `body` (okBytes) and decode what is about to be sent.
     reply.headers = { ...headers, ...reply.headers };
     return { reply, fault: plan.label };
   };
@@ -126,34 +127,37 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
   const answer = async (req: SimRequest): Promise<SimReply | 'reset' | 'closed'> => {
     const started = performance.now();
     const nowMs = clock.now();
-    const url = new URL(req.url, 'http://simulator');
+    const target = targetOf(req.url);
+    const path = target.pathname;
     const method = req.method;
     let outcome: Outcome;
     try {
-      if (url.pathname.startsWith('/_sim/')) {
+      // A fresh copy per request: the handlers are given a query of their own.
+      const query = new URLSearchParams(target.search);
+      if (path.startsWith('/_sim/')) {
         const ctx = { world, requestLog, scenarioStartMs: scenario.startMs, nowMs };
-        return handleTruth(method, url.pathname, url.searchParams, ctx);
+        return handleTruth(method, path, query, ctx);
       }
-      outcome = await serve(req, url.pathname, url.searchParams, nowMs);
+      outcome = await serve(req, path, query, nowMs);
     } catch (error) {
       if (closing.signal.aborted) return 'closed';
       if (error instanceof BodyTooLargeError) outcome = { reply: problemReply(413, error.message) };
       else {
-        log.error({ err: error, method, path: url.pathname }, 'simulator: request failed');
+        log.error({ err: error, method, path }, 'simulator: request failed');
         outcome = { reply: problemReply(500, `simulator error: ${(error as Error).message}`) };
       }
     }
     const status = outcome.reply === 'reset' ? null : outcome.reply.status;
     requestLog.record({
       method,
-      path: url.pathname,
-      query: maskApiKey(url.searchParams),
+      path,
+      query: target.logQuery,
       status,
       atMs: nowMs,
       durationMs: performance.now() - started,
       ...(outcome.fault ? { fault: outcome.fault } : {}),
     });
-    log.debug({ method, path: url.pathname, status, fault: outcome.fault }, 'simulator request');
+    log.debug({ method, path, status, fault: outcome.fault }, 'simulator request');
     return outcome.reply;
   };
 
@@ -230,12 +234,4 @@ function parseJson(text: string): unknown {
   } catch (error) {
     return error as SyntaxError;
   }
-}
-
-/** The query string for the log, with GraphQL's `api_key` masked: keys never reach a log. */
-function maskApiKey(query: URLSearchParams): string {
-  if (!query.has('api_key')) return query.toString();
-  const copy = new URLSearchParams(query);
-  copy.set('api_key', '[REDACTED]');
-  return copy.toString();
 }

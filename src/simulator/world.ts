@@ -1,6 +1,6 @@
 import { accrueMicros, aggregateAmounts, amountsOf, type Micros, type Usage, usageByBucket } from './billing.js';
 import type { BucketSize, Window } from './buckets.js';
-import { podRecordJson } from './pod-json.js';
+import { podListBytes } from './pod-json.js';
 import { PodLifecycle } from './pod-lifecycle.js';
 import { type PodState, podRecord } from './pod-view.js';
 import { type BillingKind, type BillingLine, endpointLine, podLines, volumeLine } from './pricing.js';
@@ -43,6 +43,8 @@ export class World {
   private current: number;
   private readonly pods: PodState[];
   private readonly podsById = new Map<string, PodState>();
+  /** Each cluster's member Pods, in the order of `pods`. */
+  private readonly members = new Map<string, PodState[]>();
   private readonly events: OwnerEvent[];
   private nextEvent = 0;
   /** Owner events that were not valid when they came due (e.g. stopping a stopped Pod). */
@@ -55,7 +57,14 @@ export class World {
       spec,
       lifecycle: new PodLifecycle(spec, scenario.startMs, scenario.lifecycle),
     }));
-    for (const pod of this.pods) this.podsById.set(pod.spec.id, pod);
+    for (const pod of this.pods) {
+      this.podsById.set(pod.spec.id, pod);
+      const cluster = pod.spec.cluster?.id;
+      if (cluster === undefined) continue;
+      const members = this.members.get(cluster) ?? [];
+      members.push(pod);
+      this.members.set(cluster, members);
+    }
     this.events = specs
       .flatMap((spec) => spec.events.map((event) => ({ ...event, podId: spec.id })))
       .sort((a, b) => a.atMs - b.atMs);
@@ -74,16 +83,14 @@ export class World {
       .map((pod) => podRecord(pod, t));
   }
 
-  /** podsView as JSON text (`[…]`), each record from parts kept per Pod (pod-json.ts). */
+  /** `{"pods": podsView}` as JSON bytes, each record from parts kept per Pod (pod-json.ts). */
+  podsBytes(nowMs: number, options: { includeClusterPods: boolean }): Buffer {
+    return podListBytes(this.pods, this.advance(nowMs), options.includeClusterPods);
+  }
+
+  /** podsView as JSON text (`[…]`). */
   podsJson(nowMs: number, options: { includeClusterPods: boolean }): string {
-    const t = this.advance(nowMs);
-    const records: string[] = [];
-    for (const pod of this.pods) {
-      if (pod.lifecycle.existsAt(t) && (options.includeClusterPods || !pod.spec.cluster)) {
-        records.push(podRecordJson(pod, t));
-      }
-    }
-    return `[${records.join(',')}]`;
+    return this.podsBytes(nowMs, options).toString('utf8').slice('{"pods":'.length, -'}'.length);
   }
 
   podView(id: string, nowMs: number): V2Pod | undefined {
@@ -224,7 +231,7 @@ export class World {
   }
 
   private membersOf(clusterId: string): PodState[] {
-    return this.pods.filter((pod) => pod.spec.cluster?.id === clusterId);
+    return this.members.get(clusterId) ?? [];
   }
 
   private advance(nowMs: number): number {

@@ -100,6 +100,32 @@ describe('billing replies from encoded hours', () => {
     }
   });
 
+  it('send the same bytes as a generated reply when the trailing 48 h are re-read every 15 minutes across actions', () => {
+    const world = smallTeam();
+    const pods = world.podsView(START_MS, { includeClusterPods: false });
+    const running = pods.filter((pod) => pod.status === 'RUNNING').map((pod) => pod.id);
+    expect(running.length).toBeGreaterThan(1);
+    // The sums of the sealed hours a reading begins with are kept for the next reading of the
+    // same window: readings within one hour share them, the next hour's do not.
+    const trailing = (t: number) => {
+      const end = Math.floor(t / HOUR) * HOUR + HOUR;
+      return `bucketSize=hour&startTime=${iso(end - 48 * HOUR)}&endTime=${iso(end)}`;
+    };
+    let compared = 0;
+    for (let poll = 0, t = START_MS + 50 * HOUR + 3 * MINUTE; poll < 12; poll++, t += 15 * MINUTE) {
+      if (poll === 2) request(world, 'POST', `/v2/pods/${running[0]}/action`, t, { action: 'stop' });
+      if (poll === 6) request(world, 'POST', `/v2/pods/${running[1]}/action`, t, { action: 'restart' });
+      if (poll === 9) request(world, 'POST', `/v2/pods/${running[0]}/action`, t, { action: 'start' });
+      for (const path of Object.keys(BILLING_ROUTES)) {
+        const { sent, reference } = both(world, path, trailing(t), t);
+        expect(sent.payload, `${path} at ${iso(t)}`).toBe(reference.payload);
+        expect(sent.headers['Content-Length']).toBe(reference.headers['Content-Length']);
+        compared++;
+      }
+    }
+    expect(compared).toBe(72);
+  });
+
   it('decode to the same body when a caller reads the reply as an object', () => {
     const world = smallTeam();
     const t = START_MS + 30 * HOUR + 5 * MINUTE;

@@ -123,6 +123,41 @@ describe('simulator ground truth', () => {
     expect(((await badKind.json()) as { detail: string }).detail).toMatch(/^kind: expected one of pods/);
   });
 
+  it('reads a repeated request target as the URL parser does, the second time as the first', async () => {
+    t = await startTestSim();
+    const targets = [
+      '/v2/pods?includeClusterPods=true',
+      '/v2/./pods',
+      '/v2/x/../pods?includeClusterPods=false',
+      '/v2/%70ods',
+      '/v2/pods?a=b c&d=%41+e',
+      `/graphql?api_key=${KEY}&x=1`,
+      '/v2/pods',
+    ];
+    const headers = { authorization: `Bearer ${KEY}` };
+    const sent: string[] = [];
+    for (let round = 0; round < 2; round++) {
+      for (const url of targets) {
+        const method = url.startsWith('/graphql') ? 'POST' : 'GET';
+        const body = method === 'POST' ? '{"query":"{ myself { id } }"}' : '';
+        const reply = await t.sim.exchange({ method, url, headers, body });
+        if (reply === 'reset') throw new Error(`${url}: reset`);
+        sent.push(`${reply.status} ${reply.payload}`);
+      }
+    }
+    expect(sent.slice(targets.length)).toEqual(sent.slice(0, targets.length));
+    const logged = t.sim.requestLog.entries().map(({ path, query }) => ({ path, query }));
+    const parsed = targets.map((url) => {
+      const { pathname, searchParams } = new URL(url, 'http://x');
+      if (searchParams.has('api_key')) searchParams.set('api_key', '[REDACTED]');
+      return { path: pathname, query: searchParams.toString() };
+    });
+    expect(logged).toEqual([...parsed, ...parsed]);
+    expect(logged[1]).toEqual({ path: '/v2/pods', query: '' });
+    expect(logged[4]?.query).toBe('a=b+c&d=A+e');
+    expect(JSON.stringify(logged)).not.toContain(KEY);
+  });
+
   it('tells the virtual time', async () => {
     t = await startTestSim();
     await t.clock.advanceBy(90_000);
