@@ -1,8 +1,8 @@
-import type { Dispatcher } from 'undici';
 import type { Mailer } from './alerts/email.js';
 import { apiClientFor } from './api/from-config.js';
 import type { RequestEvent } from './api/http.js';
 import type { ApiClient, RateLimitWindow } from './api/index.js';
+import type { LocalExchange } from './api/local-exchange.js';
 import type { Clock } from './clock.js';
 import type { CollectorName } from './collectors/collector.js';
 import { collectors } from './collectors/index.js';
@@ -37,8 +37,8 @@ export interface DaemonOptions {
   inflight?: InflightCounter;
   /** Only these collectors (default: every enabled one). */
   only?: readonly CollectorName[];
-  /** Where API requests go instead of the network (a replay's in-process simulators). */
-  dispatcher?: Dispatcher;
+  /** Answers API requests instead of the network (a replay's in-process simulators). */
+  local?: LocalExchange;
   /** Where collectors draw progress bars (collector.ts); a replay hands a non-terminal so only its own bar draws. */
   progressStream?: NodeJS.WritableStream & { isTTY?: boolean };
   /** A mailer the caller keeps open and closes (a replay's); by default one per tick with mail due. */
@@ -82,7 +82,7 @@ export class Daemon {
           clock,
           log,
           inflight: options.inflight,
-          dispatcher: options.dispatcher,
+          local: options.local,
           onRequest: (event) => this.events.emit('api:request', event),
         }),
       );
