@@ -9,6 +9,7 @@ import { collectors } from './collectors/index.js';
 import { type RunReport, runCollector } from './collectors/run.js';
 import type { Config } from './config/schema.js';
 import { recordAccounts } from './db/accounts.js';
+import { flushRuns } from './db/collector-runs.js';
 import { recordDaemonClock } from './db/daemon-clock.js';
 import { databaseWriteFailure } from './db/errors.js';
 import { type Database, openDatabase } from './db/open.js';
@@ -43,6 +44,12 @@ export interface DaemonOptions {
   progressStream?: NodeJS.WritableStream & { isTTY?: boolean };
   /** A mailer the caller keeps open and closes (a replay's); by default one per tick with mail due. */
   mailer?: Mailer;
+  /**
+   * Collector runs' rows are written a few hundred at a time instead of each in a commit of its
+   * own (src/db/collector-runs.ts `deferRun`), and at close: for a replay, whose database a crash
+   * leaves unfinished anyway. Reads of the runs (freshness) see them as written.
+   */
+  deferRunBooks?: boolean;
 }
 
 /** How long one collector run may take before it is aborted (real time; a safety net). */
@@ -182,6 +189,7 @@ export class Daemon {
       signal: this.shutdown.signal,
       progressStream: this.options.progressStream,
       timeoutMs: RUN_TIMEOUT_MS,
+      deferBooks: this.options.deferRunBooks,
     });
     if (report.databaseFailure) this.setWriteProblem(`collector ${name}@${account}`, report.databaseFailure);
     else if (report.outcome === 'ok' && this.writeProblem !== undefined) {
@@ -234,6 +242,8 @@ export class Daemon {
   }
 
   retain(): RetentionResult {
+    // Retention keeps each collector's last success by id: kept-back runs get theirs first.
+    this.flushRunBooks();
     const result = applyRetention(this.db, retentionPolicy(this.options.config), this.options.clock.now());
     this.options.log.info(result, 'retention applied');
     this.events.emit('retention:finished', result);
@@ -254,6 +264,17 @@ export class Daemon {
   async close(): Promise<void> {
     this.abortRuns();
     await Promise.allSettled([...this.apis.values()].map((api) => api.close()));
+    this.flushRunBooks();
     this.db.close();
+  }
+
+  /** Writes the collector runs kept back (`deferRunBooks`); a failure is logged, and they stay kept back. */
+  private flushRunBooks(): void {
+    try {
+      flushRuns(this.db);
+    } catch (error) {
+      this.noteWriteFailure('collector runs', error);
+      this.options.log.error({ err: error }, 'collector runs could not be recorded');
+    }
   }
 }

@@ -1,5 +1,5 @@
 import { ApiError, NoDataError } from '../api/index.js';
-import { finishRun, recordRun, startRun } from '../db/collector-runs.js';
+import { deferRun, finishRun, recordRun, startRun } from '../db/collector-runs.js';
 import { databaseWriteFailure } from '../db/errors.js';
 import type { Database } from '../db/open.js';
 import type { CollectorOutcome } from '../db/schema.js';
@@ -43,6 +43,11 @@ export async function runCollector(
     timeoutMs: number;
     /** Defaults to OPEN_ROW_AFTER_MS; 0 writes the open row at once. */
     openRowAfterMs?: number;
+    /**
+     * A run written once, at its end, is kept back and written with others (`deferRun`): for a
+     * replay, where each run's own commit was most of what its books cost. The caller flushes.
+     */
+    deferBooks?: boolean;
   },
 ): Promise<RunReport> {
   const startedAt = base.clock.now();
@@ -90,8 +95,10 @@ export async function runCollector(
         detail: report.detail ?? null,
       };
       const id = row.close();
-      if (id === undefined) recordRun(base.db, { account: base.account, collector: collector.name, startedAt, ...end });
-      else finishRun(base.db, id, end);
+      const run = { account: base.account, collector: collector.name, startedAt, ...end };
+      if (id !== undefined) finishRun(base.db, id, end);
+      else if (base.deferBooks) deferRun(base.db, run);
+      else recordRun(base.db, run);
     } catch (error) {
       // The collector's work may have landed, but a run whose record failed is not a success:
       // freshness is read from these records.

@@ -108,7 +108,16 @@ export async function replay(options: ReplayOptions): Promise<ReplayReport> {
   // mail due cost smtp-server's fixed 100 ms greeting delay each, most of a replay's idle wall time.
   const mailer = smtpMailer(config.email, {}, { keepOpen: true });
   const start = () => {
-    const started = new Daemon({ config, clock, log, inflight, local, mailer, progressStream: discard });
+    const started = new Daemon({
+      config,
+      clock,
+      log,
+      inflight,
+      local,
+      mailer,
+      progressStream: discard,
+      deferRunBooks: true,
+    });
     started.events.on('collector:finished', (run) => runs.push(run));
     return { daemon: started, scheduler: new VirtualScheduler(clock, inflight, log) };
   };
