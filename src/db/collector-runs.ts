@@ -101,8 +101,11 @@ export function recordRun(database: Database, run: FinishedRun): void {
   statements(database).record.run(runRow(run));
 }
 
-/** Runs kept back by `deferRun`, per open database, in the order they ended. */
-const deferred = new WeakMap<Database, RunRow[]>();
+/**
+ * Runs kept back by `deferRun`, per open database, in the order they ended, and the latest ok
+ * end among them per account and collector (what `lastSuccessAt` adds to the table's).
+ */
+const deferred = new WeakMap<Database, { rows: RunRow[]; latestOk: Map<string, number> }>();
 
 /** How many runs `deferRun` keeps back at most before writing them (a virtual hour or so of a replay). */
 export const DEFERRED_RUNS_LIMIT = 256;
@@ -116,41 +119,45 @@ export const DEFERRED_RUNS_LIMIT = 256;
  * run, when writing the kept-back runs fails (the earlier ones stay kept back for the next try).
  */
 export function deferRun(database: Database, run: FinishedRun): void {
-  let rows = deferred.get(database);
-  if (rows === undefined) {
-    rows = [];
-    deferred.set(database, rows);
+  let kept = deferred.get(database);
+  if (kept === undefined) {
+    kept = { rows: [], latestOk: new Map() };
+    deferred.set(database, kept);
   }
   const row = runRow(run);
-  rows.push(row);
-  if (rows.length < DEFERRED_RUNS_LIMIT) return;
-  try {
-    flushRuns(database);
-  } catch (error) {
-    rows.pop();
-    throw error;
+  kept.rows.push(row);
+  if (kept.rows.length >= DEFERRED_RUNS_LIMIT) {
+    try {
+      flushRuns(database);
+    } catch (error) {
+      kept.rows.pop();
+      throw error;
+    }
+  }
+  // Only once it is kept (or written): a run that failed to be written is not a success.
+  if (row.outcome === 'ok' && kept.rows.length > 0) {
+    const key = `${row.account}\n${row.collector}`;
+    if (!(row.endedAt <= (kept.latestOk.get(key) ?? Number.NEGATIVE_INFINITY))) kept.latestOk.set(key, row.endedAt);
   }
 }
 
 /** Writes the runs `deferRun` kept back, in one transaction; on failure they stay kept back. */
 export function flushRuns(database: Database): void {
-  const rows = deferred.get(database);
-  if (rows === undefined || rows.length === 0) return;
+  const kept = deferred.get(database);
+  if (kept === undefined || kept.rows.length === 0) return;
   const { record } = statements(database);
   database.sqlite.transaction(() => {
-    for (const row of rows) record.run(row);
+    for (const row of kept.rows) record.run(row);
   })();
-  rows.length = 0;
+  kept.rows.length = 0;
+  kept.latestOk.clear();
 }
 
 /** When the collector last finished with outcome ok for the account, or null if it never did. */
 export function lastSuccessAt(database: Database, account: string, collector: string): number | null {
-  let latest = (statements(database).lastSuccess.get(account, collector) as number | null | undefined) ?? null;
-  for (const row of deferred.get(database) ?? []) {
-    if (row.outcome !== 'ok' || row.account !== account || row.collector !== collector) continue;
-    if (latest === null || row.endedAt > latest) latest = row.endedAt;
-  }
-  return latest;
+  const stored = (statements(database).lastSuccess.get(account, collector) as number | null | undefined) ?? null;
+  const kept = deferred.get(database)?.latestOk.get(`${account}\n${collector}`);
+  return kept !== undefined && (stored === null || kept > stored) ? kept : stored;
 }
 
 /** The last success of every (account, collector) that ever succeeded. */
