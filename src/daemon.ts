@@ -1,14 +1,15 @@
-import type { Dispatcher } from 'undici';
 import type { Mailer } from './alerts/email.js';
 import { apiClientFor } from './api/from-config.js';
 import type { RequestEvent } from './api/http.js';
 import type { ApiClient, RateLimitWindow } from './api/index.js';
+import type { LocalExchange } from './api/local-exchange.js';
 import type { Clock } from './clock.js';
 import type { CollectorName } from './collectors/collector.js';
 import { collectors } from './collectors/index.js';
 import { type RunReport, runCollector } from './collectors/run.js';
 import type { Config } from './config/schema.js';
 import { recordAccounts } from './db/accounts.js';
+import { flushRuns } from './db/collector-runs.js';
 import { recordDaemonClock } from './db/daemon-clock.js';
 import { databaseWriteFailure } from './db/errors.js';
 import { type Database, openDatabase } from './db/open.js';
@@ -37,12 +38,18 @@ export interface DaemonOptions {
   inflight?: InflightCounter;
   /** Only these collectors (default: every enabled one). */
   only?: readonly CollectorName[];
-  /** Where API requests go instead of the network (a replay's in-process simulators). */
-  dispatcher?: Dispatcher;
+  /** Answers API requests instead of the network (a replay's in-process simulators). */
+  local?: LocalExchange;
   /** Where collectors draw progress bars (collector.ts); a replay hands a non-terminal so only its own bar draws. */
   progressStream?: NodeJS.WritableStream & { isTTY?: boolean };
   /** A mailer the caller keeps open and closes (a replay's); by default one per tick with mail due. */
   mailer?: Mailer;
+  /**
+   * Collector runs' rows are written a few hundred at a time instead of each in a commit of its
+   * own (src/db/collector-runs.ts `deferRun`), and at close: for a replay, whose database a crash
+   * leaves unfinished anyway. Reads of the runs (freshness) see them as written.
+   */
+  deferRunBooks?: boolean;
 }
 
 /** How long one collector run may take before it is aborted (real time; a safety net). */
@@ -82,7 +89,7 @@ export class Daemon {
           clock,
           log,
           inflight: options.inflight,
-          dispatcher: options.dispatcher,
+          local: options.local,
           onRequest: (event) => this.events.emit('api:request', event),
         }),
       );
@@ -182,6 +189,7 @@ export class Daemon {
       signal: this.shutdown.signal,
       progressStream: this.options.progressStream,
       timeoutMs: RUN_TIMEOUT_MS,
+      deferBooks: this.options.deferRunBooks,
     });
     if (report.databaseFailure) this.setWriteProblem(`collector ${name}@${account}`, report.databaseFailure);
     else if (report.outcome === 'ok' && this.writeProblem !== undefined) {
@@ -234,6 +242,8 @@ export class Daemon {
   }
 
   retain(): RetentionResult {
+    // Retention keeps each collector's last success by id: kept-back runs get theirs first.
+    this.flushRunBooks();
     const result = applyRetention(this.db, retentionPolicy(this.options.config), this.options.clock.now());
     this.options.log.info(result, 'retention applied');
     this.events.emit('retention:finished', result);
@@ -254,6 +264,17 @@ export class Daemon {
   async close(): Promise<void> {
     this.abortRuns();
     await Promise.allSettled([...this.apis.values()].map((api) => api.close()));
+    this.flushRunBooks();
     this.db.close();
+  }
+
+  /** Writes the collector runs kept back (`deferRunBooks`); a failure is logged, and they stay kept back. */
+  private flushRunBooks(): void {
+    try {
+      flushRuns(this.db);
+    } catch (error) {
+      this.noteWriteFailure('collector runs', error);
+      this.options.log.error({ err: error }, 'collector runs could not be recorded');
+    }
   }
 }

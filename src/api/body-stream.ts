@@ -113,3 +113,19 @@ function readAhead(
 }
 
 const EMPTY = new Uint8Array(0);
+
+/**
+ * `consumeBody` for a body that arrived whole (answered in process): `consume` reads the same
+ * text in one piece, after the same turn of the event loop that lets other answers in first.
+ */
+export async function consumeWhole<T>(
+  text: string,
+  consume: (text: AsyncIterable<string>) => Promise<T>,
+): Promise<{ value: T }> {
+  async function* whole(): AsyncGenerator<string> {
+    if (text === '') return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    yield text;
+  }
+  return { value: await consume(whole()) };
+}

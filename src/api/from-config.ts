@@ -1,10 +1,10 @@
-import type { Dispatcher } from 'undici';
 import type { Clock } from '../clock.js';
 import type { AccountConfig, Config } from '../config/schema.js';
 import type { Logger } from '../log.js';
 import type { InflightCounter } from '../scheduler/inflight.js';
 import { type ApiClient, createApiClient } from './client.js';
 import type { RequestEvent } from './http.js';
+import type { LocalExchange } from './local-exchange.js';
 
 export interface ApiWiring {
   clock: Clock;
@@ -12,7 +12,7 @@ export interface ApiWiring {
   inflight?: InflightCounter;
   onRequest?: (event: RequestEvent & { account: string }) => void;
   /** Instead of the network: a replay's in-process simulator. */
-  dispatcher?: Dispatcher;
+  local?: LocalExchange;
 }
 
 /** The API client of one configured account, with the `api` section's timeouts and retries. */
@@ -29,7 +29,7 @@ export function apiClientFor(config: Config, account: AccountConfig, wiring: Api
     retries: { max: api.retries.max, baseDelayMs: api.retries.baseDelayMs, maxDelayMs: api.retries.maxDelayMs },
     concurrency: api.concurrency,
     inflight: wiring.inflight,
-    dispatcher: wiring.dispatcher,
+    local: wiring.local,
     onRequest: wiring.onRequest && ((event) => wiring.onRequest?.({ ...event, account: account.name })),
   });
 }

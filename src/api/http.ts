@@ -5,8 +5,9 @@ import type { Clock } from '../clock.js';
 import type { Logger } from '../log.js';
 import { version } from '../package-root.js';
 import { redact, registerSecret } from '../redact.js';
-import { type BodyConsumer, BodyReadError, consumeBody } from './body-stream.js';
+import { type BodyConsumer, BodyReadError, consumeBody, consumeWhole } from './body-stream.js';
 import { ApiError, type ApiErrorFields } from './errors.js';
+import type { LocalExchange } from './local-exchange.js';
 import { type BudgetTicket, parseRetryAfter, type RateLimitBudget } from './rate-limit.js';
 import { decodeSuccessBody, errorFromNetwork, errorFromResponse } from './response.js';
 import { Semaphore } from './semaphore.js';
@@ -45,8 +46,8 @@ export interface ApiClientOptions {
    * scheduler moves time only while no answer is on its way.
    */
   inflight?: { track<T>(work: Promise<T>): Promise<T> };
-  /** Where requests go instead of a connection pool of our own (a replay's in-process simulator). */
-  dispatcher?: Dispatcher;
+  /** Answers requests in this process instead of the network (a replay's simulators). */
+  local?: LocalExchange;
 }
 
 export type QueryValue = string | number | boolean | readonly string[] | undefined;
@@ -82,6 +83,17 @@ const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 
 type Attempt = { ok: true; response: ApiResponse } | { ok: false; error: ApiErrorFields };
 
+/** What came back, over the wire or in process: the body read whole, or handed to a consumer. */
+interface Exchanged {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+  streamed?: { value: unknown };
+}
+
+/** Decodes in-process answers as undici's `body.text()` does (UTF-8, a leading BOM dropped). */
+const utf8 = new TextDecoder();
+
 /**
  * The only code that talks HTTP to RunPod: auth, timeouts, the shared concurrency limit,
  * rate-limit pacing, retries with backoff, and error classification. Every error and log
@@ -93,29 +105,21 @@ export class HttpTransport {
   private readonly userAgent = `podwarden/${version}`;
   private readonly maxRateLimitWaitMs: number;
   private readonly random: () => number;
-  /** Each base URL's origin, when requests to it may skip undici's URL parsing (see `canonicalOrigin`). */
-  private readonly origins: Record<ApiRequest['target'], string | undefined>;
 
   constructor(
     private readonly options: ApiClientOptions,
     private readonly budget: RateLimitBudget,
   ) {
     registerSecret(options.apiKey);
-    this.agent =
-      options.dispatcher ??
-      new Agent({
-        connect: { timeout: options.timeouts.connectMs },
-        headersTimeout: options.timeouts.headersMs,
-        bodyTimeout: options.timeouts.bodyMs,
-        maxResponseSize: MAX_RESPONSE_BYTES,
-      });
+    this.agent = new Agent({
+      connect: { timeout: options.timeouts.connectMs },
+      headersTimeout: options.timeouts.headersMs,
+      bodyTimeout: options.timeouts.bodyMs,
+      maxResponseSize: MAX_RESPONSE_BYTES,
+    });
     this.semaphore = new Semaphore(options.concurrency);
     this.maxRateLimitWaitMs = options.maxRateLimitWaitMs ?? DEFAULT_MAX_RATE_LIMIT_WAIT_MS;
     this.random = options.random ?? Math.random;
-    this.origins = {
-      rest: canonicalOrigin(`${options.restBaseUrl.replace(/\/+$/, '')}/x`),
-      graphql: canonicalOrigin(options.graphqlBaseUrl),
-    };
   }
 
   /** Sends with retries; resolves with a 2xx response, otherwise throws ApiError. */
@@ -166,44 +170,63 @@ export class HttpTransport {
     let ticket: BudgetTicket | undefined;
     let started: number | undefined;
     let status: number | 'error' = 'error';
-    const signal = attemptSignal(req.signal);
     let consuming = false;
     try {
       ticket = await this.budget.acquire(op, this.maxRateLimitWaitMs, req.signal);
       started = performance.now();
-      const exchange = async () => {
-        const options = {
+      const body = req.body === undefined ? undefined : JSON.stringify(req.body);
+      const local = this.options.local;
+      const exchange = async (): Promise<Exchanged> => {
+        if (local !== undefined) {
+          // What undici does with a signal aborted before the request or while it was answered.
+          if (req.signal?.aborted) throw req.signal.reason;
+          const reply = await local({ method: req.method, url, headers, body });
+          if (req.signal?.aborted) throw req.signal.reason;
+          status = reply.status;
+          const text = reply.bytes === undefined ? '' : utf8.decode(reply.bytes);
+          // The whole answer has arrived: its place goes to the next request before it is read.
+          release();
+          if (consume && status >= 200 && status < 300 && !(reply.headers['content-type'] ?? '').includes('html')) {
+            consuming = true;
+            return {
+              status,
+              headers: reply.headers,
+              text: '',
+              streamed: await consumeWhole(text, (t) => consume(t, op)),
+            };
+          }
+          return { status, headers: reply.headers, text };
+        }
+        const response = await request(url, {
           method: req.method,
           headers,
-          body: req.body === undefined ? undefined : JSON.stringify(req.body),
-          signal,
-        };
-        // What undici's request() does, minus parsing back the URL we just wrote, when that
-        // parse could not change it (~1 % of a replayed day's steady hours).
-        const origin = this.origins[req.target];
-        const response =
-          origin !== undefined && parsesAsWritten(url)
-            ? await this.agent.request({ ...options, origin, path: url.slice(origin.length) })
-            : await request(url, { ...options, dispatcher: this.agent });
+          body,
+          signal: attemptSignal(req.signal),
+          dispatcher: this.agent,
+        });
         status = response.statusCode;
         const type = header(response.headers, 'content-type') ?? '';
         if (consume && status >= 200 && status < 300 && !type.includes('html')) {
           consuming = true;
           const streamed = await consumeBody(response.body, (text) => consume(text, op), release);
-          return { response, text: '', streamed };
+          return { status, headers: response.headers, text: '', streamed };
         }
         const text = await response.body.text();
         release();
-        return { response, text };
+        return { status, headers: response.headers, text };
       };
-      const { response, text, streamed } = await (this.options.inflight?.track(exchange()) ?? exchange());
-      const code = response.statusCode;
+      const {
+        status: code,
+        headers: answered,
+        text,
+        streamed,
+      } = await (this.options.inflight?.track(exchange()) ?? exchange());
       const from = {
         url: url.split('?')[0] ?? url,
-        contentType: header(response.headers, 'content-type'),
-        location: header(response.headers, 'location')?.split('?')[0],
+        contentType: header(answered, 'content-type'),
+        location: header(answered, 'location')?.split('?')[0],
       };
-      this.budget.observe(ticket, header(response.headers, 'ratelimit'), header(response.headers, 'ratelimit-policy'));
+      this.budget.observe(ticket, header(answered, 'ratelimit'), header(answered, 'ratelimit-policy'));
       if (streamed) return { ok: true, response: { op, status: code, body: streamed.value } };
       if (code >= 200 && code < 300) {
         const decoded = decodeSuccessBody(op, code, text, from, req.parse);
@@ -212,7 +235,7 @@ export class HttpTransport {
           : { ok: false, error: decoded };
       }
       const now = this.options.clock.now();
-      const retryAfterMs = parseRetryAfter(header(response.headers, 'retry-after'), now, RETRY_AFTER_SANITY_CAP_MS);
+      const retryAfterMs = parseRetryAfter(header(answered, 'retry-after'), now, RETRY_AFTER_SANITY_CAP_MS);
       if (code === 429 && retryAfterMs !== undefined) this.budget.blockFor(retryAfterMs);
       return { ok: false, error: errorFromResponse(op, code, text, from, retryAfterMs) };
     } catch (error) {
@@ -310,33 +333,6 @@ export class HttpTransport {
   }
 }
 
-/**
- * The origin of `base` when a URL made of `base`, encodeURIComponent'ed path segments and query
- * parts is already what WHATWG URL parsing would make of it (so it can go to the dispatcher as
- * origin + path unparsed), else undefined: a base with a default port, upper-case letters, a
- * user, a fragment or a path to normalise is parsed on every request, as undici does.
- */
-function canonicalOrigin(base: string): string | undefined {
-  try {
-    const url = new URL(base);
-    const plain = (url.protocol === 'http:' || url.protocol === 'https:') && !url.username && !url.password;
-    return plain && !url.hash && url.href === base && base.startsWith(url.origin) ? url.origin : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * Whether parsing `url` (built on a canonical base) would leave it as it is: it would not where a
- * path parameter is a dot segment (`.`, `..`: encodeURIComponent leaves dots) or where the query
- * holds an apostrophe (encodeURIComponent leaves it, URL parsing escapes it in a query).
- */
-function parsesAsWritten(url: string): boolean {
-  return !url.includes("'") && !DOT_SEGMENT.test(url);
-}
-
-const DOT_SEGMENT = /\/\.\.?(?:[/?]|$)/;
-
 /** `GET /pods/{id} (pod-1)`: the templated route and what it was called with. */
 function opName(req: ApiRequest): string {
   const label = req.label ?? Object.values(req.params ?? {}).join(', ');
@@ -363,9 +359,9 @@ function header(headers: Record<string, string | string[] | undefined>, name: st
 
 /**
  * The caller's signal, handed to undici as it is. undici lets go of its abort listener only when
- * the response stream closes, a tick after the body was read; answered in process (the replay), a
- * run's many requests finish within one tick and their listeners gather on the run's signal for
- * that tick (MaxListenersExceeded, though none outlives its answer). Lifting the listener limit is
+ * the response stream closes, a tick after the body was read; answers that arrive together (a
+ * run's requests to a fast server) gather their listeners on the run's signal for that tick
+ * (MaxListenersExceeded, though none outlives its answer). Lifting the listener limit is
  * cheaper than what this did before, a controller of our own per attempt that followed the
  * caller's: a replayed day sends about one request per run signal, so that was per request.
  */

@@ -16,7 +16,7 @@ import { VirtualScheduler } from '../scheduler/virtual.js';
 import type { Scenario } from '../simulator/scenario.js';
 import { type Simulator, startSimulator } from '../simulator/server.js';
 import { reportedAccounts, reportedAlerts, reportedEmails } from './alert-report.js';
-import { InProcessDispatcher } from './in-process-dispatcher.js';
+import { inProcessExchange } from './in-process-exchange.js';
 import { isoSpan, podOutcomes, type ReplayReport, tallyRuns } from './report.js';
 import { replayedAccounts, sandboxConfig } from './sandbox-config.js';
 import { latencyJumpsClocks } from './virtual-sim-clock.js';
@@ -103,12 +103,21 @@ export async function replay(options: ReplayOptions): Promise<ReplayReport> {
   }
   const inflight = new InflightCounter();
   const runs: RunReport[] = [];
-  const dispatcher = new InProcessDispatcher(sims);
+  const local = inProcessExchange(sims);
   // One SMTP connection for the whole replay (across restarts too): a connection per tick with
   // mail due cost smtp-server's fixed 100 ms greeting delay each, most of a replay's idle wall time.
   const mailer = smtpMailer(config.email, {}, { keepOpen: true });
   const start = () => {
-    const started = new Daemon({ config, clock, log, inflight, dispatcher, mailer, progressStream: discard });
+    const started = new Daemon({
+      config,
+      clock,
+      log,
+      inflight,
+      local,
+      mailer,
+      progressStream: discard,
+      deferRunBooks: true,
+    });
     started.events.on('collector:finished', (run) => runs.push(run));
     return { daemon: started, scheduler: new VirtualScheduler(clock, inflight, log) };
   };

@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/api/index.js';
 import { VirtualClock } from '../../src/clock.js';
@@ -110,6 +111,69 @@ describe('a collector run’s books', () => {
     const report = await running;
     expect(report).toMatchObject({ outcome: 'error', rows: 0 });
     expect(report.error).toContain('full');
+  });
+});
+
+describe('a collector run’s real-time deadlines', () => {
+  /** A collector that runs until its run's signal aborts, and fails with the signal's reason. */
+  const untilAborted: Collector = {
+    name: 'pods',
+    collect: (ctx) =>
+      new Promise((_, reject) => {
+        if (ctx.signal.aborted) reject(ctx.signal.reason);
+        ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason), { once: true });
+      }),
+  };
+
+  it('shows a run as going once it has run longer than its open row’s delay', async () => {
+    const database = temp.open();
+    const { collector, finish } = gated({ rows: 2 });
+    const running = runCollector(collector, base(database, new VirtualClock(T0), 20));
+    // Waits for the row, however long the machine takes to get there.
+    while (recentRuns(database, { limit: 1 }).length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(recentRuns(database, { limit: 5 })).toMatchObject([{ startedAt: T0, endedAt: null, outcome: null }]);
+    finish();
+    expect(await running).toMatchObject({ outcome: 'ok', rows: 2 });
+    expect(recentRuns(database, { limit: 5 })).toMatchObject([{ startedAt: T0, endedAt: T0, outcome: 'ok', rows: 2 }]);
+  });
+
+  it('aborts a run that outlives its timeout, and only that one', async () => {
+    const database = temp.open();
+    const clock = new VirtualClock(T0);
+    const quick = gated({ rows: 1 });
+    const slow = runCollector(untilAborted, { ...base(database, clock), timeoutMs: 20 });
+    const fast = runCollector(quick.collector, { ...base(database, clock), timeoutMs: 60_000 });
+    const report = await slow;
+    expect(report).toMatchObject({ outcome: 'aborted', rows: 0 });
+    expect(report.error).toMatch(/timeout/);
+    quick.finish();
+    expect(await fast).toMatchObject({ outcome: 'ok', rows: 1 });
+  });
+
+  it('aborts every run going at shutdown with its reason, keeping one listener on the shutdown signal', async () => {
+    const database = temp.open();
+    const clock = new VirtualClock(T0);
+    const shutdown = new AbortController();
+    for (let i = 0; i < 20; i++) {
+      const { collector, finish } = gated({ rows: i });
+      const running = runCollector(collector, { ...base(database, clock), signal: shutdown.signal });
+      finish();
+      await running;
+    }
+    expect(getEventListeners(shutdown.signal, 'abort').length).toBeLessThanOrEqual(1);
+    const going = [1, 2, 3].map(() =>
+      runCollector(untilAborted, { ...base(database, clock), signal: shutdown.signal }),
+    );
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    shutdown.abort(new Error('podwarden is shutting down'));
+    for (const report of await Promise.all(going)) {
+      expect(report).toMatchObject({ outcome: 'aborted', error: 'podwarden is shutting down' });
+    }
+    // A run that starts after shutdown is aborted from the start.
+    expect(await runCollector(untilAborted, { ...base(database, clock), signal: shutdown.signal })).toMatchObject({
+      outcome: 'aborted',
+      error: 'podwarden is shutting down',
+    });
   });
 });
 
