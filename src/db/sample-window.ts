@@ -1,5 +1,5 @@
 import type { Database } from './open.js';
-import { perDatabase } from './statements.js';
+import { perDatabase, dataVersion as readDataVersion } from './statements.js';
 
 /**
  * One Pod's recent samples, column by column, oldest first, from index `start`. A null figure is
@@ -76,7 +76,6 @@ type Row = [
 ];
 
 const statements = perDatabase(({ sqlite }) => ({
-  dataVersion: sqlite.prepare('PRAGMA data_version').pluck(),
   stored: sqlite
     .prepare<[string, number, string], number>(
       'SELECT 1 FROM pod_samples WHERE account = ? AND observed_at = ? AND pod_id = ?',
@@ -180,7 +179,7 @@ export function sampleWindow(
 ): ReadonlyMap<string, SampleSeries> {
   const state = states(database);
   const s = statements(database);
-  const dataVersion = s.dataVersion.get() as number;
+  const dataVersion = readDataVersion(database);
   if (dataVersion !== state.dataVersion) {
     state.dataVersion = dataVersion;
     state.accounts.clear();
