@@ -71,7 +71,7 @@ async function evaluateAccount(ctx: EvaluationContext, account: string): Promise
   };
   const memo = idleMemo(db, account);
   // A Pod with an open episode gets a receipt or findings quoting this tick's evidence.
-  memo.pods.pin(new Set(episodes.keys()));
+  memo.pods.pin(episodes);
   const before = { judged: memo.pods.judged + memo.members.judged, reused: memo.pods.reused + memo.members.reused };
   const assessments = assessPods(input, memo.pods);
   const listed = new Set(pods.map((pod) => pod.podId));
@@ -81,12 +81,13 @@ async function evaluateAccount(ctx: EvaluationContext, account: string): Promise
   for (const a of assessments) {
     if (a.verdict === 'unknown') unjudge(ctx, account, a.pod.podId, a.reason);
   }
+  const ended = new Set<string>();
   for (const [podId, episode] of episodes) {
     const a = byPod.get(podId);
     if (a && isIdle(a) && a.rule?.name === episode.rule) continue;
     if (!a) unjudge(ctx, account, podId, 'Pod missing from the latest poll');
     steps.end(episode, a, ruleNamed(rules, episode.rule));
-    episodes.delete(podId);
+    ended.add(podId);
   }
 
   const due: DueStop[] = [];
@@ -94,7 +95,7 @@ async function evaluateAccount(ctx: EvaluationContext, account: string): Promise
     if (!isIdle(a) || !a.rule) continue;
     const judged = a as Judged;
     const warn = mayWarn(judged.rule, a.verdict);
-    let episode = episodes.get(a.pod.podId) ?? steps.open(judged, warn);
+    let episode = (ended.has(a.pod.podId) ? undefined : episodes.get(a.pod.podId)) ?? steps.open(judged, warn);
     if (episode.warnedAt === null && warn) episode = steps.warn(judged, episode);
     appendPodFindings(ctx, account, judged, episode);
     if (ladderPhase(judged.rule, episode, now) === 'stop_due' && mayStop(judged.rule, a.verdict)) {
@@ -136,7 +137,7 @@ function freeze(
   account: string,
   state: {
     freshness: PodsFreshness;
-    episodes: Map<string, IdleEpisodeRecord>;
+    episodes: ReadonlyMap<string, IdleEpisodeRecord>;
     pods: readonly PodRecord[];
     steps: LadderSteps;
   },
