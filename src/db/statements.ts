@@ -171,6 +171,15 @@ export function cachedRead<K, T>(read: (database: Database, key: K) => T) {
       }
       return value;
     },
+    /**
+     * The value kept for `key` while it is still what a read would return, else undefined: reads
+     * only data_version and keeps nothing, so a writer may compare with it inside its transaction
+     * (where `get` reads afresh) before it writes and invalidates.
+     */
+    peek(database: Database, key: K): T | undefined {
+      const cache = caches(database);
+      return dataVersion(database) === cache.seen ? cache.values.get(key) : undefined;
+    },
     invalidate(database: Database): void {
       caches(database).values.clear();
     },
