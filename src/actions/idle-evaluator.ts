@@ -3,7 +3,7 @@ import { activeSnoozes, type IdleEpisodeRecord, openEpisodes } from '../db/idle-
 import type { Database } from '../db/open.js';
 import { livePods, type PodRecord } from '../db/pods.js';
 import { sampleWindow } from '../db/sample-window.js';
-import { perDatabase } from '../db/statements.js';
+import { oneDataVersion, perDatabase } from '../db/statements.js';
 import type { EvaluationContext, Evaluator } from '../rules/evaluator.js';
 import { assessPods, type IdleInput, idleClusters, isIdle, type PodAssessment, windowStart } from '../rules/idle.js';
 import { AssessmentMemo } from '../rules/idle-memo.js';
@@ -26,7 +26,8 @@ export const idleEvaluator: Evaluator = {
     if (ctx.config.idle.rules.length === 0) return;
     for (const { name } of ctx.config.accounts) {
       if (ctx.signal.aborted) return;
-      await evaluateAccount(ctx, name);
+      // One data_version for the cached reads of the judging, up to the stops (the first await).
+      await oneDataVersion(ctx.db, () => evaluateAccount(ctx, name));
     }
   },
 };
@@ -70,7 +71,7 @@ async function evaluateAccount(ctx: EvaluationContext, account: string): Promise
   };
   const memo = idleMemo(db, account);
   // A Pod with an open episode gets a receipt or findings quoting this tick's evidence.
-  memo.pods.pin(new Set(episodes.keys()));
+  memo.pods.pin(episodes);
   const before = { judged: memo.pods.judged + memo.members.judged, reused: memo.pods.reused + memo.members.reused };
   const assessments = assessPods(input, memo.pods);
   const listed = new Set(pods.map((pod) => pod.podId));
@@ -80,12 +81,13 @@ async function evaluateAccount(ctx: EvaluationContext, account: string): Promise
   for (const a of assessments) {
     if (a.verdict === 'unknown') unjudge(ctx, account, a.pod.podId, a.reason);
   }
+  const ended = new Set<string>();
   for (const [podId, episode] of episodes) {
     const a = byPod.get(podId);
     if (a && isIdle(a) && a.rule?.name === episode.rule) continue;
     if (!a) unjudge(ctx, account, podId, 'Pod missing from the latest poll');
     steps.end(episode, a, ruleNamed(rules, episode.rule));
-    episodes.delete(podId);
+    ended.add(podId);
   }
 
   const due: DueStop[] = [];
@@ -93,7 +95,7 @@ async function evaluateAccount(ctx: EvaluationContext, account: string): Promise
     if (!isIdle(a) || !a.rule) continue;
     const judged = a as Judged;
     const warn = mayWarn(judged.rule, a.verdict);
-    let episode = episodes.get(a.pod.podId) ?? steps.open(judged, warn);
+    let episode = (ended.has(a.pod.podId) ? undefined : episodes.get(a.pod.podId)) ?? steps.open(judged, warn);
     if (episode.warnedAt === null && warn) episode = steps.warn(judged, episode);
     appendPodFindings(ctx, account, judged, episode);
     if (ladderPhase(judged.rule, episode, now) === 'stop_due' && mayStop(judged.rule, a.verdict)) {
@@ -135,7 +137,7 @@ function freeze(
   account: string,
   state: {
     freshness: PodsFreshness;
-    episodes: Map<string, IdleEpisodeRecord>;
+    episodes: ReadonlyMap<string, IdleEpisodeRecord>;
     pods: readonly PodRecord[];
     steps: LadderSteps;
   },

@@ -60,23 +60,29 @@ export function recordGpuAvailability(
   now: number,
 ): { changed: number; unchanged: number } {
   const s = statements(database);
-  // Every poll moves last_seen_at, which the latest rows carry.
-  latestCached.invalidate(database);
   return recordChanges<GpuAvailabilityInput, GpuAvailabilityRecord>(
     database,
     {
       touch: (row, at) => s.touch.run(at, row.account, row.gpuTypeId, row.product, row.dataCenterId, row.sinceAt),
       insert: s.insert,
     },
-    () => new Map(s.latest.all(account).map((row) => [keyOf(row), row])),
-    observations,
-    {
-      key: keyOf,
-      row: (observation) => ({ account, ...observation }),
-      same: (previous, observation) => observedFields.every((field) => previous[field] === observation[field]),
+    () => {
+      // The collector has just read the latest rows (kept for the idle rule): unless anything
+      // wrote since, they are what is stored, and comparing with them spares reading them again.
+      const stored = latestCached.peek(database, account) ?? s.latest.all(account);
+      // Every poll moves last_seen_at, which the latest rows carry.
+      latestCached.invalidate(database);
+      return new Map(stored.map((row) => [keyOf(row), row]));
     },
+    observations,
+    { key: keyOf, row: (observation) => ({ account, ...observation }), same: sameFigures },
     now,
   );
+}
+
+function sameFigures(previous: GpuAvailabilityRecord, observation: GpuAvailabilityInput): boolean {
+  for (const field of observedFields) if (previous[field] !== observation[field]) return false;
+  return true;
 }
 
 // Read by the idle rule's scarcity guard on every tick, and by the catalog metrics and status

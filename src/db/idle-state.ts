@@ -39,9 +39,12 @@ const heldEpisodes = cachedRead(
     ),
 );
 
-/** The open (not ended) episode of each Pod of the account (a new map: the caller may change it). */
-export function openEpisodes(database: Database, account: string): Map<string, IdleEpisodeRecord> {
-  return new Map(heldEpisodes.get(database, account));
+/**
+ * The open (not ended) episode of each Pod of the account. Shared between callers until an
+ * episode is written: do not modify (the idle rule used to copy its hundreds of entries every tick).
+ */
+export function openEpisodes(database: Database, account: string): ReadonlyMap<string, IdleEpisodeRecord> {
+  return heldEpisodes.get(database, account);
 }
 
 /** Every column of idle_episodes under its record name (all plain values: nothing to decode). */

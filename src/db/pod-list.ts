@@ -2,7 +2,7 @@ import { getTableColumns } from 'drizzle-orm';
 import type { LatestInput, UnreadableItems } from './latest.js';
 import type { Database } from './open.js';
 import { pods } from './schema.js';
-import { perDatabase } from './statements.js';
+import { dataVersion, perDatabase } from './statements.js';
 
 export type PodRecord = typeof pods.$inferSelect;
 export type PodInput = LatestInput<typeof pods>;
@@ -34,7 +34,6 @@ const lists = perDatabase(({ sqlite }) => ({
   seenAt: sqlite
     .prepare<[string, string], number>('SELECT last_seen_at FROM pods WHERE account = ? AND pod_id = ?')
     .pluck(),
-  dataVersion: sqlite.prepare('PRAGMA data_version').pluck(),
   version: Number.NaN,
   byAccount: new Map<string, Listed>(),
 }));
@@ -42,7 +41,7 @@ const lists = perDatabase(({ sqlite }) => ({
 /** The cache, emptied first if another connection (the CLI) committed since it was filled. */
 function current(database: Database) {
   const cache = lists(database);
-  const version = cache.dataVersion.get() as number;
+  const version = dataVersion(database);
   if (version !== cache.version) {
     cache.version = version;
     cache.byAccount.clear();

@@ -1,5 +1,5 @@
 import type { Database } from './open.js';
-import { perDatabase } from './statements.js';
+import { perDatabase, dataVersion as readDataVersion } from './statements.js';
 
 /**
  * One Pod's recent samples, column by column, oldest first, from index `start`. A null figure is
@@ -51,6 +51,11 @@ interface AccountWindow {
   keepMs: number;
   /** One batch written through this connection since the last refresh, held to be appended without a read. */
   pending: PendingBatch | undefined;
+  /**
+   * The start of the last trim, after which every series held has a sample at or after it (and
+   * only a re-read drops samples): a trim from no later a time has nothing to do.
+   */
+  trimmedFrom: number;
 }
 
 /** The rows of one insertPodSamples call as stored, and the oldest of them. */
@@ -76,7 +81,6 @@ type Row = [
 ];
 
 const statements = perDatabase(({ sqlite }) => ({
-  dataVersion: sqlite.prepare('PRAGMA data_version').pluck(),
   stored: sqlite
     .prepare<[string, number, string], number>(
       'SELECT 1 FROM pod_samples WHERE account = ? AND observed_at = ? AND pod_id = ?',
@@ -180,7 +184,7 @@ export function sampleWindow(
 ): ReadonlyMap<string, SampleSeries> {
   const state = states(database);
   const s = statements(database);
-  const dataVersion = s.dataVersion.get() as number;
+  const dataVersion = readDataVersion(database);
   if (dataVersion !== state.dataVersion) {
     state.dataVersion = dataVersion;
     state.accounts.clear();
@@ -194,6 +198,7 @@ export function sampleWindow(
       dirtyFrom: Number.POSITIVE_INFINITY,
       keepMs: 0,
       pending: undefined,
+      trimmedFrom: Number.NEGATIVE_INFINITY,
     };
     state.accounts.set(account, window);
   }
@@ -205,6 +210,7 @@ export function sampleWindow(
     append(window, s.since.all(account, keepFrom), state);
     window.loadedFrom = keepFrom;
     window.dirtyFrom = Number.POSITIVE_INFINITY;
+    window.trimmedFrom = Number.NEGATIVE_INFINITY;
     for (const series of window.series.values()) series.landed = ++state.landedCounter;
   } else {
     settlePending(database, window, state);
@@ -219,6 +225,7 @@ export function sampleWindow(
     }
     append(window, s.since.all(account, rereadFrom), state);
     window.dirtyFrom = Number.POSITIVE_INFINITY;
+    window.trimmedFrom = Number.NEGATIVE_INFINITY;
   }
   trim(window, keepFrom);
   return window.series;
@@ -273,6 +280,9 @@ function truncateFrom(series: Series, at: number): boolean {
 
 /** Drops samples older than every reader's window, and Pods left with none. */
 function trim(window: AccountWindow, keepFrom: number): void {
+  // The idle and waste rules ask for the same span each tick: the second call finds nothing to drop.
+  if (keepFrom <= window.trimmedFrom) return;
+  window.trimmedFrom = keepFrom;
   for (const [podId, series] of window.series) {
     const times = series.observedAt;
     let start = series.start;

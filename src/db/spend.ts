@@ -121,14 +121,27 @@ function readSpend(database: Database, query: SpendQuery): ResourceSpend[] {
 }
 
 // Read by every budget, waste rule and spend metric each tick; billing changes a few times an hour.
-const cached = cachedRead((database: Database, key: string): readonly ResourceSpend[] =>
-  readSpend(database, JSON.parse(key) as SpendQuery),
-);
+// Keyed by the query's fields joined with NUL (an account name, a kind and a bucket size never
+// hold one, the rest are numbers): building the key is the whole cost of a kept reading.
+const cached = cachedRead((database: Database, key: string): readonly ResourceSpend[] => {
+  const [account, kind, bucketSize, periodStart, periodEnd, windowStart] = key.split('\u0000');
+  return readSpend(database, {
+    account: account as string,
+    kind: kind as BillingKind,
+    bucketSize: bucketSize as BucketSize,
+    periodStart: Number(periodStart),
+    periodEnd: Number(periodEnd),
+    windowStart: Number(windowStart),
+  });
+});
 
 /** Spend per resource of one billing kind, ordered by resource id. Shared between callers: do not modify. */
 export function spendByResource(database: Database, query: SpendQuery): readonly ResourceSpend[] {
   const { account, kind, bucketSize, periodStart, periodEnd, windowStart } = query;
-  return cached.get(database, JSON.stringify({ account, kind, bucketSize, periodStart, periodEnd, windowStart }));
+  return cached.get(
+    database,
+    `${account}\u0000${kind}\u0000${bucketSize}\u0000${periodStart}\u0000${periodEnd}\u0000${windowStart}`,
+  );
 }
 
 /** Called by every writer of billing_records and billing_days (src/db/billing.ts). */
@@ -146,12 +159,19 @@ export function spendSince(
   database: Database,
   since: { account: string; kind: BillingKind; bucketSize: BucketSize; windowStart: number; now: number },
 ): ReadonlyMap<string, ResourceSpend> {
-  const { now, windowStart, ...rest } = since;
+  const { account, kind, bucketSize, now, windowStart } = since;
   // Buckets starting at or before `now` are those starting at or before the start of the bucket
   // holding it (every stored bucket starts on a boundary: the billing read refuses any other), so
   // the cached figures hold for the whole bucket instead of missing on every tick as `now + 1` did.
-  const periodEnd = bucketFloor(now, rest.bucketSize) + 1;
-  const rows = spendByResource(database, { ...rest, periodStart: windowStart, periodEnd, windowStart });
+  const periodEnd = bucketFloor(now, bucketSize) + 1;
+  const rows = spendByResource(database, {
+    account,
+    kind,
+    bucketSize,
+    periodStart: windowStart,
+    periodEnd,
+    windowStart,
+  });
   let byId = byResourceId.get(rows);
   if (byId === undefined) {
     byId = new Map(rows.map((row) => [row.resourceId, row]));

@@ -102,6 +102,51 @@ export function inventoryChanged(database: Database, table: SQLiteTable): void {
   }
 }
 
+const versions = perDatabase(({ sqlite }) => ({
+  read: sqlite.prepare('PRAGMA data_version').pluck(),
+  /** The version read at the start of the synchronous stretch under way (oneDataVersion), if any. */
+  pinned: undefined as number | undefined,
+  reads: 0,
+}));
+
+/**
+ * SQLite's data_version of this connection: it moves when another connection commits (never for
+ * this connection's own writes, which the query files' writers answer by invalidating). Inside
+ * oneDataVersion, the value read when that stretch began.
+ */
+export function dataVersion(database: Database): number {
+  const version = versions(database);
+  if (version.pinned !== undefined) return version.pinned;
+  version.reads += 1;
+  return version.read.get() as number;
+}
+
+/**
+ * Runs `fn` with data_version read once, at its start, instead of by every cached read it makes:
+ * a waste or idle tick makes dozens of them, and the PRAGMA was the largest fixed cost of the
+ * waste rule. Exact for a synchronous stretch that only reads: another connection of this process
+ * cannot commit in the middle of it, and one of another process that does is as if it had
+ * committed just after the stretch (a read that misses still reads the database as it is, and
+ * keeps what it read only under the older version, so the next stretch drops it). An async `fn`
+ * is pinned only up to its first await; the pin ends when `fn` returns.
+ */
+export function oneDataVersion<T>(database: Database, fn: () => T): T {
+  const version = versions(database);
+  if (version.pinned !== undefined) return fn();
+  version.reads += 1;
+  version.pinned = version.read.get() as number;
+  try {
+    return fn();
+  } finally {
+    version.pinned = undefined;
+  }
+}
+
+/** How many times data_version was read on this database, for tests that check a tick reads it once. */
+export function dataVersionReads(database: Database): number {
+  return versions(database).reads;
+}
+
 /**
  * A read kept in memory per database and key until its tables change: the query file's
  * writers call `invalidate`, and a commit by another connection (the CLI) moves SQLite's
@@ -109,16 +154,12 @@ export function inventoryChanged(database: Database, table: SQLiteTable): void {
  * transaction may still roll back. Callers must not modify what they get.
  */
 export function cachedRead<K, T>(read: (database: Database, key: K) => T) {
-  const caches = perDatabase(({ sqlite }) => ({
-    dataVersion: sqlite.prepare('PRAGMA data_version').pluck(),
-    seen: Number.NaN,
-    values: new Map<K, T>(),
-  }));
+  const caches = perDatabase(() => ({ seen: Number.NaN, values: new Map<K, T>() }));
   return {
     get(database: Database, key: K): T {
       if (database.sqlite.inTransaction) return read(database, key);
       const cache = caches(database);
-      const version = cache.dataVersion.get() as number;
+      const version = dataVersion(database);
       if (version !== cache.seen) {
         cache.seen = version;
         cache.values.clear();
@@ -129,6 +170,15 @@ export function cachedRead<K, T>(read: (database: Database, key: K) => T) {
         cache.values.set(key, value);
       }
       return value;
+    },
+    /**
+     * The value kept for `key` while it is still what a read would return, else undefined: reads
+     * only data_version and keeps nothing, so a writer may compare with it inside its transaction
+     * (where `get` reads afresh) before it writes and invalidates.
+     */
+    peek(database: Database, key: K): T | undefined {
+      const cache = caches(database);
+      return dataVersion(database) === cache.seen ? cache.values.get(key) : undefined;
     },
     invalidate(database: Database): void {
       caches(database).values.clear();

@@ -115,8 +115,12 @@ export function volumeMounts(
   account: string,
   live: readonly { podId: string; networkVolumeId: string | null }[],
 ): VolumeMounts {
-  let key = '';
-  for (const pod of live) if (pod.networkVolumeId !== null) key += `${pod.podId}\u0000${pod.networkVolumeId}\u0000`;
+  let key = mountKeys.get(live);
+  if (key === undefined) {
+    key = '';
+    for (const pod of live) if (pod.networkVolumeId !== null) key += `${pod.podId}\u0000${pod.networkVolumeId}\u0000`;
+    mountKeys.set(live, key);
+  }
   const kept = mountReadings.get(database, account);
   if (kept.reading?.live === key) return kept.reading.mounts;
   const mounted = new Set<string>();
@@ -129,6 +133,10 @@ export function volumeMounts(
   kept.reading = { live: key, mounts };
   return mounts;
 }
+
+// The key of each live Pod list, made once: livePods hands out the same list until the Pods
+// change, and at a large account building it was most of the check's time every tick.
+const mountKeys = new WeakMap<readonly object[], string>();
 
 /** A reading since `since`, which every start up to `validThrough` reads alike. */
 interface ComputeReading {

@@ -38,13 +38,13 @@ export class AssessmentMemo implements VerdictMemo {
   private entries = new Map<string, Memoized>();
   private rules: readonly IdleRuleConfig[] | undefined;
   private pollIntervalMs: number | undefined;
-  private pinned: ReadonlySet<string> = new Set();
+  private pinned: { has(podId: string): boolean } = new Set<string>();
   /** How many Pods were judged afresh, and how many verdicts were reused (for logs and tests). */
   judged = 0;
   reused = 0;
 
   /** Pods judged afresh whenever the time moved, even when their verdict would allow reuse. */
-  pin(podIds: ReadonlySet<string>): void {
+  pin(podIds: { has(podId: string): boolean }): void {
     this.pinned = podIds;
   }
 

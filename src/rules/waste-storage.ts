@@ -151,7 +151,7 @@ interface StoppedPods {
   ids: readonly string[];
 }
 
-const lastStopped = perDatabase(() => new Map<string, StoppedPods>());
+const lastStopped = perDatabase(() => new Map<string, { live: readonly PodRecord[]; stopped: StoppedPods }>());
 
 /**
  * The account's stopped Pods with a volume: the very object of last tick while none of them moved
@@ -160,20 +160,20 @@ const lastStopped = perDatabase(() => new Map<string, StoppedPods>());
  * of billed compute (keyed by these ids).
  */
 function stoppedWithVolume(database: Database, account: string, live: readonly PodRecord[]): StoppedPods {
+  const byAccount = lastStopped(database);
+  const kept = byAccount.get(account);
+  // livePods hands out the very same list until a Pod changes: then nothing is filtered again.
+  if (kept?.live === live) return kept.stopped;
   const pods = live.filter(
     (pod) => STOPPED_STATUSES.includes(pod.status) && (pod.volumeGb ?? 0) > 0 && pod.clusterId === null,
   );
-  const byAccount = lastStopped(database);
-  const last = byAccount.get(account);
-  if (
-    last &&
+  const last = kept?.stopped;
+  const same =
+    last !== undefined &&
     last.pods.length === pods.length &&
-    last.pods.every((pod, i) => sameForCheck(pod, pods[i] as PodRecord))
-  ) {
-    return last;
-  }
-  const stopped = { pods, ids: pods.map((pod) => pod.podId) };
-  byAccount.set(account, stopped);
+    last.pods.every((pod, i) => sameForCheck(pod, pods[i] as PodRecord));
+  const stopped = same ? last : { pods, ids: pods.map((pod) => pod.podId) };
+  byAccount.set(account, { live, stopped });
   return stopped;
 }
 

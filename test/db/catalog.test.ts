@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   type GpuAvailabilityInput,
@@ -7,7 +8,9 @@ import {
   upsertDataCenters,
   upsertGpuTypes,
 } from '../../src/db/catalog.js';
+import { openDatabase } from '../../src/db/open.js';
 import { dataCenters } from '../../src/db/schema.js';
+import { tracedDatabase } from '../helpers/traced-database.js';
 import { MINUTE, T0, useTempDatabases } from './support.js';
 
 const temp = useTempDatabases();
@@ -106,6 +109,40 @@ describe('GPU availability history', () => {
     const other = temp.open();
     recordGpuAvailability(other, 'main', [h100({ availability: 'LOW' })], T0 + 2 * MINUTE);
     expect(latestGpuAvailability(database, 'main').map((row) => row.availability)).toEqual(['LOW']);
+  });
+
+  it('compares a poll with the latest figures kept in memory, unless another connection wrote since', () => {
+    const statements: string[] = [];
+    const path = join(temp.dir(), 'traced.db');
+    openDatabase(path).close();
+    const database = tracedDatabase(path, statements);
+    const latestReads = () => statements.filter((sql) => sql.includes('max(since_at)')).length;
+    const poll = (availability: string, at: number) =>
+      database.transaction(() => recordGpuAvailability(database, 'main', [h100({ availability })], at));
+    poll('HIGH', T0);
+    // As the collector does: it reads the latest figures (kept), then records the poll.
+    latestGpuAvailability(database, 'main');
+    let before = latestReads();
+    expect(poll('HIGH', T0 + MINUTE)).toEqual({ changed: 0, unchanged: 1 });
+    expect(latestReads() - before).toBe(0);
+    // Another connection records a change between the collector's look and its poll: read afresh.
+    latestGpuAvailability(database, 'main');
+    const other = temp.open('traced.db');
+    recordGpuAvailability(other, 'main', [h100({ availability: 'LOW' })], T0 + 2 * MINUTE);
+    before = latestReads();
+    expect(poll('LOW', T0 + 3 * MINUTE)).toEqual({ changed: 0, unchanged: 1 });
+    expect(latestReads() - before).toBe(1);
+    expect(
+      gpuAvailabilityHistory(database, globalKey).map((row) => [row.availability, row.sinceAt, row.lastSeenAt]),
+    ).toEqual([
+      ['HIGH', T0, T0 + MINUTE],
+      ['LOW', T0 + 2 * MINUTE, T0 + 3 * MINUTE],
+    ]);
+    // Nothing kept (the poll itself emptied it): read.
+    before = latestReads();
+    expect(poll('HIGH', T0 + 4 * MINUTE)).toEqual({ changed: 1, unchanged: 0 });
+    expect(latestReads() - before).toBe(1);
+    database.close();
   });
 
   it('compares an item listed twice in one poll with what the poll wrote first', () => {

@@ -123,3 +123,31 @@ describe('the sample window after writes through its own connection', () => {
     expect(p1?.maxGpuUtil[5]).toBe(77);
   });
 });
+
+describe('the sample window read by rules with different spans', () => {
+  it('holds what a fresh read of the longest span holds, tick after tick, as Pods stop reporting and a longer span comes', () => {
+    const { db, path } = tracedFile([]);
+    const other = openDatabase(path);
+    let longest = 60 * MINUTE;
+    for (let m = 0; m < 150; m++) {
+      const at = T0 + m * MINUTE;
+      // p3 stops reporting at minute 20: it leaves the window an hour later. A Pod re-sent late
+      // (a rewrite of held samples) at minute 70.
+      const rows = poll(at).filter((row) => row.podId !== 'p3' || m < 20);
+      db.transaction(() => insertPodSamples(db, ACCOUNT, rows));
+      if (m === 70) insertPodSamples(db, ACCOUNT, [sample('p2', at - 5 * MINUTE, [1, 1])]);
+      if (m === 100) longest = 120 * MINUTE;
+      const now = at + 30_000;
+      // As in a tick: the waste rule's shorter span, then the idle rule's longer one, then the shorter again.
+      sampleWindow(db, ACCOUNT, now - 30 * MINUTE, now);
+      const window = sampleWindow(db, ACCOUNT, now - longest, now);
+      const again = sampleWindow(db, ACCOUNT, now - 30 * MINUTE, now);
+      const expected = held(sampleWindow(other, ACCOUNT, now - longest, now));
+      expect({ m, held: held(window) }).toEqual({ m, held: expected });
+      expect({ m, held: held(again) }).toEqual({ m, held: expected });
+      // Its last sample (minute 19) is in the hour's window up to minute 78, and in two hours' up to 138.
+      expect(window.has('p3')).toBe(m <= 78 || (m >= 100 && m <= 138));
+    }
+    other.close();
+  });
+});
