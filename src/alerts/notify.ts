@@ -45,7 +45,7 @@ export function notify(
   // Set when this call planned: the plan to remember, undefined if it decided something.
   let planned: { quiet: QuietPlan | undefined } | undefined;
   const queued = database.transaction(() => {
-    const inputs = planningInputs(database, now);
+    const inputs = planningInputs(database);
     if (stillQuiet(database, inputs, settings, now)) return [];
     const defaults = settings.defaultRecipients;
     const ready = (list: ReturnType<typeof firingAlertsButDetails>) =>
