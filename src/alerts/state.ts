@@ -4,7 +4,8 @@ import {
   markAlertAbsent,
   markAlertFired,
   markAlertResolved,
-  openAlertsButDetails,
+  type OpenAlertState,
+  openAlertStates,
   refreshAlert,
 } from '../db/alerts.js';
 import type { Database } from '../db/open.js';
@@ -51,15 +52,15 @@ export function recordFindings(
 ): Transition[] {
   const latest = new Map(findings.map((finding) => [finding.key, finding]));
   const transitions: Transition[] = [];
-  const note = (alert: Pick<AlertRecord, 'key' | 'rule'>, state: AlertState) =>
+  const note = (alert: Pick<OpenAlertState, 'key' | 'rule'>, state: AlertState) =>
     transitions.push({ at: now, key: alert.key, rule: alert.rule, state });
   database.transaction(() => {
     settleFlaps(database, now, settings.flapping);
-    const open = new Map(openAlertsButDetails(database).map((alert) => [alert.key, alert]));
+    const open = new Map(openAlertStates(database).map((alert) => [alert.key, alert]));
     for (const alert of open.values()) {
       const finding = latest.get(alert.key);
       if (!finding) {
-        if (isUnjudged(alert.labels, unjudged)) continue;
+        if (unjudged.length > 0 && isUnjudged(JSON.parse(alert.labels), unjudged)) continue;
         if (alert.firedAt === null) {
           markAlertResolved(database, alert.id, now);
           continue;

@@ -56,6 +56,46 @@ export function openAlertsButDetails(database: Database): AlertRecord[] {
   return readOpenButDetails(database);
 }
 
+/** What folding a tick's findings into state reads of an open episode. */
+export interface OpenAlertState {
+  id: number;
+  key: string;
+  rule: string;
+  account: string;
+  /** The labels' JSON text: parsed only for an episode whose rule could not judge this tick. */
+  labels: string;
+  activeSince: number;
+  firedAt: number | null;
+  absentSince: number | null;
+}
+
+const openStatesStatement = perDatabase(({ sqlite }) =>
+  sqlite
+    .prepare<[], [number, string, string, string, string, number, number | null, number | null]>(
+      `SELECT id, key, rule, account, labels, active_since, fired_at, absent_since ${OPEN}`,
+    )
+    .raw(),
+);
+
+/**
+ * The open episodes, oldest first, with only what recordFindings reads: at `large` it reads about
+ * a thousand every tick, and decoding them as whole records was most of the read.
+ */
+export function openAlertStates(database: Database): OpenAlertState[] {
+  return openStatesStatement(database)
+    .all()
+    .map(([id, key, rule, account, labels, activeSince, firedAt, absentSince]) => ({
+      id,
+      key,
+      rule,
+      account,
+      labels,
+      activeSince,
+      firedAt,
+      absentSince,
+    }));
+}
+
 /** Alerts firing now: open episodes that have fired (for metrics and /api/status). */
 export function firingAlerts(database: Database): AlertRecord[] {
   return readFiring(database);
@@ -129,9 +169,25 @@ export function firedEpisodesOf(database: Database, key: string, since: number):
   return readFiredSince(database, key, since);
 }
 
+const firedCountStatement = perDatabase(({ sqlite }) =>
+  sqlite.prepare<[string, number], number>('SELECT count(*) FROM alerts WHERE key = ? AND fired_at >= ?').pluck(),
+);
+
+/** How many episodes of one key fired at or after `since` (firedEpisodesOf without reading them). */
+export function firedCountSince(database: Database, key: string, since: number): number {
+  return firedCountStatement(database).get(key, since) ?? 0;
+}
+
 /** Flaps not settled yet, by key. */
 export function openFlaps(database: Database): Map<string, FlapRecord> {
   return new Map(readOpenFlaps(database).map((row) => [row.key, row]));
+}
+
+const readOpenFlapOf = flapRead<[string]>('settled_at IS NULL AND key = ?');
+
+/** The flap of one key not settled yet, if any. */
+export function openFlapOf(database: Database, key: string): FlapRecord | undefined {
+  return readOpenFlapOf(database, key)[0];
 }
 
 /** Every flap of these keys, settled or not (a resolved episode muted by a flap stays muted). */

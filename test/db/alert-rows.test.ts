@@ -4,6 +4,7 @@ import {
   type AlertInput,
   alertsById,
   DETAILS_NOT_READ,
+  firedCountSince,
   firedEpisodesOf,
   firingAlerts,
   firingAlertsButDetails,
@@ -12,10 +13,15 @@ import {
   markAlertFired,
   markAlertResolved,
   openAlertOf,
+  openAlertStates,
   openAlerts,
   openAlertsButDetails,
+  openFlap,
+  openFlapOf,
+  openFlaps,
   refreshAlert,
   resolvedAlertsById,
+  updateFlap,
 } from '../../src/db/alerts.js';
 import type { Database } from '../../src/db/open.js';
 import { alerts } from '../../src/db/schema.js';
@@ -75,6 +81,30 @@ describe('alert rows read as arrays', () => {
     expect(firedEpisodesOf(db, 'a', T0)).toEqual([ra]);
     expect(ra?.absentSince).toBeNull();
     expect(openAlertsButDetails(db)).toEqual([ra, rb].map((row) => ({ ...row, details: DETAILS_NOT_READ })));
+    // What recordFindings reads of the open ones: the labels as their stored text.
+    expect(openAlertStates(db)).toEqual(
+      [ra, rb].map((row) => ({
+        id: row?.id,
+        key: row?.key,
+        rule: row?.rule,
+        account: row?.account,
+        labels: JSON.stringify(row?.labels),
+        activeSince: row?.activeSince,
+        firedAt: row?.firedAt,
+        absentSince: row?.absentSince,
+      })),
+    );
+    for (const [key, since] of [
+      ['a', T0],
+      ['a', T0 + 1],
+      ['b', T0],
+      ['b', T0 + MIN],
+      ['b', T0 + MIN + 1],
+      ['c', 0],
+    ] as const) {
+      expect(firedCountSince(db, key, since), `${key} ${since}`).toBe(firedEpisodesOf(db, key, since).length);
+    }
+    expect(firedCountSince(db, 'b', T0 + MIN)).toBe(1);
     // Recipients back to none: SQL NULL, as drizzle writes it.
     refreshAlert(db, b.id, { ...input('b'), recipients: null, lastSeenAt: T0 + 3 * MIN });
     expect(drizzleRows(db)[1]?.recipients).toBeNull();
@@ -126,5 +156,16 @@ describe('alert rows read as arrays', () => {
     // The rolled-back row's id is taken by the next insert, with its own figures.
     const c = insertAlert(db, input('c', { details: { kind: 'budget' } }));
     expect(openAlerts(db).find((alert) => alert.id === c.id)?.details).toEqual({ kind: 'budget' });
+  });
+
+  it("read one key's open flap as the open flaps have it, and none once it settled", () => {
+    const db = databases.open();
+    openFlap(db, { key: 'a', rule: 'idle', account: 'main', since: T0, lastChangeAt: T0 });
+    openFlap(db, { key: 'b', rule: 'idle', account: 'main', since: T0, lastChangeAt: T0 + MIN });
+    expect(openFlapOf(db, 'b')).toEqual(openFlaps(db).get('b'));
+    expect(openFlapOf(db, 'b')).toMatchObject({ key: 'b', lastChangeAt: T0 + MIN, settledAt: null });
+    updateFlap(db, openFlapOf(db, 'a')?.id ?? -1, { settledAt: T0 + 2 * MIN });
+    expect(openFlapOf(db, 'a')).toBeUndefined();
+    expect(openFlapOf(db, 'c')).toBeUndefined();
   });
 });
