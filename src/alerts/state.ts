@@ -6,7 +6,7 @@ import {
   markAlertResolved,
   type OpenAlertState,
   openAlertStates,
-  refreshAlert,
+  refreshOpenAlert,
 } from '../db/alerts.js';
 import type { Database } from '../db/open.js';
 import { isUnjudged, type Unjudged } from '../rules/evaluator.js';
@@ -73,7 +73,7 @@ export function recordFindings(
         note(alert, 'resolved');
         continue;
       }
-      refreshAlert(database, alert.id, { ...fieldsOf(finding), lastSeenAt: now });
+      refreshOpenAlert(database, alert, { ...fieldsOf(finding), lastSeenAt: now });
       if (alert.firedAt === null && now - alert.activeSince >= settings.forMs(finding.rule)) {
         markAlertFired(database, alert.id, now);
         noteFire(database, alert, now, settings.flapping);

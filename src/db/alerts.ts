@@ -62,8 +62,11 @@ export interface OpenAlertState {
   key: string;
   rule: string;
   account: string;
+  severity: string;
   /** The labels' JSON text: parsed only for an episode whose rule could not judge this tick. */
   labels: string;
+  /** As stored: JSON text, or null for the default recipients. */
+  recipients: string | null;
   activeSince: number;
   firedAt: number | null;
   absentSince: number | null;
@@ -71,8 +74,8 @@ export interface OpenAlertState {
 
 const openStatesStatement = perDatabase(({ sqlite }) =>
   sqlite
-    .prepare<[], [number, string, string, string, string, number, number | null, number | null]>(
-      `SELECT id, key, rule, account, labels, active_since, fired_at, absent_since ${OPEN}`,
+    .prepare<[], [number, string, string, string, string, string, string | null, number, number | null, number | null]>(
+      `SELECT id, key, rule, account, severity, labels, recipients, active_since, fired_at, absent_since ${OPEN}`,
     )
     .raw(),
 );
@@ -84,12 +87,14 @@ const openStatesStatement = perDatabase(({ sqlite }) =>
 export function openAlertStates(database: Database): OpenAlertState[] {
   return openStatesStatement(database)
     .all()
-    .map(([id, key, rule, account, labels, activeSince, firedAt, absentSince]) => ({
+    .map(([id, key, rule, account, severity, labels, recipients, activeSince, firedAt, absentSince]) => ({
       id,
       key,
       rule,
       account,
+      severity,
       labels,
+      recipients,
       activeSince,
       firedAt,
       absentSince,
@@ -157,6 +162,25 @@ export function refreshAlert(
   fields: Pick<AlertRecord, 'severity' | 'summary' | 'labels' | 'details' | 'recipients' | 'lastSeenAt'>,
 ): void {
   writes(database).refresh.run(fields.severity, fields.summary, ...jsonColumns(fields), fields.lastSeenAt, id);
+}
+
+/**
+ * refreshAlert for an open episode as openAlertStates read it. Most ticks change only its
+ * wording and figures: then severity, labels and recipients are left out of the UPDATE, so the
+ * triggers that watch what planning reads (plan-inputs.ts) do not even run for it.
+ */
+export function refreshOpenAlert(
+  database: Database,
+  stored: OpenAlertState,
+  fields: Pick<AlertRecord, 'severity' | 'summary' | 'labels' | 'details' | 'recipients' | 'lastSeenAt'>,
+): void {
+  const [labels, details, recipients] = jsonColumns(fields);
+  const statements = writes(database);
+  if (fields.severity === stored.severity && labels === stored.labels && recipients === stored.recipients) {
+    statements.refreshFigures.run(fields.summary, details, fields.lastSeenAt, stored.id);
+  } else {
+    statements.refresh.run(fields.severity, fields.summary, labels, details, recipients, fields.lastSeenAt, stored.id);
+  }
 }
 
 /** The condition was judged absent this tick, for the first time since it was last seen. */
@@ -265,6 +289,9 @@ const writes = perDatabase((database: Database) => ({
   refresh: database.sqlite.prepare<[string, string, string, string, string | null, number, number]>(
     `UPDATE alerts SET severity = ?, summary = ?, labels = ?, details = ?, recipients = ?, last_seen_at = ?,
      absent_since = NULL WHERE id = ?`,
+  ),
+  refreshFigures: database.sqlite.prepare<[string, string, number, number]>(
+    'UPDATE alerts SET summary = ?, details = ?, last_seen_at = ?, absent_since = NULL WHERE id = ?',
   ),
   absent: database.sqlite.prepare<[number, number]>(
     'UPDATE alerts SET absent_since = ? WHERE id = ? AND absent_since IS NULL',

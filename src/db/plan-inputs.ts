@@ -22,8 +22,9 @@ const ALERT_FIELDS = ['id', 'key', 'rule', 'account', 'severity', 'labels', 'rec
 const TRIGGERS: Record<string, string> = {
   alerts_insert: `AFTER INSERT ON alerts ${bump}`,
   alerts_delete: `AFTER DELETE ON alerts ${bump}`,
-  // Every tick rewrites each open alert's figures: only a change to a field planning reads counts.
-  alerts_update: `AFTER UPDATE ON alerts WHEN ${ALERT_FIELDS.map((f) => `OLD.${f} IS NOT NEW.${f}`).join(' OR ')} ${bump}`,
+  // Every tick rewrites each open alert's figures: only a change to a field planning reads counts
+  // (and an UPDATE that sets none of them does not run the trigger at all).
+  alerts_update: `AFTER UPDATE OF ${ALERT_FIELDS.join(', ')} ON alerts WHEN ${ALERT_FIELDS.map((f) => `OLD.${f} IS NOT NEW.${f}`).join(' OR ')} ${bump}`,
 };
 for (const table of ['notification_log', 'silences', 'alert_flaps']) {
   for (const event of ['insert', 'update', 'delete']) {
