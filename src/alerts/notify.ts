@@ -33,7 +33,8 @@ import { muteSilenced } from './silence.js';
  *
  * A tick whose planning inputs are those of the last plan, which decided nothing, and that comes
  * before any time that plan's decision could turn (quiet.ts), is not planned again: it would
- * decide nothing too. The inputs are read every tick, in the transaction that would plan.
+ * decide nothing too. The inputs' fingerprint is read every tick, in the transaction that would
+ * plan; the inputs themselves only when it plans.
  */
 export function notify(
   database: Database,
