@@ -7,6 +7,7 @@ import {
   dueDeliveries,
   ensureFiring,
   finishDelivery,
+  hasOpenDeliveries,
   markDelivered,
   markDeliveryFailed,
   markResolving,
@@ -46,6 +47,8 @@ const BATCH = 64;
 export function queueForAlertmanager(database: Database, config: Config, now: number): void {
   const targets = config.alerts.alertmanager?.urls ?? [];
   const routed = (rule: string) => targets.length > 0 && routesTo(config, rule, 'alertmanager');
+  // Without a URL the only work is closing rows left from one: none, on almost every tick.
+  if (targets.length === 0 && !hasOpenDeliveries(database)) return;
   database.transaction(() => {
     // Without a URL nothing is routed: only rows left from a removed URL need closing below.
     for (const alert of targets.length > 0 ? firingAlerts(database) : []) {

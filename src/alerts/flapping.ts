@@ -1,4 +1,12 @@
-import { type AlertRecord, type FlapRecord, firedEpisodesOf, openFlap, openFlaps, updateFlap } from '../db/alerts.js';
+import {
+  type AlertRecord,
+  type FlapRecord,
+  firedCountSince,
+  openFlap,
+  openFlapOf,
+  openFlaps,
+  updateFlap,
+} from '../db/alerts.js';
 import type { Database } from '../db/open.js';
 import type { AlertSettings } from './settings.js';
 
@@ -17,19 +25,19 @@ export function noteFire(
   now: number,
   settings: FlapSettings,
 ): boolean {
-  const open = openFlaps(database).get(alert.key);
+  const open = openFlapOf(database, alert.key);
   if (open) {
     updateFlap(database, open.id, { lastChangeAt: now });
     return false;
   }
-  const fires = firedEpisodesOf(database, alert.key, now - settings.windowMs).length;
+  const fires = firedCountSince(database, alert.key, now - settings.windowMs);
   if (fires < settings.count) return false;
   openFlap(database, { key: alert.key, rule: alert.rule, account: alert.account, since: now, lastChangeAt: now });
   return true;
 }
 
 export function noteResolve(database: Database, key: string, now: number): void {
-  const open = openFlaps(database).get(key);
+  const open = openFlapOf(database, key);
   if (open) updateFlap(database, open.id, { lastChangeAt: now });
 }
 

@@ -33,7 +33,8 @@ import { muteSilenced } from './silence.js';
  *
  * A tick whose planning inputs are those of the last plan, which decided nothing, and that comes
  * before any time that plan's decision could turn (quiet.ts), is not planned again: it would
- * decide nothing too. The inputs are read every tick, in the transaction that would plan.
+ * decide nothing too. The inputs' fingerprint is read every tick, in the transaction that would
+ * plan; the inputs themselves only when it plans.
  */
 export function notify(
   database: Database,
@@ -45,7 +46,7 @@ export function notify(
   // Set when this call planned: the plan to remember, undefined if it decided something.
   let planned: { quiet: QuietPlan | undefined } | undefined;
   const queued = database.transaction(() => {
-    const inputs = planningInputs(database, now);
+    const inputs = planningInputs(database);
     if (stillQuiet(database, inputs, settings, now)) return [];
     const defaults = settings.defaultRecipients;
     const ready = (list: ReturnType<typeof firingAlertsButDetails>) =>

@@ -13,6 +13,7 @@ import type { AlertSettings } from './settings.js';
  * and at `large` planning reads and groups about a thousand alerts.
  */
 export interface QuietPlan {
+  /** The fingerprint of the inputs it planned on (db/plan-inputs.ts): equal means unchanged. */
   inputs: string;
   settings: AlertSettings;
   from: number;

@@ -4,8 +4,9 @@ import {
   markAlertAbsent,
   markAlertFired,
   markAlertResolved,
-  openAlertsButDetails,
-  refreshAlert,
+  type OpenAlertState,
+  openAlertStates,
+  refreshOpenAlert,
 } from '../db/alerts.js';
 import type { Database } from '../db/open.js';
 import { isUnjudged, type Unjudged } from '../rules/evaluator.js';
@@ -51,15 +52,15 @@ export function recordFindings(
 ): Transition[] {
   const latest = new Map(findings.map((finding) => [finding.key, finding]));
   const transitions: Transition[] = [];
-  const note = (alert: Pick<AlertRecord, 'key' | 'rule'>, state: AlertState) =>
+  const note = (alert: Pick<OpenAlertState, 'key' | 'rule'>, state: AlertState) =>
     transitions.push({ at: now, key: alert.key, rule: alert.rule, state });
   database.transaction(() => {
     settleFlaps(database, now, settings.flapping);
-    const open = new Map(openAlertsButDetails(database).map((alert) => [alert.key, alert]));
+    const open = new Map(openAlertStates(database).map((alert) => [alert.key, alert]));
     for (const alert of open.values()) {
       const finding = latest.get(alert.key);
       if (!finding) {
-        if (isUnjudged(alert.labels, unjudged)) continue;
+        if (unjudged.length > 0 && isUnjudged(JSON.parse(alert.labels), unjudged)) continue;
         if (alert.firedAt === null) {
           markAlertResolved(database, alert.id, now);
           continue;
@@ -72,7 +73,7 @@ export function recordFindings(
         note(alert, 'resolved');
         continue;
       }
-      refreshAlert(database, alert.id, { ...fieldsOf(finding), lastSeenAt: now });
+      refreshOpenAlert(database, alert, { ...fieldsOf(finding), lastSeenAt: now });
       if (alert.firedAt === null && now - alert.activeSince >= settings.forMs(finding.rule)) {
         markAlertFired(database, alert.id, now);
         noteFire(database, alert, now, settings.flapping);

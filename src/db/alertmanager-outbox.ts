@@ -27,6 +27,15 @@ export function openDeliveries(
     .map(({ row, rule, resolvedAt }) => ({ ...row, rule, resolvedAt }));
 }
 
+const anyOpenStatement = perDatabase(({ sqlite }) =>
+  sqlite.prepare<[], number>('SELECT EXISTS (SELECT 1 FROM alertmanager_outbox WHERE finished_at IS NULL)').pluck(),
+);
+
+/** Whether any row is still delivering: without an Alertmanager, most ticks have none to close. */
+export function hasOpenDeliveries(database: Database): boolean {
+  return anyOpenStatement(database).get() === 1;
+}
+
 /**
  * A firing episode must be delivered to `target`: a new row due now, or a row closed while the
  * rule was routed elsewhere opened again. A row already delivering is left as it is.

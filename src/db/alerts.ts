@@ -56,6 +56,51 @@ export function openAlertsButDetails(database: Database): AlertRecord[] {
   return readOpenButDetails(database);
 }
 
+/** What folding a tick's findings into state reads of an open episode. */
+export interface OpenAlertState {
+  id: number;
+  key: string;
+  rule: string;
+  account: string;
+  severity: string;
+  /** The labels' JSON text: parsed only for an episode whose rule could not judge this tick. */
+  labels: string;
+  /** As stored: JSON text, or null for the default recipients. */
+  recipients: string | null;
+  activeSince: number;
+  firedAt: number | null;
+  absentSince: number | null;
+}
+
+const openStatesStatement = perDatabase(({ sqlite }) =>
+  sqlite
+    .prepare<[], [number, string, string, string, string, string, string | null, number, number | null, number | null]>(
+      `SELECT id, key, rule, account, severity, labels, recipients, active_since, fired_at, absent_since ${OPEN}`,
+    )
+    .raw(),
+);
+
+/**
+ * The open episodes, oldest first, with only what recordFindings reads: at `large` it reads about
+ * a thousand every tick, and decoding them as whole records was most of the read.
+ */
+export function openAlertStates(database: Database): OpenAlertState[] {
+  return openStatesStatement(database)
+    .all()
+    .map(([id, key, rule, account, severity, labels, recipients, activeSince, firedAt, absentSince]) => ({
+      id,
+      key,
+      rule,
+      account,
+      severity,
+      labels,
+      recipients,
+      activeSince,
+      firedAt,
+      absentSince,
+    }));
+}
+
 /** Alerts firing now: open episodes that have fired (for metrics and /api/status). */
 export function firingAlerts(database: Database): AlertRecord[] {
   return readFiring(database);
@@ -119,6 +164,25 @@ export function refreshAlert(
   writes(database).refresh.run(fields.severity, fields.summary, ...jsonColumns(fields), fields.lastSeenAt, id);
 }
 
+/**
+ * refreshAlert for an open episode as openAlertStates read it. Most ticks change only its
+ * wording and figures: then severity, labels and recipients are left out of the UPDATE, so the
+ * triggers that watch what planning reads (plan-inputs.ts) do not even run for it.
+ */
+export function refreshOpenAlert(
+  database: Database,
+  stored: OpenAlertState,
+  fields: Pick<AlertRecord, 'severity' | 'summary' | 'labels' | 'details' | 'recipients' | 'lastSeenAt'>,
+): void {
+  const [labels, details, recipients] = jsonColumns(fields);
+  const statements = writes(database);
+  if (fields.severity === stored.severity && labels === stored.labels && recipients === stored.recipients) {
+    statements.refreshFigures.run(fields.summary, details, fields.lastSeenAt, stored.id);
+  } else {
+    statements.refresh.run(fields.severity, fields.summary, labels, details, recipients, fields.lastSeenAt, stored.id);
+  }
+}
+
 /** The condition was judged absent this tick, for the first time since it was last seen. */
 export function markAlertAbsent(database: Database, id: number, at: number): void {
   writes(database).absent.run(at, id);
@@ -129,9 +193,25 @@ export function firedEpisodesOf(database: Database, key: string, since: number):
   return readFiredSince(database, key, since);
 }
 
+const firedCountStatement = perDatabase(({ sqlite }) =>
+  sqlite.prepare<[string, number], number>('SELECT count(*) FROM alerts WHERE key = ? AND fired_at >= ?').pluck(),
+);
+
+/** How many episodes of one key fired at or after `since` (firedEpisodesOf without reading them). */
+export function firedCountSince(database: Database, key: string, since: number): number {
+  return firedCountStatement(database).get(key, since) ?? 0;
+}
+
 /** Flaps not settled yet, by key. */
 export function openFlaps(database: Database): Map<string, FlapRecord> {
   return new Map(readOpenFlaps(database).map((row) => [row.key, row]));
+}
+
+const readOpenFlapOf = flapRead<[string]>('settled_at IS NULL AND key = ?');
+
+/** The flap of one key not settled yet, if any. */
+export function openFlapOf(database: Database, key: string): FlapRecord | undefined {
+  return readOpenFlapOf(database, key)[0];
 }
 
 /** Every flap of these keys, settled or not (a resolved episode muted by a flap stays muted). */
@@ -209,6 +289,9 @@ const writes = perDatabase((database: Database) => ({
   refresh: database.sqlite.prepare<[string, string, string, string, string | null, number, number]>(
     `UPDATE alerts SET severity = ?, summary = ?, labels = ?, details = ?, recipients = ?, last_seen_at = ?,
      absent_since = NULL WHERE id = ?`,
+  ),
+  refreshFigures: database.sqlite.prepare<[string, string, number, number]>(
+    'UPDATE alerts SET summary = ?, details = ?, last_seen_at = ?, absent_since = NULL WHERE id = ?',
   ),
   absent: database.sqlite.prepare<[number, number]>(
     'UPDATE alerts SET absent_since = ? WHERE id = ? AND absent_since IS NULL',

@@ -161,4 +161,64 @@ describe('planning skipped while nothing it reads changes', () => {
       traced.close();
     }
   });
+  it('plans again after this connection changes what planning reads, even by hand, and not after a rewrite of figures or a rollback', async () => {
+    const bench = tuned();
+    const waste = finding('waste:sim:volume-unmounted:vol-1');
+    await bench.run(10 * MINUTE, () => [waste]);
+    expect(bench.outbox().map((message) => message.reason)).toEqual(['first']);
+    const statements: string[] = [];
+    const traced = tracedDatabase(bench.config.database.path, statements);
+    const settings = alertSettings(bench.config);
+    let minute = 10;
+    const next = () => {
+      statements.length = 0;
+      minute += 1;
+      notify(traced, settings, START + minute * MINUTE, 'podwarden.invalid');
+      return statements.length;
+    };
+    const write = (sql: string) => traced.sqlite.prepare(sql).run();
+    try {
+      next();
+      expect(next()).toBe(3);
+      // What every evaluation tick rewrites (figures, wording, when last seen) is not read by planning.
+      write(`UPDATE alerts SET details = '{"evaluatedAt":1}', summary = 'again', last_seen_at = last_seen_at + 1`);
+      write('UPDATE alerts SET labels = labels, severity = severity');
+      expect(next()).toBe(3);
+      const changes = [
+        `UPDATE alerts SET labels = json_set(labels, '$.team', 'data')`,
+        `UPDATE alerts SET severity = 'critical'`,
+        `INSERT INTO alert_flaps (key, rule, account, since, last_change_at, settled_at) VALUES ('k', 'waste', 'sim', 1, 1, 2)`,
+        `UPDATE alert_flaps SET noticed_at = 1`,
+        'UPDATE notification_log SET receiver = receiver',
+        `INSERT INTO silences (id, matchers, comment, created_by, created_at, starts_at, ends_at) VALUES ('none', '[{"name":"rule","op":"=","value":"none"}]', '', 'test', 1, 1, 2)`,
+        `DELETE FROM silences WHERE id = 'none'`,
+        'DELETE FROM alert_flaps',
+      ];
+      for (const change of changes) {
+        write(change);
+        expect(next(), change).toBeGreaterThan(3);
+        expect(next(), change).toBe(3);
+      }
+      // A change rolled back leaves the inputs as they were.
+      expect(() =>
+        traced.transaction(() => {
+          write(`UPDATE alerts SET labels = json_set(labels, '$.team', 'ml')`);
+          throw new Error('rolled back');
+        }),
+      ).toThrow('rolled back');
+      expect(next()).toBe(3);
+      // Triggers gone (as a migration that makes a table again takes them): made again, and planned.
+      traced.sqlite.exec('DROP TRIGGER temp.podwarden_plan_alerts_update');
+      expect(next()).toBeGreaterThan(3);
+      expect(next()).toBe(3);
+      write(`UPDATE alerts SET labels = json_set(labels, '$.team', 'infra')`);
+      expect(next()).toBeGreaterThan(3);
+      // Other recipients: planned, and announced to them.
+      write(`UPDATE alerts SET recipients = '["ops@example.com"]'`);
+      expect(next()).toBeGreaterThan(3);
+      expect(bench.outbox().map((message) => message.to)).toEqual([[], ['ops@example.com']]);
+    } finally {
+      traced.close();
+    }
+  });
 });

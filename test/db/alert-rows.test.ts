@@ -4,6 +4,7 @@ import {
   type AlertInput,
   alertsById,
   DETAILS_NOT_READ,
+  firedCountSince,
   firedEpisodesOf,
   firingAlerts,
   firingAlertsButDetails,
@@ -12,10 +13,16 @@ import {
   markAlertFired,
   markAlertResolved,
   openAlertOf,
+  openAlertStates,
   openAlerts,
   openAlertsButDetails,
+  openFlap,
+  openFlapOf,
+  openFlaps,
   refreshAlert,
+  refreshOpenAlert,
   resolvedAlertsById,
+  updateFlap,
 } from '../../src/db/alerts.js';
 import type { Database } from '../../src/db/open.js';
 import { alerts } from '../../src/db/schema.js';
@@ -75,6 +82,39 @@ describe('alert rows read as arrays', () => {
     expect(firedEpisodesOf(db, 'a', T0)).toEqual([ra]);
     expect(ra?.absentSince).toBeNull();
     expect(openAlertsButDetails(db)).toEqual([ra, rb].map((row) => ({ ...row, details: DETAILS_NOT_READ })));
+    // What recordFindings reads of the open ones: the labels as their stored text.
+    expect(openAlertStates(db)).toEqual(
+      [ra, rb].map((row) => ({
+        id: row?.id,
+        key: row?.key,
+        rule: row?.rule,
+        account: row?.account,
+        severity: row?.severity,
+        labels: JSON.stringify(row?.labels),
+        recipients: row?.recipients == null ? null : JSON.stringify(row.recipients),
+        activeSince: row?.activeSince,
+        firedAt: row?.firedAt,
+        absentSince: row?.absentSince,
+      })),
+    );
+    for (const [key, since] of [
+      ['a', T0],
+      ['a', T0 + 1],
+      ['b', T0],
+      ['b', T0 + MIN],
+      ['b', T0 + MIN + 1],
+      ['c', 0],
+    ] as const) {
+      expect(firedCountSince(db, key, since), `${key} ${since}`).toBe(firedEpisodesOf(db, key, since).length);
+    }
+    expect(firedCountSince(db, 'b', T0 + MIN)).toBe(1);
+    // Counted from the index alone: each fire counts its key's episodes in the flap window.
+    const plan = db.sqlite
+      .prepare('EXPLAIN QUERY PLAN SELECT count(*) FROM alerts WHERE key = ? AND fired_at >= ?')
+      .all('a', T0) as { detail: string }[];
+    expect(plan.map((step) => step.detail)).toEqual([
+      'SEARCH alerts USING COVERING INDEX alerts_key_fired_at_idx (key=? AND fired_at>?)',
+    ]);
     // Recipients back to none: SQL NULL, as drizzle writes it.
     refreshAlert(db, b.id, { ...input('b'), recipients: null, lastSeenAt: T0 + 3 * MIN });
     expect(drizzleRows(db)[1]?.recipients).toBeNull();
@@ -126,5 +166,42 @@ describe('alert rows read as arrays', () => {
     // The rolled-back row's id is taken by the next insert, with its own figures.
     const c = insertAlert(db, input('c', { details: { kind: 'budget' } }));
     expect(openAlerts(db).find((alert) => alert.id === c.id)?.details).toEqual({ kind: 'budget' });
+  });
+
+  it("read one key's open flap as the open flaps have it, and none once it settled", () => {
+    const db = databases.open();
+    openFlap(db, { key: 'a', rule: 'idle', account: 'main', since: T0, lastChangeAt: T0 });
+    openFlap(db, { key: 'b', rule: 'idle', account: 'main', since: T0, lastChangeAt: T0 + MIN });
+    expect(openFlapOf(db, 'b')).toEqual(openFlaps(db).get('b'));
+    expect(openFlapOf(db, 'b')).toMatchObject({ key: 'b', lastChangeAt: T0 + MIN, settledAt: null });
+    updateFlap(db, openFlapOf(db, 'a')?.id ?? -1, { settledAt: T0 + 2 * MIN });
+    expect(openFlapOf(db, 'a')).toBeUndefined();
+    expect(openFlapOf(db, 'c')).toBeUndefined();
+  });
+
+  it('refresh an open alert as refreshAlert does, whether or not its severity, labels or recipients change', () => {
+    const base = input('a', { firedAt: T0, recipients: ['ops@example.com'] });
+    const changes: Partial<AlertInput>[] = [
+      {},
+      { summary: 'a idles still', details: { kind: 'idle', idleSince: T0, evaluatedAt: T0 + MIN } },
+      { severity: 'critical' },
+      { labels: { ...base.labels, team: 'data' } },
+      { labels: { account: 'main', rule: 'idle', podId: 'a' } },
+      { recipients: null },
+      { recipients: ['ops@example.com', 'x@example.com'] },
+    ];
+    for (const [index, change] of changes.entries()) {
+      const [expected, actual] = [databases.open(`expected-${index}.db`), databases.open(`actual-${index}.db`)];
+      for (const db of [expected, actual]) {
+        insertAlert(db, base);
+        markAlertAbsent(db, 1, T0 + MIN);
+      }
+      const fields = { ...base, ...change, lastSeenAt: T0 + 2 * MIN };
+      refreshAlert(expected, 1, fields);
+      const [stored] = openAlertStates(actual);
+      if (!stored) throw new Error('no open alert');
+      refreshOpenAlert(actual, stored, fields);
+      expect(drizzleRows(actual), JSON.stringify(change)).toEqual(drizzleRows(expected));
+    }
   });
 });

@@ -33,6 +33,9 @@ export const alerts = sqliteTable(
   (t) => [
     uniqueIndex('alerts_open_key_idx').on(t.key).where(sql`resolved_at IS NULL`),
     index('alerts_fired_at_idx').on(t.firedAt),
+    // How often a key fired lately (flap detection, at every fire): without it, each fire read
+    // every episode fired within the window.
+    index('alerts_key_fired_at_idx').on(t.key, t.firedAt),
     index('alerts_resolved_at_idx').on(t.resolvedAt),
   ],
 );

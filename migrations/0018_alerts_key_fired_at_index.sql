@@ -1,0 +1,1 @@
+CREATE INDEX `alerts_key_fired_at_idx` ON `alerts` (`key`,`fired_at`);
