@@ -82,6 +82,37 @@ describe('GET /pods read from its text', () => {
     expect(recordOf(list.items[2] as Pod)).not.toBe(recordOf(firstList.items[1] as Pod));
   });
 
+  it('reads the record whole when the text after a same or uptime-only runtime changed', () => {
+    const reader = new PodListReader();
+    const first = [record('pod-a', 10), record('pod-b', 10), record('pod-c', 10), record('pod-d', 10)];
+    const firstList = listOf(reader, body(first));
+    const later = { createdAt: '2020-01-01T00:00:00Z' };
+    // pod-a: same runtime, later field changed; pod-b: uptime alone changed, later field too;
+    // pod-c: uptime alone changed; pod-d: runtime followed by one more member.
+    const second = [
+      record('pod-a', 10, later),
+      record('pod-b', 70, later),
+      record('pod-c', 70),
+      { ...record('pod-d', 10), runtime: { ...(record('pod-d', 10).runtime as object), extra: 1 } },
+    ];
+    const text = body(second);
+    const list = listOf(reader, text);
+    expect(list).toEqual(expected(text));
+    expect(list.items.map((pod) => [pod.id, pod.createdAt, pod.runtime?.uptime])).toEqual([
+      ['pod-a', later.createdAt, 10],
+      ['pod-b', later.createdAt, 70],
+      ['pod-c', (first[2] as { createdAt: string }).createdAt, 70],
+      ['pod-d', (first[3] as { createdAt: string }).createdAt, 10],
+    ]);
+    expect(recordOf(list.items[0] as Pod)).not.toBe(recordOf(firstList.items[0] as Pod));
+    expect(recordOf(list.items[1] as Pod)).not.toBe(recordOf(firstList.items[1] as Pod));
+    expect(recordOf(list.items[2] as Pod)).toBe(recordOf(firstList.items[2] as Pod));
+    expect(recordOf(list.items[3] as Pod)).toBe(recordOf(firstList.items[3] as Pod));
+    // The same answer again: every Pod is this answer's own.
+    const again = listOf(reader, text);
+    again.items.forEach((pod, index) => expect(pod).toBe(list.items[index]));
+  });
+
   it('rejects a Pod whose runtime went bad alone, named as parseItems names it', () => {
     const reader = new PodListReader();
     listOf(reader, body([record('pod-a', 10), record('pod-b', 10)]));
