@@ -110,7 +110,7 @@ describe('GET /pods read from its text', () => {
     expect(recordOf(list.items[3] as Pod)).toBe(recordOf(firstList.items[3] as Pod));
     // The same answer again: every Pod is this answer's own.
     const again = listOf(reader, text);
-    again.items.forEach((pod, index) => expect(pod).toBe(list.items[index]));
+    expect(again.items.every((pod, index) => pod === list.items[index])).toBe(true);
   });
 
   it('rejects a Pod whose runtime went bad alone, named as parseItems names it', () => {
