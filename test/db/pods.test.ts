@@ -367,6 +367,28 @@ describe('pod samples', () => {
     expect(podSamplesBetween(database, 'main', T0, T0)).toEqual(mixed);
   });
 
+  it('stores a poll listed in any order, a Pod sampled twice keeping its later sample', () => {
+    const database = temp.open();
+    const sample = (podId: string, uptimeS: number | null) => ({
+      podId,
+      observedAt: T0,
+      state: uptimeS === null ? ('unknown' as const) : ('known' as const),
+      uptimeS,
+      gpuUtil: uptimeS === null ? null : [uptimeS % 100],
+      gpuMemoryUtil: null,
+      cpuUtil: null,
+      memoryUtil: null,
+    });
+    // 100 Pods in descending order (a multi-row batch and single rows), pod-050 listed again last.
+    const ids = Array.from({ length: 100 }, (_, i) => `pod-${String(99 - i).padStart(3, '0')}`);
+    const poll = [...ids.map((podId, i) => sample(podId, i)), sample('pod-050', null)];
+    expect(insertPodSamples(database, 'main', poll)).toBe(101);
+    const stored = podSamplesBetween(database, 'main', T0, T0);
+    expect(stored.map((row) => row.podId)).toEqual([...ids].sort());
+    expect(stored.find((row) => row.podId === 'pod-050')).toMatchObject({ state: 'unknown', uptimeS: null });
+    expect(stored.find((row) => row.podId === 'pod-051')).toMatchObject({ state: 'known', uptimeS: 48 });
+  });
+
   it('stores an absent reading as SQL NULL, not the JSON text "null"', () => {
     const database = temp.open();
     insertPodSamples(database, 'main', [
