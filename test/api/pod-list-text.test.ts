@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { type ParsedList, parseItems } from '../../src/api/parse.js';
 import { DecodedPodList, PodListReader, recordOf } from '../../src/api/pod-list-text.js';
 import { checkRuntime, withNewUptime } from '../../src/api/pod-runtime-check.js';
+import { decodeSuccessBody } from '../../src/api/response.js';
 import { Pod, PodRuntime } from '../../src/api/schemas.js';
 import { packagePath } from '../../src/package-root.js';
 import { loadScenario } from '../../src/simulator/scenario.js';
@@ -141,6 +142,20 @@ describe('GET /pods read from its text', () => {
     })();
     expect(() => reader.decode(broken)).toThrow(parseError.message);
     expect(() => reader.decode(`${good.slice(0, -1)},}`)).toThrow(SyntaxError);
+  });
+
+  it('reports a body that is not JSON as the server’s fault, and a bug of the reader as a bug', () => {
+    const from = { url: 'https://rest.runpod.io/v1/pods' };
+    const reader = new PodListReader();
+    expect(decodeSuccessBody('GET /pods', 200, '{"pods":[', from, (text) => reader.decode(text))).toMatchObject({
+      kind: 'contract',
+      message: expect.stringMatching(/^response body is not valid JSON/),
+    });
+    const bug = new TypeError('Cannot read properties of undefined');
+    const buggy = () => {
+      throw bug;
+    };
+    expect(() => decodeSuccessBody('GET /pods', 200, '{"pods":[]}', from, buggy)).toThrow(bug);
   });
 
   it('reads a record with runtime written twice, or spelled with escapes, as JSON.parse does', () => {
