@@ -1,5 +1,5 @@
 import { type ParsedList, parseItem } from './parse.js';
-import { checkRuntime, withNewUptime } from './pod-runtime-check.js';
+import { checkRuntime, newUptimeAt } from './pod-runtime-check.js';
 import { Pod, type PodRuntime } from './schemas.js';
 
 /**
@@ -189,21 +189,42 @@ function reuse(
   // A slice compared with === (a memory compare) is several times faster than startsWith here.
   if (text.slice(start, start + last.head.length) !== last.head) return undefined;
   const runtimeStart = start + last.head.length;
-  const runtimeEnd = valueEnd(text, runtimeStart);
-  if (runtimeEnd < 0 || text.slice(runtimeEnd, runtimeEnd + last.tail.length) !== last.tail) return undefined;
+  let pod = last.pod;
+  // The usual minutes, found without scanning the runtime: a stopped Pod's record is the same
+  // text (a runtime value followed by the same delimiter is the same value), and a running Pod's
+  // differs in its uptime alone.
+  let runtimeEnd = runtimeStart + last.runtime.length;
+  if (text.slice(runtimeStart, runtimeEnd) !== last.runtime || !tailAt(text, runtimeEnd, last)) {
+    const swapped = newUptimeAt(text, runtimeStart, last.runtime, last.pod.runtime);
+    if (swapped !== undefined && tailAt(text, swapped.end, last)) {
+      runtimeEnd = swapped.end;
+      pod = withRuntime(last.pod, swapped.runtime);
+    } else {
+      runtimeEnd = valueEnd(text, runtimeStart);
+      if (runtimeEnd < 0 || !tailAt(text, runtimeEnd, last)) return undefined;
+      const checked = runtimeOf(text.slice(runtimeStart, runtimeEnd));
+      if (checked === undefined) return undefined;
+      pod = withRuntime(last.pod, checked);
+    }
+  }
   // Kept as a slice of this answer (not copied: it changes every minute for a running Pod), so
   // what the kept records hold of the answers is this one alone.
   const runtime = text.slice(runtimeStart, runtimeEnd);
-  let pod = last.pod;
-  if (runtime !== last.runtime) {
-    const checked = withNewUptime(last.runtime, last.pod.runtime, runtime) ?? runtimeOf(runtime);
-    if (checked === undefined) return undefined;
-    pod = { ...last.pod, runtime: checked };
-    records.set(pod, recordOf(last.pod));
-  }
   list.items.push(pod);
   next[index] = { head: last.head, tail: last.tail, runtime, pod, index };
   return runtimeEnd + last.tail.length;
+}
+
+/** Whether `last`'s text after its runtime is at `at`. */
+function tailAt(text: string, at: number, last: Kept): boolean {
+  return text.slice(at, at + last.tail.length) === last.tail;
+}
+
+/** `pod` with another runtime, its record (recordOf) still the one its fields were read from. */
+function withRuntime(pod: Pod, runtime: PodRuntime | null): Pod {
+  const next = { ...pod, runtime };
+  records.set(next, recordOf(pod));
+  return next;
 }
 
 /** A runtime's text decoded and checked: undefined when it is not JSON or not a runtime. */

@@ -83,20 +83,39 @@ const UPTIME_FIRST = '{"uptime":';
 /**
  * The runtime of `text` when it is `lastText` (read as `last`) with only its leading uptime
  * changed, the usual minute of a running Pod: `{"uptime":N,` then the very same text. Undefined
- * for anything else (then the text is decoded and checked). The new uptime is an integer written
- * as JSON writes one (digits, no leading zero, then a comma or brace), so the rest of the record
- * reads as it did.
+ * for anything else (then the text is decoded and checked).
  */
 export function withNewUptime(lastText: string, last: PodRuntime | null, text: string): PodRuntime | undefined {
-  if (last === null || !text.startsWith(UPTIME_FIRST) || !lastText.startsWith(UPTIME_FIRST)) return undefined;
-  const from = UPTIME_FIRST.length;
+  const found = newUptimeAt(text, 0, lastText, last);
+  return found !== undefined && found.end === text.length ? found.runtime : undefined;
+}
+
+/**
+ * The runtime value at `at` of `text` when it is `lastText` (read as `last`) with only its
+ * leading uptime changed, and where that value ends; undefined for anything else. Found without
+ * scanning the value: what follows the new digits is compared with what followed the old ones,
+ * and a JSON value that reads the same after its number ends where the old one ended. The new
+ * uptime is an integer written as JSON writes one (digits, no leading zero, then a comma or
+ * brace), so the rest of the value reads as it did.
+ */
+export function newUptimeAt(
+  text: string,
+  at: number,
+  lastText: string,
+  last: PodRuntime | null,
+): { runtime: PodRuntime; end: number } | undefined {
+  if (last === null || !text.startsWith(UPTIME_FIRST, at) || !lastText.startsWith(UPTIME_FIRST)) return undefined;
+  const from = at + UPTIME_FIRST.length;
   const end = digitsEnd(text, from);
-  const lastEnd = digitsEnd(lastText, from);
-  if (end === from || lastEnd === from || (text.charCodeAt(from) === ZERO && end - from > 1)) return undefined;
+  const lastEnd = digitsEnd(lastText, UPTIME_FIRST.length);
+  if (end === from || lastEnd === UPTIME_FIRST.length || (text.charCodeAt(from) === ZERO && end - from > 1)) {
+    return undefined;
+  }
   const after = text.charCodeAt(end);
   if (after !== COMMA && after !== CLOSE_BRACE) return undefined;
-  if (text.length - end !== lastText.length - lastEnd || text.slice(end) !== lastText.slice(lastEnd)) return undefined;
-  return { ...last, uptime: Number(text.slice(from, end)) };
+  const restEnd = end + lastText.length - lastEnd;
+  if (restEnd > text.length || text.slice(end, restEnd) !== lastText.slice(lastEnd)) return undefined;
+  return { runtime: { ...last, uptime: Number(text.slice(from, end)) }, end: restEnd };
 }
 
 const ZERO = 48;

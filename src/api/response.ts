@@ -34,6 +34,8 @@ export function decodeSuccessBody(
   try {
     return { body: parse(text) };
   } catch (error) {
+    // Only the text can be at fault here: a bug of a route's own reader is not the server's.
+    if (!(error instanceof SyntaxError)) throw error;
     return {
       kind: 'contract',
       op,

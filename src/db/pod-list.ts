@@ -4,10 +4,15 @@ import type { Database } from './open.js';
 import { pods } from './schema.js';
 import { dataVersion, perDatabase } from './statements.js';
 
-export type PodRecord = typeof pods.$inferSelect;
+/**
+ * A live Pod as stored. Without last_seen_at, which a poll that changes nothing no longer writes
+ * to the rows (see pod_lists): the list stays the same objects from one such poll to the next.
+ * The time of the account's latest poll is podListPolledAt.
+ */
+export type PodRecord = Omit<typeof pods.$inferSelect, 'lastSeenAt'>;
 export type PodInput = LatestInput<typeof pods>;
 
-type PodRow = Omit<PodRecord, 'env' | 'actions'> & { env: string; actions: string };
+type PodRow = Omit<PodRecord, 'env' | 'actions'> & { env: string; actions: string; lastSeenAt: number };
 
 /** The columns a sync takes from the API as they are (env and actions are compared as stored JSON). */
 const plainColumns = Object.keys(getTableColumns(pods)).filter(
@@ -18,8 +23,14 @@ interface Listed {
   records: readonly PodRecord[];
   /** By podId: a record as read, with its env and actions as stored, so a sync compares without parsing. */
   stored: ReadonlyMap<string, { record: PodRecord; env: string; actions: string }>;
-  /** Set by a sync that changed nothing but last_seen_at; trusted once a key read shows it committed. */
-  pendingSeenAt?: number;
+  /** The latest last_seen_at of the rows, and the one every row holds (undefined when they differ). */
+  lastSeenAt: { latest: number; common: number | undefined };
+}
+
+/** An account's pod_lists row. */
+export interface PodListPoll {
+  seenAt: number;
+  syncedAt: number;
 }
 
 const lists = perDatabase(({ sqlite }) => ({
@@ -31,9 +42,14 @@ const lists = perDatabase(({ sqlite }) => ({
        first_seen_at AS firstSeenAt, last_seen_at AS lastSeenAt, gone_at AS goneAt
      FROM pods WHERE account = ? AND gone_at IS NULL ORDER BY pod_id`,
   ),
-  seenAt: sqlite
-    .prepare<[string, string], number>('SELECT last_seen_at FROM pods WHERE account = ? AND pod_id = ?')
-    .pluck(),
+  poll: sqlite.prepare<[string], PodListPoll>(
+    'SELECT seen_at AS seenAt, synced_at AS syncedAt FROM pod_lists WHERE account = ?',
+  ),
+  lastSeen: sqlite.prepare<[string], { podId: string; lastSeenAt: number }>(
+    `SELECT p.pod_id AS podId,
+       CASE WHEN p.gone_at IS NULL AND p.last_seen_at = l.synced_at THEN l.seen_at ELSE p.last_seen_at END AS lastSeenAt
+     FROM pods p LEFT JOIN pod_lists l ON l.account = p.account WHERE p.account = ?`,
+  ),
   version: Number.NaN,
   byAccount: new Map<string, Listed>(),
 }));
@@ -51,80 +67,99 @@ function current(database: Database) {
 
 function read(database: Database, account: string): Listed {
   const stored = new Map<string, { record: PodRecord; env: string; actions: string }>();
-  const records = lists(database)
-    .live.all(account)
-    .map((row) => {
-      const record: PodRecord = {
-        ...row,
-        env: JSON.parse(row.env) as Record<string, string>,
-        actions: JSON.parse(row.actions) as string[],
-      };
-      stored.set(row.podId, { record, env: row.env, actions: row.actions });
-      return record;
-    });
-  return { records, stored };
+  let latest = Number.NEGATIVE_INFINITY;
+  let common: number | undefined;
+  const rows = lists(database).live.all(account);
+  const records = rows.map(({ lastSeenAt, ...row }, index) => {
+    latest = Math.max(latest, lastSeenAt);
+    if (index === 0) common = lastSeenAt;
+    else if (common !== lastSeenAt) common = undefined;
+    const record: PodRecord = {
+      ...row,
+      env: JSON.parse(row.env) as Record<string, string>,
+      actions: JSON.parse(row.actions) as string[],
+    };
+    stored.set(row.podId, { record, env: row.env, actions: row.actions });
+    return record;
+  });
+  return { records, stored, lastSeenAt: { latest, common } };
 }
 
-/**
- * The account's Pods not gone, by id. Read by the idle and waste rules and several metric
- * families every minute, and kept across a sync of the Pod list that changed nothing but
- * last_seen_at (the usual minute at 2,000 Pods: re-reading and parsing them cost a third of the
- * idle tick). Shared between callers: do not modify.
- */
-export function livePods(database: Database, account: string): readonly PodRecord[] {
+/** The account's live Pods as cached (outside a transaction) or as read now (inside one). */
+function listedOf(database: Database, account: string): Listed {
   // The open transaction may still roll back: read what it sees, keep nothing.
-  if (database.sqlite.inTransaction) return read(database, account).records;
+  if (database.sqlite.inTransaction) return read(database, account);
   const cache = current(database);
   let listed = cache.byAccount.get(account);
-  if (listed?.pendingSeenAt !== undefined) listed = confirmed(database, account, listed, listed.pendingSeenAt);
   if (listed === undefined) {
     listed = read(database, account);
     cache.byAccount.set(account, listed);
   }
-  return listed.records;
+  return listed;
 }
 
 /**
- * The list with the pending last_seen_at, if the sync that set it committed (it writes every
- * live Pod's row in one transaction, so one row tells); otherwise nothing, to be read again.
+ * The account's Pods not gone, by id. Read by the idle and waste rules and several metric
+ * families every minute, and kept across a poll of the Pod list that changed nothing (the usual
+ * minute at 2,000 Pods: re-reading and parsing them cost a third of the idle tick). Shared
+ * between callers: do not modify.
  */
-function confirmed(database: Database, account: string, listed: Listed, seenAt: number): Listed | undefined {
-  const cache = lists(database);
-  const first = listed.records[0];
-  if (first === undefined || cache.seenAt.get(account, first.podId) !== seenAt) {
-    cache.byAccount.delete(account);
-    return undefined;
-  }
-  // New records, so a list a caller still holds does not change under it; env and actions stay shared.
-  const next: Listed = {
-    records: listed.records.map((record) => ({ ...record, lastSeenAt: seenAt })),
-    stored: listed.stored,
-  };
-  cache.byAccount.set(account, next);
-  return next;
+export function livePods(database: Database, account: string): readonly PodRecord[] {
+  return listedOf(database, account).records;
+}
+
+/** The account's pod_lists row, if a poll wrote one. */
+export function podListPoll(database: Database, account: string): PodListPoll | undefined {
+  return lists(database).poll.get(account);
 }
 
 /**
- * Called by the Pod list sync before it writes: keeps the account's list (to be confirmed on
- * the next read) when the sync will change nothing but last_seen_at, and drops it otherwise.
- * Returns whether it kept it, i.e. whether the sync changes nothing but last_seen_at.
+ * The latest last_seen_at of the account's live Pods: when its latest Pod poll saw them (undefined
+ * without live Pods). A row whose last_seen_at is pod_lists' synced_at was seen by every poll
+ * since, so at pod_lists' seen_at.
+ */
+export function podListPolledAt(database: Database, account: string): number | undefined {
+  const { records, lastSeenAt } = listedOf(database, account);
+  if (records.length === 0) return undefined;
+  const poll = podListPoll(database, account);
+  return poll !== undefined && lastSeenAt.latest === poll.syncedAt ? poll.seenAt : lastSeenAt.latest;
+}
+
+/** When a poll last listed each of the account's Pods, gone ones included, by podId (see pod_lists). */
+export function podsLastSeenAt(database: Database, account: string): Map<string, number> {
+  return new Map(
+    lists(database)
+      .lastSeen.all(account)
+      .map((row) => [row.podId, row.lastSeenAt]),
+  );
+}
+
+/** What a poll of the Pod list writes: nothing but pod_lists, every live row's last_seen_at, or the Pods. */
+export type PodListChange = 'none' | 'seen' | 'changed';
+
+/**
+ * Called by the Pod list sync before it writes: what the sync changes. 'none' when the list is
+ * the stored live Pods, column for column, and every row was last written by the latest sync
+ * (the account's list is kept: the rows do not change); 'seen' when only some rows' last_seen_at
+ * would move; 'changed' otherwise. The list is dropped unless 'none'.
  */
 export function podListSyncing(
   database: Database,
   account: string,
   items: readonly PodInput[],
-  now: number,
   unreadable: UnreadableItems | undefined,
-): boolean {
+  poll: PodListPoll | undefined,
+): PodListChange {
   const cache = current(database);
   const listed = cache.byAccount.get(account);
-  if (listed === undefined) return false;
-  if (listed.records.length > 0 && onlySeen(listed, items, unreadable)) {
-    listed.pendingSeenAt = now;
-    return true;
+  if (listed === undefined) return 'changed';
+  if (listed.records.length === 0 || !onlySeen(listed, items, unreadable)) {
+    cache.byAccount.delete(account);
+    return 'changed';
   }
+  if (poll !== undefined && listed.lastSeenAt.common === poll.syncedAt) return 'none';
   cache.byAccount.delete(account);
-  return false;
+  return 'seen';
 }
 
 /**

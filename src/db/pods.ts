@@ -1,19 +1,30 @@
 import { type SyncResult, trackedSync, type UnreadableItems } from './latest.js';
 import type { Database } from './open.js';
-import { type PodInput, podListSyncing } from './pod-list.js';
+import { type PodInput, podListPoll, podListSyncing } from './pod-list.js';
 import { markSamplesWritten } from './sample-window.js';
 import { pods, type SampleState } from './schema.js';
 import { inventoryChanged, perDatabase } from './statements.js';
 
-export { livePods, type PodInput, type PodRecord } from './pod-list.js';
+export { livePods, type PodInput, type PodRecord, podListPolledAt, podsLastSeenAt } from './pod-list.js';
 
 const syncPodList = trackedSync(pods, 'podId');
 
 const podWrites = perDatabase(({ sqlite }) => ({
   seen: sqlite.prepare<[number, string]>('UPDATE pods SET last_seen_at = ? WHERE account = ? AND gone_at IS NULL'),
+  /** Writes into the rows the time the rows seen by every poll since the last sync were last seen. */
+  settle: sqlite.prepare<[number, string, number]>(
+    'UPDATE pods SET last_seen_at = ? WHERE account = ? AND gone_at IS NULL AND last_seen_at = ?',
+  ),
+  poll: sqlite.prepare<[string, number, number]>(
+    `INSERT INTO pod_lists (account, seen_at, synced_at) VALUES (?, ?, ?)
+     ON CONFLICT (account) DO UPDATE SET seen_at = excluded.seen_at, synced_at = excluded.synced_at`,
+  ),
 }));
 
-/** The latest `GET /pods` of an account: upserts every Pod, marks the missing ones gone. */
+/**
+ * The latest `GET /pods` of an account: upserts every Pod, marks the missing ones gone, and
+ * records the poll in pod_lists (see there for what last_seen_at then means).
+ */
 export function syncPods(
   database: Database,
   account: string,
@@ -21,16 +32,30 @@ export function syncPods(
   now: number,
   unreadable?: UnreadableItems,
 ): SyncResult {
-  if (!podListSyncing(database, account, items, now, unreadable)) {
-    return syncPodList(database, account, items, now, unreadable);
-  }
-  // The list is the stored live Pods, column for column (pod-list.ts compared them): the usual
-  // minute. Upserting 2,000 identical rows would move nothing but last_seen_at, so only that
-  // moves, in one statement; no Pod is missing, so none is marked gone.
-  inventoryChanged(database, pods);
-  database.transaction(() => podWrites(database).seen.run(now, account));
-  inventoryChanged(database, pods);
-  return { upserted: items.length, gone: [] };
+  const writes = podWrites(database);
+  const poll = podListPoll(database, account);
+  const change = podListSyncing(database, account, items, unreadable, poll);
+  return database.transaction(() => {
+    if (change === 'none' && poll !== undefined) {
+      // The list is the stored live Pods, column for column, each row written by the latest
+      // sync (pod-list.ts compared them): the usual minute. No row changes; no Pod is missing.
+      writes.poll.run(account, now, poll.syncedAt);
+      return { upserted: items.length, gone: [] };
+    }
+    if (change === 'seen') {
+      // Only last_seen_at would move (some rows were not written by the latest sync): all of
+      // them move, in one statement.
+      inventoryChanged(database, pods);
+      writes.seen.run(now, account);
+      inventoryChanged(database, pods);
+      writes.poll.run(account, now, now);
+      return { upserted: items.length, gone: [] };
+    }
+    if (poll !== undefined && poll.seenAt !== poll.syncedAt) writes.settle.run(poll.seenAt, account, poll.syncedAt);
+    const result = syncPodList(database, account, items, now, unreadable);
+    writes.poll.run(account, now, now);
+    return result;
+  });
 }
 
 /** One poll of one Pod. An unknown sample (no runtime) has every utilization null. */
@@ -99,10 +124,9 @@ function perGpuList(stored: string | null, max: number | null): number[] | null 
 export function insertPodSamples(database: Database, account: string, samples: readonly PodSampleInput[]): number {
   const writes = sampleWrites(database);
   let oldest = Number.POSITIVE_INFINITY;
-  const values: Array<string | number | null> = [];
   const rows = samples.map((sample) => {
     oldest = Math.min(oldest, sample.observedAt);
-    const row = {
+    return {
       account,
       podId: sample.podId,
       observedAt: sample.observedAt,
@@ -115,11 +139,17 @@ export function insertPodSamples(database: Database, account: string, samples: r
       cpuUtil: sample.cpuUtil,
       memoryUtil: sample.memoryUtil,
     };
+  });
+  // Written in key order: each row then lands after the last one, so SQLite appends to the
+  // table's last page instead of splitting pages all over the minute's range. The sort is
+  // stable, so a sample listed twice is replaced by its later copy, as in list order.
+  const ordered = rows.slice().sort((a, b) => a.observedAt - b.observedAt || compareText(a.podId, b.podId));
+  const values: Array<string | number | null> = [];
+  for (const row of ordered) {
     // In SAMPLE_COLUMNS' order.
     values.push(row.account, row.podId, row.observedAt, row.known, row.uptimeS, row.gpuUtil, row.gpuMemoryUtil);
     values.push(row.maxGpuUtil, row.maxGpuMemoryUtil, row.cpuUtil, row.memoryUtil);
-    return row;
-  });
+  }
   // The window is handed the very rows written, so it holds what a read back would.
   markSamplesWritten(database, account, oldest, rows);
   database.transaction(() => {
@@ -130,6 +160,14 @@ export function insertPodSamples(database: Database, account: string, samples: r
     for (let at = batchEnd; at < values.length; at += SAMPLE_WIDTH) writes.one.run(values.slice(at, at + SAMPLE_WIDTH));
   });
   return samples.length;
+}
+
+/**
+ * SQLite's BINARY order for the ASCII ids the API gives. Only the speed of the write depends on
+ * it: ids that sort otherwise in UTF-16 are stored all the same.
+ */
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 type StoredSample = Omit<PodSampleRecord, 'state' | 'gpuUtil' | 'gpuMemoryUtil'> & {

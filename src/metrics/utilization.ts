@@ -1,18 +1,18 @@
 import { Gauge } from 'prom-client';
 import type { Database } from '../db/open.js';
-import { livePods, type PodSampleRecord, podSamplesBetween } from '../db/pods.js';
+import { livePods, type PodSampleRecord, podListPolledAt, podSamplesBetween } from '../db/pods.js';
 import { SeriesByAccount } from './account-series.js';
 import { type MetricsContext, refreshedAccounts } from './source.js';
 
 /**
- * The samples of each account's latest Pod poll. Every live Pod was upserted by that poll with
- * its time as last_seen_at, so a Pod that poll did not sample (stopped, starting) has no sample
- * here, and a stopped Pod never shows its last busy figures.
+ * The samples of each account's latest Pod poll, the latest last_seen_at of its live Pods, so a
+ * Pod that poll did not sample (stopped, starting) has no sample here, and a stopped Pod never
+ * shows its last busy figures.
  */
 function latestSamples(db: Database, account: string): PodSampleRecord[] {
   const pods = livePods(db, account);
-  if (pods.length === 0) return [];
-  const polledAt = Math.max(...pods.map((pod) => pod.lastSeenAt));
+  const polledAt = podListPolledAt(db, account);
+  if (polledAt === undefined) return [];
   const live = new Set(pods.map((pod) => pod.podId));
   return podSamplesBetween(db, account, polledAt, polledAt).filter((sample) => live.has(sample.podId));
 }

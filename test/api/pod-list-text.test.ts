@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { type ParsedList, parseItems } from '../../src/api/parse.js';
 import { DecodedPodList, PodListReader, recordOf } from '../../src/api/pod-list-text.js';
 import { checkRuntime, withNewUptime } from '../../src/api/pod-runtime-check.js';
+import { decodeSuccessBody } from '../../src/api/response.js';
 import { Pod, PodRuntime } from '../../src/api/schemas.js';
 import { packagePath } from '../../src/package-root.js';
 import { loadScenario } from '../../src/simulator/scenario.js';
@@ -82,6 +83,37 @@ describe('GET /pods read from its text', () => {
     expect(recordOf(list.items[2] as Pod)).not.toBe(recordOf(firstList.items[1] as Pod));
   });
 
+  it('reads the record whole when the text after a same or uptime-only runtime changed', () => {
+    const reader = new PodListReader();
+    const first = [record('pod-a', 10), record('pod-b', 10), record('pod-c', 10), record('pod-d', 10)];
+    const firstList = listOf(reader, body(first));
+    const later = { createdAt: '2020-01-01T00:00:00Z' };
+    // pod-a: same runtime, later field changed; pod-b: uptime alone changed, later field too;
+    // pod-c: uptime alone changed; pod-d: runtime followed by one more member.
+    const second = [
+      record('pod-a', 10, later),
+      record('pod-b', 70, later),
+      record('pod-c', 70),
+      { ...record('pod-d', 10), runtime: { ...(record('pod-d', 10).runtime as object), extra: 1 } },
+    ];
+    const text = body(second);
+    const list = listOf(reader, text);
+    expect(list).toEqual(expected(text));
+    expect(list.items.map((pod) => [pod.id, pod.createdAt, pod.runtime?.uptime])).toEqual([
+      ['pod-a', later.createdAt, 10],
+      ['pod-b', later.createdAt, 70],
+      ['pod-c', (first[2] as { createdAt: string }).createdAt, 70],
+      ['pod-d', (first[3] as { createdAt: string }).createdAt, 10],
+    ]);
+    expect(recordOf(list.items[0] as Pod)).not.toBe(recordOf(firstList.items[0] as Pod));
+    expect(recordOf(list.items[1] as Pod)).not.toBe(recordOf(firstList.items[1] as Pod));
+    expect(recordOf(list.items[2] as Pod)).toBe(recordOf(firstList.items[2] as Pod));
+    expect(recordOf(list.items[3] as Pod)).toBe(recordOf(firstList.items[3] as Pod));
+    // The same answer again: every Pod is this answer's own.
+    const again = listOf(reader, text);
+    expect(again.items.every((pod, index) => pod === list.items[index])).toBe(true);
+  });
+
   it('rejects a Pod whose runtime went bad alone, named as parseItems names it', () => {
     const reader = new PodListReader();
     listOf(reader, body([record('pod-a', 10), record('pod-b', 10)]));
@@ -110,6 +142,20 @@ describe('GET /pods read from its text', () => {
     })();
     expect(() => reader.decode(broken)).toThrow(parseError.message);
     expect(() => reader.decode(`${good.slice(0, -1)},}`)).toThrow(SyntaxError);
+  });
+
+  it('reports a body that is not JSON as the server’s fault, and a bug of the reader as a bug', () => {
+    const from = { url: 'https://rest.runpod.io/v1/pods' };
+    const reader = new PodListReader();
+    expect(decodeSuccessBody('GET /pods', 200, '{"pods":[', from, (text) => reader.decode(text))).toMatchObject({
+      kind: 'contract',
+      message: expect.stringMatching(/^response body is not valid JSON/),
+    });
+    const bug = new TypeError('Cannot read properties of undefined');
+    const buggy = () => {
+      throw bug;
+    };
+    expect(() => decodeSuccessBody('GET /pods', 200, '{"pods":[]}', from, buggy)).toThrow(bug);
   });
 
   it('reads a record with runtime written twice, or spelled with escapes, as JSON.parse does', () => {

@@ -6,7 +6,7 @@ import { Pod } from '../../src/api/schemas.js';
 import { podsCollector, sampleOf } from '../../src/collectors/pods.js';
 import { runCollector } from '../../src/collectors/run.js';
 import { recentRuns } from '../../src/db/collector-runs.js';
-import { livePods, podSamplesBetween } from '../../src/db/pods.js';
+import { livePods, podSamplesBetween, podsLastSeenAt } from '../../src/db/pods.js';
 import type { V2Pod } from '../../src/simulator/v2-types.js';
 import { captureLogger } from '../api/support.js';
 import { ACCOUNT, type Harness } from '../helpers/harness.js';
@@ -53,11 +53,12 @@ describe('pods collector', () => {
 
     const truth = h.sim.world.podsView(h.clock.now(), { includeClusterPods: true });
     const live = livePods(h.db, ACCOUNT);
+    const lastSeen = podsLastSeenAt(h.db, ACCOUNT);
     expect(live.map((row) => row.podId)).toEqual(truth.map((pod) => pod.id).sort());
     for (const pod of truth) {
       const row = live.find((candidate) => candidate.podId === pod.id);
       expect(row, pod.id).toMatchObject(expectedRow(pod));
-      expect(row?.lastSeenAt).toBe(T0 + 30 * MINUTE);
+      expect(lastSeen.get(pod.id)).toBe(T0 + 30 * MINUTE);
     }
     expect(live.find((row) => row.podId === 'train-llama-70b')).toMatchObject({
       gpuTypeId: 'NVIDIA H100 80GB HBM3',
@@ -247,9 +248,9 @@ describe('pods collector with a Pod the schema rejects', () => {
     const line = captured.lines.map((text) => JSON.parse(text)).find((entry) => entry.podId === bad);
     expect(line).toMatchObject({ level: 40, route: 'GET /pods', index, reason });
 
-    const live = new Map(livePods(h.db, ACCOUNT).map((row) => [row.podId, row]));
-    expect(live.get(bad)?.lastSeenAt).toBe(T0 + 30 * MINUTE);
-    expect(live.get('infer-vllm-2')?.lastSeenAt).toBe(T0 + HOUR);
+    const lastSeen = podsLastSeenAt(h.db, ACCOUNT);
+    expect(lastSeen.get(bad)).toBe(T0 + 30 * MINUTE);
+    expect(lastSeen.get('infer-vllm-2')).toBe(T0 + HOUR);
     const samples = samplesAt(h, HOUR);
     expect(samples.get(bad)).toMatchObject({ state: 'unknown', maxGpuUtil: null });
     expect(samples.get('train-llama-70b')?.state).toBe('known');

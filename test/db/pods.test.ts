@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { insertPodSamples, livePods, type PodInput, podSamplesBetween, syncPods } from '../../src/db/pods.js';
+import {
+  insertPodSamples,
+  livePods,
+  type PodInput,
+  podListPolledAt,
+  podSamplesBetween,
+  podsLastSeenAt,
+  syncPods,
+} from '../../src/db/pods.js';
 import { MINUTE, T0, useTempDatabases } from './support.js';
 
 const temp = useTempDatabases();
@@ -72,9 +80,9 @@ describe('syncPods', () => {
       env: { TEAM: 'research' },
       actions: ['start', 'terminate'],
       firstSeenAt: T0,
-      lastSeenAt: T0 + MINUTE,
       goneAt: null,
     });
+    expect(podsLastSeenAt(database, 'main').get('a')).toBe(T0 + MINUTE);
 
     expect(syncPods(database, 'main', [], T0 + 2 * MINUTE).gone).toEqual(['a']);
     expect(livePods(database, 'main')).toEqual([]);
@@ -109,27 +117,35 @@ describe('livePods across syncs', () => {
     return list;
   }
 
-  it('keeps its records through a sync that changed only last_seen_at, with last_seen_at moved', () => {
+  /** Each live Pod's last_seen_at, in podId order. */
+  const lastSeen = (database: ReturnType<typeof temp.open>) => {
+    const seen = podsLastSeenAt(database, 'main');
+    return livePods(database, 'main').map((row) => seen.get(row.podId));
+  };
+  /** What the live rows hold. */
+  const storedSeenAt = (database: ReturnType<typeof temp.open>) =>
+    database.sqlite
+      .prepare('SELECT last_seen_at FROM pods WHERE account = ? AND gone_at IS NULL ORDER BY pod_id')
+      .pluck()
+      .all('main');
+
+  it('keeps its very list through a poll that changed nothing, which writes no Pod row but moves last_seen_at', () => {
     const database = temp.open();
     syncPods(database, 'main', [pod('a'), pod('b', { env: { TEAM: 'infra' } })], T0);
     const before = livePods(database, 'main');
-    expect(before.map((row) => row.lastSeenAt)).toEqual([T0, T0]);
+    expect(lastSeen(database)).toEqual([T0, T0]);
 
     database.transaction(() =>
       syncPods(database, 'main', [pod('b', { env: { TEAM: 'infra' } }), pod('a')], T0 + MINUTE),
     );
     const after = livePods(database, 'main');
     expect(after).toEqual(stored());
-    expect(after.map((row) => row.lastSeenAt)).toEqual([T0 + MINUTE, T0 + MINUTE]);
-    // Not read and parsed again: the parsed JSON fields are the very objects of the first read.
-    expect(after.map((row) => row.env)).toEqual([{ TEAM: 'research' }, { TEAM: 'infra' }]);
-    after.forEach((row, i) => {
-      expect(row.env).toBe(before[i]?.env);
-      expect(row.actions).toBe(before[i]?.actions);
-    });
-    // A list handed out earlier does not change under its holder.
-    expect(before.map((row) => row.lastSeenAt)).toEqual([T0, T0]);
-    expect(livePods(database, 'main')).toBe(after);
+    // Not read and parsed again: the very list of the first read.
+    expect(after).toBe(before);
+    expect(lastSeen(database)).toEqual([T0 + MINUTE, T0 + MINUTE]);
+    expect(podListPolledAt(database, 'main')).toBe(T0 + MINUTE);
+    // The rows were not written: pod_lists says when the poll saw them.
+    expect(storedSeenAt(database)).toEqual([T0, T0]);
   });
 
   it('shows every change a sync makes, and nothing of a sync that rolled back', () => {
@@ -144,7 +160,8 @@ describe('livePods across syncs', () => {
       }),
     ).toThrow(/samples failed/);
     expect(livePods(database, 'main')).toEqual(first);
-    expect(livePods(database, 'main').map((row) => row.lastSeenAt)).toEqual([T0, T0, T0]);
+    expect(lastSeen(database)).toEqual([T0, T0, T0]);
+    expect(podListPolledAt(database, 'main')).toBe(T0);
 
     const changes: PodInput[][] = [
       [pod('a', { status: 'EXITED', costPerHr: 0 }), pod('b'), pod('c')],
@@ -168,15 +185,37 @@ describe('livePods across syncs', () => {
     livePods(database, 'main');
     syncPods(database, 'main', [pod('d')], T0 + 9 * MINUTE, { ids: ['a'], anonymous: false });
     expect(livePods(database, 'main')).toEqual(stored());
-    expect(livePods(database, 'main').map((row) => row.lastSeenAt)).toEqual([T0 + 7 * MINUTE, T0 + 9 * MINUTE]);
+    expect(lastSeen(database)).toEqual([T0 + 7 * MINUTE, T0 + 9 * MINUTE]);
+    expect(podListPolledAt(database, 'main')).toBe(T0 + 9 * MINUTE);
+
+    // Both read again, nothing else changed: every last_seen_at moves, then a poll writes no row.
+    const readable = [pod('a', { status: 'EXITED', costPerHr: 0 }), pod('d')];
+    for (const minute of [10, 11, 12]) {
+      livePods(database, 'main');
+      syncPods(database, 'main', readable, T0 + minute * MINUTE);
+      expect(livePods(database, 'main')).toEqual(stored());
+      expect(lastSeen(database)).toEqual([T0 + minute * MINUTE, T0 + minute * MINUTE]);
+    }
+    expect(storedSeenAt(database)).toEqual([T0 + 10 * MINUTE, T0 + 10 * MINUTE]);
+    // Gone at the next poll: its last_seen_at is the last poll that listed it, as for the others.
+    syncPods(database, 'main', [pod('d')], T0 + 13 * MINUTE);
+    expect(Object.fromEntries(podsLastSeenAt(database, 'main'))).toEqual({
+      a: T0 + 12 * MINUTE,
+      b: T0 + 6 * MINUTE,
+      c: T0 + 4 * MINUTE,
+      d: T0 + 13 * MINUTE,
+    });
   });
 
-  it('a sync that moves only last_seen_at leaves the table as upserting every Pod would', () => {
-    // `warm` has its list cached (the sync writes only last_seen_at); `cold` never read it (every Pod upserted).
+  it('a poll that changes nothing leaves the table, last_seen_at read through pod_lists, as upserting every Pod would', () => {
+    // `warm` has its list cached (the sync writes only pod_lists); `cold` never read it (every Pod upserted).
     const warm = temp.open('warm.db');
     const cold = temp.open('cold.db');
     const everything = (database: typeof warm) =>
-      database.sqlite.prepare('SELECT * FROM pods ORDER BY account, pod_id').all();
+      database.sqlite
+        .prepare<[], { account: string; pod_id: string }>('SELECT * FROM pods ORDER BY account, pod_id')
+        .all()
+        .map((row) => ({ ...row, last_seen_at: podsLastSeenAt(database, row.account).get(row.pod_id) }));
     const syncs: Array<[string, PodInput[], number]> = [
       ['main', [pod('a'), pod('b'), pod('gone')], T0],
       ['other', [pod('a', { name: 'other account' })], T0],
@@ -326,6 +365,28 @@ describe('pod samples', () => {
     const mixed = expected(0);
     mixed.splice(30, 100, ...expected(5).slice(30, 130));
     expect(podSamplesBetween(database, 'main', T0, T0)).toEqual(mixed);
+  });
+
+  it('stores a poll listed in any order, a Pod sampled twice keeping its later sample', () => {
+    const database = temp.open();
+    const sample = (podId: string, uptimeS: number | null) => ({
+      podId,
+      observedAt: T0,
+      state: uptimeS === null ? ('unknown' as const) : ('known' as const),
+      uptimeS,
+      gpuUtil: uptimeS === null ? null : [uptimeS % 100],
+      gpuMemoryUtil: null,
+      cpuUtil: null,
+      memoryUtil: null,
+    });
+    // 100 Pods in descending order (a multi-row batch and single rows), pod-050 listed again last.
+    const ids = Array.from({ length: 100 }, (_, i) => `pod-${String(99 - i).padStart(3, '0')}`);
+    const poll = [...ids.map((podId, i) => sample(podId, i)), sample('pod-050', null)];
+    expect(insertPodSamples(database, 'main', poll)).toBe(101);
+    const stored = podSamplesBetween(database, 'main', T0, T0);
+    expect(stored.map((row) => row.podId)).toEqual([...ids].sort());
+    expect(stored.find((row) => row.podId === 'pod-050')).toMatchObject({ state: 'unknown', uptimeS: null });
+    expect(stored.find((row) => row.podId === 'pod-051')).toMatchObject({ state: 'known', uptimeS: 48 });
   });
 
   it('stores an absent reading as SQL NULL, not the JSON text "null"', () => {

@@ -31,7 +31,6 @@ function podRecord(podId: string, startedAt: number): PodRecord {
     createdAt: startedAt,
     startedAt,
     firstSeenAt: startedAt,
-    lastSeenAt: startedAt,
     goneAt: null,
   };
 }

@@ -30,7 +30,6 @@ function podRecord(podId: string, change: Partial<PodRecord> = {}): PodRecord {
     createdAt: NOW - 86_400_000,
     startedAt: NOW - 10 * 3_600_000,
     firstSeenAt: NOW - 86_400_000,
-    lastSeenAt: NOW,
     goneAt: null,
     ...change,
   };

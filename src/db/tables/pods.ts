@@ -32,6 +32,20 @@ export const pods = sqliteTable(
   (t) => [primaryKey({ columns: [t.account, t.podId] }), index('pods_live_idx').on(t.account, t.goneAt)],
 );
 
+/**
+ * When each account's Pod list was last polled. A poll that finds every live Pod as stored (the
+ * usual minute) writes this one row instead of moving last_seen_at on every Pod's row (2,000 row
+ * writes a minute at `large`). So a live Pod's row holds the time the Pods were last written
+ * (`synced_at`), and when its last_seen_at equals `synced_at` it was seen by every poll since:
+ * its last_seen_at is `seen_at`. The next poll that changes anything writes that time into the
+ * rows first, so gone Pods and the Pods a poll could not read keep their own.
+ */
+export const podLists = sqliteTable('pod_lists', {
+  account: text('account').primaryKey(),
+  seenAt: integer('seen_at').notNull(),
+  syncedAt: integer('synced_at').notNull(),
+});
+
 export const sampleStates = ['known', 'unknown'] as const;
 export type SampleState = (typeof sampleStates)[number];
 
