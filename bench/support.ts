@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { apiClientFor } from '../src/api/from-config.js';
@@ -64,9 +64,14 @@ export function daemonSide(
   };
 }
 
-/** A fresh folder for a benchmark's files. */
+/**
+ * A fresh directory for a bench's databases, removed when the bench exits: a `large` run leaves
+ * up to 900 MB behind, and a few dozen runs fill the disk. PODWARDEN_BENCH_KEEP=1 keeps it.
+ */
 export function benchDir(): string {
-  return mkdtempSync(join(tmpdir(), 'podwarden-bench-'));
+  const dir = mkdtempSync(join(tmpdir(), 'podwarden-bench-'));
+  if (!process.env.PODWARDEN_BENCH_KEEP) process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  return dir;
 }
 
 export function fmt(n: number, digits = 0): string {
