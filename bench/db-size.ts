@@ -25,7 +25,8 @@ import { benchDir, fmt } from './support.js';
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
 const PROJECTED_DAYS = 30;
-const dir = benchDir();
+// Kept: the replayed database is printed for --db (the copies are removed below).
+const dir = benchDir({ keep: true });
 // The default retention of the code under test (keys of this and earlier versions).
 const retention = defaultConfig([{ name: 'bench', apiKey: 'unused' }]).database.retention as Record<string, number>;
 

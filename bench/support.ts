@@ -66,11 +66,14 @@ export function daemonSide(
 
 /**
  * A fresh directory for a bench's databases, removed when the bench exits: a `large` run leaves
- * up to 900 MB behind, and a few dozen runs fill the disk. PODWARDEN_BENCH_KEEP=1 keeps it.
+ * up to 900 MB behind, and a few dozen runs fill the disk. PODWARDEN_BENCH_KEEP=1 keeps it, as
+ * does `keep` for a bench that hands its database on (bench:db-size's --db).
  */
-export function benchDir(): string {
+export function benchDir(options: { keep?: boolean } = {}): string {
   const dir = mkdtempSync(join(tmpdir(), 'podwarden-bench-'));
-  if (!process.env.PODWARDEN_BENCH_KEEP) process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  if (!options.keep && !process.env.PODWARDEN_BENCH_KEEP) {
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  }
   return dir;
 }
 
