@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/load.js';
 import { type GpuAvailabilityInput, latestGpuAvailability, recordGpuAvailability } from '../../src/db/catalog.js';
-import { type EndpointInput, insertWorkerSamples, syncEndpoints } from '../../src/db/serverless.js';
+import { insertWorkerSamples, syncEndpoints } from '../../src/db/serverless.js';
 import { dataVersionReads, oneDataVersion } from '../../src/db/statements.js';
 import { wasteFindings } from '../../src/rules/waste.js';
 import { ACCOUNT, HOUR } from '../rules/fixtures.js';
-import { endpointSample, MINUTE, useTempDatabases } from './support.js';
+import { endpointInput, endpointSample, MINUTE, useTempDatabases } from './support.js';
 
 const databases = useTempDatabases();
 const NOW = Date.UTC(2026, 10, 20, 12, 0, 0);
@@ -19,17 +19,7 @@ const config = parseConfig(
   { env: {}, baseDir: '/' },
 );
 
-const endpoint: EndpointInput = {
-  endpointId: 'ep-idle',
-  name: 'ep-idle-name',
-  type: 'QB',
-  gpuPools: ['ADA_24'],
-  gpuCount: 1,
-  workersMin: 1,
-  workersMax: 3,
-  idleTimeoutS: 5,
-  createdAt: null,
-};
+const endpoint = endpointInput('ep-idle');
 
 function gpu(availability: string): GpuAvailabilityInput {
   return {

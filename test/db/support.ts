@@ -15,7 +15,7 @@ import { afterEach } from 'vitest';
 import type { BillingRecordInput } from '../../src/db/billing.js';
 import { finishRun, startRun } from '../../src/db/collector-runs.js';
 import { type Database, type OpenOptions, openDatabase } from '../../src/db/open.js';
-import type { WorkerSampleInput } from '../../src/db/serverless.js';
+import type { EndpointInput, WorkerSampleInput } from '../../src/db/serverless.js';
 import { packagePath } from '../../src/package-root.js';
 
 /**
@@ -64,6 +64,21 @@ export function podBucket(podId: string, hour: number, gpuAmount: number, diskAm
     endTime: startTime + HOUR,
     totalAmount,
     amounts: { totalAmount, gpuAmount, cpuAmount: 0, diskAmount },
+  };
+}
+
+/** A queue-based endpoint that keeps one worker up (workersMin 1): idle while its samples show no work. */
+export function endpointInput(endpointId: string): EndpointInput {
+  return {
+    endpointId,
+    name: `${endpointId}-name`,
+    type: 'QB',
+    gpuPools: ['ADA_24'],
+    gpuCount: 1,
+    workersMin: 1,
+    workersMax: 3,
+    idleTimeoutS: 5,
+    createdAt: null,
   };
 }
 

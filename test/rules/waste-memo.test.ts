@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/load.js';
 import type { Database } from '../../src/db/open.js';
-import { type EndpointInput, insertWorkerSamples, syncEndpoints } from '../../src/db/serverless.js';
+import { insertWorkerSamples, syncEndpoints } from '../../src/db/serverless.js';
 import { wasteFindings } from '../../src/rules/waste.js';
 import { wasteMemoCounts } from '../../src/rules/waste-memo.js';
-import { endpointSample, useTempDatabases } from '../db/support.js';
+import { endpointInput, endpointSample, useTempDatabases } from '../db/support.js';
 import { ACCOUNT, billHourly, DAY, HOUR, historyFrom, pod, storePods, storeVolumes, volume } from './fixtures.js';
 
 const databases = useTempDatabases();
@@ -12,22 +12,10 @@ const NOW = Date.UTC(2026, 10, 20, 12, 0, 0);
 const MINUTE = 60_000;
 const config = parseConfig({ accounts: [{ name: ACCOUNT, apiKey: 'sim-key-0001' }] }, { env: {}, baseDir: '/' });
 
-const endpoint = (endpointId: string): EndpointInput => ({
-  endpointId,
-  name: `${endpointId}-name`,
-  type: 'QB',
-  gpuPools: ['ADA_24'],
-  gpuCount: 1,
-  workersMin: 1,
-  workersMax: 3,
-  idleTimeoutS: 5,
-  createdAt: null,
-});
-
 /** An idle endpoint, an unmounted volume and a stopped Pod with a volume: a finding of each memoized check. */
 function world(database: Database): void {
   historyFrom(database, NOW - 30 * DAY, ['pods']);
-  syncEndpoints(database, ACCOUNT, [endpoint('ep-idle')], NOW - DAY);
+  syncEndpoints(database, ACCOUNT, [endpointInput('ep-idle')], NOW - DAY);
   const samples = [];
   // Ten hours of samples: the check's 12-hour window passes the oldest only two hours on.
   for (let t = NOW - 10 * HOUR; t <= NOW; t += 5 * MINUTE) samples.push(endpointSample('ep-idle', t));
