@@ -1,6 +1,7 @@
 import { toIso } from '../clock.js';
 import { addMicros, aggregateAmounts, amountsOf, type Micros } from './billing.js';
 import { HOUR_MS, type Window } from './buckets.js';
+import { boundedMemo } from './memo.js';
 import type { BillingKind } from './pricing.js';
 import { BILLING_KINDS, type World } from './world.js';
 
@@ -240,16 +241,4 @@ function amountsJson(amounts: Record<string, number>): string {
  * hours come back in every re-read of a trailing window, so they are kept across replies;
  * bounded, since a backfill walks a month of them once.
  */
-const isoTexts = new Map<number, string>();
-const MAX_ISO_TEXTS = 4096;
-
-/** toIso, from the kept texts. */
-export function isoOf(ms: number): string {
-  let text = isoTexts.get(ms);
-  if (text === undefined) {
-    text = toIso(ms);
-    if (isoTexts.size >= MAX_ISO_TEXTS) isoTexts.clear();
-    isoTexts.set(ms, text);
-  }
-  return text;
-}
+export const isoOf: (ms: number) => string = boundedMemo(4096, toIso);

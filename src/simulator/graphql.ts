@@ -1,6 +1,7 @@
 import { execute, validate } from './graphql-exec.js';
 import { GraphQLSyntaxError, type OperationNode, parseDocument } from './graphql-parser.js';
 import { type GraphqlContext, runpodSchema } from './graphql-schema.js';
+import { boundedMemo } from './memo.js';
 import type { SimReply } from './reply.js';
 
 export interface GraphqlRequest extends GraphqlContext {
@@ -58,18 +59,7 @@ export function handleGraphql(request: GraphqlRequest): SimReply {
  * serves every request with the same text. Bounded: a client sending ever new texts only costs
  * a parse each, as before.
  */
-const documents = new Map<string, OperationNode[]>();
-const MAX_DOCUMENTS = 64;
-
-function parsed(query: string): OperationNode[] {
-  let operations = documents.get(query);
-  if (operations === undefined) {
-    operations = parseDocument(query);
-    if (documents.size >= MAX_DOCUMENTS) documents.clear();
-    documents.set(query, operations);
-  }
-  return operations;
-}
+const parsed: (query: string) => OperationNode[] = boundedMemo(64, parseDocument);
 
 function selectOperation(operations: OperationNode[], name: string | undefined): OperationNode | string {
   if (name !== undefined) {

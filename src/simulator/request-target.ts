@@ -1,3 +1,5 @@
+import { boundedMemo } from './memo.js';
+
 /** A request line's target as the simulator reads it: the URL parser's path and query. */
 export interface RequestTarget {
   /** The path, normalised as the URL parser does (dot segments, percent-encoding). */
@@ -15,19 +17,10 @@ export interface RequestTarget {
  * request cost the simulator. The entry is what the parser gave for that very text, so it is
  * exact; bounded, so a client sending ever new URLs (billing windows) only parses each once more.
  */
-const targets = new Map<string, RequestTarget>();
-const MAX_TARGETS = 512;
-
-export function targetOf(requestUrl: string): RequestTarget {
-  let target = targets.get(requestUrl);
-  if (target === undefined) {
-    const url = new URL(requestUrl, 'http://simulator');
-    target = { pathname: url.pathname, search: url.search, logQuery: maskApiKey(url.searchParams) };
-    if (targets.size >= MAX_TARGETS) targets.clear();
-    targets.set(requestUrl, target);
-  }
-  return target;
-}
+export const targetOf: (requestUrl: string) => RequestTarget = boundedMemo(512, (requestUrl: string) => {
+  const url = new URL(requestUrl, 'http://simulator');
+  return { pathname: url.pathname, search: url.search, logQuery: maskApiKey(url.searchParams) };
+});
 
 /** The query string for the log, with GraphQL's `api_key` masked. */
 function maskApiKey(query: URLSearchParams): string {
