@@ -67,15 +67,15 @@ export function podBucket(podId: string, hour: number, gpuAmount: number, diskAm
   };
 }
 
-/** A queue-based endpoint that keeps one worker up (workersMin 1): idle while its samples show no work. */
-export function endpointInput(endpointId: string): EndpointInput {
+/** A queue-based endpoint keeping `workersMin` workers up: with one or more, idle while its samples show no work. */
+export function endpointInput(endpointId: string, workersMin = 1): EndpointInput {
   return {
     endpointId,
     name: `${endpointId}-name`,
     type: 'QB',
     gpuPools: ['ADA_24'],
     gpuCount: 1,
-    workersMin: 1,
+    workersMin,
     workersMax: 3,
     idleTimeoutS: 5,
     createdAt: null,

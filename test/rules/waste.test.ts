@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/load.js';
 import type { Config } from '../../src/config/schema.js';
 import { insertPodSamples } from '../../src/db/pods.js';
-import { type EndpointInput, insertWorkerSamples, syncEndpoints } from '../../src/db/serverless.js';
+import { insertWorkerSamples, syncEndpoints } from '../../src/db/serverless.js';
 import { wasteFindings } from '../../src/rules/waste.js';
-import { useTempDatabases } from '../db/support.js';
+import { endpointInput, useTempDatabases } from '../db/support.js';
 import { ACCOUNT, billHourly, DAY, HOUR, historyFrom, pod, storePods, storeVolumes, volume } from './fixtures.js';
 
 const databases = useTempDatabases();
@@ -13,20 +13,6 @@ const MINUTE = 60_000;
 
 function config(waste: Record<string, unknown> = {}): Config {
   return parseConfig({ accounts: [{ name: ACCOUNT, apiKey: 'sim-key-0001' }], waste }, { env: {}, baseDir: '/' });
-}
-
-function endpoint(endpointId: string, workersMin: number): EndpointInput {
-  return {
-    endpointId,
-    name: `${endpointId}-name`,
-    type: 'QB',
-    gpuPools: ['ADA_24'],
-    gpuCount: 1,
-    workersMin,
-    workersMax: 3,
-    idleTimeoutS: 5,
-    createdAt: null,
-  };
 }
 
 const summary = (observedAt: number, running: number, idle: number) => ({
@@ -45,7 +31,7 @@ describe('waste', () => {
     syncEndpoints(
       database,
       ACCOUNT,
-      [endpoint('ep-idle', 1), endpoint('ep-busy', 1), endpoint('ep-zero', 0)],
+      [endpointInput('ep-idle'), endpointInput('ep-busy'), endpointInput('ep-zero', 0)],
       NOW - DAY,
     );
     const samples = [];
