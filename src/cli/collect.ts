@@ -1,12 +1,13 @@
 import { Command } from 'commander';
-import { RealClock } from '../clock.js';
 import { COLLECTOR_NAMES, type CollectorName } from '../collectors/collector.js';
 import { loadConfig } from '../config/load.js';
 import { Daemon } from '../daemon.js';
 import { redact } from '../redact.js';
+import { clockFor, clockStartOption } from './clock-start.js';
 import { configOption } from './config-option.js';
 import { EXIT_FAILURE, UsageError } from './exit.js';
 import { loggerFor } from './logger.js';
+import { applyAndLogMemoryPolicy } from './memory-policy-log.js';
 
 /**
  * `podwarden collect [NAME...]`: runs the named collectors (default: every enabled one) once for
@@ -18,15 +19,18 @@ export function collectCommand(): Command {
     .argument('[names...]', `collectors to run (${COLLECTOR_NAMES.join(', ')}); default: every enabled one`)
     .option('--once', 'run once and exit (the only mode; run `podwarden run` for schedules)', true)
     .addOption(configOption())
-    .action(async (names: string[], options: { config?: string }) => {
+    .addOption(clockStartOption("to collect from a simulator scenario at its day's time"))
+    .action(async (names: string[], options: { config?: string; clockStart?: string }) => {
       const unknown = names.filter((name) => !(COLLECTOR_NAMES as readonly string[]).includes(name));
       if (unknown.length > 0) {
         throw new UsageError(`unknown collector ${unknown.join(', ')} (known: ${COLLECTOR_NAMES.join(', ')})`);
       }
+      const clock = clockFor(options.clockStart);
       const config = loadConfig({ path: options.config, env: process.env });
       const log = loggerFor(config);
+      applyAndLogMemoryPolicy(log);
       const only = names.length > 0 ? (names as CollectorName[]) : undefined;
-      const daemon = new Daemon({ config, clock: new RealClock(), log, only });
+      const daemon = new Daemon({ config, clock, log, only });
       try {
         const reports = await daemon.collectOnce();
         for (const r of reports) {

@@ -1,14 +1,11 @@
 import { Command } from 'commander';
-import { type Clock, RealClock } from '../clock.js';
 import { loadConfig } from '../config/load.js';
 import { startRuntime } from '../daemon-runtime.js';
 import type { Logger } from '../log.js';
-import { applyMemoryPolicy } from '../memory-policy.js';
-import { formatBytes } from '../messages/format.js';
-import { ScaledClock } from '../simulator/scaled-clock.js';
+import { clockFor, clockStartOption } from './clock-start.js';
 import { configOption } from './config-option.js';
-import { UsageError } from './exit.js';
 import { loggerFor } from './logger.js';
+import { applyAndLogMemoryPolicy } from './memory-policy-log.js';
 
 /** From SIGTERM to exit, at most. */
 const EXIT_DEADLINE_MS = 9_500;
@@ -22,22 +19,12 @@ export function runCommand(): Command {
   return new Command('run')
     .description('Run the daemon: collectors on their schedules until SIGTERM or SIGINT.')
     .addOption(configOption())
-    .option(
-      '--clock-start <time>',
-      'start the daemon clock at this ISO 8601 instant and run it at real speed, to watch a simulator scenario live (default: the system time)',
-    )
+    .addOption(clockStartOption('to watch a simulator scenario live'))
     .action(async (options: { config?: string; clockStart?: string }) => {
       const clock = clockFor(options.clockStart);
       const config = loadConfig({ path: options.config, env: process.env });
       const log = loggerFor(config);
-      const memory = applyMemoryPolicy();
-      const heapLimit = formatBytes(memory.heapLimitMb * 1024 * 1024);
-      log.info(
-        memory,
-        memory.heapGrowingPercent === null
-          ? `memory: heap limit ${heapLimit}, V8's own pace of full collections (${memory.setBy})`
-          : `memory: heap limit ${heapLimit}, a full collection once the heap grows ${memory.heapGrowingPercent}% past live data (${memory.setBy})`,
-      );
+      applyAndLogMemoryPolicy(log);
       const stopRequested = nextStopRequest(log);
       const runtime = await startRuntime({ config, clock, log });
 
@@ -55,16 +42,6 @@ export function runCommand(): Command {
       process.exitCode = exitCode;
       log.info('stopped');
     });
-}
-
-/** A scenario's clock starts at its `start`; a daemon watching it live must read the same time. */
-function clockFor(clockStart: string | undefined): Clock {
-  if (clockStart === undefined) return new RealClock();
-  const startMs = Date.parse(clockStart);
-  if (!Number.isFinite(startMs)) {
-    throw new UsageError(`--clock-start: expected an ISO 8601 time such as 2026-11-02T09:00:00Z, got "${clockStart}"`);
-  }
-  return new ScaledClock({ startMs, speed: 1 });
 }
 
 /**

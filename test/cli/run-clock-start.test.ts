@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Sqlite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RealClock } from '../../src/clock.js';
 import { packagePath } from '../../src/package-root.js';
@@ -25,15 +26,22 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** A configuration watching the simulator, its database in `dir` under `name`. */
+function writeConfig(name: string): { config: string; database: string } {
+  const config = join(dir, `${name}.yaml`);
+  const database = join(dir, `${name}.db`);
+  writeFileSync(
+    config,
+    `accounts:\n  - name: team\n    apiKey: sim-demo-key\n    restBaseUrl: ${sim.restBaseUrl}\n    graphqlBaseUrl: ${sim.graphqlUrl}\n` +
+      `database:\n  path: ${database}\nhttp:\n  listen: 127.0.0.1:0\nlog:\n  format: json\n`,
+  );
+  return { config, database };
+}
+
 /** `podwarden run --clock-start`: how the compose demo's daemon reads the simulator scenario's time. */
 describe('podwarden run --clock-start', () => {
   it('runs the daemon on a clock that starts at the given instant', async () => {
-    const config = join(dir, 'podwarden.yaml');
-    writeFileSync(
-      config,
-      `accounts:\n  - name: team\n    apiKey: sim-demo-key\n    restBaseUrl: ${sim.restBaseUrl}\n    graphqlBaseUrl: ${sim.graphqlUrl}\n` +
-        `database:\n  path: ${join(dir, 'podwarden.db')}\nhttp:\n  listen: 127.0.0.1:0\nlog:\n  format: json\n`,
-    );
+    const { config } = writeConfig('run');
     const child = spawnCli(['run', '--config', config, '--clock-start', '2026-11-02T09:00:00Z']);
     const exited = once(child, 'exit');
     let stderr = '';
@@ -76,6 +84,35 @@ describe('podwarden run --clock-start', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(
       /--clock-start: expected an ISO 8601 time such as 2026-11-02T09:00:00Z, got "tomorrow morning"/,
+    );
+  });
+});
+
+/** `podwarden collect --clock-start`: one collection as of a scenario's day (the backfill bench runs it so). */
+describe('podwarden collect --clock-start', () => {
+  it('runs the collectors once on a clock that starts at the given instant', async () => {
+    const { config, database } = writeConfig('collect');
+    const result = await runCli(['collect', 'pods', '--config', config, '--clock-start', '2026-11-02T09:00:00Z']);
+    expect({ code: result.code, stdout: result.stdout }).toMatchObject({
+      code: 0,
+      stdout: expect.stringMatching(/^team\tpods\tok\t/),
+    });
+    expect(result.stderr).toMatch(
+      /"msg":"memory: heap limit .*, a full collection once the heap grows 50% past live data \(podwarden\)"/,
+    );
+    const db = new Sqlite(database, { readonly: true });
+    const run = db.prepare("SELECT started_at AS startedAt FROM collector_runs WHERE collector = 'pods'").get() as {
+      startedAt: number;
+    };
+    db.close();
+    expect(new Date(run.startedAt).toISOString()).toMatch(/^2026-11-02T09:0[01]:/);
+  });
+
+  it('exits 2 on a time it cannot read', async () => {
+    const result = await runCli(['collect', 'pods', '--clock-start', 'soon']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(
+      '--clock-start: expected an ISO 8601 time such as 2026-11-02T09:00:00Z, got "soon"',
     );
   });
 });
