@@ -1,12 +1,16 @@
 import {
   type AlertRecord,
+  applyLiveFigures,
+  hasLiveFigures,
   insertAlert,
+  type LiveFigures,
   markAlertAbsent,
   markAlertFired,
   markAlertResolved,
   type OpenAlertState,
   openAlertStates,
   refreshOpenAlert,
+  writeLiveFigures,
 } from '../db/alerts.js';
 import type { Database } from '../db/open.js';
 import { isUnjudged, type Unjudged } from '../rules/evaluator.js';
@@ -34,7 +38,8 @@ export type StateSettings = Pick<AlertSettings, 'forMs' | 'resolveAfterMs' | 'fl
 /**
  * Folds one tick's findings into alert state, in one transaction. For each open episode:
  *
- * - reported this tick: its figures are refreshed; pending long enough (`for`), it fires;
+ * - reported this tick: its figures are refreshed (kept in memory, not written, when nothing else
+ *   about it changed: see db/alert-figures.ts); pending long enough (`for`), it fires;
  * - within what the rules could not judge (`unjudged`): nothing changes. Unknown is not resolved;
  * - judged absent: a pending episode ends; a firing one resolves once it has been judged absent
  *   for `resolveAfter` (ticks in between that could not judge neither count nor reset).
@@ -54,12 +59,20 @@ export function recordFindings(
   const transitions: Transition[] = [];
   const note = (alert: Pick<OpenAlertState, 'key' | 'rule'>, state: AlertState) =>
     transitions.push({ at: now, key: alert.key, rule: alert.rule, state });
+  // Applied once the transaction has committed, so a rolled-back tick leaves them as its rows.
+  const keep: Array<readonly [number, LiveFigures]> = [];
+  const written: number[] = [];
   database.transaction(() => {
     settleFlaps(database, now, settings.flapping);
     const open = new Map(openAlertStates(database).map((alert) => [alert.key, alert]));
     for (const alert of open.values()) {
       const finding = latest.get(alert.key);
       if (!finding) {
+        // Not seen this tick: its row gets the figures of the last tick that saw it, as before.
+        if (hasLiveFigures(database, alert.id)) {
+          writeLiveFigures(database, alert.id);
+          written.push(alert.id);
+        }
         if (unjudged.length > 0 && isUnjudged(JSON.parse(alert.labels), unjudged)) continue;
         if (alert.firedAt === null) {
           markAlertResolved(database, alert.id, now);
@@ -73,7 +86,9 @@ export function recordFindings(
         note(alert, 'resolved');
         continue;
       }
-      refreshOpenAlert(database, alert, { ...fieldsOf(finding), lastSeenAt: now });
+      const live = refreshOpenAlert(database, alert, { ...fieldsOf(finding), lastSeenAt: now });
+      if (live === undefined) written.push(alert.id);
+      else keep.push([alert.id, live]);
       if (alert.firedAt === null && now - alert.activeSince >= settings.forMs(finding.rule)) {
         markAlertFired(database, alert.id, now);
         noteFire(database, alert, now, settings.flapping);
@@ -96,6 +111,7 @@ export function recordFindings(
       note(finding, fires ? 'firing' : 'pending');
     }
   });
+  applyLiveFigures(database, keep, written);
   return transitions;
 }
 

@@ -1,3 +1,4 @@
+import { type LiveFigures, liveFiguresOf } from './alert-figures.js';
 import type { Database } from './open.js';
 import type { alertFlaps, alerts } from './schema.js';
 import { perDatabase } from './statements.js';
@@ -67,8 +68,11 @@ const parsedOf = perDatabase(() => new Map<number, Parsed>());
  * The record of a row, as drizzle would map it. The JSON values may be shared with earlier reads
  * of an unchanged row: callers must not modify them (none does; alerts are rebuilt, not edited).
  */
-function toRecord(cache: Map<number, Parsed>, row: AlertRow): AlertRecord {
-  const [id, key, rule, account, severity, summary, labels, details, recipients] = row;
+function toRecord(cache: Map<number, Parsed>, row: AlertRow, live: LiveFigures | undefined): AlertRecord {
+  const [id, key, rule, account, severity, summary, labels, stored, recipients] = row;
+  // The figures this process holds (alert-figures.ts) replace the row's older ones: their JSON
+  // text is then neither parsed nor kept.
+  const details = live === undefined ? stored : null;
   let parsed = cache.get(id);
   if (parsed === undefined) {
     if (cache.size >= PARSED_LIMIT) cache.clear();
@@ -101,12 +105,12 @@ function toRecord(cache: Map<number, Parsed>, row: AlertRow): AlertRecord {
     rule,
     account,
     severity,
-    summary,
+    summary: live?.summary ?? summary,
     labels: parsed.labelsValue,
-    details: details === null ? DETAILS_NOT_READ : parsed.detailsValue,
+    details: stored === null ? DETAILS_NOT_READ : (live?.details ?? parsed.detailsValue),
     recipients: parsed.recipientsValue,
     activeSince: row[9],
-    lastSeenAt: row[10],
+    lastSeenAt: live?.lastSeenAt ?? row[10],
     firedAt: row[11],
     resolvedAt: row[12],
     absentSince: row[13],
@@ -120,7 +124,7 @@ export function alertRead<P extends unknown[]>(sql: string): (database: Database
     const cache = parsedOf(database);
     return statement(database)
       .all(...params)
-      .map((row) => toRecord(cache, row));
+      .map((row) => toRecord(cache, row, liveFiguresOf(database, row[0], row[1], row[10])));
   };
 }
 
