@@ -10,6 +10,7 @@ import {
   type OpenAlertState,
   openAlertStates,
   refreshOpenAlert,
+  writeAlertFigures,
   writeLiveFigures,
 } from '../db/alerts.js';
 import type { Database } from '../db/open.js';
@@ -60,6 +61,9 @@ export function recordFindings(
   const note = (alert: Pick<OpenAlertState, 'key' | 'rule'>, state: AlertState) =>
     transitions.push({ at: now, key: alert.key, rule: alert.rule, state });
   // Applied once the transaction has committed, so a rolled-back tick leaves them as its rows.
+  // Within a caller's transaction, which may still roll back, figures are written instead and the
+  // memory is left alone: rows written since are newer than what it holds, so they win on read.
+  const nested = database.sqlite.inTransaction;
   const keep: Array<readonly [number, LiveFigures]> = [];
   const written: number[] = [];
   database.transaction(() => {
@@ -87,8 +91,11 @@ export function recordFindings(
         continue;
       }
       const live = refreshOpenAlert(database, alert, { ...fieldsOf(finding), lastSeenAt: now });
-      if (live === undefined) written.push(alert.id);
-      else keep.push([alert.id, live]);
+      if (live !== undefined && !nested) keep.push([alert.id, live]);
+      else {
+        if (live !== undefined) writeAlertFigures(database, alert.id, live);
+        written.push(alert.id);
+      }
       if (alert.firedAt === null && now - alert.activeSince >= settings.forMs(finding.rule)) {
         markAlertFired(database, alert.id, now);
         noteFire(database, alert, now, settings.flapping);
@@ -111,7 +118,7 @@ export function recordFindings(
       note(finding, fires ? 'firing' : 'pending');
     }
   });
-  applyLiveFigures(database, keep, written);
+  if (!nested) applyLiveFigures(database, keep, written);
   return transitions;
 }
 

@@ -47,14 +47,24 @@ const flushStatement = perDatabase(({ sqlite }) =>
   ),
 );
 
+/** Writes an alert's figures to its row (JSON as drizzle encodes it), unless the row has newer ones. */
+export function writeAlertFigures(database: Database, id: number, figures: LiveFigures): void {
+  flushStatement(database).run(
+    figures.summary,
+    JSON.stringify(figures.details),
+    figures.lastSeenAt,
+    id,
+    figures.lastSeenAt,
+  );
+}
+
 /**
- * Writes the figures held for `id` to its row (as the write per tick did; JSON as drizzle encodes
- * it). The entry stays until the caller's transaction has committed: see applyLiveFigures.
+ * Writes the figures held for `id` to its row, as the write per tick did. The entry stays until
+ * the caller's transaction has committed: see applyLiveFigures.
  */
 export function writeLiveFigures(database: Database, id: number): void {
   const live = liveOf(database).get(id);
-  if (live === undefined) return;
-  flushStatement(database).run(live.summary, JSON.stringify(live.details), live.lastSeenAt, id, live.lastSeenAt);
+  if (live !== undefined) writeAlertFigures(database, id, live);
 }
 
 /**

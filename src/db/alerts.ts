@@ -17,6 +17,7 @@ export {
   flushLiveFigures,
   hasLiveFigures,
   type LiveFigures,
+  writeAlertFigures,
   writeLiveFigures,
 } from './alert-figures.js';
 export { type AlertRecord, DETAILS_NOT_READ, type FlapRecord } from './alert-rows.js';
