@@ -90,7 +90,7 @@ export function recordFindings(
         note(alert, 'resolved');
         continue;
       }
-      const live = refreshOpenAlert(database, alert, { ...fieldsOf(finding), lastSeenAt: now });
+      const live = refreshOpenAlert(database, alert, fieldsOf(finding, now));
       if (live !== undefined && !nested) keep.push([alert.id, live]);
       else {
         if (live !== undefined) writeAlertFigures(database, alert.id, live);
@@ -109,9 +109,8 @@ export function recordFindings(
         key: finding.key,
         rule: finding.rule,
         account: finding.account,
-        ...fieldsOf(finding),
+        ...fieldsOf(finding, now),
         activeSince: now,
-        lastSeenAt: now,
         firedAt: fires ? now : null,
       });
       if (fires) noteFire(database, finding, now, settings.flapping);
@@ -122,12 +121,16 @@ export function recordFindings(
   return transitions;
 }
 
-function fieldsOf(finding: Finding): Pick<AlertRecord, 'severity' | 'summary' | 'labels' | 'details' | 'recipients'> {
+function fieldsOf(
+  finding: Finding,
+  now: number,
+): Pick<AlertRecord, 'severity' | 'summary' | 'labels' | 'details' | 'recipients' | 'lastSeenAt'> {
   return {
     severity: finding.severity,
     summary: finding.summary,
     labels: { ...finding.labels, rule: finding.rule, account: finding.account },
     details: finding.details,
     recipients: finding.recipients ?? null,
+    lastSeenAt: now,
   };
 }

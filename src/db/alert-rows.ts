@@ -117,6 +117,41 @@ function toRecord(cache: Map<number, Parsed>, row: AlertRow, live: LiveFigures |
   };
 }
 
+/**
+ * Whether `labels` encode as the stored JSON text `stored` (JSON.stringify(labels) === stored),
+ * without encoding them: folding a tick's findings asks this of every open alert every tick, and
+ * the labels rarely change. Compared key by key, in order, with the parse of `stored` kept with
+ * the records' (only string values: anything else is encoded to be sure).
+ */
+export function labelsEncodeAs(database: Database, id: number, labels: AlertRecord['labels'], stored: string): boolean {
+  const cache = parsedOf(database);
+  let parsed = cache.get(id);
+  if (parsed === undefined || parsed.labels !== stored) {
+    if (parsed === undefined && cache.size >= PARSED_LIMIT) cache.clear();
+    parsed = parsed ?? {
+      labels: stored,
+      labelsValue: {},
+      details: '',
+      detailsValue: DETAILS_NOT_READ,
+      recipients: null,
+      recipientsValue: null,
+    };
+    parsed.labels = stored;
+    parsed.labelsValue = JSON.parse(stored);
+    cache.set(id, parsed);
+  }
+  const keys = Object.keys(parsed.labelsValue);
+  let index = 0;
+  for (const key in labels) {
+    const value = labels[key];
+    if (keys[index] !== key || typeof value !== 'string' || value !== parsed.labelsValue[key]) {
+      return JSON.stringify(labels) === stored;
+    }
+    index += 1;
+  }
+  return index === keys.length || JSON.stringify(labels) === stored;
+}
+
 /** A prepared read of alert rows (`sql` selects ALERT_COLUMNS), returning records. */
 export function alertRead<P extends unknown[]>(sql: string): (database: Database, ...params: P) => AlertRecord[] {
   const statement = perDatabase(({ sqlite }) => sqlite.prepare<P, AlertRow>(sql).raw());

@@ -7,6 +7,7 @@ import {
   alertRead,
   type FlapRecord,
   flapRead,
+  labelsEncodeAs,
 } from './alert-rows.js';
 import type { Database } from './open.js';
 import { alertFlaps } from './schema.js';
@@ -188,7 +189,7 @@ export function refreshOpenAlert(
   if (
     stored.absentSince === null &&
     fields.severity === stored.severity &&
-    JSON.stringify(fields.labels) === stored.labels &&
+    labelsEncodeAs(database, stored.id, fields.labels, stored.labels) &&
     (fields.recipients == null ? null : JSON.stringify(fields.recipients)) === stored.recipients
   ) {
     return { key: stored.key, summary: fields.summary, details: fields.details, lastSeenAt: fields.lastSeenAt };

@@ -1,5 +1,6 @@
 import { asc } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { labelsEncodeAs } from '../../src/db/alert-rows.js';
 import {
   type AlertInput,
   alertsById,
@@ -216,6 +217,31 @@ describe('alert rows read as arrays', () => {
         }
         expect(openAlerts(actual), label).toEqual(openAlerts(expected));
         expect(openAlerts(actual), label).toEqual(drizzleRows(expected));
+      }
+    }
+  });
+
+  it('tell whether labels encode as the stored text exactly as JSON.stringify would', () => {
+    const db = databases.open();
+    const stored = [{ a: '1', b: 'x' }, { b: 'x', a: '1' }, {}, { a: '1', b: 'é "q"' }];
+    const candidates: Array<Record<string, unknown>> = [
+      { a: '1', b: 'x' },
+      { b: 'x', a: '1' },
+      { a: '1' },
+      { a: '1', b: 'x', c: '' },
+      { a: 1, b: 'x' },
+      { a: '1', b: undefined },
+      { a: '1', b: 'é "q"' },
+      {},
+    ];
+    for (const [id, labels] of stored.entries()) {
+      const text = JSON.stringify(labels);
+      for (const candidate of candidates) {
+        const expected = JSON.stringify(candidate) === text;
+        const asLabels = candidate as Record<string, string>;
+        expect(labelsEncodeAs(db, id, asLabels, text), `${text} vs ${JSON.stringify(candidate)}`).toBe(expected);
+        // The same id with another stored text (the row changed): decided on the new text.
+        expect(labelsEncodeAs(db, 99, asLabels, text), `${text} vs ${JSON.stringify(candidate)}`).toBe(expected);
       }
     }
   });
