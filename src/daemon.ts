@@ -9,6 +9,7 @@ import { collectors } from './collectors/index.js';
 import { type RunReport, runCollector } from './collectors/run.js';
 import type { Config } from './config/schema.js';
 import { recordAccounts } from './db/accounts.js';
+import { flushLiveFigures } from './db/alerts.js';
 import { flushRuns } from './db/collector-runs.js';
 import { recordDaemonClock } from './db/daemon-clock.js';
 import { databaseWriteFailure } from './db/errors.js';
@@ -265,10 +266,21 @@ export class Daemon {
     this.abortRuns();
     await Promise.allSettled([...this.apis.values()].map((api) => api.close()));
     this.flushRunBooks();
+    this.flushAlertFigures();
     this.db.close();
   }
 
   /** Writes the collector runs kept back (`deferRunBooks`); a failure is logged, and they stay kept back. */
+  /** Writes the figures of open alerts kept in memory (db/alert-figures.ts), so a restart reads them. */
+  private flushAlertFigures(): void {
+    try {
+      flushLiveFigures(this.db);
+    } catch (error) {
+      this.noteWriteFailure('alert figures', error);
+      this.options.log.error({ err: error }, 'the latest figures of open alerts could not be written');
+    }
+  }
+
   private flushRunBooks(): void {
     try {
       flushRuns(this.db);

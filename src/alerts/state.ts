@@ -1,12 +1,17 @@
 import {
   type AlertRecord,
+  applyLiveFigures,
+  hasLiveFigures,
   insertAlert,
+  type LiveFigures,
   markAlertAbsent,
   markAlertFired,
   markAlertResolved,
   type OpenAlertState,
   openAlertStates,
   refreshOpenAlert,
+  writeAlertFigures,
+  writeLiveFigures,
 } from '../db/alerts.js';
 import type { Database } from '../db/open.js';
 import { isUnjudged, type Unjudged } from '../rules/evaluator.js';
@@ -34,7 +39,8 @@ export type StateSettings = Pick<AlertSettings, 'forMs' | 'resolveAfterMs' | 'fl
 /**
  * Folds one tick's findings into alert state, in one transaction. For each open episode:
  *
- * - reported this tick: its figures are refreshed; pending long enough (`for`), it fires;
+ * - reported this tick: its figures are refreshed (kept in memory, not written, when nothing else
+ *   about it changed: see db/alert-figures.ts); pending long enough (`for`), it fires;
  * - within what the rules could not judge (`unjudged`): nothing changes. Unknown is not resolved;
  * - judged absent: a pending episode ends; a firing one resolves once it has been judged absent
  *   for `resolveAfter` (ticks in between that could not judge neither count nor reset).
@@ -54,12 +60,23 @@ export function recordFindings(
   const transitions: Transition[] = [];
   const note = (alert: Pick<OpenAlertState, 'key' | 'rule'>, state: AlertState) =>
     transitions.push({ at: now, key: alert.key, rule: alert.rule, state });
+  // Applied once the transaction has committed, so a rolled-back tick leaves them as its rows.
+  // Within a caller's transaction, which may still roll back, figures are written instead and the
+  // memory is left alone: rows written since are newer than what it holds, so they win on read.
+  const nested = database.sqlite.inTransaction;
+  const keep: Array<readonly [number, LiveFigures]> = [];
+  const written: number[] = [];
   database.transaction(() => {
     settleFlaps(database, now, settings.flapping);
     const open = new Map(openAlertStates(database).map((alert) => [alert.key, alert]));
     for (const alert of open.values()) {
       const finding = latest.get(alert.key);
       if (!finding) {
+        // Not seen this tick: its row gets the figures of the last tick that saw it, as before.
+        if (hasLiveFigures(database, alert.id)) {
+          writeLiveFigures(database, alert.id);
+          written.push(alert.id);
+        }
         if (unjudged.length > 0 && isUnjudged(JSON.parse(alert.labels), unjudged)) continue;
         if (alert.firedAt === null) {
           markAlertResolved(database, alert.id, now);
@@ -73,7 +90,12 @@ export function recordFindings(
         note(alert, 'resolved');
         continue;
       }
-      refreshOpenAlert(database, alert, { ...fieldsOf(finding), lastSeenAt: now });
+      const live = refreshOpenAlert(database, alert, fieldsOf(finding, now));
+      if (live !== undefined && !nested) keep.push([alert.id, live]);
+      else {
+        if (live !== undefined) writeAlertFigures(database, alert.id, live);
+        written.push(alert.id);
+      }
       if (alert.firedAt === null && now - alert.activeSince >= settings.forMs(finding.rule)) {
         markAlertFired(database, alert.id, now);
         noteFire(database, alert, now, settings.flapping);
@@ -87,24 +109,28 @@ export function recordFindings(
         key: finding.key,
         rule: finding.rule,
         account: finding.account,
-        ...fieldsOf(finding),
+        ...fieldsOf(finding, now),
         activeSince: now,
-        lastSeenAt: now,
         firedAt: fires ? now : null,
       });
       if (fires) noteFire(database, finding, now, settings.flapping);
       note(finding, fires ? 'firing' : 'pending');
     }
   });
+  if (!nested) applyLiveFigures(database, keep, written);
   return transitions;
 }
 
-function fieldsOf(finding: Finding): Pick<AlertRecord, 'severity' | 'summary' | 'labels' | 'details' | 'recipients'> {
+function fieldsOf(
+  finding: Finding,
+  now: number,
+): Pick<AlertRecord, 'severity' | 'summary' | 'labels' | 'details' | 'recipients' | 'lastSeenAt'> {
   return {
     severity: finding.severity,
     summary: finding.summary,
     labels: { ...finding.labels, rule: finding.rule, account: finding.account },
     details: finding.details,
     recipients: finding.recipients ?? null,
+    lastSeenAt: now,
   };
 }

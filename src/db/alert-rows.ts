@@ -1,3 +1,4 @@
+import { type LiveFigures, liveFiguresOf } from './alert-figures.js';
 import type { Database } from './open.js';
 import type { alertFlaps, alerts } from './schema.js';
 import { perDatabase } from './statements.js';
@@ -67,8 +68,11 @@ const parsedOf = perDatabase(() => new Map<number, Parsed>());
  * The record of a row, as drizzle would map it. The JSON values may be shared with earlier reads
  * of an unchanged row: callers must not modify them (none does; alerts are rebuilt, not edited).
  */
-function toRecord(cache: Map<number, Parsed>, row: AlertRow): AlertRecord {
-  const [id, key, rule, account, severity, summary, labels, details, recipients] = row;
+function toRecord(cache: Map<number, Parsed>, row: AlertRow, live: LiveFigures | undefined): AlertRecord {
+  const [id, key, rule, account, severity, summary, labels, stored, recipients] = row;
+  // The figures this process holds (alert-figures.ts) replace the row's older ones: their JSON
+  // text is then neither parsed nor kept.
+  const details = live === undefined ? stored : null;
   let parsed = cache.get(id);
   if (parsed === undefined) {
     if (cache.size >= PARSED_LIMIT) cache.clear();
@@ -101,16 +105,51 @@ function toRecord(cache: Map<number, Parsed>, row: AlertRow): AlertRecord {
     rule,
     account,
     severity,
-    summary,
+    summary: live?.summary ?? summary,
     labels: parsed.labelsValue,
-    details: details === null ? DETAILS_NOT_READ : parsed.detailsValue,
+    details: stored === null ? DETAILS_NOT_READ : (live?.details ?? parsed.detailsValue),
     recipients: parsed.recipientsValue,
     activeSince: row[9],
-    lastSeenAt: row[10],
+    lastSeenAt: live?.lastSeenAt ?? row[10],
     firedAt: row[11],
     resolvedAt: row[12],
     absentSince: row[13],
   };
+}
+
+/**
+ * Whether `labels` encode as the stored JSON text `stored` (JSON.stringify(labels) === stored),
+ * without encoding them: folding a tick's findings asks this of every open alert every tick, and
+ * the labels rarely change. Compared key by key, in order, with the parse of `stored` kept with
+ * the records' (only string values: anything else is encoded to be sure).
+ */
+export function labelsEncodeAs(database: Database, id: number, labels: AlertRecord['labels'], stored: string): boolean {
+  const cache = parsedOf(database);
+  let parsed = cache.get(id);
+  if (parsed === undefined || parsed.labels !== stored) {
+    if (parsed === undefined && cache.size >= PARSED_LIMIT) cache.clear();
+    parsed = parsed ?? {
+      labels: stored,
+      labelsValue: {},
+      details: '',
+      detailsValue: DETAILS_NOT_READ,
+      recipients: null,
+      recipientsValue: null,
+    };
+    parsed.labels = stored;
+    parsed.labelsValue = JSON.parse(stored);
+    cache.set(id, parsed);
+  }
+  const keys = Object.keys(parsed.labelsValue);
+  let index = 0;
+  for (const key in labels) {
+    const value = labels[key];
+    if (keys[index] !== key || typeof value !== 'string' || value !== parsed.labelsValue[key]) {
+      return JSON.stringify(labels) === stored;
+    }
+    index += 1;
+  }
+  return index === keys.length || JSON.stringify(labels) === stored;
 }
 
 /** A prepared read of alert rows (`sql` selects ALERT_COLUMNS), returning records. */
@@ -120,7 +159,7 @@ export function alertRead<P extends unknown[]>(sql: string): (database: Database
     const cache = parsedOf(database);
     return statement(database)
       .all(...params)
-      .map((row) => toRecord(cache, row));
+      .map((row) => toRecord(cache, row, liveFiguresOf(database, row[0], row[1], row[10])));
   };
 }
 

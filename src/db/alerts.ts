@@ -1,4 +1,5 @@
-import { and, asc, eq, gte, isNotNull, lt, or } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
+import type { LiveFigures } from './alert-figures.js';
 import {
   ALERT_COLUMNS,
   ALERT_COLUMNS_BUT_DETAILS,
@@ -6,11 +7,20 @@ import {
   alertRead,
   type FlapRecord,
   flapRead,
+  labelsEncodeAs,
 } from './alert-rows.js';
 import type { Database } from './open.js';
-import { alertFlaps, alerts } from './schema.js';
+import { alertFlaps } from './schema.js';
 import { perDatabase } from './statements.js';
 
+export {
+  applyLiveFigures,
+  flushLiveFigures,
+  hasLiveFigures,
+  type LiveFigures,
+  writeAlertFigures,
+  writeLiveFigures,
+} from './alert-figures.js';
 export { type AlertRecord, DETAILS_NOT_READ, type FlapRecord } from './alert-rows.js';
 export type AlertInput = Omit<AlertRecord, 'id' | 'firedAt' | 'resolvedAt' | 'absentSince'> & {
   firedAt: number | null;
@@ -166,21 +176,35 @@ export function refreshAlert(
 
 /**
  * refreshAlert for an open episode as openAlertStates read it. Most ticks change only its
- * wording and figures: then severity, labels and recipients are left out of the UPDATE, so the
- * triggers that watch what planning reads (plan-inputs.ts) do not even run for it.
+ * wording and figures: then nothing is written, and the figures are returned for the caller to
+ * keep in memory once its transaction commits (alert-figures.ts says why and who reads them).
+ * Otherwise (severity, labels or recipients changed, or the episode was judged absent since it
+ * was last seen) the row is written whole, and undefined is returned: the row has the figures.
  */
 export function refreshOpenAlert(
   database: Database,
   stored: OpenAlertState,
   fields: Pick<AlertRecord, 'severity' | 'summary' | 'labels' | 'details' | 'recipients' | 'lastSeenAt'>,
-): void {
-  const [labels, details, recipients] = jsonColumns(fields);
-  const statements = writes(database);
-  if (fields.severity === stored.severity && labels === stored.labels && recipients === stored.recipients) {
-    statements.refreshFigures.run(fields.summary, details, fields.lastSeenAt, stored.id);
-  } else {
-    statements.refresh.run(fields.severity, fields.summary, labels, details, recipients, fields.lastSeenAt, stored.id);
+): LiveFigures | undefined {
+  if (
+    stored.absentSince === null &&
+    fields.severity === stored.severity &&
+    labelsEncodeAs(database, stored.id, fields.labels, stored.labels) &&
+    (fields.recipients == null ? null : JSON.stringify(fields.recipients)) === stored.recipients
+  ) {
+    return { key: stored.key, summary: fields.summary, details: fields.details, lastSeenAt: fields.lastSeenAt };
   }
+  const [labels, details, recipients] = jsonColumns(fields);
+  writes(database).refresh.run(
+    fields.severity,
+    fields.summary,
+    labels,
+    details,
+    recipients,
+    fields.lastSeenAt,
+    stored.id,
+  );
+  return undefined;
 }
 
 /** The condition was judged absent this tick, for the first time since it was last seen. */
@@ -241,19 +265,15 @@ export function markAlertResolved(database: Database, id: number, at: number): v
   writes(database).resolved.run(at, id);
 }
 
+const readChangedBetween = alertRead<[number, number, number, number]>(
+  `SELECT ${ALERT_COLUMNS} FROM alerts
+   WHERE (fired_at >= ? AND fired_at < ?) OR (fired_at IS NOT NULL AND resolved_at >= ? AND resolved_at < ?)
+   ORDER BY id`,
+);
+
 /** Every episode that fired or resolved (having fired) in [from, to), oldest first: the replay report's alerts. */
 export function alertsChangedBetween(database: Database, from: number, to: number): AlertRecord[] {
-  return database.db
-    .select()
-    .from(alerts)
-    .where(
-      or(
-        and(gte(alerts.firedAt, from), lt(alerts.firedAt, to)),
-        and(isNotNull(alerts.firedAt), gte(alerts.resolvedAt, from), lt(alerts.resolvedAt, to)),
-      ),
-    )
-    .orderBy(asc(alerts.id))
-    .all();
+  return readChangedBetween(database, from, to, from, to);
 }
 
 const readOpenOf = alertRead<[string]>(`SELECT ${ALERT_COLUMNS} FROM alerts WHERE key = ? AND resolved_at IS NULL`);
@@ -289,9 +309,6 @@ const writes = perDatabase((database: Database) => ({
   refresh: database.sqlite.prepare<[string, string, string, string, string | null, number, number]>(
     `UPDATE alerts SET severity = ?, summary = ?, labels = ?, details = ?, recipients = ?, last_seen_at = ?,
      absent_since = NULL WHERE id = ?`,
-  ),
-  refreshFigures: database.sqlite.prepare<[string, string, number, number]>(
-    'UPDATE alerts SET summary = ?, details = ?, last_seen_at = ?, absent_since = NULL WHERE id = ?',
   ),
   absent: database.sqlite.prepare<[number, number]>(
     'UPDATE alerts SET absent_since = ? WHERE id = ? AND absent_since IS NULL',
