@@ -270,7 +270,6 @@ export class Daemon {
     this.db.close();
   }
 
-  /** Writes the collector runs kept back (`deferRunBooks`); a failure is logged, and they stay kept back. */
   /** Writes the figures of open alerts kept in memory (db/alert-figures.ts), so a restart reads them. */
   private flushAlertFigures(): void {
     try {
@@ -281,6 +280,7 @@ export class Daemon {
     }
   }
 
+  /** Writes the collector runs kept back (`deferRunBooks`); a failure is logged, and they stay kept back. */
   private flushRunBooks(): void {
     try {
       flushRuns(this.db);
