@@ -6,7 +6,7 @@ import { type PodState, podRecord } from './pod-view.js';
 import { type BillingKind, type BillingLine, endpointLine, podLines, volumeLine } from './pricing.js';
 import { clusterRecord, endpointRecord, volumeRecord, workersOf } from './resource-views.js';
 import type { Scenario, ScenarioGpuType } from './scenario.js';
-import { valueAt } from './timeline.js';
+import { indexAt, valueAt } from './timeline.js';
 import type { AvailabilityLevel, GpuTypeView, PodAction, PodStatus, V2Pod } from './v2-types.js';
 
 export const BILLING_KINDS: readonly BillingKind[] = ['pods', 'serverless', 'network_volumes', 'clusters', 'endpoints'];
@@ -47,6 +47,9 @@ export class World {
   private readonly members = new Map<string, PodState[]>();
   private readonly events: OwnerEvent[];
   private nextEvent = 0;
+  /** See availabilityVersion: its current number, and the time up to which it holds. */
+  private availabilityStamp = 0;
+  private availabilityUntil = Number.NEGATIVE_INFINITY;
   /** Owner events that were not valid when they came due (e.g. stopping a stopped Pod). */
   readonly skippedEvents: Array<OwnerEvent & { detail: string }> = [];
 
@@ -168,6 +171,25 @@ export class World {
     const t = this.advance(nowMs);
     const volume = this.scenario.volumes.find((candidate) => candidate.id === id && candidate.createdAtMs <= t);
     return volume && volumeRecord(volume);
+  }
+
+  /**
+   * A number that stays the same exactly as long as no GPU type's availability changes: it moves
+   * on once time reaches the next entry of any availability timeline. Replies built from
+   * availability alone (the catalog, GraphQL stock) are kept under it (reply-cache.ts).
+   */
+  availabilityVersion(nowMs: number): number {
+    const t = this.advance(nowMs);
+    if (t >= this.availabilityUntil) {
+      this.availabilityStamp++;
+      let until = Number.POSITIVE_INFINITY;
+      for (const gpu of this.scenario.catalog.gpus) {
+        const next = gpu.availability[indexAt(gpu.availability, t) + 1];
+        if (next !== undefined && next.atMs < until) until = next.atMs;
+      }
+      this.availabilityUntil = until;
+    }
+    return this.availabilityStamp;
   }
 
   /** Overall availability of one GPU type now. */
