@@ -167,6 +167,17 @@ export class World {
     return this.scenario.volumes.filter((volume) => volume.createdAtMs <= t).map(volumeRecord);
   }
 
+  /**
+   * How many network volumes exist at `nowMs`. Volumes are created by the scenario and never
+   * deleted, so the volume list is the same whenever this count is (reply-cache.ts).
+   */
+  volumeCount(nowMs: number): number {
+    const t = this.advance(nowMs);
+    let count = 0;
+    for (const volume of this.scenario.volumes) if (volume.createdAtMs <= t) count++;
+    return count;
+  }
+
   volumeView(id: string, nowMs: number) {
     const t = this.advance(nowMs);
     const volume = this.scenario.volumes.find((candidate) => candidate.id === id && candidate.createdAtMs <= t);

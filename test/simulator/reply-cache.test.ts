@@ -92,4 +92,29 @@ describe('simulator: replies kept per availability', () => {
     }
     expect(get(w, '/v2/catalog/gpus?include=AVAILABILITY', START_MS).status).toBe(400);
   });
+
+  it('keep the volume list until a volume is created, and the endpoint list for good', () => {
+    const resources = {
+      volumes: [
+        { id: 'old', name: 'old', size: 100, dataCenter: 'US-KS-2' },
+        { id: 'new', name: 'new', size: 50, dataCenter: 'EU-RO-1', createdAt: '4m' },
+      ],
+      endpoints: [{ id: 'ep', name: 'ep', gpu: { pools: ['ADA_24'] }, workers: { min: 1, max: 1 } }],
+    };
+    const kept = worldOf(resources);
+    const lists: string[] = [];
+    let previous: Buffer | undefined;
+    for (let t = START_MS; t <= START_MS + 6 * MINUTE; t += MINUTE) {
+      const volumes = get(kept, '/v2/network-volumes', t).bytes;
+      expect(volumes?.toString()).toBe(get(worldOf(resources), '/v2/network-volumes', t).bytes?.toString());
+      if (t !== START_MS && t !== START_MS + 4 * MINUTE) expect(volumes).toBe(previous);
+      lists.push(volumes?.toString() ?? '');
+      previous = volumes;
+      const endpoints = get(kept, '/v2/serverless', t).bytes;
+      expect(endpoints?.toString()).toBe(get(worldOf(resources), '/v2/serverless', t).bytes?.toString());
+      expect(endpoints).toBe(get(kept, '/v2/serverless', t).bytes);
+    }
+    expect(new Set(lists).size).toBe(2);
+    expect(lists[4]).toContain('"id":"new"');
+  });
 });
