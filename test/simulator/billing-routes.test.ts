@@ -284,13 +284,13 @@ describe('billing routes read at one instant', () => {
     };
     const world = smallTeam();
     const first = reads(world);
-    ROUTES.forEach(({ path }, index) => expect(first[index], path).toBe(reads(smallTeam(), path)[0]));
-    const stopped = get(world, '/v2/pods', now).body.pods.find((pod: { status: string }) => pod.status === 'RUNNING');
+    for (const [index, { path }] of ROUTES.entries()) expect(first[index], path).toBe(reads(smallTeam(), path)[0]);
+    const stopped = body(get(world, '/v2/pods', now)).pods.find((pod: { status: string }) => pod.status === 'RUNNING');
     expect(world.podAction(stopped.id, 'stop', now).ok).toBe(true);
     const after = reads(world);
     const fresh = smallTeam();
     expect(fresh.podAction(stopped.id, 'stop', now).ok).toBe(true);
-    ROUTES.forEach(({ path }, index) => expect(after[index], path).toBe(reads(fresh, path)[0]));
+    for (const [index, { path }] of ROUTES.entries()) expect(after[index], path).toBe(reads(fresh, path)[0]);
     // Later, the stopped Pod's compute is gone from the open hour: the kept lines were not reused.
     const later = now + 20 * MINUTE;
     expect(JSON.stringify(get(world, `/v2/billing/pods?${window}`, later).body)).toBe(
