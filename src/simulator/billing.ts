@@ -63,19 +63,19 @@ export const AGGREGATE_FIELDS = [
 export function forEachHour(pieces: RatePiece[], visit: (hourMs: number, micros: number, count: number) => void): void {
   let cell = Number.NaN;
   let rateMs = 0; // USD/hour × ms, summed over the cell
-  const flush = () => {
-    // USD/h × ms ÷ 3.6e6 ms/h × 1e6 µUSD/USD = ÷ 3.6
-    const micros = Math.round(rateMs / 3.6);
-    if (micros !== 0) visit(cell, micros, 1);
-    rateMs = 0;
-    cell = Number.NaN;
-  };
+  // A partial cell is flushed by visitCell, written out at each place rather than as a closure:
+  // under tsx (the replay's benches) every closure made per call is also given its name, which
+  // cost as much as the rest of a billing line.
   for (const { fromMs, toMs, perHour } of pieces) {
     if (perHour === 0) continue;
     for (let t = fromMs; t < toMs; ) {
       const hour = Math.floor(t / HOUR_MS) * HOUR_MS;
       if (t === hour && hour + HOUR_MS <= toMs) {
-        if (rateMs !== 0) flush();
+        if (rateMs !== 0) {
+          visitCell(visit, cell, rateMs);
+          rateMs = 0;
+          cell = Number.NaN;
+        }
         const count = Math.floor((toMs - hour) / HOUR_MS);
         // The same expression as a partial cell's, so a whole hour rounds the same either way.
         const micros = Math.round((perHour * HOUR_MS) / 3.6);
@@ -85,14 +85,24 @@ export function forEachHour(pieces: RatePiece[], visit: (hourMs: number, micros:
       }
       const end = Math.min(toMs, hour + HOUR_MS);
       if (hour !== cell) {
-        if (rateMs !== 0) flush();
+        if (rateMs !== 0) {
+          visitCell(visit, cell, rateMs);
+          rateMs = 0;
+        }
         cell = hour;
       }
       rateMs += perHour * (end - t);
       t = end;
     }
   }
-  if (rateMs !== 0) flush();
+  if (rateMs !== 0) visitCell(visit, cell, rateMs);
+}
+
+/** One partial hour's money: `rateMs` is USD/hour × ms summed over the cell. */
+function visitCell(visit: (hourMs: number, micros: number, count: number) => void, cell: number, rateMs: number): void {
+  // USD/h × ms ÷ 3.6e6 ms/h × 1e6 µUSD/USD = ÷ 3.6
+  const micros = Math.round(rateMs / 3.6);
+  if (micros !== 0) visit(cell, micros, 1);
 }
 
 /** Micro-dollars per field over the lines (already clipped to the window). */
@@ -116,22 +126,11 @@ export function usageByBucket(lines: BillingLine[], size: BucketSize, perResourc
     let bucket = Number.NaN;
     let bucketEnd = Number.NaN;
     let sum = 0; // the line's micro-dollars in `bucket` so far
-    const flush = () => {
-      if (sum === 0) return;
-      let buckets = usage.get(key);
-      if (!buckets) {
-        buckets = new Map();
-        usage.set(key, buckets);
-      }
-      const amounts = buckets.get(bucket) ?? {};
-      amounts[line.field] = (amounts[line.field] ?? 0) + sum;
-      buckets.set(bucket, amounts);
-      sum = 0;
-    };
     forEachHour(line.pieces, (hour, micros, count) => {
       for (let at = hour, left = count; left > 0; ) {
         if (!(at >= bucket && at < bucketEnd)) {
-          flush();
+          if (sum !== 0) addUsage(usage, key, bucket, line.field, sum);
+          sum = 0;
           bucket = bucketStart(at, size);
           bucketEnd = nextBucket(bucket, size);
         }
@@ -141,9 +140,21 @@ export function usageByBucket(lines: BillingLine[], size: BucketSize, perResourc
         left -= inBucket;
       }
     });
-    flush();
+    if (sum !== 0) addUsage(usage, key, bucket, line.field, sum);
   }
   return usage;
+}
+
+/** Adds a line's micro-dollars in one bucket (a function of its own for the reason forEachHour gives). */
+function addUsage(usage: Usage, key: string, bucket: number, field: string, sum: number): void {
+  let buckets = usage.get(key);
+  if (!buckets) {
+    buckets = new Map();
+    usage.set(key, buckets);
+  }
+  const amounts = buckets.get(bucket) ?? {};
+  amounts[field] = (amounts[field] ?? 0) + sum;
+  buckets.set(bucket, amounts);
 }
 
 /** A route's amounts in USD: totalAmount first, then every field of the route (0 if absent). */

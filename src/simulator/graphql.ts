@@ -3,6 +3,7 @@ import { GraphQLSyntaxError, type OperationNode, parseDocument } from './graphql
 import { type GraphqlContext, runpodSchema } from './graphql-schema.js';
 import { boundedMemo } from './memo.js';
 import type { SimReply } from './reply.js';
+import { keepBytes, keptBytes } from './reply-cache.js';
 
 export interface GraphqlRequest extends GraphqlContext {
   method: string;
@@ -40,7 +41,15 @@ export function handleGraphql(request: GraphqlRequest): SimReply {
   const operationName = typeof body.operationName === 'string' ? body.operationName : undefined;
   const operation = selectOperation(operations, operationName);
   if (typeof operation === 'string') return failure(400, 'GRAPHQL_VALIDATION_FAILED', operation);
-  const { errors, args } = validate(runpodSchema, operation, (body.variables ?? {}) as Record<string, unknown>);
+  if (readsStockOnly(operation)) {
+    return stockReply(request, operation, { query: body.query, operationName, variables: body.variables });
+  }
+  return answer(request, operation, body.variables);
+}
+
+/** Validates and runs one operation: the answer to any request that got this far. */
+function answer(request: GraphqlRequest, operation: OperationNode, variables: unknown): SimReply {
+  const { errors, args } = validate(runpodSchema, operation, (variables ?? {}) as Record<string, unknown>);
   if (errors.length > 0) {
     return envelope(400, {
       errors: errors.map((message) => ({ message, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } })),
@@ -51,6 +60,33 @@ export function handleGraphql(request: GraphqlRequest): SimReply {
   }
   const result = execute(runpodSchema, operation, args, { world: request.world, nowMs: request.nowMs });
   return envelope(200, result.errors.length > 0 ? result : { data: result.data });
+}
+
+/**
+ * A query of GPU types alone (what the daemon's stock collector asks every few minutes): its
+ * answer is a function of the request and of the GPU types' availability, so a clean answer
+ * (no errors) is kept as its bytes per request text under the world's availability version, and
+ * served again until availability changes. Validation is a function of the request too, so a
+ * kept answer stands for it; a request with errors goes the whole way every time.
+ */
+function stockReply(
+  request: GraphqlRequest,
+  operation: OperationNode,
+  key: { query: string; operationName: string | undefined; variables: unknown },
+): SimReply {
+  const text = `graphql\n${key.operationName ?? ''}\n${JSON.stringify(key.variables ?? null)}\n${key.query}`;
+  const stamp = request.world.availabilityVersion(request.nowMs);
+  const kept = keptBytes(request.world, text, stamp);
+  if (kept !== undefined) return { status: 200, bytes: kept, headers: { 'Content-Type': 'application/json' } };
+  const reply = answer(request, operation, key.variables);
+  if (reply.status !== 200 || 'errors' in (reply.body as object)) return reply;
+  const bytes = Buffer.from(JSON.stringify(reply.body));
+  keepBytes(request.world, text, stamp, bytes);
+  return { status: 200, bytes, headers: { 'Content-Type': 'application/json' } };
+}
+
+function readsStockOnly(operation: OperationNode): boolean {
+  return operation.operation === 'query' && operation.selections.every((field) => field.name === 'gpuTypes');
 }
 
 /**

@@ -31,7 +31,14 @@ const DEFAULT_CAPACITY = 10_000;
  */
 export class RequestLog {
   private readonly capacity: number;
-  private buffer: RequestLogEntry[] = [];
+  /**
+   * A ring, written at `next`, holding `held` entries. Dropping the oldest from the front of an
+   * array moved every entry held on each request once the log was full, about 40 µs a request at
+   * the default capacity: a replayed `large` day makes some 50,000.
+   */
+  private ring: RequestLogEntry[] = [];
+  private next = 0;
+  private held = 0;
   private seq = 0;
   private tally: RequestCounts = emptyCounts();
 
@@ -43,15 +50,23 @@ export class RequestLog {
 
   record(entry: Omit<RequestLogEntry, 'seq'>): RequestLogEntry {
     const full: RequestLogEntry = { seq: ++this.seq, ...entry };
-    this.buffer.push(full);
-    if (this.buffer.length > this.capacity) this.buffer.splice(0, this.buffer.length - this.capacity);
+    this.ring[this.next] = full;
+    this.next = (this.next + 1) % this.capacity;
+    if (this.held < this.capacity) this.held++;
     this.count(full.status);
     return full;
   }
 
   /** Entries still held, oldest first; with `afterSeq`, only those logged after that one. */
   entries(afterSeq = 0): RequestLogEntry[] {
-    return this.buffer.filter((entry) => entry.seq > afterSeq);
+    // Until the ring is full the oldest entry is the first; after, the one `next` overwrites.
+    const oldest = this.held < this.capacity ? 0 : this.next;
+    const entries: RequestLogEntry[] = [];
+    for (let index = 0; index < this.held; index++) {
+      const entry = this.ring[(oldest + index) % this.capacity] as RequestLogEntry;
+      if (entry.seq > afterSeq) entries.push(entry);
+    }
+    return entries;
   }
 
   /** The seq of the latest entry (0 when none), to read only what follows later. */
@@ -64,7 +79,9 @@ export class RequestLog {
   }
 
   clear(): void {
-    this.buffer = [];
+    this.ring = [];
+    this.next = 0;
+    this.held = 0;
     this.tally = emptyCounts();
   }
 

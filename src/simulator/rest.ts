@@ -1,8 +1,9 @@
+import { stampedBytes } from './reply-cache.js';
 import { BILLING_ROUTES, billingReply } from './rest-billing.js';
 import { getCpu, getDataCenter, getGpu, listCpus, listDataCenters, listGpus } from './rest-catalog.js';
 import { QueryParams } from './rest-params.js';
 import { podActionReply, podDeleteReply, podsReply } from './rest-pods.js';
-import { notFound, ok, problem, RequestError, type RestReply } from './rest-reply.js';
+import { notFound, ok, okBytes, problem, RequestError, type RestReply } from './rest-reply.js';
 import type { World } from './world.js';
 
 export type { RestReply } from './rest-reply.js';
@@ -58,7 +59,7 @@ const ROUTES: Array<{ path: string; methods: Record<string, Handler | null> }> =
     path: '/v2/clusters/{id}/pods',
     methods: { GET: ({ world, ids, t }) => found(wrap('pods', world.clusterPodsView(id0(ids), t)), 'cluster', ids) },
   },
-  { path: '/v2/serverless', methods: { GET: ({ world, t }) => ok({ endpoints: world.endpointsView(t) }), POST: null } },
+  { path: '/v2/serverless', methods: { GET: endpointsReply, POST: null } },
   {
     path: '/v2/serverless/{id}',
     methods: {
@@ -80,7 +81,7 @@ const ROUTES: Array<{ path: string; methods: Record<string, Handler | null> }> =
   },
   {
     path: '/v2/network-volumes',
-    methods: { GET: ({ world, t }) => ok({ networkVolumes: world.volumesView(t) }), POST: null },
+    methods: { GET: volumesReply, POST: null },
   },
   {
     path: '/v2/network-volumes/{id}',
@@ -188,6 +189,20 @@ function found(value: unknown, what: string, ids: string[]): RestReply {
 
 function wrap(key: string, value: unknown): unknown {
   return value === undefined ? undefined : { [key]: value };
+}
+
+/**
+ * The endpoint list, kept as its bytes (reply-cache.ts): an endpoint's record is fixed by the
+ * scenario (its load shows in its workers only), and at `large` the list is 130 KB of JSON.
+ */
+function endpointsReply({ world, t }: HandlerInput): RestReply {
+  return okBytes(stampedBytes(world, 'serverless', 0, () => ({ endpoints: world.endpointsView(t) })));
+}
+
+/** The volume list, kept as its bytes while no volume has been created since. */
+function volumesReply({ world, t }: HandlerInput): RestReply {
+  const built = () => ({ networkVolumes: world.volumesView(t) });
+  return okBytes(stampedBytes(world, 'network-volumes', world.volumeCount(t), built));
 }
 
 function releasesReply({ world, ids, t }: HandlerInput): RestReply {

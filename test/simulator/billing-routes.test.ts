@@ -268,3 +268,33 @@ describe('billing routes: records', () => {
     expect(body(get(world, url, START_MS + DAY)).records).toHaveLength(4);
   });
 });
+
+describe('billing routes read at one instant', () => {
+  it('answer every route as a world reading only that route would, Pod actions between them included', () => {
+    // Each kind's lines are kept for the instant (World.keptLinesOf): `/v2/billing` and the
+    // kind's own route read the same open hour, and a Pod's action in between must show.
+    const now = START_MS + 9 * HOUR + 17 * MINUTE;
+    const window = `startTime=${iso(START_MS + 8 * HOUR)}&endTime=${iso(START_MS + 11 * HOUR)}&bucketSize=hour`;
+    const reads = (world: World, only?: string) => {
+      const texts: string[] = [];
+      for (const { path } of ROUTES) {
+        if (only === undefined || only === path) texts.push(JSON.stringify(get(world, `${path}?${window}`, now).body));
+      }
+      return texts;
+    };
+    const world = smallTeam();
+    const first = reads(world);
+    for (const [index, { path }] of ROUTES.entries()) expect(first[index], path).toBe(reads(smallTeam(), path)[0]);
+    const stopped = body(get(world, '/v2/pods', now)).pods.find((pod: { status: string }) => pod.status === 'RUNNING');
+    expect(world.podAction(stopped.id, 'stop', now).ok).toBe(true);
+    const after = reads(world);
+    const fresh = smallTeam();
+    expect(fresh.podAction(stopped.id, 'stop', now).ok).toBe(true);
+    for (const [index, { path }] of ROUTES.entries()) expect(after[index], path).toBe(reads(fresh, path)[0]);
+    // Later, the stopped Pod's compute is gone from the open hour: the kept lines were not reused.
+    const later = now + 20 * MINUTE;
+    expect(JSON.stringify(get(world, `/v2/billing/pods?${window}`, later).body)).toBe(
+      JSON.stringify(get(fresh, `/v2/billing/pods?${window}`, later).body),
+    );
+  });
+});
