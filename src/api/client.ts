@@ -17,6 +17,15 @@ export interface ApiClient {
    * while it does (a replay would otherwise see a run's rows land later than it finished).
    */
   hold<T>(work: Promise<T>): Promise<T>;
+  /**
+   * How many requests may be sent ahead of their turn, their answers left unread until the
+   * requests before them are done (billing's backfill asks for its next chunk while it stores the
+   * current one). Each holds one of the concurrency slots while it waits, so at most all but
+   * one: a request it waits on (a retry) always finds a slot. None with an in-flight counter (a
+   * virtual clock), which moves time only when nothing is in flight: a request waiting for
+   * another's backoff would stop it for good.
+   */
+  readonly requestsAhead: number;
   /** Closes pooled connections; in-flight requests finish first. */
   close(): Promise<void>;
 }
@@ -30,6 +39,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     graphql: new GraphqlClient(http, options.clock),
     budget,
     hold: (work) => options.inflight?.track(work) ?? work,
+    requestsAhead: options.inflight === undefined ? options.concurrency - 1 : 0,
     close: () => http.close(),
   };
 }

@@ -130,6 +130,10 @@ export type PageStore = (
  * into buckets by the startTime read from it (billing-text.ts); the store parses and checks only
  * the buckets whose text differs from what it stored. A record whose text does not say its
  * bucket plainly has the page read again and stored whole, as for an answer out of order.
+ *
+ * `turn`: nothing is stored before it resolves, and nothing at all if it rejects. A backfill
+ * asks for its next chunk while the current one is stored, so that the API prepares the answer
+ * meanwhile; the turn (the chunk before, stored with its cursor) keeps the stores in order.
  */
 export async function streamBillingPage(
   api: ApiClient,
@@ -139,6 +143,7 @@ export async function streamBillingPage(
   call: CallOptions,
   store: PageStore,
   asText = false,
+  turn?: Promise<unknown>,
 ): Promise<{ written: number; deleted: number }> {
   const route = BILLING_ROUTES[kind];
   const query = { startTime: toIso(window.startMs), endTime: toIso(window.endMs), bucketSize };
@@ -178,15 +183,23 @@ export async function streamBillingPage(
         textSlicer = new BillingSlicer<RecordText>(window, storeTexts);
         const texts = (texts: string[], first: number) =>
           textSlicer.add(texts.map((text, k) => ({ startTime: startOf(text, first + k), text, index: first + k })));
-        return {
-          records: (records, first) =>
-            slicer.add(
-              (records as BillingResponse['records']).map((record, index) =>
-                checkedInput(op, kind, route.idField, bucketSize, window, record, first + index),
-              ),
+        const records = (records: unknown[], first: number) =>
+          slicer.add(
+            (records as BillingResponse['records']).map((record, index) =>
+              checkedInput(op, kind, route.idField, bucketSize, window, record, first + index),
             ),
-          ...(asText ? { texts } : {}),
-        };
+          );
+        const gate = turn;
+        if (gate === undefined) return { records, ...(asText ? { texts } : {}) };
+        // Waiting here, before a record is taken, holds no more than the piece of text decoded
+        // last: the rest of the answer waits on the wire (body-stream.ts reads ahead a little).
+        const after =
+          <T>(take: (items: T[], first: number) => Promise<void>) =>
+          async (items: T[], first: number) => {
+            await gate;
+            await take(items, first);
+          };
+        return { records: after(records), ...(asText ? { texts: after(texts) } : {}) };
       },
       call,
     )) as BillingResponse['metadata'];
@@ -194,11 +207,14 @@ export async function streamBillingPage(
   } catch (error) {
     if (!(error instanceof OutOfOrderError || error instanceof UnreadableTextError)) throw error;
     const page = await fetchBillingPage(api, kind, bucketSize, window, call);
+    await turn;
     const stored = await store(page);
     return { written: totals.written + stored.written, deleted: totals.deleted + stored.deleted };
   }
   // A run stopped meanwhile stores nothing more: what is left is read again next run.
   call.signal?.throwIfAborted();
+  // An answer without records stores its (empty) window here: after the turn, as any other.
+  await turn;
   await api.hold(asText ? textSlicer.finish() : slicer.finish());
   return totals;
 }

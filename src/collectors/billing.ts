@@ -10,10 +10,10 @@ import { lastSuccessAt } from '../db/collector-runs.js';
 import { type BucketSize, billingKinds } from '../db/schema.js';
 import { type PageStore, streamBillingPage } from './billing-routes.js';
 import { storeBillingPage } from './billing-store.js';
-import { type BucketWindow, bucketCeil, bucketFloor, chunkEndingAt, chunksOf } from './billing-windows.js';
+import { type BucketWindow, bucketCeil, bucketFloor, chunksOf } from './billing-windows.js';
 import type { CollectContext, Collector } from './collector.js';
 import { fetchAll } from './fetch-all.js';
-import { startProgress } from './progress.js';
+import { type Progress, startProgress } from './progress.js';
 
 /** A backfill request covers at most a day (or one bucket, if larger): each is committed with its cursor. */
 const CHUNK_MS = 24 * 3_600_000;
@@ -81,37 +81,70 @@ async function backfill(ctx: CollectContext, plans: RoutePlan[]): Promise<number
     log: ctx.log,
     stream: ctx.progressStream,
   });
-  let rows = 0;
+  // Requests asked ahead of their turn, across routes: never more than the client allows.
+  const ahead = { count: 0 };
   try {
-    while (cursors.size > 0) {
-      ctx.signal.throwIfAborted();
-      const steps = [...cursors].map(([plan, cursor]) => ({
-        plan,
-        chunk: chunkEndingAt(cursor, CHUNK_MS, size, plan.backfill.targetStartTime),
-      }));
-      // Each chunk is stored while it arrives; its cursor moves once the whole chunk is stored and
-      // its echo checked, so a crash mid-chunk resumes at the chunk, with nothing stored twice.
-      const stored = await fetchAll(
-        ctx.signal,
-        steps.map(({ plan, chunk }) => async (signal) => {
-          const page = await streamBillingPage(ctx.api, plan.key.kind, size, chunk, { signal }, pageStore(ctx, signal));
-          signal.throwIfAborted();
-          ctx.db.transaction(() => {
-            advanceBackfill(ctx.db, plan.key, chunk.startMs);
-            if (chunk.startMs <= plan.backfill.targetStartTime) completeBackfill(ctx.db, plan.key, ctx.now);
-          });
-          return page.written + page.deleted;
-        }),
-      );
-      rows += stored.reduce((sum, count) => sum + count, 0);
-      for (const { plan, chunk } of steps) {
-        if (chunk.startMs <= plan.backfill.targetStartTime) cursors.delete(plan);
-        else cursors.set(plan, chunk.startMs);
-      }
-      progress.advance(steps.length);
-    }
+    // The routes walk back side by side, each at its own pace: they share no rows.
+    const stored = await fetchAll(
+      ctx.signal,
+      [...cursors].map(
+        ([plan, cursor]) =>
+          (signal) =>
+            backfillRoute(ctx, plan, cursor, { progress, ahead }, signal),
+      ),
+    );
+    return stored.reduce((sum, count) => sum + count, 0);
   } finally {
     progress.finish();
+  }
+}
+
+/**
+ * One route's chunks, newest first, each stored while it arrives and its cursor moved once the
+ * whole chunk is stored and its echo checked, so a crash mid-chunk resumes at the chunk with
+ * nothing stored twice. The next chunk is asked for while this one is stored, so the API
+ * prepares its answer meanwhile instead of the daemon waiting for it; the next chunk stores
+ * nothing before this one is stored with its cursor (its turn), and nothing at all if this one
+ * fails. Stores keep their order, chunk after chunk: a day's totals add up exactly as before.
+ */
+async function backfillRoute(
+  ctx: CollectContext,
+  plan: RoutePlan,
+  cursor: number,
+  shared: { progress: Progress; ahead: { count: number } },
+  signal: AbortSignal,
+): Promise<number> {
+  const { progress, ahead } = shared;
+  const size = ctx.config.collectors.billing.bucketSize;
+  const { key, backfill } = plan;
+  const chunks = chunksOf({ startMs: backfill.targetStartTime, endMs: cursor }, CHUNK_MS, size);
+  const store = pageStore(ctx, signal);
+  const fetchChunk = async (chunk: BucketWindow, turn: Promise<unknown>): Promise<number> => {
+    const page = await streamBillingPage(ctx.api, key.kind, size, chunk, { signal }, store, false, turn);
+    await turn;
+    signal.throwIfAborted();
+    ctx.db.transaction(() => {
+      advanceBackfill(ctx.db, key, chunk.startMs);
+      if (chunk.startMs <= backfill.targetStartTime) completeBackfill(ctx.db, key, ctx.now);
+    });
+    return page.written + page.deleted;
+  };
+  let rows = 0;
+  let next: Promise<number> | undefined;
+  for (const [index, chunk] of chunks.entries()) {
+    let current = next;
+    if (current !== undefined) ahead.count--;
+    else current = fetchChunk(chunk, Promise.resolve());
+    const following = chunks[index + 1];
+    next = undefined;
+    if (following !== undefined && ahead.count < ctx.api.requestsAhead) {
+      ahead.count++;
+      next = fetchChunk(following, current);
+      // If this chunk fails, the next fails with it (its turn) and is not awaited: handled here.
+      next.catch(() => {});
+    }
+    rows += await current;
+    progress.advance();
   }
   return rows;
 }

@@ -75,6 +75,12 @@ export class BucketWriter {
     records: readonly BillingRecordInput[],
     stored: boolean,
   ): void {
+    if (!stored && increasing(records)) {
+      // A new bucket whose resources come each once (in order, as the API lists them): every
+      // record is new, with nothing to compare it with.
+      for (const record of records) this.write(record, undefined);
+      return;
+    }
     // By resource: what is stored, then what this call wrote (a resource listed twice is
     // compared with its first version, as upsertBillingRecords does).
     const current = new Map<string, StoredBucket>();
@@ -162,4 +168,13 @@ export class BucketWriter {
     else for (let i = 0; i < values.length; i += 9) this.s.insertOne.run(values.slice(i, i + 9));
     values.length = 0;
   }
+}
+
+/** Whether the records' resource ids strictly increase: then none is listed twice. */
+function increasing(records: readonly BillingRecordInput[]): boolean {
+  for (let i = 1; i < records.length; i++) {
+    if (!((records[i] as BillingRecordInput).resourceId > (records[i - 1] as BillingRecordInput).resourceId))
+      return false;
+  }
+  return true;
 }

@@ -2,6 +2,7 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { apiClientFor } from '../../src/api/from-config.js';
 import { billingCollector } from '../../src/collectors/billing.js';
+import { BILLING_ROUTES } from '../../src/collectors/billing-routes.js';
 import { getBackfill } from '../../src/db/billing.js';
 import { createLogger, silentLogger } from '../../src/log.js';
 import { ACCOUNT, type Harness } from '../helpers/harness.js';
@@ -57,25 +58,25 @@ describe('billing backfill', () => {
     const h = await harness(calmSmallTeam());
     const T0 = h.scenario.startMs;
     const from = T0 - 2 * DAY;
-    const crashing = abortingClient(h, 3 * KINDS + 2); // three chunks stored, the fourth in flight
+    const crashing = abortingClient(h, 3 * KINDS + 2); // about three chunks a route stored
     const first = capturedLog();
 
     const crashed = await runAt(h, billingCollector, 0, { ...crashing, log: first.log });
     await crashing.api.close();
 
     expect(crashed).toMatchObject({ outcome: 'aborted', error: 'simulated crash' });
-    // A route's chunk is stored as it arrives: the fourth chunk of a route answered before the
-    // crash is stored whole with its cursor; every other route stopped at its third.
-    const cursors = backfills(h).map((backfill) => backfill?.cursorStartTime);
+    // Each route walks back at its own pace, a chunk at a time: its cursor is where its last
+    // chunk stored whole begins, and everything from there on is stored.
+    const cursors = backfills(h).map((backfill) => backfill?.cursorStartTime as number);
     for (const backfill of backfills(h)) expect(backfill?.doneAt).toBeNull();
-    for (const cursor of cursors) expect([from - 3 * DAY, from - 4 * DAY]).toContain(cursor);
-    const ahead = cursors.filter((cursor) => cursor === from - 4 * DAY).length;
-    expect(ahead).toBeLessThanOrEqual(2);
-    const podsCursor = backfills(h)[billingKinds.indexOf('pods')]?.cursorStartTime as number;
-    expect(storedRecords(h, 'pods', 0, podsCursor)).toEqual([]);
-    expectBillingMatchesTruth(h, from - 3 * DAY, from);
+    for (const [k, cursor] of cursors.entries()) {
+      expect((from - cursor) % DAY).toBe(0);
+      expectBillingMatchesTruth(h, cursor, from, [billingKinds[k] as (typeof billingKinds)[number]]);
+    }
+    const chunksDone = cursors.reduce((sum, cursor) => sum + (from - cursor) / DAY, 0);
+    expect(chunksDone).toBeGreaterThanOrEqual(2 * KINDS);
     const total = CHUNKS_PER_KIND * KINDS;
-    expect(first.lines.map((line) => line.msg)).toContain(`billing backfill: stopped at ${3 * KINDS}/${total} chunks`);
+    expect(first.lines.map((line) => line.msg)).toContain(`billing backfill: stopped at ${chunksDone}/${total} chunks`);
 
     const seq = h.sim.requestLog.lastSeq();
     const second = capturedLog();
@@ -84,10 +85,15 @@ describe('billing backfill', () => {
     expect(resumed.outcome).toBe('ok');
     const requests = h.sim.requestLog.entries(seq).map((entry) => new URLSearchParams(entry.query));
     const starts = requests.map((query) => Date.parse(query.get('startTime') ?? ''));
-    // The rest, then the 48 h re-read in one request per route.
-    expect(requests.length).toBe((CHUNKS_PER_KIND - 3) * KINDS + KINDS - ahead);
-    expect(starts.filter((start) => start >= from - 3 * DAY && start < from)).toEqual([]);
-    expect(starts.filter((start) => start === from - 4 * DAY).length).toBe(KINDS - ahead);
+    // The rest, then the 48 h re-read in one request per route: no stored chunk is asked again.
+    expect(requests.length).toBe(total - chunksDone + KINDS);
+    const paths = h.sim.requestLog.entries(seq).map((entry) => entry.path);
+    for (const [k, cursor] of cursors.entries()) {
+      const path = BILLING_ROUTES[billingKinds[k] as (typeof billingKinds)[number]].path;
+      const asked = starts.filter((start, i) => (paths[i] ?? '').endsWith(path) && start < from);
+      expect(asked.filter((start) => start >= cursor)).toEqual([]);
+      expect(asked.length).toBe((cursor - (from - 30 * DAY)) / DAY);
+    }
     expect(second.lines.map((line) => line.msg)).toContain('billing backfill: done');
     // Without a terminal, progress is a log line about every 10 %.
     const percents = second.lines
@@ -102,6 +108,55 @@ describe('billing backfill', () => {
         doneAt: T0,
       });
     }
+    expectBillingMatchesTruth(h, from - 30 * DAY, T0);
+  });
+
+  it('asks for the next chunk while it stores the current one; stopped meanwhile, records no chunk done before the one before it', async () => {
+    const h = await harness(calmSmallTeam());
+    const T0 = h.scenario.startMs;
+    const from = T0 - 2 * DAY;
+    const account = h.config.accounts[0];
+    if (!account) throw new Error('no account');
+    // Without an in-flight counter, as in the daemon: requests may go ahead of their turn.
+    const controller = new AbortController();
+    const api = apiClientFor(h.config, account, { clock: h.clock, log: silentLogger() });
+    expect(api.requestsAhead).toBe(h.config.api.concurrency - 1);
+    // When the simulator answers a Pods chunk, where the stored cursor stands.
+    const podsPath = BILLING_ROUTES.pods.path;
+    let podsAnswered = 0;
+    let askedAhead = 0;
+    const log = h.sim.requestLog;
+    const record = log.record.bind(log);
+    log.record = (entry) => {
+      if (entry.path.endsWith(podsPath)) {
+        const end = Date.parse(new URLSearchParams(entry.query).get('endTime') ?? '');
+        const cursor = getBackfill(h.db, { account: ACCOUNT, kind: 'pods', bucketSize: 'hour' })?.cursorStartTime;
+        if (cursor !== undefined && end < cursor) askedAhead++;
+        if (++podsAnswered === 6) controller.abort(new Error('simulated crash'));
+      }
+      return record(entry);
+    };
+
+    const crashed = await runAt(h, billingCollector, 0, { api, signal: controller.signal });
+
+    expect(crashed).toMatchObject({ outcome: 'aborted', error: 'simulated crash' });
+    expect(askedAhead).toBeGreaterThan(0);
+    // The sixth chunk was asked for before the fifth was stored: neither is recorded done
+    // unless every chunk before it is stored, so from each cursor on, everything is stored.
+    const cursors = backfills(h).map((backfill) => backfill?.cursorStartTime as number);
+    for (const [k, cursor] of cursors.entries()) {
+      expect((from - cursor) % DAY).toBe(0);
+      expectBillingMatchesTruth(h, cursor, from, [billingKinds[k] as (typeof billingKinds)[number]]);
+    }
+    const podsCursor = cursors[billingKinds.indexOf('pods')] as number;
+    expect(podsCursor).toBeGreaterThanOrEqual(from - 5 * DAY);
+
+    const resumed = await runAt(h, billingCollector, 0, { api });
+    await api.close();
+
+    expect(resumed.outcome).toBe('ok');
+    for (const backfill of backfills(h))
+      expect(backfill).toMatchObject({ cursorStartTime: from - 30 * DAY, doneAt: T0 });
     expectBillingMatchesTruth(h, from - 30 * DAY, T0);
   });
 

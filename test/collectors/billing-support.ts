@@ -101,10 +101,15 @@ export function storedRecords(h: Harness, kind: BillingKind, fromMs: number, toM
  * [fromMs, toMs) field by field, and each resource's total over the span (which catches missing
  * buckets). `toMs` is where the last run read up to, on a bucket boundary.
  */
-export function expectBillingMatchesTruth(h: Harness, fromMs: number, toMs: number): void {
+export function expectBillingMatchesTruth(
+  h: Harness,
+  fromMs: number,
+  toMs: number,
+  kinds: readonly BillingKind[] = billingKinds,
+): void {
   const now = h.clock.now();
   const { world } = h.sim;
-  for (const kind of billingKinds) {
+  for (const kind of kinds) {
     const records = storedRecords(h, kind, fromMs, toMs);
     for (const record of records) {
       const truth = world.accrued(now, {
