@@ -12,11 +12,12 @@
  *
  *   node --import tsx bench/backfill.ts [days]
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import Sqlite from 'better-sqlite3';
 import { openDatabase } from '../src/db/open.js';
 import { packagePath } from '../src/package-root.js';
@@ -52,7 +53,8 @@ async function runDaemon(
   args: string[],
   usageFile: string,
 ): Promise<{ collectorMs: number; usage: DaemonUsage; log: string }> {
-  const child = spawn(
+  const run = promisify(execFile);
+  const { stdout, stderr } = await run(
     process.execPath,
     [
       ...daemonNodeFlags(),
@@ -61,19 +63,12 @@ async function runDaemon(
       packagePath('dist/main.js'),
       ...args,
     ],
-    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PODWARDEN_BENCH_USAGE: usageFile } },
-  );
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => {
-    stdout += chunk;
+    { env: { ...process.env, PODWARDEN_BENCH_USAGE: usageFile }, maxBuffer: 64 * 1024 * 1024 },
+  ).catch((error: { code?: number; stdout?: string; stderr?: string }) => {
+    throw new Error(`the daemon's backfill failed (exit ${error.code}):\n${error.stdout ?? ''}${error.stderr ?? ''}`);
   });
-  child.stderr.on('data', (chunk) => {
-    stderr += chunk;
-  });
-  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   const line = /^bench\tbilling\tok\t\d+ rows\t(\d+) ms$/m.exec(stdout);
-  if (code !== 0 || !line) throw new Error(`the daemon's backfill did not finish (exit ${code}):\n${stdout}${stderr}`);
+  if (!line) throw new Error(`the daemon's backfill did not report an ok billing run:\n${stdout}${stderr}`);
   const usage = JSON.parse(readFileSync(usageFile, 'utf8')) as DaemonUsage;
   return { collectorMs: Number(line[1]), usage, log: stderr };
 }
