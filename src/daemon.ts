@@ -272,21 +272,23 @@ export class Daemon {
 
   /** Writes the figures of open alerts kept in memory (db/alert-figures.ts), so a restart reads them. */
   private flushAlertFigures(): void {
-    try {
-      flushLiveFigures(this.db);
-    } catch (error) {
-      this.noteWriteFailure('alert figures', error);
-      this.options.log.error({ err: error }, 'the latest figures of open alerts could not be written');
-    }
+    this.writeOrLog('alert figures', 'the latest figures of open alerts could not be written', () =>
+      flushLiveFigures(this.db),
+    );
   }
 
   /** Writes the collector runs kept back (`deferRunBooks`); a failure is logged, and they stay kept back. */
   private flushRunBooks(): void {
+    this.writeOrLog('collector runs', 'collector runs could not be recorded', () => flushRuns(this.db));
+  }
+
+  /** A write that must not stop its caller (closing, retention): a failure is noted as a write problem and logged. */
+  private writeOrLog(what: string, message: string, write: () => unknown): void {
     try {
-      flushRuns(this.db);
+      write();
     } catch (error) {
-      this.noteWriteFailure('collector runs', error);
-      this.options.log.error({ err: error }, 'collector runs could not be recorded');
+      this.noteWriteFailure(what, error);
+      this.options.log.error({ err: error }, message);
     }
   }
 }
