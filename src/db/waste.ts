@@ -16,16 +16,22 @@ export interface EndpointActivity {
 }
 
 const statements = perDatabase(({ sqlite }) => ({
-  // The fold (endpoint_activity, kept by triggers) gives the latest summary and busy time; the
-  // first sample since `from` is one seek into the samples, which lead with time: the endpoints
-  // are polled together, so it is within a few rows of `from`.
+  // The fold (endpoint_activity, kept by triggers) gives the latest summary and busy time. The
+  // first sample since `from`: the endpoints are polled together (every 5 minutes by default),
+  // so one grouped read of the quarter hour after `from` finds it for nearly all of them; an
+  // endpoint without a sample there seeks its own (a scan from `from` until its first row, which
+  // for every endpoint was most of the read's cost at a large account).
   activity: sqlite.prepare<{ account: string; from: number }, EndpointActivity>(
     `SELECT a.endpoint_id AS endpointId, a.latest_at AS latestAt, a.running, a.idle, a.initializing, a.unhealthy,
        CASE WHEN a.last_busy_at >= @from THEN a.last_busy_at END AS lastBusyAt,
-       (SELECT s.observed_at FROM endpoint_worker_samples s
-        WHERE s.account = a.account AND s.observed_at >= @from AND s.endpoint_id = a.endpoint_id
-        ORDER BY s.observed_at LIMIT 1) AS firstAt
-     FROM endpoint_activity a WHERE a.account = @account AND a.latest_at >= @from ORDER BY a.endpoint_id`,
+       coalesce(f.first_at, (SELECT s.observed_at FROM endpoint_worker_samples s
+         WHERE s.account = a.account AND s.observed_at >= @from AND s.endpoint_id = a.endpoint_id
+         ORDER BY s.observed_at LIMIT 1)) AS firstAt
+     FROM endpoint_activity a
+     LEFT JOIN (SELECT endpoint_id, min(observed_at) AS first_at FROM endpoint_worker_samples
+       WHERE account = @account AND observed_at >= @from AND observed_at < @from + 900000 GROUP BY endpoint_id) f
+       ON f.endpoint_id = a.endpoint_id
+     WHERE a.account = @account AND a.latest_at >= @from ORDER BY a.endpoint_id`,
   ),
   goneMounts: sqlite
     .prepare<[string], [string, number]>(
