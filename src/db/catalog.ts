@@ -1,5 +1,5 @@
 import { and, asc, eq } from 'drizzle-orm';
-import { inKeyOrder, recordChanges } from './change-history.js';
+import { recordChanges } from './change-history.js';
 import { type LatestInput, latestUpsert } from './latest.js';
 import type { Database } from './open.js';
 import { type CatalogProduct, cpuTypes, dataCenters, gpuAvailability, gpuTypes } from './schema.js';
@@ -87,7 +87,7 @@ export function recordGpuAvailability(
     now,
   );
   if (latest) {
-    pending.set(account, { rows: inKeyOrder(latest), version });
+    pending.set(account, { rows: latest, version });
     if (!database.sqlite.inTransaction) gpuAvailabilityCommitted(database, account);
   }
   return { changed, unchanged };

@@ -18,8 +18,9 @@ export interface HistoryStatements<Row extends HistoryRow> {
  * figures are unchanged only moves its latest row's last_seen_at; any change starts a new row
  * at `now`. One transaction for the whole poll. `latest` reads the latest row of every item
  * (keyed as `item.key` keys an observation) once, inside that transaction: comparing in memory
- * costs far less than a lookup per item. Returns the latest rows as the poll leaves them (what
- * `latest` would read once it is committed; undefined when a stored row is newer than `now`), so a reader's
+ * costs far less than a lookup per item; it lists them in key order, as the latest queries do.
+ * Returns the latest rows as the poll leaves them, in the same order (what `latest` would read
+ * once the poll is committed; undefined when a stored row is newer than `now`), so a reader's
  * cache can take them instead of reading the history again.
  */
 export function recordChanges<Observation, Row extends HistoryRow>(
@@ -33,9 +34,9 @@ export function recordChanges<Observation, Row extends HistoryRow>(
     same(previous: Row, observation: Observation): boolean;
   },
   now: number,
-): { changed: number; unchanged: number; latest: ReadonlyMap<string, Row> | undefined } {
+): { changed: number; unchanged: number; latest: Row[] | undefined } {
   let changed = 0;
-  let after: Map<string, Row> | undefined;
+  let after: Row[] | undefined;
   // A stored row newer than `now` (a clock set back) stays the latest: then the poll's rows are not.
   let newerStored = false;
   database.transaction(() => {
@@ -57,8 +58,14 @@ export function recordChanges<Observation, Row extends HistoryRow>(
       }
     }
     if (!newerStored) {
-      after = new Map(stored);
-      for (const [key, row] of written) after.set(key, row);
+      // A Map keeps the place of a key set again: only items new to the history need sorting in.
+      const merged = new Map(stored);
+      let added = false;
+      for (const [key, row] of written) {
+        if (!merged.has(key)) added = true;
+        merged.set(key, row);
+      }
+      after = added ? inKeyOrder(merged) : [...merged.values()];
     }
   });
   return { changed, unchanged: observations.length - changed, latest: after };
@@ -68,6 +75,6 @@ export function recordChanges<Observation, Row extends HistoryRow>(
  * The rows of recordChanges' `latest` in the order of their keys, which is the order of the
  * history's key columns (the keys join them with NUL), as the latest queries return them.
  */
-export function inKeyOrder<Row>(latest: ReadonlyMap<string, Row>): Row[] {
+function inKeyOrder<Row>(latest: ReadonlyMap<string, Row>): Row[] {
   return [...latest.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
 }

@@ -1,5 +1,5 @@
 import { and, asc, eq } from 'drizzle-orm';
-import { inKeyOrder, recordChanges } from './change-history.js';
+import { recordChanges } from './change-history.js';
 import type { Database } from './open.js';
 import { gpuStock, type StockCloud } from './schema.js';
 import { cachedRead, dataVersion, perDatabase, placeholdersFor, rowWriter } from './statements.js';
@@ -75,7 +75,7 @@ export function recordGpuStock(
   );
   // Every poll moves last_seen_at: what it leaves is what the next poll and the capacity metrics
   // (refreshed after each poll) read, instead of grouping the whole history again.
-  if (latest) latestCached.remember(database, account, inKeyOrder(latest), version);
+  if (latest) latestCached.remember(database, account, latest, version);
   return { changed, unchanged };
 }
 
