@@ -1,6 +1,7 @@
 import type { CpuType, DataCenter, GpuType } from '../api/schemas.js';
 import {
   type GpuAvailabilityInput,
+  gpuAvailabilityCommitted,
   latestGpuAvailability,
   recordGpuAvailability,
   upsertCpuTypes,
@@ -58,6 +59,7 @@ export const catalogCollector: Collector = {
       rows += upsertDataCenters(ctx.db, ctx.account, dataCenters.map(dataCenterRow), ctx.now);
       rows += recordGpuAvailability(ctx.db, ctx.account, observations, ctx.now).changed;
     });
+    gpuAvailabilityCommitted(ctx.db, ctx.account);
     return { rows };
   },
 };

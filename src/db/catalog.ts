@@ -3,7 +3,7 @@ import { recordChanges } from './change-history.js';
 import { type LatestInput, latestUpsert } from './latest.js';
 import type { Database } from './open.js';
 import { type CatalogProduct, cpuTypes, dataCenters, gpuAvailability, gpuTypes } from './schema.js';
-import { cachedRead, perDatabase, placeholdersFor, rowWriter } from './statements.js';
+import { cachedRead, dataVersion, perDatabase, placeholdersFor, rowWriter } from './statements.js';
 
 export type GpuAvailabilityRecord = typeof gpuAvailability.$inferSelect;
 
@@ -52,7 +52,11 @@ const statements = perDatabase((database) => ({
 const keyOf = (row: { gpuTypeId: string; product: string; dataCenterId: string }) =>
   `${row.gpuTypeId}\u0000${row.product}\u0000${row.dataCenterId}`;
 
-/** Records one catalog poll with change-only history (see recordChanges). */
+/**
+ * Records one catalog poll with change-only history (see recordChanges). Called outside a
+ * transaction, the latest figures are kept in memory for their readers at once; inside one (the
+ * collector's), once it is committed and the caller says so (gpuAvailabilityCommitted).
+ */
 export function recordGpuAvailability(
   database: Database,
   account: string,
@@ -60,13 +64,17 @@ export function recordGpuAvailability(
   now: number,
 ): { changed: number; unchanged: number } {
   const s = statements(database);
-  return recordChanges<GpuAvailabilityInput, GpuAvailabilityRecord>(
+  const pending = pendingLatest(database);
+  pending.delete(account);
+  let version = 0;
+  const { changed, unchanged, latest } = recordChanges<GpuAvailabilityInput, GpuAvailabilityRecord>(
     database,
     {
       touch: (row, at) => s.touch.run(at, row.account, row.gpuTypeId, row.product, row.dataCenterId, row.sinceAt),
       insert: s.insert,
     },
     () => {
+      version = dataVersion(database);
       // The collector has just read the latest rows (kept for the idle rule): unless anything
       // wrote since, they are what is stored, and comparing with them spares reading them again.
       const stored = latestCached.peek(database, account) ?? s.latest.all(account);
@@ -78,6 +86,28 @@ export function recordGpuAvailability(
     { key: keyOf, row: (observation) => ({ account, ...observation }), same: sameFigures },
     now,
   );
+  if (latest) {
+    pending.set(account, { rows: latest, version });
+    if (!database.sqlite.inTransaction) gpuAvailabilityCommitted(database, account);
+  }
+  return { changed, unchanged };
+}
+
+// The latest figures of the account's poll under way, until its transaction commits: each poll
+// touches every row, and reading the whole history again after it was most of the catalog's cost.
+const pendingLatest = perDatabase(() => new Map<string, { rows: GpuAvailabilityRecord[]; version: number }>());
+
+/**
+ * The transaction holding the account's last recordGpuAvailability has committed: its latest
+ * figures are what a read returns, so readers take them from memory. Not to be called after a
+ * rollback (then nothing is kept, and the next read reads the table).
+ */
+export function gpuAvailabilityCommitted(database: Database, account: string): void {
+  const pending = pendingLatest(database);
+  const polled = pending.get(account);
+  if (!polled) return;
+  pending.delete(account);
+  latestCached.remember(database, account, polled.rows, polled.version);
 }
 
 function sameFigures(previous: GpuAvailabilityRecord, observation: GpuAvailabilityInput): boolean {

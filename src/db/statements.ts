@@ -183,5 +183,18 @@ export function cachedRead<K, T>(read: (database: Database, key: K) => T) {
     invalidate(database: Database): void {
       caches(database).values.clear();
     },
+    /**
+     * Keeps `value` as what a read of `key` returns, for a writer that knows it from what it has
+     * just committed, instead of the next reader reading it again. `version` is the data_version
+     * the writer read before what it built on: if another connection has committed since, the
+     * next get drops it. Inside a transaction (which may still roll back) it keeps nothing.
+     */
+    remember(database: Database, key: K, value: T, version: number): void {
+      const cache = caches(database);
+      cache.values.clear();
+      if (database.sqlite.inTransaction) return;
+      cache.seen = version;
+      cache.values.set(key, value);
+    },
   };
 }

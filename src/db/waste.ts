@@ -16,18 +16,22 @@ export interface EndpointActivity {
 }
 
 const statements = perDatabase(({ sqlite }) => ({
-  // One aggregate per query, so SQLite takes the bare columns from the row holding the maximum.
-  latestWorkers: sqlite.prepare<{ account: string; from: number }, Omit<EndpointActivity, 'lastBusyAt' | 'firstAt'>>(
-    `SELECT endpoint_id AS endpointId, max(observed_at) AS latestAt, running, idle, initializing, unhealthy
-     FROM endpoint_worker_samples WHERE account = @account AND observed_at >= @from GROUP BY endpoint_id`,
-  ),
-  busyWorkers: sqlite.prepare<
-    { account: string; from: number },
-    { endpointId: string; lastBusyAt: number | null; firstAt: number }
-  >(
-    `SELECT endpoint_id AS endpointId, max(CASE WHEN running > 0 THEN observed_at END) AS lastBusyAt,
-       min(observed_at) AS firstAt
-     FROM endpoint_worker_samples WHERE account = @account AND observed_at >= @from GROUP BY endpoint_id`,
+  // The fold (endpoint_activity, kept by triggers) gives the latest summary and busy time. The
+  // first sample since `from`: the endpoints are polled together (every 5 minutes by default),
+  // so one grouped read of the quarter hour after `from` finds it for nearly all of them; an
+  // endpoint without a sample there seeks its own (a scan from `from` until its first row, which
+  // for every endpoint was most of the read's cost at a large account).
+  activity: sqlite.prepare<{ account: string; from: number }, EndpointActivity>(
+    `SELECT a.endpoint_id AS endpointId, a.latest_at AS latestAt, a.running, a.idle, a.initializing, a.unhealthy,
+       CASE WHEN a.last_busy_at >= @from THEN a.last_busy_at END AS lastBusyAt,
+       coalesce(f.first_at, (SELECT s.observed_at FROM endpoint_worker_samples s
+         WHERE s.account = a.account AND s.observed_at >= @from AND s.endpoint_id = a.endpoint_id
+         ORDER BY s.observed_at LIMIT 1)) AS firstAt
+     FROM endpoint_activity a
+     LEFT JOIN (SELECT endpoint_id, min(observed_at) AS first_at FROM endpoint_worker_samples
+       WHERE account = @account AND observed_at >= @from AND observed_at < @from + 900000 GROUP BY endpoint_id) f
+       ON f.endpoint_id = a.endpoint_id
+     WHERE a.account = @account AND a.latest_at >= @from ORDER BY a.endpoint_id`,
   ),
   goneMounts: sqlite
     .prepare<[string], [string, number]>(
@@ -70,7 +74,7 @@ export function endpointActivity(database: Database, account: string, from: numb
   const kept = readings.get(database, account);
   const last = kept.reading;
   if (last && from >= last.from && from <= last.validThrough) return last.activity;
-  const activity = readActivity(database, account, from);
+  const activity = statements(database).activity.all({ account, from });
   const oldest = activity.reduce((min, endpoint) => Math.min(min, endpoint.firstAt), Number.POSITIVE_INFINITY);
   kept.reading = { from, validThrough: oldest, activity };
   return activity;
@@ -79,15 +83,6 @@ export function endpointActivity(database: Database, account: string, from: numb
 /** Called by every writer of endpoint_worker_samples (inserts, retention). */
 export function workerSamplesChanged(database: Database): void {
   readings.invalidate(database);
-}
-
-function readActivity(database: Database, account: string, from: number): EndpointActivity[] {
-  const s = statements(database);
-  const busy = new Map(s.busyWorkers.all({ account, from }).map((row) => [row.endpointId, row]));
-  return s.latestWorkers.all({ account, from }).map((latest) => {
-    const seen = busy.get(latest.endpointId);
-    return { ...latest, lastBusyAt: seen?.lastBusyAt ?? null, firstAt: seen?.firstAt ?? latest.latestAt };
-  });
 }
 
 /** Which network volumes live Pods mount, and when a Pod last held each of the others. */

@@ -105,7 +105,7 @@ describe(`migration ${TAG}`, () => {
       schema(`SELECT name FROM sqlite_schema WHERE name = 'billing_records' AND sql LIKE '%WITHOUT ROWID'`),
     ).toEqual(['billing_records']);
     expect(schema(`SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'billing_records'`)).toEqual([]);
-    expect(schema(`SELECT name FROM sqlite_schema WHERE type = 'trigger'`)).toEqual([]);
+    expect(schema(`SELECT name FROM sqlite_schema WHERE type = 'trigger' AND tbl_name LIKE 'billing%'`)).toEqual([]);
     const plan = upgraded.sqlite
       .prepare(
         `EXPLAIN QUERY PLAN SELECT resource_id, total_amount FROM billing_records

@@ -2,13 +2,14 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   type GpuAvailabilityInput,
+  gpuAvailabilityCommitted,
   gpuAvailabilityHistory,
   latestGpuAvailability,
   recordGpuAvailability,
   upsertDataCenters,
   upsertGpuTypes,
 } from '../../src/db/catalog.js';
-import { openDatabase } from '../../src/db/open.js';
+import { type Database, openDatabase } from '../../src/db/open.js';
 import { dataCenters } from '../../src/db/schema.js';
 import { tracedDatabase } from '../helpers/traced-database.js';
 import { MINUTE, T0, useTempDatabases } from './support.js';
@@ -158,6 +159,102 @@ describe('GPU availability history', () => {
     const conflicting = [h100({ availability: 'MEDIUM' }), h100({ availability: 'HIGH' })];
     expect(() => recordGpuAvailability(database, 'main', conflicting, T0 + 2 * MINUTE)).toThrow(/UNIQUE|PRIMARY/);
     expect(latestGpuAvailability(database, 'main').map((row) => row.availability)).toEqual(['LOW']);
+  });
+});
+
+/** The latest figures read afresh from the table, as the latest query groups them. */
+function storedLatest(database: Database, account: string) {
+  return database.sqlite
+    .prepare(
+      `SELECT account, gpu_type_id AS gpuTypeId, product, data_center_id AS dataCenterId, availability,
+         price_secure AS priceSecure, price_community AS priceCommunity, price_serverless AS priceServerless,
+         max_count_secure AS maxCountSecure, max_count_community AS maxCountCommunity,
+         max(since_at) AS sinceAt, last_seen_at AS lastSeenAt
+       FROM gpu_availability WHERE account = ? GROUP BY gpu_type_id, product, data_center_id`,
+    )
+    .all(account);
+}
+
+function random(seed: number) {
+  let state = seed;
+  return () => {
+    state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
+    return state / 2_147_483_648;
+  };
+}
+
+describe('latest GPU figures kept from the poll', () => {
+  it('are what the table holds after every poll: committed, rolled back, or another connection writing', () => {
+    const database = temp.open('polled.db');
+    const other = temp.open('polled.db');
+    const next = random(5);
+    const items = ['A100', 'H100', 'L4'].flatMap((gpuTypeId) =>
+      (['POD', 'SERVERLESS'] as const).flatMap((product) =>
+        ['', 'EU-1', 'US-2'].map((dataCenterId) => ({ gpuTypeId, product, dataCenterId })),
+      ),
+    );
+    const levels = ['HIGH', 'LOW', null];
+    const kinds = { plain: 0, committed: 0, rolledBack: 0, other: 0 };
+    for (let step = 1; step <= 80; step++) {
+      const at = T0 + step * MINUTE;
+      const observations = items
+        .filter(() => next() < 0.8)
+        .map((item) =>
+          h100({
+            ...item,
+            availability: next() < 0.8 ? 'HIGH' : (levels[Math.floor(next() * 3)] ?? null),
+            priceSecure: next() < 0.9 ? 2.99 : 3.19,
+          }),
+        );
+      const roll = next();
+      if (roll < 0.4) {
+        recordGpuAvailability(database, 'main', observations, at);
+        kinds.plain += 1;
+      } else if (roll < 0.7) {
+        // As the collector does: one transaction for the poll, then the word that it committed.
+        database.transaction(() => recordGpuAvailability(database, 'main', observations, at));
+        gpuAvailabilityCommitted(database, 'main');
+        kinds.committed += 1;
+      } else if (roll < 0.85) {
+        expect(() =>
+          database.transaction(() => {
+            recordGpuAvailability(database, 'main', observations, at);
+            throw new Error('a later write of the poll failed');
+          }),
+        ).toThrow(/later write/);
+        kinds.rolledBack += 1;
+      } else {
+        recordGpuAvailability(other, 'main', observations, at);
+        kinds.other += 1;
+      }
+      expect(latestGpuAvailability(database, 'main'), `step ${step}`).toEqual(storedLatest(database, 'main'));
+      expect(latestGpuAvailability(other, 'main'), `step ${step}`).toEqual(storedLatest(other, 'main'));
+    }
+    expect(Object.values(kinds).every((count) => count > 5)).toBe(true);
+  });
+
+  it('are not read again after a committed poll', () => {
+    const statements: string[] = [];
+    const path = join(temp.dir(), 'traced.db');
+    openDatabase(path).close();
+    const database = tracedDatabase(path, statements);
+    const latestReads = () => statements.filter((sql) => sql.includes('max(since_at)')).length;
+    recordGpuAvailability(database, 'main', [h100(), h100({ dataCenterId: 'EU-1' })], T0);
+    let before = latestReads();
+    expect(latestGpuAvailability(database, 'main').map((row) => row.dataCenterId)).toEqual(['', 'EU-1']);
+    database.transaction(() => recordGpuAvailability(database, 'main', [h100({ availability: 'LOW' })], T0 + MINUTE));
+    gpuAvailabilityCommitted(database, 'main');
+    expect(latestGpuAvailability(database, 'main').map((row) => [row.availability, row.lastSeenAt])).toEqual([
+      ['LOW', T0 + MINUTE],
+      ['HIGH', T0],
+    ]);
+    expect(latestReads() - before).toBe(0);
+    // Without the word that it committed, the next reader reads.
+    database.transaction(() => recordGpuAvailability(database, 'main', [h100()], T0 + 2 * MINUTE));
+    before = latestReads();
+    expect(latestGpuAvailability(database, 'main').map((row) => row.availability)).toEqual(['HIGH', 'HIGH']);
+    expect(latestReads() - before).toBe(1);
+    database.close();
   });
 });
 

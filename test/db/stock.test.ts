@@ -65,6 +65,26 @@ describe('gpu stock history', () => {
     expect(latestGpuStock(db, 'main')).toStrictEqual([newest('COMMUNITY'), newest('SECURE')]);
   });
 
+  it('keeps what each poll leaves for the next poll and the metrics, unless another connection writes', () => {
+    const db = temp.open('kept.db');
+    const other = temp.open('kept.db');
+    const fresh = (database: typeof db) =>
+      (['COMMUNITY', 'SECURE'] as const).flatMap((cloud) => {
+        const newest = gpuStockHistory(database, { account: 'main', gpuTypeId: H100, cloud }).at(-1);
+        return newest ? [newest] : [];
+      });
+    const statuses = ['High', 'High', 'Low', 'High', 'None'];
+    for (const [step, stockStatus] of statuses.entries()) {
+      const writer = step === 3 ? other : db;
+      recordGpuStock(writer, 'main', [h100({ stockStatus }), h100({ cloud: 'COMMUNITY' })], T0 + step * MINUTE);
+      const kept = latestGpuStock(db, 'main');
+      expect(kept, `poll ${step}`).toStrictEqual(fresh(db));
+      // Until anything is written, every reader gets the very rows the poll left.
+      expect(latestGpuStock(db, 'main')).toBe(kept);
+    }
+    expect(latestGpuStock(other, 'main')).toStrictEqual(fresh(other));
+  });
+
   it('rejects a cloud other than SECURE or COMMUNITY', () => {
     const db = temp.open();
     expect(() => recordGpuStock(db, 'main', [h100({ cloud: 'SPOT' as never })], T0)).toThrow(/CHECK constraint/);

@@ -3,8 +3,8 @@ import { type BillingRecordInput, upsertBillingRecords } from '../../src/db/bill
 import type { Database } from '../../src/db/open.js';
 import { applyRetention, type RetentionPolicy } from '../../src/db/retention.js';
 import { insertWorkerSamples } from '../../src/db/serverless.js';
-import { type EndpointActivity, endpointActivity, lastComputeAt } from '../../src/db/waste.js';
-import { DAY, endpointSample, HOUR, MINUTE, podBucket, T0, useTempDatabases } from './support.js';
+import { type EndpointActivity, endpointActivity, lastComputeAt, workerSamplesChanged } from '../../src/db/waste.js';
+import { DAY, endpointSample, HOUR, MINUTE, migrationsBefore, podBucket, T0, useTempDatabases } from './support.js';
 
 const temp = useTempDatabases();
 
@@ -96,6 +96,127 @@ describe('endpoint activity', () => {
     expect(endpointActivity(database, 'main', T0)).toEqual([]);
     insertWorkerSamples(database, 'main', [endpointSample('ep-a', T0 + HOUR, 0)]);
     expect(endpointActivity(database, 'main', T0 + MINUTE).map((a) => a.firstAt)).toEqual([T0 + HOUR]);
+  });
+});
+
+/** A small seeded generator, so a failing sequence of writes can be replayed. */
+function random(seed: number) {
+  let state = seed;
+  return () => {
+    state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
+    return state / 2_147_483_648;
+  };
+}
+
+const ENDPOINTS = ['ep-a', 'ep-b', 'ep-c', 'ep-d'];
+const RETAINED: Omit<RetentionPolicy, 'rawSamplesMs'> = {
+  fiveMinuteRollupsMs: 30 * DAY,
+  rollupsMs: 400 * DAY,
+  usedLinksMs: DAY,
+  outboxMs: DAY,
+};
+
+describe('endpoint_activity, the fold of the worker samples', () => {
+  it('answers as the samples do through random inserts, rewrites, deletes and retention', () => {
+    const database = temp.open();
+    const next = random(11);
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
+    let now = T0;
+    const checks = { samples: 0, emptied: 0, busyLost: 0 };
+    for (let step = 0; step < 150; step++) {
+      const roll = next();
+      if (roll < 0.55) {
+        // A poll: some endpoints, busy or not; now and then a late sample older than the latest.
+        now += 5 * MINUTE;
+        const polled = ENDPOINTS.filter(() => next() < 0.7);
+        insertWorkerSamples(
+          database,
+          'main',
+          polled.map((id) =>
+            endpointSample(id, next() < 0.1 ? now - Math.floor(next() * 48) * MINUTE : now, next() < 0.3 ? 2 : 0),
+          ),
+        );
+      } else if (roll < 0.7) {
+        // A sample written again with other counts (the collector's upsert).
+        const row = database.sqlite
+          .prepare('SELECT endpoint_id, observed_at FROM endpoint_worker_samples ORDER BY random() LIMIT 1')
+          .raw()
+          .get() as [string, number] | undefined;
+        if (row) insertWorkerSamples(database, 'main', [endpointSample(row[0], row[1], next() < 0.5 ? 1 : 0)]);
+      } else if (roll < 0.85) {
+        // A delete of what the fold points at: the latest, or the latest busy sample.
+        const endpointId = pick(ENDPOINTS);
+        const column = next() < 0.5 ? 'max(observed_at)' : 'max(CASE WHEN running > 0 THEN observed_at END)';
+        database.sqlite
+          .prepare(
+            `DELETE FROM endpoint_worker_samples WHERE endpoint_id = ? AND observed_at =
+               (SELECT ${column} FROM endpoint_worker_samples WHERE endpoint_id = ?)`,
+          )
+          .run(endpointId, endpointId);
+        workerSamplesChanged(database);
+      } else {
+        applyRetention(database, { rawSamplesMs: Math.floor(next() * 6) * HOUR + HOUR, ...RETAINED }, now);
+      }
+      const counts = database.sqlite
+        .prepare(
+          `SELECT count(*), count(DISTINCT endpoint_id), count(DISTINCT CASE WHEN running > 0 THEN endpoint_id END)
+           FROM endpoint_worker_samples`,
+        )
+        .raw()
+        .get() as [number, number, number];
+      checks.samples = Math.max(checks.samples, counts[0]);
+      if (counts[1] < ENDPOINTS.length) checks.emptied += 1;
+      if (counts[2] < counts[1]) checks.busyLost += 1;
+      for (const from of [T0 - DAY, now - 2 * HOUR, now - 20 * MINUTE, now - Math.floor(next() * 8) * HOUR]) {
+        expect(sorted(endpointActivity(database, 'main', from)), `step ${step}, from ${from - T0}`).toEqual(
+          fromSamples(database, from),
+        );
+      }
+    }
+    // The sequence went through what the triggers must handle: many samples, endpoints emptied
+    // by deletes, and endpoints whose every busy sample went.
+    expect(checks.samples).toBeGreaterThan(50);
+    expect(checks.emptied).toBeGreaterThan(0);
+    expect(checks.busyLost).toBeGreaterThan(0);
+  });
+
+  it('is read from the fold and a quarter hour of samples, not from the whole window', () => {
+    const database = temp.open();
+    const plan = database.sqlite
+      .prepare(
+        `EXPLAIN QUERY PLAN SELECT a.endpoint_id, coalesce(f.first_at, (SELECT s.observed_at FROM endpoint_worker_samples s
+           WHERE s.account = a.account AND s.observed_at >= 0 AND s.endpoint_id = a.endpoint_id
+           ORDER BY s.observed_at LIMIT 1))
+         FROM endpoint_activity a
+         LEFT JOIN (SELECT endpoint_id, min(observed_at) AS first_at FROM endpoint_worker_samples
+           WHERE account = 'main' AND observed_at >= 0 AND observed_at < 0 + 900000 GROUP BY endpoint_id) f
+           ON f.endpoint_id = a.endpoint_id
+         WHERE a.account = 'main' AND a.latest_at >= 0 ORDER BY a.endpoint_id`,
+      )
+      .all() as Array<{ detail: string }>;
+    const details = plan.map((row) => row.detail).join('\n');
+    // The samples are only ever searched by a bounded range or seeked from its start, never scanned.
+    expect(details).not.toMatch(/SCAN endpoint_worker_samples|SCAN s\b/);
+    expect(details).toMatch(
+      /SEARCH endpoint_worker_samples USING .*INDEX .*\(account=\? AND observed_at>\? AND observed_at<\?\)/,
+    );
+    expect(details).toMatch(/SEARCH a USING .*INDEX .*\(account=\?\)/);
+  });
+
+  it('is folded from the samples an older podwarden stored', () => {
+    const old = temp.open('older.db', { migrationsFolder: migrationsBefore(temp.dir(), '0020_endpoint_activity') });
+    for (let at = T0; at < T0 + 3 * HOUR; at += 5 * MINUTE) {
+      insertWorkerSamples(old, 'main', [
+        endpointSample('ep-a', at, at < T0 + HOUR ? 1 : 0),
+        endpointSample('ep-b', at + MINUTE, 0),
+      ]);
+    }
+    old.close();
+    const database = temp.open('older.db');
+    for (const from of [T0 - HOUR, T0 + 30 * MINUTE, T0 + 2 * HOUR]) {
+      expect(sorted(endpointActivity(database, 'main', from))).toEqual(fromSamples(database, from));
+    }
+    expect(endpointActivity(database, 'main', T0)[0]?.lastBusyAt).toBe(T0 + 55 * MINUTE);
   });
 });
 

@@ -56,6 +56,28 @@ export const endpointWorkerSamples = sqliteTable(
   (t) => [primaryKey({ columns: [t.account, t.observedAt, t.endpointId] })],
 );
 
+/**
+ * Each endpoint's worker samples folded to what the waste rule asks: the latest summary and the
+ * latest sample with running workers. Kept by triggers on endpoint_worker_samples (migration
+ * 0020), so every writer (the collector, retention, the CLI, a user's sqlite3) keeps it exact, and
+ * the rule reads a row per endpoint instead of grouping 12 hours of samples.
+ */
+export const endpointActivity = sqliteTable(
+  'endpoint_activity',
+  {
+    account: accountColumn(),
+    endpointId: text('endpoint_id').notNull(),
+    latestAt: integer('latest_at').notNull(),
+    running: integer('running').notNull(),
+    idle: integer('idle').notNull(),
+    initializing: integer('initializing').notNull(),
+    unhealthy: integer('unhealthy').notNull(),
+    /** The latest sample with running workers, or null when no stored sample has any. */
+    lastBusyAt: integer('last_busy_at'),
+  },
+  (t) => [primaryKey({ columns: [t.account, t.endpointId] })],
+);
+
 export const networkVolumes = sqliteTable(
   'network_volumes',
   {
