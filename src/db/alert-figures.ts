@@ -1,5 +1,5 @@
-import type { AlertRecord } from './alert-rows.js';
 import type { Database } from './open.js';
+import type { alerts } from './schema.js';
 import { perDatabase } from './statements.js';
 
 /**
@@ -23,7 +23,8 @@ export interface LiveFigures {
   /** The alert's key, checked on read: a figure never lands on another row. */
   key: string;
   summary: string;
-  details: AlertRecord['details'];
+  /** The row's details column, as drizzle decodes it (typed from the table, not alert-rows.ts, which reads these). */
+  details: (typeof alerts.$inferSelect)['details'];
   lastSeenAt: number;
 }
 
