@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { JsonRecordsDecoder, JsonStreamError } from '../../src/api/json-records.js';
+import { seededRandom } from '../helpers/seeded-random.js';
 
 /** Feeds `text` in pieces of the given sizes (cycled), as a socket would deliver it. */
 function decode(text: string, sizes: number[] = [text.length], raw = false) {
@@ -49,11 +50,7 @@ describe('the streaming records decoder', () => {
 
   it('decodes runs of whole records as one, even when braces followed by commas hide in strings and nested objects', () => {
     // Seeded, so a failure repeats.
-    let seed = 7;
-    const next = () => {
-      seed = (seed * 1103515245 + 12345) % 2147483648;
-      return seed / 2147483648;
-    };
+    const next = seededRandom(7);
     const nasty = ['},{', '}]', '"}', '\\}', '} ,', '{}', ''];
     // Enough records for several of the decoder's blocks (65,536 characters).
     const records = Array.from({ length: 8_000 }, (_, n) => ({

@@ -3,20 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { type BillingRecordInput, replaceBillingWindow, upsertBillingRecords } from '../../src/db/billing.js';
 import type { Database } from '../../src/db/open.js';
 import { lastComputeAt } from '../../src/db/waste.js';
+import { seededRandom } from '../helpers/seeded-random.js';
 import { DAY, HOUR, migrationsBefore, T0, useTempDatabases } from './support.js';
 
 const temp = useTempDatabases();
 const PODS = ['pod-a', 'pod-b', 'pod-c'];
 const HOURS = 96;
-
-/** A small deterministic generator, so a failure can be replayed. */
-function random(seed: number) {
-  let state = seed;
-  return () => {
-    state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
-    return state / 2_147_483_648;
-  };
-}
 
 function bucket(resourceId: string, hour: number, next: () => number): BillingRecordInput {
   const startTime = T0 + hour * HOUR;
@@ -121,7 +113,7 @@ describe('billing_days kept by the billing store', () => {
     const old = temp.open('triggers.db', {
       migrationsFolder: migrationsBefore(temp.dir(), '0015_billing_without_rowid'),
     });
-    const next = random(7);
+    const next = seededRandom(7);
     let fetchedAt = T0 + HOURS * HOUR;
     let corrections = 0;
     let withdrawn = 0;

@@ -11,6 +11,7 @@ import {
 } from '../../src/db/catalog.js';
 import { type Database, openDatabase } from '../../src/db/open.js';
 import { dataCenters } from '../../src/db/schema.js';
+import { seededRandom } from '../helpers/seeded-random.js';
 import { tracedDatabase } from '../helpers/traced-database.js';
 import { MINUTE, T0, useTempDatabases } from './support.js';
 
@@ -113,11 +114,7 @@ describe('GPU availability history', () => {
   });
 
   it('compares a poll with the latest figures kept in memory, unless another connection wrote since', () => {
-    const statements: string[] = [];
-    const path = join(temp.dir(), 'traced.db');
-    openDatabase(path).close();
-    const database = tracedDatabase(path, statements);
-    const latestReads = () => statements.filter((sql) => sql.includes('max(since_at)')).length;
+    const { database, latestReads } = tracedLatest();
     const poll = (availability: string, at: number) =>
       database.transaction(() => recordGpuAvailability(database, 'main', [h100({ availability })], at));
     poll('HIGH', T0);
@@ -175,19 +172,23 @@ function storedLatest(database: Database, account: string) {
     .all(account);
 }
 
-function random(seed: number) {
-  let state = seed;
-  return () => {
-    state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
-    return state / 2_147_483_648;
-  };
+/**
+ * A database at `traced.db` in the test's folder whose statements are recorded, and how many of
+ * them so far read the latest figures afresh (the GROUP BY with max(since_at)).
+ */
+function tracedLatest() {
+  const statements: string[] = [];
+  const path = join(temp.dir(), 'traced.db');
+  openDatabase(path).close();
+  const database = tracedDatabase(path, statements);
+  return { database, latestReads: () => statements.filter((sql) => sql.includes('max(since_at)')).length };
 }
 
 describe('latest GPU figures kept from the poll', () => {
   it('are what the table holds after every poll: committed, rolled back, or another connection writing', () => {
     const database = temp.open('polled.db');
     const other = temp.open('polled.db');
-    const next = random(5);
+    const next = seededRandom(5);
     const items = ['A100', 'H100', 'L4'].flatMap((gpuTypeId) =>
       (['POD', 'SERVERLESS'] as const).flatMap((product) =>
         ['', 'EU-1', 'US-2'].map((dataCenterId) => ({ gpuTypeId, product, dataCenterId })),
@@ -234,11 +235,7 @@ describe('latest GPU figures kept from the poll', () => {
   });
 
   it('are not read again after a committed poll', () => {
-    const statements: string[] = [];
-    const path = join(temp.dir(), 'traced.db');
-    openDatabase(path).close();
-    const database = tracedDatabase(path, statements);
-    const latestReads = () => statements.filter((sql) => sql.includes('max(since_at)')).length;
+    const { database, latestReads } = tracedLatest();
     recordGpuAvailability(database, 'main', [h100(), h100({ dataCenterId: 'EU-1' })], T0);
     let before = latestReads();
     expect(latestGpuAvailability(database, 'main').map((row) => row.dataCenterId)).toEqual(['', 'EU-1']);

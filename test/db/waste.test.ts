@@ -4,6 +4,7 @@ import type { Database } from '../../src/db/open.js';
 import { applyRetention, type RetentionPolicy } from '../../src/db/retention.js';
 import { insertWorkerSamples } from '../../src/db/serverless.js';
 import { type EndpointActivity, endpointActivity, lastComputeAt, workerSamplesChanged } from '../../src/db/waste.js';
+import { seededRandom } from '../helpers/seeded-random.js';
 import { DAY, endpointSample, HOUR, MINUTE, migrationsBefore, podBucket, T0, useTempDatabases } from './support.js';
 
 const temp = useTempDatabases();
@@ -99,15 +100,6 @@ describe('endpoint activity', () => {
   });
 });
 
-/** A small seeded generator, so a failing sequence of writes can be replayed. */
-function random(seed: number) {
-  let state = seed;
-  return () => {
-    state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
-    return state / 2_147_483_648;
-  };
-}
-
 const ENDPOINTS = ['ep-a', 'ep-b', 'ep-c', 'ep-d'];
 const RETAINED: Omit<RetentionPolicy, 'rawSamplesMs'> = {
   fiveMinuteRollupsMs: 30 * DAY,
@@ -119,7 +111,7 @@ const RETAINED: Omit<RetentionPolicy, 'rawSamplesMs'> = {
 describe('endpoint_activity, the fold of the worker samples', () => {
   it('answers as the samples do through random inserts, rewrites, deletes and retention', () => {
     const database = temp.open();
-    const next = random(11);
+    const next = seededRandom(11);
     const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
     let now = T0;
     const checks = { samples: 0, emptied: 0, busyLost: 0 };

@@ -5,6 +5,7 @@ import type { PodRecord } from '../../src/db/pods.js';
 import type { SampleSeries } from '../../src/db/sample-window.js';
 import { assessPods, type IdleInput, isIdle } from '../../src/rules/idle.js';
 import { AssessmentMemo } from '../../src/rules/idle-memo.js';
+import { seededRandom } from '../helpers/seeded-random.js';
 
 const MIN = 60_000;
 const T0 = Date.parse('2026-11-02T00:00:00Z');
@@ -59,20 +60,11 @@ function growingSeries(podId: string) {
   return { series: series as SampleSeries, push };
 }
 
-/** A seeded generator, so a failure replays the same minutes. */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
-    return state / 2_147_483_648;
-  };
-}
-
 describe('AssessmentMemo', () => {
   it('gives the verdict a fresh judgement gives at every tick, with or without new samples, and skips the rule when it can', () => {
     // Pods that flip between busy and idle for long and short stretches, miss polls, report no
     // runtime, restart (grace) and get snoozed; ticks every 7.5 s while samples land every minute.
-    const next = random(7);
+    const next = seededRandom(7);
     const pods = Array.from({ length: 8 }, (_, i) => ({
       pod: podRecord(`p${i}`, T0 - 3 * 60 * MIN),
       ...growingSeries(`p${i}`),
