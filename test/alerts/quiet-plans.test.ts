@@ -94,6 +94,20 @@ const messages = (bench: AlertBench) =>
     createdAt,
   }));
 
+/**
+ * A bench whose one waste finding was announced once over ten minutes, and a second connection
+ * to its database whose statements are recorded, for the planning a test then runs on it.
+ */
+async function announcedOnce() {
+  const bench = tuned();
+  const waste = finding('waste:sim:volume-unmounted:vol-1');
+  await bench.run(10 * MINUTE, () => [waste]);
+  expect(bench.outbox().map((message) => message.reason)).toEqual(['first']);
+  const statements: string[] = [];
+  const traced = tracedDatabase(bench.config.database.path, statements);
+  return { bench, statements, traced, settings: alertSettings(bench.config) };
+}
+
 describe('planning skipped while nothing it reads changes', () => {
   it('writes exactly the messages of planning every tick: repeats, releases by silences, resolutions, flaps', async () => {
     const remembered = tuned();
@@ -115,13 +129,7 @@ describe('planning skipped while nothing it reads changes', () => {
   });
 
   it('reads only its inputs while they stay the same, and plans again when the repeat interval is due', async () => {
-    const bench = tuned();
-    const waste = finding('waste:sim:volume-unmounted:vol-1');
-    await bench.run(10 * MINUTE, () => [waste]);
-    expect(bench.outbox().map((message) => message.reason)).toEqual(['first']);
-    const statements: string[] = [];
-    const traced = tracedDatabase(bench.config.database.path, statements);
-    const settings = alertSettings(bench.config);
+    const { bench, statements, traced, settings } = await announcedOnce();
     const at = (minutes: number) => {
       statements.length = 0;
       const queued = notify(traced, settings, START + minutes * MINUTE, 'podwarden.invalid');
@@ -162,13 +170,7 @@ describe('planning skipped while nothing it reads changes', () => {
     }
   });
   it('plans again after this connection changes what planning reads, even by hand, and not after a rewrite of figures or a rollback', async () => {
-    const bench = tuned();
-    const waste = finding('waste:sim:volume-unmounted:vol-1');
-    await bench.run(10 * MINUTE, () => [waste]);
-    expect(bench.outbox().map((message) => message.reason)).toEqual(['first']);
-    const statements: string[] = [];
-    const traced = tracedDatabase(bench.config.database.path, statements);
-    const settings = alertSettings(bench.config);
+    const { bench, statements, traced, settings } = await announcedOnce();
     let minute = 10;
     const next = () => {
       statements.length = 0;
