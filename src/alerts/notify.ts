@@ -33,8 +33,8 @@ import { muteSilenced } from './silence.js';
  *
  * A tick whose planning inputs are those of the last plan, which decided nothing, and that comes
  * before any time that plan's decision could turn (quiet.ts), is not planned again: it would
- * decide nothing too. The inputs' fingerprint is read every tick, in the transaction that would
- * plan; the inputs themselves only when it plans.
+ * decide nothing too. The inputs' fingerprint is read every tick (again in the transaction that
+ * plans, when it plans); the inputs themselves only when it plans.
  */
 export function notify(
   database: Database,
@@ -43,6 +43,10 @@ export function notify(
   messageDomain: string,
   links?: (notification: Notification) => Action[],
 ): OutboxRecord[] {
+  // Most ticks are quiet: asked first, outside a transaction, they cost one read instead of a
+  // BEGIN and a COMMIT around it. Quiet decides nothing, so nothing needs the transaction's view;
+  // a tick that is not quiet reads the fingerprint again in the transaction that plans.
+  if (stillQuiet(database, planningInputs(database), settings, now)) return [];
   // Set when this call planned: the plan to remember, undefined if it decided something.
   let planned: { quiet: QuietPlan | undefined } | undefined;
   const queued = database.transaction(() => {
