@@ -161,11 +161,35 @@ export function snoozePod(database: Database, snooze: typeof podSnoozes.$inferIn
       },
     })
     .run();
+  heldSnoozes.invalidate(database);
 }
 
-/** The Pods of the account snoozed beyond `now`, and until when. */
-export function activeSnoozes(database: Database, account: string, now: number): Map<string, number> {
-  return new Map(tickReads(database).activeSnoozes.all(account, now));
+/** The snoozes read at `from`, which every `now` in [from, validUntil) reads alike. */
+interface SnoozeReading {
+  from: number;
+  /** The earliest end among them: until then none has ended, and no other can start without a write. */
+  validUntil: number;
+  active: ReadonlyMap<string, number>;
+}
+
+// Per account until a snooze is written here (snoozePod) or another connection commits (the CLI's
+// `snooze`), while the idle rule asks every tick and a snooze is rare: most ticks read none.
+const heldSnoozes = cachedRead((_database: Database, _account: string): { reading?: SnoozeReading } => ({}));
+
+/**
+ * The Pods of the account snoozed beyond `now`, and until when. The same map while no snooze is
+ * written and none of them ends: shared between callers, do not modify.
+ */
+export function activeSnoozes(database: Database, account: string, now: number): ReadonlyMap<string, number> {
+  const kept = heldSnoozes.get(database, account);
+  const last = kept.reading;
+  if (last && now >= last.from && now < last.validUntil) return last.active;
+  const rows = tickReads(database).activeSnoozes.all(account, now);
+  // Spread into Math.min, many snoozes would be as many arguments.
+  const validUntil = rows.reduce((min, [, until]) => Math.min(min, until), Number.POSITIVE_INFINITY);
+  const active = new Map(rows);
+  kept.reading = { from: now, validUntil, active };
+  return active;
 }
 
 /** The snoozes of a Pod id that last beyond `now`, per account, alphabetically. */
