@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { AnswerMemo } from './answer-memo.js';
 import {
   type BillingMetadataOf,
   type BillingRecordOf,
@@ -85,6 +86,8 @@ export type { BillingRecordSink } from './billing-parse.js';
 export class RestClient {
   /** Last `GET /pods` answer's Pods, reused where a record's text did not change (pod-list-text.ts). */
   private readonly podList = new PodListReader();
+  /** The last answer of each other read, parsed: most polls get back the same bytes. */
+  private readonly answers = new AnswerMemo();
 
   constructor(private readonly http: HttpTransport) {}
 
@@ -264,8 +267,9 @@ export class RestClient {
     call: CallOptions | undefined,
   ): Promise<z.output<S>> {
     const request: ApiRequest = { target: 'rest', method: 'GET', route, params, query, idempotent: true };
-    const response = await this.http.send({ ...request, signal: call?.signal });
-    return parseBody(schema, response.body, response.op);
+    const read = this.answers.read(schema);
+    const response = await this.http.send({ ...request, parse: read.parse, signal: call?.signal });
+    return read.value(response.body, (body) => parseBody(schema, body, response.op));
   }
 }
 
