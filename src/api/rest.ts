@@ -146,7 +146,9 @@ export class RestClient {
   }
 
   async listEndpointWorkers(id: string, call?: CallOptions): Promise<ListEndpointWorkersResponse> {
-    return this.get('/serverless/{id}/workers', { id }, {}, ListEndpointWorkersResponse, call);
+    // Not kept: a worker list carries each worker's live state and never repeats its bytes, and at
+    // `large` each of a cycle's ~200 lists, one endpoint after another, would be frozen and kept for nothing.
+    return this.get('/serverless/{id}/workers', { id }, {}, ListEndpointWorkersResponse, call, false);
   }
 
   async listNetworkVolumes(call?: CallOptions): Promise<NetworkVolume[]> {
@@ -265,8 +267,13 @@ export class RestClient {
     query: Record<string, QueryValue>,
     schema: S,
     call: CallOptions | undefined,
+    remember = true,
   ): Promise<z.output<S>> {
     const request: ApiRequest = { target: 'rest', method: 'GET', route, params, query, idempotent: true };
+    if (!remember) {
+      const response = await this.http.send({ ...request, signal: call?.signal });
+      return parseBody(schema, response.body, response.op);
+    }
     const read = this.answers.read(schema);
     const response = await this.http.send({ ...request, parse: read.parse, signal: call?.signal });
     return read.value(response.body, (body) => parseBody(schema, body, response.op));

@@ -88,6 +88,17 @@ describe('an answer with the bytes of the last one', () => {
     expect(clusters).not.toBe(listedVolumes);
   });
 
+  it('is not kept for worker lists, which carry live state and never repeat', async () => {
+    const summary = { running: 0, idle: 0, initializing: 0, throttled: 0, unhealthy: 0, total: 0 };
+    const workers = { workers: [], summary };
+    server.enqueue(json(200, workers), json(200, workers));
+    const first = await run(client.rest.listEndpointWorkers('ep-1'));
+    const again = await run(client.rest.listEndpointWorkers('ep-1'));
+    expect(again).toEqual(first);
+    expect(again).not.toBe(first);
+    expect(Object.isFrozen(first)).toBe(false);
+  });
+
   it('on GraphQL: a query’s answer is reused, its errors are never', async () => {
     const failing = { data: null, errors: [{ message: 'upstream busy' }] };
     server.enqueue(
