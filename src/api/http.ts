@@ -105,6 +105,8 @@ export class HttpTransport {
   private readonly userAgent = `podwarden/${version}`;
   private readonly maxRateLimitWaitMs: number;
   private readonly random: () => number;
+  /** The REST base URL without trailing slashes, for the route to follow. */
+  private readonly restBase: string;
 
   constructor(
     private readonly options: ApiClientOptions,
@@ -120,6 +122,7 @@ export class HttpTransport {
     this.semaphore = new Semaphore(options.concurrency);
     this.maxRateLimitWaitMs = options.maxRateLimitWaitMs ?? DEFAULT_MAX_RATE_LIMIT_WAIT_MS;
     this.random = options.random ?? Math.random;
+    this.restBase = options.restBaseUrl.replace(/\/+$/, '');
   }
 
   /** Sends with retries; resolves with a 2xx response, otherwise throws ApiError. */
@@ -221,10 +224,11 @@ export class HttpTransport {
         text,
         streamed,
       } = await (this.options.inflight?.track(exchange()) ?? exchange());
+      const location = header(answered, 'location');
       const from = {
-        url: url.split('?')[0] ?? url,
+        url: withoutQuery(url),
         contentType: header(answered, 'content-type'),
-        location: header(answered, 'location')?.split('?')[0],
+        location: location === undefined ? undefined : withoutQuery(location),
       };
       this.budget.observe(ticket, header(answered, 'ratelimit'), header(answered, 'ratelimit-policy'));
       if (streamed) return { ok: true, response: { op, status: code, body: streamed.value } };
@@ -295,7 +299,6 @@ export class HttpTransport {
   }
 
   private url(req: ApiRequest): string {
-    const base = req.target === 'rest' ? this.options.restBaseUrl : this.options.graphqlBaseUrl;
     // Most routes have no path parameter: no pattern to run for them.
     const path = req.route.includes('{')
       ? req.route.replace(/\{(\w+)\}/g, (_, name: string) => {
@@ -309,7 +312,7 @@ export class HttpTransport {
         ? { ...req.query, api_key: this.options.apiKey }
         : req.query;
     const search = query === undefined ? '' : encodeQuery(query);
-    const joined = req.target === 'rest' ? `${base.replace(/\/+$/, '')}${path}` : base;
+    const joined = req.target === 'rest' ? `${this.restBase}${path}` : this.options.graphqlBaseUrl;
     return search ? `${joined}${joined.includes('?') ? '&' : '?'}${search}` : joined;
   }
 
@@ -350,6 +353,12 @@ function encodeQuery(query: Record<string, QueryValue>): string {
     search += `${search ? '&' : ''}${encodeURIComponent(key)}=${encoded}`;
   }
   return search;
+}
+
+/** The URL up to its query: what errors show (GraphQL may carry the key in the query). */
+function withoutQuery(url: string): string {
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
 }
 
 function header(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {

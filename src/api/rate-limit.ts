@@ -106,6 +106,9 @@ function boundary(text: string, from: number, separator: string, limit = text.le
 
 const QUOTE = 34;
 
+/** What an answer without RateLimit-Policy says of the windows: nothing. */
+const NO_POLICIES: ReadonlyMap<string, RateLimitPolicyEntry> = new Map();
+
 /** `"minute"` is `minute`; anything else as it is. */
 function unquote(text: string): string {
   return text.length >= 2 && text.startsWith('"') && text.endsWith('"') ? text.slice(1, -1) : text;
@@ -136,7 +139,7 @@ export class RateLimitBudget {
   private seq = 0;
   private lastSentAt = Number.NEGATIVE_INFINITY;
   private blockedUntil = Number.NEGATIVE_INFINITY;
-  /** The last RateLimit-Policy seen and its parse: a server sends the same one on every answer. */
+  /** The last RateLimit-Policy seen and its parse: a server sends the same one on every answer that has one. */
   private policyText: string | undefined;
   private policies = new Map<string, RateLimitPolicyEntry>();
 
@@ -162,11 +165,13 @@ export class RateLimitBudget {
   /** Records the `RateLimit` / `RateLimit-Policy` headers of the response to `ticket`'s request. */
   observe(ticket: BudgetTicket | undefined, rateLimit: string | undefined, policy: string | undefined): void {
     const now = this.clock.now();
-    if (policy !== this.policyText) {
+    // An answer without the header (GraphQL's, an error page) leaves the last parse in place:
+    // answers with and without it alternate, and each switch parsed the policy again.
+    if (policy !== undefined && policy !== this.policyText) {
       this.policies = parseRateLimitPolicy(policy);
       this.policyText = policy;
     }
-    const policies = this.policies;
+    const policies = policy === undefined ? NO_POLICIES : this.policies;
     // Requests sent after this one are not in the server's count yet.
     const sentLater = ticket ? [...this.inFlight].filter((seq) => seq > ticket.seq).length : 0;
     for (const [name, entry] of parseRateLimit(rateLimit)) {

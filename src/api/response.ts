@@ -1,6 +1,9 @@
 import { type ApiErrorFields, kindForStatus } from './errors.js';
 import { ErrorResponse } from './schemas/problem.js';
 
+/** Any of the problem's fields: built once, since `partial()` makes (and later compiles) a new schema. */
+const PartialProblem = ErrorResponse.partial();
+
 /** Who answered and how: the URL without its query (GraphQL may carry the key there). */
 export interface Answerer {
   url: string;
@@ -69,7 +72,7 @@ export function errorFromResponse(
     return { ...fields, message: `${status} from ${from.url}: ${describeHtml(text, from.contentType)}, not JSON` };
   }
   const json = tryJson(text);
-  const problem = ErrorResponse.partial().safeParse(json);
+  const problem = PartialProblem.safeParse(json);
   if (problem.success && (problem.data.title !== undefined || problem.data.detail !== undefined)) {
     return { ...fields, title: problem.data.title, detail: problem.data.detail, errors: problem.data.errors };
   }

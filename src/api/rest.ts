@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { AnswerMemo } from './answer-memo.js';
 import {
   type BillingMetadataOf,
   type BillingRecordOf,
@@ -85,6 +86,8 @@ export type { BillingRecordSink } from './billing-parse.js';
 export class RestClient {
   /** Last `GET /pods` answer's Pods, reused where a record's text did not change (pod-list-text.ts). */
   private readonly podList = new PodListReader();
+  /** The last answer of each other read, parsed: most polls get back the same bytes. */
+  private readonly answers = new AnswerMemo();
 
   constructor(private readonly http: HttpTransport) {}
 
@@ -143,7 +146,9 @@ export class RestClient {
   }
 
   async listEndpointWorkers(id: string, call?: CallOptions): Promise<ListEndpointWorkersResponse> {
-    return this.get('/serverless/{id}/workers', { id }, {}, ListEndpointWorkersResponse, call);
+    // Not kept: a worker list carries each worker's live state and never repeats its bytes, and at
+    // `large` each of a cycle's ~200 lists, one endpoint after another, would be frozen and kept for nothing.
+    return this.get('/serverless/{id}/workers', { id }, {}, ListEndpointWorkersResponse, call, false);
   }
 
   async listNetworkVolumes(call?: CallOptions): Promise<NetworkVolume[]> {
@@ -262,10 +267,16 @@ export class RestClient {
     query: Record<string, QueryValue>,
     schema: S,
     call: CallOptions | undefined,
+    remember = true,
   ): Promise<z.output<S>> {
     const request: ApiRequest = { target: 'rest', method: 'GET', route, params, query, idempotent: true };
-    const response = await this.http.send({ ...request, signal: call?.signal });
-    return parseBody(schema, response.body, response.op);
+    if (!remember) {
+      const response = await this.http.send({ ...request, signal: call?.signal });
+      return parseBody(schema, response.body, response.op);
+    }
+    const read = this.answers.read(schema);
+    const response = await this.http.send({ ...request, parse: read.parse, signal: call?.signal });
+    return read.value(response.body, (body) => parseBody(schema, body, response.op));
   }
 }
 

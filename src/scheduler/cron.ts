@@ -6,8 +6,20 @@ import cron from 'node-cron';
  * is not the system's, so it reads node-cron's own parse of the expression and walks forward.
  */
 export function nextCronTime(expression: string, afterMs: number): number {
+  const from = Math.floor(afterMs / 1000) * 1000 + 1000;
+  // Jobs that share a schedule fire together and each asks the same question in the same second.
+  const last = lastAnswers.get(expression);
+  if (last !== undefined && last.from === from) return last.next;
+  const next = walkForward(expression, from);
+  lastAnswers.set(expression, { from, next });
+  return next;
+}
+
+const lastAnswers = new Map<string, { from: number; next: number }>();
+
+function walkForward(expression: string, from: number): number {
   const allow = allowedValues(expression);
-  const d = new Date(Math.floor(afterMs / 1000) * 1000 + 1000);
+  const d = new Date(from);
   for (let guard = 0; guard < 200_000; guard++) {
     if (!allow.month.has(d.getUTCMonth() + 1)) {
       d.setUTCMonth(d.getUTCMonth() + 1, 1);
