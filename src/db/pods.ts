@@ -1,3 +1,4 @@
+import type BetterSqlite3 from 'better-sqlite3';
 import { type SyncResult, trackedSync, type UnreadableItems } from './latest.js';
 import type { Database } from './open.js';
 import { type PodInput, podListPoll, podListSyncing } from './pod-list.js';
@@ -82,7 +83,7 @@ export interface PodSampleRecord extends PodSampleInput {
 const SAMPLE_COLUMNS =
   'account, pod_id, observed_at, known, uptime_s, gpu_util, gpu_memory_util, max_gpu_util, max_gpu_memory_util, cpu_util, memory_util';
 const SAMPLE_WIDTH = 11;
-/** Rows per multi-row INSERT: one statement step for many rows (11 parameters each, far below SQLite's limit). */
+/** Rows per multi-row INSERT at most: one statement step for many rows (11 parameters each, far below SQLite's limit). */
 const SAMPLE_BATCH = 64;
 /** A re-sent sample replaces itself: every column but the key takes the new row's value. */
 const SAMPLE_UPSERT = `ON CONFLICT (account, observed_at, pod_id) DO UPDATE SET known = excluded.known,
@@ -91,15 +92,17 @@ const SAMPLE_UPSERT = `ON CONFLICT (account, observed_at, pod_id) DO UPDATE SET 
   cpu_util = excluded.cpu_util, memory_util = excluded.memory_util`;
 
 const sampleWrites = perDatabase(({ sqlite }) => {
-  const values = (rows: number) =>
-    Array(rows)
-      .fill(`(${Array(SAMPLE_WIDTH).fill('?').join(', ')})`)
-      .join(', ');
-  return {
-    one: sqlite.prepare(`INSERT INTO pod_samples (${SAMPLE_COLUMNS}) VALUES ${values(1)} ${SAMPLE_UPSERT}`),
-    batch: sqlite.prepare(
-      `INSERT INTO pod_samples (${SAMPLE_COLUMNS}) VALUES ${values(SAMPLE_BATCH)} ${SAMPLE_UPSERT}`,
-    ),
+  const row = `(${Array(SAMPLE_WIDTH).fill('?').join(', ')})`;
+  // By row count: a poll of a dozen Pods is one statement step, not a dozen.
+  const byRows = new Map<number, BetterSqlite3.Statement>();
+  return (rows: number): BetterSqlite3.Statement => {
+    let statement = byRows.get(rows);
+    if (statement === undefined) {
+      const values = Array(rows).fill(row).join(', ');
+      statement = sqlite.prepare(`INSERT INTO pod_samples (${SAMPLE_COLUMNS}) VALUES ${values} ${SAMPLE_UPSERT}`);
+      byRows.set(rows, statement);
+    }
+    return statement;
   };
 });
 
@@ -152,12 +155,12 @@ export function insertPodSamples(database: Database, account: string, samples: r
   }
   // The window is handed the very rows written, so it holds what a read back would.
   markSamplesWritten(database, account, oldest, rows);
+  const batchValues = SAMPLE_BATCH * SAMPLE_WIDTH;
   database.transaction(() => {
-    const batchEnd = values.length - (values.length % (SAMPLE_BATCH * SAMPLE_WIDTH));
-    for (let at = 0; at < batchEnd; at += SAMPLE_BATCH * SAMPLE_WIDTH) {
-      writes.batch.run(values.slice(at, at + SAMPLE_BATCH * SAMPLE_WIDTH));
+    for (let at = 0; at < values.length; at += batchValues) {
+      const part = at === 0 && values.length <= batchValues ? values : values.slice(at, at + batchValues);
+      writes(part.length / SAMPLE_WIDTH).run(part);
     }
-    for (let at = batchEnd; at < values.length; at += SAMPLE_WIDTH) writes.one.run(values.slice(at, at + SAMPLE_WIDTH));
   });
   return samples.length;
 }

@@ -13,6 +13,10 @@ export function tracedDatabase(path: string, statements: string[]): Database {
     sqlite,
     db: drizzle(sqlite, { schema }),
     transaction: (fn) => sqlite.transaction(fn)(),
+    // Inside a transaction nothing is kept after it: the writers' memory then reads again.
+    afterCommit: (fn) => {
+      if (!sqlite.inTransaction) fn();
+    },
     applied: [],
     schemaVersion: 0,
     close: () => sqlite.close(),
