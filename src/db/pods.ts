@@ -1,7 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { type SyncResult, trackedSync, type UnreadableItems } from './latest.js';
 import type { Database } from './open.js';
-import { type PodInput, podListPoll, podListSyncing } from './pod-list.js';
+import { type PodInput, podListPoll, podListSyncing, podListWritten } from './pod-list.js';
 import { markSamplesWritten } from './sample-window.js';
 import { pods, type SampleState } from './schema.js';
 import { inventoryChanged, perDatabase } from './statements.js';
@@ -16,11 +16,16 @@ const podWrites = perDatabase(({ sqlite }) => ({
   settle: sqlite.prepare<[number, string, number]>(
     'UPDATE pods SET last_seen_at = ? WHERE account = ? AND gone_at IS NULL AND last_seen_at = ?',
   ),
-  poll: sqlite.prepare<[string, number, number]>(
+  pollRow: sqlite.prepare<[string, number, number]>(
     `INSERT INTO pod_lists (account, seen_at, synced_at) VALUES (?, ?, ?)
      ON CONFLICT (account) DO UPDATE SET seen_at = excluded.seen_at, synced_at = excluded.synced_at`,
   ),
 }));
+
+function writePoll(database: Database, account: string, seenAt: number, syncedAt: number): void {
+  podWrites(database).pollRow.run(account, seenAt, syncedAt);
+  podListWritten(database, account, { seenAt, syncedAt });
+}
 
 /**
  * The latest `GET /pods` of an account: upserts every Pod, marks the missing ones gone, and
@@ -40,7 +45,7 @@ export function syncPods(
     if (change === 'none' && poll !== undefined) {
       // The list is the stored live Pods, column for column, each row written by the latest
       // sync (pod-list.ts compared them): the usual minute. No row changes; no Pod is missing.
-      writes.poll.run(account, now, poll.syncedAt);
+      writePoll(database, account, now, poll.syncedAt);
       return { upserted: items.length, gone: [] };
     }
     if (change === 'seen') {
@@ -49,12 +54,12 @@ export function syncPods(
       inventoryChanged(database, pods);
       writes.seen.run(now, account);
       inventoryChanged(database, pods);
-      writes.poll.run(account, now, now);
+      writePoll(database, account, now, now);
       return { upserted: items.length, gone: [] };
     }
     if (poll !== undefined && poll.seenAt !== poll.syncedAt) writes.settle.run(poll.seenAt, account, poll.syncedAt);
     const result = syncPodList(database, account, items, now, unreadable);
-    writes.poll.run(account, now, now);
+    writePoll(database, account, now, now);
     return result;
   });
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { podListPoll } from '../../src/db/pod-list.js';
 import {
   insertPodSamples,
   livePods,
@@ -263,6 +264,39 @@ describe('livePods across syncs', () => {
     expect(livePods(database, 'main').map((row) => row.name)).toEqual(['renamed']);
     syncPods(database, 'main', [pod('a', { name: 'renamed' })], T0 + 2 * MINUTE);
     expect(livePods(database, 'main')).toEqual(livePods(other, 'main'));
+  });
+});
+
+describe('the pod_lists row a sync keeps', () => {
+  it("is what the table holds after a commit, a rollback and another connection's write", () => {
+    const database = temp.open();
+    const fresh = () => {
+      const other = temp.open();
+      const poll = podListPoll(other, 'main');
+      other.close();
+      return poll;
+    };
+    const check = (label: string) => expect(podListPoll(database, 'main'), label).toEqual(fresh());
+    syncPods(database, 'main', [pod('a')], T0);
+    check('first sync');
+    livePods(database, 'main');
+    syncPods(database, 'main', [pod('a')], T0 + MINUTE);
+    check('a sync that wrote only pod_lists');
+    expect(() =>
+      database.transaction(() => {
+        syncPods(database, 'main', [pod('a')], T0 + 2 * MINUTE);
+        // Inside the transaction, what it wrote; then the rollback.
+        expect(podListPoll(database, 'main')).toEqual({ seenAt: T0 + 2 * MINUTE, syncedAt: T0 });
+        throw new Error('the samples failed to store');
+      }),
+    ).toThrow(/samples failed/);
+    check('after a rollback');
+    expect(podListPoll(database, 'main')).toEqual({ seenAt: T0 + MINUTE, syncedAt: T0 });
+    const other = temp.open();
+    other.sqlite.prepare('UPDATE pod_lists SET seen_at = ? WHERE account = ?').run(T0 + 5 * MINUTE, 'main');
+    other.close();
+    check("after another connection's write");
+    expect(podListPoll(database, 'main')?.seenAt).toBe(T0 + 5 * MINUTE);
   });
 });
 
