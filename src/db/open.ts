@@ -86,7 +86,7 @@ export function openDatabase(path: string, options: OpenOptions = {}): Database 
     return {
       sqlite,
       db,
-      ...reusableTransaction(sqlite),
+      ...transactionsOf(sqlite),
       applied,
       schemaVersion,
       close: () => sqlite.close(),
@@ -184,7 +184,7 @@ function openReadOnly(path: string, known: ReturnType<typeof readJournal>, check
     return {
       sqlite: opened,
       db: drizzle({ client: cachingClient(opened) as BetterSqlite3.Database, schema }),
-      ...reusableTransaction(opened),
+      ...transactionsOf(opened),
       applied: [],
       schemaVersion: state.count,
       close: () => opened.close(),
@@ -214,7 +214,7 @@ function configure(sqlite: BetterSqlite3.Database, path: string, log: Logger): v
  * the wrapper checks for an open transaction when called, not when made. It also keeps the
  * after-commit callbacks of the transaction under way (see Database.afterCommit).
  */
-function reusableTransaction(sqlite: BetterSqlite3.Database): Pick<Database, 'transaction' | 'afterCommit'> {
+export function transactionsOf(sqlite: BetterSqlite3.Database): Pick<Database, 'transaction' | 'afterCommit'> {
   const run = sqlite.transaction((fn: () => unknown) => fn());
   /** The callbacks of the outermost transaction made here, while it runs. */
   let committing: Array<() => void> | undefined;
