@@ -88,7 +88,7 @@ export interface PodSampleRecord extends PodSampleInput {
 const SAMPLE_COLUMNS =
   'account, pod_id, observed_at, known, uptime_s, gpu_util, gpu_memory_util, max_gpu_util, max_gpu_memory_util, cpu_util, memory_util';
 const SAMPLE_WIDTH = 11;
-/** Rows per multi-row INSERT at most: one statement step for many rows (11 parameters each, far below SQLite's limit). */
+/** Rows per multi-row INSERT at most, a power of two: one statement step for many rows (11 parameters each, far below SQLite's limit). */
 const SAMPLE_BATCH = 64;
 /** A re-sent sample replaces itself: every column but the key takes the new row's value. */
 const SAMPLE_UPSERT = `ON CONFLICT (account, observed_at, pod_id) DO UPDATE SET known = excluded.known,
@@ -98,7 +98,8 @@ const SAMPLE_UPSERT = `ON CONFLICT (account, observed_at, pod_id) DO UPDATE SET 
 
 const sampleWrites = perDatabase(({ sqlite }) => {
   const row = `(${Array(SAMPLE_WIDTH).fill('?').join(', ')})`;
-  // By row count: a poll of a dozen Pods is one statement step, not a dozen.
+  // By row count, a power of two up to SAMPLE_BATCH (seven statements at most, whatever the
+  // poll's size): a poll of a dozen Pods is two statement steps (8 + 4 rows), not a dozen.
   const byRows = new Map<number, BetterSqlite3.Statement>();
   return (rows: number): BetterSqlite3.Statement => {
     let statement = byRows.get(rows);
@@ -160,11 +161,11 @@ export function insertPodSamples(database: Database, account: string, samples: r
   }
   // The window is handed the very rows written, so it holds what a read back would.
   markSamplesWritten(database, account, oldest, rows);
-  const batchValues = SAMPLE_BATCH * SAMPLE_WIDTH;
   database.transaction(() => {
-    for (let at = 0; at < values.length; at += batchValues) {
-      const part = at === 0 && values.length <= batchValues ? values : values.slice(at, at + batchValues);
-      writes(part.length / SAMPLE_WIDTH).run(part);
+    let at = 0;
+    for (let size = SAMPLE_BATCH; size >= 1; size /= 2) {
+      const width = size * SAMPLE_WIDTH;
+      for (; values.length - at >= width; at += width) writes(size).run(values.slice(at, at + width));
     }
   });
   return samples.length;

@@ -369,7 +369,7 @@ describe('pod samples', () => {
 
   it('stores every sample of a poll written in multi-row batches and single rows alike, and a re-send replaces each', () => {
     const database = temp.open();
-    // 150 = two batches of 64 and 22 single rows; every 7th a two-GPU Pod, every 11th unknown.
+    // 150 = two statements of 64 rows, then 16, 4 and 2; every 7th a two-GPU Pod, every 11th unknown.
     const poll = (offset: number) =>
       Array.from({ length: 150 }, (_, i) => {
         const known = i % 11 !== 0;
@@ -398,6 +398,10 @@ describe('pod samples', () => {
     insertPodSamples(database, 'main', poll(5).slice(30, 130));
     const mixed = expected(0);
     mixed.splice(30, 100, ...expected(5).slice(30, 130));
+    expect(podSamplesBetween(database, 'main', T0, T0)).toEqual(mixed);
+    // Seven rows (4 + 2 + 1), the single row included.
+    insertPodSamples(database, 'main', poll(8).slice(140, 147));
+    mixed.splice(140, 7, ...expected(8).slice(140, 147));
     expect(podSamplesBetween(database, 'main', T0, T0)).toEqual(mixed);
   });
 
