@@ -1,7 +1,6 @@
 import type { CpuType, DataCenter, GpuType } from '../api/schemas.js';
 import {
   type GpuAvailabilityInput,
-  gpuAvailabilityCommitted,
   latestGpuAvailability,
   recordGpuAvailability,
   upsertCpuTypes,
@@ -59,7 +58,6 @@ export const catalogCollector: Collector = {
       rows += upsertDataCenters(ctx.db, ctx.account, dataCenters.map(dataCenterRow), ctx.now);
       rows += recordGpuAvailability(ctx.db, ctx.account, observations, ctx.now).changed;
     });
-    gpuAvailabilityCommitted(ctx.db, ctx.account);
     return { rows };
   },
 };

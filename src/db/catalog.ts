@@ -53,9 +53,9 @@ const keyOf = (row: { gpuTypeId: string; product: string; dataCenterId: string }
   `${row.gpuTypeId}\u0000${row.product}\u0000${row.dataCenterId}`;
 
 /**
- * Records one catalog poll with change-only history (see recordChanges). Called outside a
- * transaction, the latest figures are kept in memory for their readers at once; inside one (the
- * collector's), once it is committed and the caller says so (gpuAvailabilityCommitted).
+ * Records one catalog poll with change-only history (see recordChanges). The latest figures it
+ * leaves are kept in memory for their readers once the poll is committed (at once outside a
+ * transaction; never if it rolls back).
  */
 export function recordGpuAvailability(
   database: Database,
@@ -64,8 +64,6 @@ export function recordGpuAvailability(
   now: number,
 ): { changed: number; unchanged: number } {
   const s = statements(database);
-  const pending = pendingLatest(database);
-  pending.delete(account);
   let version = 0;
   const { changed, unchanged, latest } = recordChanges<GpuAvailabilityInput, GpuAvailabilityRecord>(
     database,
@@ -86,28 +84,10 @@ export function recordGpuAvailability(
     { key: keyOf, row: (observation) => ({ account, ...observation }), same: sameFigures },
     now,
   );
-  if (latest) {
-    pending.set(account, { rows: latest, version });
-    if (!database.sqlite.inTransaction) gpuAvailabilityCommitted(database, account);
-  }
+  // Each poll touches every row, and reading the whole history again after it was most of the
+  // catalog's cost.
+  if (latest) database.afterCommit(() => latestCached.remember(database, account, latest, version));
   return { changed, unchanged };
-}
-
-// The latest figures of the account's poll under way, until its transaction commits: each poll
-// touches every row, and reading the whole history again after it was most of the catalog's cost.
-const pendingLatest = perDatabase(() => new Map<string, { rows: GpuAvailabilityRecord[]; version: number }>());
-
-/**
- * The transaction holding the account's last recordGpuAvailability has committed: its latest
- * figures are what a read returns, so readers take them from memory. Not to be called after a
- * rollback (then nothing is kept, and the next read reads the table).
- */
-export function gpuAvailabilityCommitted(database: Database, account: string): void {
-  const pending = pendingLatest(database);
-  const polled = pending.get(account);
-  if (!polled) return;
-  pending.delete(account);
-  latestCached.remember(database, account, polled.rows, polled.version);
 }
 
 function sameFigures(previous: GpuAvailabilityRecord, observation: GpuAvailabilityInput): boolean {

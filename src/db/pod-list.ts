@@ -52,6 +52,8 @@ const lists = perDatabase(({ sqlite }) => ({
   ),
   version: Number.NaN,
   byAccount: new Map<string, Listed>(),
+  /** pod_lists rows as this connection last committed them (see podListWriting). */
+  polls: new Map<string, PodListPoll>(),
 }));
 
 /** The cache, emptied first if another connection (the CLI) committed since it was filled. */
@@ -61,6 +63,7 @@ function current(database: Database) {
   if (version !== cache.version) {
     cache.version = version;
     cache.byAccount.clear();
+    cache.polls.clear();
   }
   return cache;
 }
@@ -110,7 +113,27 @@ export function livePods(database: Database, account: string): readonly PodRecor
 
 /** The account's pod_lists row, if a poll wrote one. */
 export function podListPoll(database: Database, account: string): PodListPoll | undefined {
-  return lists(database).poll.get(account);
+  const cache = current(database);
+  const kept = cache.polls.get(account);
+  if (kept !== undefined) return kept;
+  return cache.poll.get(account);
+}
+
+/**
+ * Called by the Pod list sync once it has written the account's pod_lists row, in its
+ * transaction, which it does every minute: the row is kept once that commits, so the next poll
+ * reads it from memory. Until then, after a rollback, or if another connection has committed
+ * meanwhile, readers read the table.
+ */
+export function podListWritten(database: Database, account: string, poll: PodListPoll): void {
+  const cache = current(database);
+  cache.polls.delete(account);
+  // Read while this transaction holds the write lock: no other commit comes between it and ours.
+  const version = dataVersion(database);
+  database.afterCommit(() => {
+    const after = current(database);
+    if (after.version === version) after.polls.set(account, poll);
+  });
 }
 
 /**

@@ -1,6 +1,7 @@
+import type BetterSqlite3 from 'better-sqlite3';
 import { type SyncResult, trackedSync, type UnreadableItems } from './latest.js';
 import type { Database } from './open.js';
-import { type PodInput, podListPoll, podListSyncing } from './pod-list.js';
+import { type PodInput, podListPoll, podListSyncing, podListWritten } from './pod-list.js';
 import { markSamplesWritten } from './sample-window.js';
 import { pods, type SampleState } from './schema.js';
 import { inventoryChanged, perDatabase } from './statements.js';
@@ -15,11 +16,16 @@ const podWrites = perDatabase(({ sqlite }) => ({
   settle: sqlite.prepare<[number, string, number]>(
     'UPDATE pods SET last_seen_at = ? WHERE account = ? AND gone_at IS NULL AND last_seen_at = ?',
   ),
-  poll: sqlite.prepare<[string, number, number]>(
+  pollRow: sqlite.prepare<[string, number, number]>(
     `INSERT INTO pod_lists (account, seen_at, synced_at) VALUES (?, ?, ?)
      ON CONFLICT (account) DO UPDATE SET seen_at = excluded.seen_at, synced_at = excluded.synced_at`,
   ),
 }));
+
+function writePoll(database: Database, account: string, seenAt: number, syncedAt: number): void {
+  podWrites(database).pollRow.run(account, seenAt, syncedAt);
+  podListWritten(database, account, { seenAt, syncedAt });
+}
 
 /**
  * The latest `GET /pods` of an account: upserts every Pod, marks the missing ones gone, and
@@ -39,7 +45,7 @@ export function syncPods(
     if (change === 'none' && poll !== undefined) {
       // The list is the stored live Pods, column for column, each row written by the latest
       // sync (pod-list.ts compared them): the usual minute. No row changes; no Pod is missing.
-      writes.poll.run(account, now, poll.syncedAt);
+      writePoll(database, account, now, poll.syncedAt);
       return { upserted: items.length, gone: [] };
     }
     if (change === 'seen') {
@@ -48,12 +54,12 @@ export function syncPods(
       inventoryChanged(database, pods);
       writes.seen.run(now, account);
       inventoryChanged(database, pods);
-      writes.poll.run(account, now, now);
+      writePoll(database, account, now, now);
       return { upserted: items.length, gone: [] };
     }
     if (poll !== undefined && poll.seenAt !== poll.syncedAt) writes.settle.run(poll.seenAt, account, poll.syncedAt);
     const result = syncPodList(database, account, items, now, unreadable);
-    writes.poll.run(account, now, now);
+    writePoll(database, account, now, now);
     return result;
   });
 }
@@ -82,7 +88,7 @@ export interface PodSampleRecord extends PodSampleInput {
 const SAMPLE_COLUMNS =
   'account, pod_id, observed_at, known, uptime_s, gpu_util, gpu_memory_util, max_gpu_util, max_gpu_memory_util, cpu_util, memory_util';
 const SAMPLE_WIDTH = 11;
-/** Rows per multi-row INSERT: one statement step for many rows (11 parameters each, far below SQLite's limit). */
+/** Rows per multi-row INSERT at most, a power of two: one statement step for many rows (11 parameters each, far below SQLite's limit). */
 const SAMPLE_BATCH = 64;
 /** A re-sent sample replaces itself: every column but the key takes the new row's value. */
 const SAMPLE_UPSERT = `ON CONFLICT (account, observed_at, pod_id) DO UPDATE SET known = excluded.known,
@@ -91,15 +97,18 @@ const SAMPLE_UPSERT = `ON CONFLICT (account, observed_at, pod_id) DO UPDATE SET 
   cpu_util = excluded.cpu_util, memory_util = excluded.memory_util`;
 
 const sampleWrites = perDatabase(({ sqlite }) => {
-  const values = (rows: number) =>
-    Array(rows)
-      .fill(`(${Array(SAMPLE_WIDTH).fill('?').join(', ')})`)
-      .join(', ');
-  return {
-    one: sqlite.prepare(`INSERT INTO pod_samples (${SAMPLE_COLUMNS}) VALUES ${values(1)} ${SAMPLE_UPSERT}`),
-    batch: sqlite.prepare(
-      `INSERT INTO pod_samples (${SAMPLE_COLUMNS}) VALUES ${values(SAMPLE_BATCH)} ${SAMPLE_UPSERT}`,
-    ),
+  const row = `(${Array(SAMPLE_WIDTH).fill('?').join(', ')})`;
+  // By row count, a power of two up to SAMPLE_BATCH (seven statements at most, whatever the
+  // poll's size): a poll of a dozen Pods is two statement steps (8 + 4 rows), not a dozen.
+  const byRows = new Map<number, BetterSqlite3.Statement>();
+  return (rows: number): BetterSqlite3.Statement => {
+    let statement = byRows.get(rows);
+    if (statement === undefined) {
+      const values = Array(rows).fill(row).join(', ');
+      statement = sqlite.prepare(`INSERT INTO pod_samples (${SAMPLE_COLUMNS}) VALUES ${values} ${SAMPLE_UPSERT}`);
+      byRows.set(rows, statement);
+    }
+    return statement;
   };
 });
 
@@ -153,11 +162,11 @@ export function insertPodSamples(database: Database, account: string, samples: r
   // The window is handed the very rows written, so it holds what a read back would.
   markSamplesWritten(database, account, oldest, rows);
   database.transaction(() => {
-    const batchEnd = values.length - (values.length % (SAMPLE_BATCH * SAMPLE_WIDTH));
-    for (let at = 0; at < batchEnd; at += SAMPLE_BATCH * SAMPLE_WIDTH) {
-      writes.batch.run(values.slice(at, at + SAMPLE_BATCH * SAMPLE_WIDTH));
+    let at = 0;
+    for (let size = SAMPLE_BATCH; size >= 1; size /= 2) {
+      const width = size * SAMPLE_WIDTH;
+      for (; values.length - at >= width; at += width) writes(size).run(values.slice(at, at + width));
     }
-    for (let at = batchEnd; at < values.length; at += SAMPLE_WIDTH) writes.one.run(values.slice(at, at + SAMPLE_WIDTH));
   });
   return samples.length;
 }

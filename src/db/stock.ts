@@ -75,7 +75,7 @@ export function recordGpuStock(
   );
   // Every poll moves last_seen_at: what it leaves is what the next poll and the capacity metrics
   // (refreshed after each poll) read, instead of grouping the whole history again.
-  if (latest) latestCached.remember(database, account, latest, version);
+  if (latest) database.afterCommit(() => latestCached.remember(database, account, latest, version));
   return { changed, unchanged };
 }
 

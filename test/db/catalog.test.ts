@@ -2,7 +2,6 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   type GpuAvailabilityInput,
-  gpuAvailabilityCommitted,
   gpuAvailabilityHistory,
   latestGpuAvailability,
   recordGpuAvailability,
@@ -136,10 +135,10 @@ describe('GPU availability history', () => {
       ['HIGH', T0, T0 + MINUTE],
       ['LOW', T0 + 2 * MINUTE, T0 + 3 * MINUTE],
     ]);
-    // Nothing kept (the poll itself emptied it): read.
+    // What the last committed poll left is kept: not read again.
     before = latestReads();
     expect(poll('HIGH', T0 + 4 * MINUTE)).toEqual({ changed: 1, unchanged: 0 });
-    expect(latestReads() - before).toBe(1);
+    expect(latestReads() - before).toBe(0);
     database.close();
   });
 
@@ -212,9 +211,8 @@ describe('latest GPU figures kept from the poll', () => {
         recordGpuAvailability(database, 'main', observations, at);
         kinds.plain += 1;
       } else if (roll < 0.7) {
-        // As the collector does: one transaction for the poll, then the word that it committed.
+        // As the collector does: one transaction for the poll.
         database.transaction(() => recordGpuAvailability(database, 'main', observations, at));
-        gpuAvailabilityCommitted(database, 'main');
         kinds.committed += 1;
       } else if (roll < 0.85) {
         expect(() =>
@@ -240,16 +238,20 @@ describe('latest GPU figures kept from the poll', () => {
     let before = latestReads();
     expect(latestGpuAvailability(database, 'main').map((row) => row.dataCenterId)).toEqual(['', 'EU-1']);
     database.transaction(() => recordGpuAvailability(database, 'main', [h100({ availability: 'LOW' })], T0 + MINUTE));
-    gpuAvailabilityCommitted(database, 'main');
     expect(latestGpuAvailability(database, 'main').map((row) => [row.availability, row.lastSeenAt])).toEqual([
       ['LOW', T0 + MINUTE],
       ['HIGH', T0],
     ]);
     expect(latestReads() - before).toBe(0);
-    // Without the word that it committed, the next reader reads.
-    database.transaction(() => recordGpuAvailability(database, 'main', [h100()], T0 + 2 * MINUTE));
+    // A poll that rolled back leaves nothing kept: the next reader reads.
+    expect(() =>
+      database.transaction(() => {
+        recordGpuAvailability(database, 'main', [h100()], T0 + 2 * MINUTE);
+        throw new Error('a later write of the poll failed');
+      }),
+    ).toThrow(/later write/);
     before = latestReads();
-    expect(latestGpuAvailability(database, 'main').map((row) => row.availability)).toEqual(['HIGH', 'HIGH']);
+    expect(latestGpuAvailability(database, 'main').map((row) => row.availability)).toEqual(['LOW', 'HIGH']);
     expect(latestReads() - before).toBe(1);
     database.close();
   });

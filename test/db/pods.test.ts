@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { podListPoll } from '../../src/db/pod-list.js';
 import {
   insertPodSamples,
   livePods,
@@ -266,6 +267,39 @@ describe('livePods across syncs', () => {
   });
 });
 
+describe('the pod_lists row a sync keeps', () => {
+  it("is what the table holds after a commit, a rollback and another connection's write", () => {
+    const database = temp.open();
+    const fresh = () => {
+      const other = temp.open();
+      const poll = podListPoll(other, 'main');
+      other.close();
+      return poll;
+    };
+    const check = (label: string) => expect(podListPoll(database, 'main'), label).toEqual(fresh());
+    syncPods(database, 'main', [pod('a')], T0);
+    check('first sync');
+    livePods(database, 'main');
+    syncPods(database, 'main', [pod('a')], T0 + MINUTE);
+    check('a sync that wrote only pod_lists');
+    expect(() =>
+      database.transaction(() => {
+        syncPods(database, 'main', [pod('a')], T0 + 2 * MINUTE);
+        // Inside the transaction, what it wrote; then the rollback.
+        expect(podListPoll(database, 'main')).toEqual({ seenAt: T0 + 2 * MINUTE, syncedAt: T0 });
+        throw new Error('the samples failed to store');
+      }),
+    ).toThrow(/samples failed/);
+    check('after a rollback');
+    expect(podListPoll(database, 'main')).toEqual({ seenAt: T0 + MINUTE, syncedAt: T0 });
+    const other = temp.open();
+    other.sqlite.prepare('UPDATE pod_lists SET seen_at = ? WHERE account = ?').run(T0 + 5 * MINUTE, 'main');
+    other.close();
+    check("after another connection's write");
+    expect(podListPoll(database, 'main')?.seenAt).toBe(T0 + 5 * MINUTE);
+  });
+});
+
 describe('pod samples', () => {
   it('stores known and unknown samples with the busiest GPU derived, and replaces a re-sent one', () => {
     const database = temp.open();
@@ -335,7 +369,7 @@ describe('pod samples', () => {
 
   it('stores every sample of a poll written in multi-row batches and single rows alike, and a re-send replaces each', () => {
     const database = temp.open();
-    // 150 = two batches of 64 and 22 single rows; every 7th a two-GPU Pod, every 11th unknown.
+    // 150 = two statements of 64 rows, then 16, 4 and 2; every 7th a two-GPU Pod, every 11th unknown.
     const poll = (offset: number) =>
       Array.from({ length: 150 }, (_, i) => {
         const known = i % 11 !== 0;
@@ -364,6 +398,10 @@ describe('pod samples', () => {
     insertPodSamples(database, 'main', poll(5).slice(30, 130));
     const mixed = expected(0);
     mixed.splice(30, 100, ...expected(5).slice(30, 130));
+    expect(podSamplesBetween(database, 'main', T0, T0)).toEqual(mixed);
+    // Seven rows (4 + 2 + 1), the single row included.
+    insertPodSamples(database, 'main', poll(8).slice(140, 147));
+    mixed.splice(140, 7, ...expected(8).slice(140, 147));
     expect(podSamplesBetween(database, 'main', T0, T0)).toEqual(mixed);
   });
 

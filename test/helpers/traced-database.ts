@@ -1,6 +1,6 @@
 import BetterSqlite3 from 'better-sqlite3';
 import { drizzle } from 'drizzle-orm/better-sqlite3';
-import type { Database } from '../../src/db/open.js';
+import { type Database, transactionsOf } from '../../src/db/open.js';
 import * as schema from '../../src/db/schema.js';
 
 /**
@@ -12,7 +12,7 @@ export function tracedDatabase(path: string, statements: string[]): Database {
   return {
     sqlite,
     db: drizzle(sqlite, { schema }),
-    transaction: (fn) => sqlite.transaction(fn)(),
+    ...transactionsOf(sqlite),
     applied: [],
     schemaVersion: 0,
     close: () => sqlite.close(),
