@@ -1,5 +1,12 @@
 import { and, eq, gte, lt, type SQL, sql } from 'drizzle-orm';
-import { digestsIn, dropDigest, storedStartsIn, writeDigest } from './billing-digest.js';
+import {
+  dropDigest,
+  forgetStoredBuckets,
+  keepStoredBuckets,
+  type StoredBuckets,
+  storedBucketsIn,
+  writeDigest,
+} from './billing-digest.js';
 import { type BillingRecordInput, BucketWriter, type StoredBucket } from './billing-writer.js';
 import type { Database } from './open.js';
 import { type BillingKind, type BucketSize, billingBackfill, billingRecords } from './schema.js';
@@ -44,7 +51,9 @@ export function upsertBillingRecords(
           | undefined);
       current.set(key, writer.write(record, old));
       // The bucket no longer holds what its digest says was reported for it.
-      dropDigest(database, { account, kind: record.kind, bucketSize: record.bucketSize }, record.startTime);
+      const scope = { account, kind: record.kind, bucketSize: record.bucketSize };
+      dropDigest(database, scope, record.startTime);
+      forgetStoredBuckets(database, scope);
     }
     writer.finish();
   });
@@ -60,10 +69,11 @@ export function replaceBillingWindow(
   window: BillingWindow,
   records: readonly BillingRecordInput[],
   fetchedAt: number,
+  inside?: () => void,
 ): { written: number; deleted: number } {
   const buckets: ReportedBucket[] = [];
   for (const [startTime, bucket] of bucketsOf(records)) buckets.push(new RecordsBucket(startTime, bucket));
-  return replaceBillingBuckets(database, window, buckets, fetchedAt);
+  return replaceBillingBuckets(database, window, buckets, fetchedAt, inside);
 }
 
 /** A bucket of records already parsed. A class rather than a closure per bucket (as TextBucket in billing-text.ts). */
@@ -94,39 +104,63 @@ export interface ReportedBucket {
  * simply stops appearing; keeping its old amount would count money that is not owed). Most of a
  * re-read window is unchanged: a bucket whose text has the digest stored with it
  * (billing-digest.ts) is skipped without making its records or reading its rows back; any other
- * is compared row by row, and only what differs is written.
+ * is compared row by row, and only what differs is written. Which buckets are stored, and their
+ * digests, come from what the last write of the route kept where it covers the window
+ * (storedBucketsIn), else from disk. `inside` runs last inside the same transaction: bookkeeping
+ * that commits with the rows (a backfill cursor), so that this transaction is the one that
+ * commits and what it leaves can be kept.
  */
 export function replaceBillingBuckets(
   database: Database,
   window: BillingWindow,
   buckets: readonly ReportedBucket[],
   fetchedAt: number,
+  inside?: () => void,
 ): { written: number; deleted: number } {
   const { kind, bucketSize, from, to } = window;
   const writer = new BucketWriter(database, window.account, fetchedAt);
-  database.transaction(() => {
-    const digests = digestsIn(database, window, from, to);
-    const stored = new Set(storedStartsIn(database, window, from, to));
-    const reported = new Set<number>();
-    for (const bucket of buckets) {
-      const { startTime, digest } = bucket;
-      reported.add(startTime);
-      const has = stored.has(startTime);
-      // The digest alone never deletes or keeps a row: a bucket without stored rows is written.
-      if (has && digest !== null && digests.get(startTime) === digest) continue;
-      writer.replaceBucket(kind, bucketSize, startTime, bucket.records(), has);
-      // A digest says the rows equal the text it hashed: rows written from records alone have none.
-      if (digest !== null) writeDigest(database, window, startTime, digest);
-      else if (digests.has(startTime)) dropDigest(database, window, startTime);
-    }
-    for (const startTime of stored) {
-      if (!reported.has(startTime)) writer.removeBucket(kind, bucketSize, startTime);
-    }
-    for (const startTime of digests.keys()) {
-      if (!reported.has(startTime)) dropDigest(database, window, startTime);
-    }
-    writer.finish();
-  });
+  // What the window holds once written is kept only if this transaction is the one that commits.
+  const outermost = !database.sqlite.inTransaction;
+  let after: StoredBuckets | undefined;
+  try {
+    database.transaction(() => {
+      const { starts: stored, digests } = storedBucketsIn(database, window, from, to);
+      const reported = new Set<number>();
+      const starts: number[] = [];
+      const kept = new Map<number, number>();
+      for (const bucket of buckets) {
+        const { startTime, digest } = bucket;
+        reported.add(startTime);
+        if (digest !== null) kept.set(startTime, digest);
+        const has = stored.has(startTime);
+        // The digest alone never deletes or keeps a row: a bucket without stored rows is written.
+        if (has && digest !== null && digests.get(startTime) === digest) {
+          starts.push(startTime);
+          continue;
+        }
+        const records = bucket.records();
+        writer.replaceBucket(kind, bucketSize, startTime, records, has);
+        if (records.length > 0) starts.push(startTime);
+        // A digest says the rows equal the text it hashed: rows written from records alone have none.
+        if (digest !== null) writeDigest(database, window, startTime, digest);
+        else if (digests.has(startTime)) dropDigest(database, window, startTime);
+      }
+      for (const startTime of stored) {
+        if (!reported.has(startTime)) writer.removeBucket(kind, bucketSize, startTime);
+      }
+      for (const startTime of digests.keys()) {
+        if (!reported.has(startTime)) dropDigest(database, window, startTime);
+      }
+      writer.finish();
+      inside?.();
+      after = { starts: new Set(starts.sort((a, b) => a - b)), digests: kept };
+    });
+  } catch (error) {
+    forgetStoredBuckets(database, window);
+    throw error;
+  }
+  if (outermost && after !== undefined) keepStoredBuckets(database, window, from, to, after);
+  else forgetStoredBuckets(database, window);
   return { written: writer.written, deleted: writer.deleted };
 }
 
