@@ -255,14 +255,6 @@ const recordsInWindow = perDatabase((database) =>
 export type BackfillKey = { account: string; kind: BillingKind; bucketSize: BucketSize };
 export type BackfillProgress = typeof billingBackfill.$inferSelect;
 
-function byKey(key: BackfillKey): SQL | undefined {
-  return and(
-    eq(billingBackfill.account, key.account),
-    eq(billingBackfill.kind, key.kind),
-    eq(billingBackfill.bucketSize, key.bucketSize),
-  );
-}
-
 export function getBackfill(database: Database, key: BackfillKey): BackfillProgress | undefined {
   return backfills.get(database, `${key.account}\u0000${key.kind}\u0000${key.bucketSize}`) ?? undefined;
 }
@@ -270,7 +262,7 @@ export function getBackfill(database: Database, key: BackfillKey): BackfillProgr
 // Read by every budget each tick (where its history begins); written a few times per billing run.
 const backfills = cachedRead((database: Database, key: string): BackfillProgress | null => {
   const [account, kind, bucketSize] = key.split('\u0000') as [string, BillingKind, BucketSize];
-  return database.db.select().from(billingBackfill).where(byKey({ account, kind, bucketSize })).get() ?? null;
+  return (backfillWrites(database).read.get(account, kind, bucketSize) as BackfillProgress | undefined) ?? null;
 });
 
 /**
@@ -283,11 +275,7 @@ export function beginBackfill(
   range: { from: number; targetStartTime: number },
 ): BackfillProgress {
   backfills.invalidate(database);
-  database.db
-    .insert(billingBackfill)
-    .values({ ...key, cursorStartTime: range.from, targetStartTime: range.targetStartTime, doneAt: null })
-    .onConflictDoNothing()
-    .run();
+  backfillWrites(database).begin.run(key.account, key.kind, key.bucketSize, range.from, range.targetStartTime);
   const progress = getBackfill(database, key);
   if (!progress) throw new Error(`begin billing backfill ${key.kind}/${key.bucketSize}: row vanished`);
   return progress;
@@ -308,8 +296,18 @@ export function completeBackfill(database: Database, key: BackfillKey, doneAt: n
 }
 
 // Prepared once: a backfill moves its cursor once per chunk (180 chunks for 30 days of six routes),
-// and building each update through drizzle cost more than running it.
+// each move has the next run read the row again, and building each statement through drizzle cost
+// more than running it.
 const backfillWrites = perDatabase(({ sqlite }) => ({
+  read: sqlite.prepare(
+    `SELECT account, kind, bucket_size AS bucketSize, cursor_start_time AS cursorStartTime,
+       target_start_time AS targetStartTime, done_at AS doneAt
+     FROM billing_backfill WHERE account = ? AND kind = ? AND bucket_size = ?`,
+  ),
+  begin: sqlite.prepare(
+    `INSERT INTO billing_backfill (account, kind, bucket_size, cursor_start_time, target_start_time, done_at)
+     VALUES (?, ?, ?, ?, ?, NULL) ON CONFLICT DO NOTHING`,
+  ),
   advance: sqlite.prepare(
     `UPDATE billing_backfill SET cursor_start_time = min(cursor_start_time, ?)
      WHERE account = ? AND kind = ? AND bucket_size = ?`,

@@ -45,7 +45,10 @@ function stored(database: Database) {
     .prepare('SELECT resource_id, start_time, total_amount FROM billing_records ORDER BY start_time, resource_id')
     .raw()
     .all()
-    .map(([id, start, amount]) => `${id}@${((start as number) - T0) / HOUR}=${(amount as number).toFixed(2)}`);
+    .map((row) => {
+      const [id, start, amount] = row as [string, number, number];
+      return `${id}@${(start - T0) / HOUR}=${amount.toFixed(2)}`;
+    });
 }
 
 function deleteHour(database: Database, hour: number) {
