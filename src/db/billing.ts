@@ -153,7 +153,9 @@ export function replaceBillingBuckets(
       }
       writer.finish();
       inside?.();
-      after = { starts: new Set(starts.sort((a, b) => a - b)), digests: kept };
+      // Oldest first, as a read from disk lists them (answers come oldest first: seldom sorted here).
+      if (!ascending(starts)) starts.sort((a, b) => a - b);
+      after = { starts: new Set(starts), digests: kept };
     });
   } catch (error) {
     forgetStoredBuckets(database, window);
@@ -162,6 +164,11 @@ export function replaceBillingBuckets(
   if (outermost && after !== undefined) keepStoredBuckets(database, window, from, to, after);
   else forgetStoredBuckets(database, window);
   return { written: writer.written, deleted: writer.deleted };
+}
+
+function ascending(values: readonly number[]): boolean {
+  for (let i = 1; i < values.length; i++) if ((values[i] as number) < (values[i - 1] as number)) return false;
+  return true;
 }
 
 /** Records by bucket start, in the order the buckets first appear. */
