@@ -269,7 +269,7 @@ export function getBackfill(database: Database, key: BackfillKey): BackfillProgr
 // Read by every budget each tick (where its history begins); written a few times per billing run.
 const backfills = cachedRead((database: Database, key: string): BackfillProgress | null => {
   const [account, kind, bucketSize] = key.split('\u0000') as [string, BillingKind, BucketSize];
-  return (backfillWrites(database).read.get(account, kind, bucketSize) as BackfillProgress | undefined) ?? null;
+  return (backfillStatements(database).read.get(account, kind, bucketSize) as BackfillProgress | undefined) ?? null;
 });
 
 /**
@@ -282,7 +282,7 @@ export function beginBackfill(
   range: { from: number; targetStartTime: number },
 ): BackfillProgress {
   backfills.invalidate(database);
-  backfillWrites(database).begin.run(key.account, key.kind, key.bucketSize, range.from, range.targetStartTime);
+  backfillStatements(database).begin.run(key.account, key.kind, key.bucketSize, range.from, range.targetStartTime);
   const progress = getBackfill(database, key);
   if (!progress) throw new Error(`begin billing backfill ${key.kind}/${key.bucketSize}: row vanished`);
   return progress;
@@ -294,18 +294,18 @@ export function beginBackfill(
  */
 export function advanceBackfill(database: Database, key: BackfillKey, cursorStartTime: number): void {
   backfills.invalidate(database);
-  backfillWrites(database).advance.run(cursorStartTime, key.account, key.kind, key.bucketSize);
+  backfillStatements(database).advance.run(cursorStartTime, key.account, key.kind, key.bucketSize);
 }
 
 export function completeBackfill(database: Database, key: BackfillKey, doneAt: number): void {
   backfills.invalidate(database);
-  backfillWrites(database).complete.run(doneAt, key.account, key.kind, key.bucketSize);
+  backfillStatements(database).complete.run(doneAt, key.account, key.kind, key.bucketSize);
 }
 
 // Prepared once: a backfill moves its cursor once per chunk (180 chunks for 30 days of six routes),
 // each move has the next run read the row again, and building each statement through drizzle cost
 // more than running it.
-const backfillWrites = perDatabase(({ sqlite }) => ({
+const backfillStatements = perDatabase(({ sqlite }) => ({
   read: sqlite.prepare(
     `SELECT account, kind, bucket_size AS bucketSize, cursor_start_time AS cursorStartTime,
        target_start_time AS targetStartTime, done_at AS doneAt
