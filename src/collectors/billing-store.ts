@@ -61,12 +61,11 @@ export async function storeBillingPage(
   options: StoreOptions,
 ): Promise<{ written: number; deleted: number }> {
   // A slice read as text was cut to size as it arrived (billing-slicer.ts): one transaction.
+  // The bookkeeping runs inside the write's own transaction, not around it: see replaceBillingBuckets.
   if ('buckets' in page) {
-    return database.transaction(() => {
-      const result = replaceBillingBuckets(database, storedWindow(account, page, page.window), page.buckets, fetchedAt);
-      options.onSliceStored?.(page.window);
-      return result;
-    });
+    const { onSliceStored } = options;
+    const inside = onSliceStored && (() => onSliceStored(page.window));
+    return replaceBillingBuckets(database, storedWindow(account, page, page.window), page.buckets, fetchedAt, inside);
   }
   let written = 0;
   let deleted = 0;
@@ -76,17 +75,17 @@ export async function storeBillingPage(
       await yieldToEventLoop();
       options.signal.throwIfAborted();
     }
-    database.transaction(() => {
-      const result = replaceBillingWindow(
-        database,
-        storedWindow(account, page, slice.window),
-        slice.records,
-        fetchedAt,
-      );
-      written += result.written;
-      deleted += result.deleted;
-      options.onSliceStored?.(slice.window);
-    });
+    const { onSliceStored } = options;
+    const inside = onSliceStored && (() => onSliceStored(slice.window));
+    const result = replaceBillingWindow(
+      database,
+      storedWindow(account, page, slice.window),
+      slice.records,
+      fetchedAt,
+      inside,
+    );
+    written += result.written;
+    deleted += result.deleted;
   }
   return { written, deleted };
 }

@@ -86,22 +86,42 @@ export function bucketsOfTexts(
   const buckets: ReportedBucket[] = [];
   for (let first = 0; first < items.length; ) {
     const startTime = (items[first] as RecordText).startTime;
-    const texts = [(items[first] as RecordText).text];
+    // The bucket's text as it stood in the answer's array.
+    let joined = (items[first] as RecordText).text;
     let end = first + 1;
     for (; end < items.length && (items[end] as RecordText).startTime === startTime; end++) {
-      texts.push((items[end] as RecordText).text);
+      joined += `,${(items[end] as RecordText).text}`;
     }
-    // The bucket's text as it stood in the answer's array.
-    const joined = texts.join(',');
-    const from = first;
-    buckets.push({
-      startTime,
-      digest: textDigest(joined),
-      records: () => parseBucket(op, startTime, joined, items.slice(from, end), check),
-    });
+    buckets.push(new TextBucket(op, startTime, joined, items, first, end, check));
     first = end;
   }
   return buckets;
+}
+
+/**
+ * A bucket read as text, parsed only if asked. A class, not an object with a closure: a re-read
+ * makes one per bucket of its window, nearly all never parsed, and a closure per bucket cost more
+ * than the bucket's digest under the replay's loader (which names every closure it makes).
+ */
+class TextBucket implements ReportedBucket {
+  readonly digest: number;
+
+  constructor(
+    private readonly op: string,
+    readonly startTime: number,
+    private readonly joined: string,
+    private readonly items: readonly RecordText[],
+    private readonly first: number,
+    private readonly end: number,
+    private readonly check: (record: unknown, index: number) => BillingRecordInput,
+  ) {
+    this.digest = textDigest(joined);
+  }
+
+  records(): BillingRecordInput[] {
+    const texts = this.items.slice(this.first, this.end);
+    return parseBucket(this.op, this.startTime, this.joined, texts, this.check);
+  }
 }
 
 function parseBucket(

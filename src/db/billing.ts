@@ -1,5 +1,12 @@
 import { and, eq, gte, lt, type SQL, sql } from 'drizzle-orm';
-import { digestsIn, dropDigest, storedStartsIn, writeDigest } from './billing-digest.js';
+import {
+  dropDigest,
+  forgetStoredBuckets,
+  keepStoredBuckets,
+  type StoredBuckets,
+  storedBucketsIn,
+  writeDigest,
+} from './billing-digest.js';
 import { type BillingRecordInput, BucketWriter, type StoredBucket } from './billing-writer.js';
 import type { Database } from './open.js';
 import { type BillingKind, type BucketSize, billingBackfill, billingRecords } from './schema.js';
@@ -44,7 +51,9 @@ export function upsertBillingRecords(
           | undefined);
       current.set(key, writer.write(record, old));
       // The bucket no longer holds what its digest says was reported for it.
-      dropDigest(database, { account, kind: record.kind, bucketSize: record.bucketSize }, record.startTime);
+      const scope = { account, kind: record.kind, bucketSize: record.bucketSize };
+      dropDigest(database, scope, record.startTime);
+      forgetStoredBuckets(database, scope);
     }
     writer.finish();
   });
@@ -60,11 +69,23 @@ export function replaceBillingWindow(
   window: BillingWindow,
   records: readonly BillingRecordInput[],
   fetchedAt: number,
+  inside?: () => void,
 ): { written: number; deleted: number } {
   const buckets: ReportedBucket[] = [];
-  for (const [startTime, bucket] of bucketsOf(records))
-    buckets.push({ startTime, digest: null, records: () => bucket });
-  return replaceBillingBuckets(database, window, buckets, fetchedAt);
+  for (const [startTime, bucket] of bucketsOf(records)) buckets.push(new RecordsBucket(startTime, bucket));
+  return replaceBillingBuckets(database, window, buckets, fetchedAt, inside);
+}
+
+/** A bucket of records already parsed. A class rather than a closure per bucket (as TextBucket in billing-text.ts). */
+class RecordsBucket implements ReportedBucket {
+  readonly digest = null;
+  constructor(
+    readonly startTime: number,
+    private readonly bucket: readonly BillingRecordInput[],
+  ) {}
+  records(): readonly BillingRecordInput[] {
+    return this.bucket;
+  }
 }
 
 /** One bucket of a route's answer: its records, made only when needed, and the digest of their text. */
@@ -83,39 +104,71 @@ export interface ReportedBucket {
  * simply stops appearing; keeping its old amount would count money that is not owed). Most of a
  * re-read window is unchanged: a bucket whose text has the digest stored with it
  * (billing-digest.ts) is skipped without making its records or reading its rows back; any other
- * is compared row by row, and only what differs is written.
+ * is compared row by row, and only what differs is written. Which buckets are stored, and their
+ * digests, come from what the last write of the route kept where it covers the window
+ * (storedBucketsIn), else from disk. `inside` runs last inside the same transaction: bookkeeping
+ * that commits with the rows (a backfill cursor), so that this transaction is the one that
+ * commits and what it leaves can be kept.
  */
 export function replaceBillingBuckets(
   database: Database,
   window: BillingWindow,
   buckets: readonly ReportedBucket[],
   fetchedAt: number,
+  inside?: () => void,
 ): { written: number; deleted: number } {
   const { kind, bucketSize, from, to } = window;
   const writer = new BucketWriter(database, window.account, fetchedAt);
-  database.transaction(() => {
-    const digests = digestsIn(database, window, from, to);
-    const stored = new Set(storedStartsIn(database, window, from, to));
-    const reported = new Set<number>();
-    for (const { startTime, digest, records } of buckets) {
-      reported.add(startTime);
-      const has = stored.has(startTime);
-      // The digest alone never deletes or keeps a row: a bucket without stored rows is written.
-      if (has && digest !== null && digests.get(startTime) === digest) continue;
-      writer.replaceBucket(kind, bucketSize, startTime, records(), has);
-      // A digest says the rows equal the text it hashed: rows written from records alone have none.
-      if (digest !== null) writeDigest(database, window, startTime, digest);
-      else if (digests.has(startTime)) dropDigest(database, window, startTime);
-    }
-    for (const startTime of stored) {
-      if (!reported.has(startTime)) writer.removeBucket(kind, bucketSize, startTime);
-    }
-    for (const startTime of digests.keys()) {
-      if (!reported.has(startTime)) dropDigest(database, window, startTime);
-    }
-    writer.finish();
-  });
+  // What the window holds once written is kept only if this transaction is the one that commits.
+  const outermost = !database.sqlite.inTransaction;
+  let after: StoredBuckets | undefined;
+  try {
+    database.transaction(() => {
+      const { starts: stored, digests } = storedBucketsIn(database, window, from, to);
+      const reported = new Set<number>();
+      const starts: number[] = [];
+      const kept = new Map<number, number>();
+      for (const bucket of buckets) {
+        const { startTime, digest } = bucket;
+        reported.add(startTime);
+        if (digest !== null) kept.set(startTime, digest);
+        const has = stored.has(startTime);
+        // The digest alone never deletes or keeps a row: a bucket without stored rows is written.
+        if (has && digest !== null && digests.get(startTime) === digest) {
+          starts.push(startTime);
+          continue;
+        }
+        const records = bucket.records();
+        writer.replaceBucket(kind, bucketSize, startTime, records, has);
+        if (records.length > 0) starts.push(startTime);
+        // A digest says the rows equal the text it hashed: rows written from records alone have none.
+        if (digest !== null) writeDigest(database, window, startTime, digest);
+        else if (digests.has(startTime)) dropDigest(database, window, startTime);
+      }
+      for (const startTime of stored) {
+        if (!reported.has(startTime)) writer.removeBucket(kind, bucketSize, startTime);
+      }
+      for (const startTime of digests.keys()) {
+        if (!reported.has(startTime)) dropDigest(database, window, startTime);
+      }
+      writer.finish();
+      inside?.();
+      // Oldest first, as a read from disk lists them (answers come oldest first: seldom sorted here).
+      if (!ascending(starts)) starts.sort((a, b) => a - b);
+      after = { starts: new Set(starts), digests: kept };
+    });
+  } catch (error) {
+    forgetStoredBuckets(database, window);
+    throw error;
+  }
+  if (outermost && after !== undefined) keepStoredBuckets(database, window, from, to, after);
+  else forgetStoredBuckets(database, window);
   return { written: writer.written, deleted: writer.deleted };
+}
+
+function ascending(values: readonly number[]): boolean {
+  for (let i = 1; i < values.length; i++) if ((values[i] as number) < (values[i - 1] as number)) return false;
+  return true;
 }
 
 /** Records by bucket start, in the order the buckets first appear. */
@@ -209,14 +262,6 @@ const recordsInWindow = perDatabase((database) =>
 export type BackfillKey = { account: string; kind: BillingKind; bucketSize: BucketSize };
 export type BackfillProgress = typeof billingBackfill.$inferSelect;
 
-function byKey(key: BackfillKey): SQL | undefined {
-  return and(
-    eq(billingBackfill.account, key.account),
-    eq(billingBackfill.kind, key.kind),
-    eq(billingBackfill.bucketSize, key.bucketSize),
-  );
-}
-
 export function getBackfill(database: Database, key: BackfillKey): BackfillProgress | undefined {
   return backfills.get(database, `${key.account}\u0000${key.kind}\u0000${key.bucketSize}`) ?? undefined;
 }
@@ -224,7 +269,7 @@ export function getBackfill(database: Database, key: BackfillKey): BackfillProgr
 // Read by every budget each tick (where its history begins); written a few times per billing run.
 const backfills = cachedRead((database: Database, key: string): BackfillProgress | null => {
   const [account, kind, bucketSize] = key.split('\u0000') as [string, BillingKind, BucketSize];
-  return database.db.select().from(billingBackfill).where(byKey({ account, kind, bucketSize })).get() ?? null;
+  return (backfillStatements(database).read.get(account, kind, bucketSize) as BackfillProgress | undefined) ?? null;
 });
 
 /**
@@ -237,11 +282,7 @@ export function beginBackfill(
   range: { from: number; targetStartTime: number },
 ): BackfillProgress {
   backfills.invalidate(database);
-  database.db
-    .insert(billingBackfill)
-    .values({ ...key, cursorStartTime: range.from, targetStartTime: range.targetStartTime, doneAt: null })
-    .onConflictDoNothing()
-    .run();
+  backfillStatements(database).begin.run(key.account, key.kind, key.bucketSize, range.from, range.targetStartTime);
   const progress = getBackfill(database, key);
   if (!progress) throw new Error(`begin billing backfill ${key.kind}/${key.bucketSize}: row vanished`);
   return progress;
@@ -253,18 +294,33 @@ export function beginBackfill(
  */
 export function advanceBackfill(database: Database, key: BackfillKey, cursorStartTime: number): void {
   backfills.invalidate(database);
-  database.db
-    .update(billingBackfill)
-    .set({ cursorStartTime: sql`min(${billingBackfill.cursorStartTime}, ${cursorStartTime})` })
-    .where(byKey(key))
-    .run();
+  backfillStatements(database).advance.run(cursorStartTime, key.account, key.kind, key.bucketSize);
 }
 
 export function completeBackfill(database: Database, key: BackfillKey, doneAt: number): void {
   backfills.invalidate(database);
-  database.db
-    .update(billingBackfill)
-    .set({ doneAt: sql`coalesce(${billingBackfill.doneAt}, ${doneAt})` })
-    .where(byKey(key))
-    .run();
+  backfillStatements(database).complete.run(doneAt, key.account, key.kind, key.bucketSize);
 }
+
+// Prepared once: a backfill moves its cursor once per chunk (180 chunks for 30 days of six routes),
+// each move has the next run read the row again, and building each statement through drizzle cost
+// more than running it.
+const backfillStatements = perDatabase(({ sqlite }) => ({
+  read: sqlite.prepare(
+    `SELECT account, kind, bucket_size AS bucketSize, cursor_start_time AS cursorStartTime,
+       target_start_time AS targetStartTime, done_at AS doneAt
+     FROM billing_backfill WHERE account = ? AND kind = ? AND bucket_size = ?`,
+  ),
+  begin: sqlite.prepare(
+    `INSERT INTO billing_backfill (account, kind, bucket_size, cursor_start_time, target_start_time, done_at)
+     VALUES (?, ?, ?, ?, ?, NULL) ON CONFLICT DO NOTHING`,
+  ),
+  advance: sqlite.prepare(
+    `UPDATE billing_backfill SET cursor_start_time = min(cursor_start_time, ?)
+     WHERE account = ? AND kind = ? AND bucket_size = ?`,
+  ),
+  complete: sqlite.prepare(
+    `UPDATE billing_backfill SET done_at = coalesce(done_at, ?)
+     WHERE account = ? AND kind = ? AND bucket_size = ?`,
+  ),
+}));

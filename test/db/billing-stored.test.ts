@@ -1,0 +1,130 @@
+import { describe, expect, it } from 'vitest';
+import {
+  type BillingRecordInput,
+  type BillingWindow,
+  type ReportedBucket,
+  replaceBillingBuckets,
+  replaceBillingWindow,
+} from '../../src/db/billing.js';
+import { textDigest } from '../../src/db/billing-digest.js';
+import type { Database } from '../../src/db/open.js';
+import { HOUR, podBucket, T0, useTempDatabases } from './support.js';
+
+// What a write keeps of the buckets it left (billing-digest.ts storedBucketsIn): the next re-read
+// of the window takes which buckets are stored, and their digests, from it instead of from disk.
+// These tests show that it is kept (a change made behind the store's back on the same connection,
+// as only a bug could, goes unseen), and that it is never kept when it could be stale.
+
+const temp = useTempDatabases();
+
+function windowOf(fromHour: number, toHour: number): BillingWindow {
+  return { account: 'main', kind: 'pods', bucketSize: 'hour', from: T0 + fromHour * HOUR, to: T0 + toHour * HOUR };
+}
+
+/** Two Pods for each of `hours`. */
+function report(hours: number[], scale = 1): BillingRecordInput[] {
+  return hours.flatMap((hour) => [podBucket('pod-a', hour, 0.5 * scale), podBucket('pod-b', hour, 1.25 * scale)]);
+}
+
+/** Stores records as a re-read does: by bucket, each with a digest of its records. */
+function store(database: Database, window: BillingWindow, records: BillingRecordInput[], inside?: () => void) {
+  const buckets = new Map<number, BillingRecordInput[]>();
+  for (const record of records) buckets.set(record.startTime, [...(buckets.get(record.startTime) ?? []), record]);
+  const reported = [...buckets].map(
+    ([startTime, bucket]): ReportedBucket => ({
+      startTime,
+      digest: textDigest(JSON.stringify(bucket)),
+      records: () => bucket,
+    }),
+  );
+  return replaceBillingBuckets(database, window, reported, T0 + 50 * HOUR, inside);
+}
+
+function stored(database: Database) {
+  return database.sqlite
+    .prepare('SELECT resource_id, start_time, total_amount FROM billing_records ORDER BY start_time, resource_id')
+    .raw()
+    .all()
+    .map((row) => {
+      const [id, start, amount] = row as [string, number, number];
+      return `${id}@${(start - T0) / HOUR}=${amount.toFixed(2)}`;
+    });
+}
+
+function deleteHour(database: Database, hour: number) {
+  database.sqlite.prepare('DELETE FROM billing_records WHERE start_time = ?').run(T0 + hour * HOUR);
+}
+
+describe('the buckets a billing write keeps for the next', () => {
+  it('are kept after a committed write: the next re-read of the window reads no bucket from disk', () => {
+    const database = temp.open();
+    const window = windowOf(0, 3);
+    expect(store(database, window, report([0, 1, 2]))).toEqual({ written: 6, deleted: 0 });
+    deleteHour(database, 1);
+    // Kept: hour 1 is still taken as stored, with its digest, and skipped.
+    expect(store(database, window, report([0, 1, 2]))).toEqual({ written: 0, deleted: 0 });
+    expect(stored(database)).toEqual(expectedHours([0, 2]));
+  });
+
+  it('are dropped when another connection commits, so its change is read', () => {
+    const database = temp.open();
+    const other = temp.open();
+    const window = windowOf(0, 3);
+    store(database, window, report([0, 1, 2]));
+    deleteHour(other, 1);
+    expect(store(database, window, report([0, 1, 2]))).toEqual({ written: 2, deleted: 0 });
+    expect(stored(database)).toEqual(expectedHours([0, 1, 2]));
+  });
+
+  it('are not kept by a write that rolls back, nor by one inside a transaction that rolls back', () => {
+    const database = temp.open();
+    const window = windowOf(0, 3);
+    store(database, window, report([0, 1, 2]));
+    const doubled = report([0, 1, 2], 2);
+    expect(() =>
+      store(database, window, doubled, () => {
+        throw new Error('cursor write failed');
+      }),
+    ).toThrow('cursor write failed');
+    expect(stored(database)).toEqual(expectedHours([0, 1, 2]));
+    expect(() =>
+      database.transaction(() => {
+        expect(store(database, window, doubled)).toEqual({ written: 6, deleted: 0 });
+        throw new Error('killed');
+      }),
+    ).toThrow('killed');
+    expect(stored(database)).toEqual(expectedHours([0, 1, 2]));
+    // What is on disk is read again: every bucket differs from the report, and is written.
+    expect(store(database, window, doubled)).toEqual({ written: 6, deleted: 0 });
+    expect(stored(database)).toEqual(expectedHours([0, 1, 2], 2));
+  });
+
+  it('are dropped by a write of records without their text (another writer of the route)', () => {
+    const database = temp.open();
+    const window = windowOf(0, 3);
+    store(database, window, report([0, 1, 2]));
+    // The records path keeps what it left too, with no digests: the next re-read compares and rewrites.
+    replaceBillingWindow(database, window, report([0, 1, 2], 3), T0 + 51 * HOUR);
+    expect(store(database, window, report([0, 1, 2]))).toEqual({ written: 6, deleted: 0 });
+    expect(stored(database)).toEqual(expectedHours([0, 1, 2]));
+  });
+
+  it('cover a moved window with what is kept and the rest read from disk: withdrawn buckets on both sides go', () => {
+    const database = temp.open();
+    // Hour 4 stored by one write, hours 0-3 by the next, which is what is kept.
+    store(database, windowOf(4, 5), report([4]));
+    store(database, windowOf(0, 4), report([0, 1, 2, 3]));
+    // The window moves an hour: hour 1 (kept) and hour 4 (read from disk) are no longer reported.
+    expect(store(database, windowOf(1, 5), report([2, 3]))).toEqual({ written: 0, deleted: 4 });
+    expect(stored(database)).toEqual(expectedHours([0, 2, 3]));
+    // And moved back over what was kept and what is before it: hour 0 read from disk, hour 1 new.
+    expect(store(database, windowOf(0, 3), report([1, 2]))).toEqual({ written: 2, deleted: 2 });
+    expect(stored(database)).toEqual(expectedHours([1, 2, 3]));
+  });
+});
+
+function expectedHours(hours: number[], scale = 1): string[] {
+  return report(hours, scale).map(
+    (record) => `${record.resourceId}@${(record.startTime - T0) / HOUR}=${record.totalAmount.toFixed(2)}`,
+  );
+}
