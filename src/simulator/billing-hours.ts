@@ -1,5 +1,5 @@
 import { toIso } from '../clock.js';
-import { addMicros, aggregateAmounts, amountsOf, type Micros } from './billing.js';
+import { addMicros, aggregateAmounts, amountsOf, KIND_FIELDS, MICROS_PER_USD, type Micros } from './billing.js';
 import { HOUR_MS, type Window } from './buckets.js';
 import { boundedMemo } from './memo.js';
 import type { BillingKind } from './pricing.js';
@@ -195,29 +195,72 @@ function generate(world: World, route: HourlyRoute, missing: number[], end: numb
     return hours;
   }
   const kind = route.kind;
-  const rows = new Map<number, Array<{ id: string; micros: Micros }>>();
+  // Per hour, the ids and their micro-dollars side by side (no object per record).
+  const rows = new Map<number, { ids: string[]; micros: Micros[] }>();
   for (const [id, buckets] of world.usage(t, kind, span, 'hour')) {
     for (const [hour, micros] of buckets) {
       if (!wanted.has(hour)) continue;
-      const list = rows.get(hour) ?? [];
-      list.push({ id, micros });
-      rows.set(hour, list);
+      let list = rows.get(hour);
+      if (list === undefined) {
+        list = { ids: [], micros: [] };
+        rows.set(hour, list);
+      }
+      list.ids.push(id);
+      list.micros.push(micros);
     }
   }
+  const idKey = route.filter === undefined ? undefined : `,${JSON.stringify(route.filter)}:`;
   for (const [hour, list] of rows) {
-    list.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const { ids, micros } = inIdOrder(list.ids, list.micros);
     const total: Micros = {};
     const bounds = boundsJson(iso, hour);
-    const idKey = route.filter === undefined ? undefined : `,${JSON.stringify(route.filter)}:`;
-    const json = list.map(({ id, micros }) => {
-      addMicros(total, micros);
-      const idJson = idKey === undefined ? '' : idKey + JSON.stringify(id);
-      return `${bounds}${idJson}${amountsJson(amountsOf(kind, micros))}}`;
-    });
-    const bytes = Buffer.from(json.join(','));
-    hours.set(hour, { bytes, count: list.length, total, byKind: {}, ids: list.map((row) => row.id) });
+    let json = '';
+    for (let i = 0; i < ids.length; i++) {
+      const amounts = micros[i] as Micros;
+      addMicros(total, amounts);
+      if (i > 0) json += ',';
+      json += bounds;
+      if (idKey !== undefined) json += idKey + JSON.stringify(ids[i]);
+      json += kindAmountsJson(kind, amounts);
+      json += '}';
+    }
+    hours.set(hour, { bytes: Buffer.from(json), count: ids.length, total, byKind: {}, ids });
   }
   return hours;
+}
+
+/**
+ * The rows sorted by id. They mostly come in id order already (the world lists resources in the
+ * scenario's order), so a pass that finds them sorted spares the sort and its copies.
+ */
+function inIdOrder(ids: string[], micros: Micros[]): { ids: string[]; micros: Micros[] } {
+  let sorted = true;
+  for (let i = 1; i < ids.length && sorted; i++) sorted = (ids[i - 1] as string) < (ids[i] as string);
+  if (sorted) return { ids, micros };
+  const order = ids.map((_, i) => i);
+  order.sort((a, b) => {
+    const x = ids[a] as string;
+    const y = ids[b] as string;
+    return x < y ? -1 : x > y ? 1 : 0;
+  });
+  return { ids: order.map((i) => ids[i] as string), micros: order.map((i) => micros[i] as Micros) };
+}
+
+/**
+ * `amountsJson(amountsOf(kind, micros))` written straight from the micro-dollars: totalAmount (the
+ * fields' sum, added in their order as amountsOf adds them), then each field of the route.
+ */
+function kindAmountsJson(kind: BillingKind, micros: Micros): string {
+  const fields = KIND_FIELDS[kind];
+  if (fields.length === 0) return `,"totalAmount":${(micros.totalAmount ?? 0) / MICROS_PER_USD}`;
+  let sum = 0;
+  let rest = '';
+  for (const field of fields) {
+    const value = micros[field] ?? 0;
+    sum += value;
+    rest += `,"${field}":${value / MICROS_PER_USD}`;
+  }
+  return `,"totalAmount":${sum / MICROS_PER_USD}${rest}`;
 }
 
 /**

@@ -126,6 +126,30 @@ describe('billing replies from encoded hours', () => {
     expect(compared).toBe(72);
   });
 
+  it('send records in id order when the world lists its resources in another order', () => {
+    // Rows usually come in id order and skip the sort; a scenario listed backwards must not.
+    const scenario = loadScenario(packagePath('config/scenarios/small-team.yaml'));
+    const reversed = {
+      ...scenario,
+      pods: [...scenario.pods].reverse(),
+      volumes: [...scenario.volumes].reverse(),
+      endpoints: [...scenario.endpoints].reverse(),
+    };
+    const world = new World(reversed);
+    const t = START_MS + 30 * HOUR + 5 * MINUTE;
+    let multi = 0;
+    for (const path of Object.keys(BILLING_ROUTES)) {
+      const { sent, reference } = both(world, path, `bucketSize=hour&startTime=${iso(t - 100 * HOUR)}`, t);
+      expect(sent.payload, path).toBe(reference.payload);
+      const records = JSON.parse(sent.payload as string).records as Array<{ startTime: string }>;
+      const perHour = new Map<string, number>();
+      for (const record of records) perHour.set(record.startTime, (perHour.get(record.startTime) ?? 0) + 1);
+      if (Math.max(0, ...perHour.values()) > 1) multi++;
+    }
+    // Routes with several resources in one hour, so their order was at stake.
+    expect(multi).toBeGreaterThanOrEqual(2);
+  });
+
   it('decode to the same body when a caller reads the reply as an object', () => {
     const world = smallTeam();
     const t = START_MS + 30 * HOUR + 5 * MINUTE;
