@@ -179,13 +179,11 @@ function generate(world: World, route: HourlyRoute, missing: number[], end: numb
   if (route.kind === 'all') {
     const byHour = new Map<number, Partial<Record<BillingKind, Micros>>>();
     for (const kind of BILLING_KINDS) {
-      for (const perBucket of world.usage(t, kind, span, 'hour', { perResource: false }).values()) {
-        for (const [hour, micros] of perBucket) {
-          if (!wanted.has(hour)) continue;
-          const byKind = byHour.get(hour) ?? {};
-          byKind[kind] = addMicros(byKind[kind] ?? {}, micros);
-          byHour.set(hour, byKind);
-        }
+      for (const [hour, micros] of world.totalsByHour(t, kind, span)) {
+        if (!wanted.has(hour)) continue;
+        const byKind = byHour.get(hour) ?? {};
+        byKind[kind] = addMicros(byKind[kind] ?? {}, micros);
+        byHour.set(hour, byKind);
       }
     }
     for (const [hour, byKind] of byHour) {
@@ -195,20 +193,7 @@ function generate(world: World, route: HourlyRoute, missing: number[], end: numb
     return hours;
   }
   const kind = route.kind;
-  // Per hour, the ids and their micro-dollars side by side (no object per record).
-  const rows = new Map<number, { ids: string[]; micros: Micros[] }>();
-  for (const [id, buckets] of world.usage(t, kind, span, 'hour')) {
-    for (const [hour, micros] of buckets) {
-      if (!wanted.has(hour)) continue;
-      let list = rows.get(hour);
-      if (list === undefined) {
-        list = { ids: [], micros: [] };
-        rows.set(hour, list);
-      }
-      list.ids.push(id);
-      list.micros.push(micros);
-    }
-  }
+  const rows = world.usageByHour(t, kind, span, (hour) => wanted.has(hour));
   const idKey = route.filter === undefined ? undefined : `,${JSON.stringify(route.filter)}:`;
   for (const [hour, list] of rows) {
     const { ids, micros } = inIdOrder(list.ids, list.micros);

@@ -71,12 +71,22 @@ describe('billing replies from encoded hours', () => {
 
   it('generate only the hours still open at the last reading when the daemon re-reads its trailing 48 h every 15 minutes', () => {
     const world = smallTeam();
-    // The world's own usage() is what generating hours calls; what it is asked for is recorded.
+    // The world's own usage readings are what generating hours calls; what they are asked for is recorded.
     const asked: Array<{ kind: string; startMs: number; endMs: number }> = [];
     const usage = world.usage.bind(world);
     world.usage = (nowMs, kind, window, size, options) => {
       asked.push({ kind, startMs: window.startMs, endMs: window.endMs });
       return usage(nowMs, kind, window, size, options);
+    };
+    const usageByHour = world.usageByHour.bind(world);
+    world.usageByHour = (nowMs, kind, window, wanted) => {
+      asked.push({ kind, startMs: window.startMs, endMs: window.endMs });
+      return usageByHour(nowMs, kind, window, wanted);
+    };
+    const totalsByHour = world.totalsByHour.bind(world);
+    world.totalsByHour = (nowMs, kind, window) => {
+      asked.push({ kind, startMs: window.startMs, endMs: window.endMs });
+      return totalsByHour(nowMs, kind, window);
     };
     const trailing = (t: number) => {
       const end = Math.floor(t / HOUR) * HOUR + HOUR;
