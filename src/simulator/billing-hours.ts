@@ -195,23 +195,54 @@ function generate(world: World, route: HourlyRoute, missing: number[], end: numb
   const kind = route.kind;
   const rows = world.usageByHour(t, kind, span, (hour) => wanted.has(hour));
   const idKey = route.filter === undefined ? undefined : `,${JSON.stringify(route.filter)}:`;
+  const written = new Map<string, Written>();
+  const fields = KIND_FIELDS[kind].length === 0 ? ['totalAmount'] : KIND_FIELDS[kind];
   for (const [hour, list] of rows) {
     const { ids, micros } = inIdOrder(list.ids, list.micros);
     const total: Micros = {};
     const bounds = boundsJson(iso, hour);
     let json = '';
     for (let i = 0; i < ids.length; i++) {
+      const id = ids[i] as string;
       const amounts = micros[i] as Micros;
       addMicros(total, amounts);
+      let last = written.get(id);
+      if (last === undefined) {
+        last = { id: idKey === undefined ? '' : idKey + JSON.stringify(id), values: [], amounts: '' };
+        written.set(id, last);
+      }
+      if (!sameValues(last.values, fields, amounts)) {
+        last.amounts = kindAmountsJson(kind, amounts);
+        last.values = fields.map((field) => amounts[field] ?? 0);
+      }
       if (i > 0) json += ',';
       json += bounds;
-      if (idKey !== undefined) json += idKey + JSON.stringify(ids[i]);
-      json += kindAmountsJson(kind, amounts);
+      json += last.id;
+      json += last.amounts;
       json += '}';
     }
     hours.set(hour, { bytes: Buffer.from(json), count: ids.length, total, byKind: {}, ids });
   }
   return hours;
+}
+
+/**
+ * A resource's id and amounts as last written. A resource mostly costs the same hour after hour
+ * (a Pod running all day), so its amounts' text is written again only when they change.
+ */
+interface Written {
+  /** `,"podId":"…"`, or '' on a route without ids. */
+  id: string;
+  /** The values kindAmountsJson read for `amounts`, in the order of the route's fields. */
+  values: number[];
+  amounts: string;
+}
+
+/** Whether `micros` holds, field for field, the values `amounts` was last written from. */
+function sameValues(values: number[], fields: readonly string[], micros: Micros): boolean {
+  if (values.length !== fields.length) return false;
+  for (let i = 0; i < fields.length; i++) if ((micros[fields[i] as string] ?? 0) !== values[i]) return false;
+  return true;
 }
 
 /**
