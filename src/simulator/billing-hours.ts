@@ -196,32 +196,30 @@ function generate(world: World, route: HourlyRoute, missing: number[], end: numb
   const rows = world.usageByHour(t, kind, span, (hour) => wanted.has(hour));
   const idKey = route.filter === undefined ? undefined : `,${JSON.stringify(route.filter)}:`;
   const written = new Map<string, Written>();
+  // Each record's text, joined once per hour: a flat string, rather than one grown record by record.
+  const records: string[] = [];
   const fields = KIND_FIELDS[kind].length === 0 ? ['totalAmount'] : KIND_FIELDS[kind];
   for (const [hour, list] of rows) {
     const { ids, micros } = inIdOrder(list.ids, list.micros);
     const total: Micros = {};
     const bounds = boundsJson(iso, hour);
-    let json = '';
     for (let i = 0; i < ids.length; i++) {
       const id = ids[i] as string;
       const amounts = micros[i] as Micros;
       addMicros(total, amounts);
       let last = written.get(id);
       if (last === undefined) {
-        last = { id: idKey === undefined ? '' : idKey + JSON.stringify(id), values: [], amounts: '' };
+        last = { id: idKey === undefined ? '' : idKey + JSON.stringify(id), values: [], tail: '' };
         written.set(id, last);
       }
       if (!sameValues(last.values, fields, amounts)) {
-        last.amounts = kindAmountsJson(kind, amounts);
+        last.tail = `${last.id}${kindAmountsJson(kind, amounts)}}`;
         last.values = fields.map((field) => amounts[field] ?? 0);
       }
-      if (i > 0) json += ',';
-      json += bounds;
-      json += last.id;
-      json += last.amounts;
-      json += '}';
+      records[i] = bounds + last.tail;
     }
-    hours.set(hour, { bytes: Buffer.from(json), count: ids.length, total, byKind: {}, ids });
+    records.length = ids.length;
+    hours.set(hour, { bytes: Buffer.from(records.join(',')), count: ids.length, total, byKind: {}, ids });
   }
   return hours;
 }
@@ -233,9 +231,10 @@ function generate(world: World, route: HourlyRoute, missing: number[], end: numb
 interface Written {
   /** `,"podId":"…"`, or '' on a route without ids. */
   id: string;
-  /** The values kindAmountsJson read for `amounts`, in the order of the route's fields. */
+  /** The values kindAmountsJson read for the amounts, in the order of the route's fields. */
   values: number[];
-  amounts: string;
+  /** What follows a record's bounds: the id, the amounts and the closing brace. */
+  tail: string;
 }
 
 /** Whether `micros` holds, field for field, the values `amounts` was last written from. */
