@@ -1,5 +1,5 @@
 import { toIso } from '../clock.js';
-import { addMicros, aggregateAmounts, amountsOf, type Micros } from './billing.js';
+import { addMicros, aggregateAmounts, amountsOf, KIND_FIELDS, MICROS_PER_USD, type Micros } from './billing.js';
 import { HOUR_MS, type Window } from './buckets.js';
 import { boundedMemo } from './memo.js';
 import type { BillingKind } from './pricing.js';
@@ -179,13 +179,11 @@ function generate(world: World, route: HourlyRoute, missing: number[], end: numb
   if (route.kind === 'all') {
     const byHour = new Map<number, Partial<Record<BillingKind, Micros>>>();
     for (const kind of BILLING_KINDS) {
-      for (const perBucket of world.usage(t, kind, span, 'hour', { perResource: false }).values()) {
-        for (const [hour, micros] of perBucket) {
-          if (!wanted.has(hour)) continue;
-          const byKind = byHour.get(hour) ?? {};
-          byKind[kind] = addMicros(byKind[kind] ?? {}, micros);
-          byHour.set(hour, byKind);
-        }
+      for (const [hour, micros] of world.totalsByHour(t, kind, span)) {
+        if (!wanted.has(hour)) continue;
+        const byKind = byHour.get(hour) ?? {};
+        byKind[kind] = addMicros(byKind[kind] ?? {}, micros);
+        byHour.set(hour, byKind);
       }
     }
     for (const [hour, byKind] of byHour) {
@@ -195,29 +193,119 @@ function generate(world: World, route: HourlyRoute, missing: number[], end: numb
     return hours;
   }
   const kind = route.kind;
-  const rows = new Map<number, Array<{ id: string; micros: Micros }>>();
-  for (const [id, buckets] of world.usage(t, kind, span, 'hour')) {
-    for (const [hour, micros] of buckets) {
-      if (!wanted.has(hour)) continue;
-      const list = rows.get(hour) ?? [];
-      list.push({ id, micros });
-      rows.set(hour, list);
-    }
-  }
+  const rows = world.usageByHour(t, kind, span, (hour) => wanted.has(hour));
+  const idKey = route.filter === undefined ? undefined : `,${JSON.stringify(route.filter)}:`;
+  const written = new Map<string, Written>();
+  // Each record's tail, by position in the hour; the records are copied together as bytes.
+  const tails: Buffer[] = [];
+  const fields = KIND_FIELDS[kind].length === 0 ? ['totalAmount'] : KIND_FIELDS[kind];
   for (const [hour, list] of rows) {
-    list.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const { ids, micros } = inIdOrder(list.ids, list.micros);
     const total: Micros = {};
-    const bounds = boundsJson(iso, hour);
-    const idKey = route.filter === undefined ? undefined : `,${JSON.stringify(route.filter)}:`;
-    const json = list.map(({ id, micros }) => {
-      addMicros(total, micros);
-      const idJson = idKey === undefined ? '' : idKey + JSON.stringify(id);
-      return `${bounds}${idJson}${amountsJson(amountsOf(kind, micros))}}`;
+    const bounds = Buffer.from(boundsJson(iso, hour));
+    let length = ids.length - 1;
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i] as string;
+      const amounts = micros[i] as Micros;
+      addMicros(total, amounts);
+      let last = written.get(id);
+      if (last === undefined) {
+        last = { id: idKey === undefined ? '' : idKey + JSON.stringify(id), values: [], tail: EMPTY_BYTES };
+        written.set(id, last);
+      }
+      if (!sameValues(last.values, fields, amounts)) {
+        last.tail = Buffer.from(`${last.id}${kindAmountsJson(kind, amounts)}}`);
+        last.values = fields.map((field) => amounts[field] ?? 0);
+      }
+      tails[i] = last.tail;
+      length += bounds.length + last.tail.length;
+    }
+    hours.set(hour, {
+      bytes: recordsBytes(bounds, tails, ids.length, length),
+      count: ids.length,
+      total,
+      byKind: {},
+      ids,
     });
-    const bytes = Buffer.from(json.join(','));
-    hours.set(hour, { bytes, count: list.length, total, byKind: {}, ids: list.map((row) => row.id) });
   }
   return hours;
+}
+
+const EMPTY_BYTES = Buffer.alloc(0);
+const COMMA_BYTE = 0x2c;
+
+/**
+ * An hour's records, comma-separated, each its bounds and then its tail, copied into one buffer
+ * of the `length` they add up to: text grown record by record (or joined) was most of what
+ * writing an hour of a backfill cost, and then had to be encoded again.
+ */
+function recordsBytes(bounds: Buffer, tails: readonly Buffer[], count: number, length: number): Buffer {
+  if (count === 0) return EMPTY_BYTES;
+  const out = Buffer.allocUnsafe(length);
+  let at = 0;
+  for (let i = 0; i < count; i++) {
+    if (i > 0) out[at++] = COMMA_BYTE;
+    out.set(bounds, at);
+    at += bounds.length;
+    const tail = tails[i] as Buffer;
+    out.set(tail, at);
+    at += tail.length;
+  }
+  return out;
+}
+
+/**
+ * A resource's id and amounts as last written. A resource mostly costs the same hour after hour
+ * (a Pod running all day), so its amounts' text is written again only when they change.
+ */
+interface Written {
+  /** `,"podId":"…"`, or '' on a route without ids. */
+  id: string;
+  /** The values kindAmountsJson read for the amounts, in the order of the route's fields. */
+  values: number[];
+  /** What follows a record's bounds, as UTF-8: the id, the amounts and the closing brace. */
+  tail: Buffer;
+}
+
+/** Whether `micros` holds, field for field, the values `amounts` was last written from. */
+function sameValues(values: number[], fields: readonly string[], micros: Micros): boolean {
+  if (values.length !== fields.length) return false;
+  for (let i = 0; i < fields.length; i++) if ((micros[fields[i] as string] ?? 0) !== values[i]) return false;
+  return true;
+}
+
+/**
+ * The rows sorted by id. They mostly come in id order already (the world lists resources in the
+ * scenario's order), so a pass that finds them sorted spares the sort and its copies.
+ */
+function inIdOrder(ids: string[], micros: Micros[]): { ids: string[]; micros: Micros[] } {
+  let sorted = true;
+  for (let i = 1; i < ids.length && sorted; i++) sorted = (ids[i - 1] as string) < (ids[i] as string);
+  if (sorted) return { ids, micros };
+  const order = ids.map((_, i) => i);
+  order.sort((a, b) => {
+    const x = ids[a] as string;
+    const y = ids[b] as string;
+    return x < y ? -1 : x > y ? 1 : 0;
+  });
+  return { ids: order.map((i) => ids[i] as string), micros: order.map((i) => micros[i] as Micros) };
+}
+
+/**
+ * `amountsJson(amountsOf(kind, micros))` written straight from the micro-dollars: totalAmount (the
+ * fields' sum, added in their order as amountsOf adds them), then each field of the route.
+ */
+function kindAmountsJson(kind: BillingKind, micros: Micros): string {
+  const fields = KIND_FIELDS[kind];
+  if (fields.length === 0) return `,"totalAmount":${(micros.totalAmount ?? 0) / MICROS_PER_USD}`;
+  let sum = 0;
+  let rest = '';
+  for (const field of fields) {
+    const value = micros[field] ?? 0;
+    sum += value;
+    rest += `,"${field}":${value / MICROS_PER_USD}`;
+  }
+  return `,"totalAmount":${sum / MICROS_PER_USD}${rest}`;
 }
 
 /**

@@ -1,4 +1,13 @@
-import { accrueMicros, aggregateAmounts, amountsOf, type Micros, type Usage, usageByBucket } from './billing.js';
+import {
+  accrueMicros,
+  aggregateAmounts,
+  amountsOf,
+  type Micros,
+  totalsByHour,
+  type Usage,
+  usageByBucket,
+  usageByHour,
+} from './billing.js';
 import type { BucketSize, Window } from './buckets.js';
 import { podListBytes } from './pod-json.js';
 import { PodLifecycle } from './pod-lifecycle.js';
@@ -252,6 +261,23 @@ export class World {
     const t = this.advance(nowMs);
     const clipped = { startMs: window.startMs, endMs: Math.min(window.endMs, t) };
     return usageByBucket(this.keptLinesOf(kind, clipped, options.id), size, options.perResource ?? true);
+  }
+
+  /**
+   * usage() in hourly buckets per resource, as rows per hour (billing.ts usageByHour), for the
+   * hours `wanted` keeps.
+   */
+  usageByHour(nowMs: number, kind: BillingKind, window: Window, wanted: (hour: number) => boolean) {
+    const t = this.advance(nowMs);
+    const clipped = { startMs: window.startMs, endMs: Math.min(window.endMs, t) };
+    return usageByHour(this.keptLinesOf(kind, clipped), wanted);
+  }
+
+  /** usage() of all resources together in hourly buckets (billing.ts totalsByHour), hour by hour. */
+  totalsByHour(nowMs: number, kind: BillingKind, window: Window): Map<number, Micros> {
+    const t = this.advance(nowMs);
+    const clipped = { startMs: window.startMs, endMs: Math.min(window.endMs, t) };
+    return totalsByHour(this.keptLinesOf(kind, clipped), clipped.startMs, clipped.endMs);
   }
 
   /** linesOf, kept for the present (see linesKept); a few windows at a time. */

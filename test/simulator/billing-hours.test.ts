@@ -71,12 +71,22 @@ describe('billing replies from encoded hours', () => {
 
   it('generate only the hours still open at the last reading when the daemon re-reads its trailing 48 h every 15 minutes', () => {
     const world = smallTeam();
-    // The world's own usage() is what generating hours calls; what it is asked for is recorded.
+    // The world's own usage readings are what generating hours calls; what they are asked for is recorded.
     const asked: Array<{ kind: string; startMs: number; endMs: number }> = [];
     const usage = world.usage.bind(world);
     world.usage = (nowMs, kind, window, size, options) => {
       asked.push({ kind, startMs: window.startMs, endMs: window.endMs });
       return usage(nowMs, kind, window, size, options);
+    };
+    const usageByHour = world.usageByHour.bind(world);
+    world.usageByHour = (nowMs, kind, window, wanted) => {
+      asked.push({ kind, startMs: window.startMs, endMs: window.endMs });
+      return usageByHour(nowMs, kind, window, wanted);
+    };
+    const totalsByHour = world.totalsByHour.bind(world);
+    world.totalsByHour = (nowMs, kind, window) => {
+      asked.push({ kind, startMs: window.startMs, endMs: window.endMs });
+      return totalsByHour(nowMs, kind, window);
     };
     const trailing = (t: number) => {
       const end = Math.floor(t / HOUR) * HOUR + HOUR;
@@ -124,6 +134,30 @@ describe('billing replies from encoded hours', () => {
       }
     }
     expect(compared).toBe(72);
+  });
+
+  it('send records in id order when the world lists its resources in another order', () => {
+    // Rows usually come in id order and skip the sort; a scenario listed backwards must not.
+    const scenario = loadScenario(packagePath('config/scenarios/small-team.yaml'));
+    const reversed = {
+      ...scenario,
+      pods: [...scenario.pods].reverse(),
+      volumes: [...scenario.volumes].reverse(),
+      endpoints: [...scenario.endpoints].reverse(),
+    };
+    const world = new World(reversed);
+    const t = START_MS + 30 * HOUR + 5 * MINUTE;
+    let multi = 0;
+    for (const path of Object.keys(BILLING_ROUTES)) {
+      const { sent, reference } = both(world, path, `bucketSize=hour&startTime=${iso(t - 100 * HOUR)}`, t);
+      expect(sent.payload, path).toBe(reference.payload);
+      const records = JSON.parse(sent.payload as string).records as Array<{ startTime: string }>;
+      const perHour = new Map<string, number>();
+      for (const record of records) perHour.set(record.startTime, (perHour.get(record.startTime) ?? 0) + 1);
+      if (Math.max(0, ...perHour.values()) > 1) multi++;
+    }
+    // Routes with several resources in one hour, so their order was at stake.
+    expect(multi).toBeGreaterThanOrEqual(2);
   });
 
   it('decode to the same body when a caller reads the reply as an object', () => {
