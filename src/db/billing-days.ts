@@ -10,7 +10,6 @@ export interface DayBucket {
   startTime: number;
   endTime: number;
   totalAmount: number;
-  fetchedAt: number;
   /** gpuAmount + cpuAmount > 0: the bucket billed compute. */
   compute: boolean;
 }
@@ -95,32 +94,46 @@ export class DayRollup {
     private readonly account: string,
   ) {}
 
-  added(kind: BillingKind, bucketSize: BucketSize, bucket: DayBucket): void {
-    const days = this.dayOf(kind, bucketSize, bucket.startTime);
-    const covered = Math.min(bucket.endTime, bucket.fetchedAt);
-    let day = days.get(bucket.resourceId);
+  /**
+   * A new bucket, in parts rather than a DayBucket: a backfill adds millions, and an object for
+   * each was garbage. `covered` is min(endTime, fetchedAt).
+   */
+  added(
+    kind: BillingKind,
+    bucketSize: BucketSize,
+    resourceId: string,
+    startTime: number,
+    endTime: number,
+    totalAmount: number,
+    covered: number,
+    compute: boolean,
+  ): void {
+    const days = this.dayOf(kind, bucketSize, startTime);
+    let day = days.get(resourceId);
     if (!day) {
-      day = { total: bucket.totalAmount, covered, ...NO_COMPUTE, touched: true, resum: false, recompute: false };
-      days.set(bucket.resourceId, day);
+      day = { total: totalAmount, covered, ...NO_COMPUTE, touched: true, resum: false, recompute: false };
+      days.set(resourceId, day);
     } else {
-      day.total = day.total + bucket.totalAmount;
+      day.total = day.total + totalAmount;
       day.covered = Math.max(day.covered, covered);
       day.touched = true;
     }
-    if (bucket.compute) {
-      day.computeStart = day.computeStart === null ? bucket.startTime : Math.max(day.computeStart, bucket.startTime);
-      day.computeEnd = day.computeEnd === null ? bucket.endTime : Math.max(day.computeEnd, bucket.endTime);
+    if (compute) {
+      day.computeStart = day.computeStart === null ? startTime : Math.max(day.computeStart, startTime);
+      day.computeEnd = day.computeEnd === null ? endTime : Math.max(day.computeEnd, endTime);
     }
   }
 
-  changed(kind: BillingKind, bucketSize: BucketSize, old: DayBucket, bucket: DayBucket): void {
+  /** A stored bucket written over: `old` as it was, `bucket` as it is now, `covered` as for added. */
+  changed(kind: BillingKind, bucketSize: BucketSize, old: DayBucket, bucket: DayBucket, covered: number): void {
     const day = this.dayOf(kind, bucketSize, old.startTime).get(old.resourceId);
     if (day) {
       day.total = day.total - old.totalAmount;
       // The day's latest compute may have been this bucket as it was: read it again at the end.
       if (old.compute && !(bucket.compute && bucket.endTime >= old.endTime)) day.recompute = true;
     }
-    this.added(kind, bucketSize, bucket);
+    const { resourceId, startTime, endTime, totalAmount, compute } = bucket;
+    this.added(kind, bucketSize, resourceId, startTime, endTime, totalAmount, covered, compute);
   }
 
   removed(kind: BillingKind, bucketSize: BucketSize, resourceId: string, startTime: number): void {
