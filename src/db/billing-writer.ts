@@ -12,8 +12,10 @@ export interface BillingRecordInput {
   startTime: number;
   endTime: number;
   totalAmount: number;
-  /** Every amount field of the record (totalAmount included), verbatim. */
+  /** Every amount field of the record (totalAmount included), verbatim; never changed once made (it may be shared). */
   amounts: Record<string, number>;
+  /** JSON.stringify(amounts), when whoever made the record has it already (billing-amounts.ts). */
+  amountsText?: string;
 }
 
 /** A stored bucket as a write compares it: resource_id, start_time, end_time, total_amount, amounts. */
@@ -86,7 +88,7 @@ export class BucketWriter {
     if (!stored && increasing(records)) {
       // A new bucket whose resources come each once (in order, as the API lists them): every
       // record is new, with nothing to compare it with (a backfill's case: no tuple to return).
-      for (const record of records) this.insert(record, JSON.stringify(record.amounts));
+      for (const record of records) this.insert(record, record.amountsText ?? JSON.stringify(record.amounts));
       return;
     }
     // By resource: what is stored, then what this call wrote (a resource listed twice is
@@ -122,7 +124,7 @@ export class BucketWriter {
    * same; returns what is stored now.
    */
   write(record: BillingRecordInput, old: StoredBucket | undefined): StoredBucket {
-    const amounts = JSON.stringify(record.amounts);
+    const amounts = record.amountsText ?? JSON.stringify(record.amounts);
     // A bucket re-read with the same amounts is left alone, fetched_at included, so a re-poll of
     // an overlapping window changes nothing and `written` counts real corrections.
     if (old !== undefined && old[2] === record.endTime && old[3] === record.totalAmount && old[4] === amounts) {
