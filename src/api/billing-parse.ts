@@ -94,18 +94,22 @@ export function checkBillingRecord<S extends z.ZodType>(
   index: number,
   op: string,
 ): BillingRecordOf<S> {
-  const { fields, record: recordSchema } = partsOf(schema);
+  return checkedRecord(partsOf(schema), record, index, op) as BillingRecordOf<S>;
+}
+
+/** checkBillingRecord with the schema's checks already at hand (a streamed piece holds hundreds of records). */
+function checkedRecord(parts: BillingSchemaParts, record: unknown, index: number, op: string): unknown {
   if (record !== null && typeof record === 'object') {
     let ok = true;
-    for (const [field, check] of fields) {
+    for (const [field, check] of parts.fields) {
       if (!check((record as Record<string, unknown>)[field])) {
         ok = false;
         break;
       }
     }
-    if (ok) return record as BillingRecordOf<S>;
+    if (ok) return record;
   }
-  return parseBodyAt(recordSchema, record, op, ['records', index]) as BillingRecordOf<S>;
+  return parseBodyAt(parts.record, record, op, ['records', index]);
 }
 
 /** The metadata of a streamed billing answer, from the members decoded beside its records. */
@@ -151,11 +155,11 @@ export async function consumeBillingText<S extends z.ZodType>(
       const decoded = decoder.push(chunk);
       if (decoded.length === 0) continue;
       if (raw) await sink.texts?.(decoded as string[], first);
-      else
-        await sink.records(
-          decoded.map((record, index) => checkBillingRecord(schema, record, first + index, op)),
-          first,
-        );
+      else {
+        const parts = partsOf(schema);
+        for (let k = 0; k < decoded.length; k++) decoded[k] = checkedRecord(parts, decoded[k], first + k, op);
+        await sink.records(decoded as BillingRecordOf<S>[], first);
+      }
     }
     return checkBillingMetadata(schema, decoder.end(), op);
   } catch (error) {

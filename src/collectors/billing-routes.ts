@@ -12,6 +12,7 @@ import {
 import { toIso } from '../clock.js';
 import type { BillingRecordInput, ReportedBucket } from '../db/billing.js';
 import type { BillingKind, BucketSize } from '../db/schema.js';
+import { amountsOf } from './billing-amounts.js';
 import { BillingSlicer, OutOfOrderError } from './billing-slicer.js';
 import { bucketsOfTexts, parseTime, type RecordText, startOf, UnreadableTextError } from './billing-text.js';
 import { type BucketWindow, bucketFloor } from './billing-windows.js';
@@ -256,11 +257,7 @@ function toRecordInput(
   record: BillingResponse['records'][number],
 ): BillingRecordInput {
   // Every *Amount field is kept, those the API adds later too, so nothing it reports is lost.
-  const amounts: Record<string, number> = {};
-  for (const field in record) {
-    const value = record[field];
-    if (typeof value === 'number' && field.endsWith('Amount')) amounts[field] = value;
-  }
+  const { amounts, text } = amountsOf(record);
   return {
     kind,
     resourceId: idField === undefined ? '' : String(record[idField]),
@@ -269,6 +266,7 @@ function toRecordInput(
     endTime: parseTime(record.endTime),
     totalAmount: record.totalAmount,
     amounts,
+    amountsText: text,
   };
 }
 

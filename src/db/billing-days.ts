@@ -10,7 +10,6 @@ export interface DayBucket {
   startTime: number;
   endTime: number;
   totalAmount: number;
-  fetchedAt: number;
   /** gpuAmount + cpuAmount > 0: the bucket billed compute. */
   compute: boolean;
 }
@@ -38,6 +37,22 @@ const NO_COMPUTE = { computeStart: null, computeEnd: null };
 
 type DayRow = [string, number, number, number | null, number | null];
 
+/**
+ * Days written per statement, and what each row binds of its own: the columns they share are
+ * bound once by name (as billing-writer.ts's inserts do), the rest PER a row.
+ */
+const BATCH = 64;
+const PER = 5;
+
+/** The upsert of `rows` days of one kind, size and UTC day. */
+function write(rows: number): string {
+  const row = '(@account, @kind, @bucketSize, @dayStart, ?, ?, ?, ?, ?)';
+  return `INSERT INTO billing_days (account, kind, bucket_size, day_start, resource_id, total_amount, covered_through,
+       compute_start, compute_end) VALUES ${Array(rows).fill(row).join(', ')}
+     ON CONFLICT DO UPDATE SET total_amount = excluded.total_amount, covered_through = excluded.covered_through,
+       compute_start = excluded.compute_start, compute_end = excluded.compute_end`;
+}
+
 const statements = perDatabase(({ sqlite }) => ({
   read: sqlite
     .prepare(
@@ -45,12 +60,8 @@ const statements = perDatabase(({ sqlite }) => ({
        WHERE account = ? AND kind = ? AND bucket_size = ? AND day_start = ?`,
     )
     .raw(),
-  write: sqlite.prepare(
-    `INSERT INTO billing_days (account, kind, bucket_size, day_start, resource_id, total_amount, covered_through,
-       compute_start, compute_end) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-     ON CONFLICT DO UPDATE SET total_amount = excluded.total_amount, covered_through = excluded.covered_through,
-       compute_start = excluded.compute_start, compute_end = excluded.compute_end`,
-  ),
+  writeOne: sqlite.prepare(write(1)),
+  writeBatch: sqlite.prepare(write(BATCH)),
   // What the delete trigger of migrations/0009 did: the day summed again from what is left.
   drop: sqlite.prepare(
     'DELETE FROM billing_days WHERE account = ? AND kind = ? AND bucket_size = ? AND day_start = ? AND resource_id = ?',
@@ -95,32 +106,46 @@ export class DayRollup {
     private readonly account: string,
   ) {}
 
-  added(kind: BillingKind, bucketSize: BucketSize, bucket: DayBucket): void {
-    const days = this.dayOf(kind, bucketSize, bucket.startTime);
-    const covered = Math.min(bucket.endTime, bucket.fetchedAt);
-    let day = days.get(bucket.resourceId);
+  /**
+   * A new bucket, in parts rather than a DayBucket: a backfill adds millions, and an object for
+   * each was garbage. `covered` is min(endTime, fetchedAt).
+   */
+  added(
+    kind: BillingKind,
+    bucketSize: BucketSize,
+    resourceId: string,
+    startTime: number,
+    endTime: number,
+    totalAmount: number,
+    covered: number,
+    compute: boolean,
+  ): void {
+    const days = this.dayOf(kind, bucketSize, startTime);
+    let day = days.get(resourceId);
     if (!day) {
-      day = { total: bucket.totalAmount, covered, ...NO_COMPUTE, touched: true, resum: false, recompute: false };
-      days.set(bucket.resourceId, day);
+      day = { total: totalAmount, covered, ...NO_COMPUTE, touched: true, resum: false, recompute: false };
+      days.set(resourceId, day);
     } else {
-      day.total = day.total + bucket.totalAmount;
+      day.total = day.total + totalAmount;
       day.covered = Math.max(day.covered, covered);
       day.touched = true;
     }
-    if (bucket.compute) {
-      day.computeStart = day.computeStart === null ? bucket.startTime : Math.max(day.computeStart, bucket.startTime);
-      day.computeEnd = day.computeEnd === null ? bucket.endTime : Math.max(day.computeEnd, bucket.endTime);
+    if (compute) {
+      day.computeStart = day.computeStart === null ? startTime : Math.max(day.computeStart, startTime);
+      day.computeEnd = day.computeEnd === null ? endTime : Math.max(day.computeEnd, endTime);
     }
   }
 
-  changed(kind: BillingKind, bucketSize: BucketSize, old: DayBucket, bucket: DayBucket): void {
+  /** A stored bucket written over: `old` as it was, `bucket` as it is now, `covered` as for added. */
+  changed(kind: BillingKind, bucketSize: BucketSize, old: DayBucket, bucket: DayBucket, covered: number): void {
     const day = this.dayOf(kind, bucketSize, old.startTime).get(old.resourceId);
     if (day) {
       day.total = day.total - old.totalAmount;
       // The day's latest compute may have been this bucket as it was: read it again at the end.
       if (old.compute && !(bucket.compute && bucket.endTime >= old.endTime)) day.recompute = true;
     }
-    this.added(kind, bucketSize, bucket);
+    const { resourceId, startTime, endTime, totalAmount, compute } = bucket;
+    this.added(kind, bucketSize, resourceId, startTime, endTime, totalAmount, covered, compute);
   }
 
   removed(kind: BillingKind, bucketSize: BucketSize, resourceId: string, startTime: number): void {
@@ -133,21 +158,39 @@ export class DayRollup {
   /** Writes the touched days; call after every bucket write of the transaction. */
   finish(): void {
     const s = statements(this.database);
+    const shared = { account: this.account, kind: '', bucketSize: '', dayStart: 0 };
+    const pending: unknown[] = [];
+    const flush = () => {
+      if (pending.length === BATCH * PER) s.writeBatch.run(shared, pending);
+      else for (let i = 0; i < pending.length; i += PER) s.writeOne.run(shared, pending.slice(i, i + PER));
+      pending.length = 0;
+    };
     for (const [key, days] of this.days) {
+      flush();
       const [kind, bucketSize, dayStartText] = key.split('\u0000') as [string, string, string];
-      const dayStart = Number(dayStartText);
-      const at = [this.account, kind, bucketSize, dayStart] as const;
+      shared.kind = kind;
+      shared.bucketSize = bucketSize;
+      shared.dayStart = Number(dayStartText);
       for (const [resourceId, day] of days) {
-        const where = { account: this.account, kind, bucketSize, dayStart, resourceId };
         if (day.resum) {
-          s.drop.run(...at, resourceId);
-          s.resum.run(where);
+          flush();
+          const { account, dayStart } = shared;
+          s.drop.run(account, kind, bucketSize, dayStart, resourceId);
+          s.resum.run({ account, kind, bucketSize, dayStart, resourceId });
           continue;
         }
-        if (day.touched) s.write.run(...at, resourceId, day.total, day.covered, day.computeStart, day.computeEnd);
-        if (day.recompute) s.recompute.run(where);
+        if (day.touched) {
+          pending.push(resourceId, day.total, day.covered, day.computeStart, day.computeEnd);
+          if (pending.length === BATCH * PER) flush();
+        }
+        if (day.recompute) {
+          // After the day's own write: it reads what the write left.
+          flush();
+          s.recompute.run({ account: this.account, kind, bucketSize, dayStart: shared.dayStart, resourceId });
+        }
       }
     }
+    flush();
     this.days.clear();
     this.last = undefined;
   }

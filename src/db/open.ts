@@ -205,6 +205,9 @@ function configure(sqlite: BetterSqlite3.Database, path: string, log: Logger): v
   sqlite.pragma('foreign_keys = ON');
   // Durable at every checkpoint; a power cut may lose the last transactions, never corrupt.
   sqlite.pragma('synchronous = NORMAL');
+  // A checkpoint (two fsyncs) every 4,000 pages of WAL, not SQLite's 1,000: a 30-day backfill
+  // spent about a second waiting on them; 4,000 frames still fit one WAL-index segment.
+  sqlite.pragma('wal_autocheckpoint = 4000');
 }
 
 /**

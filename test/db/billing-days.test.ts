@@ -176,4 +176,67 @@ describe('billing_days kept by the billing store', () => {
     expect(corrections).toBeGreaterThan(20);
     expect(withdrawn).toBeGreaterThan(10);
   });
+
+  it('holds them too for days of many resources, written many to a statement, corrections and withdrawals among them', () => {
+    const database = temp.open('many.db');
+    const old = temp.open('many-triggers.db', {
+      migrationsFolder: migrationsBefore(temp.dir(), '0015_billing_without_rowid'),
+    });
+    const next = seededRandom(11);
+    // 150 resources a day: two full statements of 64 and a rest, as a large account's slice has.
+    const pods = Array.from({ length: 150 }, (_, i) => `pod-${String(i).padStart(3, '0')}`);
+    const window = { from: T0 + 20 * HOUR, to: T0 + 30 * HOUR };
+    let fetchedAt = T0 + HOURS * HOUR;
+    let changed = 0;
+    for (let step = 0; step < 4; step++) {
+      fetchedAt += HOUR;
+      const records: BillingRecordInput[] = [];
+      for (let hour = 20; hour < 30; hour++) {
+        for (const pod of pods) {
+          const roll = next();
+          // The first store is all new; later ones keep most buckets, correct some and withdraw a few.
+          if (step > 0 && roll < 0.1) {
+            changed++;
+            continue;
+          }
+          if (step > 0 && roll < 0.7) {
+            const stored = database.sqlite
+              .prepare(
+                `SELECT end_time AS endTime, total_amount AS totalAmount, amounts FROM billing_records
+                 WHERE resource_id = ? AND start_time = ?`,
+              )
+              .get(pod, T0 + hour * HOUR) as { endTime: number; totalAmount: number; amounts: string } | undefined;
+            if (stored) {
+              records.push({
+                kind: 'pods',
+                resourceId: pod,
+                bucketSize: 'hour',
+                startTime: T0 + hour * HOUR,
+                endTime: stored.endTime,
+                totalAmount: stored.totalAmount,
+                amounts: JSON.parse(stored.amounts),
+              });
+              continue;
+            }
+          }
+          if (step > 0) changed++;
+          records.push(bucket(pod, hour, next));
+        }
+      }
+      replaceBillingWindow(
+        database,
+        { account: 'main', kind: 'pods', bucketSize: 'hour', ...window },
+        records,
+        fetchedAt,
+      );
+      storeWithTriggers(old.sqlite, window, records, fetchedAt);
+      expect(database.sqlite.prepare(RECORDS_SQL).raw().all()).toEqual(old.sqlite.prepare(RECORDS_SQL).raw().all());
+      expect(database.sqlite.prepare(DAYS_SQL).raw().all()).toEqual(old.sqlite.prepare(DAYS_SQL).raw().all());
+      for (const [, , computeStart, computeEnd, fromStart, fromEnd] of computeFromBuckets(database)) {
+        expect([computeStart, computeEnd]).toEqual([fromStart, fromEnd]);
+      }
+    }
+    expect(database.sqlite.prepare('SELECT count(*) FROM billing_days').pluck().get()).toBeGreaterThanOrEqual(150);
+    expect(changed).toBeGreaterThan(500);
+  });
 });
