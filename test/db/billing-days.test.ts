@@ -10,6 +10,28 @@ const temp = useTempDatabases();
 const PODS = ['pod-a', 'pod-b', 'pod-c'];
 const HOURS = 96;
 
+/** The pods bucket of `resourceId` at `hour` as stored, as a re-read reporting it unchanged would give it. */
+function storedBucket(database: Database, resourceId: string, hour: number): BillingRecordInput | undefined {
+  const startTime = T0 + hour * HOUR;
+  const stored = database.sqlite
+    .prepare(
+      `SELECT end_time AS endTime, total_amount AS totalAmount, amounts FROM billing_records
+       WHERE resource_id = ? AND start_time = ?`,
+    )
+    .get(resourceId, startTime) as { endTime: number; totalAmount: number; amounts: string } | undefined;
+  if (stored === undefined) return undefined;
+  const { endTime, totalAmount, amounts } = stored;
+  return {
+    kind: 'pods',
+    resourceId,
+    bucketSize: 'hour',
+    startTime,
+    endTime,
+    totalAmount,
+    amounts: JSON.parse(amounts),
+  };
+}
+
 function bucket(resourceId: string, hour: number, next: () => number): BillingRecordInput {
   const startTime = T0 + hour * HOUR;
   // Compute is billed about half the time, so a correction can take it away or bring it.
@@ -125,23 +147,10 @@ describe('billing_days kept by the billing store', () => {
       for (let hour = fromHour; hour < toHour; hour++) {
         for (const pod of PODS) {
           // Most buckets come back as stored; some change, some vanish, some are new.
-          const stored = database.sqlite
-            .prepare(
-              `SELECT end_time AS endTime, total_amount AS totalAmount, amounts FROM billing_records
-               WHERE resource_id = ? AND start_time = ?`,
-            )
-            .get(pod, T0 + hour * HOUR) as { endTime: number; totalAmount: number; amounts: string } | undefined;
+          const stored = storedBucket(database, pod, hour);
           const roll = next();
           if (stored && roll < 0.75) {
-            records.push({
-              kind: 'pods',
-              resourceId: pod,
-              bucketSize: 'hour',
-              startTime: T0 + hour * HOUR,
-              endTime: stored.endTime,
-              totalAmount: stored.totalAmount,
-              amounts: JSON.parse(stored.amounts),
-            });
+            records.push(stored);
           } else if (roll < 0.93) {
             records.push(bucket(pod, hour, next));
             if (stored) corrections++;
@@ -200,22 +209,9 @@ describe('billing_days kept by the billing store', () => {
             continue;
           }
           if (step > 0 && roll < 0.7) {
-            const stored = database.sqlite
-              .prepare(
-                `SELECT end_time AS endTime, total_amount AS totalAmount, amounts FROM billing_records
-                 WHERE resource_id = ? AND start_time = ?`,
-              )
-              .get(pod, T0 + hour * HOUR) as { endTime: number; totalAmount: number; amounts: string } | undefined;
+            const stored = storedBucket(database, pod, hour);
             if (stored) {
-              records.push({
-                kind: 'pods',
-                resourceId: pod,
-                bucketSize: 'hour',
-                startTime: T0 + hour * HOUR,
-                endTime: stored.endTime,
-                totalAmount: stored.totalAmount,
-                amounts: JSON.parse(stored.amounts),
-              });
+              records.push(stored);
               continue;
             }
           }

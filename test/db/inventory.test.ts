@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type ClusterInput, liveClusters, syncClusters } from '../../src/db/clusters.js';
+import { liveClusters, syncClusters } from '../../src/db/clusters.js';
 import { lastFetched, markFetched, stalestFirst } from '../../src/db/freshness.js';
 import { syncPods } from '../../src/db/pods.js';
 import {
@@ -10,7 +10,7 @@ import {
   workerSamplesBetween,
 } from '../../src/db/serverless.js';
 import { liveNetworkVolumes, type NetworkVolumeInput, syncNetworkVolumes } from '../../src/db/volumes.js';
-import { MINUTE, T0, useTempDatabases } from './support.js';
+import { clusterInput, MINUTE, T0, useTempDatabases } from './support.js';
 
 const temp = useTempDatabases();
 
@@ -29,19 +29,8 @@ const endpoint: EndpointInput = {
 describe('clusters, endpoints and network volumes', () => {
   it('tracks clusters with their Pods by status, and marks a deleted cluster gone', () => {
     const database = temp.open();
-    const cluster = (clusterId: string, podsByStatus: Record<string, number>): ClusterInput => ({
-      clusterId,
-      name: `cluster-${clusterId}`,
-      type: 'TRAINING',
-      gpuTypeId: 'NVIDIA H100 80GB HBM3',
-      gpuCountPerPod: 8,
-      podCount: 4,
-      podsByStatus,
-      dataCenterId: 'US-KS-2',
-      createdAt: T0,
-    });
-    syncClusters(database, 'main', [cluster('c1', { RUNNING: 3, PROVISIONING: 1 }), cluster('c2', {})], T0);
-    expect(syncClusters(database, 'main', [cluster('c1', { RUNNING: 4 })], T0 + MINUTE)).toEqual({
+    syncClusters(database, 'main', [clusterInput('c1', { RUNNING: 3, PROVISIONING: 1 }), clusterInput('c2', {})], T0);
+    expect(syncClusters(database, 'main', [clusterInput('c1', { RUNNING: 4 })], T0 + MINUTE)).toEqual({
       upserted: 1,
       gone: ['c2'],
     });

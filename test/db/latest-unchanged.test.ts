@@ -3,22 +3,12 @@ import { type DataCenterInput, upsertDataCenters } from '../../src/db/catalog.js
 import { type ClusterInput, syncClusters } from '../../src/db/clusters.js';
 import type { Database } from '../../src/db/open.js';
 import { seededRandom } from '../helpers/seeded-random.js';
-import { MINUTE, T0, useTempDatabases } from './support.js';
+import { clusterInput, MINUTE, T0, useTempDatabases } from './support.js';
 
 const temp = useTempDatabases();
 
 function cluster(clusterId: string, running: number): ClusterInput {
-  return {
-    clusterId,
-    name: `cluster-${clusterId}`,
-    type: 'TRAINING',
-    gpuTypeId: 'NVIDIA H100 80GB HBM3',
-    gpuCountPerPod: 8,
-    podCount: 4,
-    podsByStatus: { RUNNING: running },
-    dataCenterId: 'US-KS-2',
-    createdAt: T0,
-  };
+  return clusterInput(clusterId, { RUNNING: running });
 }
 
 function dataCenter(dataCenterId: string, compliance: string[]): DataCenterInput {

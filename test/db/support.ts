@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
 import type { BillingRecordInput } from '../../src/db/billing.js';
+import type { ClusterInput } from '../../src/db/clusters.js';
 import { finishRun, startRun } from '../../src/db/collector-runs.js';
 import { type Database, type OpenOptions, openDatabase } from '../../src/db/open.js';
 import type { EndpointInput, WorkerSampleInput } from '../../src/db/serverless.js';
@@ -64,6 +65,21 @@ export function podBucket(podId: string, hour: number, gpuAmount: number, diskAm
     endTime: startTime + HOUR,
     totalAmount,
     amounts: { totalAmount, gpuAmount, cpuAmount: 0, diskAmount },
+  };
+}
+
+/** An 8×H100 training cluster of four Pods, `podsByStatus` counting them by status. */
+export function clusterInput(clusterId: string, podsByStatus: Record<string, number>): ClusterInput {
+  return {
+    clusterId,
+    name: `cluster-${clusterId}`,
+    type: 'TRAINING',
+    gpuTypeId: 'NVIDIA H100 80GB HBM3',
+    gpuCountPerPod: 8,
+    podCount: 4,
+    podsByStatus,
+    dataCenterId: 'US-KS-2',
+    createdAt: T0,
   };
 }
 
