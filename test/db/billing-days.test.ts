@@ -20,16 +20,17 @@ function storedBucket(database: Database, resourceId: string, hour: number): Bil
     )
     .get(resourceId, startTime) as { endTime: number; totalAmount: number; amounts: string } | undefined;
   if (stored === undefined) return undefined;
-  const { endTime, totalAmount, amounts } = stored;
-  return {
-    kind: 'pods',
-    resourceId,
-    bucketSize: 'hour',
-    startTime,
-    endTime,
-    totalAmount,
-    amounts: JSON.parse(amounts),
-  };
+  return podsHour(resourceId, startTime, stored.endTime, stored.totalAmount, JSON.parse(stored.amounts));
+}
+
+function podsHour(
+  resourceId: string,
+  startTime: number,
+  endTime: number,
+  totalAmount: number,
+  amounts: Record<string, number>,
+): BillingRecordInput {
+  return { kind: 'pods', resourceId, bucketSize: 'hour', startTime, endTime, totalAmount, amounts };
 }
 
 function bucket(resourceId: string, hour: number, next: () => number): BillingRecordInput {
@@ -41,15 +42,7 @@ function bucket(resourceId: string, hour: number, next: () => number): BillingRe
   const totalAmount = gpuAmount + cpuAmount + diskAmount;
   // The running bucket ends when it was read: a re-read can move its end.
   const endTime = next() < 0.9 ? startTime + HOUR : startTime + Math.floor(next() * HOUR);
-  return {
-    kind: 'pods',
-    resourceId,
-    bucketSize: 'hour',
-    startTime,
-    endTime,
-    totalAmount,
-    amounts: { totalAmount, gpuAmount, cpuAmount, diskAmount },
-  };
+  return podsHour(resourceId, startTime, endTime, totalAmount, { totalAmount, gpuAmount, cpuAmount, diskAmount });
 }
 
 /** What podwarden stored before: the upsert and deletes whose triggers (migrations/0009) kept billing_days. */
@@ -89,6 +82,18 @@ function storeWithTriggers(
         .run(resourceId, startTime);
     }
   })();
+}
+
+/** The same window re-read stored by podwarden into `database` and as before, with triggers, into `old`. */
+function replaceWindowBothWays(
+  database: Database,
+  old: Database,
+  window: { from: number; to: number },
+  records: BillingRecordInput[],
+  fetchedAt: number,
+) {
+  replaceBillingWindow(database, { account: 'main', kind: 'pods', bucketSize: 'hour', ...window }, records, fetchedAt);
+  storeWithTriggers(old.sqlite, window, records, fetchedAt);
 }
 
 const DAYS_SQL = `SELECT account, kind, bucket_size, day_start, resource_id, total_amount, covered_through
@@ -161,13 +166,7 @@ describe('billing_days kept by the billing store', () => {
       if (records.length > 0 && next() < 0.2) records.push(bucket(records[0]?.resourceId ?? 'pod-a', fromHour, next));
       const window = { from: T0 + fromHour * HOUR, to: T0 + toHour * HOUR };
       if (next() < 0.8) {
-        replaceBillingWindow(
-          database,
-          { account: 'main', kind: 'pods', bucketSize: 'hour', ...window },
-          records,
-          fetchedAt,
-        );
-        storeWithTriggers(old.sqlite, window, records, fetchedAt);
+        replaceWindowBothWays(database, old, window, records, fetchedAt);
       } else {
         upsertBillingRecords(database, 'main', records, fetchedAt);
         storeWithTriggers(old.sqlite, undefined, records, fetchedAt);
@@ -219,13 +218,7 @@ describe('billing_days kept by the billing store', () => {
           records.push(bucket(pod, hour, next));
         }
       }
-      replaceBillingWindow(
-        database,
-        { account: 'main', kind: 'pods', bucketSize: 'hour', ...window },
-        records,
-        fetchedAt,
-      );
-      storeWithTriggers(old.sqlite, window, records, fetchedAt);
+      replaceWindowBothWays(database, old, window, records, fetchedAt);
       expect(database.sqlite.prepare(RECORDS_SQL).raw().all()).toEqual(old.sqlite.prepare(RECORDS_SQL).raw().all());
       expect(database.sqlite.prepare(DAYS_SQL).raw().all()).toEqual(old.sqlite.prepare(DAYS_SQL).raw().all());
       for (const [, , computeStart, computeEnd, fromStart, fromEnd] of computeFromBuckets(database)) {
