@@ -1,4 +1,5 @@
 import type { Database } from './open.js';
+import { BATCH_ROWS, RowBatch, valuesOf } from './row-batch.js';
 import type { BillingKind, BucketSize } from './schema.js';
 import { perDatabase } from './statements.js';
 
@@ -37,18 +38,14 @@ const NO_COMPUTE = { computeStart: null, computeEnd: null };
 
 type DayRow = [string, number, number, number | null, number | null];
 
-/**
- * Days written per statement, and what each row binds of its own: the columns they share are
- * bound once by name (as billing-writer.ts's inserts do), the rest PER a row.
- */
-const BATCH = 64;
-const PER = 5;
+/** What a day's row binds of its own: the columns the days of one statement share are bound by name (row-batch.ts). */
+const PER_ROW = 5;
 
 /** The upsert of `rows` days of one kind, size and UTC day. */
 function write(rows: number): string {
   const row = '(@account, @kind, @bucketSize, @dayStart, ?, ?, ?, ?, ?)';
   return `INSERT INTO billing_days (account, kind, bucket_size, day_start, resource_id, total_amount, covered_through,
-       compute_start, compute_end) VALUES ${Array(rows).fill(row).join(', ')}
+       compute_start, compute_end) VALUES ${valuesOf(row, rows)}
      ON CONFLICT DO UPDATE SET total_amount = excluded.total_amount, covered_through = excluded.covered_through,
        compute_start = excluded.compute_start, compute_end = excluded.compute_end`;
 }
@@ -61,7 +58,7 @@ const statements = perDatabase(({ sqlite }) => ({
     )
     .raw(),
   writeOne: sqlite.prepare(write(1)),
-  writeBatch: sqlite.prepare(write(BATCH)),
+  writeBatch: sqlite.prepare(write(BATCH_ROWS)),
   // What the delete trigger of migrations/0009 did: the day summed again from what is left.
   drop: sqlite.prepare(
     'DELETE FROM billing_days WHERE account = ? AND kind = ? AND bucket_size = ? AND day_start = ? AND resource_id = ?',
@@ -158,39 +155,39 @@ export class DayRollup {
   /** Writes the touched days; call after every bucket write of the transaction. */
   finish(): void {
     const s = statements(this.database);
-    const shared = { account: this.account, kind: '', bucketSize: '', dayStart: 0 };
-    const pending: unknown[] = [];
-    const flush = () => {
-      if (pending.length === BATCH * PER) s.writeBatch.run(shared, pending);
-      else for (let i = 0; i < pending.length; i += PER) s.writeOne.run(shared, pending.slice(i, i + PER));
-      pending.length = 0;
-    };
+    const writes = new RowBatch(s.writeOne, s.writeBatch, PER_ROW, {
+      account: this.account,
+      kind: '',
+      bucketSize: '',
+      dayStart: 0,
+    });
+    const { shared } = writes;
     for (const [key, days] of this.days) {
-      flush();
+      writes.flush();
       const [kind, bucketSize, dayStartText] = key.split('\u0000') as [string, string, string];
       shared.kind = kind;
       shared.bucketSize = bucketSize;
       shared.dayStart = Number(dayStartText);
       for (const [resourceId, day] of days) {
         if (day.resum) {
-          flush();
+          writes.flush();
           const { account, dayStart } = shared;
           s.drop.run(account, kind, bucketSize, dayStart, resourceId);
           s.resum.run({ account, kind, bucketSize, dayStart, resourceId });
           continue;
         }
         if (day.touched) {
-          pending.push(resourceId, day.total, day.covered, day.computeStart, day.computeEnd);
-          if (pending.length === BATCH * PER) flush();
+          writes.values.push(resourceId, day.total, day.covered, day.computeStart, day.computeEnd);
+          writes.added();
         }
         if (day.recompute) {
           // After the day's own write: it reads what the write left.
-          flush();
+          writes.flush();
           s.recompute.run({ account: this.account, kind, bucketSize, dayStart: shared.dayStart, resourceId });
         }
       }
     }
-    flush();
+    writes.flush();
     this.days.clear();
     this.last = undefined;
   }

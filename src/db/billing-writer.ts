@@ -1,5 +1,6 @@
 import { billsCompute, DayRollup } from './billing-days.js';
 import type { Database } from './open.js';
+import { BATCH_ROWS, RowBatch, valuesOf } from './row-batch.js';
 import type { BillingKind, BucketSize } from './schema.js';
 import { billedSpendChanged } from './spend.js';
 import { perDatabase } from './statements.js';
@@ -22,21 +23,15 @@ export interface BillingRecordInput {
 export type StoredBucket = [string, number, number, number, string];
 
 const COLUMNS = '(account, kind, resource_id, bucket_size, start_time, end_time, total_amount, amounts, fetched_at)';
-/**
- * One row of an insert: what all rows of a batch share is bound once by name (SQLite gives a
- * repeated name one parameter), the rest per row, PER of them. Binding is a good part of an
- * insert's cost: 5 parameters a row instead of 9 took a fifth off a backfill's inserts.
- */
+/** One row of an insert: what a batch's rows share bound by name, PER_ROW values of its own (row-batch.ts). */
 const ROW = '(@account, @kind, ?, @bucketSize, ?, ?, ?, ?, @fetchedAt)';
-const PER = 5;
-/** Rows per multi-row INSERT: one statement step for many rows (far below SQLite's parameter limit). */
-const BATCH = 64;
+const PER_ROW = 5;
 const BUCKET = 'account = ? AND kind = ? AND bucket_size = ? AND start_time = ?';
 
 const statements = perDatabase(({ sqlite }) => ({
   // Plain inserts: whoever writes has read what is stored, so a conflict is a bug and must fail loudly.
   insertOne: sqlite.prepare(`INSERT INTO billing_records ${COLUMNS} VALUES ${ROW}`),
-  insertBatch: sqlite.prepare(`INSERT INTO billing_records ${COLUMNS} VALUES ${Array(BATCH).fill(ROW).join(', ')}`),
+  insertBatch: sqlite.prepare(`INSERT INTO billing_records ${COLUMNS} VALUES ${valuesOf(ROW, BATCH_ROWS)}`),
   update: sqlite.prepare(
     `UPDATE billing_records SET end_time = ?, total_amount = ?, amounts = ?, fetched_at = ?
      WHERE ${BUCKET} AND resource_id = ?`,
@@ -57,9 +52,8 @@ const statements = perDatabase(({ sqlite }) => ({
 export class BucketWriter {
   private readonly s: ReturnType<typeof statements>;
   private readonly rollup: DayRollup;
-  /** The per-row parameters of the rows not inserted yet, PER a row, all of `shared`'s kind and size. */
-  private readonly pending: unknown[] = [];
-  private readonly shared: { account: string; kind: BillingKind; bucketSize: BucketSize; fetchedAt: number };
+  /** The rows not inserted yet, all of its `shared` kind and size. */
+  private readonly inserts: RowBatch<{ account: string; kind: BillingKind; bucketSize: BucketSize; fetchedAt: number }>;
   written = 0;
   deleted = 0;
 
@@ -70,7 +64,8 @@ export class BucketWriter {
   ) {
     this.s = statements(database);
     this.rollup = new DayRollup(database, account);
-    this.shared = { account, kind: 'account', bucketSize: 'hour', fetchedAt };
+    const shared = { account, kind: 'account' as BillingKind, bucketSize: 'hour' as BucketSize, fetchedAt };
+    this.inserts = new RowBatch(this.s.insertOne, this.s.insertBatch, PER_ROW, shared);
   }
 
   /**
@@ -113,7 +108,7 @@ export class BucketWriter {
 
   /** Deletes every stored row of a bucket the API no longer reports. */
   removeBucket(kind: BillingKind, bucketSize: BucketSize, startTime: number): void {
-    this.flushInserts();
+    this.inserts.flush();
     const gone = this.s.removeBucket.all(this.account, kind, bucketSize, startTime) as string[];
     for (const resourceId of gone) this.rollup.removed(kind, bucketSize, resourceId, startTime);
     this.deleted += gone.length;
@@ -134,7 +129,7 @@ export class BucketWriter {
     if (old === undefined) {
       this.insert(record, amounts);
     } else {
-      this.flushInserts();
+      this.inserts.flush();
       this.s.update.run(
         endTime,
         totalAmount,
@@ -158,15 +153,15 @@ export class BucketWriter {
   /** Inserts a record nothing is stored under; `amounts` is its amounts' JSON text. */
   private insert(record: BillingRecordInput, amounts: string): void {
     const { kind, bucketSize, resourceId, startTime, endTime, totalAmount } = record;
-    const shared = this.shared;
+    const inserts = this.inserts;
+    const shared = inserts.shared;
     if (kind !== shared.kind || bucketSize !== shared.bucketSize) {
-      this.flushInserts();
+      inserts.flush();
       shared.kind = kind;
       shared.bucketSize = bucketSize;
     }
-    const pending = this.pending;
-    pending.push(resourceId, startTime, endTime, totalAmount, amounts);
-    if (pending.length === BATCH * PER) this.flushInserts();
+    inserts.values.push(resourceId, startTime, endTime, totalAmount, amounts);
+    inserts.added();
     const covered = Math.min(endTime, this.fetchedAt);
     this.rollup.added(
       kind,
@@ -182,23 +177,16 @@ export class BucketWriter {
   }
 
   remove(kind: BillingKind, bucketSize: BucketSize, resourceId: string, startTime: number): void {
-    this.flushInserts();
+    this.inserts.flush();
     const changes = this.s.remove.run(this.account, kind, bucketSize, startTime, resourceId).changes;
     if (changes > 0) this.rollup.removed(kind, bucketSize, resourceId, startTime);
     this.deleted += changes;
   }
 
   finish(): void {
-    this.flushInserts();
+    this.inserts.flush();
     this.rollup.finish();
     if (this.written + this.deleted > 0) billedSpendChanged(this.database);
-  }
-
-  private flushInserts(): void {
-    const values = this.pending;
-    if (values.length === BATCH * PER) this.s.insertBatch.run(this.shared, values);
-    else for (let i = 0; i < values.length; i += PER) this.s.insertOne.run(this.shared, values.slice(i, i + PER));
-    values.length = 0;
   }
 }
 
