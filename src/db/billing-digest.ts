@@ -1,7 +1,7 @@
 import { hash as oneShotHash } from 'node:crypto';
 import type { Database } from './open.js';
 import type { BillingKind, BucketSize } from './schema.js';
-import { perDatabase } from './statements.js';
+import { dataVersion, perDatabase } from './statements.js';
 
 /**
  * The digests of billing_digests (tables/billing.ts): what a route reported for one bucket, as
@@ -95,10 +95,10 @@ export interface StoredBuckets {
  * committed (none is kept by a write inside another transaction, which may still roll back),
  * dropped by every other writer of billing_records or billing_digests (forgetStoredBuckets), and
  * all dropped when another connection commits (data_version, read inside the write's transaction,
- * where it also pins the snapshot the write reads). A restart starts with nothing kept.
+ * where it also pins the snapshot the write reads: a write never runs inside oneDataVersion, which
+ * is for stretches that only read). A restart starts with nothing kept.
  */
-const kept = perDatabase(({ sqlite }) => ({
-  dataVersion: sqlite.prepare('PRAGMA data_version').pluck(),
+const kept = perDatabase(() => ({
   seen: Number.NaN,
   windows: new Map<string, { from: number; to: number; stored: StoredBuckets }>(),
 }));
@@ -113,7 +113,7 @@ function scopeKey(scope: DigestScope): string {
  */
 export function storedBucketsIn(database: Database, scope: DigestScope, from: number, to: number): StoredBuckets {
   const cache = kept(database);
-  const version = cache.dataVersion.get() as number;
+  const version = dataVersion(database);
   if (version !== cache.seen) {
     cache.seen = version;
     cache.windows.clear();
