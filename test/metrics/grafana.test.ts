@@ -81,8 +81,9 @@ describe('the provisioned Grafana dashboard', () => {
   it('names no datasource by a fixed uid anywhere (only the variable, or Grafana built-ins)', () => {
     const fixed: string[] = [];
     const visit = (node: unknown, path: string): void => {
-      if (Array.isArray(node)) node.forEach((item, index) => visit(item, `${path}[${index}]`));
-      else if (node !== null && typeof node === 'object') {
+      if (Array.isArray(node)) {
+        for (const [index, item] of node.entries()) visit(item, `${path}[${index}]`);
+      } else if (node !== null && typeof node === 'object') {
         for (const [key, value] of Object.entries(node)) {
           if (key === 'datasource') {
             const uid = typeof value === 'string' ? value : (value as { uid?: unknown } | null)?.uid;
