@@ -128,6 +128,10 @@ describe.skipIf(!hasPeer('kubectl', 'kubernetes-client', 'help'))(
       expect(writable.map((mount: { mountPath: string }) => mount.mountPath).sort()).toEqual(['/data', '/tmp']);
       const data = volumeOf(writable.find((mount: { mountPath: string }) => mount.mountPath === '/data').name);
       expect(data.persistentVolumeClaim.claimName).toBe(byKind('PersistentVolumeClaim').metadata.name);
+      // Secret files belong to root and the fsGroup: podwarden (not root) reads them through its group.
+      const secrets = pod.volumes.find((volume: { secret?: unknown }) => volume.secret);
+      expect(secrets.secret.defaultMode & 0o040, 'group-readable').toBe(0o040);
+      expect(secrets.secret.defaultMode & 0o007, 'not world-readable').toBe(0);
       expect(byKind('PersistentVolumeClaim').spec.accessModes).toEqual(['ReadWriteOnce']);
     });
 
