@@ -25,8 +25,8 @@ export interface DemoEndpoints {
 
 /**
  * Writes config/demo.yaml, with its addresses replaced by what `podwarden demo` started itself
- * (the file names the compose services sim:8080 and mailpit:1025; the demo runs everything on
- * loopback), to `<dir>/podwarden.yaml`, and loads the daemon's configuration from that file. The
+ * (the file names the compose services sim:8080, mailpit:1025 and alertmanager:9093; the demo runs
+ * everything on loopback and starts no Alertmanager), to `<dir>/podwarden.yaml`, and loads the daemon's configuration from that file. The
  * file stays after the demo, so `why`, `snooze` and `silence --config <it>` work on the demo's
  * database: what the daemon ran on is exactly what they read.
  */
@@ -47,6 +47,9 @@ export function writeDemoConfig(endpoints: DemoEndpoints): { path: string; confi
   document.setIn(['email', 'host'], endpoints.smtp.host);
   document.setIn(['email', 'port'], endpoints.smtp.port);
   document.setIn(['email', 'secure'], 'none');
+  // The file names the compose stack's Alertmanager; the demo starts none, and posting to a host
+  // that does not resolve would only fill its console with retries.
+  document.deleteIn(['alerts', 'alertmanager']);
   document.commentBefore =
     ` Written by \`podwarden demo\` from config/demo.yaml, with the addresses of what it started\n` +
     ` (simulator, mail sink) and its database ${database}. Replaced by the next demo in this folder.\n` +

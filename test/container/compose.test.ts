@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { loadConfig } from '../../src/config/load.js';
+import type { Config } from '../../src/config/schema.js';
 import { parseListen } from '../../src/config/sections/http.js';
 import { packagePath } from '../../src/package-root.js';
 import { loadScenario } from '../../src/simulator/scenario.js';
@@ -45,6 +46,16 @@ function hostnames(name: string): string[] {
 function mount(spec: string): { source: string; target: string; bind: boolean } {
   const [source = '', target = ''] = spec.split(':');
   return { source, target, bind: source.startsWith('.') || source.startsWith('/') };
+}
+
+/** podwarden's alerts reach the stack's Alertmanager, on the port it listens on, through every rule's route. */
+function expectPostsToTheAlertmanager(config: Config): void {
+  const urls = (config.alerts.alertmanager?.urls ?? []).map((url) => new URL(url));
+  expect(urls).toHaveLength(1);
+  expect(hostnames('alertmanager')).toContain(urls[0]?.hostname);
+  expect(service('alertmanager').ports).toContain(`${urls[0]?.port}:${urls[0]?.port}`);
+  // No rule is routed away from it (a rule not listed goes to every channel configured).
+  for (const channels of Object.values(config.alerts.route)) expect(channels).toContain('alertmanager');
 }
 
 function commandOption(command: string[] | undefined, option: string): string | undefined {
@@ -101,7 +112,10 @@ describe('config/docker-compose.yml', () => {
         else expect(Object.keys(compose.volumes), `${name} uses volume ${source}`).toContain(source);
       }
     }
-    expect(service('podwarden').volumes?.map((spec) => mount(spec).target)).toEqual(['/data']);
+    expect(service('podwarden').volumes?.map((spec) => mount(spec).target)).toEqual([
+      '/data',
+      '/etc/podwarden/podwarden.yaml',
+    ]);
     expect(service('podwarden-demo').volumes?.map((spec) => mount(spec).target)).toEqual(['/data']);
   });
 
@@ -130,6 +144,7 @@ describe('config/docker-compose.yml', () => {
     expect(demo.depends_on).toEqual({
       sim: { condition: 'service_healthy' },
       mailpit: { condition: 'service_started' },
+      alertmanager: { condition: 'service_started' },
     });
 
     // The image copies config/ to /app/config, so the file it names is this one.
@@ -142,6 +157,30 @@ describe('config/docker-compose.yml', () => {
     expect({ port: config.email.port, secure: config.email.secure }).toEqual({ port: 1025, secure: 'none' });
     expect(config.database.path.startsWith('/data/')).toBe(true);
     expect(parseListen(config.http.listen)?.port).toBe(9464);
+    expectPostsToTheAlertmanager(config);
+  });
+
+  it("runs the live daemon on the stack's configuration: its account from the environment, mail to Mailpit, alerts to the Alertmanager", () => {
+    const live = service('podwarden');
+    expect(live.command).toBeUndefined();
+    const configMount = live.volumes?.map(mount).find((m) => m.target === '/etc/podwarden/podwarden.yaml');
+    expect(configMount?.bind).toBe(true);
+    expect(live.depends_on).toEqual(['mailpit', 'alertmanager']);
+    // The image's default is `run` with PODWARDEN_CONFIG=/etc/podwarden/podwarden.yaml: the mounted file.
+    const dockerfile = readFileSync(packagePath('Dockerfile'), 'utf8');
+    expect(dockerfile).toMatch(/PODWARDEN_CONFIG=\/etc\/podwarden\/podwarden\.yaml/);
+
+    const config = loadConfig({
+      path: join(COMPOSE_DIR, configMount?.source ?? '-'),
+      env: { RUNPOD_API_KEY: 'rpa_compose_test_key' },
+    });
+    expect(config.accounts.map((account) => account.apiKey)).toEqual(['rpa_compose_test_key']);
+    expect(hostnames('mailpit')).toContain(config.email.host);
+    expect({ port: config.email.port, secure: config.email.secure }).toEqual({ port: 1025, secure: 'none' });
+    expect(config.email.to.length).toBeGreaterThan(0);
+    expect(config.database.path.startsWith('/data/')).toBe(true);
+    expect(parseListen(config.http.listen)?.port).toBe(9464);
+    expectPostsToTheAlertmanager(config);
   });
 
   it('lets Prometheus scrape podwarden by the name its configuration uses, in either profile', () => {
@@ -154,6 +193,16 @@ describe('config/docker-compose.yml', () => {
     expect(targets).toEqual(['podwarden:9464']);
     expect(hostnames('podwarden')).toContain('podwarden');
     expect(hostnames('podwarden-demo')).toContain('podwarden');
+  });
+
+  it("sends Prometheus's own alerts (rules.yml) to the stack's Alertmanager", () => {
+    const prometheus = parseYaml(readFileSync(join(COMPOSE_DIR, 'prometheus/prometheus.yml'), 'utf8')) as {
+      alerting?: { alertmanagers: Array<{ static_configs: Array<{ targets: string[] }> }> };
+    };
+    const targets = prometheus.alerting?.alertmanagers.flatMap((a) => a.static_configs.flatMap((c) => c.targets));
+    expect(targets).toEqual(['alertmanager:9093']);
+    expect(hostnames('alertmanager')).toContain('alertmanager');
+    expect(service('alertmanager').ports).toContain('9093:9093');
   });
 
   it('runs Alertmanager on the shipped configuration, mailing through Mailpit', () => {

@@ -24,7 +24,13 @@ interface Dashboard {
   schemaVersion: number;
   panels: Panel[];
   templating: {
-    list: Array<{ name: string; datasource: { uid: string }; definition: string; query: { query: string } }>;
+    list: Array<{
+      name: string;
+      type: string;
+      datasource?: { type: string; uid: string };
+      definition: string;
+      query: string | { query: string };
+    }>;
   };
 }
 
@@ -33,6 +39,8 @@ const datasources = parseYaml(
   readFileSync(packagePath('config/grafana/provisioning/datasources/prometheus.yml'), 'utf8'),
 );
 const providers = parseYaml(readFileSync(packagePath('config/grafana/provisioning/dashboards/podwarden.yml'), 'utf8'));
+/** The dashboard variable every query names its datasource by. */
+const DATASOURCE_VARIABLE = 'datasource';
 const PANEL_TYPES = new Set(['stat', 'timeseries', 'heatmap', 'status-history', 'state-timeline', 'table', 'bargauge']);
 const graphs = dashboard.panels.filter((panel) => panel.type !== 'row');
 
@@ -45,28 +53,53 @@ beforeAll(async () => {
 });
 
 describe('the provisioned Grafana dashboard', () => {
-  it('is provisioned from files with a Prometheus datasource of a fixed uid', () => {
+  it("is provisioned from files with the compose stack's Prometheus as the default datasource", () => {
     expect(datasources.apiVersion).toBe(1);
     expect(datasources.datasources).toHaveLength(1);
-    expect(datasources.datasources[0]).toMatchObject({
-      type: 'prometheus',
-      uid: 'podwarden-prometheus',
-      access: 'proxy',
-    });
+    // The dashboard's datasource variable starts on the default datasource: this one.
+    expect(datasources.datasources[0]).toMatchObject({ type: 'prometheus', access: 'proxy', isDefault: true });
     expect(providers.providers[0]).toMatchObject({ type: 'file', options: { path: expect.stringMatching(/^\//) } });
     expect(dashboard).toMatchObject({ uid: 'podwarden-overview', title: 'podwarden' });
     expect(dashboard.schemaVersion).toBeGreaterThanOrEqual(36);
   });
 
-  it('queries that datasource in every panel, target and variable', () => {
-    const uid = datasources.datasources[0].uid;
+  it('chooses its Prometheus by a datasource variable, starting on the default one, so it imports into any Grafana', () => {
+    const [first, ...others] = dashboard.templating.list;
+    // First, so the query variables below it resolve against the chosen datasource.
+    expect(first).toMatchObject({ name: DATASOURCE_VARIABLE, type: 'datasource', query: 'prometheus' });
+    // No `current`: Grafana selects the default datasource (the provisioned one in the compose stack).
+    expect(first).not.toHaveProperty('current.value');
     expect(graphs.length).toBeGreaterThan(10);
+    const chosen = { type: 'prometheus', uid: `\${${DATASOURCE_VARIABLE}}` };
     for (const panel of graphs) {
-      expect(panel.datasource, panel.title).toEqual({ type: 'prometheus', uid });
-      for (const target of panel.targets ?? [])
-        expect(target.datasource, panel.title).toEqual({ type: 'prometheus', uid });
+      expect(panel.datasource, panel.title).toEqual(chosen);
+      for (const target of panel.targets ?? []) expect(target.datasource, panel.title).toEqual(chosen);
     }
-    for (const variable of dashboard.templating.list) expect(variable.datasource.uid, variable.name).toBe(uid);
+    for (const variable of others) expect(variable.datasource, variable.name).toEqual(chosen);
+  });
+
+  it('names no datasource by a fixed uid anywhere (only the variable, or Grafana built-ins)', () => {
+    const fixed: string[] = [];
+    const visit = (node: unknown, path: string): void => {
+      if (Array.isArray(node)) {
+        for (const [index, item] of node.entries()) visit(item, `${path}[${index}]`);
+      } else if (node !== null && typeof node === 'object') {
+        for (const [key, value] of Object.entries(node)) {
+          if (key === 'datasource') {
+            const uid = typeof value === 'string' ? value : (value as { uid?: unknown } | null)?.uid;
+            const builtIn = (value as { type?: unknown } | null)?.type === 'grafana';
+            if (uid !== `\${${DATASOURCE_VARIABLE}}` && !builtIn)
+              fixed.push(`${path}.datasource: ${JSON.stringify(value)}`);
+          }
+          visit(value, `${path}.${key}`);
+        }
+      }
+    };
+    visit(dashboard, 'dashboard');
+    expect(fixed).toEqual([]);
+    // Nor a provisioned uid anywhere in its text, say in a link or an expression.
+    const text = readFileSync(packagePath('config/grafana/dashboards/podwarden.json'), 'utf8');
+    for (const { uid } of datasources.datasources) if (uid) expect(text).not.toContain(uid);
   });
 
   it('has panels of known types, each with a title, a description and queries with distinct refIds', () => {
@@ -86,7 +119,9 @@ describe('the provisioned Grafana dashboard', () => {
   it('only queries metrics podwarden exposes', () => {
     const expressions = [
       ...graphs.flatMap((panel) => (panel.targets ?? []).map((target) => [panel.title, target.expr] as const)),
-      ...dashboard.templating.list.map((variable) => [variable.name, variable.definition] as const),
+      ...dashboard.templating.list
+        .filter((variable) => variable.type === 'query')
+        .map((variable) => [variable.name, variable.definition] as const),
     ];
     let mentioned = 0;
     for (const [where, expression] of expressions) {
