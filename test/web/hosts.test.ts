@@ -4,6 +4,7 @@ import type { Config } from '../../src/config/schema.js';
 import { csrfFor, loadLinkSecret } from '../../src/links/index.js';
 import { silentLogger } from '../../src/log.js';
 import { type MetricsServer, startMetricsServer } from '../../src/metrics/server.js';
+import { hasChromium, launchBrowser } from '../helpers/browser.js';
 import { type DaemonHarness, startDaemonHarness } from '../metrics/support.js';
 
 // DNS rebinding: a page of evil.example whose name now resolves to 127.0.0.1 sends requests from
@@ -203,5 +204,21 @@ describe('the Host header: only the names podwarden is reached by are answered',
     expect(login.headers['set-cookie']).toBeUndefined();
     expect((await call(`${server.url}/`, { headers: bearer })).status).toBe(200);
     expect((await call(`${server.url}/metrics`, { headers: rebound('evil.example', port, bearer) })).status).toBe(200);
+  });
+
+  it('a real browser whose DNS sends evil.example to this machine gets the refusal, not the page', async (context) => {
+    if (!hasChromium()) return context.skip('no Chromium here');
+    const { port } = await start();
+    const browser = await launchBrowser(['--host-resolver-rules=MAP evil.example 127.0.0.1']);
+    try {
+      const page = await browser.newPage();
+      const rebound = await page.goto(`http://evil.example:${port}/`);
+      expect(rebound?.status()).toBe(421);
+      expect(await page.content()).toContain('http.allowedHosts');
+      const loopback = await page.goto(`http://localhost:${port}/`);
+      expect(loopback?.status()).toBe(200);
+    } finally {
+      await browser.close();
+    }
   });
 });
