@@ -6,6 +6,7 @@ import { parseListen } from '../config/sections/http.js';
 import { loadLinkSecret } from '../links/index.js';
 import type { Logger } from '../log.js';
 import { redact } from '../redact.js';
+import { misdirected } from '../web/allowed-hosts.js';
 import { loginAttempts } from '../web/login-attempts.js';
 import { htmlReply, type Reply } from '../web/reply.js';
 import { webRoute } from '../web/routes.js';
@@ -28,6 +29,13 @@ export interface MetricsServer {
   url: string;
   close(): Promise<void>;
 }
+
+/**
+ * Routes answered whatever Host a request names. Prometheus scrapes a pod by its IP or a service
+ * name, and kubelet probes by IP; what these reveal lets no one act, so the DNS rebinding guard
+ * (web/allowed-hosts.ts) is for the pages, forms, links and /api/status.
+ */
+const ANY_HOST_ROUTES = new Set(['/metrics', '/healthz', '/readyz']);
 
 /** A form is a few hundred bytes; anything larger is not one of ours. */
 const MAX_FORM_BYTES = 16 * 1024;
@@ -68,6 +76,8 @@ export async function startMetricsServer(options: MetricsServerOptions): Promise
     const url = new URL(req.url ?? '/', 'http://localhost');
     const path = url.pathname;
     const method = req.method ?? 'GET';
+    const wrongHost = ANY_HOST_ROUTES.has(path) ? undefined : misdirected(req, config, path);
+    if (wrongHost) return wrongHost;
     if (!API_ROUTES.has(path) && path !== '/healthz') {
       const form = method === 'POST' ? await readForm(req) : new URLSearchParams();
       if (form === undefined) return htmlReply(413, 'form too large\n');

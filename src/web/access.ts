@@ -2,6 +2,8 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Config } from '../config/schema.js';
 import { bearerMatches } from '../metrics/auth.js';
+import { hostOf, isAllowedHost } from './allowed-hosts.js';
+import { clientAddress } from './client-address.js';
 
 export const SESSION_COOKIE = 'podwarden_session';
 
@@ -64,12 +66,13 @@ export type Access =
 export function pageAccess(req: IncomingMessage, config: Config): Access {
   const token = config.http.bearerToken;
   if (token === undefined) {
-    if (isLoopback(req.socket.remoteAddress)) return { ok: true, binding: 'loopback', loopbackOnly: true };
+    const client = clientAddress(req, config);
+    if (isLoopback(client)) return { ok: true, binding: 'loopback', loopbackOnly: true };
     return {
       ok: false,
       status: 403,
       login: false,
-      reason: `No http.bearerToken is configured, so the status page is served to loopback clients only (this request came from ${req.socket.remoteAddress ?? 'an unknown address'}); set http.bearerToken to open it to others`,
+      reason: `No http.bearerToken is configured, so the status page is served to loopback clients only (this request came from ${client}); set http.bearerToken to open it to others`,
     };
   }
   const session = sessionValue(token);
@@ -86,6 +89,34 @@ export function pageAccess(req: IncomingMessage, config: Config): Access {
         ? 'Enter the access token to see this page'
         : 'Your session is no longer valid (the token changed); enter the token again',
   };
+}
+
+/** Whether the origin names the host and port of a Host header (read with the origin's scheme, for its default port). */
+function sameHost(origin: URL, host: string): boolean {
+  try {
+    return new URL(`${origin.protocol}//${host}`).host === origin.host;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * An origin of our own pages: the one of the Host the request was sent to, if that host is one
+ * podwarden answers (never a Host taken on its word: after a DNS rebinding it names the
+ * attacker's site), publicUrl's, or any of an `http.allowedHosts` name, whose ports and scheme
+ * are a proxy's business.
+ */
+function originAllowed(origin: string, host: string | undefined, config: Config): boolean {
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return false;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return false;
+  if (host !== undefined && sameHost(url, host) && isAllowedHost(hostOf(host), config)) return true;
+  if (config.http.publicUrl !== undefined && url.origin === new URL(config.http.publicUrl).origin) return true;
+  return config.http.allowedHosts.includes(hostOf(url.host));
 }
 
 /**
@@ -106,12 +137,7 @@ export function sameOrigin(req: IncomingMessage, config: Config): { ok: true } |
       : { ok: false, reason: 'the form was sent from an opaque origin (Origin: null)' };
   }
   if (origin === undefined) return { ok: true };
-  const allowed = new Set<string>();
-  const host = req.headers.host;
-  // The Host the browser sent this to is our origin by definition, whichever scheme a proxy ends.
-  if (host) for (const scheme of ['http', 'https']) allowed.add(`${scheme}://${host}`.toLowerCase());
-  if (config.http.publicUrl) allowed.add(new URL(config.http.publicUrl).origin.toLowerCase());
-  if (!allowed.has(origin.toLowerCase())) {
+  if (!originAllowed(origin, req.headers.host, config)) {
     return { ok: false, reason: `the form was sent from another origin (${origin})` };
   }
   return { ok: true };

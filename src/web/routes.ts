@@ -4,6 +4,7 @@ import type { Config } from '../config/schema.js';
 import { formatElapsed } from '../messages/format.js';
 import type { MetricsSource } from '../metrics/source.js';
 import { type Access, pageAccess, sameOrigin, servedOverHttps, sessionCookie, tokenMatches } from './access.js';
+import { clientAddress } from './client-address.js';
 import { consoleAct, KEEP_RUNNING_PATH, SILENCE_PATH, statusForms } from './console-forms.js';
 import { linkAct, linkConfirmation, linkTarget } from './link-pages.js';
 import type { LoginAttempts } from './login-attempts.js';
@@ -20,7 +21,7 @@ export interface WebContext {
   clock: Clock;
   /** The link secret (src/links/): signs the emails' tokens and the forms' CSRF values. */
   secret(): Buffer;
-  /** Wrong tokens typed into /login so far, per client address. */
+  /** Wrong tokens typed into /login lately, per client address and in all. */
   loginAttempts: LoginAttempts;
 }
 
@@ -75,21 +76,26 @@ export function webRoute(context: WebContext, request: WebRequest): Reply | unde
       return htmlReply(403, messagePage('Refused', [`${sentence(origin.reason)}; nothing changed.`], { tone: 'bad' }));
     const token = config.http.bearerToken;
     if (token === undefined) return seeOther('/');
-    const address = req.socket.remoteAddress ?? 'unknown';
-    const blockedUntil = context.loginAttempts.blockedUntil(address, clock.now());
-    if (blockedUntil !== undefined) {
-      const wait = Math.max(1, Math.ceil((blockedUntil - clock.now()) / 1000));
+    // The right token first, in constant time: no count of wrong ones ever refuses it.
+    if (tokenMatches(request.form.get('token') ?? '', token)) {
+      return seeOther('/', { 'set-cookie': sessionCookie(token, servedOverHttps(req, config)) });
+    }
+    const client = clientAddress(req, config);
+    const now = clock.now();
+    const refusal = context.loginAttempts.refusedUntil(client, now);
+    if (refusal !== undefined) {
+      const wait = Math.max(1, Math.ceil((refusal.until - now) / 1000));
+      const from = refusal.by === 'client' ? `from ${client}` : 'from all addresses together';
       return htmlReply(
         429,
-        loginPage(`Too many wrong tokens from ${address}; try again in ${formatElapsed(wait * 1000)}`),
+        loginPage(
+          `Too many wrong tokens ${from}; wrong tokens are refused for ${formatElapsed(wait * 1000)} more (the right one is always accepted)`,
+        ),
         { 'retry-after': String(wait) },
       );
     }
-    if (!tokenMatches(request.form.get('token') ?? '', token)) {
-      context.loginAttempts.failed(address, clock.now());
-      return htmlReply(401, loginPage('That is not the configured token; try again'));
-    }
-    return seeOther('/', { 'set-cookie': sessionCookie(token, servedOverHttps(req, config)) });
+    context.loginAttempts.failed(client, now);
+    return htmlReply(401, loginPage('That is not the configured token; try again'));
   }
   const target = linkTarget(path);
   if (target) {

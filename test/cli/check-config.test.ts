@@ -39,7 +39,13 @@ describe('podwarden check-config', () => {
     );
     const result = await runCli(['check-config'], { env: { PODWARDEN_CONFIG: file } });
     expect(result.code).toBe(0);
-    expect(parse(result.stdout).http).toEqual({ listen: '0.0.0.0:9464', bearerToken: 'bear…11', linkExpiry: '1d' });
+    expect(parse(result.stdout).http).toEqual({
+      listen: '0.0.0.0:9464',
+      allowedHosts: [],
+      trustedProxies: [],
+      bearerToken: 'bear…11',
+      linkExpiry: '1d',
+    });
     expect(result.stdout + result.stderr).not.toContain(CANARY);
     expect(result.stdout + result.stderr).not.toContain('bearer_CANARY_88aa11');
   });

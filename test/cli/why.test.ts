@@ -117,7 +117,7 @@ describe('podwarden why, after an emailed keep-running link', () => {
       const clock = daemonNow(database);
       const secret = loadLinkSecret(
         database,
-        { http: { listen: '0.0.0.0:9464', linkExpiryMs: 86_400_000 } },
+        { http: { listen: '0.0.0.0:9464', linkExpiryMs: 86_400_000, allowedHosts: [], trustedProxies: [] } },
         {
           now: () => clock.now,
         },

@@ -244,6 +244,24 @@ const cases: Array<[string, string, Array<[string, string]>]> = [
     [['http.bearerTokenFile', 'cannot read file <dir>/folder: EISDIR']],
   ],
   [
+    'a URL where a host name belongs, a port on a proxy range',
+    `${ACCOUNT}http:\n  allowedHosts: [podwarden.lan, 'https://podwarden.lan/']\n  trustedProxies: [10.0.0.0/8, 10.0.0.0/33, proxy.lan]\n`,
+    [
+      [
+        'http.allowedHosts[1]',
+        'invalid host name "https://podwarden.lan/" (expected a name such as podwarden.internal, without scheme, port or path)',
+      ],
+      [
+        'http.trustedProxies[1]',
+        'invalid proxy address "10.0.0.0/33" (expected an IP address or a CIDR range such as 10.0.0.0/8)',
+      ],
+      [
+        'http.trustedProxies[2]',
+        'invalid proxy address "proxy.lan" (expected an IP address or a CIDR range such as 10.0.0.0/8)',
+      ],
+    ],
+  ],
+  [
     'empty secret file',
     'accounts:\n  - name: main\n    apiKeyFile: empty.txt\n',
     [['accounts[0].apiKeyFile', 'file <dir>/empty.txt is empty']],

@@ -69,7 +69,7 @@ describe('defaults', () => {
         },
       },
       email: { secure: 'starttls', port: 587, to: [], giveUpAfterMs: 86_400_000 },
-      http: { listen: '0.0.0.0:9464', linkExpiryMs: 86_400_000 },
+      http: { listen: '0.0.0.0:9464', allowedHosts: [], trustedProxies: [], linkExpiryMs: 86_400_000 },
       idle: {
         rules: [
           {

@@ -31,6 +31,8 @@ describe('secret files', () => {
     );
     expect(config.http).toEqual({
       listen: '0.0.0.0:9464',
+      allowedHosts: [],
+      trustedProxies: [],
       bearerToken: 'bearer-from-file-0001',
       linkExpiryMs: 24 * 3_600_000,
     });

@@ -16,12 +16,13 @@ export const SCREENSHOT_DIR = resolve('test-results', 'screenshots');
 
 export const WIDTHS = { phone: 360, desktop: 1280 } as const;
 
-export async function launchBrowser(): Promise<Browser> {
+/** `extraArgs` adds Chromium switches, e.g. `--host-resolver-rules=MAP evil.example 127.0.0.1`. */
+export async function launchBrowser(extraArgs: readonly string[] = []): Promise<Browser> {
   return puppeteer.launch({
     executablePath: CHROMIUM,
     headless: true,
     // Containers and CI run as root without a user namespace sandbox.
-    args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu', '--font-render-hinting=none'],
+    args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu', '--font-render-hinting=none', ...extraArgs],
   });
 }
 

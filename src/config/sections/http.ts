@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { duration, httpUrl, type ParseContext } from '../fields.js';
 import { secretShape, withSecret } from '../secret.js';
+import { allowedHostsField, trustedProxiesField } from './http-guards.js';
 
 const LISTEN = /^(?:\[([0-9A-Fa-f:.]+)\]|([A-Za-z0-9.-]+)):(\d{1,5})$/;
 
@@ -29,6 +30,10 @@ export function httpSection(ctx: ParseContext) {
         .default('0.0.0.0:9464'),
       /** Where people reach this server (behind a proxy, say): links to the status page are made from it. */
       publicUrl: httpUrl().optional(),
+      /** Host names served besides loopback names, IP addresses and publicUrl's host (DNS rebinding). */
+      allowedHosts: allowedHostsField(),
+      /** Proxies (addresses or CIDR ranges) whose X-Forwarded-For names the client. */
+      trustedProxies: trustedProxiesField(),
       /** When set, /metrics, /readyz and /api/status need `Authorization: Bearer <token>`; the status page takes it once in a login form. */
       ...secretShape('bearerToken', ctx),
       /**
