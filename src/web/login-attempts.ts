@@ -1,10 +1,15 @@
 /**
  * Wrong tokens typed into /login, counted per client address (src/web/client-address.ts) and
- * across all addresses together. Past `perClient` wrong tokens from one address, or `overall`
- * from all of them, within `windowMs`, a wrong token is answered "too many" until the oldest
- * counted one leaves the window. The right token is checked first and never refused, so a
- * guesser cannot lock anyone out; what keeps the token from being guessed is its length, and
- * these counts are what show that someone is trying.
+ * across all addresses together, within `windowMs`. A refused client gets no token checked at
+ * all, the right one included: otherwise the answer to a refused guess would still tell right
+ * from wrong, and nothing would be limited. Who is refused:
+ * - a client with `perClient` wrong tokens of its own in the window;
+ * - while all clients together have `overall` wrong tokens in the window, every client with a
+ *   wrong token of its own in it. A client without one is always heard, so the person who types
+ *   the token right is never locked out by others' guessing, and a guesser with many addresses
+ *   gets one guess per address while the budget is spent.
+ * Only the guessing client is ever refused; behind a reverse proxy that means configuring
+ * `http.trustedProxies`, else every client is the proxy.
  *
  * A short-lived security counter, not a record: it lives in memory (a restart forgets it) and
  * is bounded: at most `maxClients` addresses of at most `perClient` times each, the addresses
@@ -12,7 +17,7 @@
  * cycles through addresses to be forgotten still fills the overall budget.
  */
 export interface LoginAttempts {
-  /** Until when wrong tokens from this client are refused, and whether by its own count or by all. */
+  /** Until when this client's tokens are refused unchecked, and whether by its own count or by all. */
   refusedUntil(client: string, now: number): { until: number; by: 'client' | 'all' } | undefined;
   failed(client: string, now: number): void;
   /** How many clients are remembered (for the bound's test). */
@@ -43,6 +48,7 @@ export function loginAttempts(limits: LoginLimits = LOGIN_LIMITS): LoginAttempts
       if (mine.length === 0) byClient.delete(client);
       const clientUntil = fullUntil(mine, perClient);
       if (clientUntil !== undefined) return { until: clientUntil, by: 'client' };
+      if (mine.length === 0) return undefined;
       const allUntil = fullUntil(all, overall);
       return allUntil === undefined ? undefined : { until: allUntil, by: 'all' };
     },

@@ -76,23 +76,27 @@ export function webRoute(context: WebContext, request: WebRequest): Reply | unde
       return htmlReply(403, messagePage('Refused', [`${sentence(origin.reason)}; nothing changed.`], { tone: 'bad' }));
     const token = config.http.bearerToken;
     if (token === undefined) return seeOther('/');
-    // The right token first, in constant time: no count of wrong ones ever refuses it.
-    if (tokenMatches(request.form.get('token') ?? '', token)) {
-      return seeOther('/', { 'set-cookie': sessionCookie(token, servedOverHttps(req, config)) });
-    }
     const client = clientAddress(req, config);
     const now = clock.now();
+    // A refused client's token is not checked: a different answer to the right one would let
+    // a guesser go on guessing past the limit.
     const refusal = context.loginAttempts.refusedUntil(client, now);
     if (refusal !== undefined) {
       const wait = Math.max(1, Math.ceil((refusal.until - now) / 1000));
-      const from = refusal.by === 'client' ? `from ${client}` : 'from all addresses together';
+      const why =
+        refusal.by === 'client'
+          ? `Too many wrong tokens from ${client}`
+          : `Too many wrong tokens from all addresses together, one of them from ${client}`;
       return htmlReply(
         429,
         loginPage(
-          `Too many wrong tokens ${from}; wrong tokens are refused for ${formatElapsed(wait * 1000)} more (the right one is always accepted)`,
+          `${why}; no token from this address is checked for ${formatElapsed(wait * 1000)} more (other addresses are not affected)`,
         ),
         { 'retry-after': String(wait) },
       );
+    }
+    if (tokenMatches(request.form.get('token') ?? '', token)) {
+      return seeOther('/', { 'set-cookie': sessionCookie(token, servedOverHttps(req, config)) });
     }
     context.loginAttempts.failed(client, now);
     return htmlReply(401, loginPage('That is not the configured token; try again'));
