@@ -1,11 +1,11 @@
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { dirname } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { type Clock, RealClock } from '../clock.js';
 import { formatDateTime, formatElapsed } from '../messages/format.js';
 import { version } from '../package-root.js';
-import { DatabaseError } from './errors.js';
+import { DatabaseError, DatabaseReadOnlyError } from './errors.js';
 
 /** Who holds a database's daemon lock, as it wrote down after taking it. */
 export interface LockHolder {
@@ -47,8 +47,12 @@ export class DatabaseLockedError extends DatabaseError {
   }
 }
 
-const lockPathOf = (path: string) => `${path}.lock`;
-export const holderPathOf = (path: string) => `${path}.lock.json`;
+export const holderPathOf = (path: string) => `${canonical(path)}.lock.json`;
+
+/** One lock per file, however it is named: through a symlink (of the file or a folder) or a relative path. */
+function canonical(path: string): string {
+  return existsSync(path) ? realpathSync(path) : join(realpathSync(dirname(path)), basename(path));
+}
 
 /**
  * Takes the daemon lock of the database at `path`, or throws DatabaseLockedError naming who has
@@ -61,14 +65,17 @@ export const holderPathOf = (path: string) => `${path}.lock.json`;
  */
 export function lockDatabase(path: string, options: { clock?: Clock } = {}): DaemonLock {
   const clock = options.clock ?? new RealClock();
+  let file: string;
   try {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    file = canonical(path);
   } catch (error) {
     throw new DatabaseError(`lock database ${path}`, (error as Error).message, { cause: error });
   }
+  const holderPath = `${file}.lock.json`;
   let sqlite: BetterSqlite3.Database | undefined;
   try {
-    sqlite = new BetterSqlite3(lockPathOf(path));
+    sqlite = new BetterSqlite3(`${file}.lock`);
     // Refuse at once: a daemon that is still running is not going to stop for us.
     sqlite.pragma('busy_timeout = 0');
     sqlite.pragma('locking_mode = EXCLUSIVE');
@@ -78,13 +85,19 @@ export function lockDatabase(path: string, options: { clock?: Clock } = {}): Dae
   } catch (error) {
     sqlite?.close();
     if ((error as { code?: string }).code?.startsWith('SQLITE_BUSY')) {
-      throw new DatabaseLockedError(path, readHolder(path), clock.now());
+      throw new DatabaseLockedError(path, readHolder(holderPath), clock.now());
+    }
+    if (/^SQLITE_(CANTOPEN|READONLY|PERM)/.test((error as { code?: string }).code ?? '')) {
+      throw new DatabaseReadOnlyError(
+        path,
+        `the daemon's lock file ${file}.lock cannot be written beside it (${(error as Error).message})`,
+      );
     }
     throw new DatabaseError(`lock database ${path}`, (error as Error).message, { cause: error });
   }
   const held = sqlite;
   try {
-    writeHolder(path, {
+    writeHolder(holderPath, {
       pid: process.pid,
       host: hostname(),
       since: clock.now(),
@@ -101,7 +114,7 @@ export function lockDatabase(path: string, options: { clock?: Clock } = {}): Dae
       if (released) return;
       released = true;
       // While still held: nobody else can have written the file in between.
-      rmSync(holderPathOf(path), { force: true });
+      rmSync(holderPath, { force: true });
       held.close();
     },
   };
@@ -112,17 +125,16 @@ export function assertNotLocked(path: string, options: { clock?: Clock } = {}): 
   lockDatabase(path, options).release();
 }
 
-function writeHolder(path: string, holder: LockHolder): void {
-  const target = holderPathOf(path);
+function writeHolder(target: string, holder: LockHolder): void {
   const temporary = `${target}.${process.pid}.tmp`;
   writeFileSync(temporary, `${JSON.stringify(holder)}\n`, { mode: 0o600 });
   renameSync(temporary, target);
 }
 
 /** The holder as written down, or undefined when it is not (yet) there or unreadable. */
-function readHolder(path: string): LockHolder | undefined {
+function readHolder(holderPath: string): LockHolder | undefined {
   try {
-    const holder = JSON.parse(readFileSync(holderPathOf(path), 'utf8')) as Partial<LockHolder>;
+    const holder = JSON.parse(readFileSync(holderPath, 'utf8')) as Partial<LockHolder>;
     if (typeof holder.pid !== 'number' || typeof holder.host !== 'string' || typeof holder.since !== 'number') {
       return undefined;
     }

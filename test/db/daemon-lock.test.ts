@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -47,6 +47,18 @@ describe('the daemon lock', () => {
     const lock = lockDatabase(path);
     writeFileSync(holderPathOf(path), 'not json');
     expect(() => lockDatabase(path)).toThrow(/in use by another podwarden \(it has not written down who it is yet\)/);
+    lock.release();
+  });
+
+  it('is one lock per file, whatever path names it', () => {
+    const real = join(temp.dir(), 'real');
+    mkdirSync(real);
+    symlinkSync(real, join(temp.dir(), 'linked'));
+    const lock = lockDatabase(join(real, 'podwarden.db'));
+    expect(() => lockDatabase(join(temp.dir(), 'linked', 'podwarden.db'))).toThrow(DatabaseLockedError);
+    writeFileSync(join(real, 'podwarden.db'), '');
+    symlinkSync(join(real, 'podwarden.db'), join(temp.dir(), 'file-link.db'));
+    expect(() => lockDatabase(join(temp.dir(), 'file-link.db'))).toThrow(DatabaseLockedError);
     lock.release();
   });
 
