@@ -13,7 +13,8 @@ import { flushLiveFigures } from './db/alerts.js';
 import { flushRuns } from './db/collector-runs.js';
 import { recordDaemonClock } from './db/daemon-clock.js';
 import { databaseWriteFailure } from './db/errors.js';
-import { type Database, openDatabase } from './db/open.js';
+import type { Database } from './db/open.js';
+import { openDaemonDatabase } from './db/open-daemon.js';
 import { applyRetention, type RetentionResult, retentionPolicy } from './db/retention.js';
 import { EventBus } from './events.js';
 import type { Logger } from './log.js';
@@ -81,7 +82,7 @@ export class Daemon {
     this.events = new EventBus<DaemonEvents>(log);
     this.evaluationLog = log.child({ tick: 'evaluate' });
     this.evaluatorLogs = new Map(evaluators.map((e) => [e.name, this.evaluationLog.child({ evaluator: e.name })]));
-    this.db = openDatabase(config.database.path, { log });
+    this.db = openDaemonDatabase(config.database.path, { log });
     this.recordAccounts();
     for (const account of config.accounts) {
       this.apis.set(

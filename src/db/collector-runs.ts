@@ -153,6 +153,21 @@ export function flushRuns(database: Database): void {
   kept.latestOk.clear();
 }
 
+/** What an interrupted run's row says: it never ended by itself, so its end stays unknown (NULL). */
+export const INTERRUPTED_RUN_ERROR =
+  'interrupted: the daemon stopped before this run finished (killed, or the machine went down); found at the next start';
+
+/**
+ * Closes every run still open (outcome NULL) as `aborted`, with INTERRUPTED_RUN_ERROR, and returns
+ * how many. Only for a daemon holding the database's lock (db/daemon-lock.ts): then no run of
+ * another process can be in flight, so an open row is one whose daemon died before finishing it.
+ */
+export function closeInterruptedRuns(database: Database): number {
+  return database.sqlite
+    .prepare("UPDATE collector_runs SET outcome = 'aborted', error = ? WHERE outcome IS NULL")
+    .run(INTERRUPTED_RUN_ERROR).changes;
+}
+
 /** When the collector last finished with outcome ok for the account, or null if it never did. */
 export function lastSuccessAt(database: Database, account: string, collector: string): number | null {
   const stored = (statements(database).lastSuccess.get(account, collector) as number | null | undefined) ?? null;

@@ -2,6 +2,7 @@ import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { startRuntime } from '../daemon-runtime.js';
+import { assertNotLocked } from '../db/daemon-lock.js';
 import type { Logger } from '../log.js';
 import { packagePath } from '../package-root.js';
 import { ScaledClock } from '../simulator/scaled-clock.js';
@@ -41,6 +42,8 @@ export async function runDemo(options: DemoOptions): Promise<{ mails: number }> 
   const { log, write } = options;
   const dir = resolve(options.dir);
   const mailDir = join(dir, 'mail');
+  // Before its files go: a demo still running there keeps them, and this one is refused.
+  assertNotLocked(join(dir, 'podwarden.db'));
   clearPreviousRun(dir, mailDir);
   // The address is known before anything starts, so it is the first line and the emails' links work.
   const listen = await withRealPort(options.listen);

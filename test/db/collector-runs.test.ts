@@ -2,10 +2,12 @@ import Sqlite from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { listAccounts, recordAccounts } from '../../src/db/accounts.js';
 import {
+  closeInterruptedRuns,
   DEFERRED_RUNS_LIMIT,
   deferRun,
   finishRun,
   flushRuns,
+  INTERRUPTED_RUN_ERROR,
   lastSuccessAt,
   lastSuccesses,
   recentRuns,
@@ -18,6 +20,22 @@ import { MINUTE, T0, useTempDatabases } from './support.js';
 const temp = useTempDatabases();
 
 describe('collector runs', () => {
+  it('closes the runs left open as aborted, their end unknown, once, and leaves finished ones alone', () => {
+    const database = temp.open();
+    const done = startRun(database, { account: 'main', collector: 'pods', startedAt: T0 });
+    finishRun(database, done, { endedAt: T0 + 900, outcome: 'ok', rows: 3 });
+    const left = startRun(database, { account: 'main', collector: 'billing', startedAt: T0 + MINUTE });
+    const alsoLeft = startRun(database, { account: 'other', collector: 'pods', startedAt: T0 + MINUTE });
+
+    expect(closeInterruptedRuns(database)).toBe(2);
+    const byId = new Map(recentRuns(database, { limit: 10 }).map((run) => [run.id, run]));
+    for (const id of [left, alsoLeft]) {
+      expect(byId.get(id)).toMatchObject({ outcome: 'aborted', endedAt: null, error: INTERRUPTED_RUN_ERROR });
+    }
+    expect(byId.get(done)).toMatchObject({ outcome: 'ok', endedAt: T0 + 900, error: null });
+    expect(closeInterruptedRuns(database)).toBe(0);
+  });
+
   it('records a run from start to finish and finds the last success per collector', () => {
     const database = temp.open();
     const first = startRun(database, { account: 'main', collector: 'pods', startedAt: T0 });

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { lockDatabase } from '../../src/db/daemon-lock.js';
 import { headerValue } from '../../src/demo/mail-headers.js';
 import { runCli, spawnCli } from '../helpers/cli.js';
 import { Output } from './output.js';
@@ -85,6 +86,21 @@ describe('podwarden demo', () => {
     const port = await runCli(['demo', '--port', '70000']);
     expect(port.code).toBe(2);
     expect(port.stderr).toMatch(/--port: expected an integer from 0 to 65535/);
+  });
+
+  it('refuses to start, and leaves the files alone, where a daemon holds the database', async () => {
+    const held = join(dir, 'held');
+    mkdirSync(held);
+    writeFileSync(join(held, 'podwarden.db'), 'what the running one has');
+    const lock = lockDatabase(join(held, 'podwarden.db'));
+    try {
+      const result = await runCli(['demo', '--for', '5s', '--port', '0', '--dir', held]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(`with pid ${process.pid} on host `);
+      expect(readFileSync(join(held, 'podwarden.db'), 'utf8')).toBe('what the running one has');
+    } finally {
+      lock.release();
+    }
   });
 
   it('ends by itself after --for, exit 0, saying so', async () => {

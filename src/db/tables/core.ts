@@ -7,7 +7,11 @@ export const accounts = sqliteTable('accounts', {
   firstSeenAt: integer('first_seen_at').notNull(),
 });
 
-/** `aborted`: interrupted by shutdown or the run timeout; neither a failure of RunPod nor data. */
+/**
+ * `aborted`: interrupted by shutdown, the run timeout, or the death of its daemon (a kill -9: the
+ * next daemon to start marks it, `ended_at` left NULL as its end is unknown); neither a failure of
+ * RunPod nor data.
+ */
 export const collectorOutcomes = ['ok', 'error', 'no_data', 'skipped', 'aborted'] as const;
 export type CollectorOutcome = (typeof collectorOutcomes)[number];
 
