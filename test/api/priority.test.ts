@@ -1,9 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type RequestPriority, Semaphore } from '../../src/api/semaphore.js';
 import { custom, type RecordedRequest, type ScriptedServer, startScriptedServer } from '../helpers/scripted-server.js';
 import { drive, makeClient, type TestClient } from './support.js';
 
 let server: ScriptedServer;
-let client: TestClient;
+let client: TestClient | undefined;
 
 beforeEach(async () => {
   server = await startScriptedServer();
@@ -11,6 +12,7 @@ beforeEach(async () => {
 
 afterEach(async () => {
   await client?.close();
+  client = undefined;
   await server.close();
 });
 
@@ -29,9 +31,10 @@ describe('request priority', () => {
         response.end(JSON.stringify(request.path.startsWith('/v2/billing') ? {} : { pods: [] }));
       }),
     );
-    client = makeClient(server.url, { concurrency });
+    const api = makeClient(server.url, { concurrency });
+    client = api;
     const backfill = Array.from({ length: 6 }, (_, day) =>
-      client.rest
+      api.rest
         .billingPods({ startTime: `2026-11-0${day + 1}T00:00:00Z`, endTime: `2026-11-0${day + 2}T00:00:00Z` })
         // Only the order of the requests matters here, not what billing answered.
         .catch(() => undefined),
@@ -39,7 +42,7 @@ describe('request priority', () => {
     // The backfill holds every slot it may take before the Pod poll asks for one.
     const first = await server.waitForRequests(concurrency === 1 ? 1 : concurrency - 1);
     expect(first.every((request) => request.path.startsWith('/v2/billing'))).toBe(true);
-    const poll = client.rest.listPods();
+    const poll = api.rest.listPods();
     const release = async () => {
       while (held.length > 0 || server.requests.length < 7) {
         const next = held.shift();
@@ -47,12 +50,47 @@ describe('request priority', () => {
         await new Promise((resolve) => setImmediate(resolve));
       }
     };
-    await drive(client.clock, Promise.all([poll, ...backfill, release()]));
+    await drive(api.clock, Promise.all([poll, ...backfill, release()]));
     const paths = server.requests.map((request: RecordedRequest) => request.path);
     expect(paths).toHaveLength(7);
     // With one slot the poll waits for the one billing answer in flight; with more, one slot is
     // kept for it and it goes out at once, before any billing answer has come back.
     const expectedAt = concurrency === 1 ? 1 : concurrency - 1;
     expect(paths.indexOf('/v2/pods')).toBe(expectedAt);
+  });
+});
+
+describe('Semaphore', () => {
+  it('hands a freed slot to the most urgent waiter, in arrival order within a priority', async () => {
+    const semaphore = new Semaphore(1);
+    const release = await semaphore.acquire('normal');
+    const order: string[] = [];
+    const wait = (priority: RequestPriority, name: string) =>
+      semaphore.acquire(priority).then((done) => {
+        order.push(name);
+        done();
+      });
+    const all = Promise.all([
+      wait('background', 'billing-1'),
+      wait('normal', 'catalog'),
+      wait('background', 'billing-2'),
+      wait('urgent', 'pods'),
+    ]);
+    release();
+    await all;
+    expect(order).toEqual(['pods', 'catalog', 'billing-1', 'billing-2']);
+  });
+
+  it('keeps the last of several slots from background holders', async () => {
+    const semaphore = new Semaphore(2);
+    await semaphore.acquire('background');
+    let second = false;
+    void semaphore.acquire('background').then(() => {
+      second = true;
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(second).toBe(false);
+    // The slot background may not take is there at once for the Pod poll.
+    await semaphore.acquire('urgent');
   });
 });
