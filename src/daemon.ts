@@ -28,8 +28,11 @@ export interface DaemonEvents extends EvaluationEvents {
   'collector:finished': RunReport;
   'retention:finished': RetentionResult;
   'api:request': RequestEvent & { account: string };
-  /** Every evaluator of a tick has run (metrics take what the tick wrote from here). */
-  'evaluation:finished': { at: number };
+  /**
+   * Every evaluator of a tick has run (metrics take what the tick wrote from here), with what
+   * the rules could not judge in it.
+   */
+  'evaluation:finished': { at: number; unjudged: readonly Unjudged[] };
 }
 
 export interface DaemonOptions {
@@ -240,7 +243,7 @@ export class Daemon {
         log.error({ evaluator: evaluator.name, err: error }, 'evaluator failed');
       }
     }
-    this.events.emit('evaluation:finished', { at: now });
+    this.events.emit('evaluation:finished', { at: now, unjudged });
   }
 
   retain(): RetentionResult {

@@ -1,19 +1,33 @@
 /**
  * Secrets (API keys, SMTP passwords) are registered once when read, and every log line, error
  * message and printed URL passes through `redact`, so a key cannot leak by a path we forgot.
+ *
+ * A long secret cannot occur by accident, so it is masked wherever it appears, inside longer
+ * text too. A short one (a password that happens to spell a word) is masked only where it stands
+ * alone, not inside a longer word, so it never rewrites the messages it happens to spell.
  */
-const secrets = new Set<string>();
+const secrets = new Map<string, RegExp>();
 const MASK = '[REDACTED]';
 
-/** Registers a secret value; values shorter than 4 characters are too common to mask safely. */
+/** Values shorter than this are too common to mask safely; they are not registered. */
+const MIN_SECRET_LENGTH = 4;
+/** From this length a secret is masked inside longer text too. */
+const LONG_SECRET_LENGTH = 16;
+
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Registers a secret value (once the configuration has accepted it). */
 export function registerSecret(value: string | undefined): void {
-  if (value && value.length >= 4) secrets.add(value);
+  if (!value || value.length < MIN_SECRET_LENGTH || secrets.has(value)) return;
+  const pattern =
+    value.length >= LONG_SECRET_LENGTH ? escaped(value) : `(?<![\\p{L}\\p{N}_-])${escaped(value)}(?![\\p{L}\\p{N}_-])`;
+  secrets.set(value, new RegExp(pattern, 'gu'));
 }
 
 export function redact(text: string): string {
   let out = text;
-  for (const secret of secrets) {
-    if (out.includes(secret)) out = out.split(secret).join(MASK);
+  for (const [secret, pattern] of secrets) {
+    if (out.includes(secret)) out = out.replace(pattern, MASK);
   }
   return out.replace(/([?&]api_key=)[^&\s"']+/gi, `$1${MASK}`);
 }

@@ -2,6 +2,7 @@ import { GraphqlClient } from './graphql.js';
 import { type ApiClientOptions, HttpTransport } from './http.js';
 import { RateLimitBudget } from './rate-limit.js';
 import { RestClient } from './rest.js';
+import { backgroundSlots } from './semaphore.js';
 
 export const DEFAULT_REST_BASE_URL = 'https://api.runpod.io/v2';
 export const DEFAULT_GRAPHQL_URL = 'https://api.runpod.io/graphql';
@@ -20,8 +21,9 @@ export interface ApiClient {
   /**
    * How many requests may be sent ahead of their turn, their answers left unread until the
    * requests before them are done (billing's backfill asks for its next chunk while it stores the
-   * current one). Each holds one of the concurrency slots while it waits, so at most all but
-   * one: a request it waits on (a retry) always finds a slot. None with an in-flight counter (a
+   * current one), all billing, background requests. Each holds one of the background slots
+   * while it waits, so at most all of those but one: a request it waits on (a retry) always finds
+   * a slot. None with an in-flight counter (a
    * virtual clock), which moves time only when nothing is in flight: a request waiting for
    * another's backoff would stop it for good.
    */
@@ -39,7 +41,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     graphql: new GraphqlClient(http, options.clock),
     budget,
     hold: (work) => options.inflight?.track(work) ?? work,
-    requestsAhead: options.inflight === undefined ? options.concurrency - 1 : 0,
+    requestsAhead: options.inflight === undefined ? backgroundSlots(options.concurrency) - 1 : 0,
     close: () => http.close(),
   };
 }

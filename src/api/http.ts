@@ -10,7 +10,7 @@ import { ApiError, type ApiErrorFields } from './errors.js';
 import type { LocalExchange } from './local-exchange.js';
 import { type BudgetTicket, parseRetryAfter, type RateLimitBudget } from './rate-limit.js';
 import { decodeSuccessBody, errorFromNetwork, errorFromResponse } from './response.js';
-import { Semaphore } from './semaphore.js';
+import { type RequestPriority, Semaphore } from './semaphore.js';
 
 export interface RequestEvent {
   /** The templated path (`/pods/{id}`), so metric labels stay bounded. */
@@ -60,6 +60,8 @@ export interface ApiRequest {
   params?: Record<string, string>;
   query?: Record<string, QueryValue>;
   body?: unknown;
+  /** Who gets a free slot first (default `normal`); see semaphore.ts. */
+  priority?: RequestPriority;
   /** Safe to repeat after a 5xx, a timeout or a reset. A 429 is retried regardless. */
   idempotent: boolean;
   /** Shown in parentheses after the route in errors and logs; defaults to the path parameters. */
@@ -169,7 +171,7 @@ export class HttpTransport {
   private async attempt(req: ApiRequest, op: string, consume: BodyConsumer<unknown> | undefined): Promise<Attempt> {
     const url = this.url(req);
     const headers = this.headers(req);
-    const release = await this.semaphore.acquire();
+    const release = await this.semaphore.acquire(req.priority);
     let ticket: BudgetTicket | undefined;
     let started: number | undefined;
     let status: number | 'error' = 'error';

@@ -39,6 +39,7 @@ import {
   type PodAction,
   type Product,
 } from './schemas.js';
+import type { RequestPriority } from './semaphore.js';
 
 /** Per-call options: the caller's abort signal (a collector's run timeout or shutdown). */
 export interface CallOptions {
@@ -98,7 +99,15 @@ export class RestClient {
    */
   async listPods(options: { includeClusterPods?: boolean } = {}, call?: CallOptions): Promise<ParsedList<Pod>> {
     const query = { includeClusterPods: options.includeClusterPods };
-    const request: ApiRequest = { target: 'rest', method: 'GET', route: '/pods', params: {}, query, idempotent: true };
+    const request: ApiRequest = {
+      target: 'rest',
+      method: 'GET',
+      route: '/pods',
+      params: {},
+      query,
+      idempotent: true,
+      priority: priorityOf('/pods'),
+    };
     const parse = (text: string) => this.podList.decode(text);
     const response = await this.http.send({ ...request, parse, signal: call?.signal });
     if (response.body instanceof DecodedPodList) return response.body.list;
@@ -116,6 +125,7 @@ export class RestClient {
       method: 'POST',
       route: '/pods/{id}/action',
       params: { id },
+      priority: priorityOf('/pods/{id}/action'),
       body: { action },
       idempotent: false,
       label: `${id}, ${action}`,
@@ -269,7 +279,15 @@ export class RestClient {
     call: CallOptions | undefined,
     remember = true,
   ): Promise<z.output<S>> {
-    const request: ApiRequest = { target: 'rest', method: 'GET', route, params, query, idempotent: true };
+    const request: ApiRequest = {
+      target: 'rest',
+      method: 'GET',
+      route,
+      params,
+      query,
+      idempotent: true,
+      priority: priorityOf(route),
+    };
     if (!remember) {
       const response = await this.http.send({ ...request, signal: call?.signal });
       return parseBody(schema, response.body, response.op);
@@ -278,6 +296,15 @@ export class RestClient {
     const response = await this.http.send({ ...request, parse: read.parse, signal: call?.signal });
     return read.value(response.body, (body) => parseBody(schema, body, response.op));
   }
+}
+
+/**
+ * What idle detection and stops rest on (the Pod poll, a Pod's re-read, the stop) goes first;
+ * billing, whose start-up backfill can fill every slot with slow answers, goes last.
+ */
+function priorityOf(route: string): RequestPriority {
+  if (route === '/pods' || route.startsWith('/pods/')) return 'urgent';
+  return route.startsWith('/billing') ? 'background' : 'normal';
 }
 
 function billingRequest(route: string, query: BillingQuery, filter: Record<string, string | undefined>): ApiRequest {
@@ -295,7 +322,15 @@ function billingRequest(route: string, query: BillingQuery, filter: Record<strin
     lastN: query.lastN,
     ...filter,
   };
-  return { target: 'rest', method: 'GET', route, params: {}, query: params, idempotent: true };
+  return {
+    target: 'rest',
+    method: 'GET',
+    route,
+    params: {},
+    query: params,
+    idempotent: true,
+    priority: priorityOf(route),
+  };
 }
 
 function gpuQuery(op: string, query: GpuTypeQuery): Record<string, QueryValue> {

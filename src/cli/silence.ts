@@ -5,25 +5,48 @@ import { formatMatcher, MatcherError, parseMatcher } from '../alerts/matchers.js
 import { newSilence, SilenceError, silenceState } from '../alerts/silence.js';
 import { toIso } from '../clock.js';
 import { loadConfig } from '../config/load.js';
+import type { Config } from '../config/schema.js';
+import { ALERT_RULES } from '../config/sections/alerts.js';
 import { openDatabase } from '../db/open.js';
+import type { SilenceMatcher } from '../db/schema.js';
 import { expireSilence, getSilence, insertSilence, listSilences } from '../db/silences.js';
 import { DurationError, parseDuration } from '../duration.js';
+import { metricAccounts } from '../metrics/source.js';
+import { didYouMean } from '../near-miss.js';
 import { configOption } from './config-option.js';
 import { daemonNow } from './daemon-now.js';
 import { UsageError } from './exit.js';
 
 function withDatabase<T>(
   configPath: string | undefined,
-  work: (database: ReturnType<typeof openDatabase>) => T,
+  work: (database: ReturnType<typeof openDatabase>, config: Config) => T,
   options: { readonly?: boolean } = {},
 ): T {
   const config = loadConfig({ path: configPath, env: process.env });
   const database = openDatabase(config.database.path, options);
   try {
-    return work(database);
+    return work(database, config);
   } finally {
     database.close();
   }
+}
+
+/**
+ * A silence on `rule=wsate` or an account that does not exist matches nothing, silently: the
+ * labels whose values podwarden knows (`rule`, `account`) are checked when matched for (in)equality.
+ */
+function knownLabelValue(matcher: SilenceMatcher, text: string, config: Config): SilenceMatcher {
+  if (matcher.op !== '=' && matcher.op !== '!=') return matcher;
+  const known: Record<string, { what: string; values: readonly string[] }> = {
+    rule: { what: 'rules', values: ALERT_RULES },
+    account: { what: 'configured accounts', values: metricAccounts(config) },
+  };
+  const label = known[matcher.name];
+  if (label === undefined || label.values.includes(matcher.value)) return matcher;
+  throw new MatcherError(
+    text,
+    `no ${matcher.name} ${matcher.value}${didYouMean(matcher.value, label.values)}; ${label.what}: ${label.values.join(', ')}`,
+  );
 }
 
 function collect(value: string, previous: string[]): string[] {
@@ -61,8 +84,8 @@ export function silenceCommand(): Command {
       let durationMs: number;
       try {
         durationMs = parseDuration(options.for);
-        const matchers = options.match.map(parseMatcher);
-        const silence = withDatabase(options.config, (database) => {
+        const silence = withDatabase(options.config, (database, config) => {
+          const matchers = options.match.map((text) => knownLabelValue(parseMatcher(text), text, config));
           // Starts now on the daemon's clock: beside the demo, 2h means 2h of the scenario's day.
           const silence = newSilence({
             id: randomUUID(),

@@ -1,14 +1,16 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { toIso } from '../clock.js';
 import { loadConfig } from '../config/load.js';
-import { podSnoozesAfter } from '../db/idle-state.js';
+import { accountsOfPod, knownPodIds, podSnoozesAfter } from '../db/idle-state.js';
 import { openDatabase } from '../db/open.js';
 import { type ReceiptRecord, recentReceipts } from '../db/receipts.js';
 import { formatDuration } from '../duration.js';
 import { describeSource } from '../messages/decisions.js';
 import { RECEIPT_DECISION_TEXT } from '../messages/receipt-decision.js';
+import { didYouMean } from '../near-miss.js';
 import { configOption } from './config-option.js';
 import { clockNote, daemonNow } from './daemon-now.js';
+import { UsageError } from './exit.js';
 import { sparkline } from './sparkline.js';
 
 interface WhyOptions {
@@ -27,16 +29,28 @@ export function whyCommand(): Command {
     .option('--limit <n>', 'how many receipts (default 5)', positiveInt, 5)
     .action((podId: string, options: WhyOptions) => {
       const config = loadConfig({ path: options.config, env: process.env });
+      const accounts = config.accounts.map((account) => account.name);
+      if (options.account !== undefined && !accounts.includes(options.account)) {
+        throw new UsageError(
+          `why ${podId}: --account ${options.account}: no such account${didYouMean(options.account, accounts)}; configured accounts: ${accounts.join(', ')}`,
+        );
+      }
       // Read-only: works on a database podwarden may not write (another user's, a read-only mount).
       const database = openDatabase(config.database.path, { readonly: true });
       try {
         const receipts = recentReceipts(database, options.limit, { podId, account: options.account }).reverse();
+        const clock = daemonNow(database);
+        const snoozes = podSnoozesAfter(database, podId, clock.now).filter(
+          (snooze) => options.account === undefined || snooze.account === options.account,
+        );
+        const seen = accountsOfPod(database, podId).some((a) => options.account === undefined || a === options.account);
+        if (!seen && receipts.length === 0 && snoozes.length === 0) {
+          throw unknownPod(podId, knownPodIds(database, options.account), options.account);
+        }
         if (receipts.length === 0) process.stdout.write(`${podId}: no idle decisions recorded\n`);
         else process.stdout.write(receipts.map(describe).join('\n'));
         // What holds the next decision back, after the last ones: the answer to "why not yet?".
-        const clock = daemonNow(database);
-        for (const snooze of podSnoozesAfter(database, podId, clock.now)) {
-          if (options.account !== undefined && snooze.account !== options.account) continue;
+        for (const snooze of snoozes) {
           process.stdout.write(
             `${podId} (${snooze.account}): snoozed until ${toIso(snooze.until)}${clockNote(clock)} ${describeSource(snooze.source, snooze.createdBy)}: no idle warning or stop before then\n`,
           );
@@ -45,6 +59,18 @@ export function whyCommand(): Command {
         database.close();
       }
     });
+}
+
+/** At most this many Pod ids are listed in an error: enough to spot a typo, not a screenful. */
+const LISTED_PODS = 20;
+
+/** A Pod id no account (or not the one asked about) has seen, with what exists instead. */
+function unknownPod(podId: string, known: string[], account: string | undefined): UsageError {
+  const who = account === undefined ? 'no account has seen this Pod' : `account ${account} has not seen this Pod`;
+  const listed = known.slice(0, LISTED_PODS).join(', ');
+  const more = known.length > LISTED_PODS ? ` and ${known.length - LISTED_PODS} more` : '';
+  const which = known.length === 0 ? 'no Pods polled yet' : `known Pods: ${listed}${more}`;
+  return new UsageError(`why ${podId}: ${who}${didYouMean(podId, known)}; ${which}`);
 }
 
 function positiveInt(text: string): number {

@@ -22,11 +22,20 @@ type WithSecret<T, K extends SecretField, Required extends boolean> = Simplify<
   Omit<T, K | FileKey<K>> & (Required extends true ? { [P in K]: string } : { [P in K]?: string })
 >;
 
-/** The two fields of one secret, to spread into an object's shape. */
-export function secretShape<K extends SecretField>(key: K, ctx: ParseContext): SecretShape<K> {
+/** What a secret must be to be accepted; `minLength` comes with the reason shown when it is not met. */
+export interface SecretRules {
+  minLength?: number;
+}
+
+/**
+ * The two fields of one secret, to spread into an object's shape. A value is registered with the
+ * redactor only once it is accepted: a refused one (too short) is no secret, and masking it would
+ * rewrite the very error that refuses it ("too short" for a secret `short`).
+ */
+export function secretShape<K extends SecretField>(key: K, ctx: ParseContext, rules: SecretRules = {}): SecretShape<K> {
   return {
-    [key]: z.string().min(1).transform(registered).optional(),
-    [`${key}File`]: z.string().min(1).transform(readSecretFile(ctx)).optional(),
+    [key]: z.string().min(1).transform(accepted(rules)).optional(),
+    [`${key}File`]: z.string().min(1).transform(readSecretFile(ctx, rules)).optional(),
   } as SecretShape<K>;
 }
 
@@ -74,13 +83,19 @@ export function withSecret<S extends z.ZodObject, K extends SecretField, Require
     });
 }
 
-function registered(value: string): string {
-  registerSecret(value);
-  return value;
+function accepted(rules: SecretRules) {
+  return (value: string, issues: z.RefinementCtx): string => {
+    if (rules.minLength !== undefined && value.length < rules.minLength) {
+      issues.addIssue({ code: 'custom', message: `too short: at least ${rules.minLength} characters`, input: value });
+      return z.NEVER;
+    }
+    registerSecret(value);
+    return value;
+  };
 }
 
 /** Reads a secret file relative to the config's folder; one trailing newline (as `echo` writes) is not part of it. */
-function readSecretFile(ctx: ParseContext) {
+function readSecretFile(ctx: ParseContext, rules: SecretRules) {
   return (file: string, issues: z.RefinementCtx): string => {
     const path = resolve(ctx.baseDir, file);
     let text: string;
@@ -96,7 +111,7 @@ function readSecretFile(ctx: ParseContext) {
       issues.addIssue({ code: 'custom', message: `file ${path} is empty`, input: file });
       return z.NEVER;
     }
-    return registered(value);
+    return accepted(rules)(value, issues);
   };
 }
 

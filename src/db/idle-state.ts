@@ -240,3 +240,14 @@ export function accountsOfPod(database: Database, podId: string): string[] {
     .all()
     .map((row) => row.account);
 }
+
+/** Every Pod id an account's (or any account's) Pod list ever held, gone Pods included, alphabetically. */
+export function knownPodIds(database: Database, account?: string): string[] {
+  return database.db
+    .selectDistinct({ podId: pods.podId })
+    .from(pods)
+    .where(account === undefined ? undefined : eq(pods.account, account))
+    .orderBy(pods.podId)
+    .all()
+    .map((row) => row.podId);
+}

@@ -12,6 +12,7 @@ import { registerCapacityMetrics } from './capacity.js';
 import { registerCollectorMetrics } from './collectors.js';
 import { registerDatabaseMetrics } from './database.js';
 import { registerIdleMetrics } from './idle.js';
+import { registerIdleUnjudgedMetrics } from './idle-unjudged.js';
 import { registerPodMetrics } from './pods.js';
 import type { MetricsContext, MetricsSource, Refresh, RefreshTrigger } from './source.js';
 import { registerSpendMetrics } from './spend.js';
@@ -30,6 +31,7 @@ const areas: ReadonlyArray<(context: MetricsContext) => void> = [
   registerBudgetMetrics,
   registerUtilizationMetrics,
   registerIdleMetrics,
+  registerIdleUnjudgedMetrics,
   registerCapacityMetrics,
   registerActionMetrics,
   registerAlertMetrics,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseDuration } from '../duration.js';
+import { nearMiss } from '../near-miss.js';
 
 /**
  * Building blocks of the scenario schema. Objects accept unknown fields (SCENARIO.md: "Add
@@ -21,34 +22,6 @@ export function fields<Shape extends z.ZodRawShape>(shape: Shape) {
     // Run even when a required field is missing: that is exactly when the hint matters.
     { when: (payload) => typeof payload.value === 'object' && payload.value !== null },
   );
-}
-
-/** A typo is one edit away (two for long names); `colour` is not a misspelling of `cloud`. */
-function nearMiss(key: string, known: string[]): string | undefined {
-  const lower = key.toLowerCase();
-  for (const candidate of known) {
-    const distance = editDistance(lower, candidate.toLowerCase());
-    const allowed = Math.min(key.length, candidate.length) >= 8 ? 2 : 1;
-    if (distance === 0 || (Math.min(key.length, candidate.length) >= 4 && distance <= allowed)) return candidate;
-  }
-  return undefined;
-}
-
-/** Optimal string alignment distance: insertions, deletions, substitutions, transpositions. */
-function editDistance(a: string, b: string): number {
-  const rows: number[][] = Array.from({ length: a.length + 1 }, (_, i) =>
-    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
-  );
-  const at = (i: number, j: number) => (rows[i] as number[])[j] as number;
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let best = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, at(i - 2, j - 2) + 1);
-      (rows[i] as number[])[j] = best;
-    }
-  }
-  return at(a.length, b.length);
 }
 
 /** An offset from `start`: `90s`, `-2d`, `1h30m` (0 is accepted as a number too). */

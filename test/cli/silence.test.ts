@@ -98,4 +98,42 @@ describe('podwarden silence', () => {
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('silence no-such-id: no such silence');
   }, 60_000);
+
+  it('refuses a rule or account that does not exist, naming those that do, with exit 2', async () => {
+    const typo = await runCli([
+      'silence',
+      'add',
+      '--config',
+      configPath,
+      '--match',
+      'rule=wsate',
+      '--for',
+      '2h',
+      '--comment',
+      'x',
+    ]);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toBe(
+      'podwarden: --match: matcher "rule=wsate": no rule wsate (did you mean waste?); rules: budget, idle, capacity, waste, health\n',
+    );
+    const account = await runCli([
+      'silence',
+      'add',
+      '--config',
+      configPath,
+      '--match',
+      'account!=prod',
+      '--for',
+      '2h',
+      '--comment',
+      'x',
+    ]);
+    expect(account.code).toBe(2);
+    expect(account.stderr).toBe(
+      'podwarden: --match: matcher "account!=prod": no account prod; configured accounts: main\n',
+    );
+    expect((await runCli(['silence', 'list', '--all', '--config', configPath])).stdout.trim().split('\n')).toHaveLength(
+      1,
+    );
+  }, 90_000);
 });

@@ -79,6 +79,19 @@ describe('podwarden why', () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('train: no idle decisions recorded\n');
   });
+
+  it('names an unknown Pod or account and lists the known ones, with exit 2', async () => {
+    const pod = await runCli(['why', 'tarin', '--config', configPath]);
+    expect(pod.stdout).toBe('');
+    expect(pod.stderr).toBe(
+      'podwarden: why tarin: no account has seen this Pod (did you mean train?); known Pods: nb, train\n',
+    );
+    expect(pod.code).toBe(2);
+    const account = await runCli(['why', 'nb', '--account', 'prod', '--config', configPath]);
+    expect(account.stdout).toBe('');
+    expect(account.stderr).toBe('podwarden: why nb: --account prod: no such account; configured accounts: sim\n');
+    expect(account.code).toBe(2);
+  });
 });
 
 describe('podwarden snooze', () => {

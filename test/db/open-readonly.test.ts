@@ -106,10 +106,10 @@ describe('a database podwarden may not write', () => {
       expect(list.code).toBe(0);
       expect(list.stdout).toContain('silence-1\t');
       expect(list.stdout).toContain('\trule=waste\t');
+      // It reads the Pods the database knows (none) to say what exists.
       const why = await runCli(['why', 'pod-1', '--config', configPath]);
-      expect(why.stderr).toBe('');
-      expect(why.code).toBe(0);
-      expect(why.stdout).toBe('pod-1: no idle decisions recorded\n');
+      expect(why.stderr).toBe('podwarden: why pod-1: no account has seen this Pod; no Pods polled yet\n');
+      expect(why.code).toBe(2);
     },
     60_000,
   );

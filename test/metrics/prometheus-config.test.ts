@@ -25,13 +25,14 @@ beforeAll(async () => {
 });
 
 describe('the Prometheus configuration', () => {
-  it('alerts when podwarden is down or stuck (no Pod poll, an outbox that only grows, a database that cannot be written), a collector is stale, a budget forecast is over, or stops are frozen', () => {
+  it('alerts when podwarden is down or stuck (no Pod poll, an outbox that only grows, a database that cannot be written), a collector is stale, a budget forecast is over, stops are frozen, or idle detection is blind most of an hour', () => {
     expect(alerts.map((rule) => rule.alert).sort()).toEqual([
       'PodwardenActionsFrozen',
       'PodwardenBudgetForecastOver',
       'PodwardenCollectorStale',
       'PodwardenDatabaseNotWritable',
       'PodwardenDown',
+      'PodwardenIdleBlind',
       'PodwardenOutboxGrowing',
       'PodwardenPodPollStalled',
     ]);

@@ -41,19 +41,14 @@ export function httpSection(ctx: ParseContext) {
        * first start and kept in the database, so links survive restarts; set it to share it
        * between replicas or to invalidate every mailed link by changing it.
        */
-      ...secretShape('linkSecret', ctx),
+      // A short secret can be guessed offline from one mailed link: demand what a password manager makes.
+      ...secretShape('linkSecret', ctx, { minLength: 16 }),
       /** How long an emailed link works at most (never beyond what it offers). */
       linkExpiry: duration().prefault('24h'),
     }),
     ['bearerToken', 'linkSecret'],
     { required: false },
   )
-    .superRefine((http, issues) => {
-      // A short secret can be guessed offline from one mailed link: demand what a password manager makes.
-      if (http.linkSecret !== undefined && http.linkSecret.length < 16) {
-        issues.addIssue({ code: 'custom', path: ['linkSecret'], message: 'too short: at least 16 characters' });
-      }
-    })
     .transform(({ linkExpiry, ...http }) => ({ ...http, linkExpiryMs: linkExpiry }))
     .prefault({});
 }

@@ -1,0 +1,31 @@
+import { Gauge } from 'prom-client';
+import { accountNames, type MetricsContext } from './source.js';
+
+/**
+ * Whether the idle rule could judge every Pod of an account at the latest evaluation tick. It
+ * cannot while the Pod data is stale (stops frozen), while a Pod's telemetry is missing, or after
+ * a telemetry gap until the restarted evidence covers the window again: with the API failing a
+ * few minutes in every window, that is all the time, though each freeze alone is short. So
+ * Prometheus alerts on the share of an hour this is 1 (PodwardenIdleBlind), not on one stretch.
+ */
+export function registerIdleUnjudgedMetrics({ registry, source, config, onClose }: MetricsContext): void {
+  if (config.idle.rules.length === 0) return;
+  const unjudged = new Gauge({
+    name: 'podwarden_idle_unjudged',
+    help: 'Whether the idle rule could not judge some Pod of the account at the latest evaluation (stale Pod data, missing telemetry, or evidence restarted by a telemetry gap not yet covering the window): 1, else 0; absent without idle rules.',
+    labelNames: ['account'],
+    registers: [registry],
+  });
+  const accounts = accountNames(config);
+  for (const account of accounts) unjudged.set({ account }, 0);
+  onClose(
+    source.events.on('evaluation:finished', (tick) => {
+      const idle = tick.unjudged.filter((scope) => scope.labels.rule === 'idle');
+      for (const account of accounts) {
+        // A scope without an account (the idle evaluator failed) covers every account.
+        const blind = idle.some((scope) => scope.labels.account === undefined || scope.labels.account === account);
+        unjudged.set({ account }, blind ? 1 : 0);
+      }
+    }),
+  );
+}
