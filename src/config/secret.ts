@@ -25,8 +25,18 @@ type WithSecret<T, K extends SecretField, Required extends boolean> = Simplify<
 /** The two fields of one secret, to spread into an object's shape. */
 export function secretShape<K extends SecretField>(key: K, ctx: ParseContext): SecretShape<K> {
   return {
-    [key]: z.string().min(1).transform(registered).optional(),
-    [`${key}File`]: z.string().min(1).transform(readSecretFile(ctx)).optional(),
+    [key]: z
+      .string()
+      .min(1)
+      .transform(registered)
+      .optional()
+      .describe(`The ${key}, written inline (or \`\${VAR}\`); or read it from a file with ${key}File, not both.`),
+    [`${key}File`]: z
+      .string()
+      .min(1)
+      .transform(readSecretFile(ctx))
+      .optional()
+      .describe(`Or read ${key} from this file (one trailing newline is dropped), instead of ${key}.`),
   } as SecretShape<K>;
 }
 
