@@ -54,13 +54,24 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
     options.loadConfig === undefined
       ? undefined
       : new ConfigReloader({ config, load: options.loadConfig, parts, clock, log });
+  let stopping: Promise<void> | undefined;
+  const reload = (trigger: string): Promise<ReloadOutcome> => {
+    const refused = (message: string) => {
+      log.warn({ trigger }, `configuration not reloaded: ${message}`);
+      return Promise.resolve({ problems: [{ path: '', message }] });
+    };
+    if (reloader === undefined) return refused('no configuration file to reload');
+    // A SIGHUP or POST during shutdown would make metrics and schedules again for a closing daemon.
+    if (stopping !== undefined) return refused('shutting down');
+    return reloader.reload(trigger);
+  };
   // Before any job runs, so a taken port fails the start instead of leaving a half-up daemon.
   const http = await startMetricsServer({
     config,
     daemon,
     clock,
     log,
-    reload: reloader && (() => reloader.reload('POST /-/reload')),
+    reload: reloader && (() => reload('POST /-/reload')),
     reloads: reloader && (() => reloader.status()),
   }).catch(async (error: unknown) => {
     await daemon.close();
@@ -82,7 +93,6 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   );
   for (const job of jobs) if (job.name !== 'retention') void scheduler.fire(job);
 
-  let stopping: Promise<void> | undefined;
   const stop = async () => {
     const { unfinished } = await scheduler.stop(SHUTDOWN_GRACE_MS);
     if (unfinished.length > 0) {
@@ -99,10 +109,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   return {
     daemon,
     httpUrl: http.url,
-    reload: (trigger) =>
-      reloader
-        ? reloader.reload(trigger)
-        : Promise.resolve({ problems: [{ path: '', message: 'no configuration file to reload' }] }),
+    reload,
     stop: () => {
       stopping ??= stop();
       return stopping;
