@@ -1,6 +1,8 @@
 import { type Clock, RealClock } from './clock.js';
+import type { ReloadOutcome } from './config/reload-status.js';
 import type { Config } from './config/schema.js';
 import { Daemon } from './daemon.js';
+import { ConfigReloader, type Reconfigurable } from './daemon-reload.js';
 import type { Logger } from './log.js';
 import { startMetricsServer } from './metrics/server.js';
 import { RealScheduler } from './scheduler/real.js';
@@ -18,12 +20,19 @@ export interface RuntimeOptions {
   /** Real time for `podwarden run`; the demo passes the simulator's scaled clock. */
   clock: Clock;
   log: Logger;
+  /**
+   * Reads and validates the configuration file again (`podwarden run`); with it, SIGHUP (the
+   * caller's) and `POST /-/reload` reload. Absent (the demo), there is nothing to reload.
+   */
+  loadConfig?: () => Config;
 }
 
 export interface Runtime {
   daemon: Daemon;
   /** Base URL of the metrics and status server (`/metrics`, `/healthz`, `/readyz`, `/api/status`). */
   httpUrl: string;
+  /** Reloads the configuration (see daemon-reload.ts); refused with a problem when there is no file to reload. */
+  reload(trigger: string): Promise<ReloadOutcome>;
   /** Stops scheduling, lets in-flight runs finish (bounded), aborts the rest, closes the database. */
   stop(): Promise<void>;
 }
@@ -37,12 +46,39 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   const { config, clock, log } = options;
   const daemon = new Daemon({ config, clock, log });
   daemon.recordClockOffset(new RealClock().now());
+  const scheduler = new RealScheduler(log);
+  // Made before the server, which serves its status and POST /-/reload; it reconfigures the
+  // server too, so it is given its parts once they exist (below).
+  const parts: Reconfigurable[] = [];
+  const reloader =
+    options.loadConfig === undefined
+      ? undefined
+      : new ConfigReloader({ config, load: options.loadConfig, parts, clock, log });
+  let stopping: Promise<void> | undefined;
+  const reload = (trigger: string): Promise<ReloadOutcome> => {
+    const refused = (message: string) => {
+      log.warn({ trigger }, `configuration not reloaded: ${message}`);
+      return Promise.resolve({ problems: [{ path: '', message }] });
+    };
+    if (reloader === undefined) return refused('no configuration file to reload');
+    // A SIGHUP or POST during shutdown would make metrics and schedules again for a closing daemon.
+    if (stopping !== undefined) return refused('shutting down');
+    return reloader.reload(trigger);
+  };
   // Before any job runs, so a taken port fails the start instead of leaving a half-up daemon.
-  const http = await startMetricsServer({ config, daemon, clock, log }).catch(async (error: unknown) => {
+  const http = await startMetricsServer({
+    config,
+    daemon,
+    clock,
+    log,
+    reload: reloader && (() => reload('POST /-/reload')),
+    reloads: reloader && (() => reloader.status()),
+  }).catch(async (error: unknown) => {
     await daemon.close();
     throw error;
   });
-  const scheduler = new RealScheduler(log);
+  // The daemon first (jobs read its configuration), then the schedules, then what the server shows.
+  parts.push(daemon, { reconfigure: () => scheduler.replace(daemon.jobs()) }, http);
   const jobs = daemon.jobs();
   for (const job of jobs) scheduler.add(job);
   scheduler.start();
@@ -57,7 +93,6 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   );
   for (const job of jobs) if (job.name !== 'retention') void scheduler.fire(job);
 
-  let stopping: Promise<void> | undefined;
   const stop = async () => {
     const { unfinished } = await scheduler.stop(SHUTDOWN_GRACE_MS);
     if (unfinished.length > 0) {
@@ -74,6 +109,7 @@ export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   return {
     daemon,
     httpUrl: http.url,
+    reload,
     stop: () => {
       stopping ??= stop();
       return stopping;

@@ -80,7 +80,7 @@ export class Daemon {
   private readonly evaluationLog: Logger;
   private readonly evaluatorLogs: ReadonlyMap<string, Logger>;
 
-  constructor(private readonly options: DaemonOptions) {
+  constructor(private options: DaemonOptions) {
     const { config, clock, log } = options;
     this.events = new EventBus<DaemonEvents>(log);
     this.evaluationLog = log.child({ tick: 'evaluate' });
@@ -146,6 +146,15 @@ export class Daemon {
   /** Why the database could not be written lately, or undefined when its last write succeeded. */
   databaseWriteProblem(): string | undefined {
     return this.writeProblem;
+  }
+
+  /**
+   * Runs on `config` from the next run on (a reload, src/daemon-reload.ts, which has checked that
+   * what is bound at construction, the database and the API clients, is the same). A collector run
+   * or an evaluation tick in flight finishes with the configuration it started with.
+   */
+  reconfigure(config: Config): void {
+    this.options = { ...this.options, config };
   }
 
   /** The collectors this daemon runs, in registry order. */
@@ -216,16 +225,17 @@ export class Daemon {
 
   /** One evaluation tick: every evaluator in order, on one `now`; a failing one does not stop the rest. */
   async evaluate(): Promise<void> {
-    const now = this.options.clock.now();
+    const { config, clock } = this.options;
+    const now = clock.now();
     const log = this.evaluationLog;
     const findings: Finding[] = [];
     const unjudged: Unjudged[] = [];
     for (const evaluator of evaluators) {
       try {
         await evaluator.evaluate({
-          config: this.options.config,
+          config,
           db: this.db,
-          clock: this.options.clock,
+          clock,
           now,
           log: this.evaluatorLogs.get(evaluator.name) ?? log,
           signal: this.shutdown.signal,

@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { loadConfig } from '../config/load.js';
-import { startRuntime } from '../daemon-runtime.js';
+import { type Runtime, startRuntime } from '../daemon-runtime.js';
 import type { Logger } from '../log.js';
 import { clockFor, clockStartOption } from './clock-start.js';
 import { configOption } from './config-option.js';
@@ -11,13 +11,15 @@ import { applyAndLogMemoryPolicy } from './memory-policy-log.js';
 const EXIT_DEADLINE_MS = 9_500;
 
 /**
- * `podwarden run`: the daemon. Every collector runs once at start, then on its schedule. On
- * SIGTERM or SIGINT it stops scheduling, lets in-flight runs finish (bounded), aborts what is
+ * `podwarden run`: the daemon. Every collector runs once at start, then on its schedule. SIGHUP
+ * reloads the configuration file. On SIGTERM or SIGINT it stops scheduling, lets in-flight runs finish (bounded), aborts what is
  * left, closes the database and exits 0; a second signal exits at once.
  */
 export function runCommand(): Command {
   return new Command('run')
-    .description('Run the daemon: collectors on their schedules until SIGTERM or SIGINT.')
+    .description(
+      'Run the daemon: collectors on their schedules until SIGTERM or SIGINT; SIGHUP reloads the configuration.',
+    )
     .addOption(configOption())
     .addOption(clockStartOption('to watch a simulator scenario live'))
     .action(async (options: { config?: string; clockStart?: string }) => {
@@ -26,7 +28,14 @@ export function runCommand(): Command {
       const log = loggerFor(config);
       applyAndLogMemoryPolicy(log);
       const stopRequested = nextStopRequest(log);
-      const runtime = await startRuntime({ config, clock, log });
+      const reloads = reloadOnHangup(log);
+      const runtime = await startRuntime({
+        config,
+        clock,
+        log,
+        loadConfig: () => loadConfig({ path: options.config, env: process.env }),
+      });
+      reloads.attach(runtime);
 
       const { reason, exitCode } = await stopRequested;
       log.info({ reason }, 'shutting down');
@@ -42,6 +51,24 @@ export function runCommand(): Command {
       process.exitCode = exitCode;
       log.info('stopped');
     });
+}
+
+/**
+ * SIGHUP reloads the configuration (daemon-reload.ts), as for Prometheus and Alertmanager. The
+ * handler is in place before the daemon starts, since Node's default for SIGHUP is to exit; one
+ * that comes while the daemon is still starting is logged and ignored.
+ */
+function reloadOnHangup(log: Logger): { attach(runtime: Runtime): void } {
+  let target: Runtime | undefined;
+  process.on('SIGHUP', () => {
+    if (target === undefined) log.warn('SIGHUP while starting: not reloaded; send it again once running');
+    else void target.reload('SIGHUP');
+  });
+  return {
+    attach: (runtime) => {
+      target = runtime;
+    },
+  };
 }
 
 /**

@@ -34,8 +34,18 @@ export interface SecretRules {
  */
 export function secretShape<K extends SecretField>(key: K, ctx: ParseContext, rules: SecretRules = {}): SecretShape<K> {
   return {
-    [key]: z.string().min(1).transform(accepted(rules)).optional(),
-    [`${key}File`]: z.string().min(1).transform(readSecretFile(ctx, rules)).optional(),
+    [key]: z
+      .string()
+      .min(1)
+      .transform(accepted(rules))
+      .optional()
+      .describe(`The ${key}, written inline (or \`\${VAR}\`); or read it from a file with ${key}File, not both.`),
+    [`${key}File`]: z
+      .string()
+      .min(1)
+      .transform(readSecretFile(ctx, rules))
+      .optional()
+      .describe(`Or read ${key} from this file (one trailing newline is dropped), instead of ${key}.`),
   } as SecretShape<K>;
 }
 

@@ -10,3 +10,10 @@ export function bearerMatches(header: string | undefined, token: string): boolea
   const digest = (value: string) => createHash('sha256').update(value).digest();
   return timingSafeEqual(digest(given), digest(token)) && match !== null;
 }
+
+/**
+ * The probes answer without the token: a Kubernetes or load-balancer probe sends none, and they
+ * reveal nothing secret (`ok`, `ready`, or why not: a stale collector, a database that cannot be
+ * written).
+ */
+export const OPEN_PROBES: ReadonlySet<string> = new Set(['/healthz', '/readyz']);

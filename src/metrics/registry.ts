@@ -1,6 +1,7 @@
 import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import type { Clock } from '../clock.js';
 import type { CollectorName } from '../collectors/collector.js';
+import type { ConfigReloadStatus } from '../config/reload-status.js';
 import type { Config } from '../config/schema.js';
 import { version } from '../package-root.js';
 import { registerActionMetrics } from './actions.js';
@@ -10,6 +11,7 @@ import { registerApiMetrics } from './api.js';
 import { registerBudgetMetrics } from './budgets.js';
 import { registerCapacityMetrics } from './capacity.js';
 import { registerCollectorMetrics } from './collectors.js';
+import { registerConfigReloadMetrics } from './config-reload.js';
 import { registerDatabaseMetrics } from './database.js';
 import { registerIdleMetrics } from './idle.js';
 import { registerIdleUnjudgedMetrics } from './idle-unjudged.js';
@@ -39,6 +41,7 @@ const areas: ReadonlyArray<(context: MetricsContext) => void> = [
   registerCollectorMetrics,
   registerDatabaseMetrics,
   registerApiMetrics,
+  registerConfigReloadMetrics,
 ];
 
 /**
@@ -46,7 +49,12 @@ const areas: ReadonlyArray<(context: MetricsContext) => void> = [
  * ours. Values that come from the database are set when it changes (an evaluation tick, a
  * collector run) and served from memory: a scrape reads no database and never waits on RunPod.
  */
-export function createMetrics(options: { source: MetricsSource; config: Config; clock: Clock }): Metrics {
+export function createMetrics(options: {
+  source: MetricsSource;
+  config: Config;
+  clock: Clock;
+  reloads?: () => ConfigReloadStatus;
+}): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   new Gauge({

@@ -1,6 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Clock } from '../clock.js';
+import { formatProblem } from '../config/errors.js';
+import type { ConfigReloadStatus, ReloadOutcome } from '../config/reload-status.js';
 import type { Config } from '../config/schema.js';
 import { parseListen } from '../config/sections/http.js';
 import { loadLinkSecret } from '../links/index.js';
@@ -10,7 +12,7 @@ import { misdirected } from '../web/allowed-hosts.js';
 import { loginAttempts } from '../web/login-attempts.js';
 import { htmlReply, type Reply } from '../web/reply.js';
 import { webRoute } from '../web/routes.js';
-import { bearerMatches } from './auth.js';
+import { bearerMatches, OPEN_PROBES } from './auth.js';
 import { checkReadiness } from './readiness.js';
 import { createMetrics } from './registry.js';
 import type { MetricsSource } from './source.js';
@@ -22,11 +24,20 @@ export interface MetricsServerOptions {
   daemon: MetricsSource;
   clock: Clock;
   log: Logger;
+  /** Reads and applies the configuration again, for `POST /-/reload`; absent, that route is not served. */
+  reload?: () => Promise<ReloadOutcome>;
+  /** How the configuration was last (re)loaded, for podwarden_config_last_reload_*. */
+  reloads?: () => ConfigReloadStatus;
 }
 
 export interface MetricsServer {
   /** Where to reach it, e.g. `http://127.0.0.1:9464` (a wildcard address is shown as loopback). */
   url: string;
+  /**
+   * Serves `config` from the next request on, with metrics made again for it (a reload); a
+   * request already being answered finishes with the configuration it started with.
+   */
+  reconfigure(config: Config): void;
   close(): Promise<void>;
 }
 
@@ -40,8 +51,11 @@ const ANY_HOST_ROUTES = new Set(['/metrics', '/healthz', '/readyz']);
 /** A form is a few hundred bytes; anything larger is not one of ours. */
 const MAX_FORM_BYTES = 16 * 1024;
 
-/** The routes served as before the pages; each needs the bearer token when one is configured. */
-const API_ROUTES = new Set(['/metrics', '/readyz', '/api/status']);
+/** Where a POST makes podwarden read its configuration file again (Prometheus's path). */
+const RELOAD_PATH = '/-/reload';
+
+/** The routes served as before the pages; all but the probes need the bearer token when one is configured. */
+const API_ROUTES = new Set(['/metrics', '/readyz', '/healthz', '/api/status', RELOAD_PATH]);
 
 const text = (status: number, body: string, headers?: Record<string, string>): Reply => ({
   status,
@@ -52,33 +66,39 @@ const text = (status: number, body: string, headers?: Record<string, string>): R
 
 /**
  * The HTTP side of podwarden (node:http, no framework): `/metrics` for Prometheus, `/healthz`
- * (the process answers), `/readyz` (database open, Pods collected recently) and `/api/status`;
- * with `http.bearerToken` set, those but `/healthz` need `Authorization: Bearer <token>`. The
- * status page and its forms are src/web/'s, with their own access rules (routes.ts).
+ * (the process answers), `/readyz` (database open, Pods collected recently), `/api/status` and
+ * `POST /-/reload`; with `http.bearerToken` set, those but the probes need
+ * `Authorization: Bearer <token>`. The status page and its forms are src/web/'s, with their own
+ * access rules (routes.ts).
  */
 export async function startMetricsServer(options: MetricsServerOptions): Promise<MetricsServer> {
-  const { config, daemon, clock } = options;
+  const { daemon, clock, reload, reloads } = options;
   const log = options.log.child({ component: 'http' });
-  const listen = parseListen(config.http.listen);
-  if (!listen) throw new Error(`metrics server: invalid http.listen "${config.http.listen}"`);
-  const metrics = createMetrics({ source: daemon, config, clock });
-  const token = config.http.bearerToken;
+  const listen = parseListen(options.config.http.listen);
+  if (!listen) throw new Error(`metrics server: invalid http.listen "${options.config.http.listen}"`);
+  // Swapped whole by a reload; each request reads it once, at its start.
+  let served = {
+    config: options.config,
+    metrics: createMetrics({ source: daemon, config: options.config, clock, reloads }),
+  };
   let linkSecret: Buffer | undefined;
   // Read (or made and kept) on first use: a server that never serves a page or link never writes it.
   const secret = () => {
-    linkSecret ??= loadLinkSecret(daemon.db, config, clock);
+    linkSecret ??= loadLinkSecret(daemon.db, served.config, clock);
     return linkSecret;
   };
 
   const attempts = loginAttempts();
 
   const route = async (req: IncomingMessage): Promise<Reply> => {
+    const { config, metrics } = served;
+    const token = config.http.bearerToken;
     const url = new URL(req.url ?? '/', 'http://localhost');
     const path = url.pathname;
     const method = req.method ?? 'GET';
     const wrongHost = ANY_HOST_ROUTES.has(path) ? undefined : misdirected(req, config, path);
     if (wrongHost) return wrongHost;
-    if (!API_ROUTES.has(path) && path !== '/healthz') {
+    if (!API_ROUTES.has(path)) {
       const form = method === 'POST' ? await readForm(req) : new URLSearchParams();
       if (form === undefined) return htmlReply(413, 'form too large\n');
       const reply = webRoute(
@@ -87,12 +107,27 @@ export async function startMetricsServer(options: MetricsServerOptions): Promise
       );
       if (reply) return reply;
     }
-    if (req.method !== 'GET' && req.method !== 'HEAD') return text(405, 'only GET and HEAD', { Allow: 'GET, HEAD' });
-    if (path === '/healthz') return text(200, 'ok');
-    if (token !== undefined && !bearerMatches(req.headers.authorization, token)) {
+    // Reloading acts, so it is a POST only (never on GET, like every action of ours).
+    if (path === RELOAD_PATH) {
+      if (method !== 'POST') return text(405, 'only POST', { Allow: 'POST' });
+    } else if (method !== 'GET' && method !== 'HEAD') return text(405, 'only GET and HEAD', { Allow: 'GET, HEAD' });
+    if (!OPEN_PROBES.has(path) && token !== undefined && !bearerMatches(req.headers.authorization, token)) {
       return text(401, 'a bearer token is required', { 'WWW-Authenticate': 'Bearer realm="podwarden"' });
     }
     switch (path) {
+      case '/healthz':
+        return text(200, 'ok');
+      case RELOAD_PATH: {
+        if (reload === undefined) return text(404, 'no configuration file to reload');
+        const { problems } = await reload();
+        // 500 like Prometheus and Alertmanager: the request was right, the file is not.
+        return problems.length === 0
+          ? text(200, 'configuration reloaded')
+          : text(
+              500,
+              ['configuration not reloaded; the running one stays:', ...problems.map(formatProblem)].join('\n'),
+            );
+      }
       case '/metrics':
         return { status: 200, type: metrics.registry.contentType, body: await metrics.registry.metrics() };
       case '/readyz': {
@@ -130,16 +165,24 @@ export async function startMetricsServer(options: MetricsServerOptions): Promise
       resolve();
     });
   }).catch((error: unknown) => {
-    metrics.close();
-    throw new Error(`metrics server: listen on ${config.http.listen}: ${(error as Error).message}`, { cause: error });
+    served.metrics.close();
+    throw new Error(`metrics server: listen on ${options.config.http.listen}: ${(error as Error).message}`, {
+      cause: error,
+    });
   });
   const url = displayUrl(server.address() as AddressInfo);
-  log.info({ url, auth: token !== undefined }, 'metrics server listening');
+  log.info({ url, auth: served.config.http.bearerToken !== undefined }, 'metrics server listening');
 
   return {
     url,
+    reconfigure: (config) => {
+      served.metrics.close();
+      served = { config, metrics: createMetrics({ source: daemon, config, clock, reloads }) };
+      // http.linkSecret may have changed: read it again on next use.
+      linkSecret = undefined;
+    },
     close: async () => {
-      metrics.close();
+      served.metrics.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         // Prometheus keeps its connection alive; without this, close would wait for it to idle out.

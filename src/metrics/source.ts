@@ -2,6 +2,7 @@ import type { Registry } from 'prom-client';
 import type { RateLimitWindow } from '../api/index.js';
 import type { Clock } from '../clock.js';
 import type { CollectorName } from '../collectors/collector.js';
+import type { ConfigReloadStatus } from '../config/reload-status.js';
 import type { Config } from '../config/schema.js';
 import type { DaemonEvents } from '../daemon.js';
 import type { Database } from '../db/open.js';
@@ -46,6 +47,8 @@ export interface MetricsContext {
   source: MetricsSource;
   config: Config;
   clock: Clock;
+  /** How the configuration was last (re)loaded, when the daemon can reload it (`podwarden run`). */
+  reloads?: () => ConfigReloadStatus;
   /** Registers what undoes an area's setup beyond the registry (its event listeners). */
   onClose(dispose: () => void): void;
   /**

@@ -38,6 +38,21 @@ export class RealScheduler implements Scheduler {
     for (const task of this.tasks) void task.start();
   }
 
+  /**
+   * Schedules `jobs` instead of the current ones (a configuration reload). A run in flight is
+   * not touched: it finishes with what it started with, and a job of the same name does not
+   * start again until it has (runs are kept by name).
+   */
+  async replace(jobs: readonly Job[]): Promise<void> {
+    if (this.stopped) return;
+    const previous = this.tasks.splice(0);
+    for (const task of previous) await task.destroy();
+    // stop() may have come while the old tasks were being destroyed: then nothing starts again.
+    if (this.stopped) return;
+    for (const job of jobs) this.add(job);
+    this.start();
+  }
+
   /** Runs a job now unless it is already running (then the caller gets the run in progress). */
   fire(job: Job): Promise<void> {
     const current = this.running.get(job.name);

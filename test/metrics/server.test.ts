@@ -101,9 +101,9 @@ describe('the metrics and status server', () => {
     expect(metrics.body).toMatch(/^internal error: .*database connection is not open/);
   });
 
-  it('requires the bearer token, when one is set, everywhere but /healthz', async () => {
+  it('requires the bearer token, when one is set, everywhere but the probes /healthz and /readyz', async () => {
     await start(TOKEN);
-    for (const path of ['/metrics', '/api/status', '/readyz']) {
+    for (const path of ['/metrics', '/api/status']) {
       const missing = await get(path);
       expect(missing.status, path).toBe(401);
       expect(missing.headers['www-authenticate']).toBe('Bearer realm="podwarden"');
@@ -111,7 +111,11 @@ describe('the metrics and status server', () => {
       expect((await get(path, `${TOKEN}x`)).status, path).toBe(401);
       expect((await get(path, TOKEN)).status, path).not.toBe(401);
     }
-    expect((await get('/healthz')).status).toBe(200);
+    // A Kubernetes probe sends no token; the probes say only ok, ready, or why not.
+    expect(await get('/healthz')).toMatchObject({ status: 200, body: 'ok\n' });
+    const ready = await get('/readyz');
+    expect(ready.status).toBe(503);
+    expect(ready.body).toMatch(/^not ready: /);
     expect(await get('/metrics', TOKEN)).toMatchObject({ status: 200 });
   });
 

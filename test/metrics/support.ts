@@ -103,7 +103,9 @@ export async function exposedMetrics(): Promise<Array<{ name: string; type: stri
   const config = defaultConfig([{ name: 'main', apiKey: 'unused', restBaseUrl: 'http://127.0.0.1:9/v2' }]);
   config.database.path = join(dir, 'podwarden.db');
   const daemon = new Daemon({ config, clock: new RealClock(), log: silentLogger() });
-  const metrics = createMetrics({ source: daemon, config, clock: new RealClock() });
+  // As `podwarden run` makes them: with a configuration file to reload, and its two metrics.
+  const reloads = () => ({ successful: true, lastSuccessAt: 0 });
+  const metrics = createMetrics({ source: daemon, config, clock: new RealClock(), reloads });
   try {
     return metrics.registry.getMetricsAsArray().map((metric) => ({
       name: metric.name,

@@ -90,4 +90,33 @@ describe('RealScheduler', () => {
     );
     expect(stderr.filter((text) => text.includes('NODE-CRON'))).toEqual([]);
   }, 60_000);
+  it('replaces its jobs (a reload): the new schedules run, and a run in flight finishes before its job runs again', async () => {
+    const { log } = capturedLogger();
+    const scheduler = new RealScheduler(log);
+    const runs: string[] = [];
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const slow = { name: 'pods@main', schedule: '0 0 1 1 *', run: () => held.then(() => void runs.push('slow')) };
+    scheduler.add(slow);
+    scheduler.start();
+    const inFlight = scheduler.fire(slow);
+    try {
+      await scheduler.replace([
+        { name: 'pods@main', schedule: '* * * * * *', run: async () => void runs.push('new pods') },
+        { name: 'stock@main', schedule: '* * * * * *', run: async () => void runs.push('new stock') },
+      ]);
+      // The new stock job runs on its schedule; the new pods job waits for the run in flight.
+      while (!runs.includes('new stock')) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(runs).not.toContain('new pods');
+      release();
+      await inFlight;
+      expect(runs).toContain('slow');
+      while (!runs.includes('new pods')) await new Promise((resolve) => setTimeout(resolve, 50));
+    } finally {
+      release();
+      await scheduler.stop(1_000);
+    }
+  }, 10_000);
 });

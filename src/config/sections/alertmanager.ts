@@ -16,7 +16,15 @@ export type AlertChannel = (typeof ALERT_CHANNELS)[number];
  */
 export const routeSection = z
   .strictObject(
-    Object.fromEntries(RULES.map((rule) => [rule, z.array(z.enum(ALERT_CHANNELS)).optional()])) as {
+    Object.fromEntries(
+      RULES.map((rule) => [
+        rule,
+        z
+          .array(z.enum(ALERT_CHANNELS))
+          .optional()
+          .describe("Where this rule's alerts go: email, alertmanager or both; [] notifies nobody."),
+      ]),
+    ) as {
       [R in (typeof RULES)[number]]: z.ZodOptional<
         z.ZodArray<z.ZodEnum<{ email: 'email'; alertmanager: 'alertmanager' }>>
       >;
@@ -25,9 +33,16 @@ export const routeSection = z
   .prefault({});
 
 function basicAuth(ctx: ParseContext) {
-  return withSecret(z.strictObject({ username: z.string().min(1), ...secretShape('password', ctx) }), 'password', {
-    required: true,
-  });
+  return withSecret(
+    z.strictObject({
+      username: z.string().min(1).describe('The user name of HTTP basic auth.'),
+      ...secretShape('password', ctx),
+    }),
+    'password',
+    {
+      required: true,
+    },
+  );
 }
 
 /**
@@ -46,7 +61,12 @@ export function alertmanagerSection(ctx: ParseContext) {
     /** `runbook_url` annotations, per rule. */
     runbookUrls: z
       .strictObject(
-        Object.fromEntries(RULES.map((rule) => [rule, httpUrl().optional()])) as {
+        Object.fromEntries(
+          RULES.map((rule) => [
+            rule,
+            httpUrl().optional().describe("The runbook_url annotation of this rule's alerts."),
+          ]),
+        ) as {
           [R in (typeof RULES)[number]]: z.ZodOptional<ReturnType<typeof httpUrl>>;
         },
       )

@@ -8,6 +8,13 @@ export const ALERT_RULES = ['budget', 'idle', 'capacity', 'waste', 'health'] as 
 
 const rules = () => z.array(z.enum(ALERT_RULES));
 
+const fireAfter = () =>
+  duration().optional().describe("How long this rule's condition must hold before its alert fires; absent: at once.");
+const resolveAfter = (fallback: string) =>
+  durationOrZero()
+    .prefault(fallback)
+    .describe("How long this rule's condition must be judged absent before its alert resolves.");
+
 /**
  * `alerts`: how findings become notifications, in the manner of Alertmanager. Alerts with the
  * same `groupBy` labels and recipients share one message (a digest); a group's first message
@@ -40,11 +47,11 @@ export function alertsSection(ctx: ParseContext) {
        */
       for: withMs(
         {
-          budget: duration().optional(),
-          idle: duration().optional(),
-          capacity: duration().optional(),
-          waste: duration().optional(),
-          health: duration().optional(),
+          budget: fireAfter(),
+          idle: fireAfter(),
+          capacity: fireAfter(),
+          waste: fireAfter(),
+          health: fireAfter(),
         },
         ALERT_RULES,
       ).prefault({ health: '30m' }),
@@ -54,11 +61,11 @@ export function alertsSection(ctx: ParseContext) {
        */
       resolveAfter: withMs(
         {
-          budget: durationOrZero().prefault('0s'),
-          idle: durationOrZero().prefault('15m'),
-          capacity: durationOrZero().prefault('0s'),
-          waste: durationOrZero().prefault('30m'),
-          health: durationOrZero().prefault('5m'),
+          budget: resolveAfter('0s'),
+          idle: resolveAfter('15m'),
+          capacity: resolveAfter('0s'),
+          waste: resolveAfter('30m'),
+          health: resolveAfter('5m'),
         },
         ALERT_RULES,
       ).prefault({}),
@@ -68,8 +75,10 @@ export function alertsSection(ctx: ParseContext) {
        */
       flapping: withMs(
         {
-          count: z.int().min(2).default(3),
-          window: duration().prefault('6h'),
+          count: z.int().min(2).default(3).describe('Fires within `window` that make an alert flap (at least 2).'),
+          window: duration()
+            .prefault('6h')
+            .describe('The time `count` fires are counted over, and that an alert must stay unchanged to settle.'),
         },
         ['window'],
       ).prefault({}),
@@ -79,7 +88,7 @@ export function alertsSection(ctx: ParseContext) {
        */
       digest: z
         .object({
-          hour: z.int().min(0).max(23),
+          hour: z.int().min(0).max(23).describe('The hour (0-23, local time in `timeZone`) the digest is sent at.'),
           timeZone: timeZone().default('UTC'),
         })
         .optional(),

@@ -12,7 +12,11 @@ const watch = z
   .strictObject({
     /** The API's GPU type id (`NVIDIA H200`), or else `name` (`H200 SXM`, as the catalog names it). */
     gpuTypeId: z.string().min(1).optional(),
-    name: z.string().min(1).optional(),
+    name: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('The GPU type as the catalog names it (`H200 SXM`), instead of gpuTypeId.'),
     /** One configured account; absent: every account. */
     account: z.string().min(1).optional(),
     product: z.enum(['POD', 'CLUSTER', 'SERVERLESS']).default('POD'),
@@ -35,7 +39,11 @@ const watch = z
   });
 
 /** `capacity`: GPU types to watch in the catalog's availability history. */
-export const capacitySection = z.strictObject({ watch: z.array(watch).prefault([]) }).prefault({});
+export const capacitySection = z
+  .strictObject({
+    watch: z.array(watch).prefault([]).describe('The GPU types to watch; none by default.'),
+  })
+  .prefault({});
 
 export type CapacityWatch = z.output<typeof watch>;
 

@@ -3,7 +3,12 @@ import { cronSchedule, duration, withMs } from '../fields.js';
 
 /** The fields every collector has; `schedule` is a node-cron expression, in UTC. */
 function common(schedule: string) {
-  return { enabled: z.boolean().default(true), schedule: cronSchedule().default(schedule) };
+  return {
+    enabled: z.boolean().default(true).describe('Whether this collector runs.'),
+    schedule: cronSchedule()
+      .default(schedule)
+      .describe('When it runs: a cron expression in UTC (five fields, or six with seconds first).'),
+  };
 }
 
 const EVERY_5_MINUTES = '*/5 * * * *';

@@ -23,8 +23,11 @@ const timeOfDay = () =>
 const podSelector = () =>
   z
     .strictObject({
-      podIds: z.array(z.string().min(1)).prefault([]),
-      names: z.array(z.string().min(1)).prefault([]),
+      podIds: z.array(z.string().min(1)).prefault([]).describe('Pod ids.'),
+      names: z
+        .array(z.string().min(1))
+        .prefault([])
+        .describe('Pod names: `*` any run of characters, `?` one character.'),
     })
     .prefault({});
 
@@ -60,7 +63,14 @@ const idleRule = withMs(
       .prefault({}),
     exclude: podSelector(),
     /** UTC hours during which no Pod is stopped; `from` later than `to` spans midnight. */
-    quietHours: z.array(z.strictObject({ from: timeOfDay(), to: timeOfDay() })).prefault([]),
+    quietHours: z
+      .array(
+        z.strictObject({
+          from: timeOfDay().describe('When the quiet hours start (HH:MM, UTC).'),
+          to: timeOfDay().describe('When they end (HH:MM, UTC).'),
+        }),
+      )
+      .prefault([]),
     actions: ladder.prefault(['notify', 'warn', 'stop']),
     /** How long before the stop the warning goes out. */
     warnLead: duration().prefault('15m'),
@@ -77,7 +87,8 @@ const idleRule = withMs(
         /** If one evaluation would stop more than this share of the running Pods, it stops none. */
         runningShare: z.number().gt(0).max(1).default(0.5),
       })
-      .prefault({}),
+      .prefault({})
+      .describe('Limits on how many Pods are stopped, so a mistake cannot stop them all.'),
     /** Stop even when the Pod's GPU type is at availability NONE or LOW (it may not come back). */
     stopWhenScarce: z.boolean().default(false),
   },
@@ -105,7 +116,10 @@ export const idleSection = z
             });
         });
       })
-      .prefault([{}]),
+      .prefault([{}])
+      .describe(
+        'The idle rules, in order; by default one rule with every default (in dry run); [] turns idle stops off.',
+      ),
   })
   .prefault({});
 

@@ -5,7 +5,7 @@ import { recipientsField } from './email.js';
 /** `waste`: money spent on nothing, each finding with what it costs. */
 export const wasteSection = withMs(
   {
-    enabled: z.boolean().default(true),
+    enabled: z.boolean().default(true).describe('Whether the waste rule runs.'),
     /** A serverless endpoint whose minimum workers have had no work for this long. */
     endpointIdle: duration().prefault('6h'),
     /** A network volume no Pod has mounted for this long. */

@@ -1,0 +1,27 @@
+import { Gauge } from 'prom-client';
+import type { MetricsContext } from './source.js';
+
+/**
+ * Prometheus's and Alertmanager's names for the same facts, so the alert people already have
+ * for them (`..._successful == 0`) fits podwarden too. Read from memory at each scrape; absent
+ * when the daemon has no configuration file to reload (the demo, a replay).
+ */
+export function registerConfigReloadMetrics({ registry, reloads }: MetricsContext): void {
+  if (reloads === undefined) return;
+  new Gauge({
+    name: 'podwarden_config_last_reload_successful',
+    help: 'Whether the last configuration reload succeeded (1) or was refused, the running configuration kept (0); 1 from start.',
+    registers: [registry],
+    collect() {
+      this.set(reloads().successful ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: 'podwarden_config_last_reload_success_timestamp_seconds',
+    help: 'When the configuration was last loaded successfully, at start or by a reload, as a Unix time.',
+    registers: [registry],
+    collect() {
+      this.set(reloads().lastSuccessAt / 1000);
+    },
+  });
+}
