@@ -154,7 +154,12 @@ run('the status page and the link confirmation pages in Chromium', () => {
       config.http.listen = '127.0.0.1:0';
       // A fixed secret: the pages' CSRF values, hence their golden files, are the same every run.
       config.http.linkSecret = 'browser-test-link-secret';
-      config.budgets = budgetsSection.parse([{ name: 'team-day', amount: 50 }]);
+      // Two small budgets the notebooks' spend passes at every threshold: one row each on the page.
+      config.budgets = budgetsSection.parse([
+        { name: 'team-day', amount: 50 },
+        { name: 'gpu-small', amount: 5 },
+        { name: 'gpu-tiny', amount: 4 },
+      ]);
       config.capacity = capacitySection.parse({ watch: [{ gpuTypeId: 'NVIDIA L40S' }] });
       config.idle.rules = [{ ...config.idle.rules[0]!, dryRun: false, stopWhenScarce: true }];
       config.email = {
@@ -212,6 +217,41 @@ run('the status page and the link confirmation pages in Chromium', () => {
       expect(receipts).toContain('warned');
       expect(receipts).toContain('found idle: notified');
       expect(receipts).toMatch(/\d+ samples, \d+ idle, idle coverage \d+%/);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('lists open alerts in the words of the emails, one row per budget, with no backtick or raw ISO time', async () => {
+    const html = await (await request(`${server.url}/`)).body.text();
+    expect(html).not.toContain('`');
+    expect(html).not.toMatch(/\d{4}-\d\d-\d\dT\d\d:\d\d/);
+    const page = await browser.newPage();
+    try {
+      await page.goto(`${server.url}/`, { waitUntil: 'load' });
+      const rows = JSON.parse(
+        String(
+          await page.evaluate(
+            `JSON.stringify([...[...document.querySelectorAll("section")].find((s) => s.querySelector("h2")?.innerText === "Open alerts").querySelectorAll("ul.items > li")].map(li => ({ text: li.innerText, forms: li.querySelectorAll("form[action=\\"/console/silence\\"]").length })))`,
+          ),
+        ),
+      ) as Array<{ text: string; forms: number }>;
+      for (const budget of ['gpu-small', 'gpu-tiny']) {
+        const mine = rows.filter((row) => row.text.startsWith(`Budget ${budget} `));
+        expect(mine, `${budget}: ${rows.map((r) => r.text).join('\n---\n')}`).toHaveLength(1);
+        expect(mine[0]?.text).toMatch(/critical/);
+        expect(mine[0]?.forms).toBe(1);
+      }
+      // The warning mail's first sentence, word for word, under the notebook's one row.
+      const warning = smtp.received.find((mail) => mail.alertKeys.includes(WARN_KEY));
+      const lead = textOf(warning?.raw ?? '')
+        .split('\n')
+        .find((line) => line.startsWith('Pod demo-notebook (nb)'))
+        ?.replace(/\. .*$/, '.');
+      expect(lead).toMatch(/has done no GPU work since .* and costs/);
+      const notebook = rows.filter((row) => row.text.startsWith('Pod demo-notebook'));
+      expect(notebook).toHaveLength(1);
+      expect(notebook[0]?.text).toContain(lead);
     } finally {
       await page.close();
     }
