@@ -2,6 +2,7 @@ import { type Clock, RealClock } from './clock.js';
 import type { Config } from './config/schema.js';
 import { Daemon } from './daemon.js';
 import type { Logger } from './log.js';
+import type { CommandLine } from './messages/commands.js';
 import { startMetricsServer } from './metrics/server.js';
 import { RealScheduler } from './scheduler/real.js';
 
@@ -18,6 +19,8 @@ export interface RuntimeOptions {
   /** Real time for `podwarden run`; the demo passes the simulator's scaled clock. */
   clock: Clock;
   log: Logger;
+  /** How a person runs this podwarden, for the commands mails and pages quote (src/cli/command-line.ts). */
+  commandLine: CommandLine;
 }
 
 export interface Runtime {
@@ -34,8 +37,8 @@ export interface Runtime {
  * and `podwarden demo`.
  */
 export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
-  const { config, clock, log } = options;
-  const daemon = new Daemon({ config, clock, log });
+  const { config, clock, log, commandLine } = options;
+  const daemon = new Daemon({ config, clock, log, commandLine });
   daemon.recordClockOffset(new RealClock().now());
   // Before any job runs, so a taken port fails the start instead of leaving a half-up daemon.
   const http = await startMetricsServer({ config, daemon, clock, log }).catch(async (error: unknown) => {

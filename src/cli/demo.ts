@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { LOG_LEVELS } from '../config/sections/log.js';
 import { DurationError, parseDuration } from '../duration.js';
 import { createLogger } from '../log.js';
+import { thisProgram } from './command-line.js';
 import { UsageError } from './exit.js';
 import { untilSignalled } from './scenario-option.js';
 
@@ -51,8 +52,8 @@ export function demoCommand(): Command {
           signal: stop.signal,
           write: (line) => process.stdout.write(`${line}\n`),
           log: createLogger({ level: options.logLevel }),
-          // This very podwarden (dist/main.js, or src/main.ts under tsx), so the printed commands work.
-          cli: ['node', ...process.execArgv, process.argv[1] ?? 'dist/main.js'],
+          // This very podwarden, so the printed and mailed commands work pasted.
+          program: thisProgram(),
         });
       } finally {
         clearTimeout(timer);

@@ -17,11 +17,11 @@ export function alertView(alert: AlertData, ctx: RenderContext): AlertView {
   const idle = detailsOf(d, 'idle');
   if (idle) return idleView(alert, idle, ctx);
   const notStopped = detailsOf(d, 'idle-not-stopped');
-  if (notStopped) return notStoppedView(alert, notStopped);
+  if (notStopped) return notStoppedView(alert, notStopped, ctx);
   const blast = detailsOf(d, 'idle-blast-radius');
-  if (blast) return blastRadiusView(alert, blast);
+  if (blast) return blastRadiusView(alert, blast, ctx);
   const cluster = detailsOf(d, 'idle-cluster');
-  if (cluster) return clusterView(alert, cluster);
+  if (cluster) return clusterView(alert, cluster, ctx);
   const capacity = detailsOf(d, 'capacity');
   if (capacity) return capacityView(alert, capacity, ctx);
   const waste = detailsOf(d, 'waste');

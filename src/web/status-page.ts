@@ -140,7 +140,12 @@ export function renderStatusPage(data: StatusData, options: StatusPageOptions): 
   const banners: SafeHtml[] = [];
   if (options.notice) banners.push(html`<p class="banner good">${options.notice}</p>`);
   if (!data.ready) banners.push(html`<p class="banner bad">Not ready: ${data.reasons.join('; ')}</p>`);
-  const alerts = openAlertRows(data.alerts.map(alertData), { now, timeZone: zone, links: false });
+  const alerts = openAlertRows(data.alerts.map(alertData), {
+    now,
+    timeZone: zone,
+    links: false,
+    commandLine: data.commandLine,
+  });
   const body = html`${banners}
 ${card(
   'Idle GPUs',

@@ -23,6 +23,9 @@ import { type DaemonHarness, startDaemonHarness } from '../metrics/support.js';
 const MIN = 60_000;
 const HOUR = 60 * MIN;
 const WARN_KEY = 'idle:sim:nb:warn';
+/** How the daemon says it is run: the commands in mails and on the page must say the same. */
+const COMMAND_LINE = { program: ['node', '/opt/podwarden/dist/main.js'], config: '/etc/podwarden/podwarden.yaml' };
+const SNOOZE = 'node /opt/podwarden/dist/main.js snooze nb 4h --config /etc/podwarden/podwarden.yaml';
 
 const scenario = {
   name: 'web-browser',
@@ -150,29 +153,33 @@ async function pageText(url: string): Promise<{ status: number; text: string }> 
 run('the status page and the link confirmation pages in Chromium', () => {
   beforeAll(async () => {
     smtp = await startSmtp();
-    h = await startDaemonHarness(scenario, (config) => {
-      config.http.listen = '127.0.0.1:0';
-      // A fixed secret: the pages' CSRF values, hence their golden files, are the same every run.
-      config.http.linkSecret = 'browser-test-link-secret';
-      // Two small budgets the notebooks' spend passes at every threshold: one row each on the page.
-      config.budgets = budgetsSection.parse([
-        { name: 'team-day', amount: 50 },
-        { name: 'gpu-small', amount: 5 },
-        { name: 'gpu-tiny', amount: 4 },
-      ]);
-      config.capacity = capacitySection.parse({ watch: [{ gpuTypeId: 'NVIDIA L40S' }] });
-      config.idle.rules = [{ ...config.idle.rules[0]!, dryRun: false, stopWhenScarce: true }];
-      config.email = {
-        ...config.email,
-        host: '127.0.0.1',
-        port: smtp.port,
-        secure: 'none',
-        from: 'podwarden@example.com',
-        to: ['ml@example.com'],
-      };
-      for (const name of ['billing', 'clusters', 'serverless', 'volumes'] as const)
-        config.collectors[name].enabled = false;
-    });
+    h = await startDaemonHarness(
+      scenario,
+      (config) => {
+        config.http.listen = '127.0.0.1:0';
+        // A fixed secret: the pages' CSRF values, hence their golden files, are the same every run.
+        config.http.linkSecret = 'browser-test-link-secret';
+        // Two small budgets the notebooks' spend passes at every threshold: one row each on the page.
+        config.budgets = budgetsSection.parse([
+          { name: 'team-day', amount: 50 },
+          { name: 'gpu-small', amount: 5 },
+          { name: 'gpu-tiny', amount: 4 },
+        ]);
+        config.capacity = capacitySection.parse({ watch: [{ gpuTypeId: 'NVIDIA L40S' }] });
+        config.idle.rules = [{ ...config.idle.rules[0]!, dryRun: false, stopWhenScarce: true }];
+        config.email = {
+          ...config.email,
+          host: '127.0.0.1',
+          port: smtp.port,
+          secure: 'none',
+          from: 'podwarden@example.com',
+          to: ['ml@example.com'],
+        };
+        for (const name of ['billing', 'clusters', 'serverless', 'volumes'] as const)
+          config.collectors[name].enabled = false;
+      },
+      { commandLine: COMMAND_LINE },
+    );
     server = await startMetricsServer({ config: h.config, daemon: h.daemon, clock: h.clock, log: silentLogger() });
     h.config.http.publicUrl = server.url;
     secret = loadLinkSecret(h.daemon.db, h.config, h.clock);
@@ -252,6 +259,13 @@ run('the status page and the link confirmation pages in Chromium', () => {
       const notebook = rows.filter((row) => row.text.startsWith('Pod demo-notebook'));
       expect(notebook).toHaveLength(1);
       expect(notebook[0]?.text).toContain(lead);
+      // The commands name the program as it runs and its configuration file, in the mail and on the page.
+      expect(
+        textOf(warning?.raw ?? '')
+          .split(/\r?\n/)
+          .map((line) => line.trim()),
+      ).toContain(SNOOZE);
+      expect(html).toContain(`<code>${SNOOZE}</code>`);
     } finally {
       await page.close();
     }
