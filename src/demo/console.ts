@@ -12,6 +12,8 @@ export interface BannerInfo {
   httpUrl: string;
   mailDir: string;
   database: string;
+  /** The daemon's and the simulator's log (JSON lines), kept off the console. */
+  logFile: string;
   simUrl: string;
   apiKey: string;
   stopsAfter: string | undefined;
@@ -32,6 +34,7 @@ export function bannerLines(info: BannerInfo): string[] {
     `  Status:      ${info.httpUrl}/api/status`,
     `  Mail folder: ${info.mailDir} (one .eml file per message)`,
     `  Database:    ${info.database}`,
+    `  Log:         ${info.logFile} (the daemon's log, JSON lines)`,
     `  Simulator:   ${info.simUrl} (API key ${info.apiKey}; ground truth at /_sim/truth/pods)`,
     // The story of config/scenarios/demo.yaml (its header) as config/demo.yaml plays it.
     'What happens (scenario time; rules run every minute, an alert is mailed at the run after it fires):',

@@ -22,6 +22,8 @@ export interface DemoOptions {
   signal: AbortSignal;
   write: (line: string) => void;
   log: Logger;
+  /** Where `log` writes, named in the banner. */
+  logFile: string;
   /** The words that run this podwarden (`node /repo/dist/main.js`), for the printed and mailed commands. */
   program: readonly string[];
 }
@@ -87,6 +89,7 @@ export async function runDemo(options: DemoOptions): Promise<{ mails: number }> 
       httpUrl: runtime.httpUrl,
       mailDir,
       database: config.database.path,
+      logFile: options.logFile,
       simUrl: sim.restBaseUrl,
       apiKey: scenario.apiKey,
       stopsAfter: options.stopsAfter,

@@ -12,6 +12,7 @@ import { type LinkClaims, loadLinkSecret, signLink } from '../../src/links/index
 import { silentLogger } from '../../src/log.js';
 import { type MetricsServer, startMetricsServer } from '../../src/metrics/server.js';
 import { hasChromium, launchBrowser, SCREENSHOT_DIR, screenshot, WIDTHS } from '../helpers/browser.js';
+import { textOf } from '../helpers/mail-text.js';
 import { type SmtpPeer, startSmtp } from '../helpers/smtp.js';
 import { type DaemonHarness, startDaemonHarness } from '../metrics/support.js';
 
@@ -111,26 +112,6 @@ async function stopRequests(): Promise<string[]> {
   const response = await request(`${h.sim.url}/_sim/requests`);
   const log = (await response.body.json()) as { entries: Array<{ method: string; path: string }> };
   return log.entries.filter((e) => e.method === 'POST' && e.path.endsWith('/stop')).map((e) => e.path);
-}
-
-/** The text/plain part of a raw message, its transfer encoding undone (long links are wrapped). */
-function textOf(raw: string): string {
-  for (const part of raw.split(/\r?\n--[^\r\n]+\r?\n/)) {
-    const [head = '', ...rest] = part.split(/\r?\n\r?\n/);
-    if (!/content-type:\s*text\/plain/i.test(head)) continue;
-    const body = rest.join('\n\n');
-    if (/content-transfer-encoding:\s*base64/i.test(head)) {
-      return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
-    }
-    if (/content-transfer-encoding:\s*quoted-printable/i.test(head)) {
-      const bytes = body
-        .replace(/=\r?\n/g, '')
-        .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
-      return Buffer.from(bytes, 'latin1').toString('utf8');
-    }
-    return body;
-  }
-  throw new Error('no text/plain part');
 }
 
 /** Every signed link of every mail received so far. */
