@@ -1,6 +1,7 @@
 import { detailsOf } from '../rules/finding-details.js';
 import { budgetView } from './budget.js';
 import { capacityView } from './capacity.js';
+import { BARE_COMMAND_LINE } from './commands.js';
 import { healthView } from './health.js';
 import { blastRadiusView, clusterView, idleView, notStoppedView } from './idle.js';
 import type { AlertData, AlertView, RenderContext, Tone } from './view.js';
@@ -35,6 +36,22 @@ export function alertView(alert: AlertData, ctx: RenderContext): AlertView {
     lead: [alert.summary],
     blocks: [],
   };
+}
+
+/**
+ * What a stored alert is about, without figures, as its mails title it ("Pod notebook idle",
+ * "Budget team-day past 100%"): for the pages that confirm a silence. A firing alert has fired;
+ * `activeSince` stands in for an old row's missing `firedAt`.
+ */
+export function alertTitle(
+  alert: Omit<AlertData, 'firedAt'> & { firedAt: number | null; activeSince: number },
+  now: number,
+  timeZone: string,
+): string {
+  return alertView(
+    { ...alert, firedAt: alert.firedAt ?? alert.activeSince },
+    { now, timeZone, commandLine: BARE_COMMAND_LINE },
+  ).title;
 }
 
 export function toneOfSeverity(severity: string): Tone {
