@@ -32,6 +32,7 @@ import { type Database, openDatabase } from '../src/db/open.js';
 import { insertPodSamples, livePods, type PodInput, type PodSampleInput, syncPods } from '../src/db/pods.js';
 import { EventBus } from '../src/events.js';
 import { silentLogger } from '../src/log.js';
+import { BARE_COMMAND_LINE } from '../src/messages/commands.js';
 import type { EvaluationContext, EvaluationEvents } from '../src/rules/evaluator.js';
 import type { Finding } from '../src/rules/finding.js';
 import { stuckPodFindings } from '../src/rules/waste-stuck.js';
@@ -122,6 +123,7 @@ async function evaluation(config: Config, db: Database, now: number): Promise<{ 
     signal: new AbortController().signal,
     apis: new Map(),
     events: new EventBus<EvaluationEvents>(),
+    commandLine: BARE_COMMAND_LINE,
     findings: [],
     unjudged: [],
   };

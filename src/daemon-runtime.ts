@@ -4,6 +4,7 @@ import type { Config } from './config/schema.js';
 import { Daemon } from './daemon.js';
 import { ConfigReloader, type Reconfigurable } from './daemon-reload.js';
 import type { Logger } from './log.js';
+import type { CommandLine } from './messages/commands.js';
 import { startMetricsServer } from './metrics/server.js';
 import { RealScheduler } from './scheduler/real.js';
 
@@ -25,6 +26,8 @@ export interface RuntimeOptions {
    * caller's) and `POST /-/reload` reload. Absent (the demo), there is nothing to reload.
    */
   loadConfig?: () => Config;
+  /** How a person runs this podwarden, for the commands mails and pages quote (src/cli/command-line.ts). */
+  commandLine: CommandLine;
 }
 
 export interface Runtime {
@@ -43,8 +46,8 @@ export interface Runtime {
  * and `podwarden demo`.
  */
 export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
-  const { config, clock, log } = options;
-  const daemon = new Daemon({ config, clock, log });
+  const { config, clock, log, commandLine } = options;
+  const daemon = new Daemon({ config, clock, log, commandLine });
   daemon.recordClockOffset(new RealClock().now());
   const scheduler = new RealScheduler(log);
   // Made before the server, which serves its status and POST /-/reload; it reconfigures the

@@ -18,6 +18,7 @@ import { openDaemonDatabase } from './db/open-daemon.js';
 import { applyRetention, type RetentionResult, retentionPolicy } from './db/retention.js';
 import { EventBus } from './events.js';
 import type { Logger } from './log.js';
+import { BARE_COMMAND_LINE, type CommandLine } from './messages/commands.js';
 import { type EvaluationEvents, type Unjudged, unjudgedByFailure } from './rules/evaluator.js';
 import type { Finding } from './rules/finding.js';
 import { evaluators } from './rules/index.js';
@@ -55,6 +56,11 @@ export interface DaemonOptions {
    * leaves unfinished anyway. Reads of the runs (freshness) see them as written.
    */
   deferRunBooks?: boolean;
+  /**
+   * How a person runs this podwarden (the program and `--config FILE`), for the commands its
+   * mails and pages quote; `podwarden` with no file when the caller does not know.
+   */
+  commandLine?: CommandLine;
 }
 
 /** How long one collector run may take before it is aborted (real time; a safety net). */
@@ -72,6 +78,8 @@ const EVALUATION_SCHEDULE = '30 * * * * *';
 export class Daemon {
   readonly events: EventBus<DaemonEvents>;
   readonly db: Database;
+  /** How the commands quoted in mails and pages run this podwarden. */
+  readonly commandLine: CommandLine;
   private readonly apis = new Map<string, ApiClient>();
   private readonly shutdown = new AbortController();
   /** The last failed database write, until a write succeeds again (readiness, metrics). */
@@ -82,6 +90,7 @@ export class Daemon {
 
   constructor(private options: DaemonOptions) {
     const { config, clock, log } = options;
+    this.commandLine = options.commandLine ?? BARE_COMMAND_LINE;
     this.events = new EventBus<DaemonEvents>(log);
     this.evaluationLog = log.child({ tick: 'evaluate' });
     this.evaluatorLogs = new Map(evaluators.map((e) => [e.name, this.evaluationLog.child({ evaluator: e.name })]));
@@ -243,6 +252,7 @@ export class Daemon {
           events: this.events,
           inflight: this.options.inflight,
           mailer: this.options.mailer,
+          commandLine: this.commandLine,
           findings,
           unjudged,
         });

@@ -18,6 +18,7 @@ import { alertsById, firingAlerts } from '../db/alerts.js';
 import type { Database } from '../db/open.js';
 import type { EventSink } from '../events.js';
 import type { Logger } from '../log.js';
+import type { CommandLine } from '../messages/commands.js';
 import type { EvaluationEvents } from '../rules/evaluator.js';
 import type { InflightCounter } from '../scheduler/inflight.js';
 import { AlertmanagerError, postAlerts } from './alertmanager-client.js';
@@ -72,6 +73,8 @@ export interface AlertmanagerDeliveryContext {
   events: EventSink<Pick<EvaluationEvents, 'alertmanager:sent' | 'alertmanager:failed'>>;
   inflight?: InflightCounter;
   signal?: AbortSignal;
+  /** How the commands in the descriptions run this podwarden. */
+  commandLine?: CommandLine;
 }
 
 export interface AlertmanagerDeliveryResult {
@@ -126,7 +129,14 @@ async function deliverBatch(
   const payload = rows.flatMap((row) => {
     const record = records.get(row.alertId);
     return record
-      ? [toPostableAlert(record, { alertmanager: section, publicUrl: ctx.config.http.publicUrl, now })]
+      ? [
+          toPostableAlert(record, {
+            alertmanager: section,
+            publicUrl: ctx.config.http.publicUrl,
+            now,
+            commandLine: ctx.commandLine,
+          }),
+        ]
       : [];
   });
   const accounts = countBy(rows.map((row) => records.get(row.alertId)?.account ?? 'unknown'));

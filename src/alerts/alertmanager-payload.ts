@@ -1,6 +1,7 @@
 import { toIso } from '../clock.js';
 import type { AlertmanagerConfig } from '../config/sections/alertmanager.js';
 import type { AlertRecord } from '../db/alerts.js';
+import type { CommandLine } from '../messages/commands.js';
 import { toNotifyAlert } from './alert.js';
 import { alertWords } from './alertmanager-words.js';
 
@@ -29,6 +30,8 @@ export interface PayloadOptions {
   /** `http.publicUrl`: where people reach podwarden's pages, if they can. */
   publicUrl: string | undefined;
   now: number;
+  /** How the commands in the description run this podwarden. */
+  commandLine?: CommandLine;
 }
 
 /**
@@ -41,7 +44,7 @@ export function toPostableAlert(record: AlertRecord, options: PayloadOptions): P
   const alert = toNotifyAlert(record, []);
   if (alert === undefined) throw new Error(`alert ${record.key} never fired: nothing to tell Alertmanager`);
   const { alertmanager, now } = options;
-  const words = alertWords(alert, now);
+  const words = alertWords(alert, now, options.commandLine);
   const runbook = (alertmanager.runbookUrls as Partial<Record<string, string>>)[alert.rule];
   const endsAt = alert.resolvedAt ?? now + ENDS_AFTER_RESENDS * alertmanager.resendIntervalMs;
   return {

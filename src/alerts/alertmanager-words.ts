@@ -1,3 +1,4 @@
+import type { CommandLine } from '../messages/commands.js';
 import { alertDescription, alertSummary } from '../messages/summary.js';
 import type { NotifyAlert } from './alert.js';
 
@@ -7,6 +8,10 @@ import type { NotifyAlert } from './alert.js';
  * The email's heading and footer stay out: the footer names the send time, which would change
  * the annotation on every resend.
  */
-export function alertWords(alert: NotifyAlert, now: number): { summary: string; description: string } {
-  return { summary: alertSummary(alert), description: alertDescription(alert, now) };
+export function alertWords(
+  alert: NotifyAlert,
+  now: number,
+  commandLine?: CommandLine,
+): { summary: string; description: string } {
+  return { summary: alertSummary(alert), description: alertDescription(alert, now, 'UTC', commandLine) };
 }

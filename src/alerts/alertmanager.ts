@@ -18,6 +18,7 @@ export async function alertmanagerStep(ctx: EvaluationContext): Promise<void> {
       events: ctx.events,
       inflight: ctx.inflight,
       signal: ctx.signal,
+      commandLine: ctx.commandLine,
     });
   } catch (error) {
     ctx.log.error({ err: error }, 'Alertmanager step failed; its rows stay queued for the next tick');

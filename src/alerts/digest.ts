@@ -5,6 +5,7 @@ import type { OutboxRecord } from '../db/notifications.js';
 import type { Database } from '../db/open.js';
 import { listSilences } from '../db/silences.js';
 import { heldDecisions } from '../links/decisions.js';
+import type { CommandLine } from '../messages/commands.js';
 import { renderDigest } from '../messages/notices.js';
 import { currentPeriod, localHour } from '../rules/period.js';
 import { toNotifyAlert } from './alert.js';
@@ -35,6 +36,7 @@ export function queueDigests(
   settings: AlertSettings,
   now: number,
   messageDomain: string,
+  commandLine?: CommandLine,
 ): OutboxRecord[] {
   const digest = config.alerts.digest;
   // Only within the hour itself: a digest that comes at 15:00 because a daemon started then
@@ -58,7 +60,7 @@ export function queueDigests(
             reason: 'digest',
             account: account.name,
             to: notice.recipients,
-            rendered: renderDigest(notice),
+            rendered: renderDigest(notice, commandLine),
             alertKeys: [...notice.open.map((alert) => alert.key), ...notice.flapping.map((flap) => flap.key)],
             now,
           },

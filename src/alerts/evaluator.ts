@@ -30,8 +30,8 @@ export const alertsEvaluator: Evaluator = {
     const transitions = recordFindings(ctx.db, ctx.findings, ctx.now, settings, ctx.unjudged);
     for (const transition of transitions) ctx.events.emit('alert:state', transition);
     const links = emailLinksFor(ctx.db, ctx.config, ctx.clock);
-    const queued = notify(ctx.db, settings, ctx.now, messageDomain(ctx.config), links);
-    queued.push(...queueDigests(ctx.db, ctx.config, settings, ctx.now, messageDomain(ctx.config)));
+    const queued = notify(ctx.db, settings, ctx.now, messageDomain(ctx.config), links, ctx.commandLine);
+    queued.push(...queueDigests(ctx.db, ctx.config, settings, ctx.now, messageDomain(ctx.config), ctx.commandLine));
     await alertmanagerStep(ctx);
     if (!ctx.config.email.host) {
       for (const message of queued) {

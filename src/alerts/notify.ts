@@ -13,6 +13,7 @@ import { notificationLogAt, type OutboxRecord } from '../db/notifications.js';
 import type { Database } from '../db/open.js';
 import { planningInputs } from '../db/plan-inputs.js';
 import { listSilences, type SilenceRecord } from '../db/silences.js';
+import type { CommandLine } from '../messages/commands.js';
 import { renderFlappingNotice } from '../messages/notices.js';
 import type { Action } from '../messages/view.js';
 import { type NotifyAlert, toNotifyAlert } from './alert.js';
@@ -29,7 +30,8 @@ import { muteSilenced } from './silence.js';
  * Runs the pipeline on the stored alerts and queues what it decides, reading and writing in one
  * transaction: the outbox rows and the notification-log entries commit together or not at all.
  * Episodes of a flapping key are left out; its one flapping notice is queued instead.
- * `links` adds signed action links to the messages (none without `http.publicUrl`).
+ * `links` adds signed action links to the messages (none without `http.publicUrl`); `commandLine`
+ * is how the commands they quote run this podwarden.
  *
  * A tick whose planning inputs are those of the last plan, which decided nothing, and that comes
  * before any time that plan's decision could turn (quiet.ts), is not planned again: it would
@@ -42,6 +44,7 @@ export function notify(
   now: number,
   messageDomain: string,
   links?: (notification: Notification) => Action[],
+  commandLine?: CommandLine,
 ): OutboxRecord[] {
   // Most ticks are quiet: asked first, outside a transaction, they cost one read instead of a
   // BEGIN and a COMMIT around it. Quiet decides nothing, so nothing needs the transaction's view;
@@ -78,7 +81,7 @@ export function notify(
       now,
     });
     const notifications = withDetails(database, plan, defaults);
-    const queued = queueNotifications(database, notifications, messageDomain, links);
+    const queued = queueNotifications(database, notifications, messageDomain, links, commandLine);
     let noticed = false;
     for (const flap of openFlaps(database).values()) {
       if (flap.noticedAt !== null) continue;
@@ -86,7 +89,7 @@ export function notify(
       const notice = flappingNotice(database, flap, settings, silences, now);
       updateFlap(database, flap.id, { noticedAt: now });
       if (!notice) continue;
-      const rendered = renderFlappingNotice(notice);
+      const rendered = renderFlappingNotice(notice, undefined, commandLine);
       queued.push(
         queueNotice(
           database,

@@ -13,6 +13,7 @@ import {
 import type { Database } from '../db/open.js';
 import type { EventSink } from '../events.js';
 import type { Logger } from '../log.js';
+import type { CommandLine } from '../messages/commands.js';
 import type { Action } from '../messages/view.js';
 import type { EvaluationEvents } from '../rules/evaluator.js';
 import type { InflightCounter } from '../scheduler/inflight.js';
@@ -56,11 +57,12 @@ export function queueNotifications(
   notifications: readonly Notification[],
   messageDomain: string,
   links?: (notification: Notification) => Action[],
+  commandLine?: CommandLine,
 ): OutboxRecord[] {
   return database.transaction(() =>
     notifications.map((notification) => {
       const { now } = notification;
-      const rendered = renderMessage(notification, { actions: links?.(notification) ?? [] });
+      const rendered = renderMessage(notification, { actions: links?.(notification) ?? [], commandLine });
       const record = insertOutbox(database, {
         messageId: `<${randomUUID()}@${messageDomain}>`,
         groupKey: notification.groupKey,

@@ -1,7 +1,9 @@
+import { join, resolve } from 'node:path';
 import { Command } from 'commander';
 import { LOG_LEVELS } from '../config/sections/log.js';
 import { DurationError, parseDuration } from '../duration.js';
 import { createLogger } from '../log.js';
+import { thisProgram } from './command-line.js';
 import { UsageError } from './exit.js';
 import { untilSignalled } from './scenario-option.js';
 
@@ -27,7 +29,11 @@ export function demoCommand(): Command {
       '.demo',
     )
     .option('--port <n>', 'port of the metrics and status server on 127.0.0.1 (0: any free port)', '9464')
-    .option('--log-level <level>', `daemon log level on stderr (${LOG_LEVELS.join(', ')})`, 'warn')
+    .option(
+      '--log-level <level>',
+      `level of the log the demo writes to podwarden.log in --dir (${LOG_LEVELS.join(', ')})`,
+      'info',
+    )
     .action(async (options: DemoCommandOptions) => {
       const forMs = options.for === undefined ? undefined : positiveDuration('--for', options.for);
       const port = Number(options.port);
@@ -43,6 +49,7 @@ export function demoCommand(): Command {
       const timer = forMs === undefined ? undefined : setTimeout(() => stop.abort(), forMs);
       // Loaded here so the other commands never load the demo's SMTP server.
       const { runDemo } = await import('../demo/run-demo.js');
+      const logFile = join(resolve(options.dir), 'podwarden.log');
       try {
         await runDemo({
           dir: options.dir,
@@ -50,9 +57,11 @@ export function demoCommand(): Command {
           stopsAfter: options.for,
           signal: stop.signal,
           write: (line) => process.stdout.write(`${line}\n`),
-          log: createLogger({ level: options.logLevel }),
-          // This very podwarden (dist/main.js, or src/main.ts under tsx), so the printed commands work.
-          cli: ['node', ...process.execArgv, process.argv[1] ?? 'dist/main.js'],
+          // JSON lines in a file the banner names: the console keeps to the story's lines.
+          log: createLogger({ level: options.logLevel, file: logFile }),
+          logFile,
+          // This very podwarden, so the printed and mailed commands work pasted.
+          program: thisProgram(),
         });
       } finally {
         clearTimeout(timer);

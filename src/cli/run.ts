@@ -1,8 +1,9 @@
 import { Command } from 'commander';
-import { loadConfig } from '../config/load.js';
+import { configFile, loadConfig } from '../config/load.js';
 import { type Runtime, startRuntime } from '../daemon-runtime.js';
 import type { Logger } from '../log.js';
 import { clockFor, clockStartOption } from './clock-start.js';
+import { commandLineFor } from './command-line.js';
 import { configOption } from './config-option.js';
 import { loggerFor } from './logger.js';
 import { applyAndLogMemoryPolicy } from './memory-policy-log.js';
@@ -25,6 +26,8 @@ export function runCommand(): Command {
     .action(async (options: { config?: string; clockStart?: string }) => {
       const clock = clockFor(options.clockStart);
       const config = loadConfig({ path: options.config, env: process.env });
+      // The commands mails and pages quote name the file this daemon runs with.
+      const commandLine = commandLineFor(configFile({ path: options.config, env: process.env }));
       const log = loggerFor(config);
       applyAndLogMemoryPolicy(log);
       const stopRequested = nextStopRequest(log);
@@ -33,6 +36,7 @@ export function runCommand(): Command {
         config,
         clock,
         log,
+        commandLine,
         loadConfig: () => loadConfig({ path: options.config, env: process.env }),
       });
       reloads.attach(runtime);

@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { RealClock, toIso } from '../clock.js';
-import { createLogger } from '../log.js';
+import { consoleLogger } from '../log.js';
 import { ScaledClock } from '../simulator/scaled-clock.js';
 import { loadScenario } from '../simulator/scenario.js';
 import { startSimulator } from '../simulator/server.js';
@@ -41,7 +41,7 @@ export function simCommand(): Command {
       }
       const scenario = loadScenario(resolveScenario(options.scenario), { startMs: startOption(options.start) });
       const clock = new ScaledClock({ startMs: scenario.startMs, speed });
-      const sim = await startSimulator({ scenario, clock, host: options.host, port, log: createLogger() });
+      const sim = await startSimulator({ scenario, clock, host: options.host, port, log: consoleLogger() });
       const lines = [
         `podwarden sim: scenario ${scenario.name} from ${toIso(scenario.startMs)} at ${speed}x real time`,
         `REST v2:       ${sim.restBaseUrl}`,

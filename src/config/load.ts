@@ -16,12 +16,17 @@ export type { AccountConfig, Config } from './schema.js';
  */
 export function loadConfig(options: { path?: string; env?: NodeJS.ProcessEnv } = {}): Config {
   const env = options.env ?? process.env;
-  const given = options.path || env.PODWARDEN_CONFIG;
+  const source = configFile(options);
+  return parseConfig(readYaml(source), { env, baseDir: dirname(source), source });
+}
+
+/** The absolute path of the configuration file `loadConfig` reads with these options. */
+export function configFile(options: { path?: string; env?: NodeJS.ProcessEnv } = {}): string {
+  const given = options.path || (options.env ?? process.env).PODWARDEN_CONFIG;
   if (!given) {
     throw new ConfigError([{ path: '', message: 'no configuration: pass --config PATH or set PODWARDEN_CONFIG' }]);
   }
-  const source = resolve(given);
-  return parseConfig(readYaml(source), { env, baseDir: dirname(source), source });
+  return resolve(given);
 }
 
 /** Validates an already-parsed YAML tree; `baseDir` anchors relative paths, `source` names it in errors. */

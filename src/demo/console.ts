@@ -2,8 +2,7 @@ import { isAbsolute, relative } from 'node:path';
 import { toIso } from '../clock.js';
 import type { DaemonEvents } from '../daemon.js';
 import type { EventBus } from '../events.js';
-import { identityMatchers } from '../messages/commands.js';
-import { shellCommand } from '../messages/format.js';
+import { type CommandLine, commandText, silenceCommand, whyCommand } from '../messages/commands.js';
 import type { ReceivedMail } from './mail-sink.js';
 
 export interface BannerInfo {
@@ -13,6 +12,8 @@ export interface BannerInfo {
   httpUrl: string;
   mailDir: string;
   database: string;
+  /** The daemon's and the simulator's log (JSON lines), kept off the console. */
+  logFile: string;
   simUrl: string;
   apiKey: string;
   stopsAfter: string | undefined;
@@ -33,6 +34,7 @@ export function bannerLines(info: BannerInfo): string[] {
     `  Status:      ${info.httpUrl}/api/status`,
     `  Mail folder: ${info.mailDir} (one .eml file per message)`,
     `  Database:    ${info.database}`,
+    `  Log:         ${info.logFile} (the daemon's log, JSON lines)`,
     `  Simulator:   ${info.simUrl} (API key ${info.apiKey}; ground truth at /_sim/truth/pods)`,
     // The story of config/scenarios/demo.yaml (its header) as config/demo.yaml plays it.
     'What happens (scenario time; rules run every minute, an alert is mailed at the run after it fires):',
@@ -46,10 +48,8 @@ export function bannerLines(info: BannerInfo): string[] {
 }
 
 export interface TryInfo {
-  /** The command line that runs this podwarden, e.g. `node /repo/dist/main.js`, one word per item. */
-  cli: readonly string[];
-  /** The configuration the demo wrote and runs on (absolute). */
-  config: string;
+  /** How this podwarden runs on the configuration the demo wrote (absolute), as its mails quote it. */
+  commandLine: Required<CommandLine>;
   /** The demo's Pod the commands name, and its account. */
   podId: string;
   account: string;
@@ -61,17 +61,16 @@ export interface TryInfo {
  * their durations on the demo's clock (the daemon records it in the database).
  */
 export function tryLines(info: TryInfo): string[] {
-  const run = (...args: string[]) => `  ${shellCommand([...info.cli, ...args, '--config', info.config])}`;
+  const run = (...args: string[]) => `  ${commandText(info.commandLine, args)}`;
   const labels = { rule: 'idle', account: info.account, pod_id: info.podId };
-  const matchers = identityMatchers('idle', labels).flatMap((matcher) => ['--match', matcher]);
   return [
-    `Try these on the demo (its configuration stays in ${info.config}):`,
+    `Try these on the demo (its configuration stays in ${info.commandLine.config}):`,
     `  # why podwarden did (or did not) act on ${info.podId}`,
-    run('why', info.podId),
+    `  ${whyCommand(info.commandLine, info.podId)}`,
     `  # keep ${info.podId} running: no idle warning or stop for 4 hours of the demo's clock`,
     run('snooze', info.podId, '4h', '--account', info.account),
     `  # mute ${info.podId}'s idle alerts for 2 hours, then list the silences`,
-    run('silence', 'add', ...matchers, '--for', '2h', '--comment', `demo: ${info.podId}'s idle alerts`),
+    `  ${silenceCommand(info.commandLine, 'idle', labels, '2h', `demo: ${info.podId}'s idle alerts`)}`,
     run('silence', 'list'),
     '',
   ];

@@ -23,8 +23,10 @@ export interface DemoOptions {
   signal: AbortSignal;
   write: (line: string) => void;
   log: Logger;
-  /** The command line that runs this podwarden (`node /repo/dist/main.js`), for the printed commands. */
-  cli: readonly string[];
+  /** Where `log` writes, named in the banner. */
+  logFile: string;
+  /** The words that run this podwarden (`node /repo/dist/main.js`), for the printed and mailed commands. */
+  program: readonly string[];
 }
 
 /** The Pod whose idle story the demo plays (config/scenarios/demo.yaml): the commands it prints name it. */
@@ -77,13 +79,9 @@ export async function runDemo(options: DemoOptions): Promise<{ mails: number }> 
       smtp: { host: sink.host, port: sink.port },
     });
     const { config } = written;
-    tryCommands = tryLines({
-      cli: options.cli,
-      config: written.path,
-      podId: DEMO_POD,
-      account: config.accounts[0]?.name ?? 'demo',
-    });
-    const runtime = await startRuntime({ config, clock, log });
+    const commandLine = { program: options.program, config: written.path };
+    tryCommands = tryLines({ commandLine, podId: DEMO_POD, account: config.accounts[0]?.name ?? 'demo' });
+    const runtime = await startRuntime({ config, clock, log, commandLine });
     closers.push(() => runtime.stop());
     const unfollow = followDaemon(runtime.daemon.events, write);
     closers.push(async () => unfollow());
@@ -94,6 +92,7 @@ export async function runDemo(options: DemoOptions): Promise<{ mails: number }> 
       httpUrl: runtime.httpUrl,
       mailDir,
       database: config.database.path,
+      logFile: options.logFile,
       simUrl: sim.restBaseUrl,
       apiKey: scenario.apiKey,
       stopsAfter: options.stopsAfter,

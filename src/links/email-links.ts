@@ -6,7 +6,7 @@ import type { Config } from '../config/schema.js';
 import { openEpisodes } from '../db/idle-state.js';
 import type { Database } from '../db/open.js';
 import { alertView } from '../messages/alert-view.js';
-import { identityMatchers } from '../messages/commands.js';
+import { BARE_COMMAND_LINE, identityMatchers } from '../messages/commands.js';
 import { formatClock } from '../messages/format.js';
 import type { Action } from '../messages/view.js';
 import { currentPeriod, localHour } from '../rules/period.js';
@@ -69,7 +69,8 @@ export function emailLinks(settings: EmailLinkSettings): EmailLinks {
     const pods = new Set(alerts.flatMap((alert) => podKey(alert) ?? []));
     const linkedPods = new Set<string>();
     const silenced = new Set<string>();
-    const titles = (alert: NotifyAlert) => alertView(alert, { now, timeZone: settings.timeZone }).title;
+    const titles = (alert: NotifyAlert) =>
+      alertView(alert, { now, timeZone: settings.timeZone, commandLine: BARE_COMMAND_LINE }).title;
     const distinct = new Set(alerts.map((alert) => identityMatchers(alert.rule, alert.labels).join(' '))).size;
     return alerts.flatMap((alert) => {
       const make = (action: LinkActionKind, subject: string, end: LinkEnd, episode: number | null) =>

@@ -9,7 +9,7 @@ import type { Database } from '../db/open.js';
 import { livePods, type PodRecord } from '../db/pods.js';
 import { recentReceipts } from '../db/receipts.js';
 import { insertSilence } from '../db/silences.js';
-import { alertView } from '../messages/alert-view.js';
+import { alertTitle } from '../messages/alert-view.js';
 import { identityMatchers } from '../messages/commands.js';
 import {
   alreadySnoozedDone,
@@ -135,11 +135,6 @@ export function redeemLink(
     }
     throw new Error(`redeem link: ${claims.subject} vanished inside one transaction`);
   });
-}
-
-/** "Pod notebook idle": what the alert is about, without figures, as its mails title it. */
-function alertTitle(alert: AlertRecord, now: number, timeZone: string): string {
-  return alertView({ ...alert, firedAt: alert.firedAt ?? alert.activeSince }, { now, timeZone }).title;
 }
 
 function subjectName(claims: LinkClaims): string {

@@ -1,6 +1,7 @@
 import { detailsOf } from '../rules/finding-details.js';
 import { budgetView } from './budget.js';
 import { capacityView } from './capacity.js';
+import { BARE_COMMAND_LINE } from './commands.js';
 import { healthView } from './health.js';
 import { blastRadiusView, clusterView, idleView, notStoppedView } from './idle.js';
 import type { AlertData, AlertView, RenderContext, Tone } from './view.js';
@@ -17,11 +18,11 @@ export function alertView(alert: AlertData, ctx: RenderContext): AlertView {
   const idle = detailsOf(d, 'idle');
   if (idle) return idleView(alert, idle, ctx);
   const notStopped = detailsOf(d, 'idle-not-stopped');
-  if (notStopped) return notStoppedView(alert, notStopped);
+  if (notStopped) return notStoppedView(alert, notStopped, ctx);
   const blast = detailsOf(d, 'idle-blast-radius');
-  if (blast) return blastRadiusView(alert, blast);
+  if (blast) return blastRadiusView(alert, blast, ctx);
   const cluster = detailsOf(d, 'idle-cluster');
-  if (cluster) return clusterView(alert, cluster);
+  if (cluster) return clusterView(alert, cluster, ctx);
   const capacity = detailsOf(d, 'capacity');
   if (capacity) return capacityView(alert, capacity, ctx);
   const waste = detailsOf(d, 'waste');
@@ -35,6 +36,22 @@ export function alertView(alert: AlertData, ctx: RenderContext): AlertView {
     lead: [alert.summary],
     blocks: [],
   };
+}
+
+/**
+ * What a stored alert is about, without figures, as its mails title it ("Pod notebook idle",
+ * "Budget team-day past 100%"): for the pages that confirm a silence. A firing alert has fired;
+ * `activeSince` stands in for an old row's missing `firedAt`.
+ */
+export function alertTitle(
+  alert: Omit<AlertData, 'firedAt'> & { firedAt: number | null; activeSince: number },
+  now: number,
+  timeZone: string,
+): string {
+  return alertView(
+    { ...alert, firedAt: alert.firedAt ?? alert.activeSince },
+    { now, timeZone, commandLine: BARE_COMMAND_LINE },
+  ).title;
 }
 
 export function toneOfSeverity(severity: string): Tone {

@@ -97,7 +97,7 @@ export function budgetView(alert: AlertData, d: BudgetDetails, ctx: RenderContex
     items: [
       {
         label: `Silence this budget's alerts for 24h`,
-        command: silenceCommand(alert.rule, alert.labels, '24h', `budget ${d.budget} known`),
+        command: silenceCommand(ctx.commandLine, alert.rule, alert.labels, '24h', `budget ${d.budget} known`),
       },
     ],
   });

@@ -13,7 +13,7 @@ export function capacityView(alert: AlertData, d: CapacityDetails, ctx: RenderCo
     items: [
       {
         label: 'Silence these changes for 24h',
-        command: silenceCommand(alert.rule, alert.labels, '24h', `${d.gpuName} changes known`),
+        command: silenceCommand(ctx.commandLine, alert.rule, alert.labels, '24h', `${d.gpuName} changes known`),
       },
     ],
   };

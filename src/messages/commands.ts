@@ -6,6 +6,25 @@ import { shellCommand } from './format.js';
  * silence of "this Pod is idle" must still hold when the Pod goes idle again tomorrow.
  */
 
+/**
+ * How a person runs this podwarden: the program's words (`podwarden` when that is on the PATH,
+ * else `node /abs/dist/main.js`) and the configuration file the daemon runs with. The composition
+ * root learns them (src/cli/command-line.ts) and passes them down to whatever prints a command.
+ */
+export interface CommandLine {
+  program: readonly string[];
+  /** Absolute; absent where there is no file (a library caller's in-memory configuration). */
+  config?: string;
+}
+
+/** For callers that know nothing better (tests, a replay's in-memory configuration). */
+export const BARE_COMMAND_LINE: CommandLine = { program: ['podwarden'] };
+
+/** One podwarden command, as pasted: the program, its arguments, then `--config` when there is a file. */
+export function commandText(cli: CommandLine, args: readonly string[]): string {
+  return shellCommand([...cli.program, ...args, ...(cli.config === undefined ? [] : ['--config', cli.config])]);
+}
+
 /** The labels that name what an alert is about, per rule; stage-like labels are left out. */
 const IDENTITY: Record<string, readonly string[]> = {
   budget: ['rule', 'account', 'budget'],
@@ -25,19 +44,20 @@ export function identityMatchers(rule: string, labels: Readonly<Record<string, s
 }
 
 export function silenceCommand(
+  cli: CommandLine,
   rule: string,
   labels: Readonly<Record<string, string>>,
   duration: string,
   comment: string,
 ): string {
   const matchers = identityMatchers(rule, labels).flatMap((matcher) => ['--match', matcher]);
-  return shellCommand(['podwarden', 'silence', 'add', ...matchers, '--for', duration, '--comment', comment]);
+  return commandText(cli, ['silence', 'add', ...matchers, '--for', duration, '--comment', comment]);
 }
 
-export function snoozeCommand(podId: string, duration: string): string {
-  return shellCommand(['podwarden', 'snooze', podId, duration]);
+export function snoozeCommand(cli: CommandLine, podId: string, duration: string): string {
+  return commandText(cli, ['snooze', podId, duration]);
 }
 
-export function whyCommand(podId: string): string {
-  return shellCommand(['podwarden', 'why', podId]);
+export function whyCommand(cli: CommandLine, podId: string): string {
+  return commandText(cli, ['why', podId]);
 }

@@ -1,6 +1,7 @@
 import type { DigestNotice, DigestSaving } from '../alerts/notices.js';
 import { type BudgetDetails, detailsOf } from '../rules/finding-details.js';
 import { alertView } from './alert-view.js';
+import { BARE_COMMAND_LINE, type CommandLine } from './commands.js';
 import { describeHeld } from './decisions.js';
 import { fitSubject } from './email.js';
 import { formatDateTime, formatElapsed, formatPercent, formatUsd, formatUsdBrief, formatUsdPerHour } from './format.js';
@@ -80,8 +81,8 @@ function total(savings: readonly DigestSaving[], dryRun: boolean): number {
   return savings.filter((saving) => saving.dryRun === dryRun).reduce((sum, saving) => sum + saving.saved, 0);
 }
 
-export function digestView(notice: DigestNotice): EmailView {
-  const ctx: RenderContext = { now: notice.now, timeZone: notice.timeZone };
+export function digestView(notice: DigestNotice, commandLine: CommandLine = BARE_COMMAND_LINE): EmailView {
+  const ctx: RenderContext = { now: notice.now, timeZone: notice.timeZone, commandLine };
   const budgets = notice.open.filter((alert) => alert.rule === 'budget');
   const idle = latestPerPod(notice.open);
   const waste = notice.open.filter((alert) => detailsOf(alert.details, 'waste'));

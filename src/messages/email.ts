@@ -2,6 +2,7 @@ import type { NotifyAlert } from '../alerts/alert.js';
 import { describeReason } from '../alerts/dedupe.js';
 import type { Notification } from '../alerts/pipeline.js';
 import { alertView } from './alert-view.js';
+import { BARE_COMMAND_LINE, type CommandLine } from './commands.js';
 import { formatDateTime, formatElapsed } from './format.js';
 import { renderHtml } from './html.js';
 import { renderText } from './text.js';
@@ -24,6 +25,8 @@ export interface RenderOptions {
   actions?: Action[];
   /** The zone for times of alerts that do not name their own; UTC by default. */
   timeZone?: string;
+  /** How the quoted commands run this podwarden; bare `podwarden` by default. */
+  commandLine?: CommandLine;
 }
 
 export const SUBJECT_MAX = 80;
@@ -56,6 +59,7 @@ export function emailView(notification: Notification, options: RenderOptions = {
     now: notification.now,
     timeZone: options.timeZone ?? 'UTC',
     links: (options.actions?.length ?? 0) > 0,
+    commandLine: options.commandLine ?? BARE_COMMAND_LINE,
   };
   const resolvedReason = notification.reason === 'all_resolved' || notification.reason === 'new_resolved';
   const announced = [

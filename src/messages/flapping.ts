@@ -1,6 +1,6 @@
 import type { FlappingNotice } from '../alerts/notices.js';
 import { alertView } from './alert-view.js';
-import { silenceCommand } from './commands.js';
+import { BARE_COMMAND_LINE, type CommandLine, silenceCommand } from './commands.js';
 import { formatDateTime, formatElapsed, formatUsd, formatUsdPerHour } from './format.js';
 import type { EmailView } from './view.js';
 
@@ -8,10 +8,14 @@ import type { EmailView } from './view.js';
  * The one notice of a flapping alert: what keeps coming and going, how much of each hour the
  * condition holds and what that costs a day, and that podwarden stops mailing each occurrence.
  */
-export function flappingView(notice: FlappingNotice, timeZone = 'UTC'): EmailView {
+export function flappingView(
+  notice: FlappingNotice,
+  timeZone = 'UTC',
+  commandLine: CommandLine = BARE_COMMAND_LINE,
+): EmailView {
   const view = alertView(
     { ...notice, severity: 'info', firedAt: notice.since, resolvedAt: null },
-    { now: notice.now, timeZone },
+    { now: notice.now, timeZone, commandLine },
   );
   const share = `~${formatElapsed(notice.heldPerHourMs)} of every hour`;
   const perDay = notice.costPerDay === null ? '' : `: ~${formatUsd(notice.costPerDay)}/day`;
@@ -50,7 +54,7 @@ export function flappingView(notice: FlappingNotice, timeZone = 'UTC'): EmailVie
         items: [
           {
             label: 'Silence it for a day',
-            command: silenceCommand(notice.rule, notice.labels, '24h', `${what} flaps, known`),
+            command: silenceCommand(commandLine, notice.rule, notice.labels, '24h', `${what} flaps, known`),
           },
         ],
       },

@@ -32,7 +32,10 @@ export function healthView(alert: AlertData, d: HealthDetails, ctx: RenderContex
         type: 'commands',
         title: 'Commands',
         items: [
-          { label: 'Silence this for 1h', command: silenceCommand(alert.rule, alert.labels, '1h', 'outage known') },
+          {
+            label: 'Silence this for 1h',
+            command: silenceCommand(ctx.commandLine, alert.rule, alert.labels, '1h', 'outage known'),
+          },
         ],
       },
     ],

@@ -115,13 +115,13 @@ export function idleView(alert: AlertData, d: IdleDetails, ctx: RenderContext): 
   blocks.push({ type: 'table', rows });
   const items = [];
   if (d.stage !== 'stop') {
-    items.push({ label: 'Keep it running for 4 hours', command: snoozeCommand(d.podId, '4h') });
+    items.push({ label: 'Keep it running for 4 hours', command: snoozeCommand(ctx.commandLine, d.podId, '4h') });
   }
   items.push(
-    { label: 'See why podwarden judges it idle', command: whyCommand(d.podId) },
+    { label: 'See why podwarden judges it idle', command: whyCommand(ctx.commandLine, d.podId) },
     {
       label: 'Silence alerts about this Pod for 2h',
-      command: silenceCommand(alert.rule, alert.labels, '2h', `${name} is expected to idle`),
+      command: silenceCommand(ctx.commandLine, alert.rule, alert.labels, '2h', `${name} is expected to idle`),
     },
   );
   blocks.push({ type: 'commands', title: 'Commands', items });
@@ -130,7 +130,7 @@ export function idleView(alert: AlertData, d: IdleDetails, ctx: RenderContext): 
   return { headline, title, tone: d.stage === 'warn' || d.stage === 'stop' ? 'warning' : 'info', lead, blocks };
 }
 
-export function notStoppedView(alert: AlertData, d: IdleNotStoppedDetails): AlertView {
+export function notStoppedView(alert: AlertData, d: IdleNotStoppedDetails, ctx: RenderContext): AlertView {
   const name = podName(d);
   const scarce = d.why === 'scarce';
   return {
@@ -153,10 +153,10 @@ export function notStoppedView(alert: AlertData, d: IdleNotStoppedDetails): Aler
         type: 'commands',
         title: 'Commands',
         items: [
-          { label: 'See what podwarden tried', command: whyCommand(d.podId) },
+          { label: 'See what podwarden tried', command: whyCommand(ctx.commandLine, d.podId) },
           {
             label: 'Silence alerts about this Pod for 2h',
-            command: silenceCommand(alert.rule, alert.labels, '2h', 'handled'),
+            command: silenceCommand(ctx.commandLine, alert.rule, alert.labels, '2h', 'handled'),
           },
         ],
       },
@@ -164,7 +164,7 @@ export function notStoppedView(alert: AlertData, d: IdleNotStoppedDetails): Aler
   };
 }
 
-export function blastRadiusView(alert: AlertData, d: IdleBlastRadiusDetails): AlertView {
+export function blastRadiusView(alert: AlertData, d: IdleBlastRadiusDetails, ctx: RenderContext): AlertView {
   return {
     headline: `Idle rule ${d.idleRule} held back: it would stop ${d.podIds.length} Pods at once`,
     title: `Idle rule ${d.idleRule} held back`,
@@ -178,13 +178,18 @@ export function blastRadiusView(alert: AlertData, d: IdleBlastRadiusDetails): Al
       {
         type: 'commands',
         title: 'Commands',
-        items: [{ label: 'Silence this for 2h', command: silenceCommand(alert.rule, alert.labels, '2h', 'checked') }],
+        items: [
+          {
+            label: 'Silence this for 2h',
+            command: silenceCommand(ctx.commandLine, alert.rule, alert.labels, '2h', 'checked'),
+          },
+        ],
       },
     ],
   };
 }
 
-export function clusterView(alert: AlertData, d: IdleClusterDetails): AlertView {
+export function clusterView(alert: AlertData, d: IdleClusterDetails, ctx: RenderContext): AlertView {
   return {
     headline: `Cluster ${d.clusterId}: all ${d.podIds.length} Pods idle at ${formatUsdPerHour(d.costPerHr)}`,
     title: `Cluster ${d.clusterId} idle`,
@@ -198,7 +203,12 @@ export function clusterView(alert: AlertData, d: IdleClusterDetails): AlertView 
       {
         type: 'commands',
         title: 'Commands',
-        items: [{ label: 'Silence this for 2h', command: silenceCommand(alert.rule, alert.labels, '2h', 'expected') }],
+        items: [
+          {
+            label: 'Silence this for 2h',
+            command: silenceCommand(ctx.commandLine, alert.rule, alert.labels, '2h', 'expected'),
+          },
+        ],
       },
     ],
   };

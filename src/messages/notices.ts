@@ -1,5 +1,6 @@
 import type { DigestNotice, FlappingNotice } from '../alerts/notices.js';
 
+import { BARE_COMMAND_LINE, type CommandLine } from './commands.js';
 import { digestView } from './digest.js';
 import type { RenderedMessage } from './email.js';
 import { flappingView } from './flapping.js';
@@ -7,13 +8,17 @@ import { renderHtml } from './html.js';
 import { renderText } from './text.js';
 
 /** Notices that are not a group's alerts (flapping), through the same view model as every mail. */
-export function renderFlappingNotice(notice: FlappingNotice, timeZone = 'UTC'): RenderedMessage {
-  const view = flappingView(notice, timeZone);
+export function renderFlappingNotice(
+  notice: FlappingNotice,
+  timeZone = 'UTC',
+  commandLine: CommandLine = BARE_COMMAND_LINE,
+): RenderedMessage {
+  const view = flappingView(notice, timeZone, commandLine);
   return { subject: view.subject, text: renderText(view), html: renderHtml(view) };
 }
 
 /** The daily digest of an account, through the same view model. */
-export function renderDigest(notice: DigestNotice): RenderedMessage {
-  const view = digestView(notice);
+export function renderDigest(notice: DigestNotice, commandLine: CommandLine = BARE_COMMAND_LINE): RenderedMessage {
+  const view = digestView(notice, commandLine);
   return { subject: view.subject, text: renderText(view), html: renderHtml(view) };
 }

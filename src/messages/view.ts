@@ -1,3 +1,5 @@
+import type { CommandLine } from './commands.js';
+
 /**
  * The view model of an email: what a template decides to say, before it is HTML or text. Kinds
  * of message (budget, idle, capacity…) build these from data; html.ts and text.ts render them,
@@ -91,6 +93,8 @@ export interface RenderContext {
   now: number;
   /** The zone times are shown in, unless the data names its own (a budget's). */
   timeZone: string;
+  /** How the commands it quotes run this podwarden (program, `--config`). */
+  commandLine: CommandLine;
   /** Whether the message carries signed action links (keep running, silence) under its lead. */
   links?: boolean;
 }

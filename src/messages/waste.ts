@@ -56,7 +56,13 @@ export function wasteView(alert: AlertData, d: WasteDetails, ctx: RenderContext)
       items: [
         {
           label: 'Silence this for 7 days',
-          command: silenceCommand(alert.rule, alert.labels, '7d', `${d.resourceName} is kept on purpose`),
+          command: silenceCommand(
+            ctx.commandLine,
+            alert.rule,
+            alert.labels,
+            '7d',
+            `${d.resourceName} is kept on purpose`,
+          ),
         },
       ],
     },

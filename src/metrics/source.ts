@@ -7,6 +7,7 @@ import type { Config } from '../config/schema.js';
 import type { DaemonEvents } from '../daemon.js';
 import type { Database } from '../db/open.js';
 import type { EventBus } from '../events.js';
+import type { CommandLine } from '../messages/commands.js';
 
 /**
  * What metrics and the status server read of the daemon: its database, its events and a few
@@ -19,6 +20,8 @@ export interface MetricsSource {
   rateLimits(): Array<{ account: string; windows: RateLimitWindow[] }>;
   /** Why the database could not be written lately (disk full), or undefined when it can. */
   databaseWriteProblem(): string | undefined;
+  /** How the commands the pages quote run this podwarden; bare `podwarden` when absent. */
+  readonly commandLine?: CommandLine;
 }
 
 /**

@@ -5,6 +5,7 @@ import type { Config } from '../config/schema.js';
 import type { Database } from '../db/open.js';
 import type { EventSink } from '../events.js';
 import type { Logger } from '../log.js';
+import type { CommandLine } from '../messages/commands.js';
 import type { InflightCounter } from '../scheduler/inflight.js';
 import type { BudgetStatus } from './budget-status.js';
 import type { Finding, RuleName } from './finding.js';
@@ -45,6 +46,8 @@ export interface EvaluationContext {
   /** The API client of each configured account (only actions/ may change cloud state with it). */
   apis: ReadonlyMap<string, ApiClient>;
   events: EventSink<EvaluationEvents>;
+  /** How the commands quoted in messages run this podwarden (program, `--config`). */
+  commandLine: CommandLine;
   /** Counts real I/O (SMTP sends) so a virtual-time loop does not move time under it. */
   inflight?: InflightCounter;
   /**

@@ -6,6 +6,7 @@ import { openAlertOf } from '../db/alerts.js';
 import type { Database } from '../db/open.js';
 import { livePods } from '../db/pods.js';
 import { csrfFor, csrfMatches, silenceFromConsole, snoozeFromConsole } from '../links/index.js';
+import { alertTitle } from '../messages/alert-view.js';
 import { keepRunningDone, silenceDone } from '../messages/links.js';
 import { sameOrigin } from './access.js';
 import { html } from './html.js';
@@ -112,7 +113,7 @@ export function consoleAct(context: ConsoleContext, path: string, req: IncomingM
   silenceFromConsole(db, { alertKey: key, until: now + ms, by: context.by }, now);
   return htmlReply(
     200,
-    messagePage('Done', [silenceDone(alert.summary, now + ms, now, timeZone)], {
+    messagePage('Done', [silenceDone(alertTitle(alert, now, timeZone), now + ms, now, timeZone)], {
       tone: 'good',
       link: { href: '/', text: 'The status page' },
     }),

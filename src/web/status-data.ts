@@ -6,6 +6,7 @@ import { latestGpuAvailability } from '../db/catalog.js';
 import { activeSnoozes } from '../db/idle-state.js';
 import { gpuTypeNames } from '../db/names.js';
 import { type ReceiptRecord, recentReceipts } from '../db/receipts.js';
+import { BARE_COMMAND_LINE, type CommandLine } from '../messages/commands.js';
 import { type CollectorHealth, collectorHealth } from '../metrics/collector-health.js';
 import { checkReadiness } from '../metrics/readiness.js';
 import type { MetricsSource } from '../metrics/source.js';
@@ -39,6 +40,8 @@ export interface StatusData {
   receipts: ReceiptRecord[];
   alerts: AlertRecord[];
   capacity: CapacityRow[];
+  /** How the commands the page quotes run this podwarden. */
+  commandLine: CommandLine;
 }
 
 /** The same reads as /api/status (src/metrics/status.ts), kept as numbers for formatting. */
@@ -61,6 +64,7 @@ export function statusData(source: MetricsSource, config: Config, now: number): 
     receipts: recentReceipts(source.db, RECENT_RECEIPTS),
     alerts: firingAlerts(source.db),
     capacity: capacityRows(source, config),
+    commandLine: source.commandLine ?? BARE_COMMAND_LINE,
   };
 }
 

@@ -8,6 +8,8 @@ import {
   formatUsdBrief,
   formatUsdPerHour,
 } from '../messages/format.js';
+import { type OpenAlertRow, openAlertRows } from '../messages/open-alerts.js';
+import type { AlertData, AlertView } from '../messages/view.js';
 import type { CollectorHealth } from '../metrics/collector-health.js';
 import type { BudgetStatus } from '../rules/budget.js';
 import { budgetBar } from './charts.js';
@@ -58,11 +60,29 @@ ${options.forms.keepRunning(candidate)}
 </li>`;
 }
 
-function alertItem(alert: AlertRecord, options: StatusPageOptions, now: number): SafeHtml {
+/** The alert as the messages read it: a firing alert has fired (activeSince is the fallback of an old row). */
+function alertData(alert: AlertRecord): AlertRecord & AlertData {
+  return { ...alert, firedAt: alert.firedAt ?? alert.activeSince };
+}
+
+/** The copy-paste commands the email gives, folded away: the lead may point to them ("command below"). */
+function commandsOf(view: AlertView): SafeHtml {
+  const items = view.blocks.flatMap((block) => (block.type === 'commands' ? block.items : []));
+  if (items.length === 0) return html``;
+  return html`<details><summary>Commands</summary><ul class="commands">${items.map(
+    (item) => html`<li>${item.label}: <code>${item.command}</code></li>`,
+  )}</ul></details>`;
+}
+
+function alertItem(row: OpenAlertRow<AlertRecord & AlertData>, options: StatusPageOptions, now: number): SafeHtml {
+  const { alert, view, count } = row;
   const tone = alert.severity === 'critical' ? 'critical' : alert.severity === 'warning' ? 'warning' : 'info';
+  const also = count > 1 ? ` · ${count} alerts, the highest shown; Silence covers all of them` : '';
   return html`<li>
-<div class="row"><span class="name">${alert.summary}</span><span class="tag ${tone}">${alert.severity}</span></div>
-<div class="meta">${alert.rule} · ${alert.account} · firing since ${formatDateTime(alert.firedAt ?? alert.activeSince, options.timeZone)} (${formatElapsed(now - (alert.firedAt ?? alert.activeSince))})</div>
+<div class="row"><span class="name">${view.headline}</span><span class="tag ${tone}">${alert.severity}</span></div>
+<div>${view.lead.join(' ')}</div>
+<div class="meta">${alert.rule} · ${alert.account} · firing since ${formatDateTime(alert.firedAt, options.timeZone)} (${formatElapsed(now - alert.firedAt)})${also}</div>
+${commandsOf(view)}
 ${options.forms.silence(alert)}
 </li>`;
 }
@@ -120,6 +140,12 @@ export function renderStatusPage(data: StatusData, options: StatusPageOptions): 
   const banners: SafeHtml[] = [];
   if (options.notice) banners.push(html`<p class="banner good">${options.notice}</p>`);
   if (!data.ready) banners.push(html`<p class="banner bad">Not ready: ${data.reasons.join('; ')}</p>`);
+  const alerts = openAlertRows(data.alerts.map(alertData), {
+    now,
+    timeZone: zone,
+    links: false,
+    commandLine: data.commandLine,
+  });
   const body = html`${banners}
 ${card(
   'Idle GPUs',
@@ -131,9 +157,9 @@ ${card(
 )}
 ${card(
   'Open alerts',
-  data.alerts.map((alert) => alertItem(alert, options, now)),
+  alerts.map((row) => alertItem(row, options, now)),
   'No alert is firing.',
-  data.alerts.some((a) => a.severity === 'critical') ? 'critical' : data.alerts.length > 0 ? 'warning' : '',
+  alerts.some((row) => row.alert.severity === 'critical') ? 'critical' : alerts.length > 0 ? 'warning' : '',
 )}
 ${card(
   'Budgets',

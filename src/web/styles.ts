@@ -62,6 +62,11 @@ button.secondary { background: #fff; color: var(--info); border: 1px solid var(-
 select, input[type=password] { padding: 7px 8px; border: 1px solid #d1d5db; border-radius: 6px; min-height: 40px;
   max-width: 100%; }
 .question { font-size: 20px; font-weight: 700; margin: 0 0 8px; overflow-wrap: anywhere; }
+details { margin: 6px 0 0; font-size: 13px; }
+summary { color: var(--info); cursor: pointer; }
+ul.commands { margin: 4px 0 0; padding-left: 18px; }
+code { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; background: #f3f4f6;
+  padding: 1px 4px; border-radius: 4px; overflow-wrap: anywhere; }
 .guards { margin: 4px 0 0; padding-left: 18px; font-size: 13px; }
 .guards .fail { color: var(--critical); }
 table.kv { border-collapse: collapse; width: 100%; font-size: 14px; }

@@ -9,6 +9,7 @@ import { type ReceiptRecord, recentReceipts } from '../../src/db/receipts.js';
 import { parseDuration } from '../../src/duration.js';
 import { EventBus } from '../../src/events.js';
 import { type Logger, silentLogger } from '../../src/log.js';
+import { BARE_COMMAND_LINE } from '../../src/messages/commands.js';
 import type { EvaluationContext, EvaluationEvents } from '../../src/rules/evaluator.js';
 import type { Finding } from '../../src/rules/finding.js';
 import { VirtualScheduler } from '../../src/scheduler/virtual.js';
@@ -116,6 +117,7 @@ export async function startIdleWorld(
       events,
       findings: [],
       unjudged: [],
+      commandLine: BARE_COMMAND_LINE,
     };
     await idleEvaluator.evaluate(ctx);
     return ctx.findings;

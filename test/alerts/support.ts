@@ -9,6 +9,7 @@ import { outboxMessagesBetween } from '../../src/db/notifications.js';
 import { type Database, openDatabase } from '../../src/db/open.js';
 import { EventBus } from '../../src/events.js';
 import { silentLogger } from '../../src/log.js';
+import { BARE_COMMAND_LINE } from '../../src/messages/commands.js';
 import type { EvaluationEvents, Unjudged } from '../../src/rules/evaluator.js';
 import type { Finding } from '../../src/rules/finding.js';
 
@@ -68,6 +69,7 @@ export function alertBench(tune: (config: Config) => void = () => {}, start = ST
         signal: new AbortController().signal,
         apis: new Map(),
         events,
+        commandLine: BARE_COMMAND_LINE,
         findings: [...findings],
         unjudged: unjudged ?? [],
       });

@@ -1,5 +1,18 @@
 import type { Readable } from 'node:stream';
 
+/** The lines of a console's output that are raw JSON log lines, not sentences for a person. */
+export function rawJsonLines(text: string): string[] {
+  return text.split('\n').filter((line) => {
+    if (!line.trim().startsWith('{')) return false;
+    try {
+      JSON.parse(line);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
 /** A child's output as it arrives, for tests that wait on a line and keep reading afterwards. */
 export class Output {
   private text = '';

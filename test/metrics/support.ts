@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RealClock } from '../../src/clock.js';
 import { defaultConfig } from '../../src/config/load.js';
-import { Daemon } from '../../src/daemon.js';
+import { Daemon, type DaemonOptions } from '../../src/daemon.js';
 import { silentLogger } from '../../src/log.js';
 import { createMetrics } from '../../src/metrics/registry.js';
 import { type Harness, startHarness } from '../helpers/harness.js';
@@ -21,9 +21,11 @@ export interface DaemonHarness extends Harness {
 export async function startDaemonHarness(
   scenario: string | Record<string, unknown>,
   tune?: Parameters<typeof startHarness>[1],
+  options: Pick<DaemonOptions, 'commandLine'> = {},
 ): Promise<DaemonHarness> {
   const harness = await startHarness(scenario, tune);
   const daemon = new Daemon({
+    ...options,
     config: harness.config,
     clock: harness.clock,
     log: silentLogger(),

@@ -12,6 +12,7 @@ import { type LinkClaims, loadLinkSecret, signLink } from '../../src/links/index
 import { silentLogger } from '../../src/log.js';
 import { type MetricsServer, startMetricsServer } from '../../src/metrics/server.js';
 import { hasChromium, launchBrowser, SCREENSHOT_DIR, screenshot, WIDTHS } from '../helpers/browser.js';
+import { textOf } from '../helpers/mail-text.js';
 import { type SmtpPeer, startSmtp } from '../helpers/smtp.js';
 import { type DaemonHarness, startDaemonHarness } from '../metrics/support.js';
 
@@ -23,6 +24,9 @@ import { type DaemonHarness, startDaemonHarness } from '../metrics/support.js';
 const MIN = 60_000;
 const HOUR = 60 * MIN;
 const WARN_KEY = 'idle:sim:nb:warn';
+/** How the daemon says it is run: the commands in mails and on the page must say the same. */
+const COMMAND_LINE = { program: ['node', '/opt/podwarden/dist/main.js'], config: '/etc/podwarden/podwarden.yaml' };
+const SNOOZE = 'node /opt/podwarden/dist/main.js snooze nb 4h --config /etc/podwarden/podwarden.yaml';
 
 const scenario = {
   name: 'web-browser',
@@ -110,26 +114,6 @@ async function stopRequests(): Promise<string[]> {
   return log.entries.filter((e) => e.method === 'POST' && e.path.endsWith('/stop')).map((e) => e.path);
 }
 
-/** The text/plain part of a raw message, its transfer encoding undone (long links are wrapped). */
-function textOf(raw: string): string {
-  for (const part of raw.split(/\r?\n--[^\r\n]+\r?\n/)) {
-    const [head = '', ...rest] = part.split(/\r?\n\r?\n/);
-    if (!/content-type:\s*text\/plain/i.test(head)) continue;
-    const body = rest.join('\n\n');
-    if (/content-transfer-encoding:\s*base64/i.test(head)) {
-      return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
-    }
-    if (/content-transfer-encoding:\s*quoted-printable/i.test(head)) {
-      const bytes = body
-        .replace(/=\r?\n/g, '')
-        .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
-      return Buffer.from(bytes, 'latin1').toString('utf8');
-    }
-    return body;
-  }
-  throw new Error('no text/plain part');
-}
-
 /** Every signed link of every mail received so far. */
 function mailedLinks(): string[] {
   return smtp.received.flatMap((mail) => textOf(mail.raw).match(/http:\/\/127\.0\.0\.1:\d+\/\S+\?t=[\w.-]+/g) ?? []);
@@ -150,24 +134,33 @@ async function pageText(url: string): Promise<{ status: number; text: string }> 
 run('the status page and the link confirmation pages in Chromium', () => {
   beforeAll(async () => {
     smtp = await startSmtp();
-    h = await startDaemonHarness(scenario, (config) => {
-      config.http.listen = '127.0.0.1:0';
-      // A fixed secret: the pages' CSRF values, hence their golden files, are the same every run.
-      config.http.linkSecret = 'browser-test-link-secret';
-      config.budgets = budgetsSection.parse([{ name: 'team-day', amount: 50 }]);
-      config.capacity = capacitySection.parse({ watch: [{ gpuTypeId: 'NVIDIA L40S' }] });
-      config.idle.rules = [{ ...config.idle.rules[0]!, dryRun: false, stopWhenScarce: true }];
-      config.email = {
-        ...config.email,
-        host: '127.0.0.1',
-        port: smtp.port,
-        secure: 'none',
-        from: 'podwarden@example.com',
-        to: ['ml@example.com'],
-      };
-      for (const name of ['billing', 'clusters', 'serverless', 'volumes'] as const)
-        config.collectors[name].enabled = false;
-    });
+    h = await startDaemonHarness(
+      scenario,
+      (config) => {
+        config.http.listen = '127.0.0.1:0';
+        // A fixed secret: the pages' CSRF values, hence their golden files, are the same every run.
+        config.http.linkSecret = 'browser-test-link-secret';
+        // Two small budgets the notebooks' spend passes at every threshold: one row each on the page.
+        config.budgets = budgetsSection.parse([
+          { name: 'team-day', amount: 50 },
+          { name: 'gpu-small', amount: 5 },
+          { name: 'gpu-tiny', amount: 4 },
+        ]);
+        config.capacity = capacitySection.parse({ watch: [{ gpuTypeId: 'NVIDIA L40S' }] });
+        config.idle.rules = [{ ...config.idle.rules[0]!, dryRun: false, stopWhenScarce: true }];
+        config.email = {
+          ...config.email,
+          host: '127.0.0.1',
+          port: smtp.port,
+          secure: 'none',
+          from: 'podwarden@example.com',
+          to: ['ml@example.com'],
+        };
+        for (const name of ['billing', 'clusters', 'serverless', 'volumes'] as const)
+          config.collectors[name].enabled = false;
+      },
+      { commandLine: COMMAND_LINE },
+    );
     server = await startMetricsServer({ config: h.config, daemon: h.daemon, clock: h.clock, log: silentLogger() });
     h.config.http.publicUrl = server.url;
     secret = loadLinkSecret(h.daemon.db, h.config, h.clock);
@@ -212,6 +205,48 @@ run('the status page and the link confirmation pages in Chromium', () => {
       expect(receipts).toContain('warned');
       expect(receipts).toContain('found idle: notified');
       expect(receipts).toMatch(/\d+ samples, \d+ idle, idle coverage \d+%/);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('lists open alerts in the words of the emails, one row per budget, with no backtick or raw ISO time', async () => {
+    const html = await (await request(`${server.url}/`)).body.text();
+    expect(html).not.toContain('`');
+    expect(html).not.toMatch(/\d{4}-\d\d-\d\dT\d\d:\d\d/);
+    const page = await browser.newPage();
+    try {
+      await page.goto(`${server.url}/`, { waitUntil: 'load' });
+      const rows = JSON.parse(
+        String(
+          await page.evaluate(
+            `JSON.stringify([...[...document.querySelectorAll("section")].find((s) => s.querySelector("h2")?.innerText === "Open alerts").querySelectorAll("ul.items > li")].map(li => ({ text: li.innerText, forms: li.querySelectorAll("form[action=\\"/console/silence\\"]").length })))`,
+          ),
+        ),
+      ) as Array<{ text: string; forms: number }>;
+      for (const budget of ['gpu-small', 'gpu-tiny']) {
+        const mine = rows.filter((row) => row.text.startsWith(`Budget ${budget} `));
+        expect(mine, `${budget}: ${rows.map((r) => r.text).join('\n---\n')}`).toHaveLength(1);
+        expect(mine[0]?.text).toMatch(/critical/);
+        expect(mine[0]?.forms).toBe(1);
+      }
+      // The warning mail's first sentence, word for word, under the notebook's one row.
+      const warning = smtp.received.find((mail) => mail.alertKeys.includes(WARN_KEY));
+      const lead = textOf(warning?.raw ?? '')
+        .split('\n')
+        .find((line) => line.startsWith('Pod demo-notebook (nb)'))
+        ?.replace(/\. .*$/, '.');
+      expect(lead).toMatch(/has done no GPU work since .* and costs/);
+      const notebook = rows.filter((row) => row.text.startsWith('Pod demo-notebook'));
+      expect(notebook).toHaveLength(1);
+      expect(notebook[0]?.text).toContain(lead);
+      // The commands name the program as it runs and its configuration file, in the mail and on the page.
+      expect(
+        textOf(warning?.raw ?? '')
+          .split(/\r?\n/)
+          .map((line) => line.trim()),
+      ).toContain(SNOOZE);
+      expect(html).toContain(`<code>${SNOOZE}</code>`);
     } finally {
       await page.close();
     }
@@ -288,7 +323,10 @@ run('the status page and the link confirmation pages in Chromium', () => {
       expect(listSilences(h.daemon.db)).toHaveLength(before);
 
       await Promise.all([page.waitForNavigation(), page.click('form[action="/console/silence"] button')]);
-      expect(String(await page.evaluate('document.body.innerText'))).toMatch(/is silenced until/);
+      // The first row's (budget gpu-small's) title, as its mails call it.
+      expect(String(await page.evaluate('document.body.innerText'))).toMatch(
+        /"Budget gpu-small past 100%" is silenced until/,
+      );
     } finally {
       await page.close();
     }

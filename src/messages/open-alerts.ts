@@ -1,0 +1,44 @@
+import { alertView } from './alert-view.js';
+import { identityMatchers } from './commands.js';
+import type { AlertData, AlertView, RenderContext } from './view.js';
+
+/**
+ * The open alerts as a page lists them: one row per thing they are about (a budget, a Pod), in
+ * the words of the emails. A budget past 50, 80 and 100 % has three alerts and one row, that of
+ * its highest threshold; a Pod's idle alert and its stop warning are one row, the warning's. The
+ * row's Silence acts on its alert's identity (commands.ts), which is every alert the row stands for.
+ */
+export interface OpenAlertRow<A extends AlertData> {
+  /** The alert the row speaks for: the most severe, then highest threshold, then latest. */
+  alert: A;
+  view: AlertView;
+  /** How many open alerts the row stands for (1 or more). */
+  count: number;
+}
+
+const SEVERITY_RANK: Record<string, number> = { critical: 3, warning: 2, info: 1 };
+
+/** Which of two alerts about one thing speaks for both: negative when `a` does. */
+function speaksFirst(a: AlertData, b: AlertData): number {
+  const threshold = (alert: AlertData) => Number(alert.labels.threshold ?? 0) || 0;
+  return (
+    (SEVERITY_RANK[b.severity] ?? 0) - (SEVERITY_RANK[a.severity] ?? 0) ||
+    threshold(b) - threshold(a) ||
+    b.firedAt - a.firedAt
+  );
+}
+
+/** Rows in the order of the alerts given (each where its thing's first alert stood). */
+export function openAlertRows<A extends AlertData>(alerts: readonly A[], ctx: RenderContext): OpenAlertRow<A>[] {
+  const groups = new Map<string, A[]>();
+  for (const alert of alerts) {
+    const identity = [alert.account, ...identityMatchers(alert.rule, alert.labels)].join(' ');
+    const group = groups.get(identity);
+    if (group) group.push(alert);
+    else groups.set(identity, [alert]);
+  }
+  return [...groups.values()].map((group) => {
+    const [alert] = [...group].sort(speaksFirst) as [A, ...A[]];
+    return { alert, view: alertView(alert, ctx), count: group.length };
+  });
+}
