@@ -84,6 +84,8 @@ function podDetails(
     utilization: utilizationOf(a.evidence, a.rule.utilThreshold),
     stopAt,
     warnedAt: episode.warnedAt,
+    warnLeadMs: a.rule.warnLeadMs,
+    locked: a.pod.locked === 1,
     decidedAt: episode.decidedAt,
     dryRun: a.rule.dryRun,
   };

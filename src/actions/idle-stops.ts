@@ -11,6 +11,7 @@ import {
   exclusionGuard,
   freshDataGuard,
   hourCapGuard,
+  lockedGuard,
   type PodsFreshness,
   podStateGuard,
   podStateNotRead,
@@ -83,6 +84,7 @@ async function decideBatch(
   const podGuards = ordered.map(({ a }) => [
     fresh,
     exclusionGuard(a.pod, rule),
+    lockedGuard(a.pod),
     snoozeGuard(sc.snoozes.get(a.pod.podId), now),
     quiet,
     scarcityGuard(rule, a.pod.gpuTypeId, availability(a.pod)),
