@@ -16,18 +16,18 @@ import type { AlertData, AlertView, Block, RenderContext } from './view.js';
  */
 
 const perDay = (perHour: number) => `${formatUsd(perHour * 24)}/day`;
-const MINUTE = 60_000;
 
 /**
  * The earliest time the stop can come, as a warning written at `now` may promise it: the stop
  * waits the lead time after the SMTP server accepted the warning, which is no sooner than it is
- * written, so it is the planned stop or the lead time after `now`, whichever is later (rounded
- * up to the minute the mail names). Alerts stored without the lead time count it from the warning.
+ * written, so it is the planned stop or the lead time after `now`, whichever is later. The mail
+ * names its minute ("14:45 UTC or later"), which the stop never precedes. Alerts stored without
+ * the lead time count it from the warning.
  */
 function earliestStop(d: IdleDetails, now: number): number | null {
   if (d.stopAt === null) return null;
   const lead = d.warnLeadMs ?? (d.warnedAt === null ? 0 : d.stopAt - d.warnedAt);
-  return Math.max(d.stopAt, Math.ceil((now + lead) / MINUTE) * MINUTE);
+  return Math.max(d.stopAt, now + lead);
 }
 
 /** The lead time a warning names, when it knows it. */

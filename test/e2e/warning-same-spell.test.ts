@@ -144,6 +144,11 @@ describe('a stop follows a warning of the same idle spell', () => {
     const ofSpell = warnings.filter((e) => e.delivered && Date.parse(e.at) >= episode);
     expect(ofSpell.length).toBeGreaterThan(0);
     expect(stopAt).toBeGreaterThanOrEqual(Math.min(...ofSpell.map((e) => Date.parse(e.at))) + lead);
+    // The minute that mail names for the stop is not after the stop: the promise holds.
+    const named = /stopped at (\d\d):(\d\d) UTC or later/.exec(ofSpell[0]?.subject ?? '');
+    if (!named) throw new Error(`no stop time in ${ofSpell[0]?.subject}`);
+    const namedAt = Date.parse(`${toIso(stopAt).slice(0, 11)}${named[1]}:${named[2]}:00Z`);
+    expect(stopAt).toBeGreaterThanOrEqual(namedAt);
     // One warning mail per spell.
     expect(warnings).toHaveLength(2);
 

@@ -5,11 +5,13 @@ import { ALERTS, firstNotification, NOW } from './fixtures.js';
 /**
  * The stop warning names a time the stop cannot come before: the stop waits the lead time after
  * the SMTP server accepted the warning, and a message is accepted no sooner than it is written.
- * So the time it names is never earlier than its writing plus the lead time, however late after
- * the warning was decided it is written (group wait, a busy outbox).
+ * So the minute it names is never before the minute of its writing plus the lead time, however
+ * late after the warning was decided it is written (group wait, a busy outbox), and never after
+ * it either: the stop may come within that minute.
  */
 const MIN = 60_000;
 const LEAD = 15 * MIN;
+const minuteOf = (at: number) => Math.floor(at / MIN) * MIN;
 
 function warning(writtenAt: number, dryRun = false) {
   const base = ALERTS['idle-warn'] as ReturnType<typeof firstNotification>['firing'][number];
@@ -28,17 +30,17 @@ describe('the time a stop warning names', () => {
       const message = warning(writtenAt);
       const [subjectTime] = namedTimes(message.subject);
       expect(subjectTime).toBeDefined();
-      expect(subjectTime as number).toBeGreaterThanOrEqual(writtenAt + LEAD);
+      expect(subjectTime).toBe(minuteOf(writtenAt + LEAD));
       expect(message.subject).toContain('or later');
       expect(message.text).toContain('never sooner than 15m after this mail reaches you');
       const row = /Stops, at the earliest\s+\w{3} \d+ \w{3}, (\d\d):(\d\d) UTC/.exec(message.text);
       expect(row).not.toBeNull();
-      expect(Date.UTC(2026, 10, 2, Number(row?.[1]), Number(row?.[2]))).toBeGreaterThanOrEqual(writtenAt + LEAD);
+      expect(Date.UTC(2026, 10, 2, Number(row?.[1]), Number(row?.[2]))).toBe(minuteOf(writtenAt + LEAD));
     });
   }
 
   it('says the same in dry run', () => {
     const message = warning(NOW + 4 * MIN, true);
-    expect(namedTimes(message.subject)[0] as number).toBeGreaterThanOrEqual(NOW + 4 * MIN + LEAD);
+    expect(namedTimes(message.subject)[0]).toBe(minuteOf(NOW + 4 * MIN + LEAD));
   });
 });
