@@ -69,6 +69,7 @@ const pods: PodInput[] = Array.from({ length: PODS }, (_, i) => ({
   networkVolumeId: null,
   env: {},
   actions: ['stop', 'restart', 'terminate'],
+  locked: 0,
   createdAt: NOW - 30 * DAY,
   startedAt: NOW - 30 * DAY,
 }));

@@ -49,6 +49,13 @@ export function exclusionGuard(pod: PodRecord, rule: IdleRuleConfig): GuardResul
   return excluded ? fail('exclusion', excluded) : pass('exclusion', 'not excluded');
 }
 
+/** RunPod's own lock: the owner locked the Pod against stopping, and no rule overrides that. */
+export function lockedGuard(pod: Pick<PodRecord, 'locked'>): GuardResult {
+  return pod.locked === 1
+    ? fail('locked', 'the Pod is locked in RunPod: its owner locked it against stopping')
+    : pass('locked', 'not locked in RunPod');
+}
+
 export function snoozeGuard(snoozedUntil: number | undefined, now: number): GuardResult {
   return snoozedUntil !== undefined && snoozedUntil > now
     ? fail('snooze', `snoozed until ${toIso(snoozedUntil)}`)

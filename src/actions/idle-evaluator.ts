@@ -8,7 +8,7 @@ import type { EvaluationContext, Evaluator } from '../rules/evaluator.js';
 import { assessPods, type IdleInput, idleClusters, isIdle, type PodAssessment, windowStart } from '../rules/idle.js';
 import { AssessmentMemo } from '../rules/idle-memo.js';
 import { cronIntervalMs } from '../scheduler/cron.js';
-import { freshDataGuard, type PodsFreshness, podsFreshness } from './guards.js';
+import { freshDataGuard, lockedGuard, type PodsFreshness, podsFreshness } from './guards.js';
 import { clusterFinding, frozenFinding, idleFinding, notStoppedFinding, warnFinding } from './idle-findings.js';
 import { type DueStop, decideStops } from './idle-stops.js';
 import { ladderPhase, mayStop, mayWarn, plannedStopAt } from './ladder.js';
@@ -94,13 +94,16 @@ async function evaluateAccount(ctx: EvaluationContext, account: string): Promise
   for (const a of assessments) {
     if (!isIdle(a) || !a.rule) continue;
     const judged = a as Judged;
-    const warn = mayWarn(judged.rule, a.verdict);
+    // A Pod locked in RunPod is never stopped, so it is not warned of a stop either: its notice
+    // says why, and its receipt names the guard at once.
+    const locked = lockedGuard(a.pod);
+    const warn = mayWarn(judged.rule, a.verdict) && locked.passed;
     let episode = (ended.has(a.pod.podId) ? undefined : episodes.get(a.pod.podId)) ?? steps.open(judged, warn);
     if (episode.warnedAt === null && warn) episode = steps.warn(judged, episode);
     appendPodFindings(ctx, account, judged, episode);
-    if (ladderPhase(judged.rule, episode, now) === 'stop_due' && mayStop(judged.rule, a.verdict)) {
-      due.push({ a: judged, episode });
-    }
+    if (!mayStop(judged.rule, a.verdict)) continue;
+    if (!locked.passed) steps.blocked(judged, episode, [locked], locked);
+    else if (ladderPhase(judged.rule, episode, now) === 'stop_due') due.push({ a: judged, episode });
   }
   await decideStops(ctx, due, { account, freshness, snoozes: input.snoozes, pods, steps });
   for (const cluster of idleClusters(input, memo.members)) ctx.findings.push(clusterFinding(account, cluster));
@@ -119,7 +122,7 @@ function unjudge(ctx: EvaluationContext, account: string, podId: string, reason:
 
 function appendPodFindings(ctx: EvaluationContext, account: string, a: Judged, episode: IdleEpisodeRecord): void {
   ctx.findings.push(idleFinding(account, a, episode, ctx.now));
-  if (episode.warnedAt !== null && mayWarn(a.rule, a.verdict)) {
+  if (episode.warnedAt !== null && mayWarn(a.rule, a.verdict) && a.pod.locked !== 1) {
     ctx.findings.push(warnFinding(account, a, episode, plannedStopAt(a.rule, episode), ctx.now));
   }
   if (episode.stopFailures > 0 && episode.decidedAt !== null) {

@@ -84,6 +84,8 @@ function podDetails(
     utilization: utilizationOf(a.evidence, a.rule.utilThreshold),
     stopAt,
     warnedAt: episode.warnedAt,
+    warnLeadMs: a.rule.warnLeadMs,
+    locked: a.pod.locked === 1,
     decidedAt: episode.decidedAt,
     dryRun: a.rule.dryRun,
   };
@@ -151,7 +153,10 @@ export function warnFinding(
     account,
     severity: 'warning',
     summary: `Pod ${podLabel(pod)} idle for ${minutes(now - idleSince(rule, episode))} at ${money(pod.costPerHr)}: ${when}; postpone with \`${postpone[0]}\` or ${postpone[1]}`,
-    labels: { ...podLabels(account, pod, rule), stage: 'warn' },
+    // One alert per idle spell: a new spell's warning is a new alert, mailed on its own, and the
+    // stop guard counts only the mails of this spell's (idle-stops.ts).
+    labels: { ...podLabels(account, pod, rule), stage: 'warn', episode: stopIso(episode.startedAt) },
+    occurrenceLabel: 'episode',
     details: podDetails(a, episode, now, episode.decidedAt === null ? 'warn' : 'stop', stopAt),
   };
 }

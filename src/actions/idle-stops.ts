@@ -1,4 +1,3 @@
-import { openAlertsFiredAt } from '../db/alerts.js';
 import { latestGpuAvailability } from '../db/catalog.js';
 import type { IdleEpisodeRecord } from '../db/idle-state.js';
 import { type Delivery, deliveriesOf } from '../db/notifications.js';
@@ -12,6 +11,7 @@ import {
   exclusionGuard,
   freshDataGuard,
   hourCapGuard,
+  lockedGuard,
   type PodsFreshness,
   podStateGuard,
   podStateNotRead,
@@ -84,6 +84,7 @@ async function decideBatch(
   const podGuards = ordered.map(({ a }) => [
     fresh,
     exclusionGuard(a.pod, rule),
+    lockedGuard(a.pod),
     snoozeGuard(sc.snoozes.get(a.pod.podId), now),
     quiet,
     scarcityGuard(rule, a.pod.gpuTypeId, availability(a.pod)),
@@ -148,9 +149,11 @@ function availabilityLookup(ctx: EvaluationContext, account: string): (pod: PodR
 }
 
 /**
- * The stop warning of each Pod as mailed: messages announcing its warn alert since the alert
- * fired (a warning already announced for a still-firing alert counts) or since this episode
- * warned. Read for the whole batch at once: every due Pod asks on every tick until it stops.
+ * The stop warning of each Pod as mailed for its episode: the messages announcing its warn alert
+ * written since the episode warned. The warn alert is one per idle spell (a new spell opens a new
+ * one in the tick it warns, before any message is planned), so a mail about an earlier spell,
+ * even one whose alert stayed open through an unknown stretch, never counts for this one. Read for
+ * the whole batch at once: every due Pod asks on every tick until it stops.
  */
 function warningDeliveries(
   ctx: EvaluationContext,
@@ -158,16 +161,7 @@ function warningDeliveries(
   batch: readonly DueStop[],
 ): Map<string, Delivery | undefined> {
   const keyOf = (podId: string) => `idle:${account}:${podId}:warn`;
-  const firedAt = openAlertsFiredAt(
-    ctx.db,
-    batch.map(({ a }) => keyOf(a.pod.podId)),
-  );
-  const since = new Map<string, number>();
-  for (const { a, episode } of batch) {
-    const key = keyOf(a.pod.podId);
-    const warnedAt = episode.warnedAt ?? ctx.now;
-    since.set(key, Math.min(firedAt.get(key) ?? warnedAt, warnedAt));
-  }
+  const since = new Map(batch.map(({ a, episode }) => [keyOf(a.pod.podId), episode.warnedAt ?? ctx.now]));
   const deliveries = deliveriesOf(ctx.db, since);
   return new Map(batch.map(({ a }) => [a.pod.podId, deliveries.get(keyOf(a.pod.podId))]));
 }

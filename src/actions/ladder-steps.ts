@@ -78,7 +78,11 @@ export class LadderSteps {
     const known = stored.get(episodeKey(episode));
     if (known?.has(by.guard)) return;
     const receipt = this.receipt(a, episode, 'blocked', {
-      reason: `${by.guard}: ${by.detail}`,
+      // Every guard that failed, not only the one the receipt is keyed by.
+      reason: guards
+        .filter((guard) => !guard.passed)
+        .map((guard) => `${guard.guard}: ${guard.detail}`)
+        .join('; '),
       guards,
       keySuffix: by.guard,
       plannedStopAt: plannedStopAt(a.rule, episode),
@@ -145,6 +149,7 @@ export class LadderSteps {
         account: receipt.account,
         decision: receipt.decision,
         dryRun: receipt.dryRun,
+        held: receipt.decision === 'blocked' ? receipt.guards.filter((guard) => !guard.passed) : [],
       });
     }
   }

@@ -45,7 +45,9 @@ export type StateSettings = Pick<AlertSettings, 'forMs' | 'resolveAfterMs' | 'fl
  * - judged absent: a pending episode ends; a firing one resolves once it has been judged absent
  *   for `resolveAfter` (ticks in between that could not judge neither count nor reset).
  *
- * A key reported for the first time opens a pending episode (firing at once without `for`).
+ * A key reported for the first time opens a pending episode (firing at once without `for`), and
+ * so does a finding that names another occurrence (`occurrenceLabel`) than its open episode's,
+ * which resolves that one.
  * Every fire and resolve feeds flap detection. Running it twice at the same `now` changes nothing
  * the second time.
  */
@@ -90,6 +92,17 @@ export function recordFindings(
         note(alert, 'resolved');
         continue;
       }
+      if (isNewOccurrence(finding, alert)) {
+        // The open alert was about an earlier occurrence: it ends here, and the loop below opens
+        // the new one (a new id, so the pipeline announces it as a new alert).
+        markAlertResolved(database, alert.id, now);
+        if (alert.firedAt !== null) {
+          noteResolve(database, alert.key, now);
+          note(alert, 'resolved');
+        }
+        open.delete(alert.key);
+        continue;
+      }
       const live = refreshOpenAlert(database, alert, fieldsOf(finding, now));
       if (live !== undefined && !nested) keep.push([alert.id, live]);
       else {
@@ -119,6 +132,14 @@ export function recordFindings(
   });
   if (!nested) applyLiveFigures(database, keep, written);
   return transitions;
+}
+
+/** Whether the finding names another occurrence than the open alert's (its labels are JSON text). */
+function isNewOccurrence(finding: Finding, alert: Pick<OpenAlertState, 'labels'>): boolean {
+  const name = finding.occurrenceLabel;
+  if (name === undefined) return false;
+  const stored = (JSON.parse(alert.labels) as Record<string, string>)[name];
+  return stored !== finding.labels[name];
 }
 
 function fieldsOf(

@@ -91,6 +91,7 @@ function podRow(pod: Pod): PodInput {
     networkVolumeId: pod.mounts.network?.[0]?.volumeId ?? null,
     env: keptEnv(pod.env),
     actions: [...pod.actions],
+    locked: pod.locked ? 1 : 0,
     createdAt: Date.parse(pod.createdAt),
     startedAt: pod.startedAt === null ? null : Date.parse(pod.startedAt),
   };

@@ -283,23 +283,6 @@ export function openAlertOf(database: Database, key: string): AlertRecord | unde
   return readOpenOf(database, key)[0];
 }
 
-const openFiredAtStatement = perDatabase(({ sqlite }) =>
-  sqlite
-    .prepare<[string], [string, number | null]>(
-      `SELECT key, fired_at FROM alerts WHERE resolved_at IS NULL AND key IN (SELECT value FROM json_each(?))`,
-    )
-    .raw(),
-);
-
-/**
- * When the open episode of each of `keys` fired (null while pending; absent without one), in one
- * read: the idle ladder asks this for every Pod whose stop is due, every tick.
- */
-export function openAlertsFiredAt(database: Database, keys: readonly string[]): Map<string, number | null> {
-  if (keys.length === 0) return new Map();
-  return new Map(openFiredAtStatement(database).all(JSON.stringify(keys)));
-}
-
 /**
  * The writes every evaluation tick makes, prepared once per database: building them with drizzle
  * on each call cost more than running them (most ticks find little to change). JSON columns are

@@ -38,7 +38,7 @@ const lists = perDatabase(({ sqlite }) => ({
     `SELECT account, pod_id AS podId, name, status, cost_per_hr AS costPerHr, gpu_type_id AS gpuTypeId,
        gpu_count AS gpuCount, cpu_type_id AS cpuTypeId, cloud, data_center_id AS dataCenterId,
        cluster_id AS clusterId, cluster_role AS clusterRole, volume_gb AS volumeGb,
-       network_volume_id AS networkVolumeId, env, actions, created_at AS createdAt, started_at AS startedAt,
+       network_volume_id AS networkVolumeId, env, actions, locked, created_at AS createdAt, started_at AS startedAt,
        first_seen_at AS firstSeenAt, last_seen_at AS lastSeenAt, gone_at AS goneAt
      FROM pods WHERE account = ? AND gone_at IS NULL ORDER BY pod_id`,
   ),

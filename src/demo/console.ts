@@ -88,12 +88,13 @@ function shortPath(file: string): string {
 }
 
 /** The idle ladder's receipts (db/tables/idle.ts `receiptDecisions`) in a newcomer's words. */
-const DECISIONS: Record<string, (pod: string) => string> = {
+const DECISIONS: Record<string, (pod: string, held: DaemonEvents['action:decided']['held']) => string> = {
   notified: (pod) => `${pod} is idle: idle alert`,
   warned: (pod) => `${pod} will be stopped if it stays idle: stop warning`,
   dry_run: (pod) => `${pod} would be stopped now: dry-run stop (idle.rules[].dryRun), nothing was stopped`,
   stopped: (pod) => `${pod} stopped`,
-  blocked: (pod) => `${pod} not stopped: a guard held the stop back`,
+  blocked: (pod, held) =>
+    `${pod} not stopped: ${held.length === 0 ? 'a guard held the stop back' : held.map((guard) => `the ${guard.guard} guard held the stop back (${guard.detail})`).join('; ')}`,
   failed: (pod) => `${pod} could not be stopped`,
   cancelled: (pod) => `${pod} is busy again: the planned stop is cancelled`,
 };
@@ -106,7 +107,9 @@ export function followDaemon(events: EventBus<DaemonEvents>, write: (line: strin
     }),
     events.on('action:decided', (event) => {
       const pod = `${event.podId}@${event.account}`;
-      write(`${clockTime(event.at)}  action  ${DECISIONS[event.decision]?.(pod) ?? `${pod}: ${event.decision}`}`);
+      write(
+        `${clockTime(event.at)}  action  ${DECISIONS[event.decision]?.(pod, event.held) ?? `${pod}: ${event.decision}`}`,
+      );
     }),
   ];
   return () => {

@@ -16,6 +16,25 @@ import type { AlertData, AlertView, Block, RenderContext } from './view.js';
  */
 
 const perDay = (perHour: number) => `${formatUsd(perHour * 24)}/day`;
+
+/**
+ * The earliest time the stop can come, as a warning written at `now` may promise it: the stop
+ * waits the lead time after the SMTP server accepted the warning, which is no sooner than it is
+ * written, so it is the planned stop or the lead time after `now`, whichever is later. The mail
+ * names its minute ("14:45 UTC or later"), which the stop never precedes. Alerts stored without
+ * the lead time count it from the warning.
+ */
+function earliestStop(d: IdleDetails, now: number): number | null {
+  if (d.stopAt === null) return null;
+  const lead = d.warnLeadMs ?? (d.warnedAt === null ? 0 : d.stopAt - d.warnedAt);
+  return Math.max(d.stopAt, now + lead);
+}
+
+/** The lead time a warning names, when it knows it. */
+const leadOf = (d: IdleDetails) =>
+  d.warnLeadMs ?? (d.stopAt !== null && d.warnedAt !== null ? d.stopAt - d.warnedAt : null);
+
+const LOCKED = 'Its owner locked it in RunPod, so podwarden will not stop it: stop it yourself if you do not need it.';
 const podName = (d: { podName: string; podId: string }) => (d.podName === d.podId ? d.podId : d.podName);
 const podWithId = (d: { podName: string; podId: string }) =>
   d.podName === d.podId ? d.podId : `${d.podName} (${d.podId})`;
@@ -40,27 +59,32 @@ export function idleView(alert: AlertData, d: IdleDetails, ctx: RenderContext): 
           ? `Pod ${name} idle ${idleFor} with GPU memory held, ${formatUsdPerHour(d.costPerHr)}`
           : `Pod ${name} idle ${idleFor} at ${formatUsdPerHour(d.costPerHr)} (${perDay(d.costPerHr)})`;
       lead.push(
-        d.stage === 'held'
-          ? 'A model is probably still loaded but nothing uses it: stop the Pod if the work is done.'
-          : 'Stop it if you do not need it.',
+        d.locked
+          ? LOCKED
+          : d.stage === 'held'
+            ? 'A model is probably still loaded but nothing uses it: stop the Pod if the work is done.'
+            : 'Stop it if you do not need it.',
       );
       break;
-    case 'warn':
-      if (d.stopAt === null) {
+    case 'warn': {
+      const earliest = earliestStop(d, ctx.now);
+      const lead_ = leadOf(d);
+      if (earliest === null || d.locked) {
         headline = `Pod ${name} idle ${idleFor} at ${formatUsdPerHour(d.costPerHr)}`;
-        lead.push('This rule does not stop Pods: stop it yourself if you do not need it.');
+        lead.push(d.locked ? LOCKED : 'This rule does not stop Pods: stop it yourself if you do not need it.');
       } else if (d.dryRun) {
-        headline = `Pod ${name} would be stopped at ${formatClock(d.stopAt, zone)} (dry run), idle ${idleFor}`;
+        headline = `Pod ${name} would be stopped at ${formatClock(earliest, zone)} or later (dry run), idle ${idleFor}`;
         lead.push(
-          `Its rule runs in dry-run mode, so nothing will be stopped; it would be at ${formatDateTime(d.stopAt, zone)}, saving ${formatUsdPerHour(d.savingPerHr)}.`,
+          `Its rule runs in dry-run mode, so nothing will be stopped; it would be at the earliest at ${formatDateTime(earliest, zone)}${lead_ === null ? '' : `, ${formatElapsed(lead_)} after this mail reaches you`}, saving ${formatUsdPerHour(d.savingPerHr)}.`,
         );
       } else {
-        headline = `Pod ${name} will be stopped at ${formatClock(d.stopAt, zone)}, idle ${idleFor}`;
+        headline = `Pod ${name} will be stopped at ${formatClock(earliest, zone)} or later, idle ${idleFor}`;
         lead.push(
-          `Unless it gets busy, podwarden stops it at ${formatDateTime(d.stopAt, zone)} (in ${formatElapsed(d.stopAt - ctx.now)})${d.warnedAt === null ? '' : `, or ${formatElapsed(d.stopAt - d.warnedAt)} after this warning reaches you if that is later`}; to keep it running, ${ctx.links ? 'use a Keep running link below' : 'snooze it (command below)'}.`,
+          `Unless it gets busy, podwarden stops it at the earliest at ${formatDateTime(earliest, zone)}${lead_ === null ? '' : `: never sooner than ${formatElapsed(lead_)} after this mail reaches you`}. To keep it running, ${ctx.links ? 'use a Keep running link below' : 'snooze it (command below)'}.`,
         );
       }
       break;
+    }
     case 'stop': {
       const at = formatDateTime(d.decidedAt ?? d.evaluatedAt, zone);
       title = `Pod ${name} stopped`;
@@ -84,8 +108,10 @@ export function idleView(alert: AlertData, d: IdleDetails, ctx: RenderContext): 
     ['Cost', cost],
     ['Stopping saves', `${formatUsdPerHour(d.savingPerHr)} (the stopped disk costs the rest)`],
   ];
-  if (d.stopAt !== null && d.stage !== 'stop')
-    rows.push([d.dryRun ? 'Would stop, at the earliest' : 'Stops, at the earliest', formatDateTime(d.stopAt, zone)]);
+  const earliest = earliestStop(d, ctx.now);
+  if (d.locked) rows.push(['Stops', 'never: locked in RunPod by its owner']);
+  else if (earliest !== null && d.stage !== 'stop')
+    rows.push([d.dryRun ? 'Would stop, at the earliest' : 'Stops, at the earliest', formatDateTime(earliest, zone)]);
   if (d.decidedAt !== null)
     rows.push([d.dryRun ? 'Would have stopped at' : 'Stopped at', formatDateTime(d.decidedAt, zone)]);
   rows.push(['Why idle', d.reason], ['Idle rule', d.idleRule], ['Account', alert.account]);
@@ -114,7 +140,8 @@ export function idleView(alert: AlertData, d: IdleDetails, ctx: RenderContext): 
   }
   blocks.push({ type: 'table', rows });
   const items = [];
-  if (d.stage !== 'stop') {
+  // A locked Pod runs on whatever podwarden does: there is nothing to postpone or exclude.
+  if (d.stage !== 'stop' && !d.locked) {
     items.push({ label: 'Keep it running for 4 hours', command: snoozeCommand(ctx.commandLine, d.podId, '4h') });
   }
   items.push(
@@ -125,7 +152,7 @@ export function idleView(alert: AlertData, d: IdleDetails, ctx: RenderContext): 
     },
   );
   blocks.push({ type: 'commands', title: 'Commands', items });
-  if (d.stage !== 'stop')
+  if (d.stage !== 'stop' && !d.locked)
     blocks.push({ type: 'note', text: `To exclude the Pod for good, set ${IGNORE_ENV}=true in its environment.` });
   return { headline, title, tone: d.stage === 'warn' || d.stage === 'stop' ? 'warning' : 'info', lead, blocks };
 }

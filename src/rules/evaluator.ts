@@ -21,7 +21,15 @@ export interface AlertmanagerDelivery {
 export interface EvaluationEvents extends Record<string, unknown> {
   'alert:state': { at: number; key: string; rule: string; state: 'pending' | 'firing' | 'resolved' };
   'alert:sent': { at: number; messageId: string; to: string[]; subject: string };
-  'action:decided': { at: number; podId: string; account: string; decision: string; dryRun: boolean };
+  /** `held`: the guards that failed, with their reasons (a blocked stop's; empty otherwise). */
+  'action:decided': {
+    at: number;
+    podId: string;
+    account: string;
+    decision: string;
+    dryRun: boolean;
+    held: ReadonlyArray<{ guard: string; detail: string }>;
+  };
   /** A batch of `alerts` alerts of `account` reached an Alertmanager, or did not (they stay queued). */
   'alertmanager:sent': AlertmanagerDelivery;
   'alertmanager:failed': AlertmanagerDelivery;

@@ -76,6 +76,14 @@ export type IdleDetails = {
   /** When the ladder stops the Pod; null when this rule never stops. */
   stopAt: number | null;
   warnedAt: number | null;
+  /**
+   * How long after its warning reaches someone a Pod may be stopped (the rule's `warnLead`):
+   * the stop waits that long after the SMTP server accepted the warning. Absent in alerts
+   * stored before it was recorded.
+   */
+  warnLeadMs?: number;
+  /** The Pod is locked in RunPod against stopping: podwarden never stops it. */
+  locked?: boolean;
   /** When the stop was decided (stage `stop`). */
   decidedAt: number | null;
   dryRun: boolean;

@@ -19,4 +19,10 @@ export interface Finding {
   details: Record<string, unknown>;
   /** Recipients for this finding's rule, when configured per rule; otherwise the default ones. */
   recipients?: string[];
+  /**
+   * The label that names which occurrence of the condition this is (an idle spell's warning
+   * names its spell): when it differs from the open alert's, that alert resolves and a new one
+   * opens under the same key, so the new occurrence is announced by a message of its own.
+   */
+  occurrenceLabel?: string;
 }

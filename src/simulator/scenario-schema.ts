@@ -88,7 +88,7 @@ const podFields = {
   image: identifier.optional(), // extra
   ports: z.array(z.string().regex(/^\d+\/(http|tcp|udp)$/)).optional(), // extra
   cloud: z.enum(['SECURE', 'COMMUNITY']).default('SECURE'), // extra
-  locked: z.boolean().default(false), // extra
+  locked: z.boolean().default(false), // extra: the v2 `locked`, the owner's lock against stop and restart (409)
   cudaVersion: z.string().nullable().optional(), // extra
   template: identifier.nullable().default(null), // extra
   utilization: z.array(utilization).default([]),

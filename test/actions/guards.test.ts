@@ -180,13 +180,14 @@ describe('exclusions, quiet hours, snooze', () => {
 });
 
 describe('the re-read just before the stop', () => {
-  it('blocks the stop of a Pod that does not offer stop (locked)', async () => {
+  it('blocks the stop of a locked Pod on its polled lock, before any re-read or request', async () => {
     world = await startIdleWorld(scenario([pod('nb', idleFrom('10m'), { locked: true })]), live);
     await world.runUntil('1h');
     expect(world.actionRequests()).toEqual([]);
     const blocked = world.receipts('nb').at(-1);
     expect(blocked?.decision).toBe('blocked');
-    expect(blocked?.reason).toMatch(/^pod_state: stop not offered/);
+    expect(blocked?.reason).toMatch(/^locked: the Pod is locked in RunPod/);
+    expect(blocked?.guards.map((guard) => guard.guard)).toEqual(['locked']);
   });
 
   it('blocks the stop of a Pod that got busy since the last poll', async () => {

@@ -102,3 +102,37 @@ describe('flapping', () => {
     ]);
   });
 });
+
+describe('a finding that names its occurrence', () => {
+  /** An idle spell's stop warning: one alert per spell, named by the `episode` label. */
+  const spell = (episode: string) =>
+    finding('idle:sim:nb:warn', {
+      rule: 'idle',
+      labels: { rule: 'idle', account: 'sim', pod_id: 'nb', stage: 'warn', episode },
+      occurrenceLabel: 'episode',
+    });
+  const unknownPod = [{ labels: { rule: 'idle' as const, account: 'sim', pod_id: 'nb' }, reason: 'runtime null' }];
+
+  it('opens a new alert, mailed on its own, when a new occurrence follows one kept open by unknown ticks', async () => {
+    bench = alertBench((config) => {
+      config.alerts.groupWaitMs = 0;
+    });
+    for (let i = 0; i < 3; i++) await bench.tick([spell('02:27')]).then(() => bench.clock.advanceBy(MINUTE));
+    // The spell ends in unknown ticks: unknown is not resolved, so its alert stays open.
+    for (let i = 0; i < 20; i++) await bench.tick([], unknownPod).then(() => bench.clock.advanceBy(MINUTE));
+    for (let i = 0; i < 3; i++) await bench.tick([spell('03:23')]).then(() => bench.clock.advanceBy(MINUTE));
+    expect(bench.states.map((s) => [s.state, (s.at - START) / MINUTE])).toEqual([
+      ['firing', 0],
+      ['resolved', 23],
+      ['firing', 23],
+    ]);
+    const mails = bench.outbox().filter((m) => m.alertKeys.includes('idle:sim:nb:warn'));
+    expect(mails.map((m) => m.reason)).toEqual(['first', 'new_alerts']);
+  });
+
+  it('refreshes the open alert while the occurrence is the same', async () => {
+    bench = alertBench();
+    for (let i = 0; i < 5; i++) await bench.tick([spell('02:27')]).then(() => bench.clock.advanceBy(MINUTE));
+    expect(bench.states.map((s) => s.state)).toEqual(['firing']);
+  });
+});

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { insertAlert, markAlertFired, markAlertResolved, openAlertOf, openAlertsFiredAt } from '../../src/db/alerts.js';
 import {
   deliveriesOf,
   deliveryOf,
@@ -57,33 +56,5 @@ describe('the idle ladder reads warnings of many Pods at once', () => {
     expect(all.get(keys[1] as string)?.sentAt).toBe(T0 + 5 * MIN);
     expect(all.get(keys[2] as string)).toEqual({ sentAt: null, lastError: null, to: [] });
     expect(all.has(keys[4] as string)).toBe(false);
-  });
-
-  it('finds when each open alert fired, as openAlertOf does', () => {
-    const db = databases.open();
-    const alert = (key: string, fired: boolean) => {
-      const row = insertAlert(db, {
-        key,
-        rule: 'idle',
-        account: 'a',
-        severity: 'warning',
-        summary: 's',
-        labels: {},
-        details: {},
-        recipients: null,
-        activeSince: T0,
-        lastSeenAt: T0,
-        firedAt: null,
-      });
-      if (fired) markAlertFired(db, row.id, T0 + MIN);
-      return row.id;
-    };
-    markAlertResolved(db, alert(keys[0] as string, true), T0 + 2 * MIN);
-    alert(keys[0] as string, false);
-    alert(keys[1] as string, true);
-    markAlertResolved(db, alert(keys[2] as string, true), T0 + 3 * MIN);
-    const firedAt = openAlertsFiredAt(db, keys);
-    for (const key of keys) expect(firedAt.get(key)).toBe(openAlertOf(db, key)?.firedAt);
-    expect(Object.fromEntries(firedAt)).toEqual({ [keys[0] as string]: null, [keys[1] as string]: T0 + MIN });
   });
 });

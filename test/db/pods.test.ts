@@ -30,6 +30,7 @@ function pod(podId: string, overrides: Partial<PodInput> = {}): PodInput {
     networkVolumeId: null,
     env: { TEAM: 'research' },
     actions: ['stop', 'restart', 'terminate'],
+    locked: 0,
     createdAt: T0 - MINUTE,
     startedAt: T0,
     ...overrides,

@@ -136,12 +136,13 @@ describe('podwarden demo', () => {
         .split('\n')
         .filter((line) => / {2}action {2}nb-demo@demo /.test(line))
         .map((line) => line.replace(/^\d\d:\d\d:\d\d {2}action {2}nb-demo@demo /, ''));
-      const held = 'not stopped: a guard held the stop back';
+      // Each held stop names its guard and why.
+      const held = /^not stopped: the (warning_delivered|fresh_data) guard held the stop back \(.+\)$/;
       expect(actions.slice(0, 2)).toEqual(['is idle: idle alert', 'will be stopped if it stays idle: stop warning']);
       // The stop comes due before the warning is delivered: it waits for it (warning_delivered), at
       // least once by design, and once more for each late poll (fresh_data).
       expect(actions.slice(2, -1).length).toBeGreaterThanOrEqual(1);
-      expect(new Set(actions.slice(2, -1))).toEqual(new Set([held]));
+      for (const line of actions.slice(2, -1)) expect(line).toMatch(held);
       expect(actions.at(-1)).toBe('would be stopped now: dry-run stop (idle.rules[].dryRun), nothing was stopped');
 
       const mailDir = join(demoDir, 'mail');

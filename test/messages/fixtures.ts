@@ -75,7 +75,7 @@ const utilization = {
   threshold: 5,
 };
 
-function idle(stage: IdleDetails['stage'], dryRun = false): IdleDetails {
+function idle(stage: IdleDetails['stage'], dryRun = false, locked = false): IdleDetails {
   return {
     kind: 'idle',
     stage,
@@ -92,6 +92,8 @@ function idle(stage: IdleDetails['stage'], dryRun = false): IdleDetails {
     utilization,
     stopAt: stage === 'idle' || stage === 'held' ? NOW + 28 * MIN : NOW + 13 * MIN,
     warnedAt: stage === 'warn' || stage === 'stop' ? NOW - 2 * MIN : null,
+    warnLeadMs: 15 * MIN,
+    locked,
     decidedAt: stage === 'stop' ? NOW : null,
     dryRun,
   };
@@ -186,6 +188,7 @@ export const ALERTS: Record<string, NotifyAlert> = {
   'idle-notify': alert(4, 'idle', 'info', idleLabels, idle('idle')),
   'idle-held': alert(5, 'idle', 'info', { ...idleLabels, held: 'true' }, idle('held')),
   'idle-warn': alert(6, 'idle', 'warning', { ...idleLabels, stage: 'warn' }, idle('warn')),
+  'idle-locked': alert(16, 'idle', 'info', idleLabels, idle('idle', false, true)),
   'idle-stop': alert(7, 'idle', 'warning', { ...idleLabels, stage: 'warn' }, idle('stop')),
   'idle-stop-dry-run': alert(8, 'idle', 'warning', { ...idleLabels, stage: 'warn' }, idle('stop', true)),
   capacity: alert(

@@ -25,6 +25,7 @@ export function pod(overrides: Partial<PodInput> & { podId: string }): PodInput 
     networkVolumeId: null,
     env: {},
     actions: [],
+    locked: 0,
     createdAt: null,
     startedAt: null,
     ...overrides,

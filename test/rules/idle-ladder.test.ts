@@ -46,6 +46,7 @@ describe('idle ladder against the simulator (virtual time)', () => {
     expect(stopped?.guards.map((guard) => [guard.guard, guard.passed])).toEqual([
       ['fresh_data', true],
       ['exclusion', true],
+      ['locked', true],
       ['snooze', true],
       ['quiet_hours', true],
       ['scarcity', true],

@@ -29,6 +29,7 @@ function podRecord(podId: string, startedAt: number): PodRecord {
     networkVolumeId: null,
     env: {},
     actions: ['stop'],
+    locked: 0,
     createdAt: startedAt,
     startedAt,
     firstSeenAt: startedAt,

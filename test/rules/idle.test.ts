@@ -27,6 +27,7 @@ function podRecord(podId: string, change: Partial<PodRecord> = {}): PodRecord {
     networkVolumeId: null,
     env: {},
     actions: ['stop', 'restart', 'terminate'],
+    locked: 0,
     createdAt: NOW - 86_400_000,
     startedAt: NOW - 10 * 3_600_000,
     firstSeenAt: NOW - 86_400_000,

@@ -25,6 +25,11 @@ export const pods = sqliteTable(
     /** Only the env names the configuration cares about (owner, team…), never secrets. */
     env: text('env', { mode: 'json' }).$type<Record<string, string>>().notNull(),
     actions: text('actions', { mode: 'json' }).$type<string[]>().notNull(),
+    /**
+     * The v2 `locked`, 1 when the owner locked the Pod against stopping (0 otherwise): the idle
+     * rule never stops it. A plain integer, so a poll compares it as stored.
+     */
+    locked: integer('locked').notNull().default(0),
     createdAt: integer('created_at'),
     startedAt: integer('started_at'),
     ...trackedColumns(),

@@ -1,0 +1,1 @@
+ALTER TABLE `pods` ADD `locked` integer DEFAULT 0 NOT NULL;
