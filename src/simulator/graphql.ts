@@ -1,6 +1,17 @@
-import { execute, validate } from './graphql-exec.js';
-import { GraphQLSyntaxError, type OperationNode, parseDocument } from './graphql-parser.js';
-import { type GraphqlContext, runpodSchema } from './graphql-schema.js';
+import {
+  buildSchema,
+  type DocumentNode,
+  type ExecutionResult,
+  executeSync,
+  GraphQLError,
+  getOperationAST,
+  Kind,
+  type OperationDefinitionNode,
+  parse,
+  validate,
+} from 'graphql';
+import { type GraphqlContext, runpodRoot } from './graphql-resolvers.js';
+import { RUNPOD_SDL } from './graphql-sdl.js';
 import { boundedMemo } from './memo.js';
 import type { SimReply } from './reply.js';
 import { keepBytes, keptBytes } from './reply-cache.js';
@@ -13,9 +24,12 @@ export interface GraphqlRequest extends GraphqlContext {
   readOnly: boolean;
 }
 
+const schema = buildSchema(RUNPOD_SDL);
+
 /**
- * Answers one POST /graphql as RunPod's Apollo server does: parse and validation failures are
- * HTTP 400 with `errors[]` and no `data`; resolver failures are HTTP 200 with partial `data`.
+ * Answers one POST /graphql as RunPod's Apollo server does: a document that does not parse or
+ * validate, and variables or an operation name that do not fit it, are HTTP 400 with `errors[]`
+ * and no `data`; resolver failures are HTTP 200 with partial `data`.
  */
 export function handleGraphql(request: GraphqlRequest): SimReply {
   if (request.method !== 'POST') {
@@ -29,85 +43,108 @@ export function handleGraphql(request: GraphqlRequest): SimReply {
   if (body.variables !== undefined && body.variables !== null && !isRecord(body.variables)) {
     return failure(400, 'BAD_REQUEST', '"variables" must be a JSON object.');
   }
-  let operations: OperationNode[];
-  try {
-    operations = parsed(body.query);
-  } catch (error) {
-    if (!(error instanceof GraphQLSyntaxError)) throw error;
-    return failure(400, 'GRAPHQL_PARSE_FAILED', error.message, {
-      locations: [{ line: error.line, column: error.column }],
-    });
-  }
+  const checked = checkedDocument(body.query);
+  if ('errors' in checked) return errorsReply(400, checked.code, checked.errors);
   const operationName = typeof body.operationName === 'string' ? body.operationName : undefined;
-  const operation = selectOperation(operations, operationName);
-  if (typeof operation === 'string') return failure(400, 'GRAPHQL_VALIDATION_FAILED', operation);
-  if (readsStockOnly(operation)) {
-    return stockReply(request, operation, { query: body.query, operationName, variables: body.variables });
-  }
-  return answer(request, operation, body.variables);
-}
-
-/** Validates and runs one operation: the answer to any request that got this far. */
-function answer(request: GraphqlRequest, operation: OperationNode, variables: unknown): SimReply {
-  const { errors, args } = validate(runpodSchema, operation, (variables ?? {}) as Record<string, unknown>);
-  if (errors.length > 0) {
-    return envelope(400, {
-      errors: errors.map((message) => ({ message, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } })),
+  const operation = getOperationAST(checked.document, operationName) ?? undefined;
+  if (operation !== undefined && schema.getRootType(operation.operation) === undefined) {
+    const error = new GraphQLError(`Schema is not configured to execute ${operation.operation} operation.`, {
+      nodes: operation,
     });
+    return errorsReply(400, 'GRAPHQL_VALIDATION_FAILED', [error]);
   }
-  if (operation.operation === 'mutation' && request.readOnly) {
+  if (operation?.operation === 'mutation' && request.readOnly) {
     return failure(403, 'FORBIDDEN', 'access denied: this API key is read-only');
   }
-  const result = execute(runpodSchema, operation, args, { world: request.world, nowMs: request.nowMs });
-  return envelope(200, result.errors.length > 0 ? result : { data: result.data });
+  const run = { document: checked.document, operationName, variables: body.variables };
+  if (operation !== undefined && readsStockOnly(operation)) return stockReply(request, { ...run, query: body.query });
+  return answer(request, run);
+}
+
+interface Run {
+  document: DocumentNode;
+  operationName: string | undefined;
+  variables: unknown;
+}
+
+/** Runs one valid document: the answer to any request that got this far. */
+function answer(request: GraphqlRequest, run: Run): SimReply {
+  const result: ExecutionResult = executeSync({
+    schema,
+    document: run.document,
+    rootValue: runpodRoot,
+    contextValue: { world: request.world, nowMs: request.nowMs } satisfies GraphqlContext,
+    variableValues: run.variables as Record<string, unknown> | null | undefined,
+    operationName: run.operationName,
+  });
+  // No `data` at all: the variables or the operation name did not fit the document.
+  if (!('data' in result)) return errorsReply(400, 'GRAPHQL_VALIDATION_FAILED', result.errors ?? []);
+  if (result.errors === undefined) return envelope(200, { data: result.data });
+  return envelope(200, { errors: result.errors.map((e) => entry(e, 'INTERNAL_SERVER_ERROR')), data: result.data });
 }
 
 /**
  * A query of GPU types alone (what the daemon's stock collector asks every few minutes): its
  * answer is a function of the request and of the GPU types' availability, so a clean answer
  * (no errors) is kept as its bytes per request text under the world's availability version, and
- * served again until availability changes. Validation is a function of the request too, so a
- * kept answer stands for it; a request with errors goes the whole way every time.
+ * served again until availability changes. A request with errors goes the whole way every time.
  */
-function stockReply(
-  request: GraphqlRequest,
-  operation: OperationNode,
-  key: { query: string; operationName: string | undefined; variables: unknown },
-): SimReply {
-  const text = `graphql\n${key.operationName ?? ''}\n${JSON.stringify(key.variables ?? null)}\n${key.query}`;
+function stockReply(request: GraphqlRequest, run: Run & { query: string }): SimReply {
+  const text = `graphql\n${run.operationName ?? ''}\n${JSON.stringify(run.variables ?? null)}\n${run.query}`;
   const stamp = request.world.availabilityVersion(request.nowMs);
   const kept = keptBytes(request.world, text, stamp);
   if (kept !== undefined) return { status: 200, bytes: kept, headers: { 'Content-Type': 'application/json' } };
-  const reply = answer(request, operation, key.variables);
+  const reply = answer(request, run);
   if (reply.status !== 200 || 'errors' in (reply.body as object)) return reply;
   const bytes = Buffer.from(JSON.stringify(reply.body));
   keepBytes(request.world, text, stamp, bytes);
   return { status: 200, bytes, headers: { 'Content-Type': 'application/json' } };
 }
 
-function readsStockOnly(operation: OperationNode): boolean {
-  return operation.operation === 'query' && operation.selections.every((field) => field.name === 'gpuTypes');
+function readsStockOnly(operation: OperationDefinitionNode): boolean {
+  return (
+    operation.operation === 'query' &&
+    operation.selectionSet.selections.every((node) => node.kind === Kind.FIELD && node.name.value === 'gpuTypes')
+  );
+}
+
+type Checked =
+  | { document: DocumentNode }
+  | { code: 'GRAPHQL_PARSE_FAILED' | 'GRAPHQL_VALIDATION_FAILED'; errors: readonly GraphQLError[] };
+
+/** A document parsed and validated against the schema, or why it is not one. */
+function check(query: string): Checked {
+  let document: DocumentNode;
+  try {
+    document = parse(query);
+  } catch (error) {
+    if (!(error instanceof GraphQLError)) throw error;
+    return { code: 'GRAPHQL_PARSE_FAILED', errors: [error] };
+  }
+  const errors = validate(schema, document);
+  return errors.length > 0 ? { code: 'GRAPHQL_VALIDATION_FAILED', errors } : { document };
 }
 
 /**
- * Documents parsed, by their text: a client sends the same few queries over and over. Nothing
- * downstream changes a parsed document (validation keeps its findings beside it), so one parse
- * serves every request with the same text. Bounded: a client sending ever new texts only costs
- * a parse each, as before.
+ * Documents checked, by their text: a client sends the same few queries over and over, and
+ * parsing and validation are functions of the text and the fixed schema alone. graphql-js never
+ * changes a document it executes, so one serves every request with the same text. Bounded: a
+ * client sending ever new texts only costs a check each.
  */
-const parsed: (query: string) => OperationNode[] = boundedMemo(64, parseDocument);
+const checkedDocument: (query: string) => Checked = boundedMemo(64, check);
 
-function selectOperation(operations: OperationNode[], name: string | undefined): OperationNode | string {
-  if (name !== undefined) {
-    return operations.find((op) => op.name === name) ?? `Unknown operation named "${name}".`;
-  }
-  if (operations.length > 1) return 'Must provide operation name if query contains multiple operations.';
-  return operations[0] ?? 'Must provide an operation.';
+/** An error as RunPod's Apollo server answers it: `extensions.code` always set. */
+function entry(error: GraphQLError, code: string): Record<string, unknown> {
+  return { ...error.toJSON(), extensions: { code, ...error.extensions } };
+}
+
+function errorsReply(status: number, code: string, errors: readonly GraphQLError[]): SimReply {
+  return envelope(status, { errors: errors.map((error) => entry(error, code)) });
 }
 
 /** A whole-request failure in the GraphQL envelope (no `data`). */
-export function failure(status: number, code: string, message: string, extra: Record<string, unknown> = {}): SimReply {
-  return envelope(status, { errors: [{ message, ...extra, extensions: { code } }] });
+export function failure(status: number, code: string, message: string): SimReply {
+  return envelope(status, { errors: [{ message, extensions: { code } }] });
 }
 
 /** GraphQL answers JSON whatever the status, errors included. */

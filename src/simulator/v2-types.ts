@@ -161,7 +161,7 @@ export interface V2Endpoint {
   createdAt: string;
 }
 
-/** The shape GraphQL's gpuTypes/lowestPrice is built from (see the server's graphql.ts). */
+/** The shape GraphQL's gpuTypes/lowestPrice is built from (see graphql-resolvers.ts). */
 export interface GpuTypeView {
   id: string;
   name: string;
