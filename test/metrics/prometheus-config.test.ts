@@ -25,11 +25,12 @@ beforeAll(async () => {
 });
 
 describe('the Prometheus configuration', () => {
-  it('alerts when podwarden is down or stuck (no Pod poll, an outbox that only grows, a database that cannot be written), a collector is stale, a budget forecast is over, stops are frozen, or idle detection is blind most of an hour', () => {
+  it('alerts when podwarden is down or stuck (no Pod poll, an outbox that only grows, a database that cannot be written), a collector is stale, a budget forecast is over, stops are frozen, idle detection is blind most of an hour, or a configuration reload failed', () => {
     expect(alerts.map((rule) => rule.alert).sort()).toEqual([
       'PodwardenActionsFrozen',
       'PodwardenBudgetForecastOver',
       'PodwardenCollectorStale',
+      'PodwardenConfigReloadFailed',
       'PodwardenDatabaseNotWritable',
       'PodwardenDown',
       'PodwardenIdleBlind',
