@@ -5,8 +5,9 @@ import { Cron } from 'croner';
  * and weekday must both match when both are given (AND), `?` means any, and 7 is Sunday too.
  */
 export function cronJob(expression: string, run?: () => void): Cron {
-  // A job with a function starts paused: it runs once resumed.
-  const options = { timezone: 'UTC', mode: '5-or-6-parts', domAndDow: true, paused: true } as const;
+  // A job with a function starts paused: it runs once resumed. UTC as a fixed offset: croner
+  // computes it by arithmetic, where a named time zone goes through Intl at every step.
+  const options = { utcOffset: 0, mode: '5-or-6-parts', domAndDow: true, paused: true } as const;
   // croner knows three-letter names only; cron also allows the full ones.
   const pattern = expression.replace(FULL_NAMES, (name) => name.slice(0, 3));
   return run ? new Cron(pattern, options, run) : new Cron(pattern, options);
