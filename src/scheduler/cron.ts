@@ -4,7 +4,7 @@ import { Cron } from 'croner';
  * Cron expressions through croner, in UTC: five fields, or six with seconds first. Day-of-month
  * and weekday must both match when both are given (AND), `?` means any, and 7 is Sunday too.
  */
-export function cronJob(expression: string, run?: () => void): Cron {
+export function cronJob(expression: string, run?: (job: Cron) => void): Cron {
   // A job with a function starts paused: it runs once resumed. UTC as a fixed offset: croner
   // computes it by arithmetic, where a named time zone goes through Intl at every step.
   const options = { utcOffset: 0, mode: '5-or-6-parts', domAndDow: true, paused: true } as const;

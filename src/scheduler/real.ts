@@ -1,6 +1,6 @@
 import type { Cron } from 'croner';
 import type { Logger } from '../log.js';
-import { cronJob } from './cron.js';
+import { cronJob, nextCronTime } from './cron.js';
 import { drain, type Job, type Scheduler } from './scheduler.js';
 
 /**
@@ -16,7 +16,22 @@ export class RealScheduler implements Scheduler {
   constructor(private readonly log: Logger) {}
 
   add(job: Job): void {
-    this.timers.push(cronJob(job.schedule, () => void this.fire(job)));
+    this.timers.push(
+      cronJob(job.schedule, (timer) => {
+        this.warnOvertaken(job, timer);
+        void this.fire(job);
+      }),
+    );
+  }
+
+  /** A run due after the last one and before this late one was overtaken: said, not silent. */
+  private warnOvertaken(job: Job, timer: Cron): void {
+    const [previous, current] = [timer.previousRun()?.getTime(), timer.currentRun()?.getTime()];
+    if (previous === undefined || current === undefined) return;
+    const overtaken = nextCronTime(job.schedule, nextCronTime(job.schedule, previous));
+    if (overtaken > current) return;
+    const dueAt = new Date(overtaken).toISOString();
+    this.log.warn({ job: job.name, dueAt }, 'run skipped: the process was busy until the next one was due');
   }
 
   start(): void {
