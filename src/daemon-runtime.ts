@@ -41,7 +41,7 @@ export interface Runtime {
 }
 
 /**
- * The daemon in real time: the metrics server, every job on node-cron, and every collector and
+ * The daemon in real time: the metrics server, every job on croner, and every collector and
  * the evaluation once at start (retention waits for its schedule). Shared by `podwarden run`
  * and `podwarden demo`.
  */

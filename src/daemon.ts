@@ -72,7 +72,7 @@ const EVALUATION_SCHEDULE = '30 * * * * *';
 
 /**
  * The composition root: configuration, clock, database, one API client per account, the
- * collectors and their jobs. Scheduling is the caller's (node-cron live, a discrete-event loop
+ * collectors and their jobs. Scheduling is the caller's (croner live, a discrete-event loop
  * in a replay), so the same daemon runs in both.
  */
 export class Daemon {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { parseDuration } from '../duration.js';
-import { cronProblem } from '../scheduler/cron-fields.js';
+import { cronProblem } from '../scheduler/cron.js';
 import { typeName } from './issues.js';
 
 /** What parsing needs besides the data: relative paths (database, secret files) resolve against `baseDir`. */
@@ -58,7 +58,7 @@ export function timeZone() {
   );
 }
 
-/** A node-cron expression: five fields, or six with seconds first; the error names the cron field. */
+/** A cron expression: five fields, or six with seconds first; the error names the cron field. */
 export function cronSchedule() {
   return z.string().superRefine((text, ctx) => {
     const problem = cronProblem(text);

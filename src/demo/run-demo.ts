@@ -55,7 +55,7 @@ export async function runDemo(options: DemoOptions): Promise<{ mails: number }> 
   if (!scenario.pods.some((pod) => pod.id === DEMO_POD)) {
     throw new Error(`${DEMO_SCENARIO}: no Pod ${DEMO_POD}, which the demo's printed commands name`);
   }
-  // Real time: the daemon's schedules run on node-cron's real clock, and the idle window's sample
+  // Real time: the daemon's schedules run on croner's real clock, and the idle window's sample
   // count assumes a Pod poll every 10 scenario seconds.
   const clock = new ScaledClock({ startMs: scenario.startMs, speed: 1 });
   const closers: Array<() => Promise<void>> = [];

@@ -1,41 +1,41 @@
-import cron, { type Logger as CronLogger, type ScheduledTask } from 'node-cron';
+import type { Cron } from 'croner';
 import type { Logger } from '../log.js';
+import { cronJob, nextCronTime } from './cron.js';
 import { drain, type Job, type Scheduler } from './scheduler.js';
 
 /**
- * node-cron in real time, UTC, with no overlap: a run still going when the next is due is skipped;
- * a run the busy process reaches late still runs, once.
+ * croner in real time, UTC, with no overlap: a run still going when the next is due is skipped.
+ * A run the busy process reaches late still runs, once: croner's timer fires when the process
+ * gets to it and the next run is counted from then, so only runs already overtaken are dropped.
  */
 export class RealScheduler implements Scheduler {
-  private tasks: ScheduledTask[] = [];
+  private timers: Cron[] = [];
   private running = new Map<string, Promise<void>>();
   private stopped = false;
 
   constructor(private readonly log: Logger) {}
 
   add(job: Job): void {
-    const task = cron.createTask(job.schedule, () => this.fire(job), {
-      name: job.name,
-      timezone: 'UTC',
-      // Late is better than never: node-cron skips a run it reaches more than a second late (a
-      // busy CPU, a long synchronous write), which on a loaded machine lost whole Pod polls and
-      // evaluations. A late run now runs as soon as the process gets to it; only a run the next
-      // one has already overtaken is skipped, and said so below.
-      missedExecutionTolerance: Number.MAX_SAFE_INTEGER,
-      // Whatever node-cron has to say goes through our logger (JSON, redacted), not to stderr.
-      logger: cronLogger(this.log.child({ job: job.name })),
-    });
-    task.on('execution:missed', (context) => {
-      this.log.warn(
-        { job: job.name, dueAt: context.date.toISOString() },
-        'run skipped: the process was busy until the next one was due',
-      );
-    });
-    this.tasks.push(task);
+    this.timers.push(
+      cronJob(job.schedule, (timer) => {
+        this.warnOvertaken(job, timer);
+        void this.fire(job);
+      }),
+    );
+  }
+
+  /** A run due after the last one and before this late one was overtaken: said, not silent. */
+  private warnOvertaken(job: Job, timer: Cron): void {
+    const [previous, current] = [timer.previousRun()?.getTime(), timer.currentRun()?.getTime()];
+    if (previous === undefined || current === undefined) return;
+    const overtaken = nextCronTime(job.schedule, nextCronTime(job.schedule, previous));
+    if (overtaken > current) return;
+    const dueAt = new Date(overtaken).toISOString();
+    this.log.warn({ job: job.name, dueAt }, 'run skipped: the process was busy until the next one was due');
   }
 
   start(): void {
-    for (const task of this.tasks) void task.start();
+    for (const timer of this.timers) timer.resume();
   }
 
   /**
@@ -61,8 +61,7 @@ export class RealScheduler implements Scheduler {
       return current;
     }
     if (this.stopped) return Promise.resolve();
-    // A job's error goes through our logger (JSON, redacted), never to node-cron, which would
-    // print it as a coloured stack, nor to an unhandled rejection at start-up.
+    // A job's error goes through our logger (JSON, redacted), never to an unhandled rejection.
     const run = Promise.resolve()
       .then(() => job.run())
       .catch((error: unknown) => this.log.error({ job: job.name, err: error }, 'job failed'))
@@ -73,7 +72,7 @@ export class RealScheduler implements Scheduler {
 
   async stop(graceMs: number): Promise<{ unfinished: string[] }> {
     this.stopped = true;
-    for (const task of this.tasks) await task.destroy();
+    for (const timer of this.timers) timer.stop();
     return drain(this.running, graceMs);
   }
 
@@ -81,16 +80,4 @@ export class RealScheduler implements Scheduler {
   settle(graceMs: number): Promise<{ unfinished: string[] }> {
     return drain(this.running, graceMs);
   }
-}
-
-/** node-cron's logger interface over ours. */
-function cronLogger(log: Logger): CronLogger {
-  const entry = (message: string | Error, err?: Error) =>
-    typeof message === 'string' ? ([{ err }, message] as const) : ([{ err: message }, 'node-cron error'] as const);
-  return {
-    info: (message: string) => log.info(message),
-    warn: (message: string) => log.warn(message),
-    error: (message: string | Error, err?: Error) => log.error(...entry(message, err)),
-    debug: (message: string | Error, err?: Error) => log.debug(...entry(message, err)),
-  };
 }

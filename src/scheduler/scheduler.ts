@@ -1,10 +1,10 @@
 /**
  * Runs named jobs on cron schedules, never two runs of one job at once. The real scheduler uses
- * node-cron on the system clock; the virtual one is a discrete-event loop on a VirtualClock.
+ * croner on the system clock; the virtual one is a discrete-event loop on a VirtualClock.
  */
 export interface Job {
   name: string;
-  /** A node-cron expression, evaluated in UTC. */
+  /** A cron expression (see cron.ts), evaluated in UTC. */
   schedule: string;
   run(): Promise<void>;
 }

@@ -196,6 +196,26 @@ const cases: Array<[string, string, Array<[string, string]>]> = [
     ],
   ],
   [
+    'cron month out of range, a field croner counts from zero',
+    `${ACCOUNT}collectors:\n  catalog:\n    schedule: "0 0 1 13 *"\n`,
+    [
+      [
+        'collectors.catalog.schedule',
+        'invalid cron expression "0 0 1 13 *": month field "13": 13 is outside the month range 1-12',
+      ],
+    ],
+  ],
+  [
+    'cron step without a range',
+    `${ACCOUNT}collectors:\n  pods:\n    schedule: "5/15 * * * *"\n`,
+    [
+      [
+        'collectors.pods.schedule',
+        'invalid cron expression "5/15 * * * *": minute field "5/15": syntax error, stepping with numeric prefix (\'5/15\') is not allowed. Use wildcard (*/step) or range (min-max/step) instead.',
+      ],
+    ],
+  ],
+  [
     'unknown bucket size',
     `${ACCOUNT}collectors:\n  billing:\n    bucketSize: minute\n`,
     [['collectors.billing.bucketSize', 'expected one of hour, day, week, month, year, got "minute"']],

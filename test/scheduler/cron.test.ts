@@ -1,7 +1,5 @@
-import cron from 'node-cron';
 import { describe, expect, it } from 'vitest';
-import { cronIntervalMs, nextCronTime } from '../../src/scheduler/cron.js';
-import { cronProblem } from '../../src/scheduler/cron-fields.js';
+import { cronIntervalMs, cronProblem, nextCronTime } from '../../src/scheduler/cron.js';
 
 const at = (iso: string) => Date.parse(iso);
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -29,33 +27,22 @@ describe('nextCronTime', () => {
   });
 
   it('lands where walking second by second lands', () => {
-    // The reference: the first whole second after `from` that every field allows.
+    // The reference: the first whole second after `from` that the expression allows, written out
+    // by hand for each expression.
+    const allows: Record<string, (s: number, m: number, h: number) => boolean> = {
+      '30 * * * * *': (s) => s === 30,
+      '*/5 * * * *': (s, m) => s === 0 && m % 5 === 0,
+      '17 3 * * *': (s, m, h) => s === 0 && m === 17 && h === 3,
+      '*/20 5,40 */3 * * *': (s, m, h) => s % 20 === 0 && (m === 5 || m === 40) && h % 3 === 0,
+      '0 0,30 22 * * *': (s, m, h) => s === 0 && (m === 0 || m === 30) && h === 22,
+    };
     const walk = (expression: string, from: number) => {
-      const fields = cron.parse(expression);
-      const allowed = (list: ReadonlyArray<number | string>) => new Set(list.map(Number));
-      const [second, minute, hour, day, month, weekday] = [
-        fields.second,
-        fields.minute,
-        fields.hour,
-        fields.dayOfMonth,
-        fields.month,
-        fields.dayOfWeek,
-      ].map(allowed) as Set<number>[];
       for (let t = Math.floor(from / 1000) * 1000 + 1000; ; t += 1000) {
         const d = new Date(t);
-        if (
-          second?.has(d.getUTCSeconds()) &&
-          minute?.has(d.getUTCMinutes()) &&
-          hour?.has(d.getUTCHours()) &&
-          day?.has(d.getUTCDate()) &&
-          month?.has(d.getUTCMonth() + 1) &&
-          weekday?.has(d.getUTCDay())
-        ) {
-          return t;
-        }
+        if (allows[expression]?.(d.getUTCSeconds(), d.getUTCMinutes(), d.getUTCHours())) return t;
       }
     };
-    const expressions = ['30 * * * * *', '*/5 * * * *', '17 3 * * *', '*/20 5,40 */3 * * *', '0 0,30 22 * * *'];
+    const expressions = Object.keys(allows);
     const starts = [
       '2026-11-02T10:00:00Z',
       '2026-11-02T10:59:59.999Z',
@@ -101,9 +88,15 @@ describe('cronProblem', () => {
     expect(cronProblem('0 0 * * 8')).toBe('weekday field "8": 8 is outside the weekday range 0-7');
     expect(cronProblem('60 * * * * *')).toBe('second field "60": 60 is outside the second range 0-59');
     expect(cronProblem('5/15 * * * *')).toBe(
-      'minute field "5/15": step "/15" needs a range or "*" before it (e.g. "*/15")',
+      'minute field "5/15": syntax error, stepping with numeric prefix (\'5/15\') is not allowed. Use wildcard (*/step) or range (min-max/step) instead.',
     );
-    expect(cronProblem('1,,2 * * * *')).toBe('minute field "1,,2": empty item in a list');
+    expect(cronProblem('1,,2 * * * *')).toBe(
+      'minute field "1,,2": configuration entry minute () is empty, check for trailing spaces.',
+    );
+    expect(cronProblem('0 9 * * mo')).toBe('weekday field "mo": "mo" is not a number 0-7 or a name such as "sun"');
+    expect(cronProblem('50-10 * * * *')).toBe(
+      'minute field "50-10": range "50-10" runs backwards (write it from low to high)',
+    );
     expect(cronProblem('0 0 30,31 2 *')).toBe(
       'day-of-month "30,31" never occurs in month "2", so the schedule never fires',
     );

@@ -120,3 +120,33 @@ describe('RealScheduler', () => {
     }
   }, 10_000);
 });
+
+describe('RealScheduler, a run overtaken', () => {
+  it('says so when the process was busy past the next run as well', async () => {
+    const { log, waitFor } = capturedLogger();
+    const scheduler = new RealScheduler(log);
+    let runs = 0;
+    const job = {
+      name: 'overtaken@main',
+      schedule: '* * * * * *',
+      run: async () => {
+        if (++runs > 1) return;
+        // Busy for 2.5 s after the first run: the run due a second later is reached late, and
+        // the one due two seconds later is overtaken by it.
+        setImmediate(() => {
+          const until = Date.now() + 2_500;
+          while (Date.now() < until) {}
+        });
+      },
+    };
+    scheduler.add(job);
+    scheduler.start();
+    try {
+      const [skipped] = await waitFor('run skipped: the process was busy until the next one was due');
+      expect(skipped).toMatchObject({ level: 40, job: 'overtaken@main' });
+      expect(String(skipped?.dueAt)).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.000Z$/);
+    } finally {
+      await scheduler.stop(1_000);
+    }
+  }, 20_000);
+});

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { cronSchedule, duration, withMs } from '../fields.js';
 
-/** The fields every collector has; `schedule` is a node-cron expression, in UTC. */
+/** The fields every collector has; `schedule` is a cron expression, in UTC. */
 function common(schedule: string) {
   return {
     enabled: z.boolean().default(true).describe('Whether this collector runs.'),
