@@ -45,10 +45,7 @@ export class RealScheduler implements Scheduler {
    */
   async replace(jobs: readonly Job[]): Promise<void> {
     if (this.stopped) return;
-    const previous = this.tasks.splice(0);
-    for (const task of previous) await task.destroy();
-    // stop() may have come while the old tasks were being destroyed: then nothing starts again.
-    if (this.stopped) return;
+    for (const timer of this.timers.splice(0)) timer.stop();
     for (const job of jobs) this.add(job);
     this.start();
   }
