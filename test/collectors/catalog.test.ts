@@ -134,6 +134,7 @@ describe('catalog collector', () => {
       const h200 = gpus.find((gpu) => gpu.id === H200);
       if (!h200?.dataCenters) throw new Error('the scenario offers H200 in data centers');
       const kansas = h200.dataCenters.find((dc) => dc.id === 'US-KS-2');
+      if (!kansas) throw new Error('the scenario offers H200 in US-KS-2');
       h200.dataCenters = [
         { ...kansas, availability: 'HIGH' },
         ...h200.dataCenters,
