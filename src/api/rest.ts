@@ -22,19 +22,16 @@ import {
   GpuType,
   ListBillingResponse,
   ListClusterBillingResponse,
-  ListClustersResponse,
   ListCpuTypesResponse,
   ListDataCentersResponse,
   ListEndpointBillingResponse,
-  ListEndpointsResponse,
   ListEndpointWorkersResponse,
   ListGpuTypesResponse,
   ListNetworkVolumeBillingResponse,
-  ListNetworkVolumesResponse,
   ListPodBillingResponse,
   ListPodsResponse,
   ListServerlessBillingResponse,
-  type NetworkVolume,
+  NetworkVolume,
   Pod,
   type PodAction,
   type Product,
@@ -134,8 +131,8 @@ export class RestClient {
     return response.body === undefined ? null : parseBody(Pod, response.body, response.op);
   }
 
-  async listClusters(call?: CallOptions): Promise<Cluster[]> {
-    return (await this.get('/clusters', {}, {}, ListClustersResponse, call)).clusters;
+  async listClusters(call?: CallOptions): Promise<ParsedList<Cluster>> {
+    return this.list('/clusters', {}, 'clusters', Cluster, call);
   }
 
   async getCluster(id: string, call?: CallOptions): Promise<Cluster> {
@@ -147,8 +144,8 @@ export class RestClient {
   }
 
   /** Serverless endpoints (`GET /serverless`). */
-  async listEndpoints(call?: CallOptions): Promise<Endpoint[]> {
-    return (await this.get('/serverless', {}, {}, ListEndpointsResponse, call)).endpoints;
+  async listEndpoints(call?: CallOptions): Promise<ParsedList<Endpoint>> {
+    return this.list('/serverless', {}, 'endpoints', Endpoint, call);
   }
 
   async getEndpoint(id: string, call?: CallOptions): Promise<Endpoint> {
@@ -161,8 +158,8 @@ export class RestClient {
     return this.get('/serverless/{id}/workers', { id }, {}, ListEndpointWorkersResponse, call, false);
   }
 
-  async listNetworkVolumes(call?: CallOptions): Promise<NetworkVolume[]> {
-    return (await this.get('/network-volumes', {}, {}, ListNetworkVolumesResponse, call)).networkVolumes;
+  async listNetworkVolumes(call?: CallOptions): Promise<ParsedList<NetworkVolume>> {
+    return this.list('/network-volumes', {}, 'networkVolumes', NetworkVolume, call);
   }
 
   async listGpuTypes(query: GpuTypeQuery, call?: CallOptions): Promise<GpuType[]> {
@@ -279,6 +276,39 @@ export class RestClient {
     call: CallOptions | undefined,
     remember = true,
   ): Promise<z.output<S>> {
+    return this.read(
+      route,
+      params,
+      query,
+      remember ? schema : undefined,
+      (body, op) => parseBody(schema, body, op),
+      call,
+    );
+  }
+
+  /**
+   * A list read item by item (parseItems): an item its schema rejects is named in `rejected` and
+   * the others are still usable, as for `GET /pods`.
+   */
+  private async list<S extends z.ZodType>(
+    route: string,
+    query: Record<string, QueryValue>,
+    key: string,
+    item: S,
+    call: CallOptions | undefined,
+  ): Promise<ParsedList<z.output<S>>> {
+    return this.read(route, {}, query, `${route} ${key}[]`, (body, op) => parseItems(item, key, body, op), call);
+  }
+
+  /** One GET, its answer kept under `memoKey` (AnswerMemo) unless that is undefined. */
+  private async read<T>(
+    route: string,
+    params: Record<string, string>,
+    query: Record<string, QueryValue>,
+    memoKey: unknown,
+    check: (body: unknown, op: string) => T,
+    call: CallOptions | undefined,
+  ): Promise<T> {
     const request: ApiRequest = {
       target: 'rest',
       method: 'GET',
@@ -288,13 +318,13 @@ export class RestClient {
       idempotent: true,
       priority: priorityOf(route),
     };
-    if (!remember) {
+    if (memoKey === undefined) {
       const response = await this.http.send({ ...request, signal: call?.signal });
-      return parseBody(schema, response.body, response.op);
+      return check(response.body, response.op);
     }
-    const read = this.answers.read(schema);
+    const read = this.answers.read(memoKey);
     const response = await this.http.send({ ...request, parse: read.parse, signal: call?.signal });
-    return read.value(response.body, (body) => parseBody(schema, body, response.op));
+    return read.value(response.body, (body) => check(body, response.op));
   }
 }
 

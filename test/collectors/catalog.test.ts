@@ -1,13 +1,14 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { apiClientFor } from '../../src/api/from-config.js';
 import { catalogCollector } from '../../src/collectors/catalog.js';
 import { gpuAvailabilityHistory } from '../../src/db/catalog.js';
 import type { CatalogProduct } from '../../src/db/schema.js';
 import { ACCOUNT, type Harness } from '../helpers/harness.js';
-import { custom, type ScriptedServer, startScriptedServer } from '../helpers/scripted-server.js';
+import { useRewritingProxy } from '../helpers/rewriting-proxy.js';
 import { HOUR, runAt, useTunedHarness } from './billing-support.js';
 
 const harness = useTunedHarness();
+const startRewritingProxy = useRewritingProxy();
 const H200 = 'NVIDIA H200';
 const L40S = 'NVIDIA L40S';
 
@@ -155,30 +156,3 @@ describe('catalog collector', () => {
     }
   });
 });
-
-const proxies: ScriptedServer[] = [];
-afterEach(async () => {
-  for (const proxy of proxies.splice(0)) await proxy.close();
-});
-
-/** A real HTTP server in front of the simulator that rewrites the JSON answer of one path. */
-async function startRewritingProxy(
-  upstream: string,
-  path: string,
-  rewrite: (answer: unknown) => unknown,
-): Promise<ScriptedServer> {
-  const origin = new URL(upstream).origin;
-  const proxy = await startScriptedServer(
-    custom(async (request, response) => {
-      const answer = await fetch(`${origin}${request.url}`, {
-        headers: { authorization: String(request.headers.authorization ?? '') },
-      });
-      const body = await answer.text();
-      const rewritten = request.path === path && answer.ok ? JSON.stringify(rewrite(JSON.parse(body))) : body;
-      response.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
-      response.end(rewritten);
-    }),
-  );
-  proxies.push(proxy);
-  return proxy;
-}
