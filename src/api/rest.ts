@@ -16,17 +16,14 @@ import {
   type Cloud,
   Cluster,
   type CpuProduct,
-  type CpuType,
-  type DataCenter,
+  CpuType,
+  DataCenter,
   Endpoint,
   GpuType,
   ListBillingResponse,
   ListClusterBillingResponse,
-  ListCpuTypesResponse,
-  ListDataCentersResponse,
   ListEndpointBillingResponse,
   ListEndpointWorkersResponse,
-  ListGpuTypesResponse,
   ListNetworkVolumeBillingResponse,
   ListPodBillingResponse,
   ListPodsResponse,
@@ -162,16 +159,16 @@ export class RestClient {
     return this.list('/network-volumes', {}, 'networkVolumes', NetworkVolume, call);
   }
 
-  async listGpuTypes(query: GpuTypeQuery, call?: CallOptions): Promise<GpuType[]> {
+  async listGpuTypes(query: GpuTypeQuery, call?: CallOptions): Promise<ParsedList<GpuType>> {
     const params = gpuQuery('GET /catalog/gpus', query);
-    return (await this.get('/catalog/gpus', {}, params, ListGpuTypesResponse, call)).gpus;
+    return this.list('/catalog/gpus', params, 'gpus', GpuType, call);
   }
 
   async getGpuType(id: string, query: GpuTypeQuery, call?: CallOptions): Promise<GpuType> {
     return this.get('/catalog/gpus/{id}', { id }, gpuQuery(`GET /catalog/gpus/{id} (${id})`, query), GpuType, call);
   }
 
-  async listCpuTypes(query: CpuTypeQuery, call?: CallOptions): Promise<CpuType[]> {
+  async listCpuTypes(query: CpuTypeQuery, call?: CallOptions): Promise<ParsedList<CpuType>> {
     const params =
       query.includeAvailability === false
         ? {}
@@ -180,16 +177,16 @@ export class RestClient {
             product: requireProducts('GET /catalog/cpus', query.products),
             vcpuCount: query.vcpuCount,
           };
-    return (await this.get('/catalog/cpus', {}, params, ListCpuTypesResponse, call)).cpus;
+    return this.list('/catalog/cpus', params, 'cpus', CpuType, call);
   }
 
-  async listDataCenters(query: DataCenterQuery = {}, call?: CallOptions): Promise<DataCenter[]> {
+  async listDataCenters(query: DataCenterQuery = {}, call?: CallOptions): Promise<ParsedList<DataCenter>> {
     const include = [
       ...(query.includeGpuAvailability ? ['GPU_AVAILABILITY'] : []),
       ...(query.includeCpuAvailability ? ['CPU_AVAILABILITY'] : []),
     ];
     const params = { include: include.length > 0 ? include : undefined };
-    return (await this.get('/catalog/datacenters', {}, params, ListDataCentersResponse, call)).dataCenters;
+    return this.list('/catalog/datacenters', params, 'dataCenters', DataCenter, call);
   }
 
   /** Account-wide spend per bucket (`GET /billing`). */

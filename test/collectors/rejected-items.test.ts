@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { apiClientFor } from '../../src/api/from-config.js';
+import { catalogCollector } from '../../src/collectors/catalog.js';
 import { clustersCollector } from '../../src/collectors/clusters.js';
 import type { Collector } from '../../src/collectors/collector.js';
 import { serverlessCollector } from '../../src/collectors/serverless.js';
@@ -98,4 +99,36 @@ describe('a list with one record its schema rejects', () => {
       }
     });
   }
+
+  it('catalog: keeps the other GPU types, leaves the bad one as last stored, and names it with its list', async () => {
+    const h = await harness(calmSmallTeam());
+    expect((await runAt(h, catalogCollector, HOUR)).outcome).toBe('ok');
+    let spoiled = '';
+    const proxy = await startRewritingProxy(h.sim.restBaseUrl, '/v2/catalog/gpus', (answer) => {
+      const first = (answer as { gpus: Array<Record<string, unknown>> }).gpus[0];
+      if (!first) throw new Error('no GPU type to spoil');
+      spoiled = String(first.id);
+      first.memory = 'lots';
+      return answer;
+    });
+    const account = { ...h.config.accounts[0], restBaseUrl: `${proxy.url}/v2` } as (typeof h.config.accounts)[0];
+    const api = apiClientFor(h.config, account, { clock: h.clock, log: h.context().log, inflight: h.inflight });
+    try {
+      const report = await runAt(h, catalogCollector, 2 * HOUR, { api });
+      expect(report.error).toBeUndefined();
+      expect(report.detail).toContain(
+        '1 GPU type of the POD list rejected by the schema, kept as last read: gpus[0] (',
+      );
+      expect(report.detail).toContain(`gpus[0] (${spoiled}): response body gpus[0].memory`);
+    } finally {
+      await api.close();
+    }
+    const rows = h.db.sqlite
+      .prepare('SELECT gpu_type_id AS id, last_seen_at AS lastSeenAt FROM gpu_types WHERE account = ?')
+      .all(ACCOUNT) as Array<{ id: string; lastSeenAt: number }>;
+    expect(rows.length).toBeGreaterThan(1);
+    for (const row of rows) {
+      expect(row.lastSeenAt, row.id).toBe(h.scenario.startMs + (row.id === spoiled ? HOUR : 2 * HOUR));
+    }
+  });
 });
