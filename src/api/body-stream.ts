@@ -1,4 +1,4 @@
-import type { Dispatcher } from 'undici';
+import type { Readable } from 'node:stream';
 
 /** Reads a streamed body: its text as it arrives, and the op (`GET /billing/pods (…)`) for errors. */
 export type BodyConsumer<T> = (text: AsyncIterable<string>, op: string) => Promise<T>;
@@ -24,7 +24,7 @@ export const READ_AHEAD_BYTES = 1024 * 1024;
  * is done with it.
  */
 export async function consumeBody<T>(
-  body: Dispatcher.ResponseData['body'],
+  body: Readable,
   consume: (text: AsyncIterable<string>) => Promise<T>,
   arrived: () => void = () => {},
   readAheadBytes = READ_AHEAD_BYTES,
@@ -50,11 +50,7 @@ export async function consumeBody<T>(
  * The body's chunks as they arrive, queued up to `limit` bytes ahead of the reader. A read error
  * reaches the reader after the chunks that arrived before it, as if it read them one by one.
  */
-function readAhead(
-  body: Dispatcher.ResponseData['body'],
-  limit: number,
-  arrived: () => void,
-): { next(): Promise<Uint8Array | undefined> } {
+function readAhead(body: Readable, limit: number, arrived: () => void): { next(): Promise<Uint8Array | undefined> } {
   const chunks: Uint8Array[] = [];
   let head = 0;
   let queued = 0;

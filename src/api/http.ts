@@ -1,11 +1,13 @@
 import { setMaxListeners } from 'node:events';
 import { performance } from 'node:perf_hooks';
+import type { Readable } from 'node:stream';
 import { Agent, type Dispatcher, request } from 'undici';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../log.js';
 import { version } from '../package-root.js';
 import { redact, registerSecret } from '../redact.js';
 import { type BodyConsumer, BodyReadError, consumeBody, consumeWhole } from './body-stream.js';
+import { bodyText, decodedBody, UnknownContentEncoding } from './content-encoding.js';
 import { ApiError, type ApiErrorFields } from './errors.js';
 import type { LocalExchange } from './local-exchange.js';
 import { type BudgetTicket, parseRetryAfter, type RateLimitBudget } from './rate-limit.js';
@@ -211,12 +213,13 @@ export class HttpTransport {
         });
         status = response.statusCode;
         const type = header(response.headers, 'content-type') ?? '';
+        const answer = decodedResponseBody(op, status, response);
         if (consume && status >= 200 && status < 300 && !type.includes('html')) {
           consuming = true;
-          const streamed = await consumeBody(response.body, (text) => consume(text, op), release);
+          const streamed = await consumeBody(answer, (text) => consume(text, op), release);
           return { status, headers: response.headers, text: '', streamed };
         }
-        const text = await response.body.text();
+        const text = await bodyText(answer);
         release();
         return { status, headers: response.headers, text };
       };
@@ -319,7 +322,12 @@ export class HttpTransport {
   }
 
   private headers(req: ApiRequest): Record<string, string> {
-    const headers: Record<string, string> = { 'user-agent': this.userAgent, accept: 'application/json' };
+    const headers: Record<string, string> = {
+      'user-agent': this.userAgent,
+      accept: 'application/json',
+      // A compressed answer is undone if a server sends one anyway (content-encoding.ts).
+      'accept-encoding': 'identity',
+    };
     if (req.target === 'rest' || this.options.graphqlAuth === 'header') {
       headers.authorization = `Bearer ${this.options.apiKey}`;
     }
@@ -361,6 +369,18 @@ function encodeQuery(query: Record<string, QueryValue>): string {
 function withoutQuery(url: string): string {
   const query = url.indexOf('?');
   return query === -1 ? url : url.slice(0, query);
+}
+
+/** The body with its content-coding undone; one we cannot undo is a contract error naming it. */
+function decodedResponseBody(op: string, status: number, response: Dispatcher.ResponseData): Readable {
+  try {
+    return decodedBody(response.body, header(response.headers, 'content-encoding'), MAX_RESPONSE_BYTES);
+  } catch (error) {
+    if (!(error instanceof UnknownContentEncoding)) throw error;
+    // The unread body is dropped with its connection; undici reports that as an abort, not ours to hear.
+    response.body.on('error', () => {}).destroy();
+    throw new ApiError({ kind: 'contract', op, status, message: error.message });
+  }
 }
 
 function header(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {

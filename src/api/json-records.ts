@@ -219,6 +219,10 @@ export class JsonRecordsDecoder {
           const end = this.scanValue();
           if (end < 0) return;
           this.key = JSON.parse(this.text.slice(this.pos, end)) as string;
+          if (this.key === this.arrayKey && this.sawArray) {
+            // JSON.parse would keep only the last array, but the first one's elements are handed out.
+            throw new JsonStreamError(`${this.arrayKey} is named twice in the object`, this.base + this.pos);
+          }
           this.pos = end;
           this.state = 'colon';
           break;
@@ -231,7 +235,14 @@ export class JsonRecordsDecoder {
         case 'member': {
           const end = this.scanValue();
           if (end < 0) return;
-          this.members[this.key] = this.parse(this.pos, end, this.key);
+          // Defined, not assigned: a member named __proto__ is a member, as JSON.parse makes it;
+          // a repeated member is its last value, as there too.
+          Object.defineProperty(this.members, this.key, {
+            value: this.parse(this.pos, end, this.key),
+            enumerable: true,
+            writable: true,
+            configurable: true,
+          });
           this.pos = end;
           this.state = 'after-member';
           break;

@@ -96,7 +96,8 @@ export function withNewUptime(lastText: string, last: PodRuntime | null, text: s
  * scanning the value: what follows the new digits is compared with what followed the old ones,
  * and a JSON value that reads the same after its number ends where the old one ended. The new
  * uptime is an integer written as JSON writes one (digits, no leading zero, then a comma or
- * brace), so the rest of the value reads as it did.
+ * brace), so the rest of the value reads as it did. A rest that names uptime again (or holds an
+ * escape that could spell it) is left to the decode, where the last member wins.
  */
 export function newUptimeAt(
   text: string,
@@ -113,8 +114,11 @@ export function newUptimeAt(
   }
   const after = text.charCodeAt(end);
   if (after !== COMMA && after !== CLOSE_BRACE) return undefined;
-  const restEnd = end + lastText.length - lastEnd;
-  if (restEnd > text.length || text.slice(end, restEnd) !== lastText.slice(lastEnd)) return undefined;
+  const rest = lastText.slice(lastEnd);
+  // A second uptime member (plainly or with escapes) is the one JSON.parse keeps: read it whole.
+  if (rest.includes('uptime') || rest.includes('\\')) return undefined;
+  const restEnd = end + rest.length;
+  if (restEnd > text.length || text.slice(end, restEnd) !== rest) return undefined;
   return { runtime: { ...last, uptime: Number(text.slice(from, end)) }, end: restEnd };
 }
 

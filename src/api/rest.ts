@@ -16,25 +16,19 @@ import {
   type Cloud,
   Cluster,
   type CpuProduct,
-  type CpuType,
-  type DataCenter,
+  CpuType,
+  DataCenter,
   Endpoint,
   GpuType,
   ListBillingResponse,
   ListClusterBillingResponse,
-  ListClustersResponse,
-  ListCpuTypesResponse,
-  ListDataCentersResponse,
   ListEndpointBillingResponse,
-  ListEndpointsResponse,
   ListEndpointWorkersResponse,
-  ListGpuTypesResponse,
   ListNetworkVolumeBillingResponse,
-  ListNetworkVolumesResponse,
   ListPodBillingResponse,
   ListPodsResponse,
   ListServerlessBillingResponse,
-  type NetworkVolume,
+  NetworkVolume,
   Pod,
   type PodAction,
   type Product,
@@ -134,8 +128,8 @@ export class RestClient {
     return response.body === undefined ? null : parseBody(Pod, response.body, response.op);
   }
 
-  async listClusters(call?: CallOptions): Promise<Cluster[]> {
-    return (await this.get('/clusters', {}, {}, ListClustersResponse, call)).clusters;
+  async listClusters(call?: CallOptions): Promise<ParsedList<Cluster>> {
+    return this.list('/clusters', {}, 'clusters', Cluster, call);
   }
 
   async getCluster(id: string, call?: CallOptions): Promise<Cluster> {
@@ -147,8 +141,8 @@ export class RestClient {
   }
 
   /** Serverless endpoints (`GET /serverless`). */
-  async listEndpoints(call?: CallOptions): Promise<Endpoint[]> {
-    return (await this.get('/serverless', {}, {}, ListEndpointsResponse, call)).endpoints;
+  async listEndpoints(call?: CallOptions): Promise<ParsedList<Endpoint>> {
+    return this.list('/serverless', {}, 'endpoints', Endpoint, call);
   }
 
   async getEndpoint(id: string, call?: CallOptions): Promise<Endpoint> {
@@ -161,20 +155,20 @@ export class RestClient {
     return this.get('/serverless/{id}/workers', { id }, {}, ListEndpointWorkersResponse, call, false);
   }
 
-  async listNetworkVolumes(call?: CallOptions): Promise<NetworkVolume[]> {
-    return (await this.get('/network-volumes', {}, {}, ListNetworkVolumesResponse, call)).networkVolumes;
+  async listNetworkVolumes(call?: CallOptions): Promise<ParsedList<NetworkVolume>> {
+    return this.list('/network-volumes', {}, 'networkVolumes', NetworkVolume, call);
   }
 
-  async listGpuTypes(query: GpuTypeQuery, call?: CallOptions): Promise<GpuType[]> {
+  async listGpuTypes(query: GpuTypeQuery, call?: CallOptions): Promise<ParsedList<GpuType>> {
     const params = gpuQuery('GET /catalog/gpus', query);
-    return (await this.get('/catalog/gpus', {}, params, ListGpuTypesResponse, call)).gpus;
+    return this.list('/catalog/gpus', params, 'gpus', GpuType, call);
   }
 
   async getGpuType(id: string, query: GpuTypeQuery, call?: CallOptions): Promise<GpuType> {
     return this.get('/catalog/gpus/{id}', { id }, gpuQuery(`GET /catalog/gpus/{id} (${id})`, query), GpuType, call);
   }
 
-  async listCpuTypes(query: CpuTypeQuery, call?: CallOptions): Promise<CpuType[]> {
+  async listCpuTypes(query: CpuTypeQuery, call?: CallOptions): Promise<ParsedList<CpuType>> {
     const params =
       query.includeAvailability === false
         ? {}
@@ -183,16 +177,16 @@ export class RestClient {
             product: requireProducts('GET /catalog/cpus', query.products),
             vcpuCount: query.vcpuCount,
           };
-    return (await this.get('/catalog/cpus', {}, params, ListCpuTypesResponse, call)).cpus;
+    return this.list('/catalog/cpus', params, 'cpus', CpuType, call);
   }
 
-  async listDataCenters(query: DataCenterQuery = {}, call?: CallOptions): Promise<DataCenter[]> {
+  async listDataCenters(query: DataCenterQuery = {}, call?: CallOptions): Promise<ParsedList<DataCenter>> {
     const include = [
       ...(query.includeGpuAvailability ? ['GPU_AVAILABILITY'] : []),
       ...(query.includeCpuAvailability ? ['CPU_AVAILABILITY'] : []),
     ];
     const params = { include: include.length > 0 ? include : undefined };
-    return (await this.get('/catalog/datacenters', {}, params, ListDataCentersResponse, call)).dataCenters;
+    return this.list('/catalog/datacenters', params, 'dataCenters', DataCenter, call);
   }
 
   /** Account-wide spend per bucket (`GET /billing`). */
@@ -279,6 +273,39 @@ export class RestClient {
     call: CallOptions | undefined,
     remember = true,
   ): Promise<z.output<S>> {
+    return this.read(
+      route,
+      params,
+      query,
+      remember ? schema : undefined,
+      (body, op) => parseBody(schema, body, op),
+      call,
+    );
+  }
+
+  /**
+   * A list read item by item (parseItems): an item its schema rejects is named in `rejected` and
+   * the others are still usable, as for `GET /pods`.
+   */
+  private async list<S extends z.ZodType>(
+    route: string,
+    query: Record<string, QueryValue>,
+    key: string,
+    item: S,
+    call: CallOptions | undefined,
+  ): Promise<ParsedList<z.output<S>>> {
+    return this.read(route, {}, query, `${route} ${key}[]`, (body, op) => parseItems(item, key, body, op), call);
+  }
+
+  /** One GET, its answer kept under `memoKey` (AnswerMemo) unless that is undefined. */
+  private async read<T>(
+    route: string,
+    params: Record<string, string>,
+    query: Record<string, QueryValue>,
+    memoKey: unknown,
+    check: (body: unknown, op: string) => T,
+    call: CallOptions | undefined,
+  ): Promise<T> {
     const request: ApiRequest = {
       target: 'rest',
       method: 'GET',
@@ -288,13 +315,13 @@ export class RestClient {
       idempotent: true,
       priority: priorityOf(route),
     };
-    if (!remember) {
+    if (memoKey === undefined) {
       const response = await this.http.send({ ...request, signal: call?.signal });
-      return parseBody(schema, response.body, response.op);
+      return check(response.body, response.op);
     }
-    const read = this.answers.read(schema);
+    const read = this.answers.read(memoKey);
     const response = await this.http.send({ ...request, parse: read.parse, signal: call?.signal });
-    return read.value(response.body, (body) => parseBody(schema, body, response.op));
+    return read.value(response.body, (body) => check(body, response.op));
   }
 }
 

@@ -11,11 +11,22 @@ import type { Database } from '../db/open.js';
 import type { CatalogProduct } from '../db/schema.js';
 import type { Collector } from './collector.js';
 import { fetchAll } from './fetch-all.js';
+import { rejectedDetail } from './rejected-items.js';
 
 /** RunPod's catalog carries a placeholder GPU type with this id; official clients drop it too. */
 const SENTINEL_GPU_ID = 'unknown';
 
 type CpuProduct = 'POD' | 'SERVERLESS';
+
+const KEPT = 'kept as last read';
+const CPU_LIST = { key: 'cpus', one: 'CPU type', many: 'CPU types', kept: KEPT };
+const DATA_CENTER_LIST = { key: 'dataCenters', one: 'data center', many: 'data centers', kept: KEPT };
+const gpuList = (product: CatalogProduct) => ({
+  key: 'gpus',
+  one: `GPU type of the ${product} list`,
+  many: `GPU types of the ${product} list`,
+  kept: KEPT,
+});
 
 /**
  * GPU types with availability and prices per configured product, globally and per data center,
@@ -44,9 +55,11 @@ export const catalogCollector: Collector = {
     ]);
 
     const gpusById = new Map<string, GpuType>();
-    for (const { gpus } of gpuLists) for (const gpu of gpus) if (gpu.id !== SENTINEL_GPU_ID) gpusById.set(gpu.id, gpu);
+    for (const { gpus } of gpuLists) {
+      for (const gpu of gpus.items) if (gpu.id !== SENTINEL_GPU_ID) gpusById.set(gpu.id, gpu);
+    }
     const observed = gpuLists.flatMap(({ product, gpus }) =>
-      gpus.filter((gpu) => gpu.id !== SENTINEL_GPU_ID).flatMap((gpu) => availabilityRows(product, gpu)),
+      gpus.items.filter((gpu) => gpu.id !== SENTINEL_GPU_ID).flatMap((gpu) => availabilityRows(product, gpu)),
     );
     // Read before the transaction (nothing runs in between), where the latest figures the idle
     // rule keeps reading come from memory.
@@ -54,11 +67,17 @@ export const catalogCollector: Collector = {
     let rows = 0;
     ctx.db.transaction(() => {
       rows += upsertGpuTypes(ctx.db, ctx.account, [...gpusById.values()].map(gpuTypeRow), ctx.now);
-      rows += upsertCpuTypes(ctx.db, ctx.account, cpus.map(cpuTypeRow), ctx.now);
-      rows += upsertDataCenters(ctx.db, ctx.account, dataCenters.map(dataCenterRow), ctx.now);
+      rows += upsertCpuTypes(ctx.db, ctx.account, cpus.items.map(cpuTypeRow), ctx.now);
+      rows += upsertDataCenters(ctx.db, ctx.account, dataCenters.items.map(dataCenterRow), ctx.now);
       rows += recordGpuAvailability(ctx.db, ctx.account, observations, ctx.now).changed;
     });
-    return { rows };
+    // An item the schema rejects is left as last stored (its availability is not taken for gone).
+    const details = [
+      ...gpuLists.map(({ product, gpus }) => rejectedDetail(gpus.rejected, gpuList(product)).detail),
+      rejectedDetail(cpus.rejected, CPU_LIST).detail,
+      rejectedDetail(dataCenters.rejected, DATA_CENTER_LIST).detail,
+    ].filter((detail) => detail !== undefined);
+    return { rows, ...(details.length > 0 ? { detail: details.join('; ') } : {}) };
   },
 };
 

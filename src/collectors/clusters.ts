@@ -1,16 +1,22 @@
 import type { Cluster } from '../api/schemas.js';
 import { type ClusterInput, syncClusters } from '../db/clusters.js';
 import type { Collector } from './collector.js';
+import { rejectedDetail, unreadableOf } from './rejected-items.js';
 
-/** `clusters`: the latest state of every Instant Cluster; vanished clusters are marked gone. */
+const CLUSTER_LIST = { key: 'clusters', one: 'cluster', many: 'clusters', kept: 'kept as last read' };
+
+/**
+ * `clusters`: the latest state of every Instant Cluster; vanished clusters are marked gone. A
+ * cluster the schema rejects keeps its last stored row, and the run names it.
+ */
 export const clustersCollector: Collector = {
   name: 'clusters',
   async collect(ctx) {
     const listed = await ctx.api.rest.listClusters({ signal: ctx.signal });
-    const rows = listed.map(clusterRow);
+    const rows = listed.items.map(clusterRow);
     return ctx.db.transaction(() => {
-      const { upserted, gone } = syncClusters(ctx.db, ctx.account, rows, ctx.now);
-      return { rows: upserted + gone.length };
+      const { upserted, gone } = syncClusters(ctx.db, ctx.account, rows, ctx.now, unreadableOf(listed.rejected));
+      return { rows: upserted + gone.length, ...rejectedDetail(listed.rejected, CLUSTER_LIST) };
     });
   },
 };

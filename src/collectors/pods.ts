@@ -1,9 +1,8 @@
-import type { RejectedItem } from '../api/parse.js';
 import { recordOf } from '../api/pod-list-text.js';
 import type { Pod } from '../api/schemas.js';
-import type { UnreadableItems } from '../db/latest.js';
 import { insertPodSamples, type PodInput, type PodSampleInput, syncPods } from '../db/pods.js';
 import type { Collector } from './collector.js';
+import { rejectedDetail, unreadableOf } from './rejected-items.js';
 
 /**
  * The env names whose values are stored with a Pod: the opt-out flag and ownership labels that
@@ -11,6 +10,8 @@ import type { Collector } from './collector.js';
  * people put their tokens.
  */
 export const KEPT_ENV_NAMES: readonly string[] = ['COST_CENTER', 'OWNER', 'PODWARDEN_IGNORE', 'PROJECT', 'TEAM'];
+
+const POD_LIST = { key: 'pods', one: 'Pod', many: 'Pods', kept: 'treated as unknown' };
 
 /**
  * `pods`: the latest state of every Pod (cluster members included) and one utilization sample
@@ -22,7 +23,7 @@ export const podsCollector: Collector = {
     const listed = await ctx.api.rest.listPods({ includeClusterPods: true }, { signal: ctx.signal });
     const rows = listed.items.map(rowOf);
     const samples = listed.items.flatMap((pod) => sampleOf(pod, ctx.now) ?? []);
-    const unreadable = unreadablePods(listed.rejected);
+    const unreadable = unreadableOf(listed.rejected);
     // A Pod we could not read is unknown this poll, on record: never idle, never stopped.
     samples.push(...unreadable.ids.map((podId) => unknownSample(podId, ctx.now)));
     for (const item of listed.rejected) {
@@ -34,23 +35,10 @@ export const podsCollector: Collector = {
     return ctx.db.transaction(() => {
       const { upserted, gone } = syncPods(ctx.db, ctx.account, rows, ctx.now, unreadable);
       const sampled = insertPodSamples(ctx.db, ctx.account, samples);
-      return { rows: upserted + gone.length + sampled, ...rejectedDetail(listed.rejected) };
+      return { rows: upserted + gone.length + sampled, ...rejectedDetail(listed.rejected, POD_LIST) };
     });
   },
 };
-
-function unreadablePods(rejected: readonly RejectedItem[]): UnreadableItems {
-  const ids = rejected.flatMap((item) => (item.id === null ? [] : [item.id]));
-  return { ids: [...new Set(ids)], anonymous: rejected.some((item) => item.id === null) };
-}
-
-/** `2 Pods rejected by the schema, treated as unknown: pods[3] (pod-x): response body pods[3].cost: …`. */
-function rejectedDetail(rejected: readonly RejectedItem[]): { detail?: string } {
-  if (rejected.length === 0) return {};
-  const items = rejected.map((item) => `pods[${item.index}]${item.id === null ? '' : ` (${item.id})`}: ${item.reason}`);
-  const noun = rejected.length === 1 ? 'Pod' : 'Pods';
-  return { detail: `${rejected.length} ${noun} rejected by the schema, treated as unknown: ${items.join('; ')}` };
-}
 
 function unknownSample(podId: string, observedAt: number): PodSampleInput {
   const none = { uptimeS: null, gpuUtil: null, gpuMemoryUtil: null, cpuUtil: null, memoryUtil: null };

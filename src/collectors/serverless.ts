@@ -3,6 +3,10 @@ import type { Endpoint, WorkerSummary } from '../api/schemas.js';
 import { markFetched, stalestFirst } from '../db/freshness.js';
 import { type EndpointInput, insertWorkerSamples, syncEndpoints, type WorkerSampleInput } from '../db/serverless.js';
 import type { CollectContext, Collector } from './collector.js';
+import { rejectedDetail, unreadableOf } from './rejected-items.js';
+
+/** An endpoint the schema rejects keeps its last stored row, and its workers are not read. */
+const ENDPOINT_LIST = { key: 'endpoints', one: 'endpoint', many: 'endpoints', kept: 'kept as last read' };
 
 /** The item_freshness kind under which each endpoint's last workers fetch is recorded. */
 export const ENDPOINT_WORKERS = 'endpoint-workers';
@@ -29,7 +33,7 @@ export const serverlessCollector: Collector = {
     // Workers are read only where something uses them: the idle-endpoint waste rule looks only at
     // endpoints that keep minimum workers up, and no metric reads worker samples. On a large
     // account most endpoints scale to zero, and reading theirs was most of this collector's requests.
-    const ids = listed.filter((endpoint) => endpoint.workers.min > 0).map((endpoint) => endpoint.id);
+    const ids = listed.items.filter((endpoint) => endpoint.workers.min > 0).map((endpoint) => endpoint.id);
     const limit = Math.min(affordable(ctx.api.budget.remaining()), ctx.config.api.concurrency * FETCHES_PER_CONNECTION);
     const chosen = stalestFirst(ctx.db, ctx.account, ENDPOINT_WORKERS, ids).slice(0, limit);
     if (chosen.length < ids.length) {
@@ -41,11 +45,12 @@ export const serverlessCollector: Collector = {
     const summaries = await fetchSummaries(ctx, chosen);
     const samples = [...summaries].map(([endpointId, summary]) => workerSample(endpointId, summary, ctx.now));
     return ctx.db.transaction(() => {
-      const { upserted, gone } = syncEndpoints(ctx.db, ctx.account, listed.map(endpointRow), ctx.now);
+      const unreadable = unreadableOf(listed.rejected);
+      const { upserted, gone } = syncEndpoints(ctx.db, ctx.account, listed.items.map(endpointRow), ctx.now, unreadable);
       const sampled = insertWorkerSamples(ctx.db, ctx.account, samples);
       // An endpoint that answered 404 counts as fetched too, so it cannot hold the head of the rotation.
       markFetched(ctx.db, ctx.account, ENDPOINT_WORKERS, chosen, ctx.now);
-      return { rows: upserted + gone.length + sampled };
+      return { rows: upserted + gone.length + sampled, ...rejectedDetail(listed.rejected, ENDPOINT_LIST) };
     });
   },
 };

@@ -1,16 +1,27 @@
 import type { NetworkVolume } from '../api/schemas.js';
 import { type NetworkVolumeInput, syncNetworkVolumes } from '../db/volumes.js';
 import type { Collector } from './collector.js';
+import { rejectedDetail, unreadableOf } from './rejected-items.js';
 
-/** `volumes`: the account's network volumes; deleted ones are marked gone, never removed. */
+const VOLUME_LIST = {
+  key: 'networkVolumes',
+  one: 'network volume',
+  many: 'network volumes',
+  kept: 'kept as last read',
+};
+
+/**
+ * `volumes`: the account's network volumes; deleted ones are marked gone, never removed. A volume
+ * the schema rejects keeps its last stored row, and the run names it.
+ */
 export const volumesCollector: Collector = {
   name: 'volumes',
   async collect(ctx) {
     const listed = await ctx.api.rest.listNetworkVolumes({ signal: ctx.signal });
-    const rows = listed.map(volumeRow);
+    const rows = listed.items.map(volumeRow);
     return ctx.db.transaction(() => {
-      const { upserted, gone } = syncNetworkVolumes(ctx.db, ctx.account, rows, ctx.now);
-      return { rows: upserted + gone.length };
+      const { upserted, gone } = syncNetworkVolumes(ctx.db, ctx.account, rows, ctx.now, unreadableOf(listed.rejected));
+      return { rows: upserted + gone.length, ...rejectedDetail(listed.rejected, VOLUME_LIST) };
     });
   },
 };

@@ -14,7 +14,8 @@ export interface HistoryStatements<Row extends HistoryRow> {
 }
 
 /**
- * Records one poll into a change-only history (catalog availability, GPU stock): an item whose
+ * Records one poll into a change-only history (catalog availability, GPU stock): an item listed
+ * more than once counts once, as its last listing says; an item whose
  * figures are unchanged only moves its latest row's last_seen_at; any change starts a new row
  * at `now`. One transaction for the whole poll. `latest` reads the latest row of every item
  * (keyed as `item.key` keys an observation) once, inside that transaction: comparing in memory
@@ -36,16 +37,16 @@ export function recordChanges<Observation, Row extends HistoryRow>(
   now: number,
 ): { changed: number; unchanged: number; latest: Row[] | undefined } {
   let changed = 0;
+  let items = 0;
   let after: Row[] | undefined;
   // A stored row newer than `now` (a clock set back) stays the latest: then the poll's rows are not.
   let newerStored = false;
   database.transaction(() => {
     const stored = latest();
-    // What this poll wrote, so an item listed twice in one poll compares with its own new row.
     const written = new Map<string, Row>();
-    for (const observation of observations) {
-      const key = item.key(observation);
-      const previous = written.get(key) ?? stored.get(key);
+    for (const [key, observation] of lastOfEachKey(observations, item.key)) {
+      items += 1;
+      const previous = stored.get(key);
       if (previous && item.same(previous, observation)) {
         statements.touch(previous, now);
         written.set(key, { ...previous, lastSeenAt: Math.max(previous.lastSeenAt, now) });
@@ -68,7 +69,20 @@ export function recordChanges<Observation, Row extends HistoryRow>(
       after = added ? inKeyOrder(merged) : [...merged.values()];
     }
   });
-  return { changed, unchanged: observations.length - changed, latest: after };
+  return { changed, unchanged: items - changed, latest: after };
+}
+
+/**
+ * An item listed twice in one poll (a valid answer: the API promises no unique items) is what its
+ * last listing says, as a repeated key is in JSON.parse and a repeated Pod in the Pod list.
+ */
+function lastOfEachKey<Observation>(
+  observations: readonly Observation[],
+  key: (observation: Observation) => string,
+): Map<string, Observation> {
+  const last = new Map<string, Observation>();
+  for (const observation of observations) last.set(key(observation), observation);
+  return last;
 }
 
 /**

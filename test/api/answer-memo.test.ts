@@ -35,8 +35,8 @@ describe('an answer with the bytes of the last one', () => {
     const third = await run(client.rest.listNetworkVolumes());
     expect(again).toBe(first);
     expect(third).not.toBe(first);
-    expect(third.map((volume) => volume.size)).toEqual([250]);
-    expect(first.map((volume) => volume.size)).toEqual([100]);
+    expect(third.items.map((volume) => volume.size)).toEqual([250]);
+    expect(first.items.map((volume) => volume.size)).toEqual([100]);
   });
 
   it('is frozen, so no caller can change what later answers get', async () => {
@@ -44,13 +44,13 @@ describe('an answer with the bytes of the last one', () => {
     const listed = await run(client.rest.listNetworkVolumes());
     expect(Object.isFrozen(listed)).toBe(true);
     expect(() => {
-      (listed[0] as { size: number }).size = 1;
+      (listed.items[0] as { size: number }).size = 1;
     }).toThrow(TypeError);
   });
 
   it('fails again with the same error, naming the route and field, when it was bad', async () => {
-    const bad = volumes();
-    (bad.networkVolumes[0] as Record<string, unknown>).size = 'big';
+    // A bad envelope: a bad item alone would be named in `rejected`, not thrown.
+    const bad = { networkVolumes: 'none' };
     server.enqueue(json(200, volumes()), json(200, bad), json(200, bad), json(200, volumes()));
     const good = await run(client.rest.listNetworkVolumes());
     const errors = [
@@ -61,7 +61,7 @@ describe('an answer with the bytes of the last one', () => {
       expect(error).toBeInstanceOf(ApiError);
       expect((error as ApiError).kind).toBe('contract');
       expect(error.message).toContain('GET /network-volumes');
-      expect(error.message).toContain('networkVolumes[0].size');
+      expect(error.message).toContain('networkVolumes');
     }
     expect(errors[1]?.message).toBe(errors[0]?.message);
     // The bad answers in between replaced nothing: the good bytes still give the good value.
@@ -83,8 +83,8 @@ describe('an answer with the bytes of the last one', () => {
     server.enqueue(json(200, { clusters: [], networkVolumes: [] }), json(200, { clusters: [], networkVolumes: [] }));
     const listedVolumes = await run(client.rest.listNetworkVolumes());
     const clusters = await run(client.rest.listClusters());
-    expect(listedVolumes).toEqual([]);
-    expect(clusters).toEqual([]);
+    expect(listedVolumes).toEqual({ items: [], rejected: [] });
+    expect(clusters).toEqual({ items: [], rejected: [] });
     expect(clusters).not.toBe(listedVolumes);
   });
 

@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { parseBillingBody } from '../../src/api/billing-parse.js';
+import { consumeBillingText, parseBillingBody } from '../../src/api/billing-parse.js';
+import { ApiError } from '../../src/api/errors.js';
 import { parseBody } from '../../src/api/parse.js';
 import { ListNetworkVolumeBillingResponse, ListPodBillingResponse } from '../../src/api/schemas.js';
 
@@ -86,4 +87,47 @@ describe('billing answers parsed by hand', () => {
       /records\[0\]\.(networkVolumeId|standardAmount)/,
     );
   });
+
+  it('reads a streamed answer with a repeated key as JSON.parse does, the last one, in records and metadata', async () => {
+    const page = podPage([podRecord(0), podRecord(1)]);
+    const record = JSON.stringify(podRecord(0)).replace('"totalAmount":1.5', '"totalAmount":9,"totalAmount":1.5');
+    const text = JSON.stringify(page)
+      .replace(JSON.stringify(podRecord(0)), record)
+      .replace('"metadata":', '"metadata":{"recordCount":"wrong"},"metadata":');
+    const expected = parseBody(ListPodBillingResponse, JSON.parse(text), OP);
+    for (const raw of [false, true]) {
+      const records: unknown[] = [];
+      const sink = raw
+        ? {
+            records: () => {},
+            texts: (texts: string[]) => {
+              records.push(
+                ...texts.map((item) => parseBody(ListPodBillingResponse.shape.records.element, JSON.parse(item), OP)),
+              );
+            },
+          }
+        : {
+            records: (batch: unknown[]) => {
+              records.push(...batch);
+            },
+          };
+      const metadata = await consumeBillingText(ListPodBillingResponse, sink, pieces(text), OP);
+      expect(records).toEqual(expected.records);
+      expect(metadata).toEqual(expected.metadata);
+    }
+  });
+
+  it('rejects a streamed answer naming records twice, naming the field', async () => {
+    const text = JSON.stringify(podPage([podRecord(0)])).replace('"metadata":', '"records":[],"metadata":');
+    const error = await consumeBillingText(ListPodBillingResponse, { records: () => {} }, pieces(text), OP).catch(
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ kind: 'contract' });
+    expect((error as Error).message).toContain('records is named twice');
+  });
 });
+
+async function* pieces(text: string): AsyncGenerator<string> {
+  for (let at = 0; at < text.length; at += 7) yield text.slice(at, at + 7);
+}

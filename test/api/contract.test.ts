@@ -119,7 +119,7 @@ async function exchange(call: () => Promise<unknown>) {
 describe('contract: the client against prism mock --errors', () => {
   it('calls every public RestClient method below', () => {
     const methods = Object.getOwnPropertyNames(RestClient.prototype).filter(
-      (name) => !['constructor', 'get', 'billingRoute'].includes(name),
+      (name) => !['constructor', 'get', 'list', 'read', 'billingRoute'].includes(name),
     );
     expect(new Set(calls.map(([name]) => name))).toEqual(new Set(methods));
   });

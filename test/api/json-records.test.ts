@@ -112,6 +112,35 @@ describe('the streaming records decoder', () => {
     expect(decoder.end()).toEqual({ sawArray: true, members: { metadata: { a: 1 } } });
   });
 
+  it('reads a repeated member, or a repeated key in a record, as JSON.parse does: the last one', () => {
+    const text =
+      '{"metadata":{"a":1},"records":[{"n":1,"n":2},{"m":{"x":1,"x":[3]}}],"metadata":{"a":2},"count":1,"count":2}';
+    const parsed = JSON.parse(text) as { records: unknown[]; metadata: unknown; count: number };
+    for (const sizes of [[text.length], [1], [5, 3]]) {
+      for (const raw of [false, true]) {
+        const { records, members } = decode(text, sizes, raw);
+        expect(raw ? records.map((record) => JSON.parse(record as string)) : records).toEqual(parsed.records);
+        expect(members).toEqual({ metadata: parsed.metadata, count: parsed.count });
+      }
+    }
+  });
+
+  it('keeps a member named __proto__ as a member, as JSON.parse does, not as the members’ prototype', () => {
+    const { members } = decode('{"records":[],"__proto__":{"metadata":{"a":1}}}');
+    expect(Object.hasOwn(members, '__proto__')).toBe(true);
+    expect(members.metadata).toBeUndefined();
+  });
+
+  it('rejects the array named twice: its first records are already handed out, where JSON.parse keeps the last', () => {
+    for (const text of ['{"records":[{"n":1}],"records":[{"n":2}]}', '{"records":[],"rec\\u006frds":[]}']) {
+      for (const raw of [false, true]) {
+        const error = errorOf(() => decode(text, [text.length], raw));
+        expect(error.message).toContain('records is named twice');
+        expect(error.offset).toBe(text.lastIndexOf('"rec'));
+      }
+    }
+  });
+
   it('says when the array is missing, so the caller can name the field', () => {
     expect(decode('{"pods":[{"id":"x"}]}')).toMatchObject({ records: [], sawArray: false });
     expect(decode('{"records":[]}')).toMatchObject({ records: [], sawArray: true });

@@ -169,6 +169,24 @@ describe('GET /pods read from its text', () => {
     }
   });
 
+  it('reads a runtime with uptime written twice as JSON.parse does (the last one), minute after minute', () => {
+    const reader = new PodListReader();
+    for (const spelling of ['"uptime"', '"upt\\u0069me"']) {
+      for (const [first, later] of [
+        [10, 99],
+        [11, 99],
+        [12, 98],
+      ]) {
+        const plain = JSON.stringify(record('pod-a', first as number));
+        const twice = plain.replace(`"uptime":${first},`, `"uptime":${first},${spelling}:${later},`);
+        const text = `{"pods":[${twice}]}`;
+        const list = listOf(reader, text);
+        expect(list).toEqual(expected(text));
+        expect(list.items[0]?.runtime?.uptime).toBe(later);
+      }
+    }
+  });
+
   it('leaves a body of another shape to JSON.parse, whose answer parseItems then reads', () => {
     const reader = new PodListReader();
     for (const text of ['{"pods":[],"next":null}', '{"pods":{"id":"p1"}}', '[]', ' {"pods":[1]} ']) {
@@ -238,6 +256,15 @@ describe('a runtime that changed only in its uptime', () => {
     }
     expect(quick).toEqual(PodRuntime.parse(JSON.parse(text)));
     expect(quick?.uptime).toBe(uptime);
+  });
+
+  it('leaves a runtime with uptime written twice to JSON.parse, which takes the last one', () => {
+    for (const spelling of ['"uptime"', '"upt\\u0069me"']) {
+      const lastText = `{"uptime":60,${spelling}:5${rest}`;
+      const previous = PodRuntime.parse(JSON.parse(lastText));
+      const quick = withNewUptime(lastText, previous, lastText.replace('{"uptime":60,', '{"uptime":120,'));
+      expect(quick).toBeUndefined();
+    }
   });
 
   it('reads the uptime as JSON.parse does when last minute’s was written with a fraction or exponent', () => {

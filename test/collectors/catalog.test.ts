@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
+import { apiClientFor } from '../../src/api/from-config.js';
 import { catalogCollector } from '../../src/collectors/catalog.js';
 import { gpuAvailabilityHistory } from '../../src/db/catalog.js';
 import type { CatalogProduct } from '../../src/db/schema.js';
 import { ACCOUNT, type Harness } from '../helpers/harness.js';
+import { useRewritingProxy } from '../helpers/rewriting-proxy.js';
 import { HOUR, runAt, useTunedHarness } from './billing-support.js';
 
 const harness = useTunedHarness();
+const startRewritingProxy = useRewritingProxy();
 const H200 = 'NVIDIA H200';
 const L40S = 'NVIDIA L40S';
 
@@ -120,5 +123,36 @@ describe('catalog collector', () => {
     expect(failed).toMatchObject({ outcome: 'error', rows: 0 });
     expect(failed.error).toContain('/catalog/datacenters');
     expect(tables()).toEqual(before);
+  });
+
+  it('stores a GPU type that lists one data center twice, the later entry winning, and the run succeeds', async () => {
+    const h = await harness(scenario);
+    // The v2 document sets no uniqueItems on a GPU type's dataCenters: the same place twice is a valid answer.
+    const proxy = await startRewritingProxy(h.sim.restBaseUrl, '/v2/catalog/gpus', (answer) => {
+      const { gpus } = answer as {
+        gpus: Array<{ id: string; dataCenters?: Array<{ id: string; name: string; availability: string }> }>;
+      };
+      const h200 = gpus.find((gpu) => gpu.id === H200);
+      if (!h200?.dataCenters) throw new Error('the scenario offers H200 in data centers');
+      const kansas = h200.dataCenters.find((dc) => dc.id === 'US-KS-2');
+      if (!kansas) throw new Error('the scenario offers H200 in US-KS-2');
+      h200.dataCenters = [
+        { ...kansas, availability: 'HIGH' },
+        ...h200.dataCenters,
+        { ...kansas, availability: 'MEDIUM' },
+      ];
+      return answer;
+    });
+    const account = { ...h.config.accounts[0], restBaseUrl: `${proxy.url}/v2` } as (typeof h.config.accounts)[0];
+    const api = apiClientFor(h.config, account, { clock: h.clock, log: h.context().log, inflight: h.inflight });
+    try {
+      const report = await runAt(h, catalogCollector, 2 * HOUR, { api });
+      expect(report.error).toBeUndefined();
+      expect(report).toMatchObject({ outcome: 'ok' });
+      expect(history(h, H200, 'POD', 'US-KS-2')).toEqual([{ availability: 'MEDIUM', since: 2, lastSeen: 2 }]);
+      expect(history(h, H200, 'POD', 'EU-RO-1')).toEqual([{ availability: 'LOW', since: 2, lastSeen: 2 }]);
+    } finally {
+      await api.close();
+    }
   });
 });

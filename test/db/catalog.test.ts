@@ -142,19 +142,20 @@ describe('GPU availability history', () => {
     database.close();
   });
 
-  it('compares an item listed twice in one poll with what the poll wrote first', () => {
+  it('records an item listed twice in one poll once, as its last listing says', () => {
     const database = temp.open();
     recordGpuAvailability(database, 'main', [h100()], T0);
     const twice = [h100({ availability: 'LOW' }), h100({ availability: 'LOW' })];
-    expect(recordGpuAvailability(database, 'main', twice, T0 + MINUTE)).toEqual({ changed: 1, unchanged: 1 });
+    expect(recordGpuAvailability(database, 'main', twice, T0 + MINUTE)).toEqual({ changed: 1, unchanged: 0 });
     expect(gpuAvailabilityHistory(database, globalKey).map((row) => [row.availability, row.lastSeenAt])).toEqual([
       ['HIGH', T0],
       ['LOW', T0 + MINUTE],
     ]);
-    // Two different figures for one item at one time cannot both be kept: the poll is refused whole.
+    // Two different figures for one item at one time: the last one listed is the one kept.
     const conflicting = [h100({ availability: 'MEDIUM' }), h100({ availability: 'HIGH' })];
-    expect(() => recordGpuAvailability(database, 'main', conflicting, T0 + 2 * MINUTE)).toThrow(/UNIQUE|PRIMARY/);
-    expect(latestGpuAvailability(database, 'main').map((row) => row.availability)).toEqual(['LOW']);
+    expect(recordGpuAvailability(database, 'main', conflicting, T0 + 2 * MINUTE)).toEqual({ changed: 1, unchanged: 0 });
+    expect(latestGpuAvailability(database, 'main').map((row) => row.availability)).toEqual(['HIGH']);
+    expect(gpuAvailabilityHistory(database, globalKey).map((row) => row.availability)).toEqual(['HIGH', 'LOW', 'HIGH']);
   });
 });
 
