@@ -285,3 +285,13 @@ export const DIGEST: DigestNotice = {
   recipients: ['finance@example.com', 'ml-team@example.com'],
   now: NOW,
 };
+
+/**
+ * The grouped idle mail: one Pod held idle (fired first) and now warned, in one message, as the
+ * default grouping (account, rule) puts them.
+ */
+export function idleGroupedNotification(): Notification {
+  const held = { ...(ALERTS['idle-held'] as NotifyAlert), firedAt: NOW - 20 * MIN };
+  const warn = ALERTS['idle-warn'] as NotifyAlert;
+  return { ...firstNotification(held), firing: [held, warn], fresh: [held, warn] };
+}

@@ -6,7 +6,15 @@ import { readToken } from '../../src/links/token.js';
 import { renderMessage, SUBJECT_MAX } from '../../src/messages/email.js';
 import { renderDigest, renderFlappingNotice } from '../../src/messages/notices.js';
 import { alertDescription, alertSummary } from '../../src/messages/summary.js';
-import { ALERTS, DIGEST, FLAPPING, firstNotification, NOW, resolvedNotification } from './fixtures.js';
+import {
+  ALERTS,
+  DIGEST,
+  FLAPPING,
+  firstNotification,
+  idleGroupedNotification,
+  NOW,
+  resolvedNotification,
+} from './fixtures.js';
 
 /**
  * Every kind of email, text and HTML, against golden files: a change to a message is a reviewed
@@ -59,6 +67,8 @@ const MESSAGES: Record<string, ReturnType<typeof renderMessage>> = {
   'idle-warn-links': withLinks(firstNotification(ALERTS['idle-warn'] as never)),
   'idle-notify-links': withLinks(twoRecipients(ALERTS['idle-notify'])),
   'budget-live-links': withLinks(firstNotification(ALERTS['budget-live'] as never)),
+  'idle-grouped': renderMessage(idleGroupedNotification()),
+  'idle-grouped-links': withLinks(idleGroupedNotification()),
   flapping: renderFlappingNotice(FLAPPING),
   digest: renderDigest(DIGEST),
   'digest-held': renderDigest({
