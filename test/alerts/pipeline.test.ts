@@ -253,7 +253,7 @@ describe('the messages the pipeline writes', () => {
     });
     const budget = (billed: number) => ({
       ...budgetFinding('gpu-daily', 'actual', 80),
-      details: { ...ALERTS['budget-actual']?.details, value: billed, actual: billed, evaluatedAt: bench.clock.now() },
+      details: { ...ALERTS['budget-spent-80']?.details, value: billed, actual: billed, evaluatedAt: bench.clock.now() },
     });
     await bench.run(5 * MINUTE, () => [budget(92.4)]);
     expect(bench.outbox()).toHaveLength(1);

@@ -63,10 +63,10 @@ const twoRecipients = (alert: unknown) => ({
 const MESSAGES: Record<string, ReturnType<typeof renderMessage>> = {
   ...Object.fromEntries(Object.entries(ALERTS).map(([name, alert]) => [name, renderMessage(firstNotification(alert))])),
   'idle-resolved': renderMessage(resolvedNotification(ALERTS['idle-notify'] as never)),
-  'budget-resolved': renderMessage(resolvedNotification(ALERTS['budget-live'] as never)),
+  'budget-resolved': renderMessage(resolvedNotification(ALERTS['budget-spent'] as never)),
   'idle-warn-links': withLinks(firstNotification(ALERTS['idle-warn'] as never)),
   'idle-notify-links': withLinks(twoRecipients(ALERTS['idle-notify'])),
-  'budget-live-links': withLinks(firstNotification(ALERTS['budget-live'] as never)),
+  'budget-spent-links': withLinks(firstNotification(ALERTS['budget-spent'] as never)),
   'idle-grouped': renderMessage(idleGroupedNotification()),
   'idle-grouped-links': withLinks(idleGroupedNotification()),
   flapping: renderFlappingNotice(FLAPPING),
@@ -183,14 +183,16 @@ describe('golden emails', () => {
     ]);
     // A stopped Pod is not offered to keep running; a budget alert only to silence.
     expect(withLinks(firstNotification(ALERTS['idle-stop'] as never)).text).not.toContain('Keep running');
-    expect(MESSAGES['budget-live-links']?.text).not.toContain('Keep running');
-    expect(MESSAGES['budget-live-links']?.text).toContain('Silence for 24 h:\n  https://podwarden.example.com/alerts/');
+    expect(MESSAGES['budget-spent-links']?.text).not.toContain('Keep running');
+    expect(MESSAGES['budget-spent-links']?.text).toContain(
+      'Silence for 24 h:\n  https://podwarden.example.com/alerts/',
+    );
   });
 
   it('give other outputs (Alertmanager) the same one-line summary and plain description', () => {
-    const alert = ALERTS['budget-live'];
+    const alert = ALERTS['budget-spent'];
     if (!alert) throw new Error('fixture missing');
-    expect(alertSummary(alert)).toBe(MESSAGES['budget-live']?.subject);
+    expect(alertSummary(alert)).toBe(MESSAGES['budget-spent']?.subject);
     const description = alertDescription(alert, NOW);
     expect(description).toContain('gpu-daily');
     expect(description).not.toContain('first notification');
