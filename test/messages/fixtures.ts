@@ -57,8 +57,6 @@ function budget(
     amount: 100,
     timeZone: 'America/New_York',
     period: { kind: 'day', label: '2026-11-02', startMs: DAY_START, endMs: DAY_START + 24 * HOUR },
-    actual: spent.actual,
-    live: spent.live,
     currentPerHour: 38.5,
     trailing: { perHour: 4.94, windowMs: 24 * HOUR, forecast: 175.5 },
     forecastAtCurrentRate: 675.34,
