@@ -41,7 +41,7 @@ export function budgetView(alert: AlertData, d: BudgetDetails, ctx: RenderContex
 
   const headline = isForecast
     ? `Budget ${d.budget} forecast ${formatUsd(d.value)} by ${d.period.kind}'s end: ${formatPercent(ratio)} of ${amount}`
-    : `Budget ${d.budget} at ${formatPercent(ratio)} (${formatUsd(d.value)} of ${amount}) — ${leftText}`;
+    : `Budget ${d.budget} at ${formatPercent(ratio)} (${formatUsd(d.value)} of ${amount}), ${formatElapsed(left)} left`;
   const title = isForecast
     ? `Budget ${d.budget} forecast past ${d.threshold}%`
     : `Budget ${d.budget} past ${d.threshold}%`;

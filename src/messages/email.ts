@@ -33,6 +33,18 @@ export function fitSubject(subject: string): string {
   return subject.length <= SUBJECT_MAX ? subject : `${subject.slice(0, SUBJECT_MAX - 1).trimEnd()}…`;
 }
 
+/** The account label of what concerns every account together (a budget without `account`). */
+const ALL_ACCOUNTS = 'all';
+
+/**
+ * Every subject starts with the account it is about, "[prod] Pod … idle", so two accounts never
+ * send the same subject and an inbox can be filtered by account; then it is fitted.
+ */
+export function accountSubject(accounts: readonly string[], subject: string): string {
+  const names = [...new Set(accounts)].map((account) => (account === ALL_ACCOUNTS ? 'all accounts' : account));
+  return fitSubject(names.length === 0 ? subject : `[${names.join(', ')}] ${subject}`);
+}
+
 const SEVERITY_ORDER = ['critical', 'warning', 'info'];
 
 function bySeverity(a: NotifyAlert, b: NotifyAlert): number {
@@ -72,9 +84,10 @@ export function emailView(notification: Notification, options: RenderOptions = {
     .map((alert) => (resolvedReason ? resolvedView(alert, ctx) : alertView(alert, ctx)));
   const prefix = resolvedReason ? '' : notification.reason === 'repeat_elapsed' ? 'Still: ' : '';
   const [top] = views;
+  const accounts = [...new Set(announced.map((alert) => alert.account))];
   const footer = [
     `podwarden · ${describeReason(notification.reason)} · ${formatDateTime(notification.now, ctx.timeZone)}`,
-    `Account ${[...new Set(announced.map((alert) => alert.account))].join(', ')} · sent to ${notification.receiver.join(', ')}`,
+    `Account ${accounts.join(', ')} · sent to ${notification.receiver.join(', ')}`,
   ];
   if (!top) {
     return {
@@ -117,7 +130,7 @@ export function emailView(notification: Notification, options: RenderOptions = {
   }
   if (views.length === 1 && tail.length === 0) {
     return {
-      subject: fitSubject(`${prefix}${top.headline}`),
+      subject: accountSubject(accounts, `${prefix}${top.headline}`),
       tone: top.tone,
       heading: `${prefix}${top.headline}`,
       lead: top.lead,
@@ -131,7 +144,7 @@ export function emailView(notification: Notification, options: RenderOptions = {
   const more = count > 1 ? ` (+${count - 1} more)` : '';
   const what = resolvedReason ? 'resolved' : notification.reason === 'repeat_elapsed' ? 'still firing' : 'new';
   return {
-    subject: fitSubject(`${prefix}${top.headline}${more}`),
+    subject: accountSubject(accounts, `${prefix}${top.headline}${more}`),
     tone: top.tone,
     heading: `${count} ${what} alert${count === 1 ? '' : 's'}${others.length > 0 ? `, ${others.length} more still firing` : ''}`,
     lead: [`${top.headline}.`, ...(count > 1 ? ['Each alert follows, the most severe first.'] : [])],

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { NotifyAlert } from '../../src/alerts/alert.js';
 import { emailLinks } from '../../src/links/email-links.js';
 import { readToken } from '../../src/links/token.js';
 import { renderMessage, SUBJECT_MAX } from '../../src/messages/email.js';
@@ -189,10 +190,33 @@ describe('golden emails', () => {
     );
   });
 
+  it('name the account in every subject, so two accounts never send the same one', () => {
+    for (const [name, message] of Object.entries(MESSAGES)) expect(message.subject, name).toMatch(/^\[team\] /);
+    const elsewhere = (alert: NotifyAlert, account: string): NotifyAlert => ({
+      ...alert,
+      account,
+      labels: { ...alert.labels, account },
+    });
+    const warn = ALERTS['idle-warn'] as NotifyAlert;
+    const subjects = ['prod', 'staging'].map(
+      (account) => renderMessage(firstNotification(elsewhere(warn, account))).subject,
+    );
+    expect(subjects[0]).toMatch(/^\[prod\] Pod sdxl-lora-sweep /);
+    expect(subjects[1]).toBe(subjects[0]?.replace('[prod]', '[staging]'));
+    const flapping = ['prod', 'staging'].map((account) => renderFlappingNotice({ ...FLAPPING, account }).subject);
+    expect(flapping[0]).not.toBe(flapping[1]);
+    const digests = ['prod', 'staging'].map((account) => renderDigest({ ...DIGEST, account }).subject);
+    expect(digests[0]).not.toBe(digests[1]);
+    // A budget over every account says so.
+    const all = ALERTS['budget-spent'] as NotifyAlert;
+    expect(renderMessage(firstNotification(elsewhere(all, 'all'))).subject).toMatch(/^\[all accounts\] Budget /);
+  });
+
   it('give other outputs (Alertmanager) the same one-line summary and plain description', () => {
     const alert = ALERTS['budget-spent'];
     if (!alert) throw new Error('fixture missing');
-    expect(alertSummary(alert)).toBe(MESSAGES['budget-spent']?.subject);
+    // The same words without the account, which Alertmanager carries as a label.
+    expect(`[team] ${alertSummary(alert)}`).toBe(MESSAGES['budget-spent']?.subject);
     const description = alertDescription(alert, NOW);
     expect(description).toContain('gpu-daily');
     expect(description).not.toContain('first notification');

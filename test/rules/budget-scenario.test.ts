@@ -102,10 +102,14 @@ describe('a monthly budget crossing 50, 80 and 100 % (podwarden simulate)', () =
     ]);
     const [forecast, ...spent] = received.map((mail) => mail.subject);
     // 30 days at $10/h ahead of it.
-    expect(forecast).toMatch(/^Budget gpu-month forecast \$7,2\d\d\.\d\d by month's end: 7,?2\d\d% of \$100$/);
+    expect(forecast).toMatch(
+      /^\[all accounts\] Budget gpu-month forecast \$7,2\d\d\.\d\d by month's end: 7,?2\d\d% of \$100$/,
+    );
     spent.forEach((subject, index) => {
       const threshold = [50, 80, 100][index] as number;
-      expect(subject).toMatch(/^Budget gpu-month at \d+% \(\$\d+\.\d\d of \$100\) — .+ left in the month$/);
+      expect(subject).toMatch(
+        /^\[all accounts\] Budget gpu-month at \d+% \(\$\d+\.\d\d of \$100\), .+ left$/,
+      );
       expect(subject.length).toBeLessThanOrEqual(80);
       // Live spend is read every minute: past the threshold by less than a few minutes' spend.
       expect(firstAmount(subject)).toBeGreaterThanOrEqual(threshold);
@@ -132,7 +136,7 @@ describe('a monthly budget crossing 50, 80 and 100 % (podwarden simulate)', () =
       {
         at: '2026-11-28T00:01:30Z',
         to: ['you@replay.invalid'],
-        subject: expect.stringMatching(/^Budget gpu-month forecast \$7,2\d\d\.\d\d by month's end/),
+        subject: expect.stringMatching(/^\[all accounts\] Budget gpu-month forecast \$7,2\d\d\.\d\d by month's end/),
         delivered: true,
         reason: 'first',
         alertKeys: ['budget:all:gpu-month:forecast:100'],
