@@ -4,6 +4,7 @@ import type { Notification } from '../alerts/pipeline.js';
 import { alertView } from './alert-view.js';
 import { formatDateTime, formatElapsed } from './format.js';
 import { renderHtml } from './html.js';
+import { byPod, mergeViews } from './same-pod.js';
 import { renderText } from './text.js';
 import type { Action, AlertView, Block, EmailView, RenderContext, Tone } from './view.js';
 
@@ -47,7 +48,8 @@ export function accountSubject(accounts: readonly string[], subject: string): st
 
 const SEVERITY_ORDER = ['critical', 'warning', 'info'];
 
-function bySeverity(a: NotifyAlert, b: NotifyAlert): number {
+/** The most severe first, then the newest: the order a message and its links follow. */
+export function bySeverity(a: NotifyAlert, b: NotifyAlert): number {
   return SEVERITY_ORDER.indexOf(a.severity) - SEVERITY_ORDER.indexOf(b.severity) || b.firedAt - a.firedAt;
 }
 
@@ -79,9 +81,17 @@ export function emailView(notification: Notification, options: RenderOptions = {
   ].sort(bySeverity);
   const announcedIds = new Set(announced.map((alert) => alert.id));
   const others = notification.firing.filter((alert) => !announcedIds.has(alert.id)).sort(bySeverity);
-  const views = announced
-    .slice(0, DETAILED)
-    .map((alert) => (resolvedReason ? resolvedView(alert, ctx) : alertView(alert, ctx)));
+  const detailed = announced.slice(0, DETAILED);
+  // A resolved notice lists what ended, each on its own; firing alerts about one Pod read as one.
+  const views = resolvedReason
+    ? detailed.map((alert) => resolvedView(alert, ctx))
+    : byPod(detailed).map(([top, ...others]) =>
+        mergeViews(
+          alertView(top as NotifyAlert, ctx),
+          others.map((alert) => alertView(alert, ctx)),
+        ),
+      );
+  const folded = detailed.length - views.length;
   const prefix = resolvedReason ? '' : notification.reason === 'repeat_elapsed' ? 'Still: ' : '';
   const [top] = views;
   const accounts = [...new Set(announced.map((alert) => alert.account))];
@@ -140,7 +150,7 @@ export function emailView(notification: Notification, options: RenderOptions = {
       footer,
     };
   }
-  const count = announced.length;
+  const count = announced.length - folded;
   const more = count > 1 ? ` (+${count - 1} more)` : '';
   const what = resolvedReason ? 'resolved' : notification.reason === 'repeat_elapsed' ? 'still firing' : 'new';
   return {

@@ -137,6 +137,11 @@ export type CapacityDetails = {
   to: string | number;
   cloud: string | null;
   at: number;
+  /**
+   * USD per GPU per hour the catalog asks at the change (its row for the data center, or the
+   * overall one), null where it gives none; absent in details of an older podwarden.
+   */
+  price?: { secure: number | null; community: number | null };
 };
 
 export type WasteDetails = {

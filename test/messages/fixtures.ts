@@ -119,6 +119,7 @@ const capacity: CapacityDetails = {
   to: 'HIGH',
   cloud: null,
   at: NOW - 4 * MIN,
+  price: { secure: 3.99, community: 3.29 },
 };
 
 const waste: WasteDetails = {

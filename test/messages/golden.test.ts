@@ -212,6 +212,30 @@ describe('golden emails', () => {
     expect(renderMessage(firstNotification(elsewhere(all, 'all'))).subject).toMatch(/^\[all accounts\] Budget /);
   });
 
+  it('say one idle Pod once: its table, commands and exclusion once, its Silence links for the warning', () => {
+    const text = MESSAGES['idle-grouped-links']?.text ?? '';
+    const count = (what: string) => text.split(what).length - 1;
+    expect(count('Idle since  '), text).toBe(1);
+    expect(count('\nCommands\n')).toBe(1);
+    expect(count('To exclude the Pod for good')).toBe(1);
+    // What the held notice adds to the warning stays: the memory it holds.
+    expect(count('GPU memory in use over the same window')).toBe(1);
+    expect(MESSAGES['idle-grouped-links']?.subject).not.toContain('more');
+    // The Silence links under the warning are for the warning (the most severe alert of the Pod).
+    const silences = [...text.matchAll(/^Silence[^\n]*:\n {2}(https:\/\/\S+)$/gm)].map(([, href]) => {
+      const reading = readToken(LINK_SECRET, new URL(href as string).searchParams.get('t') ?? '');
+      if (!reading.ok) throw new Error(reading.reason);
+      return reading.claims.subject;
+    });
+    expect(silences).toEqual([ALERTS['idle-warn']?.key, ALERTS['idle-warn']?.key]);
+  });
+
+  it('give a capacity change its price and data center', () => {
+    const text = MESSAGES.capacity?.text ?? '';
+    expect(text).toMatch(/Price +\$3\.99\/h secure cloud, \$3\.29\/h community cloud/);
+    expect(text).toMatch(/Data center +US-KS-2/);
+  });
+
   it('give other outputs (Alertmanager) the same one-line summary and plain description', () => {
     const alert = ALERTS['budget-spent'];
     if (!alert) throw new Error('fixture missing');
