@@ -7,6 +7,7 @@ import { openEpisodes } from '../db/idle-state.js';
 import type { Database } from '../db/open.js';
 import { alertView } from '../messages/alert-view.js';
 import { BARE_COMMAND_LINE, identityMatchers } from '../messages/commands.js';
+import { bySeverity } from '../messages/email.js';
 import { formatClock } from '../messages/format.js';
 import type { Action } from '../messages/view.js';
 import { currentPeriod, localHour } from '../rules/period.js';
@@ -63,7 +64,9 @@ export function emailLinks(settings: EmailLinkSettings): EmailLinks {
         : notification.reason === 'repeat_elapsed'
           ? notification.firing
           : [];
-    const alerts = announced.slice(0, LINKED_ALERTS);
+    // In the message's order: the links under a Pod's section are for its most severe alert (the
+    // warning, not the notice before it), so a Silence link there names and silences the warning.
+    const alerts = [...announced].sort(bySeverity).slice(0, LINKED_ALERTS);
     const recipient = notification.receiver.join(', ');
     const { now } = notification;
     const pods = new Set(alerts.flatMap((alert) => podKey(alert) ?? []));

@@ -18,10 +18,10 @@ const DRIVER_KIND: Record<BudgetDetails['drivers'][number]['kind'], string> = {
   clusters: 'Cluster',
 };
 
-const FIGURE_WORDS: Record<BudgetDetails['figure'], string> = {
+/** What the figure of an alert written by an older podwarden (one alert per figure) was. */
+const LEGACY_FIGURE_WORDS: Record<'actual' | 'live', string> = {
   actual: 'Billed spend',
   live: 'Spend (billed and not yet billed)',
-  forecast: 'The forecast',
 };
 
 function toneOf(threshold: number): Tone {
@@ -41,7 +41,7 @@ export function budgetView(alert: AlertData, d: BudgetDetails, ctx: RenderContex
 
   const headline = isForecast
     ? `Budget ${d.budget} forecast ${formatUsd(d.value)} by ${d.period.kind}'s end: ${formatPercent(ratio)} of ${amount}`
-    : `Budget ${d.budget} at ${formatPercent(ratio)} (${formatUsd(d.value)} of ${amount}) — ${leftText}`;
+    : `Budget ${d.budget} at ${formatPercent(ratio)} (${formatUsd(d.value)} of ${amount}), ${formatElapsed(left)} left`;
   const title = isForecast
     ? `Budget ${d.budget} forecast past ${d.threshold}%`
     : `Budget ${d.budget} past ${d.threshold}%`;
@@ -49,16 +49,13 @@ export function budgetView(alert: AlertData, d: BudgetDetails, ctx: RenderContex
   const range = forecastRange(d);
   const runOut =
     d.live >= d.amount
-      ? `It is already over by ${formatUsd(d.live - d.amount)}; at the current ${current} the ${d.period.kind} ends near ${formatUsd(d.forecastAtCurrentRate)}.`
+      ? `${overBy(d)}. At the current ${current} the ${d.period.kind} ends near ${formatUsd(d.forecastAtCurrentRate)}.`
       : d.runsOutAt === null
         ? `Nothing in it is spending right now, so it does not run out at the current rate.`
         : `At the current ${current} it runs out ${at(d.runsOutAt)} (in ${formatElapsed(d.runsOutAt - d.evaluatedAt)}), with ${leftText}.`;
   const lead = isForecast
     ? [`Budget ${d.budget} (${amount} for ${d.period.label}) is heading for ${range}.`, runOut]
-    : [
-        `${FIGURE_WORDS[d.figure]} on budget ${d.budget} reached ${formatUsd(d.value)}, ${formatPercent(ratio)} of its ${amount} for ${d.period.label}.`,
-        runOut,
-      ];
+    : [spentSentence(d, ratio, amount), runOut];
   const top = d.drivers[0];
   if (top) lead.push(`The largest cost is ${driverLabel(top)} at ${formatUsd(top.amount)}; stop what you do not need.`);
 
@@ -103,6 +100,37 @@ export function budgetView(alert: AlertData, d: BudgetDetails, ctx: RenderContex
   });
   void ctx;
   return { headline, title, tone: toneOf(d.threshold), lead, blocks };
+}
+
+/** A difference of two figures in cents, as exact as the figures are: no float tail, no sub-cent digits. */
+const cents = (amount: number) => Math.round(amount * 100) / 100;
+
+/**
+ * Both figures and how they add up: "Spend on budget gpu reached $100.84, 101% of its $100 for
+ * 2026-11-02: $92.40 billed and $8.44 not yet billed." An alert of an older podwarden names its one figure.
+ */
+function spentSentence(d: BudgetDetails, ratio: number, amount: string): string {
+  const reached = `reached ${formatUsd(d.value)}, ${formatPercent(ratio)} of its ${amount} for ${d.period.label}`;
+  if (d.figure === 'actual' || d.figure === 'live')
+    return `${LEGACY_FIGURE_WORDS[d.figure]} on budget ${d.budget} ${reached}.`;
+  if (d.value === d.actual) return `Billed spend on budget ${d.budget} ${reached}.`;
+  return `Spend on budget ${d.budget} ${reached}: ${formatUsd(d.actual)} billed and ${formatUsd(cents(d.live - d.actual))} not yet billed.`;
+}
+
+/**
+ * How far over the amount each figure is, as spent less the amount of the figure it names:
+ * "Live spend $100.84 of $100 is over by $0.84; billed spend is $92.40 so far (billing lags)".
+ */
+function overBy(d: BudgetDetails): string {
+  const amount = formatUsdBrief(d.amount);
+  const live = `Live spend ${formatUsd(d.live)} of ${amount} is over by ${formatUsd(cents(d.live - d.amount))}`;
+  if (d.actual === d.live)
+    return `Billed spend ${formatUsd(d.actual)} of ${amount} is over by ${formatUsd(cents(d.actual - d.amount))}`;
+  const billed =
+    d.actual >= d.amount
+      ? `billed spend ${formatUsd(d.actual)} of ${amount} is over by ${formatUsd(cents(d.actual - d.amount))}`
+      : `billed spend is ${formatUsd(d.actual)} so far (billing lags)`;
+  return `${live}; ${billed}`;
 }
 
 /** "$175.00 at the last 24h average ($4.94/h), $675.00 if the current $38.50/h continues". */

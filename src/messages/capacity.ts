@@ -3,6 +3,15 @@ import { silenceCommand } from './commands.js';
 import { formatDateTime, formatUsdPerHour } from './format.js';
 import type { AlertData, AlertView, RenderContext } from './view.js';
 
+/** "$3.99/h secure cloud, $3.29/h community cloud", or undefined when the catalog gave no price. */
+function priceText(price: CapacityDetails['price']): string | undefined {
+  const parts = [
+    ...(price?.secure == null ? [] : [`${formatUsdPerHour(price.secure)} secure cloud`]),
+    ...(price?.community == null ? [] : [`${formatUsdPerHour(price.community)} community cloud`]),
+  ];
+  return parts.length === 0 ? undefined : parts.join(', ');
+}
+
 /** Capacity mails: a watched GPU type came back, is running out, or changed price. */
 export function capacityView(alert: AlertData, d: CapacityDetails, ctx: RenderContext): AlertView {
   const where = d.dataCenter === 'all' ? 'across data centers' : `in ${d.dataCenter}`;
@@ -17,10 +26,12 @@ export function capacityView(alert: AlertData, d: CapacityDetails, ctx: RenderCo
       },
     ],
   };
+  const price = priceText(d.price);
   const rows: [string, string][] = [
     ['GPU', `${d.gpuName} (${d.gpuTypeId})`],
+    ...(price === undefined || d.event === 'price' ? [] : ([['Price', price]] as [string, string][])),
     ['Product', d.product],
-    ['Where', d.dataCenter === 'all' ? 'all data centers' : d.dataCenter],
+    ['Data center', d.dataCenter === 'all' ? 'all data centers together' : d.dataCenter],
     ['Changed at', at],
     ['Account', alert.account],
   ];
@@ -53,7 +64,7 @@ export function capacityView(alert: AlertData, d: CapacityDetails, ctx: RenderCo
     title: `${d.gpuName} ${rise ? 'availability up' : 'availability down'}`,
     tone: rise ? 'info' : 'warning',
     lead: [
-      `${d.gpuName} availability for ${d.product} ${where} went from ${d.from} to ${d.to} at ${at}.`,
+      `${d.gpuName} availability for ${d.product} ${where} went from ${d.from} to ${d.to} at ${at}${price === undefined ? '' : `; a GPU costs ${price}`}.`,
       rise
         ? 'If you were waiting for it, now is a good time to start your Pods.'
         : 'Running Pods are not affected, but a Pod stopped now may not get its GPU back.',

@@ -3,7 +3,7 @@ import { type BudgetDetails, detailsOf } from '../rules/finding-details.js';
 import { alertView } from './alert-view.js';
 import { BARE_COMMAND_LINE, type CommandLine } from './commands.js';
 import { describeHeld } from './decisions.js';
-import { fitSubject } from './email.js';
+import { accountSubject } from './email.js';
 import { formatDateTime, formatElapsed, formatPercent, formatUsd, formatUsdBrief, formatUsdPerHour } from './format.js';
 import type { AlertData, Block, EmailView, RenderContext, TableBlock } from './view.js';
 
@@ -100,7 +100,7 @@ export function digestView(notice: DigestNotice, commandLine: CommandLine = BARE
   if (atStake > 0) subjectParts.push(`${brief(atStake)}/day at stake`);
   if (saved > 0) subjectParts.push(`saved ${brief(saved)}`);
   if (wouldHave > 0) subjectParts.push(`would have saved ${brief(wouldHave)}`);
-  const subject = fitSubject(`podwarden daily: ${subjectParts.join(', ')}`);
+  const subject = accountSubject([notice.account], `Daily: ${subjectParts.join(', ')}`);
 
   const sinceWords = notice.sinceLastDigest
     ? `since the last digest (${formatDateTime(notice.since, notice.timeZone)})`

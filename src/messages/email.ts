@@ -5,6 +5,7 @@ import { alertView } from './alert-view.js';
 import { BARE_COMMAND_LINE, type CommandLine } from './commands.js';
 import { formatDateTime, formatElapsed } from './format.js';
 import { renderHtml } from './html.js';
+import { byPod, mergeViews } from './same-pod.js';
 import { renderText } from './text.js';
 import type { Action, AlertView, Block, EmailView, RenderContext, Tone } from './view.js';
 
@@ -36,9 +37,22 @@ export function fitSubject(subject: string): string {
   return subject.length <= SUBJECT_MAX ? subject : `${subject.slice(0, SUBJECT_MAX - 1).trimEnd()}…`;
 }
 
+/** The account label of what concerns every account together (a budget without `account`). */
+const ALL_ACCOUNTS = 'all';
+
+/**
+ * Every subject starts with the account it is about, "[prod] Pod … idle", so two accounts never
+ * send the same subject and an inbox can be filtered by account; then it is fitted.
+ */
+export function accountSubject(accounts: readonly string[], subject: string): string {
+  const names = [...new Set(accounts)].map((account) => (account === ALL_ACCOUNTS ? 'all accounts' : account));
+  return fitSubject(names.length === 0 ? subject : `[${names.join(', ')}] ${subject}`);
+}
+
 const SEVERITY_ORDER = ['critical', 'warning', 'info'];
 
-function bySeverity(a: NotifyAlert, b: NotifyAlert): number {
+/** The most severe first, then the newest: the order a message and its links follow. */
+export function bySeverity(a: NotifyAlert, b: NotifyAlert): number {
   return SEVERITY_ORDER.indexOf(a.severity) - SEVERITY_ORDER.indexOf(b.severity) || b.firedAt - a.firedAt;
 }
 
@@ -71,14 +85,23 @@ export function emailView(notification: Notification, options: RenderOptions = {
   ].sort(bySeverity);
   const announcedIds = new Set(announced.map((alert) => alert.id));
   const others = notification.firing.filter((alert) => !announcedIds.has(alert.id)).sort(bySeverity);
-  const views = announced
-    .slice(0, DETAILED)
-    .map((alert) => (resolvedReason ? resolvedView(alert, ctx) : alertView(alert, ctx)));
+  const detailed = announced.slice(0, DETAILED);
+  // A resolved notice lists what ended, each on its own; firing alerts about one Pod read as one.
+  const views = resolvedReason
+    ? detailed.map((alert) => resolvedView(alert, ctx))
+    : byPod(detailed).map(([top, ...others]) =>
+        mergeViews(
+          alertView(top as NotifyAlert, ctx),
+          others.map((alert) => alertView(alert, ctx)),
+        ),
+      );
+  const folded = detailed.length - views.length;
   const prefix = resolvedReason ? '' : notification.reason === 'repeat_elapsed' ? 'Still: ' : '';
   const [top] = views;
+  const accounts = [...new Set(announced.map((alert) => alert.account))];
   const footer = [
     `podwarden · ${describeReason(notification.reason)} · ${formatDateTime(notification.now, ctx.timeZone)}`,
-    `Account ${[...new Set(announced.map((alert) => alert.account))].join(', ')} · sent to ${notification.receiver.join(', ')}`,
+    `Account ${accounts.join(', ')} · sent to ${notification.receiver.join(', ')}`,
   ];
   if (!top) {
     return {
@@ -121,7 +144,7 @@ export function emailView(notification: Notification, options: RenderOptions = {
   }
   if (views.length === 1 && tail.length === 0) {
     return {
-      subject: fitSubject(`${prefix}${top.headline}`),
+      subject: accountSubject(accounts, `${prefix}${top.headline}`),
       tone: top.tone,
       heading: `${prefix}${top.headline}`,
       lead: top.lead,
@@ -131,11 +154,11 @@ export function emailView(notification: Notification, options: RenderOptions = {
       footer,
     };
   }
-  const count = announced.length;
+  const count = announced.length - folded;
   const more = count > 1 ? ` (+${count - 1} more)` : '';
   const what = resolvedReason ? 'resolved' : notification.reason === 'repeat_elapsed' ? 'still firing' : 'new';
   return {
-    subject: fitSubject(`${prefix}${top.headline}${more}`),
+    subject: accountSubject(accounts, `${prefix}${top.headline}${more}`),
     tone: top.tone,
     heading: `${count} ${what} alert${count === 1 ? '' : 's'}${others.length > 0 ? `, ${others.length} more still firing` : ''}`,
     lead: [`${top.headline}.`, ...(count > 1 ? ['Each alert follows, the most severe first.'] : [])],

@@ -1,6 +1,7 @@
 import type { FlappingNotice } from '../alerts/notices.js';
 import { alertView } from './alert-view.js';
 import { BARE_COMMAND_LINE, type CommandLine, silenceCommand } from './commands.js';
+import { accountSubject } from './email.js';
 import { formatDateTime, formatElapsed, formatUsd, formatUsdPerHour } from './format.js';
 import type { EmailView } from './view.js';
 
@@ -27,7 +28,9 @@ export function flappingView(
     notice.rule === 'idle' && podName
       ? `${podName} sits idle${held ? ' with GPU memory held' : ''} ${share}`
       : `${view.title} holds ${share}`;
-  const subject = `Flapping: ${notice.rule === 'idle' && podName ? `${podName} idle${held ? ', memory held,' : ''} ${share}` : pattern}${perDay}`;
+  // The subject says the share shorter, so the account before it and the cost after it fit.
+  const shortShare = `~${formatElapsed(notice.heldPerHourMs)} an hour`;
+  const subject = `Flapping: ${notice.rule === 'idle' && podName ? `${podName} idle${held ? ', memory held,' : ''} ${shortShare}` : pattern}${perDay}`;
   const lead = [
     `${pattern}${perDay ? `, which costs${perDay.slice(1)}` : ''}; its alert fired ${notice.fires} times in the last ${formatElapsed(notice.windowMs)}.`,
     `podwarden will not mail each occurrence until it settles (${formatElapsed(notice.windowMs)} without a change); fix the pattern or silence it.`,
@@ -42,7 +45,7 @@ export function flappingView(
     ['Account', notice.account],
   ];
   return {
-    subject: subject.length <= 80 ? subject : `${subject.slice(0, 79).trimEnd()}…`,
+    subject: accountSubject([notice.account], subject),
     tone: 'warning',
     heading: subject,
     lead,

@@ -1,8 +1,7 @@
-import type { BudgetFigure } from '../config/sections/budgets.js';
 import { formatUsd } from '../messages/format.js';
 import type { BudgetStatus, CostDriver } from './budget-status.js';
 import type { Finding } from './finding.js';
-import type { BudgetDetails } from './finding-details.js';
+import type { BudgetAlertFigure, BudgetDetails, SpentFigure } from './finding-details.js';
 
 const KIND_NAMES: Record<CostDriver['kind'], string> = {
   account: 'account',
@@ -11,12 +10,6 @@ const KIND_NAMES: Record<CostDriver['kind'], string> = {
   endpoints: 'Public Endpoints',
   network_volumes: 'network volume',
   clusters: 'cluster',
-};
-
-const FIGURE_WORDS: Record<BudgetFigure, string> = {
-  actual: 'billed spend',
-  live: 'live spend',
-  forecast: 'forecast',
 };
 
 function severityOf(threshold: number): Finding['severity'] {
@@ -31,33 +24,61 @@ export function describeDriver(driver: CostDriver): string {
 }
 
 /**
- * One finding per figure the budget alerts on and threshold that figure has reached. Each says
- * the figure, the threshold, when the budget runs out at the current rate and the largest drivers.
+ * One finding per threshold that spent money has reached, and one per threshold the forecast has
+ * reached. Billed (`actual`) and live spend are two readings of one fact, money spent in the
+ * period, so they make one finding per threshold: it fires when the first of the configured ones
+ * reaches it and carries both, and the other reaching it later changes no alert (no second mail).
+ * The forecast, where spend is heading, stays its own finding. Each says the figures, the
+ * threshold, when the budget runs out at the current rate and the largest drivers.
  */
 export function budgetFindings(status: BudgetStatus): Finding[] {
   const findings: Finding[] = [];
-  for (const figure of status.figures) {
-    const value = status[figure];
-    if (value === null) continue;
+  const spent = status.figures.filter((figure): figure is SpentFigure => figure !== 'forecast');
+  for (const threshold of status.thresholds) {
+    const crossed = spent.filter((figure) => status[figure] >= limitOf(status, threshold));
+    if (crossed.length > 0) findings.push(spentFinding(status, crossed, threshold));
+  }
+  const { forecast } = status;
+  if (status.figures.includes('forecast') && forecast !== null) {
     for (const threshold of status.thresholds) {
-      if (value < (status.amount * threshold) / 100) continue;
-      findings.push(finding(status, figure, value, threshold));
+      if (forecast >= limitOf(status, threshold)) findings.push(forecastFinding(status, forecast, threshold));
     }
   }
   return findings;
 }
 
-function finding(status: BudgetStatus, figure: BudgetFigure, value: number, threshold: number): Finding {
-  const verb = figure === 'forecast' ? `for ${status.period.label} crosses` : 'crossed';
+const limitOf = (status: BudgetStatus, threshold: number) => (status.amount * threshold) / 100;
+
+function spentFinding(status: BudgetStatus, crossed: SpentFigure[], threshold: number): Finding {
+  // Live spend includes billed spend, so the highest figure that crossed is the live one when it did.
+  const value = Math.max(...crossed.map((figure) => status[figure]));
+  return {
+    ...common(status, 'spent', threshold),
+    summary:
+      `Budget ${status.budget}: spend ${formatUsd(status.live)} (billed ${formatUsd(status.actual)}) crossed ` +
+      `${threshold}% of ${formatUsd(status.amount)} (${status.period.label})`,
+    details: { ...details(status, 'spent', value, threshold), crossed },
+  };
+}
+
+function forecastFinding(status: BudgetStatus, forecast: number, threshold: number): Finding {
+  return {
+    ...common(status, 'forecast', threshold),
+    summary: `Budget ${status.budget}: forecast ${formatUsd(forecast)} for ${status.period.label} crosses ${threshold}% of ${formatUsd(status.amount)}`,
+    details: details(status, 'forecast', forecast, threshold),
+  };
+}
+
+function common(
+  status: BudgetStatus,
+  figure: BudgetAlertFigure,
+  threshold: number,
+): Omit<Finding, 'summary' | 'details'> {
   return {
     rule: 'budget',
     key: `budget:${status.account}:${status.budget}:${figure}:${threshold}`,
     account: status.account,
     severity: severityOf(threshold),
-    summary:
-      `Budget ${status.budget}: ${FIGURE_WORDS[figure]} ${formatUsd(value)} ${verb} ` +
-      `${threshold}% of ${formatUsd(status.amount)}` +
-      (figure === 'forecast' ? '' : ` (${status.period.label})`),
     labels: {
       rule: 'budget',
       account: status.account,
@@ -66,13 +87,12 @@ function finding(status: BudgetStatus, figure: BudgetFigure, value: number, thre
       threshold: String(threshold),
       scope: status.scope,
     },
-    details: details(status, figure, value, threshold),
     ...(status.recipients ? { recipients: status.recipients } : {}),
   };
 }
 
 /** The figures a budget message needs, raw: the message formats them in the budget's zone. */
-function details(status: BudgetStatus, figure: BudgetFigure, value: number, threshold: number): BudgetDetails {
+function details(status: BudgetStatus, figure: BudgetAlertFigure, value: number, threshold: number): BudgetDetails {
   const { period } = status;
   return {
     kind: 'budget',

@@ -101,6 +101,19 @@ export function capacityFindings(database: Database, config: Config): Finding[] 
   return findings;
 }
 
+/**
+ * The catalog's prices in the last row that began at or before `at`, from the first history that
+ * has them: a data center's rows may carry none, the overall figure's do.
+ */
+function priceAt(
+  histories: readonly (readonly GpuAvailabilityRecord[])[],
+  at: number,
+): NonNullable<CapacityDetails['price']> {
+  const rows = histories.map((history) => history.findLast((r) => r.sinceAt <= at) ?? history.at(-1));
+  const first = (field: 'priceSecure' | 'priceCommunity') => rows.find((row) => row?.[field] != null)?.[field] ?? null;
+  return { secure: first('priceSecure'), community: first('priceCommunity') };
+}
+
 function watchFindings(
   database: Database,
   account: string,
@@ -146,6 +159,7 @@ function watchFindings(
         to: crossing.to,
         cloud: null,
         at: crossing.at,
+        price: priceAt([history, global], crossing.at),
       } satisfies CapacityDetails,
       ...recipients,
     });
@@ -172,6 +186,7 @@ function watchFindings(
           to: move.to,
           cloud: move.cloud,
           at: move.at,
+          price: priceAt([global], move.at),
         } satisfies CapacityDetails,
         ...recipients,
       });

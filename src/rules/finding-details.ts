@@ -18,14 +18,25 @@ export type CostDriverDetail = {
   amount: number;
 };
 
+/** The figures that say what has been spent (forecast says where spending is heading). */
+export type SpentFigure = Exclude<BudgetFigure, 'forecast'>;
+
+/**
+ * What a budget alert is about: `spent` (billed and live spend, one alert) or `forecast`; details
+ * written by an older podwarden may say `actual` or `live`, one alert each.
+ */
+export type BudgetAlertFigure = 'spent' | BudgetFigure;
+
 export type BudgetDetails = {
   kind: 'budget';
   budget: string;
   scope: BudgetScope;
-  figure: BudgetFigure;
+  figure: BudgetAlertFigure;
   threshold: number;
-  /** The figure's value (actual, live or forecast). */
+  /** The figure's value: for `spent`, the highest of the figures that reached the threshold. */
   value: number;
+  /** For `spent`: the configured figures that reached the threshold (billed, live or both). */
+  crossed?: SpentFigure[];
   amount: number;
   /** The budget's time zone: its periods and every time shown for it are in this zone. */
   timeZone: string;
@@ -134,6 +145,11 @@ export type CapacityDetails = {
   to: string | number;
   cloud: string | null;
   at: number;
+  /**
+   * USD per GPU per hour the catalog asks at the change (its row for the data center, or the
+   * overall one), null where it gives none; absent in details of an older podwarden.
+   */
+  price?: { secure: number | null; community: number | null };
 };
 
 export type WasteDetails = {

@@ -71,7 +71,8 @@ describe('the alert Alertmanager is sent', () => {
       now,
     });
     // The email's words: its subject line, and its lead sentences and details, line for line.
-    expect(email.subject).toBe(alert.annotations.summary);
+    // The same words; the email adds the account Alertmanager carries as a label.
+    expect(email.subject).toBe(`[${record.account}] ${alert.annotations.summary}`);
     const lines = alert.annotations.description?.split('\n').filter((line) => line.trim() !== '') ?? [];
     expect(lines.length).toBeGreaterThan(3);
     for (const line of lines) expect(email.text).toContain(line);

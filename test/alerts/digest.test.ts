@@ -88,7 +88,7 @@ describe('the daily digest', () => {
     expect(more).toEqual([]);
     expect(first?.createdAt).toBe(START + 8 * HOUR);
     expect(first?.to).toEqual(['ml-team@example.com']);
-    expect(first?.subject).toBe('podwarden daily: 1 open, $26/day at stake, saved $3.28');
+    expect(first?.subject).toBe('[sim] Daily: 1 open, $26/day at stake, saved $3.28');
     expect(first?.text).toMatch(/Endpoint sdxl-turbo idle workers\s+\$26\.40\/day for 14h/);
     expect(first?.text).toMatch(
       /nb-bob\s+stopped Mon 2 Nov, 07:00 CET; 2h at \$1\.64\/h, still stopped: saved \$3\.28/,
@@ -129,7 +129,7 @@ describe('the daily digest', () => {
     const [only, ...more] = digests(b);
     expect(more).toEqual([]);
     expect(only?.to).toEqual(['ops@example.com']);
-    expect(only?.subject).toBe('podwarden daily: 0 open, would have saved $1.64');
+    expect(only?.subject).toBe('[sim] Daily: 0 open, would have saved $1.64');
     expect(only?.text).toContain('Nothing is open in account sim.');
     expect(only?.text).toContain("In the last 24 hours, podwarden's dry-run stops would have saved $1.64.");
   }, 120_000);

@@ -129,7 +129,7 @@ describe('the outbox', () => {
     bench = alertBench();
     await bench.run(10 * MINUTE, () => [budgetFinding('gpu', 'forecast', 100)]);
     expect(bench.outbox().map((m) => [m.subject, m.to, m.sentAt])).toEqual([
-      ['Budget gpu: forecast crossed 100%', [], null],
+      ['[sim] Budget gpu: forecast crossed 100%', [], null],
     ]);
     expect(bench.sent).toEqual([]);
   });

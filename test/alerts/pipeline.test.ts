@@ -80,7 +80,7 @@ describe('grouping and digests', () => {
     await bench.clock.advanceBy(MINUTE);
     await bench.tick([finding('waste:sim:stuck-starting:pod-1'), finding('waste:sim:stuck-starting:pod-2')]);
     expect(announced()).toEqual([['waste:sim:stuck-starting:pod-1', 'waste:sim:stuck-starting:pod-2']]);
-    expect(subjects()[0]).toMatch(/^waste:sim:stuck-starting:pod-\d happened, \$1\.00 \(\+1 more\)$/);
+    expect(subjects()[0]).toMatch(/^\[sim\] waste:sim:stuck-starting:pod-\d happened, \$1\.00 \(\+1 more\)$/);
     expect(bench.outbox()[0]?.text).toContain('2 new alerts');
   });
 
@@ -131,7 +131,7 @@ describe('repeat interval and resolved notices', () => {
       ['repeat_elapsed', MINUTE + 4 * HOUR],
       ['repeat_elapsed', MINUTE + 8 * HOUR],
     ]);
-    expect(subjects()[1]).toBe('Still: waste:sim:volume-unmounted:vol-1 happened, $1.00');
+    expect(subjects()[1]).toBe('[sim] Still: waste:sim:volume-unmounted:vol-1 happened, $1.00');
     await bench.run(40 * MINUTE, () => []);
     expect(
       bench
@@ -139,7 +139,7 @@ describe('repeat interval and resolved notices', () => {
         .map((m) => m.reason)
         .slice(3),
     ).toEqual(['all_resolved']);
-    expect(subjects()[3]).toBe('Resolved: waste:sim:volume-unmounted:vol-1 happened, $1.00');
+    expect(subjects()[3]).toBe('[sim] Resolved: waste:sim:volume-unmounted:vol-1 happened, $1.00');
     await bench.run(6 * HOUR, () => []);
     expect(bench.outbox()).toHaveLength(4);
   });
@@ -163,7 +163,7 @@ describe('repeat interval and resolved notices', () => {
     await bench.run(10 * MINUTE, () => [a, b]);
     await bench.run(40 * MINUTE, () => [a]);
     expect(bench.outbox().map((m) => m.reason)).toEqual(['first', 'new_resolved']);
-    expect(subjects()[1]).toBe('Resolved: waste:sim:stuck-starting:pod-2 happened, $1.00');
+    expect(subjects()[1]).toBe('[sim] Resolved: waste:sim:stuck-starting:pod-2 happened, $1.00');
     expect(bench.outbox()[1]?.text).toContain('1 resolved alert, 1 more still firing');
   });
 });
@@ -253,7 +253,7 @@ describe('the messages the pipeline writes', () => {
     });
     const budget = (billed: number) => ({
       ...budgetFinding('gpu-daily', 'actual', 80),
-      details: { ...ALERTS['budget-actual']?.details, value: billed, actual: billed, evaluatedAt: bench.clock.now() },
+      details: { ...ALERTS['budget-spent-80']?.details, value: billed, actual: billed, evaluatedAt: bench.clock.now() },
     });
     await bench.run(5 * MINUTE, () => [budget(92.4)]);
     expect(bench.outbox()).toHaveLength(1);
@@ -261,7 +261,7 @@ describe('the messages the pipeline writes', () => {
     expect(bench.outbox()[0]?.text).toContain('$92.40');
     await bench.run(HOUR, (now) => [budget(now - START > 30 * MINUTE ? 97.1 : 92.4)]);
     const repeat = bench.outbox()[1];
-    expect(repeat?.subject).toMatch(/^Still: /);
+    expect(repeat?.subject).toMatch(/^\[sim\] Still: /);
     expect(repeat?.text).toContain('$97.10');
     expect(repeat?.html).toContain('$97.10');
   });

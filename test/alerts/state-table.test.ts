@@ -84,7 +84,7 @@ describe('flapping', () => {
     const mails = bench.outbox();
     expect(mails.map((m) => m.reason)).toEqual(['first', 'all_resolved', 'new_alerts', 'all_resolved', 'flapping']);
     const notice = mails[4];
-    expect(notice?.subject).toMatch(/^Flapping: /);
+    expect(notice?.subject).toMatch(/^\[sim\] Flapping: /);
     expect(notice?.subject.length).toBeLessThanOrEqual(80);
     expect(notice?.text).toContain('fired 3 times in the last 6h');
     expect(notice?.text).toContain('~10m of every hour');

@@ -42,11 +42,11 @@ describe('templates', () => {
     const info = alert(1, 'info', 'Endpoint sdxl idle, $16.56/day');
     const critical = alert(2, 'critical', 'Budget gpu: live spend $512.00 crossed 100% of $500.00');
     expect(subjectOf({ fresh: [info, critical], firing: [info, critical] })).toBe(
-      'Budget gpu: live spend $512.00 crossed 100% of $500.00 (+1 more)',
+      '[sim] Budget gpu: live spend $512.00 crossed 100% of $500.00 (+1 more)',
     );
-    expect(subjectOf({ reason: 'repeat_elapsed', firing: [info] })).toBe('Still: Endpoint sdxl idle, $16.56/day');
+    expect(subjectOf({ reason: 'repeat_elapsed', firing: [info] })).toBe('[sim] Still: Endpoint sdxl idle, $16.56/day');
     expect(subjectOf({ reason: 'all_resolved', resolved: [alert(3, 'info', 'Volume x unmounted', T)] })).toBe(
-      'Resolved: Volume x unmounted',
+      '[sim] Resolved: Volume x unmounted',
     );
   });
 

@@ -150,9 +150,9 @@ describe('podwarden demo', () => {
       const subjects = mails.map((file) => headerValue(readFileSync(join(mailDir, file), 'utf8'), 'subject'));
       expect(subjects).toEqual(
         expect.arrayContaining([
-          expect.stringMatching(/^Budget demo-daily at \d+% \(\$\d+\.\d\d of \$100\)/),
-          expect.stringMatching(/^Pod demo-notebook would be stopped at .* \(dry run\)/),
-          expect.stringMatching(/^H200 SXM is back: NONE → HIGH/),
+          expect.stringMatching(/^\[[^\]]+\] Budget demo-daily at \d+% \(\$\d+\.\d\d of \$100\)/),
+          expect.stringMatching(/^\[[^\]]+\] Pod demo-notebook would be stopped at .* \(dry run\)/),
+          expect.stringMatching(/^\[[^\]]+\] H200 SXM is back: NONE → HIGH/),
         ]),
       );
       // One console line per message, naming its subject and file.

@@ -49,7 +49,7 @@ describe('the daily digest over a small-team day and a bit', () => {
     expect(second).toBeGreaterThanOrEqual(25 * HOUR);
     expect(second).toBeLessThan(26 * HOUR);
     for (const email of digests) {
-      expect(email.subject).toMatch(/^podwarden daily: \d+ open, \$[\d,]+\/day at stake/);
+      expect(email.subject).toMatch(/^\[placeholder\] Daily: \d+ open, \$[\d,]+\/day at stake/);
       expect(email.subject.length).toBeLessThanOrEqual(80);
       expect(email.delivered).toBe(true);
     }

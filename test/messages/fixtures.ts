@@ -41,7 +41,12 @@ function alert(
   };
 }
 
-function budget(figure: BudgetDetails['figure'], threshold: number, value: number): BudgetDetails {
+function budget(
+  figure: BudgetDetails['figure'],
+  threshold: number,
+  value: number,
+  spent: Pick<BudgetDetails, 'actual' | 'live'> & Partial<Pick<BudgetDetails, 'crossed' | 'runsOutAt'>>,
+): BudgetDetails {
   return {
     kind: 'budget',
     budget: 'gpu-daily',
@@ -52,13 +57,12 @@ function budget(figure: BudgetDetails['figure'], threshold: number, value: numbe
     amount: 100,
     timeZone: 'America/New_York',
     period: { kind: 'day', label: '2026-11-02', startMs: DAY_START, endMs: DAY_START + 24 * HOUR },
-    actual: 92.4,
-    live: 100.84,
     currentPerHour: 38.5,
     trailing: { perHour: 4.94, windowMs: 24 * HOUR, forecast: 175.5 },
     forecastAtCurrentRate: 675.34,
     runsOutAt: null,
     evaluatedAt: NOW,
+    ...spent,
     drivers: [
       { kind: 'pods', resourceId: 'p7x2k9', name: 'train-llama-70b', amount: 61.2 },
       { kind: 'serverless', resourceId: 'ep-sdxl', name: 'sdxl-turbo', amount: 21.05 },
@@ -117,6 +121,7 @@ const capacity: CapacityDetails = {
   to: 'HIGH',
   cloud: null,
   at: NOW - 4 * MIN,
+  price: { secure: 3.99, community: 3.29 },
 };
 
 const waste: WasteDetails = {
@@ -164,26 +169,28 @@ const health: HealthDetails = {
 
 /** Every kind of alert by the name its golden files carry. */
 export const ALERTS: Record<string, NotifyAlert> = {
-  'budget-actual': alert(
+  // Live spend past 80 %, billing not yet.
+  'budget-spent-80': alert(
     1,
     'budget',
-    'critical',
-    { budget: 'gpu-daily', figure: 'actual', threshold: '80', scope: 'account' },
-    budget('actual', 80, 92.4),
+    'warning',
+    { budget: 'gpu-daily', figure: 'spent', threshold: '80', scope: 'account' },
+    budget('spent', 80, 83.6, { actual: 78.1, live: 83.6, crossed: ['live'], runsOutAt: NOW + 26 * MIN }),
   ),
-  'budget-live': alert(
+  // Both figures past 100 %.
+  'budget-spent': alert(
     2,
     'budget',
     'critical',
-    { budget: 'gpu-daily', figure: 'live', threshold: '100', scope: 'account' },
-    budget('live', 100, 100.84),
+    { budget: 'gpu-daily', figure: 'spent', threshold: '100', scope: 'account' },
+    budget('spent', 100, 110.75, { actual: 103.2, live: 110.75, crossed: ['actual', 'live'] }),
   ),
   'budget-forecast': alert(
     3,
     'budget',
     'critical',
     { budget: 'gpu-daily', figure: 'forecast', threshold: '100', scope: 'account' },
-    budget('forecast', 100, 175.5),
+    budget('forecast', 100, 175.5, { actual: 92.4, live: 100.84 }),
   ),
   'idle-notify': alert(4, 'idle', 'info', idleLabels, idle('idle')),
   'idle-held': alert(5, 'idle', 'info', { ...idleLabels, held: 'true' }, idle('held')),
@@ -255,7 +262,7 @@ const bobIdle = alert(
 export const DIGEST: DigestNotice = {
   kind: 'digest',
   account: 'team',
-  open: [ALERTS['budget-live'], bobIdle, ALERTS.waste, ALERTS['waste-endpoint']].map((open) => {
+  open: [ALERTS['budget-spent'], bobIdle, ALERTS.waste, ALERTS['waste-endpoint']].map((open) => {
     if (!open) throw new Error('fixture missing');
     return open;
   }),
@@ -288,3 +295,13 @@ export const DIGEST: DigestNotice = {
   recipients: ['finance@example.com', 'ml-team@example.com'],
   now: NOW,
 };
+
+/**
+ * The grouped idle mail: one Pod held idle (fired first) and now warned, in one message, as the
+ * default grouping (account, rule) puts them.
+ */
+export function idleGroupedNotification(): Notification {
+  const held = { ...(ALERTS['idle-held'] as NotifyAlert), firedAt: NOW - 20 * MIN };
+  const warn = ALERTS['idle-warn'] as NotifyAlert;
+  return { ...firstNotification(held), firing: [held, warn], fresh: [held, warn] };
+}

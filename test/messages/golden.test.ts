@@ -1,12 +1,21 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { NotifyAlert } from '../../src/alerts/alert.js';
 import { emailLinks } from '../../src/links/email-links.js';
 import { readToken } from '../../src/links/token.js';
 import { renderMessage, SUBJECT_MAX } from '../../src/messages/email.js';
 import { renderDigest, renderFlappingNotice } from '../../src/messages/notices.js';
 import { alertDescription, alertSummary } from '../../src/messages/summary.js';
-import { ALERTS, DIGEST, FLAPPING, firstNotification, NOW, resolvedNotification } from './fixtures.js';
+import {
+  ALERTS,
+  DIGEST,
+  FLAPPING,
+  firstNotification,
+  idleGroupedNotification,
+  NOW,
+  resolvedNotification,
+} from './fixtures.js';
 
 /**
  * Every kind of email, text and HTML, against golden files: a change to a message is a reviewed
@@ -55,10 +64,12 @@ const twoRecipients = (alert: unknown) => ({
 const MESSAGES: Record<string, ReturnType<typeof renderMessage>> = {
   ...Object.fromEntries(Object.entries(ALERTS).map(([name, alert]) => [name, renderMessage(firstNotification(alert))])),
   'idle-resolved': renderMessage(resolvedNotification(ALERTS['idle-notify'] as never)),
-  'budget-resolved': renderMessage(resolvedNotification(ALERTS['budget-live'] as never)),
+  'budget-resolved': renderMessage(resolvedNotification(ALERTS['budget-spent'] as never)),
   'idle-warn-links': withLinks(firstNotification(ALERTS['idle-warn'] as never)),
   'idle-notify-links': withLinks(twoRecipients(ALERTS['idle-notify'])),
-  'budget-live-links': withLinks(firstNotification(ALERTS['budget-live'] as never)),
+  'budget-spent-links': withLinks(firstNotification(ALERTS['budget-spent'] as never)),
+  'idle-grouped': renderMessage(idleGroupedNotification()),
+  'idle-grouped-links': withLinks(idleGroupedNotification()),
   flapping: renderFlappingNotice(FLAPPING),
   digest: renderDigest(DIGEST),
   'digest-held': renderDigest({
@@ -173,14 +184,63 @@ describe('golden emails', () => {
     ]);
     // A stopped Pod is not offered to keep running; a budget alert only to silence.
     expect(withLinks(firstNotification(ALERTS['idle-stop'] as never)).text).not.toContain('Keep running');
-    expect(MESSAGES['budget-live-links']?.text).not.toContain('Keep running');
-    expect(MESSAGES['budget-live-links']?.text).toContain('Silence for 24 h:\n  https://podwarden.example.com/alerts/');
+    expect(MESSAGES['budget-spent-links']?.text).not.toContain('Keep running');
+    expect(MESSAGES['budget-spent-links']?.text).toContain(
+      'Silence for 24 h:\n  https://podwarden.example.com/alerts/',
+    );
+  });
+
+  it('name the account in every subject, so two accounts never send the same one', () => {
+    for (const [name, message] of Object.entries(MESSAGES)) expect(message.subject, name).toMatch(/^\[team\] /);
+    const elsewhere = (alert: NotifyAlert, account: string): NotifyAlert => ({
+      ...alert,
+      account,
+      labels: { ...alert.labels, account },
+    });
+    const warn = ALERTS['idle-warn'] as NotifyAlert;
+    const subjects = ['prod', 'staging'].map(
+      (account) => renderMessage(firstNotification(elsewhere(warn, account))).subject,
+    );
+    expect(subjects[0]).toMatch(/^\[prod\] Pod sdxl-lora-sweep /);
+    expect(subjects[1]).toBe(subjects[0]?.replace('[prod]', '[staging]'));
+    const flapping = ['prod', 'staging'].map((account) => renderFlappingNotice({ ...FLAPPING, account }).subject);
+    expect(flapping[0]).not.toBe(flapping[1]);
+    const digests = ['prod', 'staging'].map((account) => renderDigest({ ...DIGEST, account }).subject);
+    expect(digests[0]).not.toBe(digests[1]);
+    // A budget over every account says so.
+    const all = ALERTS['budget-spent'] as NotifyAlert;
+    expect(renderMessage(firstNotification(elsewhere(all, 'all'))).subject).toMatch(/^\[all accounts\] Budget /);
+  });
+
+  it('say one idle Pod once: its table, commands and exclusion once, its Silence links for the warning', () => {
+    const text = MESSAGES['idle-grouped-links']?.text ?? '';
+    const count = (what: string) => text.split(what).length - 1;
+    expect(count('Idle since  '), text).toBe(1);
+    expect(count('\nCommands\n')).toBe(1);
+    expect(count('To exclude the Pod for good')).toBe(1);
+    // What the held notice adds to the warning stays: the memory it holds.
+    expect(count('GPU memory in use over the same window')).toBe(1);
+    expect(MESSAGES['idle-grouped-links']?.subject).not.toContain('more');
+    // The Silence links under the warning are for the warning (the most severe alert of the Pod).
+    const silences = [...text.matchAll(/^Silence[^\n]*:\n {2}(https:\/\/\S+)$/gm)].map(([, href]) => {
+      const reading = readToken(LINK_SECRET, new URL(href as string).searchParams.get('t') ?? '');
+      if (!reading.ok) throw new Error(reading.reason);
+      return reading.claims.subject;
+    });
+    expect(silences).toEqual([ALERTS['idle-warn']?.key, ALERTS['idle-warn']?.key]);
+  });
+
+  it('give a capacity change its price and data center', () => {
+    const text = MESSAGES.capacity?.text ?? '';
+    expect(text).toMatch(/Price +\$3\.99\/h secure cloud, \$3\.29\/h community cloud/);
+    expect(text).toMatch(/Data center +US-KS-2/);
   });
 
   it('give other outputs (Alertmanager) the same one-line summary and plain description', () => {
-    const alert = ALERTS['budget-live'];
+    const alert = ALERTS['budget-spent'];
     if (!alert) throw new Error('fixture missing');
-    expect(alertSummary(alert)).toBe(MESSAGES['budget-live']?.subject);
+    // The same words without the account, which Alertmanager carries as a label.
+    expect(`[team] ${alertSummary(alert)}`).toBe(MESSAGES['budget-spent']?.subject);
     const description = alertDescription(alert, NOW);
     expect(description).toContain('gpu-daily');
     expect(description).not.toContain('first notification');

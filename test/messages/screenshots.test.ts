@@ -19,6 +19,8 @@ const messages: Record<string, string> = {
   'email-digest': renderDigest(DIGEST).html,
   // With http.publicUrl: the signed links as the golden test renders them (golden.test.ts).
   'email-idle-warn-links': readFileSync('test/golden/email/idle-warn-links.html', 'utf8'),
+  // One Pod held idle and warned: the grouped idle mail, with its links.
+  'email-idle-grouped-links': readFileSync('test/golden/email/idle-grouped-links.html', 'utf8'),
 };
 
 describe.skipIf(!hasChromium())('emails in Chromium', () => {

@@ -96,20 +96,22 @@ describe('a monthly budget crossing 50, 80 and 100 % (podwarden simulate)', () =
     // while a higher one fires, so the forecast's 50 % and 80 % are never announced.
     expect(received.map((mail) => mail.alertKeys)).toEqual([
       ['budget:all:gpu-month:forecast:100'],
-      ['budget:all:gpu-month:actual:50', 'budget:all:gpu-month:live:50'],
-      ['budget:all:gpu-month:actual:80', 'budget:all:gpu-month:live:80'],
-      ['budget:all:gpu-month:actual:100', 'budget:all:gpu-month:live:100'],
+      ['budget:all:gpu-month:spent:50'],
+      ['budget:all:gpu-month:spent:80'],
+      ['budget:all:gpu-month:spent:100'],
     ]);
-    const [forecast, ...actuals] = received.map((mail) => mail.subject);
+    const [forecast, ...spent] = received.map((mail) => mail.subject);
     // 30 days at $10/h ahead of it.
-    expect(forecast).toMatch(/^Budget gpu-month forecast \$7,2\d\d\.\d\d by month's end: 7,?2\d\d% of \$100$/);
-    actuals.forEach((subject, index) => {
+    expect(forecast).toMatch(
+      /^\[all accounts\] Budget gpu-month forecast \$7,2\d\d\.\d\d by month's end: 7,?2\d\d% of \$100$/,
+    );
+    spent.forEach((subject, index) => {
       const threshold = [50, 80, 100][index] as number;
       expect(subject).toMatch(
-        /^Budget gpu-month at \d+% \(\$\d+\.\d\d of \$100\) — .+ left in the month \(\+1 more\)$/,
+        /^\[all accounts\] Budget gpu-month at \d+% \(\$\d+\.\d\d of \$100\), .+ left$/,
       );
       expect(subject.length).toBeLessThanOrEqual(80);
-      // Billing is read every 15 minutes: the billed figure is past the threshold by less than one read.
+      // Live spend is read every minute: past the threshold by less than a few minutes' spend.
       expect(firstAmount(subject)).toBeGreaterThanOrEqual(threshold);
       expect(firstAmount(subject)).toBeLessThan(threshold + 2.6);
     });
@@ -119,17 +121,7 @@ describe('a monthly budget crossing 50, 80 and 100 % (podwarden simulate)', () =
     expect(received.every((mail) => mail.to.join() === 'finops@example.com')).toBe(true);
 
     const fired = report.alerts.filter((a) => a.state === 'firing').map((a) => a.key.split(':').slice(3).join(':'));
-    expect(fired).toEqual([
-      'forecast:50',
-      'forecast:80',
-      'forecast:100',
-      'actual:50',
-      'live:50',
-      'actual:80',
-      'live:80',
-      'actual:100',
-      'live:100',
-    ]);
+    expect(fired).toEqual(['forecast:50', 'forecast:80', 'forecast:100', 'spent:50', 'spent:80', 'spent:100']);
     expect(report.alerts.every((a) => a.rule === 'budget')).toBe(true);
   }, 300_000);
 
@@ -144,7 +136,7 @@ describe('a monthly budget crossing 50, 80 and 100 % (podwarden simulate)', () =
       {
         at: '2026-11-28T00:01:30Z',
         to: ['you@replay.invalid'],
-        subject: expect.stringMatching(/^Budget gpu-month forecast \$7,2\d\d\.\d\d by month's end/),
+        subject: expect.stringMatching(/^\[all accounts\] Budget gpu-month forecast \$7,2\d\d\.\d\d by month's end/),
         delivered: true,
         reason: 'first',
         alertKeys: ['budget:all:gpu-month:forecast:100'],

@@ -124,7 +124,7 @@ describe('budgetStatus', () => {
 });
 
 describe('budgetFindings', () => {
-  it('alerts each figure at each threshold it reached, saying how much, when it runs out and what drives it', () => {
+  it('alerts spend (billed and live, one alert) and the forecast at each threshold reached, saying how much, when it runs out and what drives it', () => {
     const database = databases.open();
     november(database);
     const [status] = budgetStatus(
@@ -135,35 +135,43 @@ describe('budgetFindings', () => {
     if (!status) throw new Error('no status');
     const findings = budgetFindings(status);
     expect(findings.map((f) => f.key)).toEqual([
-      'budget:all:all-in:actual:50',
-      'budget:all:all-in:live:50',
+      'budget:all:all-in:spent:50',
       'budget:all:all-in:forecast:50',
       'budget:all:all-in:forecast:80',
       'budget:all:all-in:forecast:100',
     ]);
-    const [actual50] = findings;
-    expect(actual50?.summary).toBe('Budget all-in: billed spend $756.00 crossed 50% of $1,000.00 (2026-11)');
-    expect(actual50?.labels).toEqual({
+    const [spent50] = findings;
+    expect(spent50?.summary).toMatch(
+      /^Budget all-in: spend \$7\d\d\.\d\d \(billed \$756\.00\) crossed 50% of \$1,000\.00 \(2026-11\)$/,
+    );
+    expect(spent50?.labels).toEqual({
       rule: 'budget',
       account: 'all',
       budget: 'all-in',
-      figure: 'actual',
+      figure: 'spent',
       threshold: '50',
       scope: 'account',
     });
-    expect(actual50?.recipients).toEqual(['cfo@example.com']);
-    expect(actual50?.details).toMatchObject({ kind: 'budget', figure: 'actual', threshold: 50, amount: 1000 });
-    expect(actual50?.details.currentPerHour).toBeCloseTo(3.11, 2);
-    expect(toIso(actual50?.details.runsOutAt as number)).toMatch(/^2026-11-14T/);
-    expect(actual50?.details.drivers).toEqual([
+    expect(spent50?.recipients).toEqual(['cfo@example.com']);
+    expect(spent50?.details).toMatchObject({
+      kind: 'budget',
+      figure: 'spent',
+      crossed: ['actual', 'live'],
+      threshold: 50,
+      amount: 1000,
+      actual: 756,
+    });
+    expect(spent50?.details.currentPerHour).toBeCloseTo(3.11, 2);
+    expect(toIso(spent50?.details.runsOutAt as number)).toMatch(/^2026-11-14T/);
+    expect(spent50?.details.drivers).toEqual([
       { kind: 'pods', resourceId: expect.any(String), name: 'train-a', amount: 481 },
       { kind: 'pods', resourceId: expect.any(String), name: 'train-b', amount: 240.5 },
       { kind: 'network_volumes', resourceId: 'vol-1', name: 'datasets', amount: 24.05 },
     ]);
-    expect(findings[4]?.summary).toMatch(
+    expect(findings[3]?.summary).toMatch(
       /^Budget all-in: forecast \$2,25\d\.\d\d for 2026-11 crosses 100% of \$1,000\.00$/,
     );
-    expect(findings[4]?.severity).toBe('critical');
+    expect(findings[3]?.severity).toBe('critical');
   });
 
   it('alerts only the figures the budget asks for', () => {
@@ -175,8 +183,28 @@ describe('budgetFindings', () => {
       NOW,
     );
     expect(status && budgetFindings(status).map((f) => f.key)).toEqual([
-      'budget:all:b:live:75',
-      'budget:all:b:live:76',
+      'budget:all:b:spent:75',
+      'budget:all:b:spent:76',
     ]);
+  });
+
+  it('fires a threshold when the first configured figure reaches it, and says which have', () => {
+    const database = databases.open();
+    november(database);
+    const [status] = budgetStatus(database, config([{ name: 'b', amount: 1000, thresholds: [75.8] }]), NOW);
+    if (!status) throw new Error('no status');
+    // Billed $756.00 has not reached $758 yet; live, with what is not billed yet, has.
+    expect(status.actual).toBeLessThan(758);
+    expect(status.live).toBeGreaterThanOrEqual(758);
+    const [spent] = budgetFindings(status);
+    expect(spent?.key).toBe('budget:all:b:spent:75.8');
+    expect(spent?.details).toMatchObject({ crossed: ['live'], value: Math.round(status.live * 100) / 100 });
+    // Asked for billed spend only, live spend crossing says nothing.
+    const [billedOnly] = budgetStatus(
+      database,
+      config([{ name: 'b', amount: 1000, thresholds: [75.8], figures: ['actual'] }]),
+      NOW,
+    );
+    expect(billedOnly && budgetFindings(billedOnly)).toEqual([]);
   });
 });

@@ -125,12 +125,18 @@ describe('capacity alerts (podwarden simulate)', () => {
       ['2026-11-02T03:00:30Z', 'firing', 'capacity:sim:NVIDIA H200:POD:all:fall@'],
     ]);
     expect(report.emails.map((e) => [e.at, e.subject, e.delivered])).toEqual([
-      ['2026-11-02T01:01:30Z', 'H200 SXM is back: NONE → LOW across data centers', true],
-      ['2026-11-02T02:00:30Z', 'H200 SXM is back: LOW → HIGH in US-KS-2', true],
-      ['2026-11-02T03:00:30Z', 'H200 SXM is running out: HIGH → NONE across data centers', true],
+      ['2026-11-02T01:01:30Z', '[sim] H200 SXM is back: NONE → LOW across data centers', true],
+      ['2026-11-02T02:00:30Z', '[sim] H200 SXM is back: LOW → HIGH in US-KS-2', true],
+      ['2026-11-02T03:00:30Z', '[sim] H200 SXM is running out: HIGH → NONE across data centers', true],
     ]);
     const received = await peer.waitFor(3);
     expect(received.map((mail) => mail.subject)).toEqual(report.emails.map((e) => e.subject));
     expect(received.every((mail) => mail.to.join() === 'ml@example.com')).toBe(true);
+    // Each says what a GPU costs and where (the body is quoted-printable: lines may break at "=").
+    for (const mail of received) {
+      const body = mail.body.replace(/=\r?\n/g, '');
+      expect(body).toMatch(/a GPU costs \$\d+\.\d\d\/h secure cloud/);
+      expect(body).toMatch(/Data center +(US-KS-2|all data centers together)/);
+    }
   }, 120_000);
 });

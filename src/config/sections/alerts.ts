@@ -28,7 +28,7 @@ export function alertsSection(ctx: ParseContext) {
       groupInterval: duration().prefault('5m'),
       repeatInterval: duration().prefault('4h'),
       groupBy: z.array(z.string().min(1)).prefault(['account', 'rule', 'budget']),
-      /** A budget's higher threshold mutes its lower ones for the same figure (100 % mutes 80 % and 50 %). */
+      /** A budget's higher threshold mutes its lower ones of the same figure, spend or forecast (100 % mutes 80 % and 50 %). */
       inhibit: z.boolean().default(true),
       /**
        * The rules whose alerts send a notice when they resolve. Not idle by default: a Pod that got

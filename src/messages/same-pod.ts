@@ -1,0 +1,76 @@
+import type { NotifyAlert } from '../alerts/alert.js';
+import type { AlertView, Block, CommandsBlock } from './view.js';
+
+/**
+ * A message often carries several alerts about one Pod (held idle, then warned): a person reads
+ * about the Pod once. The most severe alert's view leads; the others add only what it does not
+ * say: their lead sentences after the first (every idle view opens with the same "Pod … since …
+ * costs …"), a sparkline it lacks (GPU memory held), commands it lacks, notes it lacks. Their
+ * tables repeat the Pod's figures and are left out.
+ */
+
+/** The Pod an alert is about, for idle alerts about one Pod (never a cluster); else undefined. */
+export function podOf(alert: Pick<NotifyAlert, 'rule' | 'account' | 'labels'>): string | undefined {
+  const podId = alert.labels.pod_id;
+  if (alert.rule !== 'idle' || !podId || alert.labels.cluster_id) return undefined;
+  return `${alert.account}/${podId}`;
+}
+
+/** Alerts in their order, those about one Pod gathered at the first of them. */
+export function byPod<T extends Pick<NotifyAlert, 'rule' | 'account' | 'labels'>>(alerts: readonly T[]): T[][] {
+  const groups: T[][] = [];
+  const ofPod = new Map<string, T[]>();
+  for (const alert of alerts) {
+    const pod = podOf(alert);
+    const group = pod === undefined ? undefined : ofPod.get(pod);
+    if (group) {
+      group.push(alert);
+      continue;
+    }
+    const fresh = [alert];
+    groups.push(fresh);
+    if (pod !== undefined) ofPod.set(pod, fresh);
+  }
+  return groups;
+}
+
+/** One view of one Pod: `top` with what each of `others` adds. */
+export function mergeViews(top: AlertView, others: readonly AlertView[]): AlertView {
+  const lead = [...top.lead];
+  const blocks: Block[] = top.blocks.map((block) =>
+    block.type === 'commands' ? { ...block, items: [...block.items] } : block,
+  );
+  for (const other of others) {
+    for (const sentence of other.lead.slice(1)) if (!lead.includes(sentence)) lead.push(sentence);
+    for (const block of other.blocks) addBlock(blocks, block);
+  }
+  return { ...top, lead, blocks };
+}
+
+function addBlock(blocks: Block[], block: Block): void {
+  switch (block.type) {
+    case 'spark': {
+      if (blocks.some((b) => b.type === 'spark' && b.label === block.label)) return;
+      const lastSpark = blocks.findLastIndex((b) => b.type === 'spark');
+      blocks.splice(lastSpark + 1, 0, block);
+      return;
+    }
+    case 'commands': {
+      const commands = blocks.find((b): b is CommandsBlock => b.type === 'commands');
+      if (!commands) {
+        blocks.push(block);
+        return;
+      }
+      for (const item of block.items) {
+        if (!commands.items.some((i) => i.command === item.command)) commands.items.push(item);
+      }
+      return;
+    }
+    case 'note':
+      if (!blocks.some((b) => b.type === 'note' && b.text === block.text)) blocks.push(block);
+      return;
+    default:
+      // Tables, lists and bars repeat the Pod's figures in the other alert's words.
+      return;
+  }
+}
