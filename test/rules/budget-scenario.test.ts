@@ -107,9 +107,7 @@ describe('a monthly budget crossing 50, 80 and 100 % (podwarden simulate)', () =
     );
     spent.forEach((subject, index) => {
       const threshold = [50, 80, 100][index] as number;
-      expect(subject).toMatch(
-        /^\[all accounts\] Budget gpu-month at \d+% \(\$\d+\.\d\d of \$100\), .+ left$/,
-      );
+      expect(subject).toMatch(/^\[all accounts\] Budget gpu-month at \d+% \(\$\d+\.\d\d of \$100\), .+ left$/);
       expect(subject.length).toBeLessThanOrEqual(80);
       // Live spend is read every minute: past the threshold by less than a few minutes' spend.
       expect(firstAmount(subject)).toBeGreaterThanOrEqual(threshold);
