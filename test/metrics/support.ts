@@ -2,11 +2,13 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { onTestFinished } from 'vitest';
 import { RealClock } from '../../src/clock.js';
 import { defaultConfig } from '../../src/config/load.js';
 import { Daemon, type DaemonOptions } from '../../src/daemon.js';
 import { silentLogger } from '../../src/log.js';
 import { createMetrics } from '../../src/metrics/registry.js';
+import { type MetricsServer, startMetricsServer } from '../../src/metrics/server.js';
 import { type Harness, startHarness } from '../helpers/harness.js';
 import { hasPeer } from '../helpers/peers.js';
 
@@ -39,6 +41,28 @@ export async function startDaemonHarness(
       await harness.close();
     },
   };
+}
+
+/**
+ * startDaemonHarness plus the metrics and status server on it, listening on a free loopback port
+ * unless `tune` says otherwise; both are closed (server first) when the current test finishes,
+ * also when it fails or the server does not start.
+ */
+export async function startDaemonServer(
+  scenario: string | Record<string, unknown>,
+  tune?: Parameters<typeof startHarness>[1],
+): Promise<{ h: DaemonHarness; server: MetricsServer }> {
+  const h = await startDaemonHarness(scenario, (config) => {
+    config.http.listen = '127.0.0.1:0';
+    tune?.(config);
+  });
+  let server: MetricsServer | undefined;
+  onTestFinished(async () => {
+    await server?.close();
+    await h.close();
+  });
+  server = await startMetricsServer({ config: h.config, daemon: h.daemon, clock: h.clock, log: silentLogger() });
+  return { h, server };
 }
 
 export interface Sample {

@@ -1,9 +1,7 @@
 import { networkInterfaces } from 'node:os';
 import { request } from 'undici';
-import { afterEach, describe, expect, it } from 'vitest';
-import { silentLogger } from '../../src/log.js';
-import { type MetricsServer, startMetricsServer } from '../../src/metrics/server.js';
-import { type DaemonHarness, startDaemonHarness } from '../metrics/support.js';
+import { describe, expect, it } from 'vitest';
+import { startDaemonServer } from '../metrics/support.js';
 
 const TOKEN = 'page-test-token-0123456789';
 const CSP =
@@ -27,21 +25,11 @@ const scenario = {
   ],
 };
 
-let h: DaemonHarness | undefined;
-let server: MetricsServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-  await h?.close();
-  h = undefined;
-});
-
 async function start(options: { token?: string; listen?: string } = {}) {
-  h = await startDaemonHarness(scenario, (config) => {
+  const { h, server } = await startDaemonServer(scenario, (config) => {
     config.http.listen = options.listen ?? '127.0.0.1:0';
     if (options.token) config.http.bearerToken = options.token;
   });
-  server = await startMetricsServer({ config: h.config, daemon: h.daemon, clock: h.clock, log: silentLogger() });
   await h.drive(h.daemon.collect('pods', 'sim'));
   return { h, server };
 }

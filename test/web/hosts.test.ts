@@ -1,11 +1,9 @@
 import { request } from 'undici';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Config } from '../../src/config/schema.js';
 import { csrfFor, loadLinkSecret } from '../../src/links/index.js';
-import { silentLogger } from '../../src/log.js';
-import { type MetricsServer, startMetricsServer } from '../../src/metrics/server.js';
 import { hasChromium, launchBrowser } from '../helpers/browser.js';
-import { type DaemonHarness, startDaemonHarness } from '../metrics/support.js';
+import { type DaemonHarness, startDaemonServer } from '../metrics/support.js';
 
 // DNS rebinding: a page of evil.example whose name now resolves to 127.0.0.1 sends requests from
 // the victim's browser (so from loopback) with its own Host and Origin, and Sec-Fetch-Site says
@@ -31,21 +29,8 @@ const scenario = {
   ],
 };
 
-let h: DaemonHarness | undefined;
-let server: MetricsServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-  await h?.close();
-  h = undefined;
-});
-
 async function start(tune: (http: Config['http']) => void = () => {}) {
-  h = await startDaemonHarness(scenario, (config) => {
-    config.http.listen = '127.0.0.1:0';
-    tune(config.http);
-  });
-  server = await startMetricsServer({ config: h.config, daemon: h.daemon, clock: h.clock, log: silentLogger() });
+  const { h, server } = await startDaemonServer(scenario, (config) => tune(config.http));
   await h.drive(h.daemon.collect('pods', 'sim'));
   const port = new URL(server.url).port;
   return { h, server, port };
