@@ -3,27 +3,11 @@ import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/log.js';
 import { type MetricsServer, startMetricsServer } from '../../src/metrics/server.js';
-import { type DaemonHarness, startDaemonHarness, startDaemonServer } from './support.js';
+import { type DaemonHarness, onePodScenario, startDaemonHarness, startDaemonServer } from './support.js';
 
 const TOKEN = 'metrics-test-token';
 
-const scenario = {
-  name: 'metrics-server',
-  start: '2026-11-02T09:00:00Z',
-  apiKey: 'sim-key',
-  catalog: { gpus: [{ id: 'NVIDIA A40', name: 'A40', memory: 48, price: { secure: 0.4, community: 0.35 } }] },
-  pods: [
-    {
-      id: 'pod-1',
-      name: 'one',
-      gpu: { id: 'NVIDIA A40', count: 1 },
-      cost: 0.4,
-      status: 'RUNNING',
-      startedAt: '-1h',
-      utilization: [{ at: '-1h', gpu: 20, memory: 10 }],
-    },
-  ],
-};
+const scenario = onePodScenario('metrics-server');
 
 let server: MetricsServer | undefined;
 

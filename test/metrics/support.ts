@@ -44,6 +44,30 @@ export async function startDaemonHarness(
 }
 
 /**
+ * A scenario for the status server tests: one A40 type and one Pod, `pod-1` named `podName`,
+ * running for the past hour at 20% GPU (busy, not idle) for $0.40/h.
+ */
+export function onePodScenario(name: string, podName = 'one') {
+  return {
+    name,
+    start: '2026-11-02T09:00:00Z',
+    apiKey: 'sim-key',
+    catalog: { gpus: [{ id: 'NVIDIA A40', name: 'A40', memory: 48, price: { secure: 0.4, community: 0.35 } }] },
+    pods: [
+      {
+        id: 'pod-1',
+        name: podName,
+        gpu: { id: 'NVIDIA A40', count: 1 },
+        cost: 0.4,
+        status: 'RUNNING',
+        startedAt: '-1h',
+        utilization: [{ at: '-1h', gpu: 20, memory: 10 }],
+      },
+    ],
+  };
+}
+
+/**
  * startDaemonHarness plus the metrics and status server on it, listening on a free loopback port
  * unless `tune` says otherwise; both are closed (server first) when the current test finishes,
  * also when it fails or the server does not start.

@@ -1,29 +1,13 @@
 import { networkInterfaces } from 'node:os';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { startDaemonServer } from '../metrics/support.js';
+import { onePodScenario, startDaemonServer } from '../metrics/support.js';
 
 const TOKEN = 'page-test-token-0123456789';
 const CSP =
   "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
-const scenario = {
-  name: 'web-access',
-  start: '2026-11-02T09:00:00Z',
-  apiKey: 'sim-key',
-  catalog: { gpus: [{ id: 'NVIDIA A40', name: 'A40', memory: 48, price: { secure: 0.4, community: 0.35 } }] },
-  pods: [
-    {
-      id: 'pod-1',
-      name: 'one <b>bold</b>',
-      gpu: { id: 'NVIDIA A40', count: 1 },
-      cost: 0.4,
-      status: 'RUNNING',
-      startedAt: '-1h',
-      utilization: [{ at: '-1h', gpu: 20, memory: 10 }],
-    },
-  ],
-};
+const scenario = onePodScenario('web-access', 'one <b>bold</b>');
 
 async function start(options: { token?: string; listen?: string } = {}) {
   const { h, server } = await startDaemonServer(scenario, (config) => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Config } from '../../src/config/schema.js';
 import { csrfFor, loadLinkSecret } from '../../src/links/index.js';
 import { hasChromium, launchBrowser } from '../helpers/browser.js';
-import { type DaemonHarness, startDaemonServer } from '../metrics/support.js';
+import { type DaemonHarness, onePodScenario, startDaemonServer } from '../metrics/support.js';
 
 // DNS rebinding: a page of evil.example whose name now resolves to 127.0.0.1 sends requests from
 // the victim's browser (so from loopback) with its own Host and Origin, and Sec-Fetch-Site says
@@ -11,23 +11,7 @@ import { type DaemonHarness, startDaemonServer } from '../metrics/support.js';
 
 const TOKEN = 'hosts-test-token-0123456789';
 
-const scenario = {
-  name: 'web-hosts',
-  start: '2026-11-02T09:00:00Z',
-  apiKey: 'sim-key',
-  catalog: { gpus: [{ id: 'NVIDIA A40', name: 'A40', memory: 48, price: { secure: 0.4, community: 0.35 } }] },
-  pods: [
-    {
-      id: 'pod-1',
-      name: 'one',
-      gpu: { id: 'NVIDIA A40', count: 1 },
-      cost: 0.4,
-      status: 'RUNNING',
-      startedAt: '-1h',
-      utilization: [{ at: '-1h', gpu: 20, memory: 10 }],
-    },
-  ],
-};
+const scenario = onePodScenario('web-hosts');
 
 async function start(tune: (http: Config['http']) => void = () => {}) {
   const { h, server } = await startDaemonServer(scenario, (config) => tune(config.http));
