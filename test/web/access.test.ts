@@ -1,7 +1,7 @@
 import { networkInterfaces } from 'node:os';
-import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { onePodScenario, startDaemonServer } from '../metrics/support.js';
+import { call } from './support.js';
 
 const TOKEN = 'page-test-token-0123456789';
 const CSP =
@@ -16,21 +16,6 @@ async function start(options: { token?: string; listen?: string } = {}) {
   });
   await h.drive(h.daemon.collect('pods', 'sim'));
   return { h, server };
-}
-
-async function call(
-  url: string,
-  init: { method?: 'GET' | 'POST'; headers?: Record<string, string>; form?: Record<string, string> } = {},
-) {
-  const response = await request(url, {
-    method: init.method ?? 'GET',
-    headers: {
-      ...(init.form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
-      ...init.headers,
-    },
-    body: init.form ? new URLSearchParams(init.form).toString() : undefined,
-  });
-  return { status: response.statusCode, headers: response.headers, body: await response.body.text() };
 }
 
 /** An address of this machine that is not loopback, so a request to it does not come from loopback. */

@@ -1,9 +1,9 @@
-import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import type { Config } from '../../src/config/schema.js';
 import { csrfFor, loadLinkSecret } from '../../src/links/index.js';
 import { hasChromium, launchBrowser } from '../helpers/browser.js';
 import { type DaemonHarness, onePodScenario, startDaemonServer } from '../metrics/support.js';
+import { call } from './support.js';
 
 // DNS rebinding: a page of evil.example whose name now resolves to 127.0.0.1 sends requests from
 // the victim's browser (so from loopback) with its own Host and Origin, and Sec-Fetch-Site says
@@ -18,21 +18,6 @@ async function start(tune: (http: Config['http']) => void = () => {}) {
   await h.drive(h.daemon.collect('pods', 'sim'));
   const port = new URL(server.url).port;
   return { h, server, port };
-}
-
-async function call(
-  url: string,
-  init: { method?: 'GET' | 'POST'; headers?: Record<string, string>; form?: Record<string, string> } = {},
-) {
-  const response = await request(url, {
-    method: init.method ?? 'GET',
-    headers: {
-      ...(init.form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
-      ...init.headers,
-    },
-    body: init.form ? new URLSearchParams(init.form).toString() : undefined,
-  });
-  return { status: response.statusCode, headers: response.headers, body: await response.body.text() };
 }
 
 /** What a rebinding page of `name` sends: its own Host and Origin, and same-origin. */
