@@ -10,6 +10,7 @@ import { ScaledClock } from '../../src/simulator/scaled-clock.js';
 import { loadScenario } from '../../src/simulator/scenario.js';
 import { type Simulator, startSimulator } from '../../src/simulator/server.js';
 import { runCli, spawnCli } from '../helpers/cli.js';
+import { runConfigYaml } from '../helpers/run-config.js';
 
 /**
  * Two daemons on one database file, as real processes against the simulator: the second is
@@ -53,23 +54,7 @@ afterAll(async () => {
 function writeConfig(name: string): { path: string; dbPath: string } {
   const dbPath = join(dir, `${name}.db`);
   const path = join(dir, `${name}.yaml`);
-  writeFileSync(
-    path,
-    `accounts:
-  - name: team
-    apiKey: ${apiKey}
-    restBaseUrl: ${sim.restBaseUrl}
-    graphqlBaseUrl: ${sim.graphqlUrl}
-database:
-  path: ${dbPath}
-http:
-  listen: 127.0.0.1:0
-log:
-  format: json
-collectors:
-  billing: { backfill: 1d }
-`,
-  );
+  writeFileSync(path, runConfigYaml(sim, { apiKey, dbPath, rest: 'collectors:\n  billing: { backfill: 1d }\n' }));
   return { path, dbPath };
 }
 

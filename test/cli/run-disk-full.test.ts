@@ -9,6 +9,7 @@ import { packagePath } from '../../src/package-root.js';
 import { loadScenario } from '../../src/simulator/scenario.js';
 import { type Simulator, startSimulator } from '../../src/simulator/server.js';
 import { spawnCli } from '../helpers/cli.js';
+import { runConfigYaml } from '../helpers/run-config.js';
 
 let sim: Simulator;
 let dir: string;
@@ -21,21 +22,7 @@ beforeAll(async () => {
   sim = await startSimulator({ scenario, clock: new RealClock() });
   dbPath = join(dir, 'podwarden.db');
   configPath = join(dir, 'podwarden.yaml');
-  writeFileSync(
-    configPath,
-    `accounts:
-  - name: team
-    apiKey: ${scenario.apiKey}
-    restBaseUrl: ${sim.restBaseUrl}
-    graphqlBaseUrl: ${sim.graphqlUrl}
-database:
-  path: ${dbPath}
-http:
-  listen: 127.0.0.1:0
-log:
-  format: json
-`,
-  );
+  writeFileSync(configPath, runConfigYaml(sim, { apiKey: scenario.apiKey, dbPath }));
   // An existing, migrated database: the disk fills up under a daemon that has run before.
   openDatabase(dbPath).close();
 });

@@ -14,6 +14,7 @@ import { packagePath } from '../../src/package-root.js';
 import { parseScenario } from '../../src/simulator/scenario.js';
 import { type Simulator, startSimulator } from '../../src/simulator/server.js';
 import { spawnCli } from '../helpers/cli.js';
+import { runConfigYaml } from '../helpers/run-config.js';
 import { parseExposition, sampleValue } from '../metrics/support.js';
 
 const TOKEN = 'reload-test-token';
@@ -47,23 +48,17 @@ interface Settings {
 function writeConfig(path: string, settings: Settings = {}): void {
   writeFileSync(
     path,
-    `accounts:
-  - name: team
-    apiKey: ${apiKey}
-    restBaseUrl: ${sim.restBaseUrl}
-    graphqlBaseUrl: ${sim.graphqlUrl}
-database:
-  path: ${settings.database ?? join(dir, 'podwarden.db')}
-http:
-  listen: ${settings.listen ?? '127.0.0.1:0'}
-  bearerToken: ${TOKEN}
-log:
-  format: json
-collectors:
+    runConfigYaml(sim, {
+      apiKey,
+      dbPath: settings.database ?? join(dir, 'podwarden.db'),
+      listen: settings.listen,
+      bearerToken: TOKEN,
+      rest: `collectors:
   billing: { backfill: 1d }
 budgets:
   - { name: daily, period: day, amount: ${settings.amount ?? 100} }
 `,
+    }),
   );
 }
 

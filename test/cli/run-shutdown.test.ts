@@ -11,6 +11,7 @@ import { packagePath } from '../../src/package-root.js';
 import { loadScenario } from '../../src/simulator/scenario.js';
 import { type Simulator, startSimulator } from '../../src/simulator/server.js';
 import { spawnCli } from '../helpers/cli.js';
+import { runConfigYaml } from '../helpers/run-config.js';
 import { type SmtpPeer, startSmtp } from '../helpers/smtp.js';
 
 let sim: Simulator;
@@ -28,24 +29,17 @@ beforeAll(async () => {
   configPath = join(dir, 'podwarden.yaml');
   writeFileSync(
     configPath,
-    `accounts:
-  - name: team
-    apiKey: ${scenario.apiKey}
-    restBaseUrl: ${sim.restBaseUrl}
-    graphqlBaseUrl: ${sim.graphqlUrl}
-database:
-  path: ${dbPath}
-http:
-  listen: 127.0.0.1:0
-log:
-  format: json
-email:
+    runConfigYaml(sim, {
+      apiKey: scenario.apiKey,
+      dbPath,
+      rest: `email:
   host: 127.0.0.1
   port: ${smtp.port}
   secure: none
   from: podwarden@example.com
   to: [ops@example.com]
 `,
+    }),
   );
 });
 

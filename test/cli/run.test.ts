@@ -10,6 +10,7 @@ import { packagePath } from '../../src/package-root.js';
 import { loadScenario } from '../../src/simulator/scenario.js';
 import { type Simulator, startSimulator } from '../../src/simulator/server.js';
 import { runCli, spawnCli } from '../helpers/cli.js';
+import { runConfigYaml } from '../helpers/run-config.js';
 
 let sim: Simulator;
 let apiKey: string;
@@ -21,21 +22,14 @@ function writeConfig(name: string, extra = ''): { path: string; dbPath: string }
   const path = join(dir, `${name}.yaml`);
   writeFileSync(
     path,
-    `accounts:
-  - name: team
-    apiKey: ${apiKey}
-    restBaseUrl: ${sim.restBaseUrl}
-    graphqlBaseUrl: ${sim.graphqlUrl}
-database:
-  path: ${dbPath}
-http:
-  listen: 127.0.0.1:0
-log:
-  format: json
-collectors:
+    runConfigYaml(sim, {
+      apiKey,
+      dbPath,
+      rest: `collectors:
   pods: { schedule: "*/2 * * * * *" }
   billing: { backfill: 1d }
 ${extra}`,
+    }),
   );
   return { path, dbPath };
 }

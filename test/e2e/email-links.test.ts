@@ -11,6 +11,7 @@ import { silentLogger } from '../../src/log.js';
 import { replay } from '../../src/replay/replay.js';
 import { parseScenario } from '../../src/simulator/scenario.js';
 import { type SmtpPeer, startSmtp } from '../helpers/smtp.js';
+import { L40S, l40sCatalog } from './support/l40s-fleet.js';
 
 /**
  * The daemon's own path, with a real SMTP server: with `http.publicUrl` set, the idle warning that
@@ -20,7 +21,6 @@ import { type SmtpPeer, startSmtp } from '../helpers/smtp.js';
  */
 const MIN = 60_000;
 const START = Date.UTC(2026, 10, 2, 0, 0, 0);
-const GPU = { id: 'NVIDIA L40S', count: 1 };
 
 const scenario = () =>
   parseScenario(
@@ -28,16 +28,12 @@ const scenario = () =>
       name: 'idle-notebook',
       start: '2026-11-02T00:00:00Z',
       apiKey: 'sim-key',
-      catalog: {
-        gpus: [
-          { id: GPU.id, name: 'L40S', memory: 48, price: { secure: 0.86, community: 0.79 }, availability: 'HIGH' },
-        ],
-      },
+      catalog: l40sCatalog(),
       pods: [
         {
           id: 'nb',
           name: 'notebook',
-          gpu: GPU,
+          gpu: L40S,
           cost: 0.86,
           status: 'RUNNING',
           startedAt: '-2h',

@@ -10,6 +10,7 @@ import { silentLogger } from '../../src/log.js';
 import { replay } from '../../src/replay/replay.js';
 import { parseScenario } from '../../src/simulator/scenario.js';
 import { type SmtpPeer, startSmtp } from '../helpers/smtp.js';
+import { busyPods, L40S, l40sCatalog } from './support/l40s-fleet.js';
 
 /**
  * RunPod's own lock: a Pod its owner locked against stopping (`locked: true` in the scenario, the
@@ -18,7 +19,6 @@ import { type SmtpPeer, startSmtp } from '../helpers/smtp.js';
  */
 const MIN = 60_000;
 const START = Date.UTC(2026, 10, 2, 0, 0, 0);
-const GPU = { id: 'NVIDIA L40S', count: 1 };
 
 const scenario = () =>
   parseScenario(
@@ -26,31 +26,19 @@ const scenario = () =>
       name: 'locked-notebook',
       start: '2026-11-02T00:00:00Z',
       apiKey: 'sim-key',
-      catalog: {
-        gpus: [
-          { id: GPU.id, name: 'L40S', memory: 48, price: { secure: 0.86, community: 0.79 }, availability: 'HIGH' },
-        ],
-      },
+      catalog: l40sCatalog(),
       pods: [
         {
           id: 'nb',
           name: 'notebook',
-          gpu: GPU,
+          gpu: L40S,
           cost: 0.86,
           status: 'RUNNING',
           startedAt: '-2h',
           locked: true,
           utilization: [{ at: '0s', gpu: 0, memory: 5 }],
         },
-        ...['train-a', 'train-b'].map((id) => ({
-          id,
-          name: id,
-          gpu: GPU,
-          cost: 0.86,
-          status: 'RUNNING',
-          startedAt: '-2h',
-          utilization: [{ at: '0s', gpu: 90, memory: 60 }],
-        })),
+        ...busyPods(),
       ],
     },
     'locked-notebook',

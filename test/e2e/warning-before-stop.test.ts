@@ -10,6 +10,7 @@ import { silentLogger } from '../../src/log.js';
 import { replay } from '../../src/replay/replay.js';
 import { parseScenario } from '../../src/simulator/scenario.js';
 import { type SmtpPeer, startSmtp } from '../helpers/smtp.js';
+import { busyPods, L40S, l40sCatalog } from './support/l40s-fleet.js';
 
 /**
  * The warning comes before the stop: with the SMTP server down for the first hour, a Pod idle from
@@ -26,37 +27,19 @@ const scenario = () =>
       name: 'idle-notebook',
       start: '2026-11-02T00:00:00Z',
       apiKey: 'sim-key',
-      catalog: {
-        gpus: [
-          {
-            id: 'NVIDIA L40S',
-            name: 'L40S',
-            memory: 48,
-            price: { secure: 0.86, community: 0.79 },
-            availability: 'HIGH',
-          },
-        ],
-      },
+      catalog: l40sCatalog(),
       pods: [
         {
           id: 'nb',
           name: 'notebook',
-          gpu: { id: 'NVIDIA L40S', count: 1 },
+          gpu: L40S,
           cost: 0.86,
           status: 'RUNNING',
           startedAt: '-2h',
           utilization: [{ at: '0s', gpu: 0, memory: 5 }],
         },
         // Busy Pods, so stopping the notebook stays within the blast-radius cap.
-        ...['train-a', 'train-b'].map((id) => ({
-          id,
-          name: id,
-          gpu: { id: 'NVIDIA L40S', count: 1 },
-          cost: 0.86,
-          status: 'RUNNING',
-          startedAt: '-2h',
-          utilization: [{ at: '0s', gpu: 90, memory: 60 }],
-        })),
+        ...busyPods(),
       ],
     },
     'idle-notebook',

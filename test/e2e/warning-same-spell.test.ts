@@ -11,6 +11,7 @@ import { silentLogger } from '../../src/log.js';
 import { replay } from '../../src/replay/replay.js';
 import { parseScenario } from '../../src/simulator/scenario.js';
 import { type SmtpPeer, startSmtp } from '../helpers/smtp.js';
+import { busyPods, L40S, l40sCatalog } from './support/l40s-fleet.js';
 
 /**
  * A stop follows a warning delivered for the same idle spell, at least the lead time before it,
@@ -22,7 +23,6 @@ import { type SmtpPeer, startSmtp } from '../helpers/smtp.js';
  */
 const MIN = 60_000;
 const START = Date.UTC(2026, 11, 1, 2, 0, 0);
-const GPU = { id: 'NVIDIA L40S', count: 1 };
 
 const scenario = () =>
   parseScenario(
@@ -30,16 +30,12 @@ const scenario = () =>
       name: 'idle-late',
       start: toIso(START),
       apiKey: 'sim-key',
-      catalog: {
-        gpus: [
-          { id: GPU.id, name: 'L40S', memory: 48, price: { secure: 0.86, community: 0.79 }, availability: 'HIGH' },
-        ],
-      },
+      catalog: l40sCatalog(),
       pods: [
         {
           id: 'idle-late',
           name: 'idle-late',
-          gpu: GPU,
+          gpu: L40S,
           cost: 0.86,
           status: 'RUNNING',
           startedAt: '-2h',
@@ -51,15 +47,7 @@ const scenario = () =>
           ],
         },
         // Busy Pods, so stopping idle-late stays within the blast-radius cap.
-        ...['train-a', 'train-b'].map((id) => ({
-          id,
-          name: id,
-          gpu: GPU,
-          cost: 0.86,
-          status: 'RUNNING',
-          startedAt: '-2h',
-          utilization: [{ at: '0s', gpu: 90, memory: 60 }],
-        })),
+        ...busyPods(),
       ],
     },
     'idle-late',

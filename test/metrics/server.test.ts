@@ -1,46 +1,22 @@
 import { createServer } from 'node:net';
 import { request } from 'undici';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/log.js';
 import { type MetricsServer, startMetricsServer } from '../../src/metrics/server.js';
-import { type DaemonHarness, startDaemonHarness } from './support.js';
+import { type DaemonHarness, onePodScenario, startDaemonHarness, startDaemonServer } from './support.js';
 
 const TOKEN = 'metrics-test-token';
 
-const scenario = {
-  name: 'metrics-server',
-  start: '2026-11-02T09:00:00Z',
-  apiKey: 'sim-key',
-  catalog: { gpus: [{ id: 'NVIDIA A40', name: 'A40', memory: 48, price: { secure: 0.4, community: 0.35 } }] },
-  pods: [
-    {
-      id: 'pod-1',
-      name: 'one',
-      gpu: { id: 'NVIDIA A40', count: 1 },
-      cost: 0.4,
-      status: 'RUNNING',
-      startedAt: '-1h',
-      utilization: [{ at: '-1h', gpu: 20, memory: 10 }],
-    },
-  ],
-};
+const scenario = onePodScenario('metrics-server');
 
-let h: DaemonHarness | undefined;
 let server: MetricsServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-  await h?.close();
-  h = undefined;
-});
 
 async function start(token?: string): Promise<{ h: DaemonHarness; server: MetricsServer }> {
-  h = await startDaemonHarness(scenario, (config) => {
-    config.http.listen = '127.0.0.1:0';
+  const started = await startDaemonServer(scenario, (config) => {
     if (token) config.http.bearerToken = token;
   });
-  server = await startMetricsServer({ config: h.config, daemon: h.daemon, clock: h.clock, log: silentLogger() });
-  return { h, server };
+  server = started.server;
+  return started;
 }
 
 async function get(path: string, token?: string, method: 'GET' | 'POST' = 'GET') {
@@ -143,6 +119,7 @@ describe('the metrics and status server', () => {
     const taken = createServer();
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
     const port = (taken.address() as { port: number }).port;
+    let h: DaemonHarness | undefined;
     try {
       h = await startDaemonHarness(scenario, (config) => {
         config.http.listen = `127.0.0.1:${port}`;
@@ -153,9 +130,9 @@ describe('the metrics and status server', () => {
       );
     } finally {
       taken.close();
+      await h?.close();
     }
 
-    await h.close();
     const { server } = await start();
     // A keep-alive connection, as Prometheus holds one between scrapes.
     await get('/metrics');

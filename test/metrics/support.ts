@@ -2,11 +2,13 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { onTestFinished } from 'vitest';
 import { RealClock } from '../../src/clock.js';
 import { defaultConfig } from '../../src/config/load.js';
 import { Daemon, type DaemonOptions } from '../../src/daemon.js';
 import { silentLogger } from '../../src/log.js';
 import { createMetrics } from '../../src/metrics/registry.js';
+import { type MetricsServer, startMetricsServer } from '../../src/metrics/server.js';
 import { type Harness, startHarness } from '../helpers/harness.js';
 import { hasPeer } from '../helpers/peers.js';
 
@@ -39,6 +41,52 @@ export async function startDaemonHarness(
       await harness.close();
     },
   };
+}
+
+/**
+ * A scenario for the status server tests: one A40 type and one Pod, `pod-1` named `podName`,
+ * running for the past hour at 20% GPU (busy, not idle) for $0.40/h.
+ */
+export function onePodScenario(name: string, podName = 'one') {
+  return {
+    name,
+    start: '2026-11-02T09:00:00Z',
+    apiKey: 'sim-key',
+    catalog: { gpus: [{ id: 'NVIDIA A40', name: 'A40', memory: 48, price: { secure: 0.4, community: 0.35 } }] },
+    pods: [
+      {
+        id: 'pod-1',
+        name: podName,
+        gpu: { id: 'NVIDIA A40', count: 1 },
+        cost: 0.4,
+        status: 'RUNNING',
+        startedAt: '-1h',
+        utilization: [{ at: '-1h', gpu: 20, memory: 10 }],
+      },
+    ],
+  };
+}
+
+/**
+ * startDaemonHarness plus the metrics and status server on it, listening on a free loopback port
+ * unless `tune` says otherwise; both are closed (server first) when the current test finishes,
+ * also when it fails or the server does not start.
+ */
+export async function startDaemonServer(
+  scenario: string | Record<string, unknown>,
+  tune?: Parameters<typeof startHarness>[1],
+): Promise<{ h: DaemonHarness; server: MetricsServer }> {
+  const h = await startDaemonHarness(scenario, (config) => {
+    config.http.listen = '127.0.0.1:0';
+    tune?.(config);
+  });
+  let server: MetricsServer | undefined;
+  onTestFinished(async () => {
+    await server?.close();
+    await h.close();
+  });
+  server = await startMetricsServer({ config: h.config, daemon: h.daemon, clock: h.clock, log: silentLogger() });
+  return { h, server };
 }
 
 export interface Sample {

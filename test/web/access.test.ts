@@ -1,64 +1,21 @@
 import { networkInterfaces } from 'node:os';
-import { request } from 'undici';
-import { afterEach, describe, expect, it } from 'vitest';
-import { silentLogger } from '../../src/log.js';
-import { type MetricsServer, startMetricsServer } from '../../src/metrics/server.js';
-import { type DaemonHarness, startDaemonHarness } from '../metrics/support.js';
+import { describe, expect, it } from 'vitest';
+import { onePodScenario, startDaemonServer } from '../metrics/support.js';
+import { call } from './support.js';
 
 const TOKEN = 'page-test-token-0123456789';
 const CSP =
   "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
-const scenario = {
-  name: 'web-access',
-  start: '2026-11-02T09:00:00Z',
-  apiKey: 'sim-key',
-  catalog: { gpus: [{ id: 'NVIDIA A40', name: 'A40', memory: 48, price: { secure: 0.4, community: 0.35 } }] },
-  pods: [
-    {
-      id: 'pod-1',
-      name: 'one <b>bold</b>',
-      gpu: { id: 'NVIDIA A40', count: 1 },
-      cost: 0.4,
-      status: 'RUNNING',
-      startedAt: '-1h',
-      utilization: [{ at: '-1h', gpu: 20, memory: 10 }],
-    },
-  ],
-};
-
-let h: DaemonHarness | undefined;
-let server: MetricsServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-  await h?.close();
-  h = undefined;
-});
+const scenario = onePodScenario('web-access', 'one <b>bold</b>');
 
 async function start(options: { token?: string; listen?: string } = {}) {
-  h = await startDaemonHarness(scenario, (config) => {
+  const { h, server } = await startDaemonServer(scenario, (config) => {
     config.http.listen = options.listen ?? '127.0.0.1:0';
     if (options.token) config.http.bearerToken = options.token;
   });
-  server = await startMetricsServer({ config: h.config, daemon: h.daemon, clock: h.clock, log: silentLogger() });
   await h.drive(h.daemon.collect('pods', 'sim'));
   return { h, server };
-}
-
-async function call(
-  url: string,
-  init: { method?: 'GET' | 'POST'; headers?: Record<string, string>; form?: Record<string, string> } = {},
-) {
-  const response = await request(url, {
-    method: init.method ?? 'GET',
-    headers: {
-      ...(init.form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
-      ...init.headers,
-    },
-    body: init.form ? new URLSearchParams(init.form).toString() : undefined,
-  });
-  return { status: response.statusCode, headers: response.headers, body: await response.body.text() };
 }
 
 /** An address of this machine that is not loopback, so a request to it does not come from loopback. */

@@ -1,11 +1,9 @@
-import { request } from 'undici';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Config } from '../../src/config/schema.js';
 import { csrfFor, loadLinkSecret } from '../../src/links/index.js';
-import { silentLogger } from '../../src/log.js';
-import { type MetricsServer, startMetricsServer } from '../../src/metrics/server.js';
 import { hasChromium, launchBrowser } from '../helpers/browser.js';
-import { type DaemonHarness, startDaemonHarness } from '../metrics/support.js';
+import { type DaemonHarness, onePodScenario, startDaemonServer } from '../metrics/support.js';
+import { call } from './support.js';
 
 // DNS rebinding: a page of evil.example whose name now resolves to 127.0.0.1 sends requests from
 // the victim's browser (so from loopback) with its own Host and Origin, and Sec-Fetch-Site says
@@ -13,57 +11,13 @@ import { type DaemonHarness, startDaemonHarness } from '../metrics/support.js';
 
 const TOKEN = 'hosts-test-token-0123456789';
 
-const scenario = {
-  name: 'web-hosts',
-  start: '2026-11-02T09:00:00Z',
-  apiKey: 'sim-key',
-  catalog: { gpus: [{ id: 'NVIDIA A40', name: 'A40', memory: 48, price: { secure: 0.4, community: 0.35 } }] },
-  pods: [
-    {
-      id: 'pod-1',
-      name: 'one',
-      gpu: { id: 'NVIDIA A40', count: 1 },
-      cost: 0.4,
-      status: 'RUNNING',
-      startedAt: '-1h',
-      utilization: [{ at: '-1h', gpu: 20, memory: 10 }],
-    },
-  ],
-};
-
-let h: DaemonHarness | undefined;
-let server: MetricsServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-  await h?.close();
-  h = undefined;
-});
+const scenario = onePodScenario('web-hosts');
 
 async function start(tune: (http: Config['http']) => void = () => {}) {
-  h = await startDaemonHarness(scenario, (config) => {
-    config.http.listen = '127.0.0.1:0';
-    tune(config.http);
-  });
-  server = await startMetricsServer({ config: h.config, daemon: h.daemon, clock: h.clock, log: silentLogger() });
+  const { h, server } = await startDaemonServer(scenario, (config) => tune(config.http));
   await h.drive(h.daemon.collect('pods', 'sim'));
   const port = new URL(server.url).port;
   return { h, server, port };
-}
-
-async function call(
-  url: string,
-  init: { method?: 'GET' | 'POST'; headers?: Record<string, string>; form?: Record<string, string> } = {},
-) {
-  const response = await request(url, {
-    method: init.method ?? 'GET',
-    headers: {
-      ...(init.form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
-      ...init.headers,
-    },
-    body: init.form ? new URLSearchParams(init.form).toString() : undefined,
-  });
-  return { status: response.statusCode, headers: response.headers, body: await response.body.text() };
 }
 
 /** What a rebinding page of `name` sends: its own Host and Origin, and same-origin. */

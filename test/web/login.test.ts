@@ -1,9 +1,8 @@
 import { request } from 'undici';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Config } from '../../src/config/schema.js';
-import { silentLogger } from '../../src/log.js';
-import { type MetricsServer, startMetricsServer } from '../../src/metrics/server.js';
-import { type DaemonHarness, startDaemonHarness } from '../metrics/support.js';
+import { type MetricsServer } from '../../src/metrics/server.js';
+import { startDaemonServer } from '../metrics/support.js';
 
 const TOKEN = 'login-test-token-0123456789';
 
@@ -15,23 +14,15 @@ const scenario = {
   pods: [],
 };
 
-let h: DaemonHarness | undefined;
 let server: MetricsServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-  await h?.close();
-  h = undefined;
-});
 
 async function start(tune: (http: Config['http']) => void = () => {}) {
-  h = await startDaemonHarness(scenario, (config) => {
-    config.http.listen = '127.0.0.1:0';
+  const started = await startDaemonServer(scenario, (config) => {
     config.http.bearerToken = TOKEN;
     tune(config.http);
   });
-  server = await startMetricsServer({ config: h.config, daemon: h.daemon, clock: h.clock, log: silentLogger() });
-  return { h, server };
+  server = started.server;
+  return started;
 }
 
 async function login(token: string, headers: Record<string, string> = {}) {
