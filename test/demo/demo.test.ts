@@ -120,9 +120,9 @@ describe('podwarden demo', () => {
       const giveUp = setTimeout(() => child.kill('SIGINT'), 10 * 60_000);
       try {
         await stdout.until(/ {2}action {2}nb-demo@demo would be stopped now: dry-run stop/);
-        await stdout.until(/ {2}mail {4}Pod demo-notebook would be stopped at .* \(dry run\)/);
-        await stdout.until(/ {2}mail {4}Budget demo-daily at /);
-        await stdout.until(/ {2}mail {4}H200 SXM is back: NONE → HIGH/);
+        await stdout.until(/ {2}mail {4}\[demo\] Pod demo-notebook would be stopped at .* \(dry run\)/);
+        await stdout.until(/ {2}mail {4}\[[^\]]+\] Budget demo-daily at /);
+        await stdout.until(/ {2}mail {4}\[[^\]]+\] H200 SXM is back: NONE → HIGH/);
       } finally {
         clearTimeout(giveUp);
         child.kill('SIGINT');

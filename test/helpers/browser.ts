@@ -18,6 +18,8 @@ export const WIDTHS = { phone: 360, desktop: 1280 } as const;
 
 /** `extraArgs` adds Chromium switches, e.g. `--host-resolver-rules=MAP evil.example 127.0.0.1`. */
 export async function launchBrowser(extraArgs: readonly string[] = []): Promise<Browser> {
+  // Made here, not by the first screenshot: a test may take its own before any other has run.
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
   return puppeteer.launch({
     executablePath: CHROMIUM,
     headless: true,
@@ -43,7 +45,6 @@ export async function screenshot(
   width: number,
   prepare?: (page: Page) => Promise<void>,
 ): Promise<Shot> {
-  mkdirSync(SCREENSHOT_DIR, { recursive: true });
   const page = await browser.newPage();
   try {
     await page.setViewport({ width, height: 800 });
