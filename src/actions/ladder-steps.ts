@@ -150,6 +150,7 @@ export class LadderSteps {
         decision: receipt.decision,
         dryRun: receipt.dryRun,
         held: receipt.decision === 'blocked' ? receipt.guards.filter((guard) => !guard.passed) : [],
+        reason: receipt.reason,
       });
     }
   }

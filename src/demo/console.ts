@@ -88,15 +88,19 @@ function shortPath(file: string): string {
 }
 
 /** The idle ladder's receipts (db/tables/idle.ts `receiptDecisions`) in a newcomer's words. */
-const DECISIONS: Record<string, (pod: string, held: DaemonEvents['action:decided']['held']) => string> = {
+const DECISIONS: Record<string, (pod: string, event: DaemonEvents['action:decided']) => string> = {
   notified: (pod) => `${pod} is idle: idle alert`,
   warned: (pod) => `${pod} will be stopped if it stays idle: stop warning`,
   dry_run: (pod) => `${pod} would be stopped now: dry-run stop (idle.rules[].dryRun), nothing was stopped`,
   stopped: (pod) => `${pod} stopped`,
-  blocked: (pod, held) =>
+  blocked: (pod, { held }) =>
     `${pod} not stopped: ${held.length === 0 ? 'a guard held the stop back' : held.map((guard) => `the ${guard.guard} guard held the stop back (${guard.detail})`).join('; ')}`,
   failed: (pod) => `${pod} could not be stopped`,
-  cancelled: (pod) => `${pod} is busy again: the planned stop is cancelled`,
+  // Busy again, or no longer judged (its data went unknown): a new idle spell starts over.
+  cancelled: (pod, { reason }) =>
+    reason?.startsWith('busy')
+      ? `${pod} is busy again: the planned stop is cancelled`
+      : `${pod} cannot be judged: the planned stop is cancelled (${reason ?? 'its idle spell ended'}); a new idle spell starts over`,
 };
 
 /** Prints one line per alert that fires or resolves and per action decided, as the daemon emits them. */
@@ -108,7 +112,7 @@ export function followDaemon(events: EventBus<DaemonEvents>, write: (line: strin
     events.on('action:decided', (event) => {
       const pod = `${event.podId}@${event.account}`;
       write(
-        `${clockTime(event.at)}  action  ${DECISIONS[event.decision]?.(pod, event.held) ?? `${pod}: ${event.decision}`}`,
+        `${clockTime(event.at)}  action  ${DECISIONS[event.decision]?.(pod, event) ?? `${pod}: ${event.decision}`}`,
       );
     }),
   ];

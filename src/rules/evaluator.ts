@@ -21,7 +21,10 @@ export interface AlertmanagerDelivery {
 export interface EvaluationEvents extends Record<string, unknown> {
   'alert:state': { at: number; key: string; rule: string; state: 'pending' | 'firing' | 'resolved' };
   'alert:sent': { at: number; messageId: string; to: string[]; subject: string };
-  /** `held`: the guards that failed, with their reasons (a blocked stop's; empty otherwise). */
+  /**
+   * `held`: the guards that failed, with their reasons (a blocked stop's; empty otherwise);
+   * `reason`: the receipt's own (why a planned stop was cancelled, for one), or null.
+   */
   'action:decided': {
     at: number;
     podId: string;
@@ -29,6 +32,7 @@ export interface EvaluationEvents extends Record<string, unknown> {
     decision: string;
     dryRun: boolean;
     held: ReadonlyArray<{ guard: string; detail: string }>;
+    reason: string | null;
   };
   /** A batch of `alerts` alerts of `account` reached an Alertmanager, or did not (they stay queued). */
   'alertmanager:sent': AlertmanagerDelivery;

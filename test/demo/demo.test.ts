@@ -140,9 +140,22 @@ describe('podwarden demo', () => {
       const held = /^not stopped: the (warning_delivered|fresh_data) guard held the stop back \(.+\)$/;
       expect(actions.slice(0, 2)).toEqual(['is idle: idle alert', 'will be stopped if it stays idle: stop warning']);
       // The stop comes due before the warning is delivered: it waits for it (warning_delivered), at
-      // least once by design, and once more for each late poll (fresh_data).
-      expect(actions.slice(2, -1).length).toBeGreaterThanOrEqual(1);
-      for (const line of actions.slice(2, -1)) expect(line).toMatch(held);
+      // least once by design, and once more for each late poll (fresh_data). On a loaded machine a
+      // poll may land so late that the Pod cannot be judged: that spell's stop is cancelled as
+      // unknown (never as busy: the notebook stays idle) and a new spell is warned again.
+      const between = actions.slice(2, -1);
+      expect(between.filter((line) => held.test(line)).length).toBeGreaterThanOrEqual(1);
+      const restart = [
+        held,
+        /^cannot be judged: the planned stop is cancelled \(unknown: .+\); a new idle spell starts over$/,
+        /^is idle: idle alert$/,
+        /^will be stopped if it stays idle: stop warning$/,
+      ];
+      for (const line of between)
+        expect(
+          restart.some((pattern) => pattern.test(line)),
+          line,
+        ).toBe(true);
       expect(actions.at(-1)).toBe('would be stopped now: dry-run stop (idle.rules[].dryRun), nothing was stopped');
 
       const mailDir = join(demoDir, 'mail');
