@@ -3,7 +3,7 @@ import { activeSnoozes, type IdleEpisodeRecord, openEpisodes } from '../db/idle-
 import type { Database } from '../db/open.js';
 import { livePods, type PodRecord } from '../db/pods.js';
 import { sampleWindow } from '../db/sample-window.js';
-import { oneDataVersion, perDatabase } from '../db/statements.js';
+import { perDatabase } from '../db/statements.js';
 import type { EvaluationContext, Evaluator } from '../rules/evaluator.js';
 import { assessPods, type IdleInput, idleClusters, isIdle, type PodAssessment, windowStart } from '../rules/idle.js';
 import { AssessmentMemo } from '../rules/idle-memo.js';
@@ -26,8 +26,7 @@ export const idleEvaluator: Evaluator = {
     if (ctx.config.idle.rules.length === 0) return;
     for (const { name } of ctx.config.accounts) {
       if (ctx.signal.aborted) return;
-      // One data_version for the cached reads of the judging, up to the stops (the first await).
-      await oneDataVersion(ctx.db, () => evaluateAccount(ctx, name));
+      await evaluateAccount(ctx, name);
     }
   },
 };

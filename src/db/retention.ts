@@ -4,7 +4,6 @@ import { pruneUsedLinks } from './links.js';
 import { pruneFinishedMessages } from './notifications.js';
 import type { Database } from './open.js';
 import { perDatabase } from './statements.js';
-import { workerSamplesChanged } from './waste.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -142,7 +141,6 @@ export function applyRetention(database: Database, policy: RetentionPolicy, now:
   }
   for (const account of distinctAccounts(database.sqlite, 'endpoint_worker_samples')) {
     result.workerSamplesDeleted += s.deleteWorkerSamples.run({ account, cutoff: now - policy.rawSamplesMs }).changes;
-    workerSamplesChanged(database);
   }
   result.collectorRunsDeleted = s.deleteRuns.run({ cutoff: now - policy.rawSamplesMs }).changes;
   result.usedLinksDeleted = pruneUsedLinks(database, now - policy.usedLinksMs);

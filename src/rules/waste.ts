@@ -1,6 +1,5 @@
 import type { Config } from '../config/schema.js';
 import type { Database } from '../db/open.js';
-import { oneDataVersion } from '../db/statements.js';
 import type { Evaluator } from './evaluator.js';
 import type { Finding } from './finding.js';
 import { idleEndpointFindings } from './waste-endpoints.js';
@@ -16,10 +15,7 @@ const CHECKS = [idleEndpointFindings, unmountedVolumeFindings, stoppedPodVolumeF
  */
 export function wasteFindings(database: Database, config: Config, now: number): Finding[] {
   if (!config.waste.enabled) return [];
-  // Every check only reads, synchronously: one data_version for all their cached reads.
-  return oneDataVersion(database, () =>
-    config.accounts.flatMap((account) => CHECKS.flatMap((check) => check(database, config, account.name, now))),
-  );
+  return config.accounts.flatMap((account) => CHECKS.flatMap((check) => check(database, config, account.name, now)));
 }
 
 export const wasteEvaluator: Evaluator = {

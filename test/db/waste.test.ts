@@ -3,7 +3,7 @@ import { type BillingRecordInput, upsertBillingRecords } from '../../src/db/bill
 import type { Database } from '../../src/db/open.js';
 import { applyRetention, type RetentionPolicy } from '../../src/db/retention.js';
 import { insertWorkerSamples } from '../../src/db/serverless.js';
-import { type EndpointActivity, endpointActivity, lastComputeAt, workerSamplesChanged } from '../../src/db/waste.js';
+import { type EndpointActivity, endpointActivity, lastComputeAt } from '../../src/db/waste.js';
 import { seededRandom } from '../helpers/seeded-random.js';
 import { DAY, endpointSample, HOUR, MINUTE, migrationsBefore, podBucket, T0, useTempDatabases } from './support.js';
 
@@ -145,7 +145,6 @@ describe('endpoint_activity, the fold of the worker samples', () => {
                (SELECT ${column} FROM endpoint_worker_samples WHERE endpoint_id = ?)`,
           )
           .run(endpointId, endpointId);
-        workerSamplesChanged(database);
       } else {
         applyRetention(database, { rawSamplesMs: Math.floor(next() * 6) * HOUR + HOUR, ...RETAINED }, now);
       }
