@@ -57,7 +57,7 @@ export class BucketWriter {
   deleted = 0;
 
   constructor(
-    private readonly database: Database,
+    database: Database,
     private readonly account: string,
     private readonly fetchedAt: number,
   ) {
