@@ -9,7 +9,6 @@ import { collectors } from './collectors/index.js';
 import { type RunReport, runCollector } from './collectors/run.js';
 import type { Config } from './config/schema.js';
 import { recordAccounts } from './db/accounts.js';
-import { flushLiveFigures } from './db/alerts.js';
 import { flushRuns } from './db/collector-runs.js';
 import { recordDaemonClock } from './db/daemon-clock.js';
 import { databaseWriteFailure } from './db/errors.js';
@@ -290,15 +289,7 @@ export class Daemon {
     this.abortRuns();
     await Promise.allSettled([...this.apis.values()].map((api) => api.close()));
     this.flushRunBooks();
-    this.flushAlertFigures();
     this.db.close();
-  }
-
-  /** Writes the figures of open alerts kept in memory (db/alert-figures.ts), so a restart reads them. */
-  private flushAlertFigures(): void {
-    this.writeOrLog('alert figures', 'the latest figures of open alerts could not be written', () =>
-      flushLiveFigures(this.db),
-    );
   }
 
   /** Writes the collector runs kept back (`deferRunBooks`); a failure is logged, and they stay kept back. */
