@@ -1,6 +1,5 @@
 import type { Mailer } from './alerts/email.js';
 import { apiClientFor } from './api/from-config.js';
-import type { RequestEvent } from './api/http.js';
 import type { ApiClient, RateLimitWindow } from './api/index.js';
 import type { LocalExchange } from './api/local-exchange.js';
 import type { Clock } from './clock.js';
@@ -8,6 +7,7 @@ import type { CollectorName } from './collectors/collector.js';
 import { collectors } from './collectors/index.js';
 import { type RunReport, runCollector } from './collectors/run.js';
 import type { Config } from './config/schema.js';
+import type { DaemonEvents } from './daemon-events.js';
 import { recordAccounts } from './db/accounts.js';
 import { flushLiveFigures } from './db/alerts.js';
 import { flushRuns } from './db/collector-runs.js';
@@ -19,22 +19,11 @@ import { applyRetention, type RetentionResult, retentionPolicy } from './db/rete
 import { EventBus } from './events.js';
 import type { Logger } from './log.js';
 import { BARE_COMMAND_LINE, type CommandLine } from './messages/commands.js';
-import { type EvaluationEvents, type Unjudged, unjudgedByFailure } from './rules/evaluator.js';
+import { type Unjudged, unjudgedByFailure } from './rules/evaluator.js';
 import type { Finding } from './rules/finding.js';
 import { evaluators } from './rules/index.js';
 import type { InflightCounter } from './scheduler/inflight.js';
 import type { Job, Scheduler } from './scheduler/scheduler.js';
-
-export interface DaemonEvents extends EvaluationEvents {
-  'collector:finished': RunReport;
-  'retention:finished': RetentionResult;
-  'api:request': RequestEvent & { account: string };
-  /**
-   * Every evaluator of a tick has run (metrics take what the tick wrote from here), with what
-   * the rules could not judge in it.
-   */
-  'evaluation:finished': { at: number; unjudged: readonly Unjudged[] };
-}
 
 export interface DaemonOptions {
   config: Config;

@@ -1,5 +1,5 @@
 import type mjml2htmlType from 'mjml';
-import { formatPercent } from './format.js';
+import { formatPercent } from '../format.js';
 import { composeHtml, MAIN_COLUMN } from './html-pieces.js';
 import { loadLeanMjml } from './mjml.js';
 import type { BarBlock, Block, EmailView, SparkBlock, Tone } from './view.js';

@@ -1,6 +1,6 @@
 import { Gauge } from 'prom-client';
-import { bucketFloor } from '../collectors/billing-windows.js';
 import type { CollectorName } from '../collectors/collector.js';
+import { bucketFloor } from '../db/buckets.js';
 import { lastSuccessAt } from '../db/collector-runs.js';
 import { type BillingKind, billingKinds } from '../db/schema.js';
 import { spendByResource, spendSince } from '../db/spend.js';

@@ -4,7 +4,7 @@ import { podSnoozesAfter } from '../db/idle-state.js';
 import { livePods, type PodRecord } from '../db/pods.js';
 import { type ReceiptRecord, recentReceipts } from '../db/receipts.js';
 import { sampleWindow } from '../db/sample-window.js';
-import { formatDateTime, formatElapsed, formatUsdPerHour } from '../messages/format.js';
+import { formatDateTime, formatElapsed, formatUsdPerHour } from '../format.js';
 import type { MetricsSource } from '../metrics/source.js';
 import { ruleFor } from '../rules/idle-match.js';
 import { seriesSamples } from '../rules/idle-samples.js';

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config/schema.js';
-import { formatElapsed } from '../messages/format.js';
+import { formatElapsed } from '../format.js';
 import type { MetricsSource } from '../metrics/source.js';
 import { type Access, pageAccess, sameOrigin, servedOverHttps, sessionCookie, tokenMatches } from './access.js';
 import { clientAddress } from './client-address.js';

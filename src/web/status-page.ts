@@ -7,7 +7,7 @@ import {
   formatUsd,
   formatUsdBrief,
   formatUsdPerHour,
-} from '../messages/format.js';
+} from '../format.js';
 import { type OpenAlertRow, openAlertRows } from '../messages/open-alerts.js';
 import type { AlertData, AlertView } from '../messages/view.js';
 import type { CollectorHealth } from '../metrics/collector-health.js';

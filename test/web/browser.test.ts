@@ -10,7 +10,7 @@ import { podSnoozesAfter } from '../../src/db/idle-state.js';
 import { listSilences } from '../../src/db/silences.js';
 import { type LinkClaims, loadLinkSecret, signLink } from '../../src/links/index.js';
 import { silentLogger } from '../../src/log.js';
-import { type MetricsServer, startMetricsServer } from '../../src/metrics/server.js';
+import { type MetricsServer, startMetricsServer } from '../../src/web/server.js';
 import { hasChromium, launchBrowser, SCREENSHOT_DIR, screenshot, WIDTHS } from '../helpers/browser.js';
 import { textOf } from '../helpers/mail-text.js';
 import { type SmtpPeer, startSmtp } from '../helpers/smtp.js';

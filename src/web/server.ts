@@ -7,16 +7,16 @@ import type { Config } from '../config/schema.js';
 import { parseListen } from '../config/sections/http.js';
 import { loadLinkSecret } from '../links/index.js';
 import type { Logger } from '../log.js';
+import { bearerMatches, OPEN_PROBES } from '../metrics/auth.js';
+import { checkReadiness } from '../metrics/readiness.js';
+import { createMetrics } from '../metrics/registry.js';
+import type { MetricsSource } from '../metrics/source.js';
+import { buildStatus } from '../metrics/status.js';
 import { redact } from '../redact.js';
-import { misdirected } from '../web/allowed-hosts.js';
-import { loginAttempts } from '../web/login-attempts.js';
-import { htmlReply, type Reply } from '../web/reply.js';
-import { webRoute } from '../web/routes.js';
-import { bearerMatches, OPEN_PROBES } from './auth.js';
-import { checkReadiness } from './readiness.js';
-import { createMetrics } from './registry.js';
-import type { MetricsSource } from './source.js';
-import { buildStatus } from './status.js';
+import { misdirected } from './allowed-hosts.js';
+import { loginAttempts } from './login-attempts.js';
+import { htmlReply, type Reply } from './reply.js';
+import { webRoute } from './routes.js';
 
 export interface MetricsServerOptions {
   config: Config;

@@ -9,7 +9,7 @@ import {
   formatUsd,
   formatUsdPerHour,
   shellCommand,
-} from '../../src/messages/format.js';
+} from '../src/format.js';
 
 describe('numbers as a person reads them', () => {
   it.each([
