@@ -259,7 +259,6 @@ export class Daemon {
   }
 
   retain(): RetentionResult {
-    // Retention keeps each collector's last success by id: kept-back runs get theirs first.
     const result = applyRetention(this.db, retentionPolicy(this.options.config), this.options.clock.now());
     this.options.log.info(result, 'retention applied');
     this.events.emit('retention:finished', result);
