@@ -10,7 +10,6 @@ import type { Config } from './config/schema.js';
 import type { DaemonEvents } from './daemon-events.js';
 import { recordAccounts } from './db/accounts.js';
 import { flushLiveFigures } from './db/alerts.js';
-import { flushRuns } from './db/collector-runs.js';
 import { recordDaemonClock } from './db/daemon-clock.js';
 import { databaseWriteFailure } from './db/errors.js';
 import type { Database } from './db/open.js';
@@ -39,12 +38,6 @@ export interface DaemonOptions {
   progressStream?: NodeJS.WritableStream & { isTTY?: boolean };
   /** A mailer the caller keeps open and closes (a replay's); by default one per tick with mail due. */
   mailer?: Mailer;
-  /**
-   * Collector runs' rows are written a few hundred at a time instead of each in a commit of its
-   * own (src/db/collector-runs.ts `deferRun`), and at close: for a replay, whose database a crash
-   * leaves unfinished anyway. Reads of the runs (freshness) see them as written.
-   */
-  deferRunBooks?: boolean;
   /**
    * How a person runs this podwarden (the program and `--config FILE`), for the commands its
    * mails and pages quote; `podwarden` with no file when the caller does not know.
@@ -201,7 +194,6 @@ export class Daemon {
       signal: this.shutdown.signal,
       progressStream: this.options.progressStream,
       timeoutMs: RUN_TIMEOUT_MS,
-      deferBooks: this.options.deferRunBooks,
     });
     if (report.databaseFailure) this.setWriteProblem(`collector ${name}@${account}`, report.databaseFailure);
     else if (report.outcome === 'ok' && this.writeProblem !== undefined) {
@@ -256,8 +248,6 @@ export class Daemon {
   }
 
   retain(): RetentionResult {
-    // Retention keeps each collector's last success by id: kept-back runs get theirs first.
-    this.flushRunBooks();
     const result = applyRetention(this.db, retentionPolicy(this.options.config), this.options.clock.now());
     this.options.log.info(result, 'retention applied');
     this.events.emit('retention:finished', result);
@@ -278,7 +268,6 @@ export class Daemon {
   async close(): Promise<void> {
     this.abortRuns();
     await Promise.allSettled([...this.apis.values()].map((api) => api.close()));
-    this.flushRunBooks();
     this.flushAlertFigures();
     this.db.close();
   }
@@ -288,11 +277,6 @@ export class Daemon {
     this.writeOrLog('alert figures', 'the latest figures of open alerts could not be written', () =>
       flushLiveFigures(this.db),
     );
-  }
-
-  /** Writes the collector runs kept back (`deferRunBooks`); a failure is logged, and they stay kept back. */
-  private flushRunBooks(): void {
-    this.writeOrLog('collector runs', 'collector runs could not be recorded', () => flushRuns(this.db));
   }
 
   /** A write that must not stop its caller (closing, retention): a failure is noted as a write problem and logged. */

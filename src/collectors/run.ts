@@ -1,5 +1,5 @@
 import { ApiError, NoDataError } from '../api/index.js';
-import { deferRun, finishRun, recordRun, startRun } from '../db/collector-runs.js';
+import { finishRun, recordRun, startRun } from '../db/collector-runs.js';
 import { databaseWriteFailure } from '../db/errors.js';
 import type { Database } from '../db/open.js';
 import type { CollectorOutcome } from '../db/schema.js';
@@ -44,11 +44,6 @@ export async function runCollector(
     timeoutMs: number;
     /** Defaults to OPEN_ROW_AFTER_MS; 0 writes the open row at once. */
     openRowAfterMs?: number;
-    /**
-     * A run written once, at its end, is kept back and written with others (`deferRun`): for a
-     * replay, where each run's own commit was most of what its books cost. The caller flushes.
-     */
-    deferBooks?: boolean;
   },
 ): Promise<RunReport> {
   const startedAt = base.clock.now();
@@ -98,7 +93,6 @@ export async function runCollector(
       const id = row.close();
       const run = { account: base.account, collector: collector.name, startedAt, ...end };
       if (id !== undefined) finishRun(base.db, id, end);
-      else if (base.deferBooks) deferRun(base.db, run);
       else recordRun(base.db, run);
     } catch (error) {
       // The collector's work may have landed, but a run whose record failed is not a success:

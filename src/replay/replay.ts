@@ -104,8 +104,8 @@ export async function replay(options: ReplayOptions): Promise<ReplayReport> {
   const inflight = new InflightCounter();
   const runs: RunReport[] = [];
   const local = inProcessExchange(sims);
-  // One SMTP connection for the whole replay (across restarts too): a connection per tick with
-  // mail due cost smtp-server's fixed 100 ms greeting delay each, most of a replay's idle wall time.
+  // One SMTP connection for the whole replay (across restarts too): each new connection waits
+  // out smtp-server's fixed 100 ms greeting delay in real time, while virtual time stands.
   const mailer = smtpMailer(config.email, {}, { keepOpen: true });
   const start = () => {
     const started = new Daemon({
@@ -116,7 +116,6 @@ export async function replay(options: ReplayOptions): Promise<ReplayReport> {
       local,
       mailer,
       progressStream: discard,
-      deferRunBooks: true,
     });
     started.events.on('collector:finished', (run) => runs.push(run));
     return { daemon: started, scheduler: new VirtualScheduler(clock, inflight, log) };

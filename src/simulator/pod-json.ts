@@ -5,14 +5,12 @@ import type { PodStatus } from './v2-types.js';
 
 /**
  * A Pod's record as JSON bytes, byte for byte `JSON.stringify(podRecord(pod, t))` in UTF-8, from
- * parts kept per Pod. A `large` account lists 2,000 Pods every virtual minute, and building each
- * record as an object and encoding the whole list again was the simulator's largest cost in a
- * replayed hour, although almost all of a record stays the same from one minute to the next:
- * everything but `runtime` changes only with the Pod's status or start (kept while the Pod's
+ * parts kept per Pod. A `large` account lists 2,000 Pods every virtual minute, and almost all of
+ * a record stays the same from one minute to the next: everything but `runtime` changes only with the Pod's status or start (kept while the Pod's
  * history entry in force is the same one), and `runtime` is its uptime (a number) and the load
  * the scenario's timeline holds at `t` (encoded once per timeline entry). The parts are kept as
- * bytes, so a list is copied together rather than joined as text and encoded again: the text
- * was 1.8 MB a minute at `large`. test/simulator/pod-json.test.ts holds it to JSON.stringify
+ * bytes, so a list is copied together rather than joined as text and encoded again (1.8 MB a
+ * minute at `large`). test/simulator/pod-json.test.ts holds it to JSON.stringify
  * through starts, stops, restarts, telemetry gaps and multi-GPU Pods.
  */
 
@@ -35,7 +33,7 @@ interface Parts {
   load?: Utilization;
   /**
    * The utilization timeline's value over `[loadFromMs, loadToMs)`: a list reads every Pod's load
-   * each minute, and finding it again in a timeline of a month's entries was a fifth of a list.
+   * each minute, from a timeline of a month's entries.
    */
   loadNow?: Utilization | null;
   loadFromMs: number;

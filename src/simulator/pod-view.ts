@@ -13,9 +13,9 @@ export interface PodState {
 const NO_LOAD: Utilization = { gpus: [], gpuMemory: [], cpu: 0, memory: 0 };
 
 /**
- * The parts of a Pod's record that only its spec decides, made once per Pod: a `large` account
- * lists 2,000 Pods every minute, and hashing ids into addresses and formatting dates again for
- * each was most of the cost of a list. Frozen, since every record of the Pod shares them.
+ * The parts of a Pod's record that only its spec decides (addresses hashed from ids, dates),
+ * made once per Pod: a `large` account lists 2,000 Pods every minute. Frozen, since every record
+ * of the Pod shares them.
  */
 interface SpecParts {
   mounts: V2Pod['mounts'];

@@ -3,9 +3,7 @@ import type { World } from './world.js';
 /**
  * Replies kept as their JSON bytes, per world and key (route and query), each beside the stamp
  * of the state it was built from. A daemon asks for the same catalog and GPU stock every few
- * minutes, and the answer changes only when a GPU type's availability does; building the records
- * and encoding them again each time was most of what these requests cost the simulator. The
- * stamp is a number the world hands out that changes whenever the state a reply reads may have
+ * minutes, and the answer changes only when a GPU type's availability does. The stamp is a number the world hands out that changes whenever the state a reply reads may have
  * (World.availabilityVersion): a kept reply is served only under the very stamp it was built
  * with, so it is byte for byte the reply building it again would give.
  */

@@ -32,7 +32,7 @@ export interface EncodedReply {
   readonly payload: string | undefined;
   /**
    * The payload as UTF-8, encoded once: Content-Length is its length, and it is what goes out
-   * (a billing reply of `large` is 11 MB of text, which measuring and then encoding walked twice).
+   * (a billing reply of `large` is 11 MB of text).
    */
   bytes: Buffer | undefined;
 }

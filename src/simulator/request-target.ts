@@ -12,10 +12,9 @@ export interface RequestTarget {
 
 /**
  * Targets read, by the request line's text. A collector asks for the same few URLs every minute
- * (`/v2/pods?includeClusterPods=true`, the catalog, each endpoint's workers), and parsing each
- * one again with the URL parser, then printing its query back for the log, was a tenth of what a
- * request cost the simulator. The entry is what the parser gave for that very text, so it is
- * exact; bounded, so a client sending ever new URLs (billing windows) only parses each once more.
+ * (`/v2/pods?includeClusterPods=true`, the catalog, each endpoint's workers): each text is parsed
+ * with the URL parser and its query printed back for the log once. The entry is what the parser
+ * gave for that very text, so it is exact; bounded, so a client sending ever new URLs (billing windows) only parses each once more.
  */
 export const targetOf: (requestUrl: string) => RequestTarget = boundedMemo(512, (requestUrl: string) => {
   const url = new URL(requestUrl, 'http://simulator');

@@ -48,7 +48,7 @@ function refused(access: Exclude<Access, { ok: true }>): Reply {
 
 /**
  * The pages: `/`, `/pods/<account>/<podId>`, `/login` and the stylesheet. Undefined for a path
- * that is not a page, so the server answers it as before.
+ * that is not a page, so the server answers it with its other routes.
  */
 export function webRoute(context: WebContext, request: WebRequest): Reply | undefined {
   const { config, source, clock } = context;
