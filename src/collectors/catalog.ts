@@ -8,8 +8,7 @@ import {
   upsertGpuTypes,
 } from '../db/catalog.js';
 import type { Database } from '../db/open.js';
-import type { CatalogProduct } from '../db/schema.js';
-import { cpuTypes, dataCenters, gpuAvailability, gpuTypes } from '../db/schema.js';
+import { type CatalogProduct, cpuTypes, dataCenters, gpuAvailability, gpuTypes } from '../db/schema.js';
 import type { Collector } from './collector.js';
 import { fetchAll } from './fetch-all.js';
 import { rejectedDetail } from './rejected-items.js';

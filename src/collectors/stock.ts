@@ -1,6 +1,5 @@
 import { NoDataError } from '../api/index.js';
-import type { StockCloud } from '../db/schema.js';
-import { gpuStock } from '../db/schema.js';
+import { gpuStock, type StockCloud } from '../db/schema.js';
 import { type GpuStockInput, recordGpuStock } from '../db/stock.js';
 import type { Collector } from './collector.js';
 
