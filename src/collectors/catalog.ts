@@ -8,7 +8,7 @@ import {
   upsertGpuTypes,
 } from '../db/catalog.js';
 import type { Database } from '../db/open.js';
-import type { CatalogProduct } from '../db/schema.js';
+import { type CatalogProduct, cpuTypes, dataCenters, gpuAvailability, gpuTypes } from '../db/schema.js';
 import type { Collector } from './collector.js';
 import { fetchAll } from './fetch-all.js';
 import { rejectedDetail } from './rejected-items.js';
@@ -33,8 +33,9 @@ const gpuList = (product: CatalogProduct) => ({
  * plus CPU types and data centers. Availability and prices keep change-only history, so a year
  * of polls costs a row per change.
  */
-export const catalogCollector: Collector = {
+export const catalogCollector: Collector<'catalog'> = {
   name: 'catalog',
+  feeds: [cpuTypes, dataCenters, gpuAvailability, gpuTypes],
   async collect(ctx) {
     const { products } = ctx.config.collectors.catalog;
     const cpuProducts = products.filter((product): product is CpuProduct => product !== 'CLUSTER');

@@ -1,6 +1,7 @@
 import { ApiError, type RateLimitWindow } from '../api/index.js';
 import type { Endpoint, WorkerSummary } from '../api/schemas.js';
 import { markFetched, stalestFirst } from '../db/freshness.js';
+import { endpointActivity, endpoints, endpointWorkerSamples, itemFreshness } from '../db/schema.js';
 import { type EndpointInput, insertWorkerSamples, syncEndpoints, type WorkerSampleInput } from '../db/serverless.js';
 import type { CollectContext, Collector } from './collector.js';
 import { rejectedDetail, unreadableOf } from './rejected-items.js';
@@ -26,8 +27,9 @@ const FETCHES_PER_CONNECTION = 100;
  * cannot cover every endpoint this run, the stalest are fetched first and the rest wait for a
  * later run; item_freshness records when each one was last read.
  */
-export const serverlessCollector: Collector = {
+export const serverlessCollector: Collector<'serverless'> = {
   name: 'serverless',
+  feeds: [endpointActivity, endpoints, endpointWorkerSamples, itemFreshness],
   async collect(ctx) {
     const listed = await ctx.api.rest.listEndpoints({ signal: ctx.signal });
     // Workers are read only where something uses them: the idle-endpoint waste rule looks only at

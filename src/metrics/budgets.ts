@@ -1,5 +1,7 @@
 import { Gauge } from 'prom-client';
+import { collectorsFeeding } from '../collectors/index.js';
 import { BUDGET_FIGURES } from '../config/sections/budgets.js';
+import { billingDays, billingRecords } from '../db/schema.js';
 import { ALL_ACCOUNTS, type BudgetStatus, budgetStatus } from '../rules/budget.js';
 import type { MetricsContext } from './source.js';
 
@@ -90,7 +92,7 @@ export function registerBudgetMetrics(context: MetricsContext): void {
       evaluated = event;
     }),
   );
-  context.refreshOn(['tick', 'billing'], ({ trigger, now }) => {
+  context.refreshOn(['tick', ...collectorsFeeding(billingDays, billingRecords)], ({ trigger, now }) => {
     // A tick whose budget rule failed handed nothing over: then the metrics read for themselves.
     const statuses =
       trigger === 'tick' && evaluated?.at === now ? evaluated.statuses : budgetStatus(source.db, config, now);

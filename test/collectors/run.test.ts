@@ -19,6 +19,7 @@ function gated(outcome: { rows: number } | Error) {
   const gate = new Promise<void>((resolve) => (finish = resolve));
   const collector: Collector = {
     name: 'pods',
+    feeds: [],
     async collect() {
       await gate;
       if (outcome instanceof Error) throw outcome;
@@ -89,6 +90,7 @@ describe('a collector run’s books', () => {
     let called = false;
     const collector: Collector = {
       name: 'pods',
+      feeds: [],
       async collect() {
         called = true;
         return { rows: 1 };
@@ -118,6 +120,7 @@ describe('a collector run’s real-time deadlines', () => {
   /** A collector that runs until its run's signal aborts, and fails with the signal's reason. */
   const untilAborted: Collector = {
     name: 'pods',
+    feeds: [],
     collect: (ctx) =>
       new Promise((_, reject) => {
         if (ctx.signal.aborted) reject(ctx.signal.reason);
