@@ -62,8 +62,7 @@ export const catalogCollector: Collector<'catalog'> = {
     const observed = gpuLists.flatMap(({ product, gpus }) =>
       gpus.items.filter((gpu) => gpu.id !== SENTINEL_GPU_ID).flatMap((gpu) => availabilityRows(product, gpu)),
     );
-    // Read before the transaction (nothing runs in between), where the latest figures the idle
-    // rule keeps reading come from memory.
+    // Read just before the transaction, with nothing in between: both are synchronous.
     const observations = [...observed, ...vanishedFromDataCenters(ctx.db, ctx.account, observed)];
     let rows = 0;
     ctx.db.transaction(() => {
@@ -106,7 +105,7 @@ function availabilityRows(product: CatalogProduct, gpu: GpuType): GpuAvailabilit
 /**
  * A data center drops out of a GPU type's list when the type runs out there (the list names
  * only where it is offered): its history records NONE, and while it stays out its NONE row is
- * seen, instead of its last level going stale.
+ * seen again at each poll, so its last level never goes stale.
  */
 function vanishedFromDataCenters(
   database: Database,

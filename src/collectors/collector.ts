@@ -34,10 +34,11 @@ export interface CollectResult {
 
 /**
  * A collector fetches everything first, then writes its rows in one synchronous transaction,
- * so a failed sub-request leaves the previous rows in place. Billing is the exception: its
- * answers are too large to store without holding the event loop, so it stores each page in
- * slices of whole buckets as it arrives, every bucket either as it was or as reported, and its
- * cursor advances with the slice that stored it (src/collectors/billing-store.ts).
+ * so a failed sub-request leaves the previous rows in place. Billing is the exception: a page
+ * holds too many records to store in one transaction without holding the event loop, so it
+ * stores each page a slice of whole buckets per transaction, every bucket either as it was or
+ * as reported, and its cursor advances with the slice that stored it
+ * (src/collectors/billing-store.ts).
  * A collector never evaluates rules, never retries (the API client does) and never records
  * its own run (the runner does).
  *

@@ -34,7 +34,7 @@ export const serverlessCollector: Collector<'serverless'> = {
     const listed = await ctx.api.rest.listEndpoints({ signal: ctx.signal });
     // Workers are read only where something uses them: the idle-endpoint waste rule looks only at
     // endpoints that keep minimum workers up, and no metric reads worker samples. On a large
-    // account most endpoints scale to zero, and reading theirs was most of this collector's requests.
+    // account most endpoints scale to zero, and reading theirs would be most of this collector's requests.
     const ids = listed.items.filter((endpoint) => endpoint.workers.min > 0).map((endpoint) => endpoint.id);
     const limit = Math.min(affordable(ctx.api.budget.remaining()), ctx.config.api.concurrency * FETCHES_PER_CONNECTION);
     const chosen = stalestFirst(ctx.db, ctx.account, ENDPOINT_WORKERS, ids).slice(0, limit);

@@ -39,7 +39,7 @@ export type EmailLinks = (notification: Notification) => Action[];
 
 /**
  * The link maker of the daemon's configuration, or undefined without `http.publicUrl`: then mails
- * carry no links, as before. The zone is the digest's (`alerts.digest.timeZone`), the only zone a
+ * carry no links. The zone is the digest's (`alerts.digest.timeZone`), the only zone a
  * recipient configures; UTC without a digest. One message goes to all its recipients at once, so
  * a link records them all (the outbox sends each message once, under one Message-ID).
  */

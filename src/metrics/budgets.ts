@@ -14,8 +14,8 @@ type BudgetGauge = Gauge<string>;
  * Each configured budget's current period from the budget rule's own reading of the database
  * (`budgetStatus`), so the dashboard shows exactly the figures the alerts are made of. On each
  * evaluation tick they are the rule's own reading, handed over in its `budget:evaluated` event
- * (reading them again cost as much as the rule, 100-400 ms a tick at `large`); after each billing
- * run they are read afresh, so the actual matches podwarden_spend_dollars set on the same run.
+ * (reading them again would cost as much as the rule itself); after each billing run they are
+ * read afresh, so the actual matches podwarden_spend_dollars set on the same run.
  */
 export function registerBudgetMetrics(context: MetricsContext): void {
   const { registry, source, config } = context;

@@ -54,7 +54,7 @@ const MAX_FORM_BYTES = 16 * 1024;
 /** Where a POST makes podwarden read its configuration file again (Prometheus's path). */
 const RELOAD_PATH = '/-/reload';
 
-/** The routes served as before the pages; all but the probes need the bearer token when one is configured. */
+/** The routes for machines, never handed to the pages; all but the probes need the bearer token when one is configured. */
 const API_ROUTES = new Set(['/metrics', '/readyz', '/healthz', '/api/status', RELOAD_PATH]);
 
 const text = (status: number, body: string, headers?: Record<string, string>): Reply => ({
