@@ -1,4 +1,4 @@
-import type { Mailer } from './alerts/email.js';
+import type { Mailer } from './channels/email-smtp.js';
 import { apiClientFor } from './api/from-config.js';
 import type { RequestEvent } from './api/http.js';
 import type { ApiClient, RateLimitWindow } from './api/index.js';

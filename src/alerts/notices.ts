@@ -1,5 +1,6 @@
+import type { Database } from '../db/open.js';
 import type { HeldDecision } from '../links/decisions.js';
-import type { AlertData } from '../messages/view.js';
+import type { AlertFields } from './alert.js';
 
 /**
  * The notices the alert pipeline sends besides firing and resolved groups: the data a template
@@ -59,7 +60,7 @@ export interface DigestNotice {
   kind: 'digest';
   account: string;
   /** Firing alerts of the account, flapping ones left out (they are in `flapping`). */
-  open: (AlertData & { key: string })[];
+  open: (AlertFields & { key: string })[];
   flapping: FlappingNotice[];
   savings: DigestSaving[];
   /** Where the savings are counted from: the last digest, or a day back for the first. */
@@ -72,3 +73,6 @@ export interface DigestNotice {
   /** Snoozes and silences that hold now (links/decisions.ts), wherever they were made. */
   held?: HeldDecision[];
 }
+
+/** The snoozes and silences that hold now for an account (links/decisions.ts reads them). */
+export type HeldDecisions = (database: Database, now: number, account: string) => HeldDecision[];
