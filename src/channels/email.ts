@@ -5,7 +5,8 @@ import { LEASE_MS } from '../alerts/retry.js';
 import type { Config } from '../config/schema.js';
 import type { OutboxRow } from '../db/channel-outbox.js';
 import type { EmailPayload } from '../db/notifications.js';
-import { emailLinksFor } from '../links/email-links.js';
+import { type EmailLinks, emailLinksFor } from '../links/email-links.js';
+import type { CommandLine } from '../messages/commands.js';
 import type { RenderedMessage } from '../messages/email.js';
 import { renderMessage } from '../messages/email.js';
 import { renderDigest, renderFlappingNotice } from '../messages/notices.js';
@@ -32,22 +33,8 @@ export function emailPayload(to: readonly string[], rendered: RenderedMessage, d
 
 export const emailChannel: Channel = {
   name: 'email',
-  renderer(ctx): MessageRenderer {
-    const domain = messageDomain(ctx.config);
-    const links = emailLinksFor(ctx.db, ctx.config, ctx.clock);
-    const { commandLine } = ctx;
-    return {
-      channel: 'email',
-      notification: (notification) =>
-        emailPayload(
-          notification.receiver,
-          renderMessage(notification, { actions: links?.(notification) ?? [], commandLine }),
-          domain,
-        ),
-      flapping: (notice) => emailPayload(notice.recipients, renderFlappingNotice(notice, undefined, commandLine), domain),
-      digest: (notice) => emailPayload(notice.recipients, renderDigest(notice, commandLine), domain),
-    };
-  },
+  renderer: (ctx) =>
+    emailRenderer(messageDomain(ctx.config), emailLinksFor(ctx.db, ctx.config, ctx.clock), ctx.commandLine),
   deliverer(ctx) {
     if (!ctx.config.email.host) return undefined;
     const mailer = ctx.mailer ?? smtpMailer(ctx.config.email);
@@ -59,6 +46,21 @@ export const emailChannel: Channel = {
     };
   },
 };
+
+/** Email's wording, from src/messages; `links` adds signed action links (none without `http.publicUrl`). */
+export function emailRenderer(domain: string, links?: EmailLinks, commandLine?: CommandLine): MessageRenderer {
+  return {
+    channel: 'email',
+    notification: (notification) =>
+      emailPayload(
+        notification.receiver,
+        renderMessage(notification, { actions: links?.(notification) ?? [], commandLine }),
+        domain,
+      ),
+    flapping: (notice) => emailPayload(notice.recipients, renderFlappingNotice(notice, undefined, commandLine), domain),
+    digest: (notice) => emailPayload(notice.recipients, renderDigest(notice, commandLine), domain),
+  };
+}
 
 const email = (row: OutboxRow) => row.payload as EmailPayload;
 

@@ -94,7 +94,7 @@ export function ensureFiring(
       target: [channelOutbox.channel, channelOutbox.target, channelOutbox.alertId],
       targetWhere: sql`alert_id IS NOT NULL`,
       set: { state: 'firing', attempts: 0, nextAttemptAt: now, lastError: null, finishedAt: null },
-      where: and(isNotNull(channelOutbox.finishedAt), eq(channelOutbox.state, 'firing')),
+      setWhere: and(isNotNull(channelOutbox.finishedAt), eq(channelOutbox.state, 'firing')),
     })
     .run();
 }

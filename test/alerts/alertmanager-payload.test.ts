@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { alertName, toPostableAlert } from '../../src/alerts/alertmanager-payload.js';
-import { renderMessage } from '../../src/alerts/templates.js';
+import { alertName, toPostableAlert } from '../../src/channels/alertmanager-payload.js';
+import { renderMessage } from '../../src/messages/email.js';
 import type { AlertmanagerConfig } from '../../src/config/sections/alertmanager.js';
 import type { AlertRecord } from '../../src/db/alerts.js';
 import { alertDescription, alertSummary } from '../../src/messages/summary.js';
