@@ -1,8 +1,8 @@
 import type { ApiClient } from '../api/index.js';
 import { toIso } from '../clock.js';
 import type { IdleRuleConfig } from '../config/sections/idle.js';
-import { lastSuccessAt } from '../db/collector-runs.js';
 import type { Delivery } from '../db/channel-outbox.js';
+import { lastSuccessAt } from '../db/collector-runs.js';
 import type { Database } from '../db/open.js';
 import type { PodRecord } from '../db/pods.js';
 import type { GuardResult } from '../db/tables/idle.js';

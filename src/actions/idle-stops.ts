@@ -1,6 +1,6 @@
 import { latestGpuAvailability } from '../db/catalog.js';
-import type { IdleEpisodeRecord } from '../db/idle-state.js';
 import { type Delivery, deliveriesOf } from '../db/channel-outbox.js';
+import type { IdleEpisodeRecord } from '../db/idle-state.js';
 import type { PodRecord } from '../db/pods.js';
 import { stopsSince } from '../db/receipts.js';
 import type { GuardResult } from '../db/tables/idle.js';

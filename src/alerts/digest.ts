@@ -1,7 +1,7 @@
 import type { Config } from '../config/schema.js';
 import { firingAlerts, openFlaps } from '../db/alerts.js';
-import { digestGroupKey, lastDigestAt, type StopSince, stopsBetween } from '../db/digest.js';
 import type { OutboxRow } from '../db/channel-outbox.js';
+import { digestGroupKey, lastDigestAt, type StopSince, stopsBetween } from '../db/digest.js';
 import type { Database } from '../db/open.js';
 import { listSilences } from '../db/silences.js';
 import { currentPeriod, localHour } from '../rules/period.js';

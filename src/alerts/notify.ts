@@ -115,7 +115,15 @@ export function notify(
             inputs,
             settings,
             from: now,
-            until: nextPlanChange({ log: logs.flatMap((log) => [...log.values()]), firing, resolved, silences, flaps, settings, now }),
+            until: nextPlanChange({
+              log: logs.flatMap((log) => [...log.values()]),
+              firing,
+              resolved,
+              silences,
+              flaps,
+              settings,
+              now,
+            }),
           }
         : undefined,
     };

@@ -2,7 +2,6 @@ import type { Deliverer, Outcome, Recorded } from '../alerts/deliver.js';
 import { routesTo } from '../alerts/route.js';
 import type { Config } from '../config/schema.js';
 import type { AlertmanagerConfig } from '../config/sections/alertmanager.js';
-import { alertsById, firingAlerts } from '../db/alerts.js';
 import {
   ensureFiring,
   finishDelivery,
@@ -10,6 +9,7 @@ import {
   markResolving,
   openDeliveries,
 } from '../db/alertmanager-outbox.js';
+import { alertsById, firingAlerts } from '../db/alerts.js';
 import type { OutboxRow } from '../db/channel-outbox.js';
 import type { Database } from '../db/open.js';
 import type { EvaluationContext } from '../rules/evaluator.js';

@@ -130,7 +130,8 @@ export function emailDeliverer(
           ctx.log.warn({ messageId, attempts, err: outcome.error }, 'email not sent; will retry');
           return;
         default:
-          if (outcome.error.startsWith('no recipients')) ctx.log.error({ messageId, subject }, 'email abandoned: no recipients');
+          if (outcome.error.startsWith('no recipients'))
+            ctx.log.error({ messageId, subject }, 'email abandoned: no recipients');
           else ctx.log.error({ messageId, subject, lastError: (row as OutboxRow).lastError }, 'email abandoned');
       }
     },

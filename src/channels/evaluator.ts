@@ -36,7 +36,10 @@ export async function runAlertPipeline(ctx: EvaluationContext, channels: readonl
     try {
       channel.sync?.(ctx, settings);
     } catch (error) {
-      ctx.log.error({ err: error, channel: channel.name }, 'queueing failed; its rows stay as they are for the next tick');
+      ctx.log.error(
+        { err: error, channel: channel.name },
+        'queueing failed; its rows stay as they are for the next tick',
+      );
     }
   }
   for (const channel of channels) await deliverChannel(ctx, channel, queued);

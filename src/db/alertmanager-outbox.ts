@@ -63,7 +63,9 @@ export function openDeliveries(
 
 /** Whether any row is still delivering: without an Alertmanager, most ticks have none to close. */
 export function hasOpenDeliveries(database: Database): boolean {
-  return database.db.select({ id: channelOutbox.id }).from(channelOutbox).where(unfinished).limit(1).get() !== undefined;
+  return (
+    database.db.select({ id: channelOutbox.id }).from(channelOutbox).where(unfinished).limit(1).get() !== undefined
+  );
 }
 
 /**
@@ -142,11 +144,7 @@ export function queuedDeliveries(database: Database): Array<{ target: string; ac
     .where(
       and(
         unfinished,
-        or(
-          isNull(channelOutbox.lastDeliveredAt),
-          eq(channelOutbox.state, 'resolved'),
-          gt(channelOutbox.attempts, 0),
-        ),
+        or(isNull(channelOutbox.lastDeliveredAt), eq(channelOutbox.state, 'resolved'), gt(channelOutbox.attempts, 0)),
       ),
     )
     .groupBy(channelOutbox.target, alerts.account)

@@ -172,7 +172,14 @@ export interface Delivery {
   to: string[] | null;
 }
 
-type DeliveryRow = [id: number, createdAt: number, sentAt: number | null, lastError: string | null, to: string | null, key: string];
+type DeliveryRow = [
+  id: number,
+  createdAt: number,
+  sentAt: number | null,
+  lastError: string | null,
+  to: string | null,
+  key: string,
+];
 
 /**
  * How the rows announcing each alert key fared, each key from its own `since`: the first

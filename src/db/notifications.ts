@@ -1,8 +1,8 @@
 import { and, asc, eq, gte, isNull, lt, or, sql } from 'drizzle-orm';
 import {
+  deliveriesOf as channelDeliveriesOf,
   claimRow,
   type Delivery,
-  deliveriesOf as channelDeliveriesOf,
   dueRows,
   hasDueRows,
   type OutboxRow,

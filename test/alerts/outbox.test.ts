@@ -1,12 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { smtpMailer } from '../../src/channels/email-smtp.js';
 import { notify } from '../../src/alerts/notify.js';
-import { emailRenderer } from '../../src/channels/email.js';
-import { toEmailRecord } from '../../src/db/notifications.js';
 import { LEASE_MS, retryDelay } from '../../src/alerts/retry.js';
 import { alertSettings } from '../../src/alerts/settings.js';
 import { recordFindings } from '../../src/alerts/state.js';
-import { claimMessage, outboxCounts, outboxCountsByAccount } from '../../src/db/notifications.js';
+import { emailRenderer } from '../../src/channels/email.js';
+import { smtpMailer } from '../../src/channels/email-smtp.js';
+import { claimMessage, outboxCounts, outboxCountsByAccount, toEmailRecord } from '../../src/db/notifications.js';
 import { type SmtpPeer, startSmtp } from '../helpers/smtp.js';
 import { type AlertBench, alertBench, budgetFinding, finding, HOUR, MINUTE, START } from './support.js';
 

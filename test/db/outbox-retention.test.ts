@@ -130,7 +130,8 @@ describe('applyRetention on the Alertmanager outbox', () => {
     const [resolvedLongAgo, closed, firing, resolvedRecently, leased] = ['a', 'b', 'c', 'd', 'e'].map((key) =>
       alert(database, key, null),
     ) as [number, number, number, number, number];
-    for (const id of [resolvedLongAgo, closed, firing, resolvedRecently, leased]) ensureFiring(database, AM, { id, key: `k${id}`, account: 'a' }, T0);
+    for (const id of [resolvedLongAgo, closed, firing, resolvedRecently, leased])
+      ensureFiring(database, AM, { id, key: `k${id}`, account: 'a' }, T0);
     const rowOf = (alertId: number) => allDeliveries(database).find((r) => r.alertId === alertId)?.id as number;
 
     deliver(resolvedLongAgo, T0);

@@ -55,9 +55,7 @@ export const channelOutbox = sqliteTable(
     index('channel_outbox_due_idx').on(t.finishedAt, t.channel, t.target, t.nextAttemptAt),
     index('channel_outbox_created_at_idx').on(t.createdAt),
     index('channel_outbox_group_idx').on(t.groupKey),
-    uniqueIndex('channel_outbox_episode_idx')
-      .on(t.channel, t.target, t.alertId)
-      .where(sql`alert_id IS NOT NULL`),
+    uniqueIndex('channel_outbox_episode_idx').on(t.channel, t.target, t.alertId).where(sql`alert_id IS NOT NULL`),
   ],
 );
 
