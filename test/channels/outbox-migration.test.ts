@@ -13,6 +13,7 @@ import { notificationLogAt, outboxMessagesBetween } from '../../src/db/notificat
 import { EventBus } from '../../src/events.js';
 import { silentLogger } from '../../src/log.js';
 import { BARE_COMMAND_LINE } from '../../src/messages/commands.js';
+import type { EvaluationEvents } from '../../src/rules/evaluator.js';
 import { MINUTE, migrationsBefore, T0, useTempDatabases } from '../db/support.js';
 import { type SmtpPeer, startSmtp } from '../helpers/smtp.js';
 
@@ -143,7 +144,7 @@ describe(`migration ${FIRST}`, () => {
       config,
       clock,
       log: silentLogger(),
-      events: new EventBus(),
+      events: new EventBus<EvaluationEvents>(),
       signal: new AbortController().signal,
       commandLine: BARE_COMMAND_LINE,
     };
