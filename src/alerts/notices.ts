@@ -1,5 +1,5 @@
 import type { Database } from '../db/open.js';
-import type { HeldDecision } from '../links/decisions.js';
+import type { DecisionSource } from '../db/schema.js';
 import type { AlertFields } from './alert.js';
 
 /**
@@ -72,6 +72,22 @@ export interface DigestNotice {
   now: number;
   /** Snoozes and silences that hold now (links/decisions.ts), wherever they were made. */
   held?: HeldDecision[];
+}
+
+/** A snooze or silence that holds now (links/decisions.ts reads them). */
+export interface HeldDecision {
+  kind: 'snooze' | 'silence';
+  /** The Pod's account; for a silence, its `account=` matcher's value, or null when it has none. */
+  account: string | null;
+  /** The Pod id, or the silence's matchers (`rule=idle pod_id=nb`). */
+  subject: string;
+  /** The Pod's name when known. */
+  name: string | null;
+  until: number;
+  createdAt: number;
+  source: DecisionSource;
+  /** The recipient(s) of the emailed link, the silence's author; null when unknown. */
+  createdBy: string | null;
 }
 
 /** The snoozes and silences that hold now for an account (links/decisions.ts reads them). */
