@@ -1,5 +1,3 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { deliverDue } from '../../src/alerts/deliver.js';
 import { alertmanagerDeliverer } from '../../src/channels/alertmanager.js';
@@ -15,39 +13,23 @@ import { silentLogger } from '../../src/log.js';
 import { BARE_COMMAND_LINE } from '../../src/messages/commands.js';
 import type { EvaluationEvents } from '../../src/rules/evaluator.js';
 import { MINUTE, migrationsBefore, T0, useTempDatabases } from '../db/support.js';
+import { type AlertReceiver, startAlertReceiver } from '../helpers/alert-receiver.js';
 import { type SmtpPeer, startSmtp } from '../helpers/smtp.js';
 
 const temp = useTempDatabases();
 const FIRST = '0022_channel_outbox';
 let smtp: SmtpPeer | undefined;
-let closeAlertmanager: (() => void) | undefined;
-afterEach(() => {
-  smtp?.close();
-  closeAlertmanager?.();
+let receiver: AlertReceiver | undefined;
+afterEach(async () => {
+  await smtp?.close();
+  await receiver?.close();
 });
-
-/** A peer speaking Alertmanager's POST /api/v2/alerts: keeps every batch it was posted. */
-async function startAlertmanager(): Promise<{ url: string; posted: unknown[][] }> {
-  const posted: unknown[][] = [];
-  const server = createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk) => {
-      body += chunk;
-    });
-    request.on('end', () => {
-      posted.push(JSON.parse(body) as unknown[]);
-      response.writeHead(200, { 'content-type': 'application/json' }).end('');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  closeAlertmanager = () => server.close();
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, posted };
-}
 
 describe(`migration ${FIRST}`, () => {
   it('keeps every queued email and Alertmanager delivery of the old outboxes, and delivers them after the upgrade', async () => {
     smtp = await startSmtp();
-    const alertmanager = await startAlertmanager();
+    receiver = await startAlertReceiver(() => T0);
+    const alertmanager = receiver;
     const old = temp.open('upgrade.db', { migrationsFolder: migrationsBefore(temp.dir(), FIRST) });
     const alert = insertAlert(old, {
       key: 'budget:main:gpu:actual:80',
@@ -169,7 +151,9 @@ describe(`migration ${FIRST}`, () => {
       failed: 0,
       abandoned: 0,
     });
-    expect(alertmanager.posted).toMatchObject([[{ labels: { alertname: 'PodwardenBudget', account: 'main' } }]]);
+    expect(alertmanager.posted.map((batch) => batch.alerts)).toMatchObject([
+      [{ labels: { alertname: 'PodwardenBudget', account: 'main' } }],
+    ]);
     expect(outboxMessagesBetween(db, 0, Number.MAX_SAFE_INTEGER).every((m) => m.sentAt !== null)).toBe(true);
   });
 });
