@@ -30,4 +30,6 @@ export interface Channel {
    * deliver (its rows wait in the outbox). `close` ends what the pass opened (a connection).
    */
   deliverer(ctx: EvaluationContext): (Deliverer & { close?(): void }) | undefined;
+  /** What the log says of a message kept unsent because the channel is not configured. */
+  notConfigured?: string;
 }

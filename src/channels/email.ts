@@ -33,6 +33,7 @@ export function emailPayload(to: readonly string[], rendered: RenderedMessage, d
 
 export const emailChannel: Channel = {
   name: 'email',
+  notConfigured: 'no email host configured',
   renderer: (ctx) =>
     emailRenderer(messageDomain(ctx.config), emailLinksFor(ctx.db, ctx.config, ctx.clock), ctx.commandLine),
   deliverer(ctx) {

@@ -61,7 +61,8 @@ async function deliverChannel(
     for (const row of queued) {
       if (row.channel !== channel.name) continue;
       const { subject, to } = row.payload as { subject?: string; to?: string[] };
-      ctx.log.info({ subject, to }, `notification kept in the outbox, not sent: no ${channel.name} configured`);
+      const why = channel.notConfigured ?? `no ${channel.name} configured`;
+      ctx.log.info({ subject, to }, `notification kept in the outbox, not sent: ${why}`);
     }
     return;
   }
