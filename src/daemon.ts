@@ -1,8 +1,8 @@
-import type { Mailer } from './channels/email-smtp.js';
 import { apiClientFor } from './api/from-config.js';
 import type { RequestEvent } from './api/http.js';
 import type { ApiClient, RateLimitWindow } from './api/index.js';
 import type { LocalExchange } from './api/local-exchange.js';
+import type { Mailer } from './channels/email-smtp.js';
 import type { Clock } from './clock.js';
 import type { CollectorName } from './collectors/collector.js';
 import { collectors } from './collectors/index.js';
