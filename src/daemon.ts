@@ -1,7 +1,7 @@
-import type { Mailer } from './alerts/email.js';
 import { apiClientFor } from './api/from-config.js';
 import type { ApiClient, RateLimitWindow } from './api/index.js';
 import type { LocalExchange } from './api/local-exchange.js';
+import type { Mailer } from './channels/email-smtp.js';
 import type { Clock } from './clock.js';
 import type { CollectorName } from './collectors/collector.js';
 import { collectors } from './collectors/index.js';

@@ -1,6 +1,6 @@
 import { latestGpuAvailability } from '../db/catalog.js';
+import { type Delivery, deliveriesOf } from '../db/channel-outbox.js';
 import type { IdleEpisodeRecord } from '../db/idle-state.js';
-import { type Delivery, deliveriesOf } from '../db/notifications.js';
 import type { PodRecord } from '../db/pods.js';
 import { stopsSince } from '../db/receipts.js';
 import type { GuardResult } from '../db/tables/idle.js';
@@ -149,8 +149,8 @@ function availabilityLookup(ctx: EvaluationContext, account: string): (pod: PodR
 }
 
 /**
- * The stop warning of each Pod as mailed for its episode: the messages announcing its warn alert
- * written since the episode warned. The warn alert is one per idle spell (a new spell opens a new
+ * The stop warning of each Pod as delivered for its episode, by whichever channels carry it: the
+ * outbox rows announcing its warn alert written since the episode warned. The warn alert is one per idle spell (a new spell opens a new
  * one in the tick it warns, before any message is planned), so a mail about an earlier spell,
  * even one whose alert stayed open through an unknown stretch, never counts for this one. Read for
  * the whole batch at once: every due Pod asks on every tick until it stops.

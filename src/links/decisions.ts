@@ -1,11 +1,11 @@
 import { formatMatcher } from '../alerts/matchers.js';
+import type { HeldDecision } from '../alerts/notices.js';
 import { silenceState } from '../alerts/silence.js';
 import { snoozesAfter } from '../db/idle-state.js';
 import type { Database } from '../db/open.js';
 import { livePods } from '../db/pods.js';
 import type { DecisionSource } from '../db/schema.js';
 import { listSilences } from '../db/silences.js';
-import type { HeldDecision } from '../messages/decisions.js';
 
 export type { HeldDecision };
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Writable } from 'node:stream';
-import { smtpMailer } from '../alerts/email.js';
+import { smtpMailer } from '../channels/email-smtp.js';
 import { toIso, VirtualClock } from '../clock.js';
 import type { RunReport } from '../collectors/run.js';
 import type { Config } from '../config/schema.js';

@@ -1,5 +1,5 @@
-import type { Mailer } from '../alerts/email.js';
 import type { ApiClient } from '../api/index.js';
+import type { Mailer } from '../channels/email-smtp.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config/schema.js';
 import type { Database } from '../db/open.js';

@@ -1,5 +1,5 @@
 import { idleEvaluator } from '../actions/idle-evaluator.js';
-import { alertsEvaluator } from '../alerts/evaluator.js';
+import { alertsEvaluator } from '../channels/evaluator.js';
 import { budgetEvaluator } from './budget.js';
 import { capacityEvaluator } from './capacity.js';
 import type { Evaluator } from './evaluator.js';

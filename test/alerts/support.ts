@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { alertsEvaluator } from '../../src/alerts/evaluator.js';
+import { alertsEvaluator } from '../../src/channels/evaluator.js';
 import { VirtualClock } from '../../src/clock.js';
 import { defaultConfig } from '../../src/config/load.js';
 import type { Config } from '../../src/config/schema.js';

@@ -15,14 +15,10 @@ const LAYERS_FILE = 'docs/layers.md';
 const OWED: ReadonlyArray<{ from: string; to: string; owner: 'tick' | 'channels' }> = [
   // rules/index.ts -> actions/idle-evaluator.ts
   { from: 'rules/', to: 'actions/', owner: 'tick' },
-  // rules/evaluator.ts -> alerts/email.ts; rules/index.ts -> alerts/evaluator.ts
-  { from: 'rules/', to: 'alerts/', owner: 'tick' },
   // rules/evaluator.ts -> messages/commands.ts; five rules -> messages/format.ts (now ../format.js)
   { from: 'rules/', to: 'messages/', owner: 'tick' },
-  // alerts/{alert,alertmanager-*,digest,notices,notify,outbox,templates}.ts -> messages/
-  { from: 'alerts/', to: 'messages/', owner: 'channels' },
-  // alerts/{digest,notices}.ts -> links/decisions.ts; alerts/evaluator.ts -> links/email-links.ts
-  { from: 'alerts/', to: 'links/', owner: 'channels' },
+  // rules/index.ts -> channels/evaluator.ts; rules/evaluator.ts -> channels/email-smtp.ts
+  { from: 'rules/', to: 'channels/', owner: 'tick' },
 ];
 
 interface Unit {

@@ -1,8 +1,8 @@
+import { toNotifyAlert } from '../alerts/alert.js';
 import { toIso } from '../clock.js';
 import type { AlertmanagerConfig } from '../config/sections/alertmanager.js';
 import type { AlertRecord } from '../db/alerts.js';
 import type { CommandLine } from '../messages/commands.js';
-import { toNotifyAlert } from './alert.js';
 import { alertWords } from './alertmanager-words.js';
 
 /** One alert as Alertmanager's API v2 takes it (`postableAlert` of its OpenAPI document). */

@@ -1,6 +1,6 @@
+import type { NotifyAlert } from '../alerts/alert.js';
 import type { CommandLine } from '../messages/commands.js';
 import { alertDescription, alertSummary } from '../messages/summary.js';
-import type { NotifyAlert } from './alert.js';
 
 /**
  * The `summary` and `description` annotations of one alert, in the same words as its email:
