@@ -9,13 +9,12 @@ import {
   usageByHour,
 } from './billing.js';
 import type { BucketSize, Window } from './buckets.js';
-import { podListBytes } from './pod-json.js';
 import { PodLifecycle } from './pod-lifecycle.js';
 import { type PodState, podRecord } from './pod-view.js';
 import { type BillingKind, type BillingLine, endpointLine, podLines, volumeLine } from './pricing.js';
 import { clusterRecord, endpointRecord, volumeRecord, workersOf } from './resource-views.js';
 import type { Scenario, ScenarioGpuType } from './scenario.js';
-import { indexAt, valueAt } from './timeline.js';
+import { valueAt } from './timeline.js';
 import type { AvailabilityLevel, GpuTypeView, PodAction, PodStatus, V2Pod } from './v2-types.js';
 
 export const BILLING_KINDS: readonly BillingKind[] = ['pods', 'serverless', 'network_volumes', 'clusters', 'endpoints'];
@@ -59,9 +58,6 @@ export class World {
   private readonly members = new Map<string, PodState[]>();
   private readonly events: OwnerEvent[];
   private nextEvent = 0;
-  /** See availabilityVersion: its current number, and the time up to which it holds. */
-  private availabilityStamp = 0;
-  private availabilityUntil = Number.NEGATIVE_INFINITY;
   /** Bumped by every change of a Pod's lifecycle (an action or an owner event). */
   private changes = 0;
   /**
@@ -106,14 +102,9 @@ export class World {
       .map((pod) => podRecord(pod, t));
   }
 
-  /** `{"pods": podsView}` as JSON bytes, each record from parts kept per Pod (pod-json.ts). */
-  podsBytes(nowMs: number, options: { includeClusterPods: boolean }): Buffer {
-    return podListBytes(this.pods, this.advance(nowMs), options.includeClusterPods);
-  }
-
   /** podsView as JSON text (`[…]`). */
   podsJson(nowMs: number, options: { includeClusterPods: boolean }): string {
-    return this.podsBytes(nowMs, options).toString('utf8').slice('{"pods":'.length, -'}'.length);
+    return JSON.stringify(this.podsView(nowMs, options));
   }
 
   podView(id: string, nowMs: number): V2Pod | undefined {
@@ -188,40 +179,10 @@ export class World {
     return this.scenario.volumes.filter((volume) => volume.createdAtMs <= t).map(volumeRecord);
   }
 
-  /**
-   * How many network volumes exist at `nowMs`. Volumes are created by the scenario and never
-   * deleted, so the volume list is the same whenever this count is (reply-cache.ts).
-   */
-  volumeCount(nowMs: number): number {
-    const t = this.advance(nowMs);
-    let count = 0;
-    for (const volume of this.scenario.volumes) if (volume.createdAtMs <= t) count++;
-    return count;
-  }
-
   volumeView(id: string, nowMs: number) {
     const t = this.advance(nowMs);
     const volume = this.scenario.volumes.find((candidate) => candidate.id === id && candidate.createdAtMs <= t);
     return volume && volumeRecord(volume);
-  }
-
-  /**
-   * A number that stays the same exactly as long as no GPU type's availability changes: it moves
-   * on once time reaches the next entry of any availability timeline. Replies built from
-   * availability alone (the catalog, GraphQL stock) are kept under it (reply-cache.ts).
-   */
-  availabilityVersion(nowMs: number): number {
-    const t = this.advance(nowMs);
-    if (t >= this.availabilityUntil) {
-      this.availabilityStamp++;
-      let until = Number.POSITIVE_INFINITY;
-      for (const gpu of this.scenario.catalog.gpus) {
-        const next = gpu.availability[indexAt(gpu.availability, t) + 1];
-        if (next !== undefined && next.atMs < until) until = next.atMs;
-      }
-      this.availabilityUntil = until;
-    }
-    return this.availabilityStamp;
   }
 
   /** Overall availability of one GPU type now. */
