@@ -19,9 +19,6 @@ import type { AvailabilityLevel, GpuTypeView, PodAction, PodStatus, V2Pod } from
 
 export const BILLING_KINDS: readonly BillingKind[] = ['pods', 'serverless', 'network_volumes', 'clusters', 'endpoints'];
 
-/** Windows of billing lines kept at once: one reading of every route needs one per kind. */
-const KEPT_WINDOWS = 8;
-
 export interface AccruedFilter {
   kind: BillingKind | 'all';
   /** podId, serverlessId, networkVolumeId or clusterId, as the kind's billing route filters. */
@@ -58,14 +55,6 @@ export class World {
   private readonly members = new Map<string, PodState[]>();
   private readonly events: OwnerEvent[];
   private nextEvent = 0;
-  /** Bumped by every change of a Pod's lifecycle (an action or an owner event). */
-  private changes = 0;
-  /**
-   * Billing lines read at the present, by kind, window and id, while no lifecycle changes: a
-   * daemon reads every billing route at one instant, and `/v2/billing` reads the same open hour
-   * of every kind as the route of that kind does (at `large`, 4,000 lines of Pods, twice).
-   */
-  private linesKept = { atMs: Number.NaN, changes: 0, byKey: new Map<string, BillingLine[]>() };
   /** Owner events that were not valid when they came due (e.g. stopping a stopped Pod). */
   readonly skippedEvents: Array<OwnerEvent & { detail: string }> = [];
 
@@ -128,7 +117,6 @@ export class World {
     }
     const outcome = pod.lifecycle.apply(action, t);
     if (!outcome.ok) return { ok: false, status: 409, detail: outcome.detail };
-    this.changes++;
     return { ok: true, pod: action === 'terminate' ? null : podRecord(pod, t) };
   }
 
@@ -221,7 +209,7 @@ export class World {
   usage(nowMs: number, kind: BillingKind, window: Window, size: BucketSize, options: UsageOptions = {}): Usage {
     const t = this.advance(nowMs);
     const clipped = { startMs: window.startMs, endMs: Math.min(window.endMs, t) };
-    return usageByBucket(this.keptLinesOf(kind, clipped, options.id), size, options.perResource ?? true);
+    return usageByBucket(this.linesOf(kind, clipped, options.id), size, options.perResource ?? true);
   }
 
   /**
@@ -231,30 +219,14 @@ export class World {
   usageByHour(nowMs: number, kind: BillingKind, window: Window, wanted: (hour: number) => boolean) {
     const t = this.advance(nowMs);
     const clipped = { startMs: window.startMs, endMs: Math.min(window.endMs, t) };
-    return usageByHour(this.keptLinesOf(kind, clipped), wanted);
+    return usageByHour(this.linesOf(kind, clipped), wanted);
   }
 
   /** usage() of all resources together in hourly buckets (billing.ts totalsByHour), hour by hour. */
   totalsByHour(nowMs: number, kind: BillingKind, window: Window): Map<number, Micros> {
     const t = this.advance(nowMs);
     const clipped = { startMs: window.startMs, endMs: Math.min(window.endMs, t) };
-    return totalsByHour(this.keptLinesOf(kind, clipped), clipped.startMs, clipped.endMs);
-  }
-
-  /** linesOf, kept for the present (see linesKept); a few windows at a time. */
-  private keptLinesOf(kind: BillingKind, window: Window, id?: string): BillingLine[] {
-    const kept = this.linesKept;
-    if (kept.atMs !== this.current || kept.changes !== this.changes) {
-      this.linesKept = { atMs: this.current, changes: this.changes, byKey: new Map() };
-    }
-    const key = `${kind} ${window.startMs} ${window.endMs} ${id ?? ''}`;
-    let lines = this.linesKept.byKey.get(key);
-    if (lines === undefined) {
-      lines = this.linesOf(kind, window, id);
-      if (this.linesKept.byKey.size >= KEPT_WINDOWS) this.linesKept.byKey.clear();
-      this.linesKept.byKey.set(key, lines);
-    }
-    return lines;
+    return totalsByHour(this.linesOf(kind, clipped), clipped.startMs, clipped.endMs);
   }
 
   private linesOf(kind: BillingKind, { startMs, endMs }: Window, id?: string): BillingLine[] {
@@ -291,7 +263,6 @@ export class World {
         ? pod.lifecycle.apply(event.action, event.atMs)
         : { ok: false as const, detail: `pod ${event.podId} no longer exists` };
       if (!outcome.ok) this.skippedEvents.push({ ...event, detail: outcome.detail });
-      else this.changes++;
     }
     this.current = t;
     return t;
