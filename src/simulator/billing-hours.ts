@@ -1,7 +1,6 @@
 import { toIso } from '../clock.js';
 import { addMicros, aggregateAmounts, amountsOf, KIND_FIELDS, MICROS_PER_USD, type Micros } from './billing.js';
 import { HOUR_MS, type Window } from './buckets.js';
-import { boundedMemo } from './memo.js';
 import type { BillingKind } from './pricing.js';
 import { BILLING_KINDS, type World } from './world.js';
 
@@ -174,7 +173,6 @@ function generate(world: World, route: HourlyRoute, missing: number[], end: numb
   const span = { startMs: missing[0] as number, endMs: Math.min((missing.at(-1) as number) + HOUR_MS, end) };
   const wanted = new Set(missing);
   const hours = new Map<number, Hour>();
-  const iso = isoOf;
   if (route.kind === 'all') {
     const byHour = new Map<number, Partial<Record<BillingKind, Micros>>>();
     for (const kind of BILLING_KINDS) {
@@ -186,7 +184,7 @@ function generate(world: World, route: HourlyRoute, missing: number[], end: numb
       }
     }
     for (const [hour, byKind] of byHour) {
-      const bytes = Buffer.from(`${boundsJson(iso, hour)}${amountsJson(aggregateAmounts(byKind))}}`);
+      const bytes = Buffer.from(`${boundsJson(hour)}${amountsJson(aggregateAmounts(byKind))}}`);
       hours.set(hour, { bytes, count: 1, total: {}, byKind, ids: [] });
     }
     return hours;
@@ -201,7 +199,7 @@ function generate(world: World, route: HourlyRoute, missing: number[], end: numb
   for (const [hour, list] of rows) {
     const { ids, micros } = inIdOrder(list.ids, list.micros);
     const total: Micros = {};
-    const bounds = Buffer.from(boundsJson(iso, hour));
+    const bounds = Buffer.from(boundsJson(hour));
     let length = ids.length - 1;
     for (let i = 0; i < ids.length; i++) {
       const id = ids[i] as string;
@@ -310,8 +308,8 @@ function kindAmountsJson(kind: BillingKind, micros: Micros): string {
  * A record is written by hand, as JSON.stringify would write it (same keys in the same order;
  * a finite number's JSON is its String()), from parts an hour's records share.
  */
-function boundsJson(iso: (ms: number) => string, hour: number): string {
-  return `{"startTime":${JSON.stringify(iso(hour))},"endTime":${JSON.stringify(iso(hour + HOUR_MS))}`;
+function boundsJson(hour: number): string {
+  return `{"startTime":${JSON.stringify(toIso(hour))},"endTime":${JSON.stringify(toIso(hour + HOUR_MS))}`;
 }
 
 /** `,"totalAmount":1.5,"gpuAmount":1.2,…` for amounts keyed by plain field names, in their order. */
@@ -320,10 +318,3 @@ function amountsJson(amounts: Record<string, number>): string {
   for (const field in amounts) json += `,"${field}":${amounts[field] as number}`;
   return json;
 }
-
-/**
- * Hour bounds formatted, by their instant. Records share few distinct bounds, and the same
- * hours come back in every re-read of a trailing window, so they are kept across replies;
- * bounded, since a backfill walks a month of them once.
- */
-export const isoOf: (ms: number) => string = boundedMemo(4096, toIso);

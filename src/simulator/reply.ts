@@ -51,7 +51,7 @@ export function encodeReply(reply: SimReply): EncodedReply {
     headers['Content-Type'] = reply.status >= 400 ? PROBLEM_JSON : 'application/json';
   }
   if (encoded !== undefined) {
-    // Already bytes (the Pod list, hourly billing): sent as they are; the text only if asked for.
+    // Already bytes (hourly billing): sent as they are; the text only if asked for.
     headers['Content-Length'] = String(encoded.length);
     return new EncodedBytes(reply.status, headers, encoded);
   }
