@@ -1,12 +1,10 @@
 import type { IdleRuleConfig } from '../config/sections/idle.js';
 import { activeSnoozes, type IdleEpisodeRecord, openEpisodes } from '../db/idle-state.js';
-import type { Database } from '../db/open.js';
 import { livePods, type PodRecord } from '../db/pods.js';
 import { sampleWindow } from '../db/sample-window.js';
-import { oneDataVersion, perDatabase } from '../db/statements.js';
+import { oneDataVersion } from '../db/statements.js';
 import type { EvaluationContext, Evaluator } from '../rules/evaluator.js';
 import { assessPods, type IdleInput, idleClusters, isIdle, type PodAssessment, windowStart } from '../rules/idle.js';
-import { AssessmentMemo } from '../rules/idle-memo.js';
 import { cronIntervalMs } from '../scheduler/cron.js';
 import { freshDataGuard, lockedGuard, type PodsFreshness, podsFreshness } from './guards.js';
 import { clusterFinding, frozenFinding, idleFinding, notStoppedFinding, warnFinding } from './idle-findings.js';
@@ -32,20 +30,6 @@ export const idleEvaluator: Evaluator = {
   },
 };
 
-/** Per database and account: what the idle rule concluded last tick (Pods, then cluster members). */
-const memos = perDatabase(() => new Map<string, { pods: AssessmentMemo; members: AssessmentMemo }>());
-
-/** The idle rule's memo of an account, for tests that check what is judged again. */
-export function idleMemo(database: Database, account: string): { pods: AssessmentMemo; members: AssessmentMemo } {
-  const byAccount = memos(database);
-  let memo = byAccount.get(account);
-  if (!memo) {
-    memo = { pods: new AssessmentMemo(), members: new AssessmentMemo() };
-    byAccount.set(account, memo);
-  }
-  return memo;
-}
-
 async function evaluateAccount(ctx: EvaluationContext, account: string): Promise<void> {
   const { db, now, config } = ctx;
   const rules = config.idle.rules;
@@ -69,14 +53,7 @@ async function evaluateAccount(ctx: EvaluationContext, account: string): Promise
     now,
     pollIntervalMs,
   };
-  const memo = idleMemo(db, account);
-  // A Pod with an open episode gets a receipt or findings quoting this tick's evidence.
-  memo.pods.pin(episodes);
-  const before = { judged: memo.pods.judged + memo.members.judged, reused: memo.pods.reused + memo.members.reused };
-  const assessments = assessPods(input, memo.pods);
-  const listed = new Set(pods.map((pod) => pod.podId));
-  memo.pods.keepOnly(listed);
-  memo.members.keepOnly(listed);
+  const assessments = assessPods(input);
   const byPod = new Map(assessments.map((a) => [a.pod.podId, a]));
   for (const a of assessments) {
     if (a.verdict === 'unknown') unjudge(ctx, account, a.pod.podId, a.reason);
@@ -106,13 +83,7 @@ async function evaluateAccount(ctx: EvaluationContext, account: string): Promise
     else if (ladderPhase(judged.rule, episode, now) === 'stop_due') due.push({ a: judged, episode });
   }
   await decideStops(ctx, due, { account, freshness, snoozes: input.snoozes, pods, steps });
-  for (const cluster of idleClusters(input, memo.members)) ctx.findings.push(clusterFinding(account, cluster));
-  const judged = memo.pods.judged + memo.members.judged - before.judged;
-  const reused = memo.pods.reused + memo.members.reused - before.reused;
-  ctx.log.debug(
-    { rule: 'idle', account, judged, reused },
-    `idle rule: ${judged} Pod verdicts judged, ${reused} reused`,
-  );
+  for (const cluster of idleClusters(input)) ctx.findings.push(clusterFinding(account, cluster));
 }
 
 /** Unknown is not resolved: the Pod's idle alerts keep their state this tick. */

@@ -7,7 +7,6 @@ import { type EndpointActivity, endpointActivity } from '../db/waste.js';
 import { formatUsd } from '../messages/format.js';
 import type { Finding } from './finding.js';
 import { roughDuration, wasteFinding } from './waste-findings.js';
-import { memoized } from './waste-memo.js';
 
 const HOUR_MS = 3_600_000;
 
@@ -36,12 +35,7 @@ export function idleEndpointFindings(database: Database, config: Config, account
   const windowStart = bucketFloor(now - endpointIdleMs, bucketSize);
   const billed = spendSince(database, { account, kind: 'serverless', bucketSize, windowStart, now });
   const endpoints = liveEndpoints(database, account);
-  const idle = memoized(
-    database,
-    `${account}\u0000endpoint-idle`,
-    [config, activity, billed, endpoints, windowStart],
-    () => idleEndpoints(activity, billed, endpoints, windowStart),
-  );
+  const idle = idleEndpoints(activity, billed, endpoints, windowStart);
   const findings: Finding[] = [];
   for (const endpoint of idle) {
     const { idleSince, up, perHour } = endpoint;
