@@ -2,8 +2,8 @@ import type { IdleRuleConfig } from '../config/sections/idle.js';
 import { type IdleEpisodeRecord, openEpisode, updateEpisode } from '../db/idle-state.js';
 import { type ReceiptInput, recordReceipt } from '../db/receipts.js';
 import type { GuardResult, ReceiptDecision } from '../db/tables/idle.js';
-import type { EvaluationContext } from '../rules/evaluator.js';
 import { type PodAssessment, receiptEvidence } from '../rules/idle.js';
+import type { ActionContext } from './context.js';
 import { MAX_STOP_ATTEMPTS, plannedStopAt } from './ladder.js';
 import { savingPerHr } from './saving.js';
 import type { StopOutcome } from './stop-pod.js';
@@ -20,7 +20,7 @@ type EpisodeChange = Parameters<typeof updateEpisode>[2];
  */
 export class LadderSteps {
   constructor(
-    private readonly ctx: EvaluationContext,
+    private readonly ctx: ActionContext,
     private readonly account: string,
   ) {}
 

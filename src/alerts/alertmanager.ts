@@ -1,4 +1,4 @@
-import type { EvaluationContext } from '../rules/evaluator.js';
+import type { EvaluationContext } from '../tick/context.js';
 import { deliverToAlertmanager, queueForAlertmanager } from './alertmanager-outbox.js';
 
 /**

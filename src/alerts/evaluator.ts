@@ -1,7 +1,7 @@
 import type { Config } from '../config/schema.js';
 import { hasDueMessages } from '../db/notifications.js';
 import { emailLinksFor } from '../links/email-links.js';
-import type { Evaluator } from '../rules/evaluator.js';
+import type { Evaluator } from '../tick/context.js';
 import { alertmanagerStep } from './alertmanager.js';
 import { queueDigests } from './digest.js';
 import { smtpMailer } from './email.js';

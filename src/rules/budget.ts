@@ -3,9 +3,7 @@ import type { Config } from '../config/schema.js';
 import type { BudgetConfig } from '../config/sections/budgets.js';
 import { getBackfill } from '../db/billing.js';
 import type { Database } from '../db/open.js';
-import { budgetFindings } from './budget-findings.js';
 import { ALL_ACCOUNTS, type BudgetStatus, type CostDriver } from './budget-status.js';
-import type { Evaluator } from './evaluator.js';
 import { forecastSpend, projectAtRate, runsOutAt } from './forecast.js';
 import { currentPeriod } from './period.js';
 import { type ResourceCost, scopeSpend, sum } from './spend.js';
@@ -87,22 +85,3 @@ function largestDrivers(resources: readonly ResourceCost[]): CostDriver[] {
     .sort((a, b) => b.amount - a.amount || a.resourceId.localeCompare(b.resourceId))
     .slice(0, DRIVERS);
 }
-
-/** The budget rule: one finding per figure and threshold crossed. */
-export const budgetEvaluator: Evaluator = {
-  name: 'budget',
-  async evaluate(ctx) {
-    const names = new Set(ctx.config.accounts.map((a) => a.name));
-    for (const budget of ctx.config.budgets) {
-      if (budget.account !== undefined && !names.has(budget.account)) {
-        ctx.log.warn(
-          { budget: budget.name, account: budget.account },
-          'budget names an account that is not configured',
-        );
-      }
-    }
-    const statuses = budgetStatus(ctx.db, ctx.config, ctx.now);
-    for (const status of statuses) ctx.findings.push(...budgetFindings(status));
-    ctx.events.emit('budget:evaluated', { at: ctx.now, statuses });
-  },
-};

@@ -4,7 +4,6 @@ import { type GpuAvailabilityRecord, gpuAvailabilityHistory } from '../db/catalo
 import { gpuTypeNames } from '../db/names.js';
 import type { Database } from '../db/open.js';
 import { formatUsd } from '../messages/format.js';
-import type { Evaluator } from './evaluator.js';
 import type { Finding } from './finding.js';
 import type { CapacityDetails } from './finding-details.js';
 
@@ -194,11 +193,3 @@ function watchFindings(
   }
   return findings;
 }
-
-/** The capacity rule: alerts on changes of the watched GPU types' availability and prices. */
-export const capacityEvaluator: Evaluator = {
-  name: 'capacity',
-  async evaluate(ctx) {
-    ctx.findings.push(...capacityFindings(ctx.db, ctx.config));
-  },
-};

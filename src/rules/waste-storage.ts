@@ -1,32 +1,27 @@
-import { bucketFloor } from '../collectors/billing-windows.js';
 import type { Config } from '../config/schema.js';
-import { getBackfill } from '../db/billing.js';
-import type { Database } from '../db/open.js';
-import { livePods, type PodRecord } from '../db/pods.js';
-import { type ResourceSpend, spendSince } from '../db/spend.js';
-import { liveNetworkVolumes, type NetworkVolumeRecord } from '../db/volumes.js';
-import { lastComputeAt, type VolumeMounts, volumeMounts } from '../db/waste.js';
+import type { PodRecord } from '../db/pods.js';
+import type { AccountSnapshot } from '../db/snapshot.js';
+import type { ResourceSpend } from '../db/spend.js';
+import type { NetworkVolumeRecord } from '../db/volumes.js';
+import type { VolumeMounts } from '../db/waste.js';
 import { formatUsd } from '../messages/format.js';
 import type { Finding } from './finding.js';
 import { HOURS_PER_MONTH, networkVolumePerMonth, podVolumePerHour, STOPPED_STATUSES } from './prices.js';
 import { roughDuration, wasteFinding } from './waste-findings.js';
 
 const HOUR_MS = 3_600_000;
-const DAY_MS = 24 * HOUR_MS;
 
 /**
  * Network volumes no live Pod has mounted for `volumeUnmounted`: unmounted since the last Pod
  * holding one went away, or since we first saw the volume if no Pod ever did. The cost per
  * month is the rate billed over the last day, or the published price.
  */
-export function unmountedVolumeFindings(database: Database, config: Config, account: string, now: number): Finding[] {
+export function unmountedVolumeFindings(snapshot: AccountSnapshot, config: Config, now: number): Finding[] {
+  const { account, waste } = snapshot;
+  if (!waste) return [];
   const { volumeUnmountedMs, recipients } = config.waste;
-  const bucketSize = config.collectors.billing.bucketSize;
-  const mounts = volumeMounts(database, account, livePods(database, account));
-  const windowStart = bucketFloor(now - DAY_MS, bucketSize);
-  const billed = spendSince(database, { account, kind: 'network_volumes', bucketSize, windowStart, now });
-  const volumes = liveNetworkVolumes(database, account);
-  const unmounted = unmountedVolumes(mounts, billed, volumes, windowStart);
+  const { windowStart, spend } = waste.volumeSpend;
+  const unmounted = unmountedVolumes(waste.volumeMounts, spend, waste.networkVolumes, windowStart);
   const findings: Finding[] = [];
   for (const { volume, since, perMonth, cost } of unmounted) {
     if (now - since < volumeUnmountedMs) continue;
@@ -83,16 +78,17 @@ function unmountedVolumes(
  * billed compute last ended or, with none in the stored history, since that history begins
  * (or, when the history reaches further, for "over" twice the threshold).
  */
-export function stoppedPodVolumeFindings(database: Database, config: Config, account: string, now: number): Finding[] {
+export function stoppedPodVolumeFindings(snapshot: AccountSnapshot, config: Config, now: number): Finding[] {
+  const { account, waste } = snapshot;
+  if (!waste) return [];
   const { stoppedPodVolumeMs, recipients } = config.waste;
-  const bucketSize = config.collectors.billing.bucketSize;
-  const stopped = stoppedWithVolume(livePods(database, account));
-  if (stopped.pods.length === 0) return [];
+  const stopped = stoppedWithVolume(snapshot.pods);
+  if (stopped.length === 0) return [];
   // Looking twice the threshold back is enough to decide; a Pod stopped for longer is "over" that.
   const lookback = now - 2 * stoppedPodVolumeMs;
-  const computed = lastComputeAt(database, account, bucketSize, stopped.ids, lookback);
-  const history = getBackfill(database, { account, kind: 'pods', bucketSize })?.cursorStartTime;
-  const priced = stopped.pods.map((pod) => {
+  const computed = waste.lastComputeAt;
+  const history = waste.podsBilledSince;
+  const priced = stopped.map((pod) => {
     const perHour = podVolumePerHour(pod.volumeGb, pod.status);
     return { pod, lastRan: computed.get(pod.podId), perHour, perDay: formatUsd(perHour * 24) };
   });
@@ -136,16 +132,9 @@ export function stoppedPodVolumeFindings(database: Database, config: Config, acc
   return findings;
 }
 
-/** The stopped Pods that keep a volume (cluster members aside), and their ids. */
-interface StoppedPods {
-  pods: readonly PodRecord[];
-  ids: readonly string[];
-}
-
 /** The account's stopped Pods that keep a volume (cluster members aside). */
-function stoppedWithVolume(live: readonly PodRecord[]): StoppedPods {
-  const pods = live.filter(
+function stoppedWithVolume(live: readonly PodRecord[]): PodRecord[] {
+  return live.filter(
     (pod) => STOPPED_STATUSES.includes(pod.status) && (pod.volumeGb ?? 0) > 0 && pod.clusterId === null,
   );
-  return { pods, ids: pods.map((pod) => pod.podId) };
 }

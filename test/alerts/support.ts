@@ -10,8 +10,9 @@ import { type Database, openDatabase } from '../../src/db/open.js';
 import { EventBus } from '../../src/events.js';
 import { silentLogger } from '../../src/log.js';
 import { BARE_COMMAND_LINE } from '../../src/messages/commands.js';
-import type { EvaluationEvents, Unjudged } from '../../src/rules/evaluator.js';
 import type { Finding } from '../../src/rules/finding.js';
+import type { Unjudged } from '../../src/rules/unjudged.js';
+import type { EvaluationEvents } from '../../src/tick/context.js';
 
 export const START = Date.UTC(2026, 10, 2, 0, 0, 0);
 export const MINUTE = 60_000;
@@ -70,6 +71,7 @@ export function alertBench(tune: (config: Config) => void = () => {}, start = ST
         apis: new Map(),
         events,
         commandLine: BARE_COMMAND_LINE,
+        snapshots: new Map(),
         findings: [...findings],
         unjudged: unjudged ?? [],
       });
