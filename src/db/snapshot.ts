@@ -1,8 +1,10 @@
+import type { CapacityWatch } from '../config/sections/capacity.js';
 import { lastSuccessAt } from './collector-runs.js';
 import { activeSnoozes, type IdleEpisodeRecord, openEpisodes } from './idle-state.js';
 import type { Database } from './open.js';
 import { livePods, type PodRecord } from './pods.js';
 import { type SampleSeries, sampleWindow } from './sample-window.js';
+import { type CapacitySnapshot, readCapacitySnapshot } from './snapshot-capacity.js';
 import { readWasteSnapshot, type WasteSnapshot, type WasteWindow } from './snapshot-waste.js';
 import { oneDataVersion } from './statements.js';
 
@@ -28,6 +30,8 @@ export interface AccountSnapshot {
   readonly snoozes: ReadonlyMap<string, number>;
   /** What the waste checks read (null: the waste rule is off). */
   readonly waste: WasteSnapshot | null;
+  /** What the capacity watch list reads. */
+  readonly capacity: CapacitySnapshot;
 }
 
 /** What the tick asks of an account's snapshot: its time and how far back the rules look at samples. */
@@ -36,6 +40,8 @@ export interface SnapshotWindow {
   samplesFrom: number;
   /** null: the waste rule is off, nothing of it is read. */
   waste: WasteWindow | null;
+  /** The capacity watch list (its histories are read for the accounts each watch covers). */
+  capacityWatches: readonly CapacityWatch[];
 }
 
 /** Reads one account's snapshot with a handful of plain queries. */
@@ -57,5 +63,6 @@ function read(database: Database, account: string, window: SnapshotWindow): Acco
     openEpisodes: openEpisodes(database, account),
     snoozes: activeSnoozes(database, account, now),
     waste: window.waste && readWasteSnapshot(database, account, pods, window.waste, now),
+    capacity: readCapacitySnapshot(database, account, window.capacityWatches),
   };
 }

@@ -33,5 +33,6 @@ export function snapshotWindow(config: Config, now: number): SnapshotWindow {
           computeFrom: now - 2 * waste.stoppedPodVolumeMs,
         }
       : null,
+    capacityWatches: config.capacity.watch,
   };
 }

@@ -29,7 +29,7 @@ const budgetEvaluator: Evaluator = {
 const capacityEvaluator: Evaluator = {
   name: 'capacity',
   async evaluate(ctx) {
-    ctx.findings.push(...capacityFindings(ctx.db, ctx.config));
+    ctx.findings.push(...capacityFindings(ctx.snapshots, ctx.config));
   },
 };
 
