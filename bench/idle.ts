@@ -130,6 +130,7 @@ async function evaluation(config: Config, db: Database, now: number): Promise<{ 
     events: new EventBus<EvaluationEvents>(),
     commandLine: BARE_COMMAND_LINE,
     snapshots: readSnapshots(db, { config }, now),
+    budgets: { billedSince: new Map(), spend: new Map(), resources: new Map() },
     findings: [],
     unjudged: [],
   };

@@ -1,6 +1,7 @@
 import { Gauge } from 'prom-client';
 import { BUDGET_FIGURES } from '../config/sections/budgets.js';
-import { ALL_ACCOUNTS, type BudgetStatus, budgetStatus } from '../rules/budget.js';
+import { ALL_ACCOUNTS, type BudgetStatus } from '../rules/budget.js';
+import { budgetStatus } from '../tick/budget-status.js';
 import type { MetricsContext } from './source.js';
 
 type BudgetGauge = Gauge<string>;

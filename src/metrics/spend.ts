@@ -2,7 +2,9 @@ import { Gauge } from 'prom-client';
 import { bucketFloor } from '../collectors/billing-windows.js';
 import type { CollectorName } from '../collectors/collector.js';
 import { lastSuccessAt } from '../db/collector-runs.js';
+import { livePods } from '../db/pods.js';
 import { type BillingKind, billingKinds } from '../db/schema.js';
+import { type LiveResources, readLiveResources } from '../db/snapshot-budget.js';
 import { spendByResource, spendSince } from '../db/spend.js';
 import { currentRates } from '../rules/current-rates.js';
 import { SeriesByAccount } from './account-series.js';
@@ -86,6 +88,7 @@ export function registerSpendMetrics(context: MetricsContext): void {
     const { bucketSize } = config.collectors.billing;
     const windowStart = bucketFloor(at.now - BURN_WINDOW_MS, bucketSize);
     for (const account of refreshedAccounts(config, at)) {
+      let live: LiveResources | undefined;
       for (const [kind, collectors] of Object.entries(RATE_SOURCES) as Array<[BillingKind, CollectorName[]]>) {
         // A run changes the rates of the kinds resting on its collector only.
         if (at.trigger !== 'start' && !collectors.includes(at.trigger as CollectorName)) continue;
@@ -99,8 +102,8 @@ export function registerSpendMetrics(context: MetricsContext): void {
           ? spendSince(source.db, { account, kind, bucketSize, windowStart, now: at.now })
           : new Map();
         let perHour = 0;
-        for (const rate of currentRates(source.db, account, kind, billed, windowStart).values())
-          perHour += rate.perHour;
+        live ??= readLiveResources(source.db, account, livePods(source.db, account));
+        for (const rate of currentRates(live, kind, billed, windowStart).values()) perHour += rate.perHour;
         burn.clear(key);
         burn.set(key, { account, kind }, perHour);
       }

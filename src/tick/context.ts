@@ -8,6 +8,7 @@ import type { AccountSnapshot } from '../db/snapshot.js';
 import type { EventSink } from '../events.js';
 import type { Logger } from '../log.js';
 import type { CommandLine } from '../messages/commands.js';
+import type { BudgetInputs } from '../rules/budget.js';
 import type { BudgetStatus } from '../rules/budget-status.js';
 import type { Finding, RuleName } from '../rules/finding.js';
 import type { Unjudged } from '../rules/unjudged.js';
@@ -59,6 +60,8 @@ export interface EvaluationContext {
   mailer?: Mailer;
   /** What the tick knows of each configured account, read at its start and dropped at its end. */
   snapshots: ReadonlyMap<string, AccountSnapshot>;
+  /** What the budget rule reads (billing across accounts), read with the snapshots. */
+  budgets: BudgetInputs;
   /**
    * This tick's findings: each rule step appends what its rule returns, and the alert pipeline,
    * last in the tick, turns the whole list into alert state (a key absent this tick resolves).

@@ -1,6 +1,6 @@
 import { runIdleLadder } from '../actions/idle-evaluator.js';
 import { alertsEvaluator } from '../alerts/evaluator.js';
-import { budgetStatus } from '../rules/budget.js';
+import { budgetStatuses } from '../rules/budget.js';
 import { budgetFindings } from '../rules/budget-findings.js';
 import { capacityFindings } from '../rules/capacity.js';
 import { wasteFindings } from '../rules/waste.js';
@@ -19,7 +19,7 @@ const budgetEvaluator: Evaluator = {
         );
       }
     }
-    const statuses = budgetStatus(ctx.db, ctx.config, ctx.now);
+    const statuses = budgetStatuses(ctx.config, ctx.budgets, ctx.now);
     for (const status of statuses) ctx.findings.push(...budgetFindings(status));
     ctx.events.emit('budget:evaluated', { at: ctx.now, statuses });
   },

@@ -1,14 +1,16 @@
 import type { Database } from '../db/open.js';
 import { type AccountSnapshot, readAccountSnapshot } from '../db/snapshot.js';
 import type { Logger } from '../log.js';
+import type { BudgetInputs } from '../rules/budget.js';
 import type { Finding, RuleName } from '../rules/finding.js';
 import { snapshotWindow } from '../rules/snapshot-window.js';
 import { RULE_NAMES, type Unjudged } from '../rules/unjudged.js';
+import { readBudgetInputs } from './budget-status.js';
 import type { EvaluationContext, Evaluator } from './context.js';
 import { evaluators } from './evaluators.js';
 
 /** What a tick is given; `now`, the snapshots, findings and unjudged scopes it makes itself. */
-export type TickInputs = Omit<EvaluationContext, 'now' | 'log' | 'snapshots' | 'findings' | 'unjudged'>;
+export type TickInputs = Omit<EvaluationContext, 'now' | 'log' | 'snapshots' | 'budgets' | 'findings' | 'unjudged'>;
 
 /** What a failed step leaves unjudged: every alert of the rules it judges. */
 export function unjudgedByFailure(evaluator: Evaluator): Unjudged[] {
@@ -57,13 +59,16 @@ export class TickRunner {
     const findings: Finding[] = [];
     const unjudged: Unjudged[] = [];
     let snapshots: ReadonlyMap<string, AccountSnapshot>;
+    let budgets: BudgetInputs;
     try {
       snapshots = readSnapshots(inputs.db, inputs, now);
+      budgets = readBudgetInputs(inputs.db, inputs.config, now, (account) => snapshots.get(account)?.pods);
     } catch (error) {
       // Nothing read, nothing judged: every rule's alerts keep their state; the outbox still runs.
       onFailure('read the tick snapshot', error);
       this.log.error({ err: error }, 'tick snapshot not read');
       snapshots = new Map();
+      budgets = { billedSince: new Map(), spend: new Map(), resources: new Map() };
       unjudged.push(...RULE_NAMES.map((rule) => ({ labels: { rule }, reason: 'tick snapshot not read' })));
     }
     for (const evaluator of evaluators) {
@@ -73,6 +78,7 @@ export class TickRunner {
           now,
           log: this.stepLogs.get(evaluator.name) ?? this.log,
           snapshots,
+          budgets,
           findings,
           unjudged,
         });

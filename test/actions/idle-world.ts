@@ -118,6 +118,7 @@ export async function startIdleWorld(
       apis: new Map([[ACCOUNT, h.api]]),
       events,
       snapshots: readSnapshots(h.db, h, now),
+      budgets: { billedSince: new Map(), spend: new Map(), resources: new Map() },
       findings: [],
       unjudged: [],
       commandLine: BARE_COMMAND_LINE,

@@ -72,6 +72,7 @@ export function alertBench(tune: (config: Config) => void = () => {}, start = ST
         events,
         commandLine: BARE_COMMAND_LINE,
         snapshots: new Map(),
+        budgets: { billedSince: new Map(), spend: new Map(), resources: new Map() },
         findings: [...findings],
         unjudged: unjudged ?? [],
       });
