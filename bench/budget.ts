@@ -8,7 +8,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { upsertBillingRecords } from '../src/db/billing.js';
-import { budgetStatus } from '../src/rules/budget.js';
+import { budgetStatus } from '../src/tick/budget-status.js';
 import { MONTH_END_MS, monthEndSetup } from './month-end.js';
 import { fmt } from './support.js';
 

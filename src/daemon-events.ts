@@ -1,7 +1,8 @@
 import type { RequestEvent } from './api/http.js';
 import type { RunReport } from './collectors/run.js';
 import type { RetentionResult } from './db/retention.js';
-import type { EvaluationEvents, Unjudged } from './rules/evaluator.js';
+import type { Unjudged } from './rules/unjudged.js';
+import type { EvaluationEvents } from './tick/context.js';
 
 /**
  * Every event the daemon emits on its bus: metrics, the demo's console and tests listen to them.

@@ -18,11 +18,11 @@ import { applyRetention, type RetentionResult, retentionPolicy } from './db/rete
 import { EventBus } from './events.js';
 import type { Logger } from './log.js';
 import { BARE_COMMAND_LINE, type CommandLine } from './messages/commands.js';
-import { type Unjudged, unjudgedByFailure } from './rules/evaluator.js';
-import type { Finding } from './rules/finding.js';
-import { evaluators } from './rules/index.js';
+import type { Unjudged } from './rules/unjudged.js';
 import type { InflightCounter } from './scheduler/inflight.js';
 import type { Job, Scheduler } from './scheduler/scheduler.js';
+import type { EvaluationEvents } from './tick/context.js';
+import { TickRunner } from './tick/run.js';
 
 export interface DaemonOptions {
   config: Config;
@@ -66,16 +66,13 @@ export class Daemon {
   private readonly shutdown = new AbortController();
   /** The last failed database write, until a write succeeds again (readiness, metrics). */
   private writeProblem: string | undefined;
-  /** Made once: a child logger serialises its bindings, and a replayed day has 1,440 ticks. */
-  private readonly evaluationLog: Logger;
-  private readonly evaluatorLogs: ReadonlyMap<string, Logger>;
+  private readonly tick: TickRunner;
 
   constructor(private options: DaemonOptions) {
     const { config, clock, log } = options;
     this.commandLine = options.commandLine ?? BARE_COMMAND_LINE;
     this.events = new EventBus<DaemonEvents>(log);
-    this.evaluationLog = log.child({ tick: 'evaluate' });
-    this.evaluatorLogs = new Map(evaluators.map((e) => [e.name, this.evaluationLog.child({ evaluator: e.name })]));
+    this.tick = new TickRunner(log);
     this.db = openDaemonDatabase(config.database.path, { log });
     this.recordAccounts();
     for (const account of config.accounts) {
@@ -166,7 +163,7 @@ export class Daemon {
         });
       }
     }
-    if (evaluators.length > 0) {
+    if (this.tick.hasSteps) {
       jobs.push({ name: 'evaluate', schedule: EVALUATION_SCHEDULE, run: () => this.evaluate() });
     }
     jobs.push({ name: 'retention', schedule: RETENTION_SCHEDULE, run: async () => void this.retain() });
@@ -213,37 +210,26 @@ export class Daemon {
     return Promise.all(runs);
   }
 
-  /** One evaluation tick: every evaluator in order, on one `now`; a failing one does not stop the rest. */
+  /** One evaluation tick (src/tick/run.ts): one snapshot per account, then every step on one `now`. */
   async evaluate(): Promise<void> {
     const { config, clock } = this.options;
     const now = clock.now();
-    const log = this.evaluationLog;
-    const findings: Finding[] = [];
-    const unjudged: Unjudged[] = [];
-    for (const evaluator of evaluators) {
-      try {
-        await evaluator.evaluate({
-          config,
-          db: this.db,
-          clock,
-          now,
-          log: this.evaluatorLogs.get(evaluator.name) ?? log,
-          signal: this.shutdown.signal,
-          apis: this.apis,
-          events: this.events,
-          inflight: this.options.inflight,
-          mailer: this.options.mailer,
-          commandLine: this.commandLine,
-          findings,
-          unjudged,
-        });
-      } catch (error) {
-        if (this.shutdown.signal.aborted) return;
-        this.noteWriteFailure(`evaluator ${evaluator.name}`, error);
-        unjudged.push(...unjudgedByFailure(evaluator));
-        log.error({ evaluator: evaluator.name, err: error }, 'evaluator failed');
-      }
-    }
+    const unjudged = await this.tick.run(
+      {
+        config,
+        db: this.db,
+        clock,
+        signal: this.shutdown.signal,
+        apis: this.apis,
+        events: this.events,
+        inflight: this.options.inflight,
+        mailer: this.options.mailer,
+        commandLine: this.commandLine,
+      },
+      now,
+      (op, error) => void this.noteWriteFailure(op, error),
+    );
+    if (unjudged === undefined) return;
     this.events.emit('evaluation:finished', { at: now, unjudged });
   }
 

@@ -4,7 +4,7 @@ import type { IdleEpisodeRecord } from '../db/idle-state.js';
 import type { PodRecord } from '../db/pods.js';
 import { stopsSince } from '../db/receipts.js';
 import type { GuardResult } from '../db/tables/idle.js';
-import type { EvaluationContext } from '../rules/evaluator.js';
+import type { ActionContext } from './context.js';
 import {
   blastRadiusGuard,
   evaluationCapGuard,
@@ -45,7 +45,7 @@ const HOUR = 3_600_000;
  * and the blast radius over the rule's batch (largest saving first), then, for what passed, a
  * re-read of the Pod and the stop itself. Every verdict lands on the receipt.
  */
-export async function decideStops(ctx: EvaluationContext, due: readonly DueStop[], sc: StopContext): Promise<void> {
+export async function decideStops(ctx: ActionContext, due: readonly DueStop[], sc: StopContext): Promise<void> {
   // Most ticks have no stop due: then nothing below (the availability figures above all) is read.
   if (due.length === 0) return;
   const byRule = new Map<string, DueStop[]>();
@@ -63,7 +63,7 @@ export async function decideStops(ctx: EvaluationContext, due: readonly DueStop[
 }
 
 async function decideBatch(
-  ctx: EvaluationContext,
+  ctx: ActionContext,
   sc: StopContext,
   batch: DueStop[],
   running: number,
@@ -136,7 +136,7 @@ async function decideBatch(
 const SCARCITY_PRODUCT = 'POD';
 
 /** The Pod's GPU availability where it runs (its data center), else the global figure; null when unknown. */
-function availabilityLookup(ctx: EvaluationContext, account: string): (pod: PodRecord) => string | null {
+function availabilityLookup(ctx: ActionContext, account: string): (pod: PodRecord) => string | null {
   const figures = new Map<string, string | null>();
   for (const row of latestGpuAvailability(ctx.db, account)) {
     if (row.product === SCARCITY_PRODUCT) figures.set(`${row.gpuTypeId}\u0000${row.dataCenterId}`, row.availability);
@@ -156,7 +156,7 @@ function availabilityLookup(ctx: EvaluationContext, account: string): (pod: PodR
  * the whole batch at once: every due Pod asks on every tick until it stops.
  */
 function warningDeliveries(
-  ctx: EvaluationContext,
+  ctx: ActionContext,
   account: string,
   batch: readonly DueStop[],
 ): Map<string, Delivery | undefined> {

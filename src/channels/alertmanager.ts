@@ -12,10 +12,10 @@ import {
 import { alertsById, firingAlerts } from '../db/alerts.js';
 import type { OutboxRow } from '../db/channel-outbox.js';
 import type { Database } from '../db/open.js';
-import type { EvaluationContext } from '../rules/evaluator.js';
 import { AlertmanagerError, postAlerts } from './alertmanager-client.js';
 import { toPostableAlert } from './alertmanager-payload.js';
 import type { Channel } from './channel.js';
+import type { NotificationContext } from './context.js';
 
 /**
  * Alertmanager: it keeps alert state, groups and dedupes itself, so what must not be lost is not
@@ -72,7 +72,7 @@ export const alertmanagerChannel: Channel = {
 
 /** Posts each URL's due rows in batches; a URL that fails waits out its backoff, its rows in order. */
 export function alertmanagerDeliverer(
-  ctx: Pick<EvaluationContext, 'db' | 'config' | 'clock' | 'log' | 'events' | 'signal' | 'commandLine'>,
+  ctx: Pick<NotificationContext, 'db' | 'config' | 'clock' | 'log' | 'events' | 'signal' | 'commandLine'>,
   section: AlertmanagerConfig,
 ): Deliverer {
   const log = ctx.log.child({ output: 'alertmanager' });

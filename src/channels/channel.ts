@@ -2,7 +2,7 @@ import type { Deliverer } from '../alerts/deliver.js';
 import type { MessageRenderer } from '../alerts/outbox.js';
 import type { AlertSettings } from '../alerts/settings.js';
 import type { AlertChannel } from '../config/sections/alertmanager.js';
-import type { EvaluationContext } from '../rules/evaluator.js';
+import type { NotificationContext } from './context.js';
 
 export type { Outcome } from '../alerts/deliver.js';
 
@@ -22,14 +22,14 @@ export type { Outcome } from '../alerts/deliver.js';
 export interface Channel {
   name: AlertChannel;
   /** How this channel renders grouped messages, if it takes them. */
-  renderer?(ctx: EvaluationContext): MessageRenderer;
+  renderer?(ctx: NotificationContext): MessageRenderer;
   /** Brings the channel's rows in line with the alert state, if it keeps episodes in sync. */
-  sync?(ctx: EvaluationContext, settings: AlertSettings): void;
+  sync?(ctx: NotificationContext, settings: AlertSettings): void;
   /**
    * How the delivery stage drives it for one pass, or undefined when it is not configured to
    * deliver (its rows wait in the outbox). `close` ends what the pass opened (a connection).
    */
-  deliverer(ctx: EvaluationContext): (Deliverer & { close?(): void }) | undefined;
+  deliverer(ctx: NotificationContext): (Deliverer & { close?(): void }) | undefined;
   /** What the log says of a message kept unsent because the channel is not configured. */
   notConfigured?: string;
 }

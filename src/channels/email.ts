@@ -10,8 +10,8 @@ import type { CommandLine } from '../messages/commands.js';
 import type { RenderedMessage } from '../messages/email.js';
 import { renderMessage } from '../messages/email.js';
 import { renderDigest, renderFlappingNotice } from '../messages/notices.js';
-import type { EvaluationContext } from '../rules/evaluator.js';
 import type { Channel } from './channel.js';
+import type { NotificationContext } from './context.js';
 import { type Mailer, SendError, smtpMailer } from './email-smtp.js';
 
 /**
@@ -67,7 +67,7 @@ const email = (row: OutboxRow) => row.payload as EmailPayload;
 
 /** Sends each message as it was written; see alerts/deliver.ts for what every channel shares. */
 export function emailDeliverer(
-  ctx: Pick<EvaluationContext, 'config' | 'clock' | 'log' | 'events' | 'signal'>,
+  ctx: Pick<NotificationContext, 'config' | 'clock' | 'log' | 'events' | 'signal'>,
   mailer: Mailer,
 ): Deliverer {
   return {

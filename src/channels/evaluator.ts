@@ -6,8 +6,8 @@ import { alertSettings } from '../alerts/settings.js';
 import { recordFindings } from '../alerts/state.js';
 import { hasDueRows } from '../db/channel-outbox.js';
 import { heldDecisions } from '../links/decisions.js';
-import type { EvaluationContext, Evaluator } from '../rules/evaluator.js';
 import type { Channel } from './channel.js';
+import type { NotificationContext } from './context.js';
 import { CHANNELS } from './index.js';
 
 /**
@@ -15,12 +15,11 @@ import { CHANNELS } from './index.js';
  * alert state, the shared stages queue what each channel must be told, and each channel delivers
  * what is due. A channel that is not configured keeps its rows in the outbox, unsent.
  */
-export const alertsEvaluator: Evaluator = {
-  name: 'alerts',
-  evaluate: (ctx) => runAlertPipeline(ctx, CHANNELS),
-};
+export function runNotifications(ctx: NotificationContext): Promise<void> {
+  return runAlertPipeline(ctx, CHANNELS);
+}
 
-export async function runAlertPipeline(ctx: EvaluationContext, channels: readonly Channel[]): Promise<void> {
+export async function runAlertPipeline(ctx: NotificationContext, channels: readonly Channel[]): Promise<void> {
   const settings = alertSettings(ctx.config);
   if (ctx.unjudged.length > 0) {
     ctx.log.debug({ unjudged: ctx.unjudged }, 'not judged this tick: their alerts keep their state');
@@ -50,7 +49,7 @@ export async function runAlertPipeline(ctx: EvaluationContext, channels: readonl
  * outbox's business (backoff, metrics, logs), not a reason to skip the next one.
  */
 async function deliverChannel(
-  ctx: EvaluationContext,
+  ctx: NotificationContext,
   channel: Channel,
   queued: ReadonlyArray<{ channel: string; payload: unknown }>,
 ): Promise<void> {

@@ -2,7 +2,8 @@ import { Gauge } from 'prom-client';
 import { collectorsFeeding } from '../collectors/index.js';
 import { BUDGET_FIGURES } from '../config/sections/budgets.js';
 import { billingDays, billingRecords } from '../db/schema.js';
-import { ALL_ACCOUNTS, type BudgetStatus, budgetStatus } from '../rules/budget.js';
+import { ALL_ACCOUNTS, type BudgetStatus } from '../rules/budget.js';
+import { budgetStatus } from '../tick/budget-status.js';
 import type { MetricsContext } from './source.js';
 
 type BudgetGauge = Gauge<string>;

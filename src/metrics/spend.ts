@@ -4,6 +4,7 @@ import type { CollectorName } from '../collectors/collector.js';
 import { collectorsFeeding } from '../collectors/index.js';
 import { bucketFloor } from '../db/buckets.js';
 import { lastSuccessAt } from '../db/collector-runs.js';
+import { livePods } from '../db/pods.js';
 import {
   type BillingKind,
   billingKinds,
@@ -13,6 +14,7 @@ import {
   networkVolumes,
   pods,
 } from '../db/schema.js';
+import { type LiveResources, readLiveResources } from '../db/snapshot-budget.js';
 import { spendByResource, spendSince } from '../db/spend.js';
 import { currentRates } from '../rules/current-rates.js';
 import { SeriesByAccount } from './account-series.js';
@@ -103,6 +105,7 @@ export function registerSpendMetrics(context: MetricsContext): void {
     const { bucketSize } = config.collectors.billing;
     const windowStart = bucketFloor(at.now - BURN_WINDOW_MS, bucketSize);
     for (const account of refreshedAccounts(config, at)) {
+      let live: LiveResources | undefined;
       for (const [kind, collectors] of RATE_SOURCES) {
         // A run changes the rates of the kinds resting on its collector only.
         if (at.trigger !== 'start' && !collectors.includes(at.trigger as CollectorName)) continue;
@@ -116,8 +119,8 @@ export function registerSpendMetrics(context: MetricsContext): void {
           ? spendSince(source.db, { account, kind, bucketSize, windowStart, now: at.now })
           : new Map();
         let perHour = 0;
-        for (const rate of currentRates(source.db, account, kind, billed, windowStart).values())
-          perHour += rate.perHour;
+        live ??= readLiveResources(source.db, account, livePods(source.db, account));
+        for (const rate of currentRates(live, kind, billed, windowStart).values()) perHour += rate.perHour;
         burn.clear(key);
         burn.set(key, { account, kind }, perHour);
       }

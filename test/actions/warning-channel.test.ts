@@ -9,7 +9,7 @@ import { deliveriesOf } from '../../src/db/channel-outbox.js';
 import { EventBus } from '../../src/events.js';
 import { silentLogger } from '../../src/log.js';
 import { BARE_COMMAND_LINE } from '../../src/messages/commands.js';
-import type { EvaluationEvents } from '../../src/rules/evaluator.js';
+import type { EvaluationEvents } from '../../src/tick/context.js';
 import { MINUTE, T0, useTempDatabases } from '../db/support.js';
 import { type AlertReceiver, startAlertReceiver } from '../helpers/alert-receiver.js';
 

@@ -11,7 +11,7 @@ import { notificationLogAt, outboxMessagesBetween } from '../../src/db/notificat
 import { EventBus } from '../../src/events.js';
 import { silentLogger } from '../../src/log.js';
 import { BARE_COMMAND_LINE } from '../../src/messages/commands.js';
-import type { EvaluationEvents } from '../../src/rules/evaluator.js';
+import type { EvaluationEvents } from '../../src/tick/context.js';
 import { MINUTE, migrationsBefore, T0, useTempDatabases } from '../db/support.js';
 import { type AlertReceiver, startAlertReceiver } from '../helpers/alert-receiver.js';
 import { type SmtpPeer, startSmtp } from '../helpers/smtp.js';

@@ -1,9 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/load.js';
+import type { Config } from '../../src/config/schema.js';
 import { type GpuAvailabilityInput, latestGpuAvailability, recordGpuAvailability } from '../../src/db/catalog.js';
+import type { Database } from '../../src/db/open.js';
 import { insertWorkerSamples, syncEndpoints } from '../../src/db/serverless.js';
 import { dataVersionReads, oneDataVersion } from '../../src/db/statements.js';
-import { wasteFindings } from '../../src/rules/waste.js';
+import { wasteFindings as wasteRule } from '../../src/rules/waste.js';
+import { readSnapshots } from '../../src/tick/run.js';
+
+/** The waste rule on a snapshot of the database at `now`, as a tick reads it. */
+function wasteFindings(database: Database, config: Config, now: number) {
+  return wasteRule(readSnapshots(database, { config }, now), config, now);
+}
+
 import { ACCOUNT, HOUR } from '../rules/fixtures.js';
 import { endpointInput, endpointSample, MINUTE, useTempDatabases } from './support.js';
 

@@ -7,20 +7,6 @@ const root = resolve(import.meta.dirname, '../..');
 const src = join(root, 'src');
 const LAYERS_FILE = 'docs/layers.md';
 
-/**
- * Edges still owed by the engineers who move the tick out of `rules/` (tick) and email and
- * Alertmanager out of `alerts/` (channels). Each entry must still occur: delete it when its edge
- * is gone, until the list is empty.
- */
-const OWED: ReadonlyArray<{ from: string; to: string; owner: 'tick' | 'channels' }> = [
-  // rules/index.ts -> actions/idle-evaluator.ts
-  { from: 'rules/', to: 'actions/', owner: 'tick' },
-  // rules/evaluator.ts -> messages/commands.ts; five rules -> messages/format.ts (now ../format.js)
-  { from: 'rules/', to: 'messages/', owner: 'tick' },
-  // rules/index.ts -> channels/evaluator.ts; rules/evaluator.ts -> channels/email-smtp.ts
-  { from: 'rules/', to: 'channels/', owner: 'tick' },
-];
-
 interface Unit {
   name: string;
   /** 1 for the lowest layer; undefined for a unit apart. */
@@ -142,10 +128,6 @@ function crossImports(): { edges: Edge[]; unreadable: string[]; files: number } 
   return { edges, unreadable, files: files.length };
 }
 
-function isOwed(from: string, to: string): boolean {
-  return OWED.some((owed) => owed.from === from && owed.to === to);
-}
-
 /** Why an import from one unit into another breaks the order, or undefined when it keeps it. */
 function breach(units: Map<string, Unit>, from: string, to: string): string | undefined {
   const a = units.get(from);
@@ -213,29 +195,15 @@ describe(`folders under src/ flow one way (${LAYERS_FILE})`, () => {
     expect(unreadable).toEqual([]);
   });
 
-  it('no unit imports a higher one or a sibling (beyond the edges still owed)', () => {
+  it('no unit imports a higher one or a sibling', () => {
     const breaches = edges.flatMap(({ from, to, where }) => {
       const why = breach(units, from, to);
-      return why && !isOwed(from, to) ? [`${where}: ${why}`] : [];
+      return why ? [`${where}: ${why}`] : [];
     });
     expect(breaches).toEqual([]);
   });
 
-  it('no units import each other, even through others (beyond the edges still owed)', () => {
-    expect(
-      unitCycles(
-        edges.filter(({ from, to }) => !isOwed(from, to)),
-        nameOf,
-      ),
-    ).toEqual([]);
-  });
-
-  it('every edge still owed still occurs and still breaks the order', () => {
-    const stale = OWED.filter(
-      ({ from, to }) => !edges.some((edge) => edge.from === from && edge.to === to && breach(units, from, to)),
-    );
-    expect(
-      stale.map(({ from, to, owner }) => `${from} -> ${to} (${owner}) no longer occurs: delete it from OWED`),
-    ).toEqual([]);
+  it('no units import each other, even through others', () => {
+    expect(unitCycles(edges, nameOf)).toEqual([]);
   });
 });

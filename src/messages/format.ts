@@ -1,2 +1,0 @@
-/** The path by which rules/ still reaches the formatting helpers; every other folder imports ../format.js. */
-export * from '../format.js';
