@@ -36,7 +36,7 @@ import { BARE_COMMAND_LINE } from '../src/messages/commands.js';
 import type { EvaluationContext, EvaluationEvents } from '../src/rules/evaluator.js';
 import type { Finding } from '../src/rules/finding.js';
 import { stuckPodFindings } from '../src/rules/waste-stuck.js';
-import { fmt } from './support.js';
+import { fmt, printResult } from './support.js';
 
 const PODS = 2_000;
 const CLUSTERS = 25;
@@ -220,4 +220,10 @@ for (const m of measured) {
   );
   m.db.close();
 }
+printResult('idle', {
+  ...Object.fromEntries(measured.map((m) => [`tickMs${m.days}d`, median(m.cycles)])),
+  // The longest history's tick: the cost must follow what landed, not the history.
+  tickMs: median(measured[measured.length - 1]?.cycles ?? []),
+  historyDays: measured[measured.length - 1]?.days ?? 0,
+});
 rmSync(dir, { recursive: true, force: true });
