@@ -14,7 +14,7 @@
  * own code on its first run (not timed). Every run's output is kept in --work.
  */
 import { spawn } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -332,6 +332,49 @@ mkdirSync(work, { recursive: true });
 console.error(`ab: base ${sides[0].dir}, head ${sides[1].dir}; runs' output in ${work}`);
 
 const results = new Map<string, Record<'base' | 'head', Run[]>>();
+const show = (value: number | undefined, figure: Figure) =>
+  value === undefined
+    ? 'failed'
+    : `${value.toLocaleString('en-US', { maximumFractionDigits: figure.digits, minimumFractionDigits: figure.digits })}${figure.unit === '×' ? '×' : figure.unit ? ` ${figure.unit}` : ''}`;
+const yes = (value: number | undefined, figure: Figure) =>
+  value === undefined ? '?' : figure.within(value) ? 'yes' : 'no';
+
+/** The table of the lines run so far (written to --work after each line, so a cut-off run leaves it). */
+function table(): string {
+  const out: string[] = [];
+  out.push(`base ${sides[0].dir}, head ${sides[1].dir}; runs alternating base, head; median per side\n`);
+  out.push('| bench line | base median | head median | ceiling | within (base / head) | base runs | head runs |');
+  out.push('| --- | --- | --- | --- | --- | --- | --- |');
+  const notes: string[] = [];
+  for (const line of chosen) {
+    const runs = results.get(line.id);
+    if (!runs) continue;
+    for (const figure of line.figures) {
+      const values = (side: 'base' | 'head') =>
+        runs[side].flatMap((run) => (run.figures.has(figure.key) ? [run.figures.get(figure.key) as number] : []));
+      const raw = (side: 'base' | 'head') =>
+        runs[side]
+          .map((run) => (run.figures.has(figure.key) ? show(run.figures.get(figure.key), figure) : 'failed'))
+          .join(', ');
+      const base = median(values('base'));
+      const head = median(values('head'));
+      out.push(
+        `| ${figure.label} | ${show(base, figure)} | ${show(head, figure)} | ${figure.ceiling} | ${yes(base, figure)} / ${yes(head, figure)} | ${raw('base')} | ${raw('head')} |`,
+      );
+    }
+    const count = line.runsPerSide ?? pairs;
+    if (count < 5) notes.push(`${line.id}: ${count} run(s) a side, not the issue's 5 pairs`);
+    for (const side of ['base', 'head'] as const) {
+      runs[side].forEach((run, i) => {
+        if (run.error)
+          notes.push(`${line.id} ${side} run ${i + 1} failed: ${run.error} (output: ${line.id}-${side}-${i + 1}.log)`);
+      });
+    }
+  }
+  if (notes.length > 0) out.push(`\n${notes.map((n) => `- ${n}`).join('\n')}`);
+  return out.join('\n');
+}
+
 for (const line of chosen) {
   const runs = { base: [] as Run[], head: [] as Run[] };
   results.set(line.id, runs);
@@ -342,49 +385,14 @@ for (const line of chosen) {
       const logFile = join(work, `${line.id}-${side.name}-${i}.log`);
       const run = await runBench(side.dir, line, env, logFile);
       runs[side.name].push(run);
-      const shown = [...run.figures].map(([k, v]) => `${k}=${v}`).join(' ');
+      const shown = [...run.figures].map(([k, v]) => `${k}=${Number(v.toPrecision(4))}`).join(' ');
       console.error(
         `ab: ${line.id} ${side.name} ${i}/${count}: ${run.error ? `FAILED (${run.error})` : shown} in ${run.seconds.toFixed(0)} s`,
       );
     }
   }
+  writeFileSync(join(work, 'table.md'), `${table()}\n`);
 }
 
-const show = (value: number | undefined, figure: Figure) =>
-  value === undefined
-    ? 'failed'
-    : `${value.toLocaleString('en-US', { maximumFractionDigits: figure.digits, minimumFractionDigits: figure.digits })}${figure.unit === '×' ? '×' : figure.unit ? ` ${figure.unit}` : ''}`;
-const yes = (value: number | undefined, figure: Figure) =>
-  value === undefined ? '?' : figure.within(value) ? 'yes' : 'no';
-
-console.log(`\nbase ${sides[0].dir}, head ${sides[1].dir}; runs alternating base, head; median per side\n`);
-console.log('| bench line | base median | head median | ceiling | within (base / head) | base runs | head runs |');
-console.log('| --- | --- | --- | --- | --- | --- | --- |');
-const notes: string[] = [];
-for (const line of chosen) {
-  const runs = results.get(line.id);
-  if (!runs) continue;
-  for (const figure of line.figures) {
-    const values = (side: 'base' | 'head') =>
-      runs[side].flatMap((run) => (run.figures.has(figure.key) ? [run.figures.get(figure.key) as number] : []));
-    const raw = (side: 'base' | 'head') =>
-      runs[side]
-        .map((run) => (run.figures.has(figure.key) ? show(run.figures.get(figure.key), figure) : 'failed'))
-        .join(', ');
-    const base = median(values('base'));
-    const head = median(values('head'));
-    console.log(
-      `| ${figure.label} | ${show(base, figure)} | ${show(head, figure)} | ${figure.ceiling} | ${yes(base, figure)} / ${yes(head, figure)} | ${raw('base')} | ${raw('head')} |`,
-    );
-  }
-  const count = line.runsPerSide ?? pairs;
-  if (count < 5) notes.push(`${line.id}: ${count} run(s) a side, not the issue's 5 pairs`);
-  for (const side of ['base', 'head'] as const) {
-    runs[side].forEach((run, i) => {
-      if (run.error)
-        notes.push(`${line.id} ${side} run ${i + 1} failed: ${run.error} (output: ${line.id}-${side}-${i + 1}.log)`);
-    });
-  }
-}
-if (notes.length > 0) console.log(`\n${notes.map((n) => `- ${n}`).join('\n')}`);
+console.log(`\n${table()}`);
 console.log(`\nruns' output: ${work}`);
