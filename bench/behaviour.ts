@@ -2,7 +2,8 @@
  * Behaviour of a checkout as md5s (issue 26's "what must not change"): replays a `small-team`
  * day and a `large` 2 h with the checkout's own `simulate`, then hashes
  *   - the report, less its wall-clock and jitter fields (`wallMs`; the warnings' `delayMs`, the
- *     retry backoff's random jitter),
+ *     retry backoff's random jitter; their `at`, order and a failed run's `err` but its kind,
+ *     which that jitter moves),
  *   - the `alerts` rows (c28c08b's columns, less the row id, ordered by content),
  *   - the email outbox, less the random Message-ID and the SMTP server's reply: the rows of
  *     `outbox` (c28c08b) or the `email` rows of `channel_outbox` (one outbox keyed by channel),
@@ -11,7 +12,10 @@
  *
  *   node --import tsx bench/behaviour.ts --base /work/wt/base-c28 --head /work/main [--only small,large]
  *   node --import tsx bench/behaviour.ts --checkout DIR            # one checkout's md5s
- *     [--small-span 24h] [--large-span 2h] [--work DIR]
+ *     [--small-span 24h] [--large-span 2h] [--work DIR] [--rehash]
+ *
+ * --rehash hashes the replays already kept in --work (WORK/small-base/replay.db, report.json, ...)
+ * instead of replaying them again.
  *
  * The replays of both checkouts run one after the other, never at once. Their databases,
  * reports and the canonical text hashed are kept in --work, so a difference can be diffed.
@@ -83,6 +87,26 @@ function withoutUnstable(value: unknown): unknown {
   return value;
 }
 
+/**
+ * The report less what chance decides: the unstable fields, the warnings' times and order, and a
+ * failed run's error (but its kind). A
+ * retry waits a random share of its backoff on the virtual clock, so the same run logs its
+ * retries a second or two apart and concurrent collectors' retries interleave differently; which
+ * warnings were logged, and what they say, still counts.
+ */
+function canonicalReport(report: Record<string, unknown>): unknown {
+  const stable = withoutUnstable(report) as Record<string, unknown>;
+  if (!Array.isArray(stable.warnings)) return stable;
+  const warnings = stable.warnings.map((warning: Record<string, unknown>) => {
+    const { at: _at, ...rest } = warning;
+    const fields = rest.fields as Record<string, unknown> | undefined;
+    const err = fields?.err as { kind?: unknown } | undefined;
+    // A failed run's error is the first of its concurrent requests to give up: chance too. Its kind is not.
+    return JSON.stringify(err ? { ...rest, fields: { ...fields, err: { kind: err.kind } } } : rest);
+  });
+  return { ...stable, warnings: warnings.sort().map((text) => JSON.parse(text)) };
+}
+
 interface Hashes {
   report: string;
   alerts: string;
@@ -110,18 +134,27 @@ function simulate(checkout: string, args: string[], logFile: string): Promise<vo
   });
 }
 
-async function replayHashes(checkout: string, scenario: string, span: string, dir: string): Promise<Hashes> {
+async function replayHashes(
+  checkout: string,
+  scenario: string,
+  span: string,
+  dir: string,
+  rehash: boolean,
+): Promise<Hashes> {
   mkdirSync(dir, { recursive: true });
   const dbFile = join(dir, 'replay.db');
   const reportFile = join(dir, 'report.json');
   const started = performance.now();
-  await simulate(
-    checkout,
-    ['--scenario', scenario, '--until', span, '--db', dbFile, '--report', reportFile],
-    join(dir, 'simulate.log'),
-  );
+  if (rehash && existsSync(dbFile) && existsSync(reportFile))
+    console.error(`behaviour: ${dir}: hashing the kept replay`);
+  else
+    await simulate(
+      checkout,
+      ['--scenario', scenario, '--until', span, '--db', dbFile, '--report', reportFile],
+      join(dir, 'simulate.log'),
+    );
   const seconds = (performance.now() - started) / 1000;
-  const report = `${JSON.stringify(withoutUnstable(JSON.parse(readFileSync(reportFile, 'utf8'))), null, 2)}\n`;
+  const report = `${JSON.stringify(canonicalReport(JSON.parse(readFileSync(reportFile, 'utf8'))), null, 2)}\n`;
   const db = new Database(dbFile, { readonly: true });
   try {
     const alertRows = db
@@ -165,6 +198,7 @@ const { values: argv } = parseArgs({
     'small-span': { type: 'string', default: '24h' },
     'large-span': { type: 'string', default: '2h' },
     work: { type: 'string' },
+    rehash: { type: 'boolean', default: false },
   },
 });
 const checkouts = argv.checkout
@@ -205,7 +239,7 @@ for (const r of replays.filter((r) => only.includes(r.id))) {
   const hashes: Hashes[] = [];
   for (const { name, dir } of checkouts) {
     const out = join(work, `${r.id}-${name}`);
-    const h = await replayHashes(dir, r.scenario, r.span, out);
+    const h = await replayHashes(dir, r.scenario, r.span, out, argv.rehash);
     console.error(`behaviour: ${r.scenario} ${r.span} in ${name}: ${h.counts}, replayed in ${h.seconds.toFixed(0)} s`);
     hashes.push(h);
   }
@@ -234,6 +268,6 @@ console.log(
 );
 console.log(rows.join('\n'));
 console.log(
-  `\nreport less ${[...UNSTABLE_FIELDS].join(', ')}; alerts less id; emails less message_id and the SMTP reply. ` +
+  `\nreport less ${[...UNSTABLE_FIELDS].join(', ')} and the warnings' times, order and errors (kind kept); alerts less id; emails less message_id and the SMTP reply. ` +
     `Hashed text in ${work}`,
 );
