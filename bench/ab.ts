@@ -25,7 +25,8 @@ interface Figure {
   key: string;
   label: string;
   ceiling: string;
-  within: (value: number) => boolean;
+  /** Absent for a figure shown for reference only (CPU beside wall time on a shared machine). */
+  within?: (value: number) => boolean;
   unit: string;
   digits: number;
   /** The figure in the prose of a bench without a bench-result line. */
@@ -62,6 +63,14 @@ function lines(options: { idleDays: string[]; largeDay: boolean }): Line[] {
           unit: 'ms',
           digits: 1,
           prose: re(`^\\s*${longest} d history: .*?tick median # ms`),
+        },
+        {
+          key: 'tickCpuMs',
+          label: `idle tick CPU (${longest} d history, for reference)`,
+          ceiling: '—',
+          unit: 'ms',
+          digits: 1,
+          prose: re(`^\\s*${longest} d history: .*?CPU median # ms`),
         },
       ],
     },
@@ -188,6 +197,14 @@ function lines(options: { idleDays: string[]; largeDay: boolean }): Line[] {
           digits: 1,
           prose: re('^small-team 24h: # s wall'),
         },
+        {
+          key: 'small-team 24h cpuMs',
+          label: 'replayed `small-team` day, CPU (for reference)',
+          ceiling: '—',
+          unit: 's',
+          digits: 1,
+          prose: re('^small-team 24h: .*? s wall, # s CPU'),
+        },
       ],
     },
     ...(options.largeDay
@@ -225,8 +242,8 @@ function figuresOf(line: Line, stdout: string): Map<string, number> {
     const json = JSON.parse(result.slice('bench-result '.length)) as Record<string, unknown>;
     for (const figure of line.figures) {
       const value = json[figure.key];
-      // The replay bench reports ms; the table's line is in seconds.
-      if (typeof value === 'number') found.set(figure.key, figure.key.endsWith('wallMs') ? value / 1000 : value);
+      // The replay bench reports ms; the table's lines are in seconds.
+      if (typeof value === 'number') found.set(figure.key, /(wall|cpu)Ms$/.test(figure.key) ? value / 1000 : value);
     }
   }
   for (const figure of line.figures) {
@@ -337,7 +354,7 @@ const show = (value: number | undefined, figure: Figure) =>
     ? 'failed'
     : `${value.toLocaleString('en-US', { maximumFractionDigits: figure.digits, minimumFractionDigits: figure.digits })}${figure.unit === '×' ? '×' : figure.unit ? ` ${figure.unit}` : ''}`;
 const yes = (value: number | undefined, figure: Figure) =>
-  value === undefined ? '?' : figure.within(value) ? 'yes' : 'no';
+  !figure.within ? 'n/a' : value === undefined ? '?' : figure.within(value) ? 'yes' : 'no';
 
 /** The table of the lines run so far (written to --work after each line, so a cut-off run leaves it). */
 function table(): string {

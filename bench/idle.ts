@@ -224,6 +224,7 @@ printResult('idle', {
   ...Object.fromEntries(measured.map((m) => [`tickMs${m.days}d`, median(m.cycles)])),
   // The longest history's tick: the cost must follow what landed, not the history.
   tickMs: median(measured[measured.length - 1]?.cycles ?? []),
+  tickCpuMs: median(measured[measured.length - 1]?.cpu ?? []),
   historyDays: measured[measured.length - 1]?.days ?? 0,
 });
 rmSync(dir, { recursive: true, force: true });
