@@ -39,7 +39,7 @@ import { snapshotWindow } from '../src/rules/snapshot-window.js';
 import { stuckPodFindings } from '../src/rules/waste-stuck.js';
 import type { EvaluationContext, EvaluationEvents } from '../src/tick/context.js';
 import { readSnapshots } from '../src/tick/run.js';
-import { fmt } from './support.js';
+import { fmt, printResult } from './support.js';
 
 const PODS = 2_000;
 const CLUSTERS = 25;
@@ -225,4 +225,11 @@ for (const m of measured) {
   );
   m.db.close();
 }
+printResult('idle', {
+  ...Object.fromEntries(measured.map((m) => [`tickMs${m.days}d`, median(m.cycles)])),
+  // The longest history's tick: the cost must follow what landed, not the history.
+  tickMs: median(measured[measured.length - 1]?.cycles ?? []),
+  tickCpuMs: median(measured[measured.length - 1]?.cpu ?? []),
+  historyDays: measured[measured.length - 1]?.days ?? 0,
+});
 rmSync(dir, { recursive: true, force: true });
