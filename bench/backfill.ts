@@ -24,7 +24,7 @@ import { packagePath } from '../src/package-root.js';
 import { ScaledClock } from '../src/simulator/scaled-clock.js';
 import { loadScenario } from '../src/simulator/scenario.js';
 import { startSimProcess } from './sim-process.js';
-import { benchDir, fmt } from './support.js';
+import { benchDir, fmt, printResult } from './support.js';
 
 /** Days of history backfilled: 30 unless given (a shorter one to profile: `bench/backfill.ts 3`). */
 const BACKFILL_DAYS = Number(process.argv.find((arg) => /^\d+$/.test(arg)) ?? 30);
@@ -145,3 +145,11 @@ const { rss, heapUsed, heapTotal, external } = usage.atPeak;
 console.log(
   `  at the highest RSS sampled (${mb(rss)}): JS heap ${mb(heapUsed)} used of ${mb(heapTotal)}, external ${mb(external)}`,
 );
+printResult('backfill', {
+  days: BACKFILL_DAYS,
+  rows: n,
+  collectorMs,
+  rawMs,
+  ratio: rawMs / collectorMs,
+  peakRssMb: usage.maxRssKb / 1024,
+});

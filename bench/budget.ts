@@ -8,9 +8,9 @@
  */
 import { performance } from 'node:perf_hooks';
 import { upsertBillingRecords } from '../src/db/billing.js';
-import { budgetStatus } from '../src/rules/budget.js';
+import { budgetStatus } from '../src/tick/budget-status.js';
 import { MONTH_END_MS, monthEndSetup } from './month-end.js';
-import { fmt } from './support.js';
+import { fmt, printResult } from './support.js';
 
 const RUNS = Number(process.argv[2] ?? 20);
 const setup = await monthEndSetup({ budgets: true });
@@ -82,4 +82,5 @@ console.log(`  raw sum of the month's rows:     ${fmt(rawMs, 1)} ms`);
 console.log(
   `  ratio tick / raw sum: ${fmt(tickMs / rawMs, 3)}×; after billing landed / raw sum: ${fmt(afterBillingMs / rawMs, 3)}×`,
 );
+printResult('budget', { tickMs, afterBillingMs, rawMs, runs: RUNS });
 await setup.close();

@@ -17,7 +17,7 @@ import { packagePath } from '../src/package-root.js';
 import { ScaledClock } from '../src/simulator/scaled-clock.js';
 import { loadScenario } from '../src/simulator/scenario.js';
 import { startSimProcess } from './sim-process.js';
-import { benchDir, daemonSide, fmt } from './support.js';
+import { benchDir, daemonSide, fmt, printResult } from './support.js';
 
 const LATENCY_MS = 50;
 const base = loadScenario(packagePath('config/scenarios/large.json'));
@@ -90,5 +90,6 @@ for (const entry of after.entries) {
 console.log('  requests by route:');
 for (const [route, count] of [...byRoute].sort((a, b) => b[1] - a[1]))
   console.log(`    ${fmt(count).padStart(5)}  ${route}`);
+printResult('collect', { requests, wallMs, floorMs, ratio: wallMs / floorMs });
 await setup.close();
 await sim.close();

@@ -20,7 +20,7 @@ import { silentLogger } from '../src/log.js';
 import { packagePath } from '../src/package-root.js';
 import { replay } from '../src/replay/replay.js';
 import { loadScenario } from '../src/simulator/scenario.js';
-import { benchDir, fmt } from './support.js';
+import { benchDir, fmt, printResult } from './support.js';
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
@@ -190,3 +190,4 @@ console.log(
 // The copies are as large as the database: only the replayed file is left, for --db.
 for (const copy of ['raw.db', 'rolled-source.db', 'rolled.db']) rmSync(join(dir, copy), { force: true });
 if (process.argv[2] !== '--db') console.log(`replayed database kept for --db: ${source}`);
+printResult('db-size', { projectedGb: total / 1e9, days: PROJECTED_DAYS, measuredHours: spanDays * 24 });

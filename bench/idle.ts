@@ -22,7 +22,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { idleEvaluator } from '../src/actions/idle-evaluator.js';
+import { runIdleLadder } from '../src/actions/idle-evaluator.js';
 import { VirtualClock } from '../src/clock.js';
 import { defaultConfig } from '../src/config/load.js';
 import type { Config } from '../src/config/schema.js';
@@ -30,13 +30,16 @@ import { finishRun, startRun } from '../src/db/collector-runs.js';
 import { idleWindowSamples } from '../src/db/idle-state.js';
 import { type Database, openDatabase } from '../src/db/open.js';
 import { insertPodSamples, livePods, type PodInput, type PodSampleInput, syncPods } from '../src/db/pods.js';
+import { readAccountSnapshot } from '../src/db/snapshot.js';
 import { EventBus } from '../src/events.js';
 import { silentLogger } from '../src/log.js';
 import { BARE_COMMAND_LINE } from '../src/messages/commands.js';
-import type { EvaluationContext, EvaluationEvents } from '../src/rules/evaluator.js';
 import type { Finding } from '../src/rules/finding.js';
+import { snapshotWindow } from '../src/rules/snapshot-window.js';
 import { stuckPodFindings } from '../src/rules/waste-stuck.js';
-import { fmt } from './support.js';
+import type { EvaluationContext, EvaluationEvents } from '../src/tick/context.js';
+import { readSnapshots } from '../src/tick/run.js';
+import { fmt, printResult } from './support.js';
 
 const PODS = 2_000;
 const CLUSTERS = 25;
@@ -115,6 +118,7 @@ function historyDatabase(days: number): { config: Config; db: Database; rows: nu
 }
 
 async function evaluation(config: Config, db: Database, now: number): Promise<{ ms: number; findings: Finding[] }> {
+  const started = performance.now();
   const ctx: EvaluationContext = {
     config,
     db,
@@ -125,11 +129,12 @@ async function evaluation(config: Config, db: Database, now: number): Promise<{ 
     apis: new Map(),
     events: new EventBus<EvaluationEvents>(),
     commandLine: BARE_COMMAND_LINE,
+    snapshots: readSnapshots(db, { config }, now),
+    budgets: { billedSince: new Map(), spend: new Map(), resources: new Map() },
     findings: [],
     unjudged: [],
   };
-  const started = performance.now();
-  await idleEvaluator.evaluate(ctx);
+  await runIdleLadder(ctx);
   return { ms: performance.now() - started, findings: ctx.findings };
 }
 
@@ -201,7 +206,7 @@ for (let i = 1; i <= CYCLES; i++) {
     m.cycles.push(podListMs + result.ms);
     m.podLists.push(podListMs);
     const stuck = performance.now();
-    stuckPodFindings(m.db, m.config, ACCOUNT, now);
+    stuckPodFindings(readAccountSnapshot(m.db, ACCOUNT, snapshotWindow(m.config, now)), m.config, now);
     m.stuck.push(performance.now() - stuck);
     m.findings = result.findings.length;
     m.reads.push(windowReadMs(m.db, now));
@@ -220,4 +225,11 @@ for (const m of measured) {
   );
   m.db.close();
 }
+printResult('idle', {
+  ...Object.fromEntries(measured.map((m) => [`tickMs${m.days}d`, median(m.cycles)])),
+  // The longest history's tick: the cost must follow what landed, not the history.
+  tickMs: median(measured[measured.length - 1]?.cycles ?? []),
+  tickCpuMs: median(measured[measured.length - 1]?.cpu ?? []),
+  historyDays: measured[measured.length - 1]?.days ?? 0,
+});
 rmSync(dir, { recursive: true, force: true });

@@ -18,7 +18,7 @@ import { finishRun, startRun } from '../src/db/collector-runs.js';
 import { EventBus } from '../src/events.js';
 import { createMetrics, type Metrics } from '../src/metrics/registry.js';
 import { FIVE_BUDGETS, monthEndSetup } from './month-end.js';
-import { fmt } from './support.js';
+import { fmt, printResult } from './support.js';
 
 const RUNS = Number(process.argv[2] ?? 10);
 const setup = await monthEndSetup({ budgets: false });
@@ -143,7 +143,7 @@ function heapAfterGc(): number | undefined {
   return process.memoryUsage().heapUsed;
 }
 
-async function measure(label: string) {
+async function measure(label: string): Promise<number> {
   const heapBefore = heapAfterGc();
   const { start, tick, pods, metrics } = refreshTimes(() => createMetrics({ source, config, clock }));
   const heapAfter = heapAfterGc();
@@ -169,10 +169,12 @@ async function measure(label: string) {
         : `; heap held ${fmt((heapAfter - heapBefore) / 1e6, 1)} MB (the database read caches included)`),
   );
   metrics.close();
+  return ours / theirs;
 }
 
 console.log(`large scenario, ${new Date(clock.now()).toISOString()}, median of ${RUNS}:`);
-await measure('no budgets');
+const ratioNoBudgets = await measure('no budgets');
 config.budgets = budgetsSection.parse(FIVE_BUDGETS);
-await measure('five budgets');
+const ratioFiveBudgets = await measure('five budgets');
+printResult('metrics', { ratioNoBudgets, ratioFiveBudgets, runs: RUNS });
 await setup.close();

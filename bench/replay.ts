@@ -19,7 +19,7 @@ import { parseDuration } from '../src/duration.js';
 import { silentLogger } from '../src/log.js';
 import { replay } from '../src/replay/replay.js';
 import { loadScenario } from '../src/simulator/scenario.js';
-import { benchDir, fmt } from './support.js';
+import { benchDir, fmt, printResult } from './support.js';
 
 const [smallSpan = '24h', largeSpan = '2h'] = process.argv.slice(2);
 const BASELINE_ROWS = 300_000;
@@ -92,3 +92,12 @@ for (const run of runs) {
     );
   }
 }
+printResult('replay', {
+  baselineMs: baseline,
+  ...Object.fromEntries(
+    runs.flatMap((run) => [
+      [`${run.name} ${run.span} wallMs`, run.ms],
+      [`${run.name} ${run.span} cpuMs`, run.cpuMs],
+    ]),
+  ),
+});

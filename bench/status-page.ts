@@ -11,11 +11,11 @@ import { VirtualClock } from '../src/clock.js';
 import { defaultConfig } from '../src/config/load.js';
 import { Daemon } from '../src/daemon.js';
 import { silentLogger } from '../src/log.js';
-import { startMetricsServer } from '../src/metrics/server.js';
 import { packagePath } from '../src/package-root.js';
 import { InflightCounter } from '../src/scheduler/inflight.js';
 import { loadScenario } from '../src/simulator/scenario.js';
 import { startSimulator } from '../src/simulator/server.js';
+import { startMetricsServer } from '../src/web/server.js';
 import { benchDir, fmt } from './support.js';
 
 const REQUESTS = Number(process.argv[2] ?? 20);

@@ -80,3 +80,11 @@ export function benchDir(options: { keep?: boolean } = {}): string {
 export function fmt(n: number, digits = 0): string {
   return n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 }
+
+/**
+ * The bench's figures as one last line, `bench-result {json}`, which bench/ab.ts reads (the lines
+ * above it are for people and may be reworded). Numbers are unrounded.
+ */
+export function printResult(bench: string, figures: Record<string, number | string>): void {
+  console.log(`bench-result ${JSON.stringify({ bench, ...figures })}`);
+}

@@ -5,8 +5,8 @@ import { Daemon } from './daemon.js';
 import { ConfigReloader, type Reconfigurable } from './daemon-reload.js';
 import type { Logger } from './log.js';
 import type { CommandLine } from './messages/commands.js';
-import { startMetricsServer } from './metrics/server.js';
 import { RealScheduler } from './scheduler/real.js';
+import { startMetricsServer } from './web/server.js';
 
 /**
  * On shutdown, in-flight runs (collectors, an email being sent) get this long to finish; then

@@ -1,15 +1,14 @@
-import type { Mailer } from './alerts/email.js';
 import { apiClientFor } from './api/from-config.js';
-import type { RequestEvent } from './api/http.js';
 import type { ApiClient, RateLimitWindow } from './api/index.js';
 import type { LocalExchange } from './api/local-exchange.js';
+import type { Mailer } from './channels/email-smtp.js';
 import type { Clock } from './clock.js';
 import type { CollectorName } from './collectors/collector.js';
 import { collectors } from './collectors/index.js';
 import { type RunReport, runCollector } from './collectors/run.js';
 import type { Config } from './config/schema.js';
+import type { DaemonEvents } from './daemon-events.js';
 import { recordAccounts } from './db/accounts.js';
-import { flushRuns } from './db/collector-runs.js';
 import { recordDaemonClock } from './db/daemon-clock.js';
 import { databaseWriteFailure } from './db/errors.js';
 import type { Database } from './db/open.js';
@@ -18,22 +17,11 @@ import { applyRetention, type RetentionResult, retentionPolicy } from './db/rete
 import { EventBus } from './events.js';
 import type { Logger } from './log.js';
 import { BARE_COMMAND_LINE, type CommandLine } from './messages/commands.js';
-import { type EvaluationEvents, type Unjudged, unjudgedByFailure } from './rules/evaluator.js';
-import type { Finding } from './rules/finding.js';
-import { evaluators } from './rules/index.js';
+import type { Unjudged } from './rules/unjudged.js';
 import type { InflightCounter } from './scheduler/inflight.js';
 import type { Job, Scheduler } from './scheduler/scheduler.js';
-
-export interface DaemonEvents extends EvaluationEvents {
-  'collector:finished': RunReport;
-  'retention:finished': RetentionResult;
-  'api:request': RequestEvent & { account: string };
-  /**
-   * Every evaluator of a tick has run (metrics take what the tick wrote from here), with what
-   * the rules could not judge in it.
-   */
-  'evaluation:finished': { at: number; unjudged: readonly Unjudged[] };
-}
+import type { EvaluationEvents } from './tick/context.js';
+import { TickRunner } from './tick/run.js';
 
 export interface DaemonOptions {
   config: Config;
@@ -49,12 +37,6 @@ export interface DaemonOptions {
   progressStream?: NodeJS.WritableStream & { isTTY?: boolean };
   /** A mailer the caller keeps open and closes (a replay's); by default one per tick with mail due. */
   mailer?: Mailer;
-  /**
-   * Collector runs' rows are written a few hundred at a time instead of each in a commit of its
-   * own (src/db/collector-runs.ts `deferRun`), and at close: for a replay, whose database a crash
-   * leaves unfinished anyway. Reads of the runs (freshness) see them as written.
-   */
-  deferRunBooks?: boolean;
   /**
    * How a person runs this podwarden (the program and `--config FILE`), for the commands its
    * mails and pages quote; `podwarden` with no file when the caller does not know.
@@ -83,16 +65,13 @@ export class Daemon {
   private readonly shutdown = new AbortController();
   /** The last failed database write, until a write succeeds again (readiness, metrics). */
   private writeProblem: string | undefined;
-  /** Made once: a child logger serialises its bindings, and a replayed day has 1,440 ticks. */
-  private readonly evaluationLog: Logger;
-  private readonly evaluatorLogs: ReadonlyMap<string, Logger>;
+  private readonly tick: TickRunner;
 
   constructor(private options: DaemonOptions) {
     const { config, clock, log } = options;
     this.commandLine = options.commandLine ?? BARE_COMMAND_LINE;
     this.events = new EventBus<DaemonEvents>(log);
-    this.evaluationLog = log.child({ tick: 'evaluate' });
-    this.evaluatorLogs = new Map(evaluators.map((e) => [e.name, this.evaluationLog.child({ evaluator: e.name })]));
+    this.tick = new TickRunner(log);
     this.db = openDaemonDatabase(config.database.path, { log });
     this.recordAccounts();
     for (const account of config.accounts) {
@@ -183,7 +162,7 @@ export class Daemon {
         });
       }
     }
-    if (evaluators.length > 0) {
+    if (this.tick.hasSteps) {
       jobs.push({ name: 'evaluate', schedule: EVALUATION_SCHEDULE, run: () => this.evaluate() });
     }
     jobs.push({ name: 'retention', schedule: RETENTION_SCHEDULE, run: async () => void this.retain() });
@@ -211,7 +190,6 @@ export class Daemon {
       signal: this.shutdown.signal,
       progressStream: this.options.progressStream,
       timeoutMs: RUN_TIMEOUT_MS,
-      deferBooks: this.options.deferRunBooks,
     });
     if (report.databaseFailure) this.setWriteProblem(`collector ${name}@${account}`, report.databaseFailure);
     else if (report.outcome === 'ok' && this.writeProblem !== undefined) {
@@ -231,43 +209,30 @@ export class Daemon {
     return Promise.all(runs);
   }
 
-  /** One evaluation tick: every evaluator in order, on one `now`; a failing one does not stop the rest. */
+  /** One evaluation tick (src/tick/run.ts): one snapshot per account, then every step on one `now`. */
   async evaluate(): Promise<void> {
     const { config, clock } = this.options;
     const now = clock.now();
-    const log = this.evaluationLog;
-    const findings: Finding[] = [];
-    const unjudged: Unjudged[] = [];
-    for (const evaluator of evaluators) {
-      try {
-        await evaluator.evaluate({
-          config,
-          db: this.db,
-          clock,
-          now,
-          log: this.evaluatorLogs.get(evaluator.name) ?? log,
-          signal: this.shutdown.signal,
-          apis: this.apis,
-          events: this.events,
-          inflight: this.options.inflight,
-          mailer: this.options.mailer,
-          commandLine: this.commandLine,
-          findings,
-          unjudged,
-        });
-      } catch (error) {
-        if (this.shutdown.signal.aborted) return;
-        this.noteWriteFailure(`evaluator ${evaluator.name}`, error);
-        unjudged.push(...unjudgedByFailure(evaluator));
-        log.error({ evaluator: evaluator.name, err: error }, 'evaluator failed');
-      }
-    }
+    const unjudged = await this.tick.run(
+      {
+        config,
+        db: this.db,
+        clock,
+        signal: this.shutdown.signal,
+        apis: this.apis,
+        events: this.events,
+        inflight: this.options.inflight,
+        mailer: this.options.mailer,
+        commandLine: this.commandLine,
+      },
+      now,
+      (op, error) => void this.noteWriteFailure(op, error),
+    );
+    if (unjudged === undefined) return;
     this.events.emit('evaluation:finished', { at: now, unjudged });
   }
 
   retain(): RetentionResult {
-    // Retention keeps each collector's last success by id: kept-back runs get theirs first.
-    this.flushRunBooks();
     const result = applyRetention(this.db, retentionPolicy(this.options.config), this.options.clock.now());
     this.options.log.info(result, 'retention applied');
     this.events.emit('retention:finished', result);
@@ -288,22 +253,6 @@ export class Daemon {
   async close(): Promise<void> {
     this.abortRuns();
     await Promise.allSettled([...this.apis.values()].map((api) => api.close()));
-    this.flushRunBooks();
     this.db.close();
-  }
-
-  /** Writes the collector runs kept back (`deferRunBooks`); a failure is logged, and they stay kept back. */
-  private flushRunBooks(): void {
-    this.writeOrLog('collector runs', 'collector runs could not be recorded', () => flushRuns(this.db));
-  }
-
-  /** A write that must not stop its caller (closing, retention): a failure is noted as a write problem and logged. */
-  private writeOrLog(what: string, message: string, write: () => unknown): void {
-    try {
-      write();
-    } catch (error) {
-      this.noteWriteFailure(what, error);
-      this.options.log.error({ err: error }, message);
-    }
   }
 }

@@ -6,8 +6,8 @@ export interface EventSink<Events extends Record<string, unknown>> {
 }
 
 /**
- * A typed event bus for the daemon. Listeners never throw into the loop (safeEmit), and tests
- * `await events.next('collector:success')` instead of sleeping.
+ * A typed event bus for the daemon. What a listener throws is logged by `emit`, never thrown
+ * into the loop, and tests `await events.next('collector:finished')` instead of sleeping.
  */
 export class EventBus<Events extends Record<string, unknown>> implements EventSink<Events> {
   private listeners = new Map<keyof Events, Set<(payload: never) => void>>();

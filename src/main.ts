@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from 'commander';
-import { EXIT_USAGE, exitCodeOf, throwOnUsageErrors } from './cli/exit.js';
+import { exitCodeOf, throwOnUsageErrors } from './cli/exit.js';
 import { commands } from './cli/index.js';
+import { EXIT_USAGE } from './exit-codes.js';
 import { version } from './package-root.js';
 import { redact } from './redact.js';
 

@@ -2,11 +2,11 @@ import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 
 /**
  * How far V8 lets the old generation grow past what survived the last full collection before it
- * collects again, in percent. V8 picks up to 300 % on its own when collecting is quick; under the
- * billing backfill's allocation rate (a large account's 30 days, 1.7 M rows) that let short-lived
- * garbage push the daemon to 250 MB with about 40 MB alive. It is a pace, not a cap: the heap
- * still grows as far as the live data needs (up to Node's own limit), so a larger account never
- * runs out where a smaller one fitted.
+ * collects again, in percent. V8 picks up to 300 % on its own when collecting is quick; under a
+ * high rate of short-lived garbage (the billing backfill of a large account's 30 days) that lets
+ * the heap grow to several times what is alive. It is a pace, not a cap: the heap still grows as
+ * far as the live data needs (up to Node's own limit), so a larger account never runs out where a
+ * smaller one fitted.
  */
 export const HEAP_GROWING_PERCENT = 50;
 

@@ -1,8 +1,8 @@
 import type { ApiClient } from '../api/index.js';
 import { toIso } from '../clock.js';
 import type { IdleRuleConfig } from '../config/sections/idle.js';
+import type { Delivery } from '../db/channel-outbox.js';
 import { lastSuccessAt } from '../db/collector-runs.js';
-import type { Delivery } from '../db/notifications.js';
 import type { Database } from '../db/open.js';
 import type { PodRecord } from '../db/pods.js';
 import type { GuardResult } from '../db/tables/idle.js';
@@ -136,8 +136,8 @@ export function podStateNotRead(): GuardResult {
 }
 
 /**
- * The warning comes before the stop: the lead time counts from when the SMTP server accepted the
- * warning, not from when it was decided. An undelivered warning (SMTP down, no email host, no
+ * The warning comes before the stop: the lead time counts from when a channel first took the warning
+ * (the SMTP server accepted it), not from when it was decided. An undelivered warning (SMTP down, no email host, no
  * recipients) holds the stop, unless the rule allows stops without a delivered warning.
  */
 export function warningDeliveredGuard(rule: IdleRuleConfig, delivery: Delivery | undefined, now: number): GuardResult {
@@ -146,7 +146,7 @@ export function warningDeliveredGuard(rule: IdleRuleConfig, delivery: Delivery |
   if (!delivery) return fail(guard, 'no stop warning has been written yet');
   if (delivery.sentAt === null) {
     const why =
-      delivery.to.length === 0 ? 'it has no recipients' : (delivery.lastError ?? 'no email host or not sent yet');
+      delivery.to?.length === 0 ? 'it has no recipients' : (delivery.lastError ?? 'no email host or not sent yet');
     return fail(guard, `the stop warning has not been delivered: ${why}`);
   }
   const stopAt = afterQuietHours(rule, delivery.sentAt + rule.warnLeadMs);

@@ -1,57 +1,37 @@
 import type { IdleRuleConfig } from '../config/sections/idle.js';
-import { activeSnoozes, type IdleEpisodeRecord, openEpisodes } from '../db/idle-state.js';
-import type { Database } from '../db/open.js';
-import { livePods, type PodRecord } from '../db/pods.js';
-import { sampleWindow } from '../db/sample-window.js';
-import { perDatabase } from '../db/statements.js';
-import type { EvaluationContext, Evaluator } from '../rules/evaluator.js';
-import { assessPods, type IdleInput, idleClusters, isIdle, type PodAssessment, windowStart } from '../rules/idle.js';
-import { AssessmentMemo } from '../rules/idle-memo.js';
-import { cronIntervalMs } from '../scheduler/cron.js';
-import { freshDataGuard, lockedGuard, type PodsFreshness, podsFreshness } from './guards.js';
+import type { IdleEpisodeRecord } from '../db/idle-state.js';
+import type { PodRecord } from '../db/pods.js';
+import type { AccountSnapshot } from '../db/snapshot.js';
+import { assessPods, type IdleInput, idleClusters, isIdle, type PodAssessment } from '../rules/idle.js';
+import { podPollIntervalMs } from '../rules/snapshot-window.js';
+import type { ActionContext } from './context.js';
+import { freshDataGuard, freshnessOf, lockedGuard, type PodsFreshness } from './guards.js';
 import { clusterFinding, frozenFinding, idleFinding, notStoppedFinding, warnFinding } from './idle-findings.js';
 import { type DueStop, decideStops } from './idle-stops.js';
 import { ladderPhase, mayStop, mayWarn, plannedStopAt } from './ladder.js';
 import { type Judged, LadderSteps } from './ladder-steps.js';
 
 /**
- * The idle ladder, once per evaluation tick and account: judge every Pod on the stored window
+ * The idle ladder, once per evaluation tick and account: judge every Pod of the tick's snapshot
  * (rules/idle.ts), end the episodes of Pods no longer idle, open or advance the others (notify,
  * warn), decide the stops that are due through the guards, and append the findings. With stale
  * Pod data nothing moves: every stop is frozen and a health finding says why.
  */
-export const idleEvaluator: Evaluator = {
-  name: 'idle',
-  async evaluate(ctx) {
-    if (ctx.config.idle.rules.length === 0) return;
-    for (const { name } of ctx.config.accounts) {
-      if (ctx.signal.aborted) return;
-      await evaluateAccount(ctx, name);
-    }
-  },
-};
-
-/** Per database and account: what the idle rule concluded last tick (Pods, then cluster members). */
-const memos = perDatabase(() => new Map<string, { pods: AssessmentMemo; members: AssessmentMemo }>());
-
-/** The idle rule's memo of an account, for tests that check what is judged again. */
-export function idleMemo(database: Database, account: string): { pods: AssessmentMemo; members: AssessmentMemo } {
-  const byAccount = memos(database);
-  let memo = byAccount.get(account);
-  if (!memo) {
-    memo = { pods: new AssessmentMemo(), members: new AssessmentMemo() };
-    byAccount.set(account, memo);
+export async function runIdleLadder(ctx: ActionContext): Promise<void> {
+  if (ctx.config.idle.rules.length === 0) return;
+  for (const { name } of ctx.config.accounts) {
+    if (ctx.signal.aborted) return;
+    const snapshot = ctx.snapshots.get(name);
+    if (snapshot) await evaluateAccount(ctx, snapshot);
   }
-  return memo;
 }
 
-async function evaluateAccount(ctx: EvaluationContext, account: string): Promise<void> {
-  const { db, now, config } = ctx;
+async function evaluateAccount(ctx: ActionContext, snapshot: AccountSnapshot): Promise<void> {
+  const { now, config } = ctx;
+  const { account, pods, openEpisodes: episodes } = snapshot;
   const rules = config.idle.rules;
-  const pollIntervalMs = cronIntervalMs(config.collectors.pods.schedule, now);
-  const freshness = podsFreshness(db, account, now, pollIntervalMs);
-  const episodes = openEpisodes(db, account);
-  const pods = livePods(db, account);
+  const pollIntervalMs = podPollIntervalMs(config, now);
+  const freshness = freshnessOf(snapshot.podsPolledAt, now, pollIntervalMs);
   const steps = new LadderSteps(ctx, account);
   if (!freshness.fresh) {
     // Before the first Pod poll (a start) or with stale data, no idle alert of the account can be
@@ -62,20 +42,13 @@ async function evaluateAccount(ctx: EvaluationContext, account: string): Promise
 
   const input: IdleInput = {
     pods,
-    series: sampleWindow(db, account, windowStart(rules, now, pollIntervalMs), now),
+    series: snapshot.samples,
     rules,
-    snoozes: activeSnoozes(db, account, now),
+    snoozes: snapshot.snoozes,
     now,
     pollIntervalMs,
   };
-  const memo = idleMemo(db, account);
-  // A Pod with an open episode gets a receipt or findings quoting this tick's evidence.
-  memo.pods.pin(episodes);
-  const before = { judged: memo.pods.judged + memo.members.judged, reused: memo.pods.reused + memo.members.reused };
-  const assessments = assessPods(input, memo.pods);
-  const listed = new Set(pods.map((pod) => pod.podId));
-  memo.pods.keepOnly(listed);
-  memo.members.keepOnly(listed);
+  const assessments = assessPods(input);
   const byPod = new Map(assessments.map((a) => [a.pod.podId, a]));
   for (const a of assessments) {
     if (a.verdict === 'unknown') unjudge(ctx, account, a.pod.podId, a.reason);
@@ -105,21 +78,15 @@ async function evaluateAccount(ctx: EvaluationContext, account: string): Promise
     else if (ladderPhase(judged.rule, episode, now) === 'stop_due') due.push({ a: judged, episode });
   }
   await decideStops(ctx, due, { account, freshness, snoozes: input.snoozes, pods, steps });
-  for (const cluster of idleClusters(input, memo.members)) ctx.findings.push(clusterFinding(account, cluster));
-  const judged = memo.pods.judged + memo.members.judged - before.judged;
-  const reused = memo.pods.reused + memo.members.reused - before.reused;
-  ctx.log.debug(
-    { rule: 'idle', account, judged, reused },
-    `idle rule: ${judged} Pod verdicts judged, ${reused} reused`,
-  );
+  for (const cluster of idleClusters(input)) ctx.findings.push(clusterFinding(account, cluster));
 }
 
 /** Unknown is not resolved: the Pod's idle alerts keep their state this tick. */
-function unjudge(ctx: EvaluationContext, account: string, podId: string, reason: string): void {
+function unjudge(ctx: ActionContext, account: string, podId: string, reason: string): void {
   ctx.unjudged.push({ labels: { rule: 'idle', account, pod_id: podId }, reason });
 }
 
-function appendPodFindings(ctx: EvaluationContext, account: string, a: Judged, episode: IdleEpisodeRecord): void {
+function appendPodFindings(ctx: ActionContext, account: string, a: Judged, episode: IdleEpisodeRecord): void {
   ctx.findings.push(idleFinding(account, a, episode, ctx.now));
   if (episode.warnedAt !== null && mayWarn(a.rule, a.verdict) && a.pod.locked !== 1) {
     ctx.findings.push(warnFinding(account, a, episode, plannedStopAt(a.rule, episode), ctx.now));
@@ -135,7 +102,7 @@ function appendPodFindings(ctx: EvaluationContext, account: string, a: Judged, e
  * succeeded at least once (before that there is nothing to freeze).
  */
 function freeze(
-  ctx: EvaluationContext,
+  ctx: ActionContext,
   account: string,
   state: {
     freshness: PodsFreshness;

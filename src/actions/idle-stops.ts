@@ -1,10 +1,10 @@
 import { latestGpuAvailability } from '../db/catalog.js';
+import { type Delivery, deliveriesOf } from '../db/channel-outbox.js';
 import type { IdleEpisodeRecord } from '../db/idle-state.js';
-import { type Delivery, deliveriesOf } from '../db/notifications.js';
 import type { PodRecord } from '../db/pods.js';
 import { stopsSince } from '../db/receipts.js';
 import type { GuardResult } from '../db/tables/idle.js';
-import type { EvaluationContext } from '../rules/evaluator.js';
+import type { ActionContext } from './context.js';
 import {
   blastRadiusGuard,
   evaluationCapGuard,
@@ -45,7 +45,7 @@ const HOUR = 3_600_000;
  * and the blast radius over the rule's batch (largest saving first), then, for what passed, a
  * re-read of the Pod and the stop itself. Every verdict lands on the receipt.
  */
-export async function decideStops(ctx: EvaluationContext, due: readonly DueStop[], sc: StopContext): Promise<void> {
+export async function decideStops(ctx: ActionContext, due: readonly DueStop[], sc: StopContext): Promise<void> {
   // Most ticks have no stop due: then nothing below (the availability figures above all) is read.
   if (due.length === 0) return;
   const byRule = new Map<string, DueStop[]>();
@@ -63,7 +63,7 @@ export async function decideStops(ctx: EvaluationContext, due: readonly DueStop[
 }
 
 async function decideBatch(
-  ctx: EvaluationContext,
+  ctx: ActionContext,
   sc: StopContext,
   batch: DueStop[],
   running: number,
@@ -136,7 +136,7 @@ async function decideBatch(
 const SCARCITY_PRODUCT = 'POD';
 
 /** The Pod's GPU availability where it runs (its data center), else the global figure; null when unknown. */
-function availabilityLookup(ctx: EvaluationContext, account: string): (pod: PodRecord) => string | null {
+function availabilityLookup(ctx: ActionContext, account: string): (pod: PodRecord) => string | null {
   const figures = new Map<string, string | null>();
   for (const row of latestGpuAvailability(ctx.db, account)) {
     if (row.product === SCARCITY_PRODUCT) figures.set(`${row.gpuTypeId}\u0000${row.dataCenterId}`, row.availability);
@@ -149,14 +149,14 @@ function availabilityLookup(ctx: EvaluationContext, account: string): (pod: PodR
 }
 
 /**
- * The stop warning of each Pod as mailed for its episode: the messages announcing its warn alert
- * written since the episode warned. The warn alert is one per idle spell (a new spell opens a new
+ * The stop warning of each Pod as delivered for its episode, by whichever channels carry it: the
+ * outbox rows announcing its warn alert written since the episode warned. The warn alert is one per idle spell (a new spell opens a new
  * one in the tick it warns, before any message is planned), so a mail about an earlier spell,
  * even one whose alert stayed open through an unknown stretch, never counts for this one. Read for
  * the whole batch at once: every due Pod asks on every tick until it stops.
  */
 function warningDeliveries(
-  ctx: EvaluationContext,
+  ctx: ActionContext,
   account: string,
   batch: readonly DueStop[],
 ): Map<string, Delivery | undefined> {

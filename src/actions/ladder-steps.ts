@@ -1,10 +1,9 @@
 import type { IdleRuleConfig } from '../config/sections/idle.js';
 import { type IdleEpisodeRecord, openEpisode, updateEpisode } from '../db/idle-state.js';
 import { type ReceiptInput, recordReceipt } from '../db/receipts.js';
-import { perDatabase } from '../db/statements.js';
 import type { GuardResult, ReceiptDecision } from '../db/tables/idle.js';
-import type { EvaluationContext } from '../rules/evaluator.js';
 import { type PodAssessment, receiptEvidence } from '../rules/idle.js';
+import type { ActionContext } from './context.js';
 import { MAX_STOP_ATTEMPTS, plannedStopAt } from './ladder.js';
 import { savingPerHr } from './saving.js';
 import type { StopOutcome } from './stop-pod.js';
@@ -15,22 +14,13 @@ export type Judged = PodAssessment & { rule: IdleRuleConfig };
 type EpisodeChange = Parameters<typeof updateEpisode>[2];
 
 /**
- * The blocked receipts known to be stored, per database and open episode: a stop held by a
- * guard is offered again every tick until the guard passes, and its receipt (with the window's
- * samples as evidence) need not be built and offered to the database again once it is there.
- */
-const blockedStored = perDatabase(() => new Map<string, Set<string>>());
-const episodeKey = (episode: Pick<IdleEpisodeRecord, 'account' | 'podId' | 'startedAt'>) =>
-  `${episode.account}:${episode.podId}:${episode.startedAt}`;
-
-/**
  * Every move of an episode's ladder, each written with its receipt in one transaction (STYLE
  * rule 10). Receipt keys are unique per Pod, episode and step, so a tick re-run after a crash
  * writes nothing twice; `action:decided` is emitted only for receipts actually written.
  */
 export class LadderSteps {
   constructor(
-    private readonly ctx: EvaluationContext,
+    private readonly ctx: ActionContext,
     private readonly account: string,
   ) {}
 
@@ -69,14 +59,10 @@ export class LadderSteps {
     const cancel = episode.warnedAt !== null && episode.decidedAt === null && a !== undefined && rule !== undefined;
     const receipts = cancel ? [this.receipt({ ...a, rule }, episode, 'cancelled', { reason })] : [];
     this.commit(receipts, () => updateEpisode(this.ctx.db, episode, change));
-    blockedStored(this.ctx.db).delete(episodeKey(episode));
   }
 
-  /** A guard blocked the stop: recorded once per episode and guard. */
+  /** A guard blocked the stop: recorded once per episode and guard (the receipt key is unique). */
   blocked(a: Judged, episode: IdleEpisodeRecord, guards: GuardResult[], by: GuardResult): void {
-    const stored = blockedStored(this.ctx.db);
-    const known = stored.get(episodeKey(episode));
-    if (known?.has(by.guard)) return;
     const receipt = this.receipt(a, episode, 'blocked', {
       // Every guard that failed, not only the one the receipt is keyed by.
       reason: guards
@@ -88,9 +74,6 @@ export class LadderSteps {
       plannedStopAt: plannedStopAt(a.rule, episode),
     });
     this.commit([receipt], () => {});
-    // Stored now, by this tick or an earlier one (the key is unique): either way it is there.
-    if (known) known.add(by.guard);
-    else stored.set(episodeKey(episode), new Set([by.guard]));
   }
 
   /** The stop was sent (or dry-run, or failed): the outcome and the episode move together. */

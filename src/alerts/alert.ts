@@ -1,8 +1,19 @@
 import type { AlertRecord } from '../db/alerts.js';
-import type { AlertData } from '../messages/view.js';
+
+/** What a message says of an alert (messages/view.ts's AlertData has the same shape). */
+export interface AlertFields {
+  rule: string;
+  account: string;
+  severity: string;
+  summary: string;
+  labels: Record<string, string>;
+  details: Record<string, unknown>;
+  firedAt: number;
+  resolvedAt: number | null;
+}
 
 /** An alert as the delivery pipeline sees it: fired, maybe resolved, with its effective recipients. */
-export interface NotifyAlert extends AlertData {
+export interface NotifyAlert extends AlertFields {
   id: number;
   key: string;
   /** The rule's own recipients, or else the email section's default ones (possibly none). */

@@ -1,17 +1,14 @@
 import type { Config } from '../config/schema.js';
 import { firingAlerts, openFlaps } from '../db/alerts.js';
+import type { OutboxRow } from '../db/channel-outbox.js';
 import { digestGroupKey, lastDigestAt, type StopSince, stopsBetween } from '../db/digest.js';
-import type { OutboxRecord } from '../db/notifications.js';
 import type { Database } from '../db/open.js';
 import { listSilences } from '../db/silences.js';
-import { heldDecisions } from '../links/decisions.js';
-import type { CommandLine } from '../messages/commands.js';
-import { renderDigest } from '../messages/notices.js';
 import { currentPeriod, localHour } from '../rules/period.js';
 import { toNotifyAlert } from './alert.js';
-import type { DigestNotice, DigestSaving, FlappingNotice } from './notices.js';
+import type { DigestNotice, DigestSaving, FlappingNotice, HeldDecisions } from './notices.js';
 import { flappingNotice } from './notify.js';
-import { queueNotice } from './outbox.js';
+import { type MessageRenderer, queueNotice } from './outbox.js';
 import type { AlertSettings } from './settings.js';
 import { muteSilenced } from './silence.js';
 
@@ -35,13 +32,14 @@ export function queueDigests(
   config: Config,
   settings: AlertSettings,
   now: number,
-  messageDomain: string,
-  commandLine?: CommandLine,
-): OutboxRecord[] {
+  renderer: MessageRenderer,
+  held: HeldDecisions,
+): OutboxRow[] {
   const digest = config.alerts.digest;
   // Only within the hour itself: a digest that comes at 15:00 because a daemon started then
   // would be a surprise, and a missed one is told by the next.
-  if (!digest || localHour(now, digest.timeZone) !== digest.hour) return [];
+  const render = renderer.digest?.bind(renderer);
+  if (!digest || render === undefined || localHour(now, digest.timeZone) !== digest.hour) return [];
   const dayStart = currentPeriod(
     { period: 'day', timeZone: digest.timeZone, weekStartsOn: 'monday', monthResetDay: 1 },
     now,
@@ -50,22 +48,18 @@ export function queueDigests(
     config.accounts.flatMap((account) => {
       const last = lastDigestAt(database, account.name);
       if (last !== null && last >= dayStart) return [];
-      const notice = digestNotice(database, settings, account.name, last, digest.timeZone, now);
+      const notice = digestNotice(database, settings, account.name, last, digest.timeZone, now, held);
       if (!notice) return [];
       return [
-        queueNotice(
-          database,
-          {
-            groupKey: digestGroupKey(account.name),
-            reason: 'digest',
-            account: account.name,
-            to: notice.recipients,
-            rendered: renderDigest(notice, commandLine),
-            alertKeys: [...notice.open.map((alert) => alert.key), ...notice.flapping.map((flap) => flap.key)],
-            now,
-          },
-          messageDomain,
-        ),
+        queueNotice(database, {
+          channel: renderer.channel,
+          groupKey: digestGroupKey(account.name),
+          reason: 'digest',
+          account: account.name,
+          rendered: render(notice),
+          alertKeys: [...notice.open.map((alert) => alert.key), ...notice.flapping.map((flap) => flap.key)],
+          now,
+        }),
       ];
     }),
   );
@@ -79,6 +73,7 @@ export function digestNotice(
   lastDigest: number | null,
   timeZone: string,
   now: number,
+  heldDecisions: HeldDecisions = () => [],
 ): DigestNotice | undefined {
   const silences = listSilences(database, now);
   const flapping: FlappingNotice[] = [...openFlaps(database).values()]

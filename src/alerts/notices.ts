@@ -1,5 +1,6 @@
-import type { HeldDecision } from '../links/decisions.js';
-import type { AlertData } from '../messages/view.js';
+import type { Database } from '../db/open.js';
+import type { DecisionSource } from '../db/schema.js';
+import type { AlertFields } from './alert.js';
 
 /**
  * The notices the alert pipeline sends besides firing and resolved groups: the data a template
@@ -59,7 +60,7 @@ export interface DigestNotice {
   kind: 'digest';
   account: string;
   /** Firing alerts of the account, flapping ones left out (they are in `flapping`). */
-  open: (AlertData & { key: string })[];
+  open: (AlertFields & { key: string })[];
   flapping: FlappingNotice[];
   savings: DigestSaving[];
   /** Where the savings are counted from: the last digest, or a day back for the first. */
@@ -72,3 +73,26 @@ export interface DigestNotice {
   /** Snoozes and silences that hold now (links/decisions.ts), wherever they were made. */
   held?: HeldDecision[];
 }
+
+/**
+ * A snooze or silence people made that still holds, wherever they made it (command line, emailed
+ * link, status page): /api/status lists them and the digest mentions them, so a decision taken
+ * from a phone is as visible as one taken on the host (links/decisions.ts reads them).
+ */
+export interface HeldDecision {
+  kind: 'snooze' | 'silence';
+  /** The Pod's account; for a silence, its `account=` matcher's value, or null when it has none. */
+  account: string | null;
+  /** The Pod id, or the silence's matchers (`rule=idle pod_id=nb`). */
+  subject: string;
+  /** The Pod's name when known. */
+  name: string | null;
+  until: number;
+  createdAt: number;
+  source: DecisionSource;
+  /** The recipient(s) of the emailed link, the silence's author; null when unknown. */
+  createdBy: string | null;
+}
+
+/** The snoozes and silences that hold now for an account (links/decisions.ts reads them). */
+export type HeldDecisions = (database: Database, now: number, account: string) => HeldDecision[];

@@ -9,29 +9,27 @@ import {
   resolvedAlertsById,
   updateFlap,
 } from '../db/alerts.js';
-import { notificationLogAt, type OutboxRecord } from '../db/notifications.js';
+import type { OutboxRow } from '../db/channel-outbox.js';
+import { type LogRecord, notificationLogAt } from '../db/notifications.js';
 import type { Database } from '../db/open.js';
 import { planningInputs } from '../db/plan-inputs.js';
 import { listSilences, type SilenceRecord } from '../db/silences.js';
-import type { CommandLine } from '../messages/commands.js';
-import { renderFlappingNotice } from '../messages/notices.js';
-import type { Action } from '../messages/view.js';
 import { type NotifyAlert, toNotifyAlert } from './alert.js';
 import type { LogEntry } from './dedupe.js';
 import { flapPattern, mutedByFlap } from './flapping.js';
 import type { FlappingNotice } from './notices.js';
-import { queueNotice, queueNotifications } from './outbox.js';
+import { type MessageRenderer, queueNotice, queueNotifications } from './outbox.js';
 import { type Notification, planNotifications } from './pipeline.js';
 import { nextPlanChange, type QuietPlan, rememberQuiet, stillQuiet } from './quiet.js';
 import type { AlertSettings } from './settings.js';
 import { muteSilenced } from './silence.js';
 
 /**
- * Runs the pipeline on the stored alerts and queues what it decides, reading and writing in one
- * transaction: the outbox rows and the notification-log entries commit together or not at all.
- * Episodes of a flapping key are left out; its one flapping notice is queued instead.
- * `links` adds signed action links to the messages (none without `http.publicUrl`); `commandLine`
- * is how the commands they quote run this podwarden.
+ * Runs the pipeline on the stored alerts for each message channel and queues what it decides,
+ * rendered by the channel, reading and writing in one transaction: the outbox rows and the
+ * notification-log entries commit together or not at all. Each channel plans the alerts routed
+ * to it against its own notification log. Episodes of a flapping key are left out; its one
+ * flapping notice is queued instead.
  *
  * A tick whose planning inputs are those of the last plan, which decided nothing, and that comes
  * before any time that plan's decision could turn (quiet.ts), is not planned again: it would
@@ -42,10 +40,8 @@ export function notify(
   database: Database,
   settings: AlertSettings,
   now: number,
-  messageDomain: string,
-  links?: (notification: Notification) => Action[],
-  commandLine?: CommandLine,
-): OutboxRecord[] {
+  renderers: readonly MessageRenderer[],
+): OutboxRow[] {
   // Most ticks are quiet: asked first, outside a transaction, they cost one read instead of a
   // BEGIN and a COMMIT around it. Quiet decides nothing, so nothing needs the transaction's view;
   // a tick that is not quiet reads the fingerprint again in the transaction that plans.
@@ -58,30 +54,37 @@ export function notify(
     const defaults = settings.defaultRecipients;
     const ready = (list: ReturnType<typeof firingAlertsButDetails>) =>
       list.flatMap((record) => toNotifyAlert(record, defaults) ?? []) as NotifyAlert[];
-    const logRows = notificationLogAt(database, now);
-    const log = new Map<string, LogEntry>(
-      [...logRows].map(([groupKey, row]) => [
-        groupKey,
-        { firing: new Set(row.firing), resolved: new Set(row.resolved), notifiedAt: row.notifiedAt },
-      ]),
-    );
-    const announced = [...new Set([...logRows.values()].flatMap((row) => row.firing))];
     // Planned without their details (rewritten every tick, needed only to render a message).
     const firing = ready(firingAlertsButDetails(database));
+    const logs = renderers.map((renderer) => notificationLogAt(database, now, renderer.channel));
+    const announced = [...new Set(logs.flatMap((log) => [...log.values()].flatMap((row) => row.firing)))];
     const resolved = ready(resolvedAlertsById(database, announced));
     const flaps = flapsOf(database, [...new Set([...firing, ...resolved].map((alert) => alert.key))]);
     const unmuted = (alert: NotifyAlert) => !mutedByFlap(alert, flaps, now);
     const silences = listSilences(database, now);
-    const plan = planNotifications({
-      firing: firing.filter(unmuted),
-      resolved: resolved.filter(unmuted),
-      silences,
-      log,
-      settings,
-      now,
+    const queued: OutboxRow[] = [];
+    let decided = 0;
+    renderers.forEach((renderer, index) => {
+      const logRows = logs[index] as Map<string, LogRecord>;
+      const log = new Map<string, LogEntry>(
+        [...logRows].map(([groupKey, row]) => [
+          groupKey,
+          { firing: new Set(row.firing), resolved: new Set(row.resolved), notifiedAt: row.notifiedAt },
+        ]),
+      );
+      const plan = planNotifications({
+        firing: firing.filter(unmuted),
+        resolved: resolved.filter(unmuted),
+        silences,
+        log,
+        settings,
+        routed: (rule) => settings.routedTo(rule, renderer.channel),
+        now,
+      });
+      const notifications = withDetails(database, plan, defaults);
+      decided += notifications.length;
+      queued.push(...queueNotifications(database, notifications, renderer));
     });
-    const notifications = withDetails(database, plan, defaults);
-    const queued = queueNotifications(database, notifications, messageDomain, links, commandLine);
     let noticed = false;
     for (const flap of openFlaps(database).values()) {
       if (flap.noticedAt !== null) continue;
@@ -89,31 +92,38 @@ export function notify(
       const notice = flappingNotice(database, flap, settings, silences, now);
       updateFlap(database, flap.id, { noticedAt: now });
       if (!notice) continue;
-      const rendered = renderFlappingNotice(notice, undefined, commandLine);
-      queued.push(
-        queueNotice(
-          database,
-          {
+      // Every message channel is told, whatever the rule's route: the notice says why its
+      // episodes go quiet, and the digest carries it.
+      for (const renderer of renderers) {
+        queued.push(
+          queueNotice(database, {
+            channel: renderer.channel,
             groupKey: `flapping:${flap.key}`,
             reason: 'flapping',
             account: flap.account,
-            to: notice.recipients,
-            rendered,
+            rendered: renderer.flapping(notice),
             alertKeys: [flap.key],
             now,
-          },
-          messageDomain,
-        ),
-      );
+          }),
+        );
+      }
     }
-    const quiet = notifications.length === 0 && !noticed;
+    const quiet = decided === 0 && !noticed;
     planned = {
       quiet: quiet
         ? {
             inputs,
             settings,
             from: now,
-            until: nextPlanChange({ log: logRows.values(), firing, resolved, silences, flaps, settings, now }),
+            until: nextPlanChange({
+              log: logs.flatMap((log) => [...log.values()]),
+              firing,
+              resolved,
+              silences,
+              flaps,
+              settings,
+              now,
+            }),
           }
         : undefined,
     };

@@ -28,18 +28,20 @@ export interface PipelineInput {
   /** The notification log: each group's last message, expired entries left out. */
   log: ReadonlyMap<string, LogEntry>;
   settings: AlertSettings;
+  /** Whether a rule's alerts go to the channel planned for (`alerts.route`). */
+  routed(rule: string): boolean;
   now: number;
 }
 
 /**
- * The email pipeline up to the outbox, as pure stages: route, inhibit, silence, group, then per group
+ * One channel's pipeline up to its outbox, as pure stages: route, inhibit, silence, group, then per group
  * the timing gate (group wait, group interval) and dedupe against the notification log. Returns
  * the messages to queue; queueing and sending are the outbox's.
  */
 export function planNotifications(input: PipelineInput): Notification[] {
   const { settings, now } = input;
   let batch = [...input.firing, ...input.resolved.filter((alert) => settings.sendResolved(alert.rule))].filter(
-    (alert) => settings.emailed(alert.rule),
+    (alert) => input.routed(alert.rule),
   );
   if (settings.inhibit) batch = muteInhibited(batch);
   batch = muteSilenced(batch, input.silences, now);

@@ -1,4 +1,5 @@
 import type { Config } from '../config/schema.js';
+import type { AlertChannel } from '../config/sections/alertmanager.js';
 import type { RuleName } from '../rules/finding.js';
 import { routesTo } from './route.js';
 
@@ -17,7 +18,9 @@ export interface AlertSettings {
   /** Infinity for rules that never repeat. */
   repeatMs(rule: string): number;
   sendResolved(rule: string): boolean;
-  /** Whether the rule's alerts go out by email (`alerts.route`). */
+  /** Whether the rule's alerts go to `channel` (`alerts.route`). */
+  routedTo(rule: string, channel: string): boolean;
+  /** Whether the rule's alerts go out by email (`alerts.route`): the digest is an email. */
   emailed(rule: string): boolean;
 }
 
@@ -48,6 +51,7 @@ function buildSettings(config: Config): AlertSettings {
     repeatMs: (rule) =>
       (alerts.noRepeat as readonly string[]).includes(rule) ? Number.POSITIVE_INFINITY : alerts.repeatIntervalMs,
     sendResolved: (rule) => (alerts.sendResolved as readonly string[]).includes(rule),
+    routedTo: (rule, channel) => routesTo(config, rule, channel as AlertChannel),
     emailed: (rule) => routesTo(config, rule, 'email'),
   };
 }

@@ -14,8 +14,8 @@ import {
   writeLiveFigures,
 } from '../db/alerts.js';
 import type { Database } from '../db/open.js';
-import { isUnjudged, type Unjudged } from '../rules/evaluator.js';
 import type { Finding } from '../rules/finding.js';
+import { isUnjudged, type Unjudged } from '../rules/unjudged.js';
 import { noteFire, noteResolve, settleFlaps } from './flapping.js';
 import type { AlertSettings } from './settings.js';
 

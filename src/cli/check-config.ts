@@ -1,9 +1,9 @@
 import { Command } from 'commander';
 import { configAsYaml } from '../config/display.js';
 import { ConfigError, loadConfig } from '../config/load.js';
+import { EXIT_USAGE } from '../exit-codes.js';
 import { redact } from '../redact.js';
 import { configOption } from './config-option.js';
-import { EXIT_USAGE } from './exit.js';
 
 /**
  * `podwarden check-config`: prints the effective configuration (defaults filled in, secrets

@@ -2,10 +2,11 @@ import { Command } from 'commander';
 import { COLLECTOR_NAMES, type CollectorName } from '../collectors/collector.js';
 import { loadConfig } from '../config/load.js';
 import { Daemon } from '../daemon.js';
+import { EXIT_FAILURE } from '../exit-codes.js';
 import { redact } from '../redact.js';
 import { clockFor, clockStartOption } from './clock-start.js';
 import { configOption } from './config-option.js';
-import { EXIT_FAILURE, UsageError } from './exit.js';
+import { UsageError } from './exit.js';
 import { loggerFor } from './logger.js';
 import { applyAndLogMemoryPolicy } from './memory-policy-log.js';
 

@@ -4,7 +4,7 @@ import { compactDatabase } from '../db/compact.js';
 import { DatabaseCorruptError } from '../db/errors.js';
 import { integrityProblems } from '../db/integrity.js';
 import { openDatabase } from '../db/open.js';
-import { formatBytes } from '../messages/format.js';
+import { formatBytes } from '../format.js';
 import { configOption } from './config-option.js';
 
 /**

@@ -1,9 +1,5 @@
 import type { Command } from 'commander';
-
-/** Exit codes of every podwarden command. */
-export const EXIT_OK = 0;
-export const EXIT_FAILURE = 1;
-export const EXIT_USAGE = 2;
+import { EXIT_FAILURE, EXIT_USAGE } from '../exit-codes.js';
 
 /** Bad usage or configuration: the command exits 2 with this message. */
 export class UsageError extends Error {

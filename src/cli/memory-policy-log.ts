@@ -1,6 +1,6 @@
+import { formatBytes } from '../format.js';
 import type { Logger } from '../log.js';
 import { applyMemoryPolicy } from '../memory-policy.js';
-import { formatBytes } from '../messages/format.js';
 
 /**
  * Applies the daemon's memory pace and logs what the process runs under: every command that can

@@ -1,4 +1,7 @@
+import { bucketFloor } from '../db/buckets.js';
 import type { BucketSize } from '../db/schema.js';
+
+export { bucketFloor };
 
 /**
  * Billing buckets as the v2 API cuts them: UTC hours, days, ISO weeks (from Monday), months and
@@ -13,25 +16,6 @@ const DAY_MS = 24 * HOUR_MS;
 export interface BucketWindow {
   startMs: number;
   endMs: number;
-}
-
-/** The start of the bucket holding `t`. */
-export function bucketFloor(t: number, size: BucketSize): number {
-  // No Date for hours and days: every record of an answer is checked against its bucket.
-  switch (size) {
-    case 'hour':
-      return Math.floor(t / HOUR_MS) * HOUR_MS;
-    case 'day':
-      return Math.floor(t / DAY_MS) * DAY_MS;
-    case 'week':
-      return Math.floor(t / DAY_MS) * DAY_MS - ((new Date(t).getUTCDay() + 6) % 7) * DAY_MS;
-    case 'month': {
-      const date = new Date(t);
-      return Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1);
-    }
-    case 'year':
-      return Date.UTC(new Date(t).getUTCFullYear(), 0, 1);
-  }
 }
 
 /** `t` itself when it is a boundary, else the end of its bucket. */

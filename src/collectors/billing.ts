@@ -7,7 +7,14 @@ import {
   getBackfill,
 } from '../db/billing.js';
 import { lastSuccessAt } from '../db/collector-runs.js';
-import { type BucketSize, billingKinds } from '../db/schema.js';
+import {
+  type BucketSize,
+  billingBackfill,
+  billingDays,
+  billingDigests,
+  billingKinds,
+  billingRecords,
+} from '../db/schema.js';
 import { type PageStore, streamBillingPage } from './billing-routes.js';
 import { storeBillingPage } from './billing-store.js';
 import { type BucketWindow, bucketCeil, bucketFloor, chunksOf } from './billing-windows.js';
@@ -34,8 +41,9 @@ interface RoutePlan {
  * backfill's cursor advances with each stored chunk, and a run that fails midway leaves every
  * bucket either as it was or as the API now reports it, and is re-read in full next run.
  */
-export const billingCollector: Collector = {
+export const billingCollector: Collector<'billing'> = {
   name: 'billing',
+  feeds: [billingBackfill, billingDays, billingDigests, billingRecords],
   async collect(ctx) {
     const plans = planRoutes(ctx);
     const backfilled = await backfill(ctx, plans);

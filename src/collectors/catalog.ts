@@ -8,7 +8,7 @@ import {
   upsertGpuTypes,
 } from '../db/catalog.js';
 import type { Database } from '../db/open.js';
-import type { CatalogProduct } from '../db/schema.js';
+import { type CatalogProduct, cpuTypes, dataCenters, gpuAvailability, gpuTypes } from '../db/schema.js';
 import type { Collector } from './collector.js';
 import { fetchAll } from './fetch-all.js';
 import { rejectedDetail } from './rejected-items.js';
@@ -33,8 +33,9 @@ const gpuList = (product: CatalogProduct) => ({
  * plus CPU types and data centers. Availability and prices keep change-only history, so a year
  * of polls costs a row per change.
  */
-export const catalogCollector: Collector = {
+export const catalogCollector: Collector<'catalog'> = {
   name: 'catalog',
+  feeds: [cpuTypes, dataCenters, gpuAvailability, gpuTypes],
   async collect(ctx) {
     const { products } = ctx.config.collectors.catalog;
     const cpuProducts = products.filter((product): product is CpuProduct => product !== 'CLUSTER');
@@ -61,8 +62,7 @@ export const catalogCollector: Collector = {
     const observed = gpuLists.flatMap(({ product, gpus }) =>
       gpus.items.filter((gpu) => gpu.id !== SENTINEL_GPU_ID).flatMap((gpu) => availabilityRows(product, gpu)),
     );
-    // Read before the transaction (nothing runs in between), where the latest figures the idle
-    // rule keeps reading come from memory.
+    // Read just before the transaction, with nothing in between: both are synchronous.
     const observations = [...observed, ...vanishedFromDataCenters(ctx.db, ctx.account, observed)];
     let rows = 0;
     ctx.db.transaction(() => {
@@ -105,7 +105,7 @@ function availabilityRows(product: CatalogProduct, gpu: GpuType): GpuAvailabilit
 /**
  * A data center drops out of a GPU type's list when the type runs out there (the list names
  * only where it is offered): its history records NONE, and while it stays out its NONE row is
- * seen, instead of its last level going stale.
+ * seen again at each poll, so its last level never goes stale.
  */
 function vanishedFromDataCenters(
   database: Database,

@@ -1,5 +1,6 @@
 import type { Cluster } from '../api/schemas.js';
 import { type ClusterInput, syncClusters } from '../db/clusters.js';
+import { clusters } from '../db/schema.js';
 import type { Collector } from './collector.js';
 import { rejectedDetail, unreadableOf } from './rejected-items.js';
 
@@ -9,8 +10,9 @@ const CLUSTER_LIST = { key: 'clusters', one: 'cluster', many: 'clusters', kept: 
  * `clusters`: the latest state of every Instant Cluster; vanished clusters are marked gone. A
  * cluster the schema rejects keeps its last stored row, and the run names it.
  */
-export const clustersCollector: Collector = {
+export const clustersCollector: Collector<'clusters'> = {
   name: 'clusters',
+  feeds: [clusters],
   async collect(ctx) {
     const listed = await ctx.api.rest.listClusters({ signal: ctx.signal });
     const rows = listed.items.map(clusterRow);

@@ -1,6 +1,7 @@
 import { recordOf } from '../api/pod-list-text.js';
 import type { Pod } from '../api/schemas.js';
 import { insertPodSamples, type PodInput, type PodSampleInput, syncPods } from '../db/pods.js';
+import { podLists, podSamples, pods } from '../db/schema.js';
 import type { Collector } from './collector.js';
 import { rejectedDetail, unreadableOf } from './rejected-items.js';
 
@@ -17,8 +18,9 @@ const POD_LIST = { key: 'pods', one: 'Pod', many: 'Pods', kept: 'treated as unkn
  * `pods`: the latest state of every Pod (cluster members included) and one utilization sample
  * per Pod per poll. Pods missing from the list are marked gone by syncPods, never deleted.
  */
-export const podsCollector: Collector = {
+export const podsCollector: Collector<'pods'> = {
   name: 'pods',
+  feeds: [podLists, pods, podSamples],
   async collect(ctx) {
     const listed = await ctx.api.rest.listPods({ includeClusterPods: true }, { signal: ctx.signal });
     const rows = listed.items.map(rowOf);

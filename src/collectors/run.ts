@@ -1,10 +1,9 @@
 import { ApiError, NoDataError } from '../api/index.js';
-import { deferRun, finishRun, recordRun, startRun } from '../db/collector-runs.js';
+import { finishRun, recordRun, startRun } from '../db/collector-runs.js';
 import { databaseWriteFailure } from '../db/errors.js';
 import type { Database } from '../db/open.js';
 import type { CollectorOutcome } from '../db/schema.js';
 import type { CollectContext, Collector } from './collector.js';
-import { deadline, follow } from './run-timers.js';
 
 export interface RunReport {
   account: string;
@@ -23,8 +22,7 @@ export interface RunReport {
 /**
  * How long (real time) a run goes before its collector_runs row is written as going (outcome
  * NULL, "running" on the status page). A run that ends sooner is written once, when it ends:
- * nobody sees a run of a few milliseconds as going, and its second write was most of what its
- * books cost (~190 runs an hour, each an autocommit of its own).
+ * nobody sees a run of a few milliseconds as going, so it costs its books one write, not two.
  */
 export const OPEN_ROW_AFTER_MS = 1000;
 
@@ -44,11 +42,6 @@ export async function runCollector(
     timeoutMs: number;
     /** Defaults to OPEN_ROW_AFTER_MS; 0 writes the open row at once. */
     openRowAfterMs?: number;
-    /**
-     * A run written once, at its end, is kept back and written with others (`deferRun`): for a
-     * replay, where each run's own commit was most of what its books cost. The caller flushes.
-     */
-    deferBooks?: boolean;
   },
 ): Promise<RunReport> {
   const startedAt = base.clock.now();
@@ -98,7 +91,6 @@ export async function runCollector(
       const id = row.close();
       const run = { account: base.account, collector: collector.name, startedAt, ...end };
       if (id !== undefined) finishRun(base.db, id, end);
-      else if (base.deferBooks) deferRun(base.db, run);
       else recordRun(base.db, run);
     } catch (error) {
       // The collector's work may have landed, but a run whose record failed is not a success:
@@ -133,7 +125,8 @@ function openRow(
       failure = { error };
     }
   };
-  const timer = afterMs > 0 ? deadline(afterMs, open) : undefined;
+  const timer = afterMs > 0 ? setTimeout(open, afterMs) : undefined;
+  timer?.unref();
   if (afterMs <= 0) open();
   return {
     check() {
@@ -142,7 +135,7 @@ function openRow(
     failure: () => failure,
     close() {
       closed = true;
-      timer?.cancel();
+      if (timer) clearTimeout(timer);
       return id;
     },
   };
@@ -170,9 +163,9 @@ function runLog(parent: CollectContext['log'], collector: string, account: strin
  * The run's signal: aborted by shutdown (`parent`, with its reason) or after `timeoutMs` of real
  * time, as `AbortSignal.any([parent, AbortSignal.timeout(timeoutMs)])` would, with the same
  * reasons. Made by hand so nothing outlives the run: `AbortSignal.timeout` keeps its timer for the
- * whole timeout. The timeout and the shutdown go through run-timers.ts, which shares one timer and
- * one listener among all runs: a timer and a listener per run, cleared within milliseconds, were
- * ~1 % of a replayed steady hour.
+ * whole timeout, and the shutdown signal lives as long as the daemon, so the run's timer and its
+ * listener on that signal are both dropped when the run ends. The timer is unref'd: a run's
+ * deadline never keeps the process alive.
  */
 function runSignal(parent: AbortSignal, timeoutMs: number): { signal: AbortSignal; release(): void } {
   const controller = new AbortController();
@@ -180,15 +173,18 @@ function runSignal(parent: AbortSignal, timeoutMs: number): { signal: AbortSigna
     controller.abort(parent.reason);
     return { signal: controller.signal, release: () => {} };
   }
-  const unfollow = follow(parent, controller);
-  const timeout = deadline(timeoutMs, () =>
-    controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')),
+  const onAbort = () => controller.abort(parent.reason);
+  parent.addEventListener('abort', onAbort, { once: true });
+  const timer = setTimeout(
+    () => controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')),
+    timeoutMs,
   );
+  timer.unref();
   return {
     signal: controller.signal,
     release: () => {
-      timeout.cancel();
-      unfollow();
+      clearTimeout(timer);
+      parent.removeEventListener('abort', onAbort);
     },
   };
 }

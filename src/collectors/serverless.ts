@@ -1,6 +1,7 @@
 import { ApiError, type RateLimitWindow } from '../api/index.js';
 import type { Endpoint, WorkerSummary } from '../api/schemas.js';
 import { markFetched, stalestFirst } from '../db/freshness.js';
+import { endpointActivity, endpoints, endpointWorkerSamples, itemFreshness } from '../db/schema.js';
 import { type EndpointInput, insertWorkerSamples, syncEndpoints, type WorkerSampleInput } from '../db/serverless.js';
 import type { CollectContext, Collector } from './collector.js';
 import { rejectedDetail, unreadableOf } from './rejected-items.js';
@@ -26,13 +27,14 @@ const FETCHES_PER_CONNECTION = 100;
  * cannot cover every endpoint this run, the stalest are fetched first and the rest wait for a
  * later run; item_freshness records when each one was last read.
  */
-export const serverlessCollector: Collector = {
+export const serverlessCollector: Collector<'serverless'> = {
   name: 'serverless',
+  feeds: [endpointActivity, endpoints, endpointWorkerSamples, itemFreshness],
   async collect(ctx) {
     const listed = await ctx.api.rest.listEndpoints({ signal: ctx.signal });
     // Workers are read only where something uses them: the idle-endpoint waste rule looks only at
     // endpoints that keep minimum workers up, and no metric reads worker samples. On a large
-    // account most endpoints scale to zero, and reading theirs was most of this collector's requests.
+    // account most endpoints scale to zero, and reading theirs would be most of this collector's requests.
     const ids = listed.items.filter((endpoint) => endpoint.workers.min > 0).map((endpoint) => endpoint.id);
     const limit = Math.min(affordable(ctx.api.budget.remaining()), ctx.config.api.concurrency * FETCHES_PER_CONNECTION);
     const chosen = stalestFirst(ctx.db, ctx.account, ENDPOINT_WORKERS, ids).slice(0, limit);

@@ -1,5 +1,5 @@
 import { NoDataError } from '../api/index.js';
-import type { StockCloud } from '../db/schema.js';
+import { gpuStock, type StockCloud } from '../db/schema.js';
 import { type GpuStockInput, recordGpuStock } from '../db/stock.js';
 import type { Collector } from './collector.js';
 
@@ -14,8 +14,9 @@ const CLOUDS: ReadonlyArray<{ cloud: StockCloud; field: 'secure' | 'community' }
  * counts one Pod could get now, and `gpuTypes.lowestPrice` has both. Once GraphQL is retired
  * (410/404) or turned off in the config, the run is `no_data` and nothing else is affected.
  */
-export const stockCollector: Collector = {
+export const stockCollector: Collector<'stock'> = {
   name: 'stock',
+  feeds: [gpuStock],
   async collect(ctx) {
     if (!ctx.config.api.graphql.enabled) {
       throw new NoDataError('gpu stock', 'GraphQL is disabled (api.graphql.enabled: false)');

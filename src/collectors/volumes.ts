@@ -1,4 +1,5 @@
 import type { NetworkVolume } from '../api/schemas.js';
+import { networkVolumes } from '../db/schema.js';
 import { type NetworkVolumeInput, syncNetworkVolumes } from '../db/volumes.js';
 import type { Collector } from './collector.js';
 import { rejectedDetail, unreadableOf } from './rejected-items.js';
@@ -14,8 +15,9 @@ const VOLUME_LIST = {
  * `volumes`: the account's network volumes; deleted ones are marked gone, never removed. A volume
  * the schema rejects keeps its last stored row, and the run names it.
  */
-export const volumesCollector: Collector = {
+export const volumesCollector: Collector<'volumes'> = {
   name: 'volumes',
+  feeds: [networkVolumes],
   async collect(ctx) {
     const listed = await ctx.api.rest.listNetworkVolumes({ signal: ctx.signal });
     const rows = listed.items.map(volumeRow);

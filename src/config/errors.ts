@@ -1,4 +1,4 @@
-import { EXIT_USAGE } from '../cli/exit.js';
+import { EXIT_USAGE } from '../exit-codes.js';
 
 /** One thing wrong with a configuration: where (`accounts[0].apiKey`) and what (`required`). */
 export interface Problem {

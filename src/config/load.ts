@@ -53,8 +53,8 @@ export function defaultConfig(
 
 function validate(data: unknown, ctx: ParseContext, earlier: Problem[], source: string | undefined): Config {
   // jitless: zod compiles a parser for each object schema on its first parse, which pays back
-  // over many parses; a configuration is parsed once, by a schema built for it, so the compile
-  // alone was about half of validating it (a replay validates two).
+  // only over many parses; a configuration is parsed once, by a schema built for it, so the
+  // compile would never pay back and would be a large part of validating it.
   const result = configSchema(ctx).safeParse(data, { error: describeIssue, jitless: true });
   // A value whose ${VAR} could not be filled would also fail validation; report only the cause.
   const unfilled = new Set(earlier.map((problem) => problem.path));

@@ -45,8 +45,6 @@ export type CollectorRunRecord = typeof collectorRuns.$inferSelect;
 
 /** Opens a run row (outcome NULL until it finishes) and returns its id. */
 export function startRun(database: Database, run: { account: string; collector: string; startedAt: number }): number {
-  // Runs that ended before this one started get their ids first, as when they were written at once.
-  flushRuns(database);
   return statements(database).start.get(run) as number;
 }
 
@@ -61,7 +59,6 @@ export interface RunEnd {
 }
 
 export function finishRun(database: Database, id: number, end: RunEnd): void {
-  flushRuns(database);
   const error = end.error ? redact(end.error) : null;
   const detail = end.detail ? redact(end.detail) : null;
   const result = statements(database).finish.run({
@@ -97,60 +94,7 @@ function runRow(run: FinishedRun): RunRow {
  * one write instead of two is most of what keeping its books costs.
  */
 export function recordRun(database: Database, run: FinishedRun): void {
-  flushRuns(database);
   statements(database).record.run(runRow(run));
-}
-
-/**
- * Runs kept back by `deferRun`, per open database, in the order they ended, and the latest ok
- * end among them per account and collector (what `lastSuccessAt` adds to the table's).
- */
-const deferred = new WeakMap<Database, { rows: RunRow[]; latestOk: Map<string, number> }>();
-
-/** How many runs `deferRun` keeps back at most before writing them (a virtual hour or so of a replay). */
-export const DEFERRED_RUNS_LIMIT = 256;
-
-/**
- * Like `recordRun`, but the row is kept back and written with others in one transaction: where
- * the run's own commit was most of what a run cost and a crash cannot lose what matters (a
- * replay, whose database is rebuilt by replaying again). Every read and write of this module
- * sees kept-back runs as if written: `lastSuccessAt` counts them, the rest write them first.
- * Whoever defers must `flushRuns` before closing the database. Throws, keeping nothing of this
- * run, when writing the kept-back runs fails (the earlier ones stay kept back for the next try).
- */
-export function deferRun(database: Database, run: FinishedRun): void {
-  let kept = deferred.get(database);
-  if (kept === undefined) {
-    kept = { rows: [], latestOk: new Map() };
-    deferred.set(database, kept);
-  }
-  const row = runRow(run);
-  kept.rows.push(row);
-  if (kept.rows.length >= DEFERRED_RUNS_LIMIT) {
-    try {
-      flushRuns(database);
-    } catch (error) {
-      kept.rows.pop();
-      throw error;
-    }
-  }
-  // Only once it is kept (or written): a run that failed to be written is not a success.
-  if (row.outcome === 'ok' && kept.rows.length > 0) {
-    const key = `${row.account}\n${row.collector}`;
-    if (!(row.endedAt <= (kept.latestOk.get(key) ?? Number.NEGATIVE_INFINITY))) kept.latestOk.set(key, row.endedAt);
-  }
-}
-
-/** Writes the runs `deferRun` kept back, in one transaction; on failure they stay kept back. */
-export function flushRuns(database: Database): void {
-  const kept = deferred.get(database);
-  if (kept === undefined || kept.rows.length === 0) return;
-  const { record } = statements(database);
-  database.sqlite.transaction(() => {
-    for (const row of kept.rows) record.run(row);
-  })();
-  kept.rows.length = 0;
-  kept.latestOk.clear();
 }
 
 /** What an interrupted run's row says: it never ended by itself, so its end stays unknown (NULL). */
@@ -170,14 +114,11 @@ export function closeInterruptedRuns(database: Database): number {
 
 /** When the collector last finished with outcome ok for the account, or null if it never did. */
 export function lastSuccessAt(database: Database, account: string, collector: string): number | null {
-  const stored = (statements(database).lastSuccess.get(account, collector) as number | null | undefined) ?? null;
-  const kept = deferred.get(database)?.latestOk.get(`${account}\n${collector}`);
-  return kept !== undefined && (stored === null || kept > stored) ? kept : stored;
+  return (statements(database).lastSuccess.get(account, collector) as number | null | undefined) ?? null;
 }
 
 /** The last success of every (account, collector) that ever succeeded. */
 export function lastSuccesses(database: Database): Array<{ account: string; collector: string; endedAt: number }> {
-  flushRuns(database);
   return database.db
     .select({
       account: collectorRuns.account,
@@ -196,7 +137,6 @@ export function recentRuns(
   database: Database,
   options: { account?: string; collector?: string; limit: number },
 ): CollectorRunRecord[] {
-  flushRuns(database);
   return database.db
     .select()
     .from(collectorRuns)

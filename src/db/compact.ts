@@ -1,6 +1,6 @@
 import { statfsSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { formatBytes } from '../messages/format.js';
+import { formatBytes } from '../format.js';
 import { DatabaseError } from './errors.js';
 import type { Database } from './open.js';
 

@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { type Clock, RealClock } from '../clock.js';
-import { formatDateTime, formatElapsed } from '../messages/format.js';
+import { formatDateTime, formatElapsed } from '../format.js';
 import { version } from '../package-root.js';
 import { DatabaseError, DatabaseReadOnlyError } from './errors.js';
 

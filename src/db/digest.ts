@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, gte, inArray, lte } from 'drizzle-orm';
 import type { Database } from './open.js';
 import { STOP_DECISIONS } from './receipts.js';
-import { actionReceipts, idleEpisodes, outbox, pods } from './schema.js';
+import { actionReceipts, channelOutbox, idleEpisodes, pods } from './schema.js';
 
 /**
  * What the daily digest reads besides the alerts: when the account's last digest was written
@@ -17,10 +17,10 @@ export function digestGroupKey(account: string): string {
 /** When the account's latest digest was queued; null if it never had one. */
 export function lastDigestAt(database: Database, account: string): number | null {
   const row = database.db
-    .select({ createdAt: outbox.createdAt })
-    .from(outbox)
-    .where(eq(outbox.groupKey, digestGroupKey(account)))
-    .orderBy(desc(outbox.createdAt))
+    .select({ createdAt: channelOutbox.createdAt })
+    .from(channelOutbox)
+    .where(and(eq(channelOutbox.channel, 'email'), eq(channelOutbox.groupKey, digestGroupKey(account))))
+    .orderBy(desc(channelOutbox.createdAt))
     .limit(1)
     .get();
   return row?.createdAt ?? null;

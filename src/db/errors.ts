@@ -1,4 +1,4 @@
-import { shellQuote } from '../messages/format.js';
+import { shellQuote } from '../format.js';
 
 /** A database operation failed; the message reads `op: detail`. */
 export class DatabaseError extends Error {

@@ -1,8 +1,20 @@
 import { and, eq, getTableColumns, gt, isNull, sql } from 'drizzle-orm';
-import type { WindowSample } from '../rules/idle-samples.js';
 import type { Database } from './open.js';
 import { type DecisionSource, idleEpisodes, podSnoozes, pods } from './schema.js';
 import { perDatabase } from './statements.js';
+
+/**
+ * The columns of a stored sample (pod_samples) that idle detection reads. rules/idle-samples.ts
+ * declares the same shape as its WindowSample, until it imports this one.
+ */
+export interface WindowSample {
+  podId: string;
+  observedAt: number;
+  state: 'known' | 'unknown';
+  uptimeS: number | null;
+  maxGpuUtil: number | null;
+  maxGpuMemoryUtil: number | null;
+}
 
 export type IdleEpisodeRecord = typeof idleEpisodes.$inferSelect;
 

@@ -1,11 +1,55 @@
-import { and, asc, eq, gte, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gte, isNull, lt, or, sql } from 'drizzle-orm';
+import {
+  deliveriesOf as channelDeliveriesOf,
+  claimRow,
+  type Delivery,
+  dueRows,
+  hasDueRows,
+  type OutboxRow,
+  queueRow,
+  recordAbandoned,
+  recordDelivered,
+  recordRetry,
+} from './channel-outbox.js';
 import { digestGroupKey } from './digest.js';
 import type { Database } from './open.js';
-import { notificationLog, outbox, outboxPruned } from './schema.js';
-import { perDatabase } from './statements.js';
+import { channelOutbox, notificationLog, outboxPruned } from './schema.js';
 
-export type LogRecord = typeof notificationLog.$inferSelect;
-export type OutboxRecord = typeof outbox.$inferSelect;
+/**
+ * The email channel's rows of the outbox, in the shape its sender, the replay report and the
+ * metrics read (a message with its Message-ID, recipients and rendered text), and every
+ * channel's notification log.
+ */
+
+export type { Delivery } from './channel-outbox.js';
+
+const EMAIL = 'email';
+
+export type LogRecord = Omit<typeof notificationLog.$inferSelect, 'channel'>;
+
+/** One email as the outbox holds it. */
+export interface OutboxRecord {
+  id: number;
+  /** The Message-ID header, fixed when the message is written, so every attempt carries the same one. */
+  messageId: string;
+  groupKey: string;
+  account: string;
+  reason: string;
+  to: string[];
+  subject: string;
+  text: string;
+  html: string;
+  alertKeys: string[];
+  createdAt: number;
+  attempts: number;
+  nextAttemptAt: number;
+  leaseUntil: number | null;
+  lastError: string | null;
+  sentAt: number | null;
+  smtpResponse: string | null;
+  abandonedAt: number | null;
+}
+
 export type OutboxInput = Pick<
   OutboxRecord,
   | 'messageId'
@@ -21,142 +65,87 @@ export type OutboxInput = Pick<
   | 'nextAttemptAt'
 >;
 
-type LogRow = [
-  groupKey: string,
-  receiver: string,
-  firing: string,
-  resolved: string,
-  notifiedAt: number,
-  expiresAt: number | null,
-];
-
-const logStatement = perDatabase(({ sqlite }) =>
-  sqlite
-    .prepare<[number], LogRow>(
-      `SELECT group_key, receiver, firing, resolved, notified_at, expires_at FROM notification_log
-       WHERE expires_at IS NULL OR expires_at >= ?`,
-    )
-    .raw(),
-);
-
-/**
- * Each group's entry as last read, with the text it was parsed from: the pipeline reads the log
- * every tick and it changes only when a message is written, so an unchanged entry is not parsed
- * again (a group's `firing` lists every alert its last message carried). Callers must not modify it.
- */
-const parsedLog = perDatabase(() => new Map<string, { texts: string; record: LogRecord }>());
-
-/** The notification log's live entries (expired ones count as absent), by group key. */
-export function notificationLogAt(database: Database, now: number): Map<string, LogRecord> {
-  const parsed = parsedLog(database);
-  const entries = new Map<string, LogRecord>();
-  for (const [groupKey, receiver, firing, resolved, notifiedAt, expiresAt] of logStatement(database).all(now)) {
-    const texts = `${receiver}\n${firing}\n${resolved}`;
-    let seen = parsed.get(groupKey);
-    if (seen?.texts !== texts || seen.record.notifiedAt !== notifiedAt || seen.record.expiresAt !== expiresAt) {
-      const record = {
-        groupKey,
-        receiver: JSON.parse(receiver),
-        firing: JSON.parse(firing),
-        resolved: JSON.parse(resolved),
-        notifiedAt,
-        expiresAt,
-      };
-      seen = { texts, record };
-      // Entries of groups long gone stay until the map is this large (groups are few).
-      if (parsed.size >= 10_000) parsed.clear();
-      parsed.set(groupKey, seen);
-    }
-    entries.set(groupKey, seen.record);
-  }
-  return entries;
+/** What the email channel keeps of a message in its row's `payload`. */
+export interface EmailPayload {
+  messageId: string;
+  to: string[];
+  subject: string;
+  text: string;
+  html: string;
 }
 
-export function putLogEntry(database: Database, entry: LogRecord): void {
+export function toEmailRecord(row: OutboxRow): OutboxRecord {
+  const payload = row.payload as EmailPayload;
+  return {
+    id: row.id,
+    messageId: payload.messageId,
+    groupKey: row.groupKey,
+    account: row.account,
+    reason: row.reason,
+    to: payload.to,
+    subject: payload.subject,
+    text: payload.text,
+    html: payload.html,
+    alertKeys: row.alertKeys,
+    createdAt: row.createdAt,
+    attempts: row.attempts,
+    nextAttemptAt: row.nextAttemptAt,
+    leaseUntil: row.leaseUntil,
+    lastError: row.lastError,
+    sentAt: row.deliveredAt,
+    smtpResponse: row.response,
+    abandonedAt: row.abandonedAt,
+  };
+}
+
+/** The notification log's live entries of `channel` (expired ones count as absent), by group key. */
+export function notificationLogAt(database: Database, now: number, channel = EMAIL): Map<string, LogRecord> {
+  const rows = database.db
+    .select()
+    .from(notificationLog)
+    .where(
+      and(
+        eq(notificationLog.channel, channel),
+        or(isNull(notificationLog.expiresAt), gte(notificationLog.expiresAt, now)),
+      ),
+    )
+    .orderBy(asc(notificationLog.groupKey))
+    .all();
+  return new Map(rows.map(({ channel: _, ...record }) => [record.groupKey, record]));
+}
+
+export function putLogEntry(database: Database, entry: LogRecord, channel = EMAIL): void {
   const { groupKey, ...rest } = entry;
   database.db
     .insert(notificationLog)
-    .values(entry)
-    .onConflictDoUpdate({ target: notificationLog.groupKey, set: rest })
+    .values({ ...entry, channel })
+    .onConflictDoUpdate({ target: [notificationLog.channel, notificationLog.groupKey], set: rest })
     .run();
 }
 
 export function insertOutbox(database: Database, message: OutboxInput): OutboxRecord {
-  return database.db.insert(outbox).values(message).returning().get();
+  const { messageId, to, subject, text, html, ...row } = message;
+  return toEmailRecord(queueRow(database, { ...row, channel: EMAIL, payload: { messageId, to, subject, text, html } }));
 }
-
-const unfinished = and(isNull(outbox.sentAt), isNull(outbox.abandonedAt));
 
 /** Messages due for an attempt at `now`: not sent, not abandoned, past their backoff and not leased. */
 export function dueMessages(database: Database, now: number): OutboxRecord[] {
-  return reads(database).due.all({ now });
+  return dueRows(database, EMAIL, now).map(toEmailRecord);
 }
 
-/**
- * Whether any message is due at `now` (as dueMessages), without reading one: every tick asks,
- * and only a tick that has one reads the messages, bodies and all, to send them.
- */
+/** Whether any message is due at `now` (as dueMessages), without reading one. */
 export function hasDueMessages(database: Database, now: number): boolean {
-  return anyDueStatement(database).get(now, now) !== undefined;
+  return hasDueRows(database, EMAIL, now);
 }
 
-// Plain better-sqlite3: drizzle's prepared `.get()` cost four times the query itself.
-const anyDueStatement = perDatabase(({ sqlite }) =>
-  sqlite
-    .prepare<[number, number], number>(
-      `SELECT 1 FROM outbox WHERE sent_at IS NULL AND abandoned_at IS NULL AND next_attempt_at <= ?
-       AND (lease_until IS NULL OR lease_until <= ?) LIMIT 1`,
-    )
-    .pluck(),
-);
-
-/** The reads of every evaluation tick, prepared once per database instead of built on each call. */
-const reads = perDatabase((database: Database) => {
-  const now = sql.placeholder('now');
-  return {
-    due: database.db
-      .select()
-      .from(outbox)
-      .where(
-        and(unfinished, lte(outbox.nextAttemptAt, now), or(isNull(outbox.leaseUntil), lte(outbox.leaseUntil, now))),
-      )
-      .orderBy(asc(outbox.id))
-      .prepare(),
-  };
-});
-
-/**
- * Takes a message for one attempt until `leaseUntil`: true only for the one caller whose update
- * found it unleased (another daemon on the same database, or an overlapping run, gets false).
- */
-export function claimMessage(database: Database, id: number, now: number, leaseUntil: number): boolean {
-  const result = database.db
-    .update(outbox)
-    .set({ leaseUntil, attempts: sql`${outbox.attempts} + 1` })
-    .where(and(eq(outbox.id, id), unfinished, or(isNull(outbox.leaseUntil), lte(outbox.leaseUntil, now))))
-    .run();
-  return result.changes === 1;
-}
+export const claimMessage = claimRow;
 
 export function markMessageSent(database: Database, id: number, at: number, smtpResponse: string): void {
-  database.db
-    .update(outbox)
-    .set({ sentAt: at, smtpResponse, leaseUntil: null, lastError: null })
-    .where(and(eq(outbox.id, id), isNull(outbox.sentAt)))
-    .run();
+  recordDelivered(database, { id, state: null }, at, smtpResponse);
 }
 
-export function markMessageFailed(database: Database, id: number, nextAttemptAt: number, error: string): void {
-  database.db.update(outbox).set({ nextAttemptAt, lastError: error, leaseUntil: null }).where(eq(outbox.id, id)).run();
-}
-
-export function abandonMessage(database: Database, id: number, at: number, error: string): void {
-  database.db
-    .update(outbox)
-    .set({ abandonedAt: at, lastError: error, leaseUntil: null })
-    .where(and(eq(outbox.id, id), unfinished))
-    .run();
-}
+export const markMessageFailed = recordRetry;
+export const abandonMessage = recordAbandoned;
 
 export interface OutboxCounts {
   /** Waiting for their first attempt or a retry. */
@@ -167,26 +156,29 @@ export interface OutboxCounts {
   oldestPendingAt: number | null;
 }
 
-/** The outbox's counts as SQL aggregates, over all messages or per group. */
+/** The email outbox's counts as SQL aggregates, over all messages or per group. */
 const countColumns = {
-  pending: sql<number>`coalesce(sum(${outbox.sentAt} IS NULL AND ${outbox.abandonedAt} IS NULL), 0)`,
-  sent: sql<number>`coalesce(sum(${outbox.sentAt} IS NOT NULL), 0)`,
-  abandoned: sql<number>`coalesce(sum(${outbox.abandonedAt} IS NOT NULL), 0)`,
+  pending: sql<number>`coalesce(sum(${channelOutbox.finishedAt} IS NULL), 0)`,
+  sent: sql<number>`coalesce(sum(${channelOutbox.deliveredAt} IS NOT NULL), 0)`,
+  abandoned: sql<number>`coalesce(sum(${channelOutbox.abandonedAt} IS NOT NULL), 0)`,
   oldestPendingAt: sql<
     number | null
-  >`min(CASE WHEN ${outbox.sentAt} IS NULL AND ${outbox.abandonedAt} IS NULL THEN ${outbox.createdAt} END)`,
+  >`min(CASE WHEN ${channelOutbox.finishedAt} IS NULL THEN ${channelOutbox.createdAt} END)`,
 };
 
+const emailRows = eq(channelOutbox.channel, EMAIL);
+
 /**
- * How the outbox stands per account (`all` for messages spanning accounts), for metrics. Sent
- * and abandoned include the messages retention deleted, so they only ever grow.
+ * How the email outbox stands per account (`all` for messages spanning accounts), for metrics.
+ * Sent and abandoned include the messages retention deleted, so they only ever grow.
  */
 export function outboxCountsByAccount(database: Database): Array<OutboxCounts & { account: string }> {
   const byAccount = new Map(
     database.db
-      .select({ account: outbox.account, ...countColumns })
-      .from(outbox)
-      .groupBy(outbox.account)
+      .select({ account: channelOutbox.account, ...countColumns })
+      .from(channelOutbox)
+      .where(emailRows)
+      .groupBy(channelOutbox.account)
       .all()
       .map((row) => [row.account, row]),
   );
@@ -207,9 +199,9 @@ export function outboxCountsByAccount(database: Database): Array<OutboxCounts & 
   return [...byAccount.values()].sort((a, b) => (a.account < b.account ? -1 : a.account > b.account ? 1 : 0));
 }
 
-/** How the outbox stands (for metrics and /api/status), deleted messages counted as in outboxCountsByAccount. */
+/** How the email outbox stands (for metrics and /api/status), deleted messages counted as in outboxCountsByAccount. */
 export function outboxCounts(database: Database): OutboxCounts {
-  const row = database.db.select(countColumns).from(outbox).get();
+  const row = database.db.select(countColumns).from(channelOutbox).where(emailRows).get();
   const counts = row ?? { pending: 0, sent: 0, abandoned: 0, oldestPendingAt: null };
   const pruned = database.db
     .select({
@@ -225,18 +217,11 @@ export function outboxCounts(database: Database): OutboxCounts {
 export function outboxMessagesBetween(database: Database, from: number, to: number): OutboxRecord[] {
   return database.db
     .select()
-    .from(outbox)
-    .where(and(gte(outbox.createdAt, from), lt(outbox.createdAt, to)))
-    .orderBy(asc(outbox.id))
-    .all();
-}
-
-export interface Delivery {
-  /** When the SMTP server accepted the first message announcing the alert; null while none has. */
-  sentAt: number | null;
-  /** Why the latest undelivered one is not out yet (its last SMTP error), if it tried. */
-  lastError: string | null;
-  to: string[];
+    .from(channelOutbox)
+    .where(and(emailRows, gte(channelOutbox.createdAt, from), lt(channelOutbox.createdAt, to)))
+    .orderBy(asc(channelOutbox.id))
+    .all()
+    .map(toEmailRecord);
 }
 
 /**
@@ -244,89 +229,25 @@ export interface Delivery {
  * SMTP server, or else the latest still waiting; undefined when none was written.
  */
 export function deliveryOf(database: Database, alertKey: string, since: number): Delivery | undefined {
-  const rows = database.db
-    .select({ sentAt: outbox.sentAt, lastError: outbox.lastError, to: outbox.to })
-    .from(outbox)
-    .where(
-      and(
-        gte(outbox.createdAt, since),
-        sql`exists (select 1 from json_each(${outbox.alertKeys}) where json_each.value = ${alertKey})`,
-      ),
-    )
-    .orderBy(asc(outbox.id))
-    .all();
-  const sent = rows.filter((row) => row.sentAt !== null).sort((a, b) => (a.sentAt ?? 0) - (b.sentAt ?? 0));
-  return sent[0] ?? rows.at(-1);
+  return channelDeliveriesOf(database, new Map([[alertKey, since]]), [EMAIL]).get(alertKey);
 }
 
-type DeliveryRow = [
-  id: number,
-  createdAt: number,
-  sentAt: number | null,
-  lastError: string | null,
-  to: string,
-  key: string,
-];
-
-const deliveriesStatement = perDatabase(({ sqlite }) =>
-  sqlite
-    .prepare<[number, string], DeliveryRow>(
-      `SELECT o.id, o.created_at, o.sent_at, o.last_error, o."to", k.value
-       FROM outbox o JOIN json_each(o.alert_keys) k
-       WHERE o.created_at >= ? AND k.value IN (SELECT value FROM json_each(?))
-       ORDER BY o.id`,
-    )
-    .raw(),
-);
-
-/**
- * deliveryOf for many alert keys at once, each with its own `since`: one scan of the outbox
- * from the earliest of them instead of one per key (the idle ladder asks for every Pod whose
- * stop is due, every tick). Keys without a message are absent.
- */
+/** deliveryOf for many alert keys at once, each with its own `since` (email only). */
 export function deliveriesOf(database: Database, since: ReadonlyMap<string, number>): Map<string, Delivery> {
-  const found = new Map<string, { first: DeliveryRow | undefined; last: DeliveryRow }>();
-  if (since.size === 0) return new Map();
-  const from = Math.min(...since.values());
-  for (const row of deliveriesStatement(database).all(from, JSON.stringify([...since.keys()]))) {
-    const [id, createdAt, sentAt, , , key] = row;
-    if (createdAt < (since.get(key) ?? Number.POSITIVE_INFINITY)) continue;
-    const seen = found.get(key);
-    // A key listed twice in one message is one message.
-    if (seen?.last[0] === id) continue;
-    // The first message the server accepted (the earliest sentAt, the oldest on a tie), else the newest.
-    const first =
-      sentAt !== null && (seen?.first === undefined || sentAt < (seen.first[2] as number)) ? row : seen?.first;
-    found.set(key, { first, last: row });
-  }
-  const deliveries = new Map<string, Delivery>();
-  for (const [key, { first, last }] of found) {
-    const [, , sentAt, lastError, to] = first ?? last;
-    deliveries.set(key, { sentAt, lastError, to: JSON.parse(to) as string[] });
-  }
-  return deliveries;
+  return channelDeliveriesOf(database, since, [EMAIL]);
 }
 
 // Finished (sent or abandoned) before @before and not leased, except what a reader still needs:
 // each account's latest digest (lastDigestAt: without it a second digest goes out the same day)
 // and every message announcing an alert still open (the idle ladder reads whether a firing
 // warning reached anyone before it stops a Pod, however long ago the warning went out).
-const PRUNABLE = `(sent_at IS NOT NULL OR abandoned_at IS NOT NULL)
-  AND max(coalesce(sent_at, 0), coalesce(abandoned_at, 0)) < @before
+// SQL text: the tally and the delete share this condition, with a json_each join.
+const PRUNABLE = `channel = 'email' AND finished_at IS NOT NULL AND finished_at < @before
   AND (lease_until IS NULL OR lease_until <= @now)
-  AND id NOT IN (SELECT max(id) FROM outbox WHERE group_key LIKE @digests GROUP BY group_key)
-  AND NOT EXISTS (SELECT 1 FROM json_each(outbox.alert_keys) k
+  AND id NOT IN (SELECT max(id) FROM channel_outbox WHERE channel = 'email' AND group_key LIKE @digests
+    GROUP BY group_key)
+  AND NOT EXISTS (SELECT 1 FROM json_each(channel_outbox.alert_keys) k
     JOIN alerts a ON a.key = k.value AND a.resolved_at IS NULL)`;
-
-const pruneStatements = perDatabase(({ sqlite }) => ({
-  tally: sqlite.prepare(
-    `INSERT INTO outbox_pruned (account, sent, abandoned)
-     SELECT account, sum(sent_at IS NOT NULL), sum(abandoned_at IS NOT NULL) FROM outbox WHERE ${PRUNABLE}
-     GROUP BY account
-     ON CONFLICT (account) DO UPDATE SET sent = sent + excluded.sent, abandoned = abandoned + excluded.abandoned`,
-  ),
-  delete: sqlite.prepare(`DELETE FROM outbox WHERE ${PRUNABLE}`),
-}));
 
 /**
  * Deletes the messages finished before `before` that no reader needs any more (see PRUNABLE),
@@ -334,10 +255,16 @@ const pruneStatements = perDatabase(({ sqlite }) => ({
  * never touched, so nothing is lost or sent twice. Returns how many were deleted.
  */
 export function pruneFinishedMessages(database: Database, before: number, now: number): number {
-  const s = pruneStatements(database);
   const params = { before, now, digests: `${digestGroupKey('')}%` };
   return database.transaction(() => {
-    s.tally.run(params);
-    return s.delete.run(params).changes;
+    database.sqlite
+      .prepare(
+        `INSERT INTO outbox_pruned (account, sent, abandoned)
+         SELECT account, sum(delivered_at IS NOT NULL), sum(abandoned_at IS NOT NULL) FROM channel_outbox
+         WHERE ${PRUNABLE} GROUP BY account
+         ON CONFLICT (account) DO UPDATE SET sent = sent + excluded.sent, abandoned = abandoned + excluded.abandoned`,
+      )
+      .run(params);
+    return database.sqlite.prepare(`DELETE FROM channel_outbox WHERE ${PRUNABLE}`).run(params).changes;
   });
 }

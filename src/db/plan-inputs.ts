@@ -8,7 +8,7 @@ const count = perDatabase(({ sqlite }) =>
 /**
  * A fingerprint of everything the email pipeline's planning reads from the database
  * (alerts/notify.ts): the count of plan_changes, which triggers move with every change to those
- * inputs by any connection, in the transaction that makes it (migration 0022 lists them). Equal
+ * inputs by any connection, in the transaction that makes it (migration 0024 lists them). Equal
  * fingerprints mean equal inputs.
  */
 export function planningInputs(database: Database): string {

@@ -1,4 +1,4 @@
-import { bucketFloor } from '../collectors/billing-windows.js';
+import { bucketFloor } from './buckets.js';
 import type { Database } from './open.js';
 import type { BillingKind, BucketSize } from './schema.js';
 import { perDatabase } from './statements.js';

@@ -1,6 +1,6 @@
 import { isAbsolute, relative } from 'node:path';
 import { toIso } from '../clock.js';
-import type { DaemonEvents } from '../daemon.js';
+import type { DaemonEvents } from '../daemon-events.js';
 import type { EventBus } from '../events.js';
 import { type CommandLine, commandText, silenceCommand, whyCommand } from '../messages/commands.js';
 import type { ReceivedMail } from './mail-sink.js';

@@ -1,4 +1,4 @@
-/** What an emailed action link says, and why one can be refused. The token carries the claims, signed. */
+/** What an emailed action link says; the token carries the claims, signed. */
 
 export type LinkActionKind = 'keep-running' | 'silence';
 export const LINK_ACTIONS: readonly LinkActionKind[] = ['keep-running', 'silence'];
@@ -31,18 +31,6 @@ export interface LinkClaims {
 export function endOf(claims: LinkClaims, now: number): number {
   return claims.durationMs === null ? claims.until : now + claims.durationMs;
 }
-
-export type LinkRefusal =
-  /** Not a token at all (cut short by a mail client, say). */
-  | { reason: 'malformed' }
-  /** The signature does not match: forged, altered, or signed with another secret. */
-  | { reason: 'forged' }
-  | { reason: 'expired'; expiresAt: number }
-  | { reason: 'used'; usedAt: number; recipient: string }
-  /** A valid token for another Pod or alert than the URL names. */
-  | { reason: 'other-subject'; subject: string }
-  /** The Pod or alert no longer exists, or the action makes no sense now. */
-  | { reason: 'gone'; detail: string };
 
 /** What the confirmation page shows before the POST that acts. */
 export interface LinkPreview {

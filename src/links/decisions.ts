@@ -1,4 +1,5 @@
 import { formatMatcher } from '../alerts/matchers.js';
+import type { HeldDecision } from '../alerts/notices.js';
 import { silenceState } from '../alerts/silence.js';
 import { snoozesAfter } from '../db/idle-state.js';
 import type { Database } from '../db/open.js';
@@ -6,25 +7,7 @@ import { livePods } from '../db/pods.js';
 import type { DecisionSource } from '../db/schema.js';
 import { listSilences } from '../db/silences.js';
 
-/**
- * The snoozes and silences people made that still hold, wherever they made them (command line,
- * emailed link, status page): /api/status lists them and the digest mentions them, so a decision
- * taken from a phone is as visible as one taken on the host.
- */
-export interface HeldDecision {
-  kind: 'snooze' | 'silence';
-  /** The Pod's account; for a silence, its `account=` matcher's value, or null when it has none. */
-  account: string | null;
-  /** The Pod id, or the silence's matchers (`rule=idle pod_id=nb`). */
-  subject: string;
-  /** The Pod's name when known. */
-  name: string | null;
-  until: number;
-  createdAt: number;
-  source: DecisionSource;
-  /** The recipient(s) of the emailed link, the silence's author; null when unknown. */
-  createdBy: string | null;
-}
+export type { HeldDecision };
 
 /** Every snooze and active silence at `now`, ending soonest first; `account` keeps those that concern it. */
 export function heldDecisions(database: Database, now: number, account?: string): HeldDecision[] {

@@ -5,10 +5,10 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config/schema.js';
 import { openEpisodes } from '../db/idle-state.js';
 import type { Database } from '../db/open.js';
+import { formatClock } from '../format.js';
 import { alertView } from '../messages/alert-view.js';
 import { BARE_COMMAND_LINE, identityMatchers } from '../messages/commands.js';
 import { bySeverity } from '../messages/email.js';
-import { formatClock } from '../messages/format.js';
 import type { Action } from '../messages/view.js';
 import { currentPeriod, localHour } from '../rules/period.js';
 import type { LinkActionKind } from './claims.js';
@@ -39,7 +39,7 @@ export type EmailLinks = (notification: Notification) => Action[];
 
 /**
  * The link maker of the daemon's configuration, or undefined without `http.publicUrl`: then mails
- * carry no links, as before. The zone is the digest's (`alerts.digest.timeZone`), the only zone a
+ * carry no links. The zone is the digest's (`alerts.digest.timeZone`), the only zone a
  * recipient configures; UTC without a digest. One message goes to all its recipients at once, so
  * a link records them all (the outbox sends each message once, under one Message-ID).
  */

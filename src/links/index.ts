@@ -1,12 +1,11 @@
 /** Signed action links in emails: the API the web layer serves them with. */
 
-export { describeRefusal } from '../messages/links.js';
+export { describeRefusal, type LinkRefusal } from '../messages/links.js';
 export {
   endOf,
   type LinkActionKind,
   type LinkClaims,
   type LinkPreview,
-  type LinkRefusal,
   type LinkTarget,
 } from './claims.js';
 export { silenceFromConsole, snoozeFromConsole } from './console.js';

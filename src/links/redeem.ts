@@ -16,10 +16,11 @@ import {
   idleSpellOver,
   keepRunningDone,
   keepRunningPreview,
+  type LinkRefusal,
   silenceDone,
   silencePreview,
 } from '../messages/links.js';
-import { endOf, type LinkClaims, type LinkPreview, type LinkRefusal, type LinkTarget } from './claims.js';
+import { endOf, type LinkClaims, type LinkPreview, type LinkTarget } from './claims.js';
 import { readToken } from './token.js';
 
 export type LinkCheck = { ok: true; claims: LinkClaims; preview: LinkPreview } | { ok: false; refusal: LinkRefusal };

@@ -1,11 +1,26 @@
-import type { ReplayReport } from '../replay/report.js';
-import { formatDateTime } from './format.js';
+import { formatDateTime } from '../format.js';
 
 /** What the file named that a backtest left alone, for the summary to say so. */
 export interface SandboxedTargets {
   smtp?: string;
   apiUrls: readonly string[];
   alertmanagerUrls: readonly string[];
+}
+
+/** What the summary reads of a replay's report (replay/report.ts writes it). */
+export interface BacktestFacts {
+  scenario: string;
+  wallMs: number;
+  api: { requests: number; status429: number; status5xx: number };
+  stops: readonly unknown[];
+  alerts: readonly unknown[];
+  emails: readonly unknown[];
+  warnings: readonly unknown[];
+  accounts: ReadonlyArray<{
+    name: string;
+    emails: ReadonlyArray<{ at: string; reason: string; to: readonly string[]; subject: string }>;
+    stops: ReadonlyArray<{ dryRun: boolean }>;
+  }>;
 }
 
 /** Per account, the summary lists this many emails; the report lists them all. */
@@ -25,7 +40,7 @@ function dryRuns(stops: ReadonlyArray<{ dryRun: boolean }>): string {
  * stops. The JSON report holds the same and more; this is what a person reads first.
  */
 export function backtestSummary(
-  report: ReplayReport & { warnings: readonly unknown[] },
+  report: BacktestFacts,
   options: { until: string; reportPath?: string; sandboxed?: SandboxedTargets },
 ): string {
   const { api } = report;

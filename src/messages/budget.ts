@@ -1,6 +1,13 @@
+import {
+  formatDateTime,
+  formatElapsed,
+  formatPercent,
+  formatUsd,
+  formatUsdBrief,
+  formatUsdPerHour,
+} from '../format.js';
 import type { BudgetDetails } from '../rules/finding-details.js';
 import { silenceCommand } from './commands.js';
-import { formatDateTime, formatElapsed, formatPercent, formatUsd, formatUsdBrief, formatUsdPerHour } from './format.js';
 import type { AlertData, AlertView, Block, RenderContext, Tone } from './view.js';
 
 /**

@@ -1,6 +1,6 @@
+import { formatDateTime, formatUsdPerHour } from '../format.js';
 import type { CapacityDetails } from '../rules/finding-details.js';
 import { silenceCommand } from './commands.js';
-import { formatDateTime, formatUsdPerHour } from './format.js';
 import type { AlertData, AlertView, RenderContext } from './view.js';
 
 /** "$3.99/h secure cloud, $3.29/h community cloud", or undefined when the catalog gave no price. */

@@ -1,4 +1,4 @@
-import { shellCommand } from './format.js';
+import { shellCommand } from '../format.js';
 
 /**
  * Commands printed in messages, quoted so they survive a copy and paste. A silence matches the

@@ -1,6 +1,8 @@
+import type { HeldDecision } from '../alerts/notices.js';
 import type { DecisionSource } from '../db/schema.js';
-import type { HeldDecision } from '../links/decisions.js';
-import { formatDateTime } from './format.js';
+import { formatDateTime } from '../format.js';
+
+export type { HeldDecision };
 
 /** Where a snooze or silence was made, as a phrase: "from an emailed link (ana@example.com)". */
 export function describeSource(source: DecisionSource, createdBy: string | null): string {

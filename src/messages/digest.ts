@@ -1,10 +1,17 @@
 import type { DigestNotice, DigestSaving } from '../alerts/notices.js';
+import {
+  formatDateTime,
+  formatElapsed,
+  formatPercent,
+  formatUsd,
+  formatUsdBrief,
+  formatUsdPerHour,
+} from '../format.js';
 import { type BudgetDetails, detailsOf } from '../rules/finding-details.js';
 import { alertView } from './alert-view.js';
 import { BARE_COMMAND_LINE, type CommandLine } from './commands.js';
 import { describeHeld } from './decisions.js';
 import { accountSubject } from './email.js';
-import { formatDateTime, formatElapsed, formatPercent, formatUsd, formatUsdBrief, formatUsdPerHour } from './format.js';
 import type { AlertData, Block, EmailView, RenderContext, TableBlock } from './view.js';
 
 /**

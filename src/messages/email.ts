@@ -1,9 +1,9 @@
 import type { NotifyAlert } from '../alerts/alert.js';
 import { describeReason } from '../alerts/dedupe.js';
 import type { Notification } from '../alerts/pipeline.js';
+import { formatDateTime, formatElapsed } from '../format.js';
 import { alertView } from './alert-view.js';
 import { BARE_COMMAND_LINE, type CommandLine } from './commands.js';
-import { formatDateTime, formatElapsed } from './format.js';
 import { renderHtml } from './html.js';
 import { byPod, mergeViews } from './same-pod.js';
 import { renderText } from './text.js';

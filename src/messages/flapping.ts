@@ -1,8 +1,8 @@
 import type { FlappingNotice } from '../alerts/notices.js';
+import { formatDateTime, formatElapsed, formatUsd, formatUsdPerHour } from '../format.js';
 import { alertView } from './alert-view.js';
 import { BARE_COMMAND_LINE, type CommandLine, silenceCommand } from './commands.js';
 import { accountSubject } from './email.js';
-import { formatDateTime, formatElapsed, formatUsd, formatUsdPerHour } from './format.js';
 import type { EmailView } from './view.js';
 
 /**

@@ -1,6 +1,6 @@
+import { formatDateTime, formatElapsed } from '../format.js';
 import type { HealthDetails } from '../rules/finding-details.js';
 import { silenceCommand } from './commands.js';
-import { formatDateTime, formatElapsed } from './format.js';
 import type { AlertData, AlertView, RenderContext } from './view.js';
 
 /** Health mails: podwarden itself cannot do its job (here: its Pod data is too old to act on). */

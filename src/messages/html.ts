@@ -1,7 +1,6 @@
+import { createRequire } from 'node:module';
 import type mjml2htmlType from 'mjml';
-import { formatPercent } from './format.js';
-import { composeHtml, MAIN_COLUMN } from './html-pieces.js';
-import { loadLeanMjml } from './mjml.js';
+import { formatPercent } from '../format.js';
 import type { BarBlock, Block, EmailView, SparkBlock, Tone } from './view.js';
 
 /**
@@ -34,14 +33,13 @@ const FONT = "-apple-system, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif";
 const MONO = "ui-monospace, SFMono-Regular, Menlo, Consolas, 'Liberation Mono', monospace";
 
 /**
- * MJML costs about 0.1 s of CPU to load even lean (mjml.ts): loaded only when a message needs
- * it (a shape with a piece not rendered ahead, see html-pieces.ts, or direct rendering), not by
- * every command that imports the messages. MJML 4 is CommonJS, so a synchronous require keeps
- * rendering synchronous.
+ * MJML is required the first time a message's HTML is rendered, not by every command that imports
+ * the messages. Rendering stays synchronous because it runs inside the store transaction that
+ * queues the message; MJML 4 is CommonJS, so `require` loads it synchronously.
  */
 let loadedMjml: typeof mjml2htmlType | undefined;
 function mjml2html(...args: Parameters<typeof mjml2htmlType>): ReturnType<typeof mjml2htmlType> {
-  loadedMjml ??= loadLeanMjml();
+  loadedMjml ??= createRequire(import.meta.url)('mjml') as typeof mjml2htmlType;
   return loadedMjml(...args);
 }
 
@@ -58,8 +56,9 @@ type Slot = (content: string) => string;
 
 /**
  * MJML's result for each message skeleton, keyed by the skeleton's MJML text, each split where its
- * placeholders sit. Bounded by the characters held (a message of hundreds of alerts is a few
- * hundred kB of HTML): the oldest go first. Messages repeat a few shapes.
+ * placeholders sit: a compiled template, never changed once made. Bounded by the characters held
+ * (a message of hundreds of alerts is a few hundred kB of HTML): the oldest go first. Messages
+ * repeat a few shapes.
  */
 const SKELETON_CHARS = 2_000_000;
 const skeletons = new Map<string, { parts: string[]; chars: number }>();
@@ -67,26 +66,21 @@ let skeletonChars = 0;
 const PLACEHOLDER = /@@podwarden-slot-(\d+)@@/;
 
 /**
- * MJML costs tens of milliseconds a message, yet what it computes (tables, inline styles, Outlook
- * conditionals) depends only on the tags and their attributes: an ending tag's content is copied
- * through untouched, trimmed (mjml-parser-xml), and a button's href as given. So the message is
- * rendered once per shape with a placeholder for every content, and each message of that shape
- * puts its own contents in the placeholders' places: the same bytes MJML would write, as
- * test/messages/html-skeleton.test.ts holds against direct rendering. A new shape is composed from
- * pieces rendered ahead when it can be (html-pieces.ts), by MJML otherwise.
+ * What MJML computes (tables, inline styles, Outlook conditionals) depends only on the tags and
+ * their attributes: an ending tag's content is copied through untouched, trimmed
+ * (mjml-parser-xml), and a button's href as given. So each shape of message is rendered once with
+ * a placeholder for every content, and each message of that shape puts its own contents in the
+ * placeholders' places: the same bytes MJML writes for the message itself, as
+ * test/messages/html-skeleton.test.ts holds.
  */
 export function renderHtml(view: EmailView): string {
   const { skeleton, contents } = skeletonOf(view);
   let parts = skeletons.get(skeleton)?.parts;
   if (parts === undefined) {
-    // Pieces rendered ahead (html-pieces.ts) spare loading MJML; MJML renders what they lack.
-    let html = composeHtml(skeleton);
-    if (html === undefined) {
-      const result = mjml2html(skeleton, MJML_OPTIONS) as unknown as MjmlResult;
-      // An invalid template is reported from the message itself, with its own line numbers.
-      if (typeof result.html !== 'string' || result.errors.length > 0) return renderHtmlDirect(view);
-      html = result.html;
-    }
+    const result = mjml2html(skeleton, MJML_OPTIONS) as unknown as MjmlResult;
+    // An invalid template is reported from the message itself, with its own line numbers.
+    if (typeof result.html !== 'string' || result.errors.length > 0) return renderHtmlDirect(view);
+    const html = result.html;
     parts = html.split(PLACEHOLDER);
     const chars = skeleton.length + html.length;
     for (const [key, held] of skeletons) {
@@ -170,7 +164,7 @@ function mjmlOf(view: EmailView, slot: (content: string, attribute?: boolean) =>
 <mj-section padding="16px 12px 8px 12px"><mj-column>
 <mj-text font-size="13px" color="${MUTED}" padding="0">podwarden</mj-text>
 </mj-column></mj-section>
-<mj-section background-color="#ffffff" border-top="4px solid ${color}" ${MAIN_COLUMN}
+<mj-section background-color="#ffffff" border-top="4px solid ${color}" padding="20px 20px 8px 20px"><mj-column>
 ${body.join('\n')}
 ${sections.join('\n')}
 </mj-column></mj-section>

@@ -1,3 +1,4 @@
+import { formatClock, formatDateTime, formatElapsed, formatUsd, formatUsdPerHour } from '../format.js';
 import type {
   IdleBlastRadiusDetails,
   IdleClusterDetails,
@@ -6,7 +7,6 @@ import type {
 } from '../rules/finding-details.js';
 import { IGNORE_ENV } from '../rules/idle-match.js';
 import { silenceCommand, snoozeCommand, whyCommand } from './commands.js';
-import { formatClock, formatDateTime, formatElapsed, formatUsd, formatUsdPerHour } from './format.js';
 import type { AlertData, AlertView, Block, RenderContext } from './view.js';
 
 /**

@@ -1,10 +1,22 @@
-import type { LinkRefusal } from '../links/claims.js';
-import { formatClock, formatDateTime, formatElapsed, formatUsd, formatUsdPerHour } from './format.js';
+import { formatClock, formatDateTime, formatElapsed, formatUsd, formatUsdPerHour } from '../format.js';
 
 /**
  * What a person reads about an emailed action link: the confirmation page's question, what was
  * done, and why a link was refused. The page itself (HTML) is the web layer's.
  */
+
+/** Why an emailed action link is refused: links/ decides, this file words it. */
+export type LinkRefusal =
+  /** Not a token at all (cut short by a mail client, say). */
+  | { reason: 'malformed' }
+  /** The signature does not match: forged, altered, or signed with another secret. */
+  | { reason: 'forged' }
+  | { reason: 'expired'; expiresAt: number }
+  | { reason: 'used'; usedAt: number; recipient: string }
+  /** A valid token for another Pod or alert than the URL names. */
+  | { reason: 'other-subject'; subject: string }
+  /** The Pod or alert no longer exists, or the action makes no sense now. */
+  | { reason: 'gone'; detail: string };
 
 /** A time on the reader's today reads as a clock time ("17:30 CET"); another day's with its date. */
 function when(at: number, now: number, timeZone: string): string {

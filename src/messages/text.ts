@@ -1,4 +1,4 @@
-import { formatPercent, formatSparkline, formatTextBar } from './format.js';
+import { formatPercent, formatSparkline, formatTextBar } from '../format.js';
 import type { AlertView, Block, EmailView } from './view.js';
 
 /**

@@ -1,6 +1,6 @@
+import { formatDateTime, formatElapsed, formatUsd, formatUsdPerHour } from '../format.js';
 import type { WasteDetails } from '../rules/finding-details.js';
 import { silenceCommand } from './commands.js';
-import { formatDateTime, formatElapsed, formatUsd, formatUsdPerHour } from './format.js';
 import type { AlertData, AlertView, Block, RenderContext } from './view.js';
 
 /**

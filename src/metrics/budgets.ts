@@ -1,6 +1,9 @@
 import { Gauge } from 'prom-client';
+import { collectorsFeeding } from '../collectors/index.js';
 import { BUDGET_FIGURES } from '../config/sections/budgets.js';
-import { ALL_ACCOUNTS, type BudgetStatus, budgetStatus } from '../rules/budget.js';
+import { billingDays, billingRecords } from '../db/schema.js';
+import { ALL_ACCOUNTS, type BudgetStatus } from '../rules/budget.js';
+import { budgetStatus } from '../tick/budget-status.js';
 import type { MetricsContext } from './source.js';
 
 type BudgetGauge = Gauge<string>;
@@ -12,8 +15,8 @@ type BudgetGauge = Gauge<string>;
  * Each configured budget's current period from the budget rule's own reading of the database
  * (`budgetStatus`), so the dashboard shows exactly the figures the alerts are made of. On each
  * evaluation tick they are the rule's own reading, handed over in its `budget:evaluated` event
- * (reading them again cost as much as the rule, 100-400 ms a tick at `large`); after each billing
- * run they are read afresh, so the actual matches podwarden_spend_dollars set on the same run.
+ * (reading them again would cost as much as the rule itself); after each billing run they are
+ * read afresh, so the actual matches podwarden_spend_dollars set on the same run.
  */
 export function registerBudgetMetrics(context: MetricsContext): void {
   const { registry, source, config } = context;
@@ -90,7 +93,7 @@ export function registerBudgetMetrics(context: MetricsContext): void {
       evaluated = event;
     }),
   );
-  context.refreshOn(['tick', 'billing'], ({ trigger, now }) => {
+  context.refreshOn(['tick', ...collectorsFeeding(billingDays, billingRecords)], ({ trigger, now }) => {
     // A tick whose budget rule failed handed nothing over: then the metrics read for themselves.
     const statuses =
       trigger === 'tick' && evaluated?.at === now ? evaluated.statuses : budgetStatus(source.db, config, now);

@@ -1,7 +1,9 @@
 import { Gauge } from 'prom-client';
+import { collectorsFeeding } from '../collectors/index.js';
 import { watchedGpuTypeIds } from '../config/sections/capacity.js';
 import { latestGpuAvailability } from '../db/catalog.js';
 import { gpuTypeNames } from '../db/names.js';
+import { gpuAvailability, gpuStock, gpuTypes } from '../db/schema.js';
 import { latestGpuStock } from '../db/stock.js';
 import { SeriesByAccount } from './account-series.js';
 import { type MetricsContext, refreshedAccounts } from './source.js';
@@ -77,7 +79,7 @@ export function registerCapacityMetrics(context: MetricsContext): void {
     }),
   );
 
-  context.refreshOn(['catalog'], (at) => {
+  context.refreshOn(collectorsFeeding(gpuAvailability, gpuTypes), (at) => {
     const { db } = context.source;
     for (const account of refreshedAccounts(context.config, at)) {
       const rows = latestPollOf(latestGpuAvailability(db, account));
@@ -108,7 +110,7 @@ export function registerCapacityMetrics(context: MetricsContext): void {
     }
   });
 
-  context.refreshOn(['stock'], (at) => {
+  context.refreshOn(collectorsFeeding(gpuStock), (at) => {
     for (const account of refreshedAccounts(context.config, at)) {
       const rows = latestPollOf(latestGpuStock(context.source.db, account));
       stock.clear(account);

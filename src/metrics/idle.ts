@@ -1,5 +1,7 @@
 import { Gauge } from 'prom-client';
 import { type IdleCandidate, idleCandidates } from '../actions/idle-status.js';
+import { collectorsFeeding } from '../collectors/index.js';
+import { podSamples, pods } from '../db/schema.js';
 import type { MetricsContext } from './source.js';
 
 /**
@@ -53,7 +55,7 @@ export function registerIdleMetrics(context: MetricsContext): void {
   );
 
   if (config.idle.rules.length === 0) return;
-  context.refreshOn(['tick', 'pods'], ({ now }) => {
+  context.refreshOn(['tick', ...collectorsFeeding(pods, podSamples)], ({ now }) => {
     const candidates = idleCandidates(source.db, config, now);
     for (const gauge of gauges) gauge.reset();
     for (const candidate of candidates) for (const fill of fills) fill(candidate, now);

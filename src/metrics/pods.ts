@@ -1,5 +1,7 @@
 import { Gauge } from 'prom-client';
+import { collectorsFeeding } from '../collectors/index.js';
 import { livePods } from '../db/pods.js';
+import { pods } from '../db/schema.js';
 import { SeriesByAccount } from './account-series.js';
 import { type MetricsContext, refreshedAccounts } from './source.js';
 
@@ -34,7 +36,7 @@ export function registerPodMetrics(context: MetricsContext): void {
     }),
   );
 
-  context.refreshOn(['pods'], (at) => {
+  context.refreshOn(collectorsFeeding(pods), (at) => {
     for (const account of refreshedAccounts(context.config, at)) {
       const pods = livePods(context.source.db, account);
       for (const series of [cost, info, gpus]) series.clear(account);

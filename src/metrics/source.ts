@@ -4,7 +4,7 @@ import type { Clock } from '../clock.js';
 import type { CollectorName } from '../collectors/collector.js';
 import type { ConfigReloadStatus } from '../config/reload-status.js';
 import type { Config } from '../config/schema.js';
-import type { DaemonEvents } from '../daemon.js';
+import type { DaemonEvents } from '../daemon-events.js';
 import type { Database } from '../db/open.js';
 import type { EventBus } from '../events.js';
 import type { CommandLine } from '../messages/commands.js';

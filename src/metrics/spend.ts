@@ -1,8 +1,20 @@
+import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
 import { Gauge } from 'prom-client';
-import { bucketFloor } from '../collectors/billing-windows.js';
 import type { CollectorName } from '../collectors/collector.js';
+import { collectorsFeeding } from '../collectors/index.js';
+import { bucketFloor } from '../db/buckets.js';
 import { lastSuccessAt } from '../db/collector-runs.js';
-import { type BillingKind, billingKinds } from '../db/schema.js';
+import { livePods } from '../db/pods.js';
+import {
+  type BillingKind,
+  billingKinds,
+  billingRecords,
+  clusters,
+  endpoints,
+  networkVolumes,
+  pods,
+} from '../db/schema.js';
+import { type LiveResources, readLiveResources } from '../db/snapshot-budget.js';
 import { spendByResource, spendSince } from '../db/spend.js';
 import { currentRates } from '../rules/current-rates.js';
 import { SeriesByAccount } from './account-series.js';
@@ -12,17 +24,24 @@ import { type MetricsContext, refreshedAccounts } from './source.js';
 /** What a resource without a price in its state (serverless, volumes, Public Endpoints) costs is its billed rate over this window. */
 const BURN_WINDOW_MS = 24 * 3_600_000;
 
-/** The collectors each kind's current rate rests on: without a success of each, the rate is unknown, not zero. */
-const RATE_SOURCES: Readonly<Record<Exclude<BillingKind, 'account'>, readonly CollectorName[]>> = {
-  pods: ['pods'],
-  clusters: ['clusters', 'pods'],
-  serverless: ['serverless', 'billing'],
-  network_volumes: ['volumes', 'billing'],
-  endpoints: ['billing'],
+type RatedKind = Exclude<BillingKind, 'account'>;
+
+/** The tables each kind's current rate reads: the live resources, and billing for those priced from it. */
+const RATE_TABLES: Readonly<Record<RatedKind, readonly SQLiteTable[]>> = {
+  pods: [pods],
+  clusters: [clusters, pods],
+  serverless: [endpoints, billingRecords],
+  network_volumes: [networkVolumes, billingRecords],
+  endpoints: [billingRecords],
 };
 
+/** The collectors each kind's current rate rests on: without a success of each, the rate is unknown, not zero. */
+const RATE_SOURCES: ReadonlyMap<RatedKind, readonly CollectorName[]> = new Map(
+  Object.entries(RATE_TABLES).map(([kind, tables]) => [kind as RatedKind, collectorsFeeding(...tables)]),
+);
+
 /** Every collector billed spend and the burn rates rest on: a run of any of them may change them. */
-const SPEND_SOURCES: readonly CollectorName[] = [...new Set(Object.values(RATE_SOURCES).flat())];
+const SPEND_SOURCES: readonly CollectorName[] = [...new Set([...RATE_SOURCES.values()].flat())];
 
 /**
  * Spend as billing reported it, per account, billing kind and current UTC period. Absent for an
@@ -43,7 +62,7 @@ export function registerSpendMetrics(context: MetricsContext): void {
     }),
   );
   let spendDay: number | undefined;
-  context.refreshOn(['billing', 'tick'], (at) => {
+  context.refreshOn([...collectorsFeeding(billingRecords), 'tick'], (at) => {
     const day = periodBounds('day', at.now).from;
     if (at.trigger === 'tick' && day === spendDay) return;
     spendDay = day;
@@ -85,7 +104,8 @@ export function registerSpendMetrics(context: MetricsContext): void {
     const { bucketSize } = config.collectors.billing;
     const windowStart = bucketFloor(at.now - BURN_WINDOW_MS, bucketSize);
     for (const account of refreshedAccounts(config, at)) {
-      for (const [kind, collectors] of Object.entries(RATE_SOURCES) as Array<[BillingKind, CollectorName[]]>) {
+      let live: LiveResources | undefined;
+      for (const [kind, collectors] of RATE_SOURCES) {
         // A run changes the rates of the kinds resting on its collector only.
         if (at.trigger !== 'start' && !collectors.includes(at.trigger as CollectorName)) continue;
         const key = `${account}\u0000${kind}`;
@@ -94,12 +114,12 @@ export function registerSpendMetrics(context: MetricsContext): void {
           continue;
         }
         // Only the kinds priced from billing read the billed window (a Pod's rate is its cost field).
-        const billed = collectors.includes('billing')
+        const billed = RATE_TABLES[kind].includes(billingRecords)
           ? spendSince(source.db, { account, kind, bucketSize, windowStart, now: at.now })
           : new Map();
         let perHour = 0;
-        for (const rate of currentRates(source.db, account, kind, billed, windowStart).values())
-          perHour += rate.perHour;
+        live ??= readLiveResources(source.db, account, livePods(source.db, account));
+        for (const rate of currentRates(live, kind, billed, windowStart).values()) perHour += rate.perHour;
         burn.clear(key);
         burn.set(key, { account, kind }, perHour);
       }

@@ -5,7 +5,7 @@ import { firingAlerts } from '../db/alerts.js';
 import { recentReceipts } from '../db/receipts.js';
 import { heldDecisions } from '../links/decisions.js';
 import { version } from '../package-root.js';
-import { budgetStatus } from '../rules/budget.js';
+import { budgetStatus } from '../tick/budget-status.js';
 import { collectorHealth } from './collector-health.js';
 import { checkReadiness } from './readiness.js';
 import type { MetricsSource } from './source.js';

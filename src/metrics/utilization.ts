@@ -1,6 +1,8 @@
 import { Gauge } from 'prom-client';
+import { collectorsFeeding } from '../collectors/index.js';
 import type { Database } from '../db/open.js';
 import { livePods, type PodSampleRecord, podListPolledAt, podSamplesBetween } from '../db/pods.js';
+import { podLists, podSamples, pods } from '../db/schema.js';
 import { SeriesByAccount } from './account-series.js';
 import { type MetricsContext, refreshedAccounts } from './source.js';
 
@@ -71,7 +73,7 @@ export function registerUtilizationMetrics(context: MetricsContext): void {
     "1 when the Pod's latest sample had runtime figures, 0 when its runtime was missing (unknown, never idle); absent when the latest poll did not sample the Pod.",
   );
 
-  context.refreshOn(['pods'], (at) => {
+  context.refreshOn(collectorsFeeding(pods, podLists, podSamples), (at) => {
     for (const account of refreshedAccounts(context.config, at)) {
       const samples = latestSamples(context.source.db, account);
       for (const [series] of [...perGpuGauges, ...perPodGauges]) series.clear(account);

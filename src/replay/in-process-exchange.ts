@@ -4,8 +4,8 @@ import type { Simulator } from '../simulator/server.js';
 
 /**
  * The replay's road from the API client to its simulators without sockets: the simulator and the
- * daemon share one process and one virtual clock, and over loopback HTTP a replayed day spent a
- * sixth of its time in the HTTP stacks of both and waiting on the socket. The client keeps all
+ * daemon share one process and one virtual clock, so the HTTP stacks of both and the socket are
+ * no part of what a replay tests. The client keeps all
  * of its own code (auth, rate-limit budget, retries, decoding, error classification): only the
  * transport is replaced, and a dropped connection fails as undici's own does.
  */

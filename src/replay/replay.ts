@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Writable } from 'node:stream';
-import { smtpMailer } from '../alerts/email.js';
+import { smtpMailer } from '../channels/email-smtp.js';
 import { toIso, VirtualClock } from '../clock.js';
 import type { RunReport } from '../collectors/run.js';
 import type { Config } from '../config/schema.js';
@@ -104,8 +104,8 @@ export async function replay(options: ReplayOptions): Promise<ReplayReport> {
   const inflight = new InflightCounter();
   const runs: RunReport[] = [];
   const local = inProcessExchange(sims);
-  // One SMTP connection for the whole replay (across restarts too): a connection per tick with
-  // mail due cost smtp-server's fixed 100 ms greeting delay each, most of a replay's idle wall time.
+  // One SMTP connection for the whole replay (across restarts too): each new connection waits
+  // out smtp-server's fixed 100 ms greeting delay in real time, while virtual time stands.
   const mailer = smtpMailer(config.email, {}, { keepOpen: true });
   const start = () => {
     const started = new Daemon({
@@ -116,7 +116,6 @@ export async function replay(options: ReplayOptions): Promise<ReplayReport> {
       local,
       mailer,
       progressStream: discard,
-      deferRunBooks: true,
     });
     started.events.on('collector:finished', (run) => runs.push(run));
     return { daemon: started, scheduler: new VirtualScheduler(clock, inflight, log) };

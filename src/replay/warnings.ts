@@ -16,7 +16,7 @@ const LEVELS: Record<number, ReplayWarning['level']> = { 40: 'warn', 50: 'error'
  * A logger whose warnings are kept for the replay's report instead of reaching the terminal:
  * a backtest injects faults on purpose (5xx, timeouts, outages), and the daemon rightly warns
  * about each, which would bury the progress line and the summary. Lines pass through the
- * logger's redaction before they are kept; lines below `warn` are dropped as before.
+ * logger's redaction before they are kept; lines below `warn` are dropped.
  */
 export function warningCollector(clock: Clock, level: string): { log: Logger; warnings: ReplayWarning[] } {
   const warnings: ReplayWarning[] = [];

@@ -1,4 +1,4 @@
-import { formatUsd } from '../messages/format.js';
+import { formatUsd } from '../format.js';
 import type { BudgetStatus, CostDriver } from './budget-status.js';
 import type { Finding } from './finding.js';
 import type { BudgetAlertFigure, BudgetDetails, SpentFigure } from './finding-details.js';

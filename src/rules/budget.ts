@@ -1,40 +1,65 @@
-import { bucketFloor } from '../collectors/billing-windows.js';
 import type { Config } from '../config/schema.js';
 import type { BudgetConfig } from '../config/sections/budgets.js';
-import { getBackfill } from '../db/billing.js';
-import type { Database } from '../db/open.js';
-import { budgetFindings } from './budget-findings.js';
+import { bucketFloor } from '../db/buckets.js';
+import { billedKey } from '../db/snapshot-budget.js';
+import type { SpendQuery } from '../db/spend.js';
 import { ALL_ACCOUNTS, type BudgetStatus, type CostDriver } from './budget-status.js';
-import type { Evaluator } from './evaluator.js';
 import { forecastSpend, projectAtRate, runsOutAt } from './forecast.js';
 import { currentPeriod } from './period.js';
-import { type ResourceCost, scopeSpend, sum } from './spend.js';
+import { type BudgetInputs, type ResourceCost, type SpendWindow, scopeQueries, scopeSpend, sum } from './spend.js';
 
 export { ALL_ACCOUNTS, type BudgetStatus, type CostDriver } from './budget-status.js';
+export type { BudgetInputs } from './spend.js';
 
 /** How many of the largest cost drivers an alert names. */
 const DRIVERS = 3;
 
-/** Every configured budget's status at `now` (read only: for rules, metrics and /api/status). */
-export function budgetStatus(database: Database, config: Config, now: number): BudgetStatus[] {
-  return config.budgets.map((budget) => statusOf(database, config, budget, now));
+/** A budget's accounts, period and burn-rate window at `now`. */
+interface BudgetWindow {
+  accounts: string[];
+  knownSince: number | null;
+  window: SpendWindow;
 }
 
-function statusOf(database: Database, config: Config, budget: BudgetConfig, now: number): BudgetStatus {
+function windowOf(
+  config: Config,
+  budget: BudgetConfig,
+  billedSince: ReadonlyMap<string, number>,
+  now: number,
+): BudgetWindow {
   const bucketSize = config.collectors.billing.bucketSize;
   const accounts = config.accounts
     .map((a) => a.name)
     .filter((name) => budget.account === undefined || name === budget.account);
   const period = currentPeriod(budget, now);
   // The window may reach into earlier periods, but never before the history every account has.
-  const known = accounts.map(
-    (account) => getBackfill(database, { account, kind: budget.scope, bucketSize })?.cursorStartTime,
-  );
+  const known = accounts.map((account) => billedSince.get(billedKey(account, budget.scope)));
   const knownSince = known.every((t) => t !== undefined) && known.length > 0 ? Math.max(...(known as number[])) : null;
   const windowStart = bucketFloor(Math.max(now - budget.forecastWindowMs, knownSince ?? now), bucketSize);
-  const spends = accounts.map((account) =>
-    scopeSpend(database, account, budget, { period, windowStart, now, bucketSize }),
-  );
+  return { accounts, knownSince, window: { period, windowStart, now, bucketSize } };
+}
+
+/** The spend every configured budget reads at `now`, given where each account's billing history begins. */
+export function budgetSpendQueries(
+  config: Config,
+  billedSince: ReadonlyMap<string, number>,
+  now: number,
+): SpendQuery[] {
+  return config.budgets.flatMap((budget) => {
+    const { accounts, window } = windowOf(config, budget, billedSince, now);
+    return accounts.flatMap((account) => scopeQueries(account, budget, window));
+  });
+}
+
+/** Every configured budget's status at `now`: pure of what the tick read (`budgetSpendQueries` answered). */
+export function budgetStatuses(config: Config, inputs: BudgetInputs, now: number): BudgetStatus[] {
+  return config.budgets.map((budget) => statusOf(config, budget, inputs, now));
+}
+
+function statusOf(config: Config, budget: BudgetConfig, inputs: BudgetInputs, now: number): BudgetStatus {
+  const { accounts, knownSince, window } = windowOf(config, budget, inputs.billedSince, now);
+  const { period, windowStart } = window;
+  const spends = accounts.map((account) => scopeSpend(inputs, account, budget, window));
   const resources = spends.flatMap((spend) => spend.resources);
   const actual = sum(spends, (s) => s.actual);
   const live = actual + sum(resources, (r) => r.unbilledInPeriod);
@@ -87,22 +112,3 @@ function largestDrivers(resources: readonly ResourceCost[]): CostDriver[] {
     .sort((a, b) => b.amount - a.amount || a.resourceId.localeCompare(b.resourceId))
     .slice(0, DRIVERS);
 }
-
-/** The budget rule: one finding per figure and threshold crossed. */
-export const budgetEvaluator: Evaluator = {
-  name: 'budget',
-  async evaluate(ctx) {
-    const names = new Set(ctx.config.accounts.map((a) => a.name));
-    for (const budget of ctx.config.budgets) {
-      if (budget.account !== undefined && !names.has(budget.account)) {
-        ctx.log.warn(
-          { budget: budget.name, account: budget.account },
-          'budget names an account that is not configured',
-        );
-      }
-    }
-    const statuses = budgetStatus(ctx.db, ctx.config, ctx.now);
-    for (const status of statuses) ctx.findings.push(...budgetFindings(status));
-    ctx.events.emit('budget:evaluated', { at: ctx.now, statuses });
-  },
-};

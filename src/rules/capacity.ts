@@ -1,10 +1,9 @@
 import type { Config } from '../config/schema.js';
 import { AVAILABILITY_LEVELS, type CapacityWatch, watchedGpuTypeIds } from '../config/sections/capacity.js';
-import { type GpuAvailabilityRecord, gpuAvailabilityHistory } from '../db/catalog.js';
-import { gpuTypeNames } from '../db/names.js';
-import type { Database } from '../db/open.js';
-import { formatUsd } from '../messages/format.js';
-import type { Evaluator } from './evaluator.js';
+import type { GpuAvailabilityRecord } from '../db/catalog.js';
+import type { AccountSnapshot } from '../db/snapshot.js';
+import { historyKey } from '../db/snapshot-capacity.js';
+import { formatUsd } from '../format.js';
 import type { Finding } from './finding.js';
 import type { CapacityDetails } from './finding-details.js';
 
@@ -76,25 +75,26 @@ export function latestPriceMove(history: readonly GpuAvailabilityRecord[], fract
  * it was NONE (as the catalog collector records one that drops out), if the type was listed then.
  */
 function withUnlistedStart(
-  history: GpuAvailabilityRecord[],
+  history: readonly GpuAvailabilityRecord[],
   global: readonly GpuAvailabilityRecord[],
-): GpuAvailabilityRecord[] {
+): readonly GpuAvailabilityRecord[] {
   const listedSince = global[0]?.sinceAt;
   const first = history[0];
   if (listedSince === undefined || !first || first.sinceAt <= listedSince) return history;
   return [{ ...first, availability: 'NONE', sinceAt: listedSince, lastSeenAt: listedSince }, ...history];
 }
 
-/** Every finding of the capacity watch list: pure of the stored availability history. */
-export function capacityFindings(database: Database, config: Config): Finding[] {
+/** Every finding of the capacity watch list: pure of each account's snapshot of availability history. */
+export function capacityFindings(snapshots: ReadonlyMap<string, AccountSnapshot>, config: Config): Finding[] {
   const findings: Finding[] = [];
   for (const watch of config.capacity.watch) {
     const accounts = config.accounts.map((a) => a.name).filter((name) => !watch.account || name === watch.account);
     for (const account of accounts) {
-      const names = gpuTypeNames(database, account);
-      const ids = watchedGpuTypeIds(watch, names);
-      for (const gpuTypeId of ids) {
-        findings.push(...watchFindings(database, account, watch, gpuTypeId, names.get(gpuTypeId) ?? gpuTypeId));
+      const snapshot = snapshots.get(account);
+      if (!snapshot) continue;
+      const names = snapshot.capacity.gpuTypeNames;
+      for (const gpuTypeId of watchedGpuTypeIds(watch, names)) {
+        findings.push(...watchFindings(snapshot, watch, gpuTypeId, names.get(gpuTypeId) ?? gpuTypeId));
       }
     }
   }
@@ -114,15 +114,11 @@ function priceAt(
   return { secure: first('priceSecure'), community: first('priceCommunity') };
 }
 
-function watchFindings(
-  database: Database,
-  account: string,
-  watch: CapacityWatch,
-  gpuTypeId: string,
-  gpuName: string,
-): Finding[] {
+function watchFindings(snapshot: AccountSnapshot, watch: CapacityWatch, gpuTypeId: string, gpuName: string): Finding[] {
   const findings: Finding[] = [];
-  const base = { account, gpuTypeId, product: watch.product };
+  const { account } = snapshot;
+  const historyOf = (dataCenterId: string) =>
+    snapshot.capacity.histories.get(historyKey(gpuTypeId, watch.product, dataCenterId)) ?? [];
   const labels = (event: string, dataCenterId: string) => ({
     rule: 'capacity',
     account,
@@ -132,11 +128,9 @@ function watchFindings(
     event,
   });
   const recipients = watch.recipients ? { recipients: watch.recipients } : {};
-  const global = gpuAvailabilityHistory(database, { ...base, dataCenterId: '' });
+  const global = historyOf('');
   for (const dataCenterId of watch.dataCenters ?? ['']) {
-    const history = dataCenterId
-      ? withUnlistedStart(gpuAvailabilityHistory(database, { ...base, dataCenterId }), global)
-      : global;
+    const history = dataCenterId ? withUnlistedStart(historyOf(dataCenterId), global) : global;
     const crossing = latestCrossing(history, watch.levels);
     if (!crossing || !watch.alertOn.includes(crossing.event)) continue;
     const where = dataCenterId ? ` in ${dataCenterId}` : '';
@@ -194,11 +188,3 @@ function watchFindings(
   }
   return findings;
 }
-
-/** The capacity rule: alerts on changes of the watched GPU types' availability and prices. */
-export const capacityEvaluator: Evaluator = {
-  name: 'capacity',
-  async evaluate(ctx) {
-    ctx.findings.push(...capacityFindings(ctx.db, ctx.config));
-  },
-};

@@ -1,10 +1,6 @@
-import { liveClusters } from '../db/clusters.js';
-import type { Database } from '../db/open.js';
-import { livePods } from '../db/pods.js';
 import type { BillingKind } from '../db/schema.js';
-import { liveEndpoints } from '../db/serverless.js';
+import type { LiveResources } from '../db/snapshot-budget.js';
 import type { ResourceSpend } from '../db/spend.js';
-import { liveNetworkVolumes } from '../db/volumes.js';
 import { HOURS_PER_MONTH, networkVolumePerMonth, podVolumePerHour } from './prices.js';
 
 const HOUR_MS = 3_600_000;
@@ -16,14 +12,12 @@ export interface CurrentRate {
 }
 
 /**
- * The cost per hour of every live resource of one billing kind, read from the latest collected
- * state: a Pod's v2 `cost` plus its volume disk, a cluster's member Pods; for what has no price
+ * The cost per hour of every live resource of one billing kind, from the latest collected state: a Pod's v2 `cost` plus its volume disk, a cluster's member Pods; for what has no price
  * in its state (serverless, network volumes, Public Endpoints), the rate billed over the recent
  * window. Resources gone are absent: they cost nothing more.
  */
 export function currentRates(
-  database: Database,
-  account: string,
+  live: LiveResources,
   kind: BillingKind,
   billed: ReadonlyMap<string, ResourceSpend>,
   windowStart: number,
@@ -36,15 +30,15 @@ export function currentRates(
   };
   switch (kind) {
     case 'pods':
-      for (const pod of livePods(database, account)) {
+      for (const pod of live.pods) {
         if (pod.clusterId !== null) continue;
         const perHour = pod.costPerHr + podVolumePerHour(pod.volumeGb, pod.status);
         rates.set(pod.podId, { perHour, since: pod.startedAt ?? pod.firstSeenAt });
       }
       break;
     case 'clusters': {
-      const members = livePods(database, account).filter((pod) => pod.clusterId !== null);
-      for (const cluster of liveClusters(database, account)) {
+      const members = live.pods.filter((pod) => pod.clusterId !== null);
+      for (const cluster of live.clusters) {
         const perHour = members
           .filter((pod) => pod.clusterId === cluster.clusterId)
           .reduce((sum, pod) => sum + pod.costPerHr + podVolumePerHour(pod.volumeGb, pod.status), 0);
@@ -53,12 +47,12 @@ export function currentRates(
       break;
     }
     case 'serverless':
-      for (const endpoint of liveEndpoints(database, account)) {
+      for (const endpoint of live.endpoints) {
         rates.set(endpoint.endpointId, { perHour: billedRate(endpoint.endpointId) ?? 0, since: endpoint.firstSeenAt });
       }
       break;
     case 'network_volumes':
-      for (const volume of liveNetworkVolumes(database, account)) {
+      for (const volume of live.networkVolumes) {
         const listed = networkVolumePerMonth(volume.sizeGb, volume.type) / HOURS_PER_MONTH;
         rates.set(volume.networkVolumeId, {
           perHour: billedRate(volume.networkVolumeId) ?? listed,

@@ -76,27 +76,10 @@ export function seriesByPod(samples: readonly WindowSample[]): Map<string, Sampl
 
 const NO_SAMPLES: SampleSeries = seriesOf('', []);
 
-/**
- * One verdict per Pod. With a memo, a Pod is judged again only when something its verdict
- * depends on changed (see VerdictMemo); the verdicts are the same either way.
- */
-export function assessPods(input: IdleInput, memo?: VerdictMemo): PodAssessment[] {
-  return input.pods.map((pod) => {
-    const series = input.series.get(pod.podId) ?? NO_SAMPLES;
-    return memo ? memo.assess(pod, series, input, assessPod) : assessPod(pod, series, input);
-  });
+/** One verdict per Pod, judged afresh from the tick's input. */
+export function assessPods(input: IdleInput): PodAssessment[] {
+  return input.pods.map((pod) => assessPod(pod, input.series.get(pod.podId) ?? NO_SAMPLES, input));
 }
-
-/**
- * Keeps verdicts between ticks (src/rules/idle-memo.ts): `judge` is the rule itself, called
- * when the memo cannot vouch that the verdict it holds is still the one `judge` would give
- * (passed as a plain function: no closure made for each of thousands of Pods every tick).
- */
-export interface VerdictMemo {
-  assess(pod: PodRecord, series: SampleSeries, input: IdleInput, judge: PodJudge): PodAssessment;
-}
-
-export type PodJudge = (pod: PodRecord, series: SampleSeries, input: IdleInput) => PodAssessment;
 
 const percent = (share: number) => `${Math.floor(share * 100)}%`;
 
@@ -208,7 +191,7 @@ export interface IdleCluster {
  * Clusters whose running member Pods are all idle by the rule that covers them. Members are
  * judged on evidence alone (they are never laddered), so the verdict is computed here.
  */
-export function idleClusters(input: IdleInput, memo?: VerdictMemo): IdleCluster[] {
+export function idleClusters(input: IdleInput): IdleCluster[] {
   const members = new Map<string, PodRecord[]>();
   for (const pod of input.pods) {
     if (!pod.clusterId || pod.status !== 'RUNNING') continue;
@@ -217,7 +200,7 @@ export function idleClusters(input: IdleInput, memo?: VerdictMemo): IdleCluster[
     else members.set(pod.clusterId, [pod]);
   }
   const asStandalone = { ...input, pods: [...members.values()].flat().map((pod) => ({ ...pod, clusterId: null })) };
-  const verdicts = new Map(assessPods(asStandalone, memo).map((a) => [a.pod.podId, isIdle(a)]));
+  const verdicts = new Map(assessPods(asStandalone).map((a) => [a.pod.podId, isIdle(a)]));
   return [...members.entries()]
     .filter(([, pods]) => pods.every((pod) => verdicts.get(pod.podId) === true))
     .map(([clusterId, pods]) => ({

@@ -1,9 +1,7 @@
 import type { BudgetConfig } from '../config/sections/budgets.js';
-import { getBackfill } from '../db/billing.js';
-import { resourceNames } from '../db/names.js';
-import type { Database } from '../db/open.js';
 import type { BillingKind, BucketSize } from '../db/schema.js';
-import { type ResourceSpend, spendByResource } from '../db/spend.js';
+import { type BudgetResources, billedKey, spendKey } from '../db/snapshot-budget.js';
+import type { ResourceSpend, SpendQuery } from '../db/spend.js';
 import { currentRates } from './current-rates.js';
 import { namePattern } from './idle-match.js';
 import type { Period } from './period.js';
@@ -46,18 +44,40 @@ export interface SpendWindow {
   bucketSize: BucketSize;
 }
 
+/** What the budget rule reads: stored billing starts, each account's resources, the spend queried. */
+export interface BudgetInputs {
+  /** Where each account's billing history of a kind begins, by `billedKey`. */
+  billedSince: ReadonlyMap<string, number>;
+  /** Each account's live resources and names. */
+  resources: ReadonlyMap<string, BudgetResources>;
+  /** The answer to every query of `scopeQueries`, by `spendKey`. */
+  spend: ReadonlyMap<string, readonly ResourceSpend[]>;
+}
+
+/** The spend queries `scopeSpend` reads the answers of, for one account. */
+export function scopeQueries(account: string, budget: BudgetConfig, window: SpendWindow): SpendQuery[] {
+  const kinds = budget.scope === 'account' ? RESOURCE_KINDS : [budget.scope];
+  const queries = kinds.map((kind) => query(account, kind, window));
+  if (budget.scope === 'account') queries.push(query(account, 'account', window));
+  return queries;
+}
+
 /**
  * The spend of a budget's scope in one account. The account scope reads its total from
  * `/billing` (every kind at once) and its resources from the per-kind routes, never adding the
  * two; a kind scope reads one route; ids and name patterns choose among its resources.
  */
-export function scopeSpend(database: Database, account: string, budget: BudgetConfig, window: SpendWindow): ScopeSpend {
+export function scopeSpend(
+  inputs: BudgetInputs,
+  account: string,
+  budget: BudgetConfig,
+  window: SpendWindow,
+): ScopeSpend {
   const totalsKind: BillingKind = budget.scope;
   const kinds = budget.scope === 'account' ? RESOURCE_KINDS : [budget.scope];
-  const resources = kinds.flatMap((kind) => resourceCosts(database, account, kind, window));
+  const resources = kinds.flatMap((kind) => resourceCosts(inputs, account, kind, window));
   const chosen = resources.filter((resource) => inScope(budget, resource));
-  const knownSince =
-    getBackfill(database, { account, kind: totalsKind, bucketSize: window.bucketSize })?.cursorStartTime ?? null;
+  const knownSince = inputs.billedSince.get(billedKey(account, totalsKind)) ?? null;
   if (budget.scope !== 'account') {
     return {
       actual: sum(chosen, (r) => r.billedInPeriod),
@@ -66,7 +86,7 @@ export function scopeSpend(database: Database, account: string, budget: BudgetCo
       knownSince,
     };
   }
-  const [total] = spendByResource(database, query(account, 'account', window));
+  const [total] = spendOf(inputs, query(account, 'account', window));
   return { actual: total?.periodAmount ?? 0, billedInWindow: total?.windowAmount ?? 0, resources, knownSince };
 }
 
@@ -76,7 +96,7 @@ function inScope(budget: BudgetConfig, resource: ResourceCost): boolean {
   return budget.namePattern !== undefined && namePattern(budget.namePattern).test(resource.name);
 }
 
-function query(account: string, kind: BillingKind, window: SpendWindow) {
+function query(account: string, kind: BillingKind, window: SpendWindow): SpendQuery {
   return {
     account,
     kind,
@@ -87,12 +107,20 @@ function query(account: string, kind: BillingKind, window: SpendWindow) {
   };
 }
 
-function resourceCosts(database: Database, account: string, kind: BillingKind, window: SpendWindow): ResourceCost[] {
+/** The answer to a query of `scopeQueries`; none when it was not read (an account not in the snapshot). */
+function spendOf(inputs: BudgetInputs, spendQuery: SpendQuery): readonly ResourceSpend[] {
+  return inputs.spend.get(spendKey(spendQuery)) ?? [];
+}
+
+const NOTHING_LIVE: BudgetResources = { pods: [], clusters: [], endpoints: [], networkVolumes: [], names: new Map() };
+
+function resourceCosts(inputs: BudgetInputs, account: string, kind: BillingKind, window: SpendWindow): ResourceCost[] {
   const billed = new Map<string, ResourceSpend>(
-    spendByResource(database, query(account, kind, window)).map((row) => [row.resourceId, row]),
+    spendOf(inputs, query(account, kind, window)).map((row) => [row.resourceId, row]),
   );
-  const rates = currentRates(database, account, kind, billed, window.windowStart);
-  const names = resourceNames(database, account, kind);
+  const live = inputs.resources.get(account) ?? NOTHING_LIVE;
+  const rates = currentRates(live, kind, billed, window.windowStart);
+  const names = live.names.get(kind) ?? new Map<string, string>();
   const ids = new Set([...billed.keys(), ...rates.keys()]);
   return [...ids].map((resourceId) => {
     const spend = billed.get(resourceId);

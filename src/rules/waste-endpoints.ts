@@ -1,13 +1,11 @@
-import { bucketFloor } from '../collectors/billing-windows.js';
 import type { Config } from '../config/schema.js';
-import type { Database } from '../db/open.js';
-import { type EndpointRecord, liveEndpoints } from '../db/serverless.js';
-import { type ResourceSpend, spendSince } from '../db/spend.js';
-import { type EndpointActivity, endpointActivity } from '../db/waste.js';
-import { formatUsd } from '../messages/format.js';
+import type { EndpointRecord } from '../db/serverless.js';
+import type { AccountSnapshot } from '../db/snapshot.js';
+import type { ResourceSpend } from '../db/spend.js';
+import type { EndpointActivity } from '../db/waste.js';
+import { formatUsd } from '../format.js';
 import type { Finding } from './finding.js';
 import { roughDuration, wasteFinding } from './waste-findings.js';
-import { memoized } from './waste-memo.js';
 
 const HOUR_MS = 3_600_000;
 
@@ -28,20 +26,12 @@ interface IdleEndpoint {
  * up and none running, and none has run for `endpointIdle`. The cost per day is the rate billed
  * over that idle time.
  */
-export function idleEndpointFindings(database: Database, config: Config, account: string, now: number): Finding[] {
+export function idleEndpointFindings(snapshot: AccountSnapshot, config: Config, now: number): Finding[] {
+  const { account, waste } = snapshot;
+  if (!waste) return [];
   const { endpointIdleMs, recipients } = config.waste;
-  const bucketSize = config.collectors.billing.bucketSize;
-  // Twice the threshold, so an endpoint idle all along shows samples reaching back far enough.
-  const activity = endpointActivity(database, account, now - 2 * endpointIdleMs);
-  const windowStart = bucketFloor(now - endpointIdleMs, bucketSize);
-  const billed = spendSince(database, { account, kind: 'serverless', bucketSize, windowStart, now });
-  const endpoints = liveEndpoints(database, account);
-  const idle = memoized(
-    database,
-    `${account}\u0000endpoint-idle`,
-    [config, activity, billed, endpoints, windowStart],
-    () => idleEndpoints(activity, billed, endpoints, windowStart),
-  );
+  const { windowStart, spend } = waste.endpointSpend;
+  const idle = idleEndpoints(waste.endpointActivity, spend, waste.endpoints, windowStart);
   const findings: Finding[] = [];
   for (const endpoint of idle) {
     const { idleSince, up, perHour } = endpoint;

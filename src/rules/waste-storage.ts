@@ -1,39 +1,27 @@
-import { bucketFloor } from '../collectors/billing-windows.js';
 import type { Config } from '../config/schema.js';
-import { getBackfill } from '../db/billing.js';
-import type { Database } from '../db/open.js';
-import { livePods, type PodRecord } from '../db/pods.js';
-import { type ResourceSpend, spendSince } from '../db/spend.js';
-import { perDatabase } from '../db/statements.js';
-import { liveNetworkVolumes, type NetworkVolumeRecord } from '../db/volumes.js';
-import { lastComputeAt, type VolumeMounts, volumeMounts } from '../db/waste.js';
-import { formatUsd } from '../messages/format.js';
+import type { PodRecord } from '../db/pods.js';
+import type { AccountSnapshot } from '../db/snapshot.js';
+import type { ResourceSpend } from '../db/spend.js';
+import type { NetworkVolumeRecord } from '../db/volumes.js';
+import type { VolumeMounts } from '../db/waste.js';
+import { formatUsd } from '../format.js';
 import type { Finding } from './finding.js';
 import { HOURS_PER_MONTH, networkVolumePerMonth, podVolumePerHour, STOPPED_STATUSES } from './prices.js';
 import { roughDuration, wasteFinding } from './waste-findings.js';
-import { memoized } from './waste-memo.js';
 
 const HOUR_MS = 3_600_000;
-const DAY_MS = 24 * HOUR_MS;
 
 /**
  * Network volumes no live Pod has mounted for `volumeUnmounted`: unmounted since the last Pod
  * holding one went away, or since we first saw the volume if no Pod ever did. The cost per
  * month is the rate billed over the last day, or the published price.
  */
-export function unmountedVolumeFindings(database: Database, config: Config, account: string, now: number): Finding[] {
+export function unmountedVolumeFindings(snapshot: AccountSnapshot, config: Config, now: number): Finding[] {
+  const { account, waste } = snapshot;
+  if (!waste) return [];
   const { volumeUnmountedMs, recipients } = config.waste;
-  const bucketSize = config.collectors.billing.bucketSize;
-  const mounts = volumeMounts(database, account, livePods(database, account));
-  const windowStart = bucketFloor(now - DAY_MS, bucketSize);
-  const billed = spendSince(database, { account, kind: 'network_volumes', bucketSize, windowStart, now });
-  const volumes = liveNetworkVolumes(database, account);
-  const unmounted = memoized(
-    database,
-    `${account}\u0000volume-unmounted`,
-    [config, mounts, billed, volumes, windowStart],
-    () => unmountedVolumes(mounts, billed, volumes, windowStart),
-  );
+  const { windowStart, spend } = waste.volumeSpend;
+  const unmounted = unmountedVolumes(waste.volumeMounts, spend, waste.networkVolumes, windowStart);
   const findings: Finding[] = [];
   for (const { volume, since, perMonth, cost } of unmounted) {
     if (now - since < volumeUnmountedMs) continue;
@@ -90,21 +78,20 @@ function unmountedVolumes(
  * billed compute last ended or, with none in the stored history, since that history begins
  * (or, when the history reaches further, for "over" twice the threshold).
  */
-export function stoppedPodVolumeFindings(database: Database, config: Config, account: string, now: number): Finding[] {
+export function stoppedPodVolumeFindings(snapshot: AccountSnapshot, config: Config, now: number): Finding[] {
+  const { account, waste } = snapshot;
+  if (!waste) return [];
   const { stoppedPodVolumeMs, recipients } = config.waste;
-  const bucketSize = config.collectors.billing.bucketSize;
-  const stopped = stoppedWithVolume(database, account, livePods(database, account));
-  if (stopped.pods.length === 0) return [];
+  const stopped = stoppedWithVolume(snapshot.pods);
+  if (stopped.length === 0) return [];
   // Looking twice the threshold back is enough to decide; a Pod stopped for longer is "over" that.
   const lookback = now - 2 * stoppedPodVolumeMs;
-  const computed = lastComputeAt(database, account, bucketSize, stopped.ids, lookback);
-  const history = getBackfill(database, { account, kind: 'pods', bucketSize })?.cursorStartTime;
-  const priced = memoized(database, `${account}\u0000stopped-pod-volume`, [config, stopped, computed, history], () =>
-    stopped.pods.map((pod) => {
-      const perHour = podVolumePerHour(pod.volumeGb, pod.status);
-      return { pod, lastRan: computed.get(pod.podId), perHour, perDay: formatUsd(perHour * 24) };
-    }),
-  );
+  const computed = waste.lastComputeAt;
+  const history = waste.podsBilledSince;
+  const priced = stopped.map((pod) => {
+    const perHour = podVolumePerHour(pod.volumeGb, pod.status);
+    return { pod, lastRan: computed.get(pod.podId), perHour, perDay: formatUsd(perHour * 24) };
+  });
   const findings: Finding[] = [];
   for (const { pod, lastRan, perHour, perDay } of priced) {
     if (lastRan === undefined && history === undefined) continue;
@@ -145,45 +132,9 @@ export function stoppedPodVolumeFindings(database: Database, config: Config, acc
   return findings;
 }
 
-/** The stopped Pods that keep a volume (cluster members aside), and their ids. */
-interface StoppedPods {
-  pods: readonly PodRecord[];
-  ids: readonly string[];
-}
-
-const lastStopped = perDatabase(() => new Map<string, { live: readonly PodRecord[]; stopped: StoppedPods }>());
-
-/**
- * The account's stopped Pods with a volume: the very object of last tick while none of them moved
- * in what the check reads of them. The Pod list is new every poll (each one moves last_seen_at),
- * while the stopped Pods seldom change: keeping the object keeps the check's memo and its reading
- * of billed compute (keyed by these ids).
- */
-function stoppedWithVolume(database: Database, account: string, live: readonly PodRecord[]): StoppedPods {
-  const byAccount = lastStopped(database);
-  const kept = byAccount.get(account);
-  // livePods hands out the very same list until a Pod changes: then nothing is filtered again.
-  if (kept?.live === live) return kept.stopped;
-  const pods = live.filter(
+/** The account's stopped Pods that keep a volume (cluster members aside). */
+function stoppedWithVolume(live: readonly PodRecord[]): PodRecord[] {
+  return live.filter(
     (pod) => STOPPED_STATUSES.includes(pod.status) && (pod.volumeGb ?? 0) > 0 && pod.clusterId === null,
-  );
-  const last = kept?.stopped;
-  const same =
-    last !== undefined &&
-    last.pods.length === pods.length &&
-    last.pods.every((pod, i) => sameForCheck(pod, pods[i] as PodRecord));
-  const stopped = same ? last : { pods, ids: pods.map((pod) => pod.podId) };
-  byAccount.set(account, { live, stopped });
-  return stopped;
-}
-
-/** Whether two records of a stopped Pod agree on everything the check reads of it. */
-function sameForCheck(a: PodRecord, b: PodRecord): boolean {
-  return (
-    a.podId === b.podId &&
-    a.name === b.name &&
-    a.status === b.status &&
-    a.volumeGb === b.volumeGb &&
-    a.createdAt === b.createdAt
   );
 }

@@ -1,8 +1,7 @@
 import type { Config } from '../config/schema.js';
-import type { Database } from '../db/open.js';
-import { livePods } from '../db/pods.js';
-import { type SampleSeries, sampleWindow } from '../db/sample-window.js';
-import { formatUsd } from '../messages/format.js';
+import type { SampleSeries } from '../db/sample-window.js';
+import type { AccountSnapshot } from '../db/snapshot.js';
+import { formatUsd } from '../format.js';
 import type { Finding } from './finding.js';
 import { roughDuration, wasteFinding } from './waste-findings.js';
 
@@ -13,12 +12,12 @@ const HOUR_MS = 3_600_000;
  * they start (or hang) without running anything we can see. The latest sample must be
  * recent and without runtime, so a Pod we simply stopped polling is not accused.
  */
-export function stuckPodFindings(database: Database, config: Config, account: string, now: number): Finding[] {
+export function stuckPodFindings(snapshot: AccountSnapshot, config: Config, now: number): Finding[] {
+  const { account, samples: window } = snapshot;
   const { stuckStartingMs, recipients } = config.waste;
   const from = now - 2 * stuckStartingMs;
-  const window = sampleWindow(database, account, from, now);
   const findings: Finding[] = [];
-  for (const pod of livePods(database, account)) {
+  for (const pod of snapshot.pods) {
     if (pod.status !== 'RUNNING') continue;
     const series = window.get(pod.podId);
     // A latest sample with runtime data rules the Pod out whatever came before: the usual case,
@@ -70,9 +69,8 @@ interface SampleActivity {
 }
 
 /**
- * A Pod's first, latest and latest known sample observed at or after `from`, from the sample
- * window the idle rule keeps in memory (held oldest first): a read of the ends of the series,
- * where reading the samples table grouped every Pod's hour of samples on every tick.
+ * A Pod's first, latest and latest known sample observed at or after `from`, from the tick's
+ * sample window (held oldest first): a read of the ends of the series.
  */
 function activitySince(series: SampleSeries | undefined, from: number): SampleActivity | undefined {
   if (!series) return undefined;

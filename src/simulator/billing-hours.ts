@@ -1,15 +1,13 @@
 import { toIso } from '../clock.js';
 import { addMicros, aggregateAmounts, amountsOf, KIND_FIELDS, MICROS_PER_USD, type Micros } from './billing.js';
 import { HOUR_MS, type Window } from './buckets.js';
-import { boundedMemo } from './memo.js';
 import type { BillingKind } from './pricing.js';
 import { BILLING_KINDS, type World } from './world.js';
 
 /**
  * Hourly billing replies, built from encoded hours. A daemon re-reads the same trailing hours
- * (48 h by default) every few minutes; generating and encoding them again each time was most of
- * what a replayed `large` account cost the simulator. An hour that ended before the world's
- * present can no longer change (a Pod's past is never rewritten, and timelines are functions of
+ * (48 h by default) every few minutes. An hour that ended before the world's present cannot
+ * change (a Pod's past is never rewritten, and timelines are functions of
  * time), so its records are generated and encoded once, and a reply is the concatenation of its
  * hours' text. Money is rounded per line per UTC hour, so an hour computed on its own holds the
  * same micro-dollars as the same hour computed inside a longer window: the bytes are those that
@@ -44,7 +42,7 @@ export interface HourlyRoute {
 
 /**
  * How far back sealed hours are kept: the default trailing window (48 h) with room to spare. An
- * older hour is generated each time it is asked for, as before (a backfill reads it once).
+ * older hour is generated each time it is asked for (a backfill reads it once).
  */
 const KEEP_MS = 72 * HOUR_MS;
 
@@ -175,7 +173,6 @@ function generate(world: World, route: HourlyRoute, missing: number[], end: numb
   const span = { startMs: missing[0] as number, endMs: Math.min((missing.at(-1) as number) + HOUR_MS, end) };
   const wanted = new Set(missing);
   const hours = new Map<number, Hour>();
-  const iso = isoOf;
   if (route.kind === 'all') {
     const byHour = new Map<number, Partial<Record<BillingKind, Micros>>>();
     for (const kind of BILLING_KINDS) {
@@ -187,7 +184,7 @@ function generate(world: World, route: HourlyRoute, missing: number[], end: numb
       }
     }
     for (const [hour, byKind] of byHour) {
-      const bytes = Buffer.from(`${boundsJson(iso, hour)}${amountsJson(aggregateAmounts(byKind))}}`);
+      const bytes = Buffer.from(`${boundsJson(hour)}${amountsJson(aggregateAmounts(byKind))}}`);
       hours.set(hour, { bytes, count: 1, total: {}, byKind, ids: [] });
     }
     return hours;
@@ -202,7 +199,7 @@ function generate(world: World, route: HourlyRoute, missing: number[], end: numb
   for (const [hour, list] of rows) {
     const { ids, micros } = inIdOrder(list.ids, list.micros);
     const total: Micros = {};
-    const bounds = Buffer.from(boundsJson(iso, hour));
+    const bounds = Buffer.from(boundsJson(hour));
     let length = ids.length - 1;
     for (let i = 0; i < ids.length; i++) {
       const id = ids[i] as string;
@@ -236,8 +233,7 @@ const COMMA_BYTE = 0x2c;
 
 /**
  * An hour's records, comma-separated, each its bounds and then its tail, copied into one buffer
- * of the `length` they add up to: text grown record by record (or joined) was most of what
- * writing an hour of a backfill cost, and then had to be encoded again.
+ * of the `length` they add up to: the reply's bytes, with no text in between to encode again.
  */
 function recordsBytes(bounds: Buffer, tails: readonly Buffer[], count: number, length: number): Buffer {
   if (count === 0) return EMPTY_BYTES;
@@ -276,7 +272,7 @@ function sameValues(values: number[], fields: readonly string[], micros: Micros)
 
 /**
  * The rows sorted by id. They mostly come in id order already (the world lists resources in the
- * scenario's order), so a pass that finds them sorted spares the sort and its copies.
+ * scenario's order): rows found sorted are returned as they are.
  */
 function inIdOrder(ids: string[], micros: Micros[]): { ids: string[]; micros: Micros[] } {
   let sorted = true;
@@ -310,11 +306,10 @@ function kindAmountsJson(kind: BillingKind, micros: Micros): string {
 
 /**
  * A record is written by hand, as JSON.stringify would write it (same keys in the same order;
- * a finite number's JSON is its String()): JSON.stringify of each record, built key by key,
- * was most of the cost of generating an hour.
+ * a finite number's JSON is its String()), from parts an hour's records share.
  */
-function boundsJson(iso: (ms: number) => string, hour: number): string {
-  return `{"startTime":${JSON.stringify(iso(hour))},"endTime":${JSON.stringify(iso(hour + HOUR_MS))}`;
+function boundsJson(hour: number): string {
+  return `{"startTime":${JSON.stringify(toIso(hour))},"endTime":${JSON.stringify(toIso(hour + HOUR_MS))}`;
 }
 
 /** `,"totalAmount":1.5,"gpuAmount":1.2,…` for amounts keyed by plain field names, in their order. */
@@ -323,10 +318,3 @@ function amountsJson(amounts: Record<string, number>): string {
   for (const field in amounts) json += `,"${field}":${amounts[field] as number}`;
   return json;
 }
-
-/**
- * Hour bounds formatted, by their instant. Records share few distinct bounds, and the same
- * hours come back in every re-read of a trailing window, so they are kept across replies;
- * bounded, since a backfill walks a month of them once.
- */
-export const isoOf: (ms: number) => string = boundedMemo(4096, toIso);

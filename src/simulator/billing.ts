@@ -63,9 +63,8 @@ export const AGGREGATE_FIELDS = [
 export function forEachHour(pieces: RatePiece[], visit: (hourMs: number, micros: number, count: number) => void): void {
   let cell = Number.NaN;
   let rateMs = 0; // USD/hour × ms, summed over the cell
-  // A partial cell is flushed by visitCell, written out at each place rather than as a closure:
-  // under tsx (the replay's benches) every closure made per call is also given its name, which
-  // cost as much as the rest of a billing line.
+  // A partial cell is flushed by visitCell, called at each place rather than as a closure made
+  // per call: under tsx (the replay's benches) each such closure is also given its name.
   for (const { fromMs, toMs, perHour } of pieces) {
     if (perHour === 0) continue;
     for (let t = fromMs; t < toMs; ) {
@@ -154,8 +153,7 @@ export interface HourRows {
 /**
  * usageByBucket for hourly buckets, per resource, turned around: per hour, the resources with
  * money in it (one row each, in the order of their first line), for the hours `wanted` keeps.
- * What hourly billing replies are written from; going through a Map of hours per resource and
- * back cost as much as the money itself.
+ * What hourly billing replies are written from, built per hour directly.
  */
 export function usageByHour(lines: BillingLine[], wanted: (hour: number) => boolean): Map<number, HourRows> {
   const byHour = new Map<number, HourRows>();

@@ -5,16 +5,12 @@ import {
   executeSync,
   GraphQLError,
   getOperationAST,
-  Kind,
-  type OperationDefinitionNode,
   parse,
   validate,
 } from 'graphql';
 import { type GraphqlContext, runpodRoot } from './graphql-resolvers.js';
 import { RUNPOD_SDL } from './graphql-sdl.js';
-import { boundedMemo } from './memo.js';
 import type { SimReply } from './reply.js';
-import { keepBytes, keptBytes } from './reply-cache.js';
 
 export interface GraphqlRequest extends GraphqlContext {
   method: string;
@@ -43,7 +39,7 @@ export function handleGraphql(request: GraphqlRequest): SimReply {
   if (body.variables !== undefined && body.variables !== null && !isRecord(body.variables)) {
     return failure(400, 'BAD_REQUEST', '"variables" must be a JSON object.');
   }
-  const checked = checkedDocument(body.query);
+  const checked = check(body.query);
   if ('errors' in checked) return errorsReply(400, checked.code, checked.errors);
   const operationName = typeof body.operationName === 'string' ? body.operationName : undefined;
   const operation = getOperationAST(checked.document, operationName) ?? undefined;
@@ -56,9 +52,7 @@ export function handleGraphql(request: GraphqlRequest): SimReply {
   if (operation?.operation === 'mutation' && request.readOnly) {
     return failure(403, 'FORBIDDEN', 'access denied: this API key is read-only');
   }
-  const run = { document: checked.document, operationName, variables: body.variables };
-  if (operation !== undefined && readsStockOnly(operation)) return stockReply(request, { ...run, query: body.query });
-  return answer(request, run);
+  return answer(request, { document: checked.document, operationName, variables: body.variables });
 }
 
 interface Run {
@@ -83,31 +77,6 @@ function answer(request: GraphqlRequest, run: Run): SimReply {
   return envelope(200, { errors: result.errors.map((e) => entry(e, 'INTERNAL_SERVER_ERROR')), data: result.data });
 }
 
-/**
- * A query of GPU types alone (what the daemon's stock collector asks every few minutes): its
- * answer is a function of the request and of the GPU types' availability, so a clean answer
- * (no errors) is kept as its bytes per request text under the world's availability version, and
- * served again until availability changes. A request with errors goes the whole way every time.
- */
-function stockReply(request: GraphqlRequest, run: Run & { query: string }): SimReply {
-  const text = `graphql\n${run.operationName ?? ''}\n${JSON.stringify(run.variables ?? null)}\n${run.query}`;
-  const stamp = request.world.availabilityVersion(request.nowMs);
-  const kept = keptBytes(request.world, text, stamp);
-  if (kept !== undefined) return { status: 200, bytes: kept, headers: { 'Content-Type': 'application/json' } };
-  const reply = answer(request, run);
-  if (reply.status !== 200 || 'errors' in (reply.body as object)) return reply;
-  const bytes = Buffer.from(JSON.stringify(reply.body));
-  keepBytes(request.world, text, stamp, bytes);
-  return { status: 200, bytes, headers: { 'Content-Type': 'application/json' } };
-}
-
-function readsStockOnly(operation: OperationDefinitionNode): boolean {
-  return (
-    operation.operation === 'query' &&
-    operation.selectionSet.selections.every((node) => node.kind === Kind.FIELD && node.name.value === 'gpuTypes')
-  );
-}
-
 type Checked =
   | { document: DocumentNode }
   | { code: 'GRAPHQL_PARSE_FAILED' | 'GRAPHQL_VALIDATION_FAILED'; errors: readonly GraphQLError[] };
@@ -124,14 +93,6 @@ function check(query: string): Checked {
   const errors = validate(schema, document);
   return errors.length > 0 ? { code: 'GRAPHQL_VALIDATION_FAILED', errors } : { document };
 }
-
-/**
- * Documents checked, by their text: a client sends the same few queries over and over, and
- * parsing and validation are functions of the text and the fixed schema alone. graphql-js never
- * changes a document it executes, so one serves every request with the same text. Bounded: a
- * client sending ever new texts only costs a check each.
- */
-const checkedDocument: (query: string) => Checked = boundedMemo(64, check);
 
 /** An error as RunPod's Apollo server answers it: `extensions.code` always set. */
 function entry(error: GraphQLError, code: string): Record<string, unknown> {

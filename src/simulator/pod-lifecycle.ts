@@ -29,8 +29,6 @@ export type ActionOutcome = { ok: true } | { ok: false; detail: string };
  */
 export class PodLifecycle {
   readonly history: Timeline<PodStatus> = [];
-  /** Counts the history's rewrites, so what is kept per Pod (pod-json.ts) knows when to make it again. */
-  version = 0;
 
   constructor(
     private readonly pod: ScenarioPod,
@@ -111,7 +109,6 @@ export class PodLifecycle {
 
   /** From `t` on the Pod is `status`: whatever was planned after `t` no longer happens. */
   private set(t: number, status: PodStatus): void {
-    this.version++;
     while (this.history.length > 0 && (this.history[this.history.length - 1] as { atMs: number }).atMs >= t) {
       this.history.pop();
     }

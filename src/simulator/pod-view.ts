@@ -12,46 +12,8 @@ export interface PodState {
 
 const NO_LOAD: Utilization = { gpus: [], gpuMemory: [], cpu: 0, memory: 0 };
 
-/**
- * The parts of a Pod's record that only its spec decides, made once per Pod: a `large` account
- * lists 2,000 Pods every minute, and hashing ids into addresses and formatting dates again for
- * each was most of the cost of a list. Frozen, since every record of the Pod shares them.
- */
-interface SpecParts {
-  mounts: V2Pod['mounts'];
-  proxySsh: V2Pod['ssh']['proxy'];
-  directSsh: V2Pod['ssh']['direct'];
-  runtimePorts: readonly V2PodRuntimePort[];
-  createdAt: string;
-  /** The last startedAt formatted, by the instant it formats. */
-  startedAt?: { ms: number; text: string };
-}
-
-const specParts = new WeakMap<ScenarioPod, SpecParts>();
-
-function partsOf(spec: ScenarioPod): SpecParts {
-  let parts = specParts.get(spec);
-  if (parts === undefined) {
-    parts = {
-      mounts: deepFreeze(mountsOf(spec)),
-      proxySsh: deepFreeze(proxySsh(spec.id)),
-      directSsh: spec.ports.includes('22/tcp') ? deepFreeze(directSsh(spec.id)) : null,
-      runtimePorts: deepFreeze(spec.ports.map((port) => runtimePort(spec.id, port))),
-      createdAt: toIso(spec.createdAtMs),
-    };
-    specParts.set(spec, parts);
-  }
-  return parts;
-}
-
-function startedAtText(parts: SpecParts, ms: number): string {
-  if (parts.startedAt?.ms !== ms) parts.startedAt = { ms, text: toIso(ms) };
-  return parts.startedAt.text;
-}
-
 /** The complete v2 `Pod` record at time `t`. */
 export function podRecord({ spec, lifecycle }: PodState, t: number): V2Pod {
-  const parts = partsOf(spec);
   const status = lifecycle.statusAt(t);
   const held = MACHINE_HELD.has(status);
   const startedAt = lifecycle.lastStartedAt(t);
@@ -64,7 +26,7 @@ export function podRecord({ spec, lifecycle }: PodState, t: number): V2Pod {
     image: spec.image,
     args: '',
     disk: spec.containerDiskGb,
-    mounts: parts.mounts,
+    mounts: mountsOf(spec),
     ports: spec.ports,
     env: spec.env,
     registry: null,
@@ -73,16 +35,16 @@ export function podRecord({ spec, lifecycle }: PodState, t: number): V2Pod {
     cudaVersion: spec.cudaVersion,
     ssh: {
       // The proxy needs a machine assignment, which a Pod gets once it leaves PROVISIONING.
-      proxy: status === 'PROVISIONING' ? null : parts.proxySsh,
-      direct: runningSince !== undefined ? parts.directSsh : null,
+      proxy: status === 'PROVISIONING' ? null : proxySsh(spec.id),
+      direct: runningSince !== undefined ? directSshOf(spec) : null,
     },
     template: spec.template,
     cost: held ? spec.cost : 0,
     locked: spec.locked,
     globalNetworking: { enabled: false },
-    runtime: runningSince === undefined ? null : runtimeOf(spec, parts, t, runningSince),
-    createdAt: parts.createdAt,
-    startedAt: startedAt === null ? null : startedAtText(parts, startedAt),
+    runtime: runningSince === undefined ? null : runtimeOf(spec, t, runningSince),
+    createdAt: toIso(spec.createdAtMs),
+    startedAt: startedAt === null ? null : toIso(startedAt),
   };
   if (spec.gpu) record.gpu = { ...spec.gpu };
   if (spec.cpu) record.cpu = { ...spec.cpu };
@@ -92,15 +54,11 @@ export function podRecord({ spec, lifecycle }: PodState, t: number): V2Pod {
 
 /** The v2 `ssh.direct` at `t`: set while the container runs, for a Pod that maps port 22. */
 export function directSshAt({ spec, lifecycle }: PodState, t: number): V2Pod['ssh']['direct'] {
-  return lifecycle.runningSince(t) !== undefined ? partsOf(spec).directSsh : null;
+  return lifecycle.runningSince(t) !== undefined ? directSshOf(spec) : null;
 }
 
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object') {
-    for (const inner of Object.values(value)) deepFreeze(inner);
-    Object.freeze(value);
-  }
-  return value;
+function directSshOf(spec: ScenarioPod): V2Pod['ssh']['direct'] {
+  return spec.ports.includes('22/tcp') ? directSsh(spec.id) : null;
 }
 
 /** The scenario's utilization timeline in force at `t`, or null in a telemetry gap. */
@@ -109,7 +67,7 @@ export function utilizationAt(spec: ScenarioPod, t: number): Utilization | null 
   return valueAt(spec.utilization, t, first);
 }
 
-function runtimeOf(spec: ScenarioPod, parts: SpecParts, t: number, runningSince: number): V2PodRuntime | null {
+function runtimeOf(spec: ScenarioPod, t: number, runningSince: number): V2PodRuntime | null {
   const load = utilizationAt(spec, t);
   if (load === null) return null;
   const count = spec.gpu?.count ?? 0;
@@ -121,7 +79,7 @@ function runtimeOf(spec: ScenarioPod, parts: SpecParts, t: number, runningSince:
     })),
     cpu: { util: load.cpu },
     memory: { util: load.memory },
-    ports: parts.runtimePorts as V2PodRuntimePort[],
+    ports: spec.ports.map((port) => runtimePort(spec.id, port)),
   };
 }
 

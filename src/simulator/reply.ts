@@ -32,7 +32,7 @@ export interface EncodedReply {
   readonly payload: string | undefined;
   /**
    * The payload as UTF-8, encoded once: Content-Length is its length, and it is what goes out
-   * (a billing reply of `large` is 11 MB of text, which measuring and then encoding walked twice).
+   * (a billing reply of `large` is 11 MB of text).
    */
   bytes: Buffer | undefined;
 }
@@ -51,7 +51,7 @@ export function encodeReply(reply: SimReply): EncodedReply {
     headers['Content-Type'] = reply.status >= 400 ? PROBLEM_JSON : 'application/json';
   }
   if (encoded !== undefined) {
-    // Already bytes (the Pod list, hourly billing): sent as they are; the text only if asked for.
+    // Already bytes (hourly billing): sent as they are; the text only if asked for.
     headers['Content-Length'] = String(encoded.length);
     return new EncodedBytes(reply.status, headers, encoded);
   }

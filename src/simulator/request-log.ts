@@ -32,9 +32,8 @@ const DEFAULT_CAPACITY = 10_000;
 export class RequestLog {
   private readonly capacity: number;
   /**
-   * A ring, written at `next`, holding `held` entries. Dropping the oldest from the front of an
-   * array moved every entry held on each request once the log was full, about 40 µs a request at
-   * the default capacity: a replayed `large` day makes some 50,000.
+   * A ring, written at `next`, holding `held` entries: a full log drops its oldest entry without
+   * moving the others (a replayed `large` day makes some 50,000 requests).
    */
   private ring: RequestLogEntry[] = [];
   private next = 0;

@@ -1,5 +1,3 @@
-import { boundedMemo } from './memo.js';
-
 /** A request line's target as the simulator reads it: the URL parser's path and query. */
 export interface RequestTarget {
   /** The path, normalised as the URL parser does (dot segments, percent-encoding). */
@@ -10,17 +8,11 @@ export interface RequestTarget {
   logQuery: string;
 }
 
-/**
- * Targets read, by the request line's text. A collector asks for the same few URLs every minute
- * (`/v2/pods?includeClusterPods=true`, the catalog, each endpoint's workers), and parsing each
- * one again with the URL parser, then printing its query back for the log, was a tenth of what a
- * request cost the simulator. The entry is what the parser gave for that very text, so it is
- * exact; bounded, so a client sending ever new URLs (billing windows) only parses each once more.
- */
-export const targetOf: (requestUrl: string) => RequestTarget = boundedMemo(512, (requestUrl: string) => {
+/** The request line's target, read with the URL parser. */
+export function targetOf(requestUrl: string): RequestTarget {
   const url = new URL(requestUrl, 'http://simulator');
   return { pathname: url.pathname, search: url.search, logQuery: maskApiKey(url.searchParams) };
-});
+}
 
 /** The query string for the log, with GraphQL's `api_key` masked. */
 function maskApiKey(query: URLSearchParams): string {

@@ -1,6 +1,6 @@
 import { toIso } from '../clock.js';
 import { addMicros, aggregateAmounts, amountsOf, type Micros } from './billing.js';
-import { hourlyReplyBytes, isoOf } from './billing-hours.js';
+import { hourlyReplyBytes } from './billing-hours.js';
 import { BUCKET_SIZES, type BucketSize, HOUR_MS, lastNWindow, nextBucket, snapWindow, type Window } from './buckets.js';
 import type { BillingKind } from './pricing.js';
 import { QueryParams } from './rest-params.js';
@@ -53,8 +53,8 @@ export function billingReply(
   params.done();
   const window = resolveWindow(t, bucketSize, startTime, endTime, lastN);
   const echo: Record<string, unknown> = {
-    startTime: isoOf(window.startMs),
-    endTime: isoOf(window.endMs),
+    startTime: toIso(window.startMs),
+    endTime: toIso(window.endMs),
     bucketSize,
   };
   if (route.filter !== undefined) echo[route.filter] = id ?? null;
@@ -91,10 +91,12 @@ function generatedReply(
   }
   rows.sort((a, b) => a.bucket - b.bucket || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const total: Micros = {};
-  const iso = isoOf;
   const records = rows.map(({ bucket, id: resourceId, micros }) => {
     addMicros(total, micros);
-    const record: Record<string, unknown> = { startTime: iso(bucket), endTime: iso(nextBucket(bucket, bucketSize)) };
+    const record: Record<string, unknown> = {
+      startTime: toIso(bucket),
+      endTime: toIso(nextBucket(bucket, bucketSize)),
+    };
     if (route.filter !== undefined) record[route.filter] = resourceId;
     return Object.assign(record, amountsOf(kind, micros));
   });

@@ -1,7 +1,6 @@
 import { cpuRecord, dataCenterRecord, type GpuAvailabilityQuery, gpuRecord, offeredDataCenters } from './catalog.js';
-import { stampedBytes } from './reply-cache.js';
 import { QueryParams } from './rest-params.js';
-import { badRequest, notFound, ok, okBytes, type RestReply } from './rest-reply.js';
+import { badRequest, notFound, ok, type RestReply } from './rest-reply.js';
 import { COMPLIANCE, DATA_CENTER_REGIONS, VOLUME_TYPES } from './v2-types.js';
 import type { World } from './world.js';
 
@@ -12,16 +11,14 @@ const GPU_FILTERS = ['product', 'count', 'cloud', 'countryCodes', 'cudaVersions'
 export function listGpus(world: World, query: URLSearchParams, t: number): RestReply {
   const availability = gpuQuery(query);
   const { catalog } = world.scenario;
-  // The list is the query's reading of the GPU types' availability: kept while neither changes.
-  const bytes = stampedBytes(world, `gpus?${query}`, world.availabilityVersion(t), () => ({
+  return ok({
     gpus: catalog.gpus
       // With countryCodes the list keeps only GPU types deployable in those countries.
       .filter(
         (gpu) => !availability?.countryCodes || offeredDataCenters(gpu, catalog, availability.countryCodes).length > 0,
       )
       .map((gpu) => gpuRecord(gpu, catalog, world.availabilityOf(gpu, t), availability)),
-  }));
-  return okBytes(bytes);
+  });
 }
 
 export function getGpu(world: World, id: string, query: URLSearchParams, t: number): RestReply {
@@ -58,11 +55,7 @@ function gpuQuery(query: URLSearchParams): GpuAvailabilityQuery | undefined {
 export function listCpus(world: World, query: URLSearchParams): RestReply {
   const { withAvailability, vcpuCount } = cpuQuery(query);
   const { catalog } = world.scenario;
-  // A CPU type's availability is fixed by the scenario: the list changes with the query alone.
-  const bytes = stampedBytes(world, `cpus?${query}`, 0, () => ({
-    cpus: catalog.cpus.map((cpu) => cpuRecord(cpu, catalog, vcpuCount, withAvailability)),
-  }));
-  return okBytes(bytes);
+  return ok({ cpus: catalog.cpus.map((cpu) => cpuRecord(cpu, catalog, vcpuCount, withAvailability)) });
 }
 
 export function getCpu(world: World, id: string, query: URLSearchParams): RestReply {
@@ -99,15 +92,14 @@ export function listDataCenters(world: World, query: URLSearchParams, t: number)
   const globalNetwork = params.boolean('globalNetwork');
   params.done();
   const { catalog } = world.scenario;
-  const bytes = stampedBytes(world, `datacenters?${query}`, world.availabilityVersion(t), () => ({
+  return ok({
     dataCenters: catalog.dataCenters
       .filter((dc) => !regions || regions.includes(dc.region as (typeof DATA_CENTER_REGIONS)[number]))
       .filter((dc) => !volumeTypes || volumeTypes.every((type) => dc.networkVolumeTypes.includes(type)))
       .filter((dc) => !compliance || compliance.every((item) => dc.compliance.includes(item)))
       .filter((dc) => globalNetwork === undefined || dc.globalNetwork === globalNetwork)
       .map((dc) => dataCenterRecord(dc, catalog, (gpu) => world.availabilityOf(gpu, t), include)),
-  }));
-  return okBytes(bytes);
+  });
 }
 
 export function getDataCenter(world: World, id: string, query: URLSearchParams, t: number): RestReply {

@@ -1,5 +1,5 @@
 import { QueryParams } from './rest-params.js';
-import { noContent, ok, okBytes, problem, RequestError, type RestReply } from './rest-reply.js';
+import { noContent, ok, problem, RequestError, type RestReply } from './rest-reply.js';
 import { POD_ACTIONS, type PodAction } from './v2-types.js';
 import type { World } from './world.js';
 
@@ -17,7 +17,7 @@ export function podsReply({ world, query, t }: PodInput): RestReply {
   const params = new QueryParams(query);
   const includeClusterPods = params.boolean('includeClusterPods') ?? false;
   params.done();
-  return okBytes(world.podsBytes(t, { includeClusterPods }));
+  return ok({ pods: world.podsView(t, { includeClusterPods }) });
 }
 
 export function podActionReply({ world, ids, body, t }: PodInput): RestReply {

@@ -16,7 +16,7 @@ export function ok(body: unknown): RestReply {
 }
 
 /**
- * A 200 whose body was built as JSON bytes (the Pod list and hourly billing, assembled from
+ * A 200 whose body was built as JSON bytes (hourly billing, assembled from
  * parts kept encoded). The server sends the bytes; `json` and `body` are decoded from them only
  * if someone reads them (the router's own tests do), so the common path never builds the
  * records as objects, nor their text.

@@ -1,9 +1,8 @@
-import { stampedBytes } from './reply-cache.js';
 import { BILLING_ROUTES, billingReply } from './rest-billing.js';
 import { getCpu, getDataCenter, getGpu, listCpus, listDataCenters, listGpus } from './rest-catalog.js';
 import { QueryParams } from './rest-params.js';
 import { podActionReply, podDeleteReply, podsReply } from './rest-pods.js';
-import { notFound, ok, okBytes, problem, RequestError, type RestReply } from './rest-reply.js';
+import { notFound, ok, problem, RequestError, type RestReply } from './rest-reply.js';
 import type { World } from './world.js';
 
 export type { RestReply } from './rest-reply.js';
@@ -191,18 +190,12 @@ function wrap(key: string, value: unknown): unknown {
   return value === undefined ? undefined : { [key]: value };
 }
 
-/**
- * The endpoint list, kept as its bytes (reply-cache.ts): an endpoint's record is fixed by the
- * scenario (its load shows in its workers only), and at `large` the list is 130 KB of JSON.
- */
 function endpointsReply({ world, t }: HandlerInput): RestReply {
-  return okBytes(stampedBytes(world, 'serverless', 0, () => ({ endpoints: world.endpointsView(t) })));
+  return ok({ endpoints: world.endpointsView(t) });
 }
 
-/** The volume list, kept as its bytes while no volume has been created since. */
 function volumesReply({ world, t }: HandlerInput): RestReply {
-  const built = () => ({ networkVolumes: world.volumesView(t) });
-  return okBytes(stampedBytes(world, 'network-volumes', world.volumeCount(t), built));
+  return ok({ networkVolumes: world.volumesView(t) });
 }
 
 function releasesReply({ world, ids, t }: HandlerInput): RestReply {

@@ -9,19 +9,15 @@ import {
   usageByHour,
 } from './billing.js';
 import type { BucketSize, Window } from './buckets.js';
-import { podListBytes } from './pod-json.js';
 import { PodLifecycle } from './pod-lifecycle.js';
 import { type PodState, podRecord } from './pod-view.js';
 import { type BillingKind, type BillingLine, endpointLine, podLines, volumeLine } from './pricing.js';
 import { clusterRecord, endpointRecord, volumeRecord, workersOf } from './resource-views.js';
 import type { Scenario, ScenarioGpuType } from './scenario.js';
-import { indexAt, valueAt } from './timeline.js';
+import { valueAt } from './timeline.js';
 import type { AvailabilityLevel, GpuTypeView, PodAction, PodStatus, V2Pod } from './v2-types.js';
 
 export const BILLING_KINDS: readonly BillingKind[] = ['pods', 'serverless', 'network_volumes', 'clusters', 'endpoints'];
-
-/** Windows of billing lines kept at once: one reading of every route needs one per kind. */
-const KEPT_WINDOWS = 8;
 
 export interface AccruedFilter {
   kind: BillingKind | 'all';
@@ -59,17 +55,6 @@ export class World {
   private readonly members = new Map<string, PodState[]>();
   private readonly events: OwnerEvent[];
   private nextEvent = 0;
-  /** See availabilityVersion: its current number, and the time up to which it holds. */
-  private availabilityStamp = 0;
-  private availabilityUntil = Number.NEGATIVE_INFINITY;
-  /** Bumped by every change of a Pod's lifecycle (an action or an owner event). */
-  private changes = 0;
-  /**
-   * Billing lines read at the present, by kind, window and id, while no lifecycle changes: a
-   * daemon reads every billing route at one instant, and `/v2/billing` reads the same open hour
-   * of every kind as the route of that kind does (at `large`, 4,000 lines of Pods, twice).
-   */
-  private linesKept = { atMs: Number.NaN, changes: 0, byKey: new Map<string, BillingLine[]>() };
   /** Owner events that were not valid when they came due (e.g. stopping a stopped Pod). */
   readonly skippedEvents: Array<OwnerEvent & { detail: string }> = [];
 
@@ -106,14 +91,9 @@ export class World {
       .map((pod) => podRecord(pod, t));
   }
 
-  /** `{"pods": podsView}` as JSON bytes, each record from parts kept per Pod (pod-json.ts). */
-  podsBytes(nowMs: number, options: { includeClusterPods: boolean }): Buffer {
-    return podListBytes(this.pods, this.advance(nowMs), options.includeClusterPods);
-  }
-
   /** podsView as JSON text (`[…]`). */
   podsJson(nowMs: number, options: { includeClusterPods: boolean }): string {
-    return this.podsBytes(nowMs, options).toString('utf8').slice('{"pods":'.length, -'}'.length);
+    return JSON.stringify(this.podsView(nowMs, options));
   }
 
   podView(id: string, nowMs: number): V2Pod | undefined {
@@ -137,7 +117,6 @@ export class World {
     }
     const outcome = pod.lifecycle.apply(action, t);
     if (!outcome.ok) return { ok: false, status: 409, detail: outcome.detail };
-    this.changes++;
     return { ok: true, pod: action === 'terminate' ? null : podRecord(pod, t) };
   }
 
@@ -188,40 +167,10 @@ export class World {
     return this.scenario.volumes.filter((volume) => volume.createdAtMs <= t).map(volumeRecord);
   }
 
-  /**
-   * How many network volumes exist at `nowMs`. Volumes are created by the scenario and never
-   * deleted, so the volume list is the same whenever this count is (reply-cache.ts).
-   */
-  volumeCount(nowMs: number): number {
-    const t = this.advance(nowMs);
-    let count = 0;
-    for (const volume of this.scenario.volumes) if (volume.createdAtMs <= t) count++;
-    return count;
-  }
-
   volumeView(id: string, nowMs: number) {
     const t = this.advance(nowMs);
     const volume = this.scenario.volumes.find((candidate) => candidate.id === id && candidate.createdAtMs <= t);
     return volume && volumeRecord(volume);
-  }
-
-  /**
-   * A number that stays the same exactly as long as no GPU type's availability changes: it moves
-   * on once time reaches the next entry of any availability timeline. Replies built from
-   * availability alone (the catalog, GraphQL stock) are kept under it (reply-cache.ts).
-   */
-  availabilityVersion(nowMs: number): number {
-    const t = this.advance(nowMs);
-    if (t >= this.availabilityUntil) {
-      this.availabilityStamp++;
-      let until = Number.POSITIVE_INFINITY;
-      for (const gpu of this.scenario.catalog.gpus) {
-        const next = gpu.availability[indexAt(gpu.availability, t) + 1];
-        if (next !== undefined && next.atMs < until) until = next.atMs;
-      }
-      this.availabilityUntil = until;
-    }
-    return this.availabilityStamp;
   }
 
   /** Overall availability of one GPU type now. */
@@ -260,7 +209,7 @@ export class World {
   usage(nowMs: number, kind: BillingKind, window: Window, size: BucketSize, options: UsageOptions = {}): Usage {
     const t = this.advance(nowMs);
     const clipped = { startMs: window.startMs, endMs: Math.min(window.endMs, t) };
-    return usageByBucket(this.keptLinesOf(kind, clipped, options.id), size, options.perResource ?? true);
+    return usageByBucket(this.linesOf(kind, clipped, options.id), size, options.perResource ?? true);
   }
 
   /**
@@ -270,30 +219,14 @@ export class World {
   usageByHour(nowMs: number, kind: BillingKind, window: Window, wanted: (hour: number) => boolean) {
     const t = this.advance(nowMs);
     const clipped = { startMs: window.startMs, endMs: Math.min(window.endMs, t) };
-    return usageByHour(this.keptLinesOf(kind, clipped), wanted);
+    return usageByHour(this.linesOf(kind, clipped), wanted);
   }
 
   /** usage() of all resources together in hourly buckets (billing.ts totalsByHour), hour by hour. */
   totalsByHour(nowMs: number, kind: BillingKind, window: Window): Map<number, Micros> {
     const t = this.advance(nowMs);
     const clipped = { startMs: window.startMs, endMs: Math.min(window.endMs, t) };
-    return totalsByHour(this.keptLinesOf(kind, clipped), clipped.startMs, clipped.endMs);
-  }
-
-  /** linesOf, kept for the present (see linesKept); a few windows at a time. */
-  private keptLinesOf(kind: BillingKind, window: Window, id?: string): BillingLine[] {
-    const kept = this.linesKept;
-    if (kept.atMs !== this.current || kept.changes !== this.changes) {
-      this.linesKept = { atMs: this.current, changes: this.changes, byKey: new Map() };
-    }
-    const key = `${kind} ${window.startMs} ${window.endMs} ${id ?? ''}`;
-    let lines = this.linesKept.byKey.get(key);
-    if (lines === undefined) {
-      lines = this.linesOf(kind, window, id);
-      if (this.linesKept.byKey.size >= KEPT_WINDOWS) this.linesKept.byKey.clear();
-      this.linesKept.byKey.set(key, lines);
-    }
-    return lines;
+    return totalsByHour(this.linesOf(kind, clipped), clipped.startMs, clipped.endMs);
   }
 
   private linesOf(kind: BillingKind, { startMs, endMs }: Window, id?: string): BillingLine[] {
@@ -330,7 +263,6 @@ export class World {
         ? pod.lifecycle.apply(event.action, event.atMs)
         : { ok: false as const, detail: `pod ${event.podId} no longer exists` };
       if (!outcome.ok) this.skippedEvents.push({ ...event, detail: outcome.detail });
-      else this.changes++;
     }
     this.current = t;
     return t;

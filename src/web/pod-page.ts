@@ -4,7 +4,7 @@ import { podSnoozesAfter } from '../db/idle-state.js';
 import { livePods, type PodRecord } from '../db/pods.js';
 import { type ReceiptRecord, recentReceipts } from '../db/receipts.js';
 import { sampleWindow } from '../db/sample-window.js';
-import { formatDateTime, formatElapsed, formatUsdPerHour } from '../messages/format.js';
+import { formatDateTime, formatElapsed, formatUsdPerHour } from '../format.js';
 import type { MetricsSource } from '../metrics/source.js';
 import { ruleFor } from '../rules/idle-match.js';
 import { seriesSamples } from '../rules/idle-samples.js';
@@ -39,8 +39,9 @@ export function podData(source: MetricsSource, config: Config, account: string, 
     config.idle.rules[0];
   const windowMs = rule?.windowMs ?? 30 * 60_000;
   const threshold = rule?.utilThreshold ?? 5;
-  // The idle evaluator's in-memory window of the account, on the daemon's connection: this Pod's
-  // series is already there, where the table (keyed by time, then Pod) would scan every Pod's.
+  // The account's sample window, one range scan of pod_samples' primary key (account,
+  // observed_at, pod_id): the table has no index by Pod, so reading this Pod alone would scan
+  // the same rows. Each sample is classified as the idle rule classifies it.
   const series = sampleWindow(source.db, account, now - windowMs, now).get(podId);
   const samples = series
     ? seriesSamples(series, now - windowMs, now, threshold).map(({ at, state, gpuUtil }) => ({ at, state, gpuUtil }))

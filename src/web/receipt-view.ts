@@ -1,5 +1,5 @@
 import type { ReceiptRecord } from '../db/receipts.js';
-import { formatDateTime, formatPercent, formatUsdPerHour } from '../messages/format.js';
+import { formatDateTime, formatPercent, formatUsdPerHour } from '../format.js';
 import { RECEIPT_DECISION_TEXT } from '../messages/receipt-decision.js';
 import { sparkSvg } from './charts.js';
 import { html, type SafeHtml } from './html.js';

@@ -1,6 +1,6 @@
 import { SECURITY_HEADERS } from './layout.js';
 
-/** One HTTP reply of the server: what `src/metrics/server.ts` writes. */
+/** One HTTP reply of the server: what `src/web/server.ts` writes. */
 export interface Reply {
   status: number;
   type: string;

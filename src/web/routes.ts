@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config/schema.js';
-import { formatElapsed } from '../messages/format.js';
+import { formatElapsed } from '../format.js';
 import type { MetricsSource } from '../metrics/source.js';
 import { type Access, pageAccess, sameOrigin, servedOverHttps, sessionCookie, tokenMatches } from './access.js';
 import { clientAddress } from './client-address.js';
@@ -48,7 +48,7 @@ function refused(access: Exclude<Access, { ok: true }>): Reply {
 
 /**
  * The pages: `/`, `/pods/<account>/<podId>`, `/login` and the stylesheet. Undefined for a path
- * that is not a page, so the server answers it as before.
+ * that is not a page, so the server answers it with its other routes.
  */
 export function webRoute(context: WebContext, request: WebRequest): Reply | undefined {
   const { config, source, clock } = context;

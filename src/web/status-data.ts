@@ -10,7 +10,8 @@ import { BARE_COMMAND_LINE, type CommandLine } from '../messages/commands.js';
 import { type CollectorHealth, collectorHealth } from '../metrics/collector-health.js';
 import { checkReadiness } from '../metrics/readiness.js';
 import type { MetricsSource } from '../metrics/source.js';
-import { type BudgetStatus, budgetStatus } from '../rules/budget.js';
+import type { BudgetStatus } from '../rules/budget.js';
+import { budgetStatus } from '../tick/budget-status.js';
 
 /** How many of the latest idle decisions the page shows (the Pod's page has its own). */
 const RECENT_RECEIPTS = 15;

@@ -7,7 +7,7 @@ import {
   formatUsd,
   formatUsdBrief,
   formatUsdPerHour,
-} from '../messages/format.js';
+} from '../format.js';
 import { type OpenAlertRow, openAlertRows } from '../messages/open-alerts.js';
 import type { AlertData, AlertView } from '../messages/view.js';
 import type { CollectorHealth } from '../metrics/collector-health.js';
@@ -133,7 +133,7 @@ function card(title: string, items: SafeHtml[], empty: string, tone = ''): SafeH
   }</section>`;
 }
 
-/** `/`: what the daemon knows now, most urgent first, every figure formatted in src/messages/format.ts. */
+/** `/`: what the daemon knows now, most urgent first, every figure formatted in src/format.ts. */
 export function renderStatusPage(data: StatusData, options: StatusPageOptions): string {
   const zone = options.timeZone;
   const { now } = data;

@@ -1,4 +1,4 @@
-import { idleEvaluator } from '../../src/actions/idle-evaluator.js';
+import { runIdleLadder } from '../../src/actions/idle-evaluator.js';
 import { catalogCollector } from '../../src/collectors/catalog.js';
 import type { Collector } from '../../src/collectors/collector.js';
 import { podsCollector } from '../../src/collectors/pods.js';
@@ -10,10 +10,11 @@ import { parseDuration } from '../../src/duration.js';
 import { EventBus } from '../../src/events.js';
 import { type Logger, silentLogger } from '../../src/log.js';
 import { BARE_COMMAND_LINE } from '../../src/messages/commands.js';
-import type { EvaluationContext, EvaluationEvents } from '../../src/rules/evaluator.js';
 import type { Finding } from '../../src/rules/finding.js';
 import { VirtualScheduler } from '../../src/scheduler/virtual.js';
 import type { RequestLogEntry } from '../../src/simulator/request-log.js';
+import type { EvaluationContext, EvaluationEvents } from '../../src/tick/context.js';
+import { readSnapshots } from '../../src/tick/run.js';
 import { ACCOUNT, type Harness, startHarness } from '../helpers/harness.js';
 
 export const START = '2026-11-02T00:00:00Z';
@@ -106,20 +107,23 @@ export async function startIdleWorld(
   const ticks: Tick[] = [];
   const controller = new AbortController();
   const evaluateNow = async () => {
+    const now = h.clock.now();
     const ctx: EvaluationContext = {
       config: h.config,
       db: h.db,
       clock: h.clock,
-      now: h.clock.now(),
+      now,
       log,
       signal: controller.signal,
       apis: new Map([[ACCOUNT, h.api]]),
       events,
+      snapshots: readSnapshots(h.db, h, now),
+      budgets: { billedSince: new Map(), spend: new Map(), resources: new Map() },
       findings: [],
       unjudged: [],
       commandLine: BARE_COMMAND_LINE,
     };
-    await idleEvaluator.evaluate(ctx);
+    await runIdleLadder(ctx);
     return ctx.findings;
   };
   const collect = (collector: Collector) => async () => {

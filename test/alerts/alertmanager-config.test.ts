@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { alertName } from '../../src/alerts/alertmanager-payload.js';
+import { alertName } from '../../src/channels/alertmanager-payload.js';
 import { ALERT_RULES } from '../../src/config/sections/alerts.js';
 import { packagePath } from '../../src/package-root.js';
 import { hasPeer } from '../helpers/peers.js';

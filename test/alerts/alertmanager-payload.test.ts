@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { alertName, toPostableAlert } from '../../src/alerts/alertmanager-payload.js';
-import { renderMessage } from '../../src/alerts/templates.js';
+import { alertName, toPostableAlert } from '../../src/channels/alertmanager-payload.js';
 import type { AlertmanagerConfig } from '../../src/config/sections/alertmanager.js';
 import type { AlertRecord } from '../../src/db/alerts.js';
+import { renderMessage } from '../../src/messages/email.js';
 import { alertDescription, alertSummary } from '../../src/messages/summary.js';
 import { ALERTS } from '../messages/fixtures.js';
 import { MINUTE, START } from './support.js';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { queueForAlertmanager } from '../../src/alerts/alertmanager-outbox.js';
+import { queueForAlertmanager } from '../../src/channels/alertmanager.js';
 import { allDeliveries, hasOpenDeliveries } from '../../src/db/alertmanager-outbox.js';
 import { type AlertBench, alertBench, finding, MINUTE } from './support.js';
 

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { alertWords } from '../../src/alerts/alertmanager-words.js';
+import { alertWords } from '../../src/channels/alertmanager-words.js';
 import type { AlertmanagerConfig } from '../../src/config/sections/alertmanager.js';
 import { allDeliveries, queuedDeliveries } from '../../src/db/alertmanager-outbox.js';
 import { firingAlerts, openAlerts } from '../../src/db/alerts.js';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { type OutgoingEmail, SendError, smtpMailer } from '../../src/alerts/email.js';
+import { type OutgoingEmail, SendError, smtpMailer } from '../../src/channels/email-smtp.js';
 import type { EmailConfig } from '../../src/config/sections/email.js';
 import { type SmtpPeer, selfSignedCert, startSmtp } from '../helpers/smtp.js';
 

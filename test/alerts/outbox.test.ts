@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { smtpMailer } from '../../src/alerts/email.js';
 import { notify } from '../../src/alerts/notify.js';
-import { LEASE_MS, retryDelay } from '../../src/alerts/outbox.js';
+import { LEASE_MS, retryDelay } from '../../src/alerts/retry.js';
 import { alertSettings } from '../../src/alerts/settings.js';
 import { recordFindings } from '../../src/alerts/state.js';
-import { claimMessage, outboxCounts, outboxCountsByAccount } from '../../src/db/notifications.js';
+import { emailRenderer } from '../../src/channels/email.js';
+import { smtpMailer } from '../../src/channels/email-smtp.js';
+import { claimMessage, outboxCounts, outboxCountsByAccount, toEmailRecord } from '../../src/db/notifications.js';
 import { type SmtpPeer, startSmtp } from '../helpers/smtp.js';
 import { type AlertBench, alertBench, budgetFinding, finding, HOUR, MINUTE, START } from './support.js';
 
@@ -77,7 +78,7 @@ describe('the outbox', () => {
     recordFindings(bench.db, findings, bench.clock.now(), settings);
     await bench.clock.advanceBy(MINUTE);
     recordFindings(bench.db, findings, bench.clock.now(), settings);
-    const [written] = notify(bench.db, settings, bench.clock.now(), 'example.com');
+    const [written] = notify(bench.db, settings, bench.clock.now(), [emailRenderer('example.com')]).map(toEmailRecord);
     expect(written?.sentAt).toBeNull();
     bench.reopen();
     await bench.run(30 * MINUTE, () => findings);
@@ -94,7 +95,7 @@ describe('the outbox', () => {
     const findings = [budgetFinding('gpu', 'actual', 80)];
     recordFindings(bench.db, findings, bench.clock.now(), settings);
     await bench.clock.advanceBy(MINUTE);
-    const [written] = notify(bench.db, settings, bench.clock.now(), 'example.com');
+    const [written] = notify(bench.db, settings, bench.clock.now(), [emailRenderer('example.com')]).map(toEmailRecord);
     if (!written) throw new Error('nothing queued');
     // The crash window: the attempt is leased and the server accepts the message, but "sent" is never recorded.
     expect(claimMessage(bench.db, written.id, bench.clock.now(), bench.clock.now() + LEASE_MS)).toBe(true);

@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { notify } from '../../src/alerts/notify.js';
 import { alertSettings } from '../../src/alerts/settings.js';
+import { emailRenderer } from '../../src/channels/email.js';
+import { toEmailRecord } from '../../src/db/notifications.js';
 import { openDatabase } from '../../src/db/open.js';
 import { expireSilence, insertSilence } from '../../src/db/silences.js';
 import type { Finding } from '../../src/rules/finding.js';
@@ -132,7 +134,9 @@ describe('planning skipped while nothing it reads changes', () => {
     const { bench, statements, traced, settings } = await announcedOnce();
     const at = (minutes: number) => {
       statements.length = 0;
-      const queued = notify(traced, settings, START + minutes * MINUTE, 'podwarden.invalid');
+      const queued = notify(traced, settings, START + minutes * MINUTE, [emailRenderer('podwarden.invalid')]).map(
+        toEmailRecord,
+      );
       return { queued: queued.map((message) => message.reason), statements: statements.length };
     };
     try {
@@ -175,7 +179,7 @@ describe('planning skipped while nothing it reads changes', () => {
     const next = () => {
       statements.length = 0;
       minute += 1;
-      notify(traced, settings, START + minute * MINUTE, 'podwarden.invalid');
+      notify(traced, settings, START + minute * MINUTE, [emailRenderer('podwarden.invalid')]).map(toEmailRecord);
       return statements.length;
     };
     const write = (sql: string) => traced.sqlite.prepare(sql).run();

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { alertsEvaluator } from '../../src/alerts/evaluator.js';
+import { runNotifications } from '../../src/channels/evaluator.js';
 import { VirtualClock } from '../../src/clock.js';
 import { defaultConfig } from '../../src/config/load.js';
 import type { Config } from '../../src/config/schema.js';
@@ -10,8 +10,9 @@ import { type Database, openDatabase } from '../../src/db/open.js';
 import { EventBus } from '../../src/events.js';
 import { silentLogger } from '../../src/log.js';
 import { BARE_COMMAND_LINE } from '../../src/messages/commands.js';
-import type { EvaluationEvents, Unjudged } from '../../src/rules/evaluator.js';
 import type { Finding } from '../../src/rules/finding.js';
+import type { Unjudged } from '../../src/rules/unjudged.js';
+import type { EvaluationEvents } from '../../src/tick/context.js';
 
 export const START = Date.UTC(2026, 10, 2, 0, 0, 0);
 export const MINUTE = 60_000;
@@ -60,14 +61,13 @@ export function alertBench(tune: (config: Config) => void = () => {}, start = ST
     sent,
     states,
     async tick(findings, unjudged) {
-      await alertsEvaluator.evaluate({
+      await runNotifications({
         config,
         db,
         clock,
         now: clock.now(),
         log: silentLogger(),
         signal: new AbortController().signal,
-        apis: new Map(),
         events,
         commandLine: BARE_COMMAND_LINE,
         findings: [...findings],

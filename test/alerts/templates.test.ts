@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { NotifyAlert } from '../../src/alerts/alert.js';
 import type { Notification } from '../../src/alerts/pipeline.js';
-import { renderMessage } from '../../src/alerts/templates.js';
-import { SUBJECT_MAX } from '../../src/messages/email.js';
+import { renderMessage, SUBJECT_MAX } from '../../src/messages/email.js';
 
 const T = Date.UTC(2026, 10, 2, 10, 0, 0);
 

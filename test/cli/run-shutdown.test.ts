@@ -4,9 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RealClock } from '../../src/clock.js';
-import { insertOutbox, type OutboxRecord } from '../../src/db/notifications.js';
+import { insertOutbox, type OutboxRecord, outboxMessagesBetween } from '../../src/db/notifications.js';
 import { openDatabase } from '../../src/db/open.js';
-import { outbox } from '../../src/db/schema.js';
 import { packagePath } from '../../src/package-root.js';
 import { loadScenario } from '../../src/simulator/scenario.js';
 import { type Simulator, startSimulator } from '../../src/simulator/server.js';
@@ -75,7 +74,7 @@ function queue(name: string): string {
 function outboxRows(): OutboxRecord[] {
   const database = openDatabase(dbPath, { migrate: false });
   try {
-    return database.db.select().from(outbox).all();
+    return outboxMessagesBetween(database, 0, Number.MAX_SAFE_INTEGER);
   } finally {
     database.close();
   }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { shellCommand } from '../../src/messages/format.js';
+import { shellCommand } from '../../src/format.js';
 import { packagePath } from '../../src/package-root.js';
 import { hasPeer } from '../helpers/peers.js';
 

@@ -2,7 +2,9 @@ import { readdirSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { COLLECTOR_NAMES, type Collector } from '../../src/collectors/collector.js';
-import { collectors } from '../../src/collectors/index.js';
+import { collectors, collectorsFeeding } from '../../src/collectors/index.js';
+import { defaultConfig } from '../../src/config/load.js';
+import { alerts, billingRecords, gpuStock, pods } from '../../src/db/schema.js';
 import { packagePath } from '../../src/package-root.js';
 
 const KEBAB_CASE = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
@@ -51,7 +53,16 @@ describe('collector registry', () => {
     expect(names).toEqual([...names].sort());
   });
 
-  it('holds exactly the names of COLLECTOR_NAMES', () => {
-    expect([...collectors.keys()].sort()).toEqual([...COLLECTOR_NAMES].sort());
+  it('holds exactly the names of COLLECTOR_NAMES, each with its settings in the config', () => {
+    expect([...collectors.keys()]).toEqual(COLLECTOR_NAMES);
+    expect(Object.keys(defaultConfig([{ name: 'main', apiKey: 'rpa_unused' }]).collectors).sort()).toEqual(
+      COLLECTOR_NAMES,
+    );
+  });
+
+  it('names the collectors feeding some tables, in registry order, none for a table no collector writes', () => {
+    expect(collectorsFeeding(gpuStock)).toEqual(['stock']);
+    expect(collectorsFeeding(pods, billingRecords)).toEqual(['billing', 'pods']);
+    expect(collectorsFeeding(alerts)).toEqual([]);
   });
 });

@@ -1,17 +1,12 @@
-import Sqlite from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { listAccounts, recordAccounts } from '../../src/db/accounts.js';
 import {
   closeInterruptedRuns,
-  DEFERRED_RUNS_LIMIT,
-  deferRun,
   finishRun,
-  flushRuns,
   INTERRUPTED_RUN_ERROR,
   lastSuccessAt,
   lastSuccesses,
   recentRuns,
-  recordRun,
   startRun,
 } from '../../src/db/collector-runs.js';
 import { registerSecret } from '../../src/redact.js';
@@ -110,65 +105,6 @@ describe('collector runs', () => {
     expect(() => finishRun(database, id, { endedAt: T0, outcome: 'fine' as 'ok', rows: 0 })).toThrow(
       /CHECK constraint failed/,
     );
-  });
-});
-
-describe('collector runs kept back (deferRun)', () => {
-  const run = (collector: string, at: number, outcome: 'ok' | 'error' = 'ok') => ({
-    account: 'main',
-    collector,
-    startedAt: at,
-    endedAt: at + 50,
-    outcome,
-    rows: 1,
-  });
-
-  it('are counted by lastSuccessAt before they are written, and written by any other read or write', () => {
-    const database = temp.open();
-    const elsewhere = new Sqlite(database.sqlite.name, { readonly: true });
-    const stored = () => elsewhere.prepare('SELECT count(*) FROM collector_runs').pluck().get();
-    try {
-      recordRun(database, run('pods', T0));
-      deferRun(database, run('pods', T0 + MINUTE));
-      deferRun(database, run('pods', T0 + 2 * MINUTE, 'error'));
-      deferRun(database, run('billing', T0 + 2 * MINUTE));
-      expect(stored()).toBe(1);
-      expect(lastSuccessAt(database, 'main', 'pods')).toBe(T0 + MINUTE + 50);
-      expect(lastSuccessAt(database, 'main', 'billing')).toBe(T0 + 2 * MINUTE + 50);
-      expect(lastSuccessAt(database, 'other', 'pods')).toBeNull();
-      expect(stored()).toBe(1);
-      // A run opened now is numbered after those that ended before it, as when each was written at once.
-      const opened = startRun(database, { account: 'main', collector: 'stock', startedAt: T0 + 3 * MINUTE });
-      expect(stored()).toBe(5);
-      expect(recentRuns(database, { limit: 10 }).map((r) => [r.id, r.collector, r.outcome])).toEqual([
-        [opened, 'stock', null],
-        [4, 'billing', 'ok'],
-        [3, 'pods', 'error'],
-        [2, 'pods', 'ok'],
-        [1, 'pods', 'ok'],
-      ]);
-      deferRun(database, run('pods', T0 + 4 * MINUTE));
-      expect(recentRuns(database, { collector: 'pods', limit: 1 })).toMatchObject([{ startedAt: T0 + 4 * MINUTE }]);
-      expect(stored()).toBe(6);
-    } finally {
-      elsewhere.close();
-    }
-  });
-
-  it('are written together once there are enough of them; a failed write keeps the earlier ones back', () => {
-    const database = temp.open();
-    database.sqlite.exec(
-      "CREATE TEMP TRIGGER full BEFORE INSERT ON collector_runs BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END",
-    );
-    for (let i = 0; i < DEFERRED_RUNS_LIMIT - 1; i++) deferRun(database, run('pods', T0 + i * MINUTE));
-    expect(() => deferRun(database, run('pods', T0 + DEFERRED_RUNS_LIMIT * MINUTE))).toThrow(/disk is full/);
-    expect(lastSuccessAt(database, 'main', 'pods')).toBe(T0 + (DEFERRED_RUNS_LIMIT - 2) * MINUTE + 50);
-    database.sqlite.exec('DROP TRIGGER temp.full');
-    flushRuns(database);
-    const count = database.sqlite.prepare('SELECT count(*) FROM collector_runs').pluck();
-    expect(count.get()).toBe(DEFERRED_RUNS_LIMIT - 1);
-    for (let i = 0; i < DEFERRED_RUNS_LIMIT; i++) deferRun(database, run('stock', T0 + i * MINUTE));
-    expect(count.get()).toBe(2 * DEFERRED_RUNS_LIMIT - 1);
   });
 });
 

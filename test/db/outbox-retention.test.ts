@@ -17,10 +17,10 @@ import {
   markMessageSent,
   outboxCounts,
   outboxCountsByAccount,
+  outboxMessagesBetween,
 } from '../../src/db/notifications.js';
 import type { Database } from '../../src/db/open.js';
 import { applyRetention } from '../../src/db/retention.js';
-import { outbox } from '../../src/db/schema.js';
 import { DAY, HOUR, MINUTE, T0, useTempDatabases } from './support.js';
 
 const temp = useTempDatabases();
@@ -76,11 +76,7 @@ function alert(database: Database, key: string, resolvedAt: number | null): numb
 }
 
 function subjects(database: Database): string[] {
-  return database.db
-    .select({ subject: outbox.subject })
-    .from(outbox)
-    .all()
-    .map((row) => row.subject);
+  return outboxMessagesBetween(database, 0, Number.MAX_SAFE_INTEGER).map((row) => row.subject);
 }
 
 describe('applyRetention on the email outbox', () => {
@@ -134,7 +130,8 @@ describe('applyRetention on the Alertmanager outbox', () => {
     const [resolvedLongAgo, closed, firing, resolvedRecently, leased] = ['a', 'b', 'c', 'd', 'e'].map((key) =>
       alert(database, key, null),
     ) as [number, number, number, number, number];
-    for (const id of [resolvedLongAgo, closed, firing, resolvedRecently, leased]) ensureFiring(database, AM, id, T0);
+    for (const id of [resolvedLongAgo, closed, firing, resolvedRecently, leased])
+      ensureFiring(database, AM, { id, key: `k${id}`, account: 'a' }, T0);
     const rowOf = (alertId: number) => allDeliveries(database).find((r) => r.alertId === alertId)?.id as number;
 
     deliver(resolvedLongAgo, T0);

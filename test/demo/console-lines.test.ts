@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DaemonEvents } from '../../src/daemon.js';
+import type { DaemonEvents } from '../../src/daemon-events.js';
 import { followDaemon } from '../../src/demo/console.js';
 import { EventBus } from '../../src/events.js';
 

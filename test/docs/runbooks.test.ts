@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { alertName } from '../../src/alerts/alertmanager-payload.js';
+import { alertName } from '../../src/channels/alertmanager-payload.js';
 import { ALERT_RULES } from '../../src/config/sections/alerts.js';
 import { packagePath } from '../../src/package-root.js';
 

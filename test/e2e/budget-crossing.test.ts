@@ -7,6 +7,7 @@ import { parseConfig } from '../../src/config/load.js';
 import { silentLogger } from '../../src/log.js';
 import { replay } from '../../src/replay/replay.js';
 import { parseScenario } from '../../src/simulator/scenario.js';
+import { onlyCollectors } from '../helpers/collectors.js';
 import { type SmtpPeer, startSmtp } from '../helpers/smtp.js';
 
 /**
@@ -77,7 +78,7 @@ describe('a daily budget crossed in a replay', () => {
     const config = parseConfig(
       {
         accounts: [{ name: 'prod', apiKey: 'unused-key' }],
-        collectors: Object.fromEntries(['clusters', 'serverless', 'volumes'].map((name) => [name, { enabled: false }])),
+        collectors: onlyCollectors(['billing', 'catalog', 'pods', 'stock']),
         budgets: [{ name: 'gpu-daily', amount: 50, period: 'day', figures: ['actual', 'live'] }],
         email: { host: '127.0.0.1', port: 25, from: 'podwarden@example.com', to: ['ops@example.com'] },
       },

@@ -9,6 +9,7 @@ import { recentReceipts } from '../../src/db/receipts.js';
 import { silentLogger } from '../../src/log.js';
 import { replay } from '../../src/replay/replay.js';
 import { parseScenario } from '../../src/simulator/scenario.js';
+import { onlyCollectors } from '../helpers/collectors.js';
 import { type SmtpPeer, startSmtp } from '../helpers/smtp.js';
 import { busyPods, L40S, l40sCatalog } from './support/l40s-fleet.js';
 
@@ -60,9 +61,7 @@ describe('warning before stop', () => {
     const config = parseConfig(
       {
         accounts: [{ name: 'sim', apiKey: 'unused-key' }],
-        collectors: Object.fromEntries(
-          ['billing', 'clusters', 'serverless', 'volumes'].map((name) => [name, { enabled: false }]),
-        ),
+        collectors: onlyCollectors(['catalog', 'pods', 'stock']),
         // The simulated catalog has no L40S stock: this test is about the warning, not scarcity.
         idle: { rules: [{ name: 'default', stopWhenScarce: true }] },
         email: {

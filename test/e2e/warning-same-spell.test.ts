@@ -10,6 +10,7 @@ import { checkLink, loadLinkSecret } from '../../src/links/index.js';
 import { silentLogger } from '../../src/log.js';
 import { replay } from '../../src/replay/replay.js';
 import { parseScenario } from '../../src/simulator/scenario.js';
+import { onlyCollectors } from '../helpers/collectors.js';
 import { type SmtpPeer, startSmtp } from '../helpers/smtp.js';
 import { busyPods, L40S, l40sCatalog } from './support/l40s-fleet.js';
 
@@ -76,9 +77,7 @@ async function play(durationMs: number) {
   const config = parseConfig(
     {
       accounts: [{ name: 'sim', apiKey: 'unused-key' }],
-      collectors: Object.fromEntries(
-        ['billing', 'clusters', 'serverless', 'volumes'].map((name) => [name, { enabled: false }]),
-      ),
+      collectors: onlyCollectors(['catalog', 'pods', 'stock']),
       http: { publicUrl: 'https://pw.example.com/' },
       idle: { rules: [{ name: 'default', dryRun: false, stopWhenScarce: true }] },
       email: { host: '127.0.0.1', port: peer.port, secure: 'none', from: 'pw@example.com', to: ['ml@example.com'] },

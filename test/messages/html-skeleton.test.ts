@@ -1,7 +1,9 @@
+import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { renderHtml, renderHtmlDirect } from '../../src/messages/html.js';
 import type { EmailView } from '../../src/messages/view.js';
-import { awkward, FIXTURE_VIEWS } from './views.js';
+import { packageRoot } from '../../src/package-root.js';
+import { awkward, FIXTURE_VIEWS, randomViews } from './views.js';
 
 /**
  * renderHtml renders each shape of message once, with placeholders, and fills in each message's
@@ -39,5 +41,38 @@ describe('email HTML rendered from cached skeletons', () => {
       expect(renderHtml(odd), name).toBe(direct);
       expect(renderHtml(odd), `${name}, cached`).toBe(direct);
     }
+  });
+
+  it('equals MJML on messages of random shapes', () => {
+    for (const [i, view] of randomViews(40, 26).entries()) {
+      expect(renderHtml(view), `random view ${i}`).toBe(renderHtmlDirect(view));
+    }
+  });
+});
+
+describe('MJML as a library', () => {
+  it('is loaded by the first HTML email rendered, not by importing the messages, and is the mjml package', () => {
+    const program = `
+      const { createRequire } = await import('node:module');
+      const loaded = () => {
+        const paths = Object.keys(createRequire(import.meta.url).cache);
+        return ['mjml', 'mjml-core', 'mjml-preset-core']
+          .filter((name) => paths.some((path) => path.includes('/node_modules/' + name + '/lib/index.js')));
+      };
+      const { renderMessage } = await import(${JSON.stringify(`${packageRoot}/src/messages/email.ts`)});
+      const imported = loaded();
+      const view = { subject: 's', tone: 'info', heading: 'h', lead: ['l'], actions: [], blocks: [], sections: [], footer: ['f'] };
+      const { renderHtml } = await import(${JSON.stringify(`${packageRoot}/src/messages/html.ts`)});
+      renderHtml(view);
+      process.stdout.write(JSON.stringify({ imported, rendered: loaded(), renderMessage: typeof renderMessage }));`;
+    const stdout = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', program], {
+      cwd: packageRoot,
+      encoding: 'utf8',
+    });
+    expect(JSON.parse(stdout)).toEqual({
+      imported: [],
+      rendered: ['mjml', 'mjml-core', 'mjml-preset-core'],
+      renderMessage: 'function',
+    });
   });
 });

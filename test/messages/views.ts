@@ -61,30 +61,6 @@ function everyBlock(word: string): Block[] {
   ];
 }
 
-/**
- * Messages holding every piece of MJML html.ts writes with non-empty contents: each tone's header,
- * button and section heading, each block type; and each tone's bare message, whose preview and
- * footer are left empty. mjml-pieces.json is rendered from these.
- */
-export const PIECE_CORPUS: EmailView[] = TONES.flatMap((tone): EmailView[] => [
-  {
-    subject: `${tone} subject`,
-    tone,
-    heading: `${tone} heading`,
-    lead: ['A lead.'],
-    actions: [{ label: 'Act', href: 'https://example.com/act' }],
-    blocks: everyBlock(tone),
-    sections: TONES.map((section) => ({
-      heading: `${section} section`,
-      tone: section,
-      lead: ['Section lead.'],
-      blocks: everyBlock(section),
-    })),
-    footer: ['podwarden', 'footer'],
-  },
-  { subject: `${tone} bare`, tone, heading: 'Nothing', lead: [], actions: [], blocks: [], sections: [], footer: [] },
-]);
-
 /** A small deterministic generator (mulberry32), so a failing shape can be replayed. */
 function seeded(seed: number): () => number {
   let a = seed;

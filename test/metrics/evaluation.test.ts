@@ -5,7 +5,7 @@ import type { Config } from '../../src/config/schema.js';
 import { snoozePod } from '../../src/db/idle-state.js';
 import { createMetrics, type Metrics } from '../../src/metrics/registry.js';
 import { buildStatus } from '../../src/metrics/status.js';
-import { budgetStatus } from '../../src/rules/budget.js';
+import { budgetStatus } from '../../src/tick/budget-status.js';
 import {
   type DaemonHarness,
   find,

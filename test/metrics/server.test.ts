@@ -2,7 +2,7 @@ import { createServer } from 'node:net';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/log.js';
-import { type MetricsServer, startMetricsServer } from '../../src/metrics/server.js';
+import { type MetricsServer, startMetricsServer } from '../../src/web/server.js';
 import { type DaemonHarness, onePodScenario, startDaemonHarness, startDaemonServer } from './support.js';
 
 const TOKEN = 'metrics-test-token';

@@ -8,7 +8,7 @@ import { defaultConfig } from '../../src/config/load.js';
 import { Daemon, type DaemonOptions } from '../../src/daemon.js';
 import { silentLogger } from '../../src/log.js';
 import { createMetrics } from '../../src/metrics/registry.js';
-import { type MetricsServer, startMetricsServer } from '../../src/metrics/server.js';
+import { type MetricsServer, startMetricsServer } from '../../src/web/server.js';
 import { type Harness, startHarness } from '../helpers/harness.js';
 import { hasPeer } from '../helpers/peers.js';
 

@@ -3,6 +3,7 @@ import { parseConfig } from '../../src/config/load.js';
 import { silentLogger } from '../../src/log.js';
 import { replay } from '../../src/replay/replay.js';
 import { parseScenario } from '../../src/simulator/scenario.js';
+import { onlyCollectors } from '../helpers/collectors.js';
 import { type SmtpPeer, startSmtp } from '../helpers/smtp.js';
 
 const HOUR = 3_600_000;
@@ -50,12 +51,7 @@ function config(email: Record<string, unknown> | undefined) {
   return parseConfig(
     {
       accounts: [{ name: 'sim', apiKey: 'unused-key' }],
-      collectors: {
-        pods: { schedule: '*/5 * * * *' },
-        ...Object.fromEntries(
-          ['catalog', 'clusters', 'serverless', 'stock', 'volumes'].map((name) => [name, { enabled: false }]),
-        ),
-      },
+      collectors: onlyCollectors(['billing', 'pods'], { pods: { schedule: '*/5 * * * *' } }),
       budgets: [{ name: 'gpu-month', amount: 100, monthResetDay: 28 }],
       ...(email ? { email } : {}),
     },

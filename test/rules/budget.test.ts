@@ -3,9 +3,9 @@ import { toIso } from '../../src/clock.js';
 import { parseConfig } from '../../src/config/load.js';
 import type { Config } from '../../src/config/schema.js';
 import type { Database } from '../../src/db/open.js';
-import { budgetStatus } from '../../src/rules/budget.js';
 import { budgetFindings } from '../../src/rules/budget-findings.js';
 import { HOURS_PER_MONTH } from '../../src/rules/prices.js';
+import { budgetStatus } from '../../src/tick/budget-status.js';
 import { useTempDatabases } from '../db/support.js';
 import { billHourly, DAY, HOUR, historyFrom, pod, storePods, storeVolumes, volume } from './fixtures.js';
 

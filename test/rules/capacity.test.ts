@@ -5,6 +5,7 @@ import { silentLogger } from '../../src/log.js';
 import { replay } from '../../src/replay/replay.js';
 import { latestCrossing, latestPriceMove } from '../../src/rules/capacity.js';
 import { parseScenario } from '../../src/simulator/scenario.js';
+import { onlyCollectors } from '../helpers/collectors.js';
 import { type SmtpPeer, startSmtp } from '../helpers/smtp.js';
 
 const HOUR = 3_600_000;
@@ -90,9 +91,7 @@ describe('capacity alerts (podwarden simulate)', () => {
     const config = parseConfig(
       {
         accounts: [{ name: 'sim', apiKey: 'unused-key' }],
-        collectors: Object.fromEntries(
-          ['billing', 'clusters', 'pods', 'serverless', 'stock', 'volumes'].map((name) => [name, { enabled: false }]),
-        ),
+        collectors: onlyCollectors(['catalog']),
         capacity: {
           watch: [
             { gpuTypeId: 'NVIDIA H200', alertOn: ['rise', 'fall'] },

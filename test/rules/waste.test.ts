@@ -1,9 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/config/load.js';
 import type { Config } from '../../src/config/schema.js';
+import type { Database } from '../../src/db/open.js';
 import { insertPodSamples } from '../../src/db/pods.js';
 import { insertWorkerSamples, syncEndpoints } from '../../src/db/serverless.js';
-import { wasteFindings } from '../../src/rules/waste.js';
+import { wasteFindings as wasteRule } from '../../src/rules/waste.js';
+import { readSnapshots } from '../../src/tick/run.js';
+
+/** The waste rule on a snapshot of the database at `now`, as a tick reads it. */
+function wasteFindings(database: Database, config: Config, now: number) {
+  return wasteRule(readSnapshots(database, { config }, now), config, now);
+}
+
 import { endpointInput, useTempDatabases } from '../db/support.js';
 import { ACCOUNT, billHourly, DAY, HOUR, historyFrom, pod, storePods, storeVolumes, volume } from './fixtures.js';
 

@@ -10,8 +10,9 @@ import { podSnoozesAfter } from '../../src/db/idle-state.js';
 import { listSilences } from '../../src/db/silences.js';
 import { type LinkClaims, loadLinkSecret, signLink } from '../../src/links/index.js';
 import { silentLogger } from '../../src/log.js';
-import { type MetricsServer, startMetricsServer } from '../../src/metrics/server.js';
+import { type MetricsServer, startMetricsServer } from '../../src/web/server.js';
 import { hasChromium, launchBrowser, SCREENSHOT_DIR, screenshot, WIDTHS } from '../helpers/browser.js';
+import { runOnlyCollectors } from '../helpers/collectors.js';
 import { textOf } from '../helpers/mail-text.js';
 import { type SmtpPeer, startSmtp } from '../helpers/smtp.js';
 import { type DaemonHarness, startDaemonHarness } from '../metrics/support.js';
@@ -156,8 +157,7 @@ run('the status page and the link confirmation pages in Chromium', () => {
           from: 'podwarden@example.com',
           to: ['ml@example.com'],
         };
-        for (const name of ['billing', 'clusters', 'serverless', 'volumes'] as const)
-          config.collectors[name].enabled = false;
+        runOnlyCollectors(config, ['catalog', 'pods', 'stock']);
       },
       { commandLine: COMMAND_LINE },
     );

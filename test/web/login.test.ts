@@ -1,7 +1,7 @@
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import type { Config } from '../../src/config/schema.js';
-import { type MetricsServer } from '../../src/metrics/server.js';
+import { type MetricsServer } from '../../src/web/server.js';
 import { startDaemonServer } from '../metrics/support.js';
 
 const TOKEN = 'login-test-token-0123456789';

@@ -13,35 +13,46 @@ function common(schedule: string) {
 
 const EVERY_5_MINUTES = '*/5 * * * *';
 
-/** `collectors`: which collectors run and when, one entry per collector (alphabetical, as in the registry). */
-export const collectorsSection = z
-  .strictObject({
-    billing: withMs(
-      {
-        ...common('*/15 * * * *'),
-        /** How far back the first run fetches history. */
-        backfill: duration().prefault('30d'),
-        /** Every run re-reads this much recent history, because RunPod revises recent buckets. */
-        trailingWindow: duration().prefault('48h'),
-        bucketSize: z.enum(['hour', 'day', 'week', 'month', 'year']).default('hour'),
-      },
-      ['backfill', 'trailingWindow'],
-    ).prefault({}),
-    catalog: z
-      .strictObject({
-        ...common(EVERY_5_MINUTES),
-        /** The `product` filter of GET /gputypes?include=AVAILABILITY, which RunPod requires. */
-        products: z
-          .array(z.enum(['POD', 'CLUSTER', 'SERVERLESS']))
-          .min(1)
-          .prefault(['POD']),
-      })
-      .prefault({}),
-    clusters: z.strictObject(common(EVERY_5_MINUTES)).prefault({}),
-    pods: z.strictObject(common('* * * * *')).prefault({}),
-    serverless: z.strictObject(common(EVERY_5_MINUTES)).prefault({}),
-    /** GPU stock per GPU count from GraphQL (`lowestPrice`), which REST v2 lacks; off with api.graphql. */
-    stock: z.strictObject(common(EVERY_5_MINUTES)).prefault({}),
-    volumes: z.strictObject(common(EVERY_5_MINUTES)).prefault({}),
-  })
-  .prefault({});
+/**
+ * Each collector's settings: its default schedule and its own options, keyed by its name. This is
+ * the one list of collector names. It lives here, below src/collectors/, because the config
+ * parses it; each collector file names its entry (`CollectorName`), and src/collectors/index.ts
+ * must hold a collector for every entry (the compiler checks both). Alphabetical.
+ */
+const collectorSettings = {
+  billing: withMs(
+    {
+      ...common('*/15 * * * *'),
+      /** How far back the first run fetches history. */
+      backfill: duration().prefault('30d'),
+      /** Every run re-reads this much recent history, because RunPod revises recent buckets. */
+      trailingWindow: duration().prefault('48h'),
+      bucketSize: z.enum(['hour', 'day', 'week', 'month', 'year']).default('hour'),
+    },
+    ['backfill', 'trailingWindow'],
+  ).prefault({}),
+  catalog: z
+    .strictObject({
+      ...common(EVERY_5_MINUTES),
+      /** The `product` filter of GET /gputypes?include=AVAILABILITY, which RunPod requires. */
+      products: z
+        .array(z.enum(['POD', 'CLUSTER', 'SERVERLESS']))
+        .min(1)
+        .prefault(['POD']),
+    })
+    .prefault({}),
+  clusters: z.strictObject(common(EVERY_5_MINUTES)).prefault({}),
+  pods: z.strictObject(common('* * * * *')).prefault({}),
+  serverless: z.strictObject(common(EVERY_5_MINUTES)).prefault({}),
+  /** GPU stock per GPU count from GraphQL (`lowestPrice`), which REST v2 lacks; off with api.graphql. */
+  stock: z.strictObject(common(EVERY_5_MINUTES)).prefault({}),
+  volumes: z.strictObject(common(EVERY_5_MINUTES)).prefault({}),
+};
+
+export type CollectorName = keyof typeof collectorSettings;
+
+/** Every collector's name, alphabetical: what `podwarden collect` accepts and the registry holds. */
+export const COLLECTOR_NAMES = Object.keys(collectorSettings).sort() as readonly CollectorName[];
+
+/** `collectors`: which collectors run and when, one entry per collector. */
+export const collectorsSection = z.strictObject(collectorSettings).prefault({});

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
 /**
  * One row per alert episode: from the tick a rule first reported the key until the tick it no
@@ -63,65 +63,25 @@ export const alertFlaps = sqliteTable(
 );
 
 /**
- * What each notification group was last told (Alertmanager's notification log): the ids of the
+ * What each notification group of each channel was last told (Alertmanager's notification log): the ids of the
  * firing and resolved alerts of its last message. Written in the transaction that queues the
  * message, so a restart neither forgets nor repeats a notification.
  */
-export const notificationLog = sqliteTable('notification_log', {
-  groupKey: text('group_key').primaryKey(),
-  receiver: text('receiver', { mode: 'json' }).$type<string[]>().notNull(),
-  firing: text('firing', { mode: 'json' }).$type<number[]>().notNull(),
-  resolved: text('resolved', { mode: 'json' }).$type<number[]>().notNull(),
-  notifiedAt: integer('notified_at').notNull(),
-  /** After this the entry counts as absent; null for groups that never repeat. */
-  expiresAt: integer('expires_at'),
-});
-
-/**
- * Email waiting to go out, and what became of it. A message is written before any attempt to
- * send it; sent, abandoned and in-flight are read from the timestamps (alerts/outbox.ts).
- */
-export const outbox = sqliteTable(
-  'outbox',
+export const notificationLog = sqliteTable(
+  'notification_log',
   {
-    id: integer('id').primaryKey(),
-    /** The Message-ID header, fixed when the message is written, so every attempt carries the same one. */
-    messageId: text('message_id').notNull().unique(),
+    /** The channel the group's messages go to: each channel's groups are told apart. */
+    channel: text('channel').notNull().default('email'),
     groupKey: text('group_key').notNull(),
-    /** The one account the message's alerts concern, or `all` when they span several (or predate this column). */
-    account: text('account').notNull().default('all'),
-    reason: text('reason').notNull(),
-    to: text('to', { mode: 'json' }).$type<string[]>().notNull(),
-    subject: text('subject').notNull(),
-    text: text('text').notNull(),
-    html: text('html').notNull(),
-    /** The alert keys the message announces: the new ones, all firing on a repeat, or the resolved ones. */
-    alertKeys: text('alert_keys', { mode: 'json' }).$type<string[]>().notNull(),
-    createdAt: integer('created_at').notNull(),
-    attempts: integer('attempts').notNull().default(0),
-    nextAttemptAt: integer('next_attempt_at').notNull(),
-    /** Set when an attempt starts; an attempt whose lease ran out without an outcome is in doubt. */
-    leaseUntil: integer('lease_until'),
-    lastError: text('last_error'),
-    sentAt: integer('sent_at'),
-    smtpResponse: text('smtp_response'),
-    abandonedAt: integer('abandoned_at'),
+    receiver: text('receiver', { mode: 'json' }).$type<string[]>().notNull(),
+    firing: text('firing', { mode: 'json' }).$type<number[]>().notNull(),
+    resolved: text('resolved', { mode: 'json' }).$type<number[]>().notNull(),
+    notifiedAt: integer('notified_at').notNull(),
+    /** After this the entry counts as absent; null for groups that never repeat. */
+    expiresAt: integer('expires_at'),
   },
-  (t) => [
-    index('outbox_due_idx').on(t.sentAt, t.abandonedAt, t.nextAttemptAt),
-    index('outbox_created_at_idx').on(t.createdAt),
-  ],
+  (t) => [primaryKey({ columns: [t.channel, t.groupKey] })],
 );
-
-/**
- * How many finished messages of each account retention deleted from the outbox, by outcome:
- * podwarden_emails_total is counted from the outbox, and a counter must never go down.
- */
-export const outboxPruned = sqliteTable('outbox_pruned', {
-  account: text('account').primaryKey(),
-  sent: integer('sent').notNull().default(0),
-  abandoned: integer('abandoned').notNull().default(0),
-});
 
 export interface SilenceMatcher {
   name: string;

@@ -1,0 +1,2 @@
+DROP TABLE `alertmanager_outbox`;--> statement-breakpoint
+DROP TABLE `outbox`;

@@ -1,0 +1,128 @@
+import type { Clock } from '../clock.js';
+import {
+  claimRow,
+  dueRows,
+  type OutboxRow,
+  recordAbandoned,
+  recordDelivered,
+  recordRetry,
+  targetBackingOff,
+} from '../db/channel-outbox.js';
+import type { Database } from '../db/open.js';
+import type { InflightCounter } from '../scheduler/inflight.js';
+import { retryDelay } from './retry.js';
+
+/**
+ * The delivery stage every channel shares: per target (side by side, so one that hangs does not
+ * hold back the others), due rows oldest first, each leased before its attempt, the channel's
+ * answer recorded, a failed attempt retried with backoff on the daemon's clock, a row older than
+ * the channel's give-up abandoned and never sent late. An attempt in doubt (a crash between the
+ * receiver's answer and our record) is made again when its lease runs out: channels make that
+ * harmless (the same Message-ID, the same labels).
+ */
+
+/** What a channel answers for one delivery. */
+export type Outcome =
+  /** Taken. `againAt`: an episode still firing is delivered again then (Alertmanager's resend). */
+  | { kind: 'delivered'; response?: string; againAt?: number }
+  /**
+   * Not taken, try later: after the backoff, or at `at`. `unreachable`: the target's other rows
+   * would only wait for the same timeout, so they wait for the next pass.
+   */
+  | { kind: 'retry'; error: string; unreachable?: boolean; at?: number }
+  /** Failed for good: never attempted again. */
+  | { kind: 'failed'; error: string };
+
+/** A row's outcome as recorded, for the channel's logs and events. */
+export type Recorded = Outcome | { kind: 'abandoned'; error: string };
+
+/** One channel as the delivery stage drives it (src/channels build it from their config). */
+export interface Deliverer {
+  channel: string;
+  /** Where it delivers (the URLs of an Alertmanager HA set); [''] for a single destination. */
+  targets: readonly string[];
+  /** Rows per attempt (Alertmanager takes many alerts in one POST; an email is one message). */
+  batchSize: number;
+  /** How long an attempt may hold its rows. */
+  leaseMs: number;
+  /** A target that failed holds back its other rows until its backoff ends (delivery in order). */
+  inOrder: boolean;
+  /** A row not delivered within this of being written is abandoned. */
+  giveUpAfterMs?: number;
+  /** Why a row cannot be delivered at all (no recipients), checked before any attempt. */
+  undeliverable?(row: OutboxRow): string | undefined;
+  deliver(rows: readonly OutboxRow[], target: string, now: number): Promise<Outcome>;
+  /** Called once the outcome of `rows` is recorded: the channel's logs and events. */
+  recorded?(rows: readonly OutboxRow[], outcome: Recorded, at: number, target: string): void;
+}
+
+export interface DeliveryContext {
+  db: Database;
+  clock: Clock;
+  inflight?: InflightCounter;
+  signal?: AbortSignal;
+}
+
+export interface DeliveryResult {
+  delivered: number;
+  failed: number;
+  abandoned: number;
+}
+
+/** One pass of one channel over its due rows. */
+export async function deliverDue(ctx: DeliveryContext, deliverer: Deliverer): Promise<DeliveryResult> {
+  const result: DeliveryResult = { delivered: 0, failed: 0, abandoned: 0 };
+  await Promise.all(deliverer.targets.map((target) => serveTarget(ctx, deliverer, target, result)));
+  return result;
+}
+
+async function serveTarget(ctx: DeliveryContext, d: Deliverer, target: string, result: DeliveryResult) {
+  while (!ctx.signal?.aborted) {
+    const now = ctx.clock.now();
+    if (d.inOrder && targetBackingOff(ctx.db, d.channel, target, now)) return;
+    const due = dueRows(ctx.db, d.channel, now, { target, limit: d.batchSize });
+    if (due.length === 0) return;
+    const rows: OutboxRow[] = [];
+    for (const row of due) {
+      const why = whyAbandon(d, row, now);
+      if (why !== undefined) {
+        recordAbandoned(ctx.db, row.id, now, why);
+        result.abandoned++;
+        d.recorded?.([row], { kind: 'abandoned', error: why }, now, target);
+      } else if (claimRow(ctx.db, row.id, now, now + d.leaseMs)) rows.push(row);
+    }
+    if (rows.length === 0) continue;
+    const attempt = d.deliver(rows, target, now);
+    const outcome = await (ctx.inflight ? ctx.inflight.track(attempt) : attempt);
+    const at = ctx.clock.now();
+    ctx.db.transaction(() => {
+      for (const row of rows) record(ctx.db, row, outcome, at);
+    });
+    d.recorded?.(rows, outcome, at, target);
+    if (outcome.kind === 'delivered') result.delivered += rows.length;
+    else result.failed += rows.length;
+    if (outcome.kind === 'retry' && (d.inOrder || outcome.unreachable)) return;
+    if (d.inOrder && rows.length < d.batchSize) return;
+  }
+}
+
+function whyAbandon(d: Deliverer, row: OutboxRow, now: number): string | undefined {
+  if (d.giveUpAfterMs !== undefined && now - row.createdAt > d.giveUpAfterMs) {
+    return `not sent within ${Math.round(d.giveUpAfterMs / 60_000)}m: ${row.lastError ?? 'no attempt'}`;
+  }
+  return d.undeliverable?.(row);
+}
+
+function record(db: Database, row: OutboxRow, outcome: Outcome, at: number): void {
+  switch (outcome.kind) {
+    case 'delivered':
+      recordDelivered(db, row, at, outcome.response ?? null, outcome.againAt);
+      return;
+    case 'retry':
+      recordRetry(db, row.id, outcome.at ?? at + retryDelay(row.attempts + 1), outcome.error);
+      return;
+    case 'failed':
+      recordAbandoned(db, row.id, at, outcome.error);
+      return;
+  }
+}

@@ -1,0 +1,35 @@
+import type { Deliverer } from '../alerts/deliver.js';
+import type { MessageRenderer } from '../alerts/outbox.js';
+import type { AlertSettings } from '../alerts/settings.js';
+import type { AlertChannel } from '../config/sections/alertmanager.js';
+import type { NotificationContext } from './context.js';
+
+export type { Outcome } from '../alerts/deliver.js';
+
+/**
+ * A notification channel: one module behind this interface (as Alertmanager's integrations are).
+ * The shared stages do the rest for every channel: silences, inhibition, grouping, dedupe and
+ * repeat against the channel's notification log (alerts/pipeline.ts), the durable outbox keyed by
+ * channel, leases, retry with backoff and give-up (alerts/deliver.ts).
+ *
+ * A channel takes alerts one of two ways:
+ * - `renderer`: grouped messages. The stages decide what each group must be told; the channel
+ *   renders it when it is queued (email);
+ * - `sync`: alert episodes. The channel's receiver groups and dedupes itself, so each routed
+ *   episode is kept in sync with it (Alertmanager).
+ * and delivers through `deliverer`: one attempt answers delivered, retry later or failed for good.
+ */
+export interface Channel {
+  name: AlertChannel;
+  /** How this channel renders grouped messages, if it takes them. */
+  renderer?(ctx: NotificationContext): MessageRenderer;
+  /** Brings the channel's rows in line with the alert state, if it keeps episodes in sync. */
+  sync?(ctx: NotificationContext, settings: AlertSettings): void;
+  /**
+   * How the delivery stage drives it for one pass, or undefined when it is not configured to
+   * deliver (its rows wait in the outbox). `close` ends what the pass opened (a connection).
+   */
+  deliverer(ctx: NotificationContext): (Deliverer & { close?(): void }) | undefined;
+  /** What the log says of a message kept unsent because the channel is not configured. */
+  notConfigured?: string;
+}

@@ -1,0 +1,67 @@
+import type { CapacityWatch } from '../config/sections/capacity.js';
+import { lastSuccessAt } from './collector-runs.js';
+import { activeSnoozes, type IdleEpisodeRecord, openEpisodes } from './idle-state.js';
+import type { Database } from './open.js';
+import { livePods, type PodRecord } from './pods.js';
+import { type SampleSeries, sampleWindow } from './sample-window.js';
+import { type CapacitySnapshot, readCapacitySnapshot } from './snapshot-capacity.js';
+import { readWasteSnapshot, type WasteSnapshot, type WasteWindow } from './snapshot-waste.js';
+
+/**
+ * What one evaluation tick knows of one account, read once at the tick's start and dropped when
+ * it ends. Rules judge only from it; nothing in it changes while the tick runs (what the tick
+ * writes, episodes and receipts, is written through the actions, not read back from here).
+ */
+export interface AccountSnapshot {
+  readonly account: string;
+  /** The tick's time: every figure below is as of it. */
+  readonly now: number;
+  /** The Pods of the latest poll. */
+  readonly pods: readonly PodRecord[];
+  /** Each Pod's samples observed from `samplesFrom` (or a little earlier) up to `now`, oldest first. */
+  readonly samples: ReadonlyMap<string, SampleSeries>;
+  readonly samplesFrom: number;
+  /** When the Pod collector last succeeded for the account (null: never). */
+  readonly podsPolledAt: number | null;
+  /** Open idle episodes by Pod. */
+  readonly openEpisodes: ReadonlyMap<string, IdleEpisodeRecord>;
+  /** Pods snoozed at `now`, and until when. */
+  readonly snoozes: ReadonlyMap<string, number>;
+  /** What the waste checks read (null: the waste rule is off). */
+  readonly waste: WasteSnapshot | null;
+  /** What the capacity watch list reads. */
+  readonly capacity: CapacitySnapshot;
+}
+
+/** What the tick asks of an account's snapshot: its time and how far back the rules look at samples. */
+export interface SnapshotWindow {
+  now: number;
+  samplesFrom: number;
+  /** null: the waste rule is off, nothing of it is read. */
+  waste: WasteWindow | null;
+  /** The capacity watch list (its histories are read for the accounts each watch covers). */
+  capacityWatches: readonly CapacityWatch[];
+}
+
+/** Reads one account's snapshot with a handful of plain queries. */
+export function readAccountSnapshot(database: Database, account: string, window: SnapshotWindow): AccountSnapshot {
+  // One read transaction: every query sees the same commit, whatever another connection writes meanwhile.
+  return database.transaction(() => read(database, account, window));
+}
+
+function read(database: Database, account: string, window: SnapshotWindow): AccountSnapshot {
+  const { now, samplesFrom } = window;
+  const pods = livePods(database, account);
+  return {
+    account,
+    now,
+    pods,
+    samples: sampleWindow(database, account, samplesFrom, now),
+    samplesFrom,
+    podsPolledAt: lastSuccessAt(database, account, 'pods'),
+    openEpisodes: openEpisodes(database, account),
+    snoozes: activeSnoozes(database, account, now),
+    waste: window.waste && readWasteSnapshot(database, account, pods, window.waste, now),
+    capacity: readCapacitySnapshot(database, account, window.capacityWatches),
+  };
+}

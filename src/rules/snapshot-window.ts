@@ -1,0 +1,38 @@
+import type { Config } from '../config/schema.js';
+import type { SnapshotWindow } from '../db/snapshot.js';
+import { cronIntervalMs } from '../scheduler/cron.js';
+import { windowStart } from './idle.js';
+
+const DAY_MS = 24 * 3_600_000;
+
+/** How often the Pod collector polls at `now`: the unit of the idle rule's gap limit and freshness. */
+export function podPollIntervalMs(config: Config, now: number): number {
+  return cronIntervalMs(config.collectors.pods.schedule, now);
+}
+
+/**
+ * What a tick's snapshot must hold for every rule at `now`: samples as far back as the longest
+ * idle window (and the sample before it) or the stuck-starting check's lookback reaches, and
+ * the waste checks' windows.
+ */
+export function snapshotWindow(config: Config, now: number): SnapshotWindow {
+  const idleFrom = windowStart(config.idle.rules, now, podPollIntervalMs(config, now));
+  const waste = config.waste;
+  const stuckFrom = waste.enabled ? now - 2 * waste.stuckStartingMs : now;
+  return {
+    now,
+    samplesFrom: Math.min(idleFrom, stuckFrom),
+    waste: waste.enabled
+      ? {
+          bucketSize: config.collectors.billing.bucketSize,
+          // Twice the threshold, so an endpoint idle all along shows samples reaching back far enough.
+          endpointActivityFrom: now - 2 * waste.endpointIdleMs,
+          endpointSpendFrom: now - waste.endpointIdleMs,
+          volumeSpendFrom: now - DAY_MS,
+          // Looking twice the threshold back is enough to decide; a Pod stopped for longer is "over" that.
+          computeFrom: now - 2 * waste.stoppedPodVolumeMs,
+        }
+      : null,
+    capacityWatches: config.capacity.watch,
+  };
+}
