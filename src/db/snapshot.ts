@@ -3,7 +3,7 @@ import { lastSuccessAt } from './collector-runs.js';
 import { activeSnoozes, type IdleEpisodeRecord, openEpisodes } from './idle-state.js';
 import type { Database } from './open.js';
 import { livePods, type PodRecord } from './pods.js';
-import { type SampleSeries, sampleWindow } from './sample-window.js';
+import { type SampleActivity, type SampleSeries, sampleActivity, sampleWindow } from './sample-window.js';
 import { type CapacitySnapshot, readCapacitySnapshot } from './snapshot-capacity.js';
 import { readWasteSnapshot, type WasteSnapshot, type WasteWindow } from './snapshot-waste.js';
 
@@ -21,6 +21,8 @@ export interface AccountSnapshot {
   /** Each Pod's samples observed from `samplesFrom` (or a little earlier) up to `now`, oldest first. */
   readonly samples: ReadonlyMap<string, SampleSeries>;
   readonly samplesFrom: number;
+  /** Per Pod with a sample observed from `activityFrom` on, the ends of its samples since (empty: not asked). */
+  readonly activity: ReadonlyMap<string, SampleActivity>;
   /** When the Pod collector last succeeded for the account (null: never). */
   readonly podsPolledAt: number | null;
   /** Open idle episodes by Pod. */
@@ -37,6 +39,8 @@ export interface AccountSnapshot {
 export interface SnapshotWindow {
   now: number;
   samplesFrom: number;
+  /** Where the samples' ends per Pod are summed from (null: by no rule, nothing is read). */
+  activityFrom: number | null;
   /** null: the waste rule is off, nothing of it is read. */
   waste: WasteWindow | null;
   /** The capacity watch list (its histories are read for the accounts each watch covers). */
@@ -58,6 +62,7 @@ function read(database: Database, account: string, window: SnapshotWindow): Acco
     pods,
     samples: sampleWindow(database, account, samplesFrom, now),
     samplesFrom,
+    activity: window.activityFrom === null ? new Map() : sampleActivity(database, account, window.activityFrom),
     podsPolledAt: lastSuccessAt(database, account, 'pods'),
     openEpisodes: openEpisodes(database, account),
     snoozes: activeSnoozes(database, account, now),

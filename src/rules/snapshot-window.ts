@@ -12,16 +12,16 @@ export function podPollIntervalMs(config: Config, now: number): number {
 
 /**
  * What a tick's snapshot must hold for every rule at `now`: samples as far back as the longest
- * idle window (and the sample before it) or the stuck-starting check's lookback reaches, and
- * the waste checks' windows.
+ * idle window (and the sample before it) reaches, the ends of each Pod's samples over the
+ * stuck-starting check's lookback, and the waste checks' windows.
  */
 export function snapshotWindow(config: Config, now: number): SnapshotWindow {
   const idleFrom = windowStart(config.idle.rules, now, podPollIntervalMs(config, now));
   const waste = config.waste;
-  const stuckFrom = waste.enabled ? now - 2 * waste.stuckStartingMs : now;
   return {
     now,
-    samplesFrom: Math.min(idleFrom, stuckFrom),
+    samplesFrom: idleFrom,
+    activityFrom: waste.enabled ? now - 2 * waste.stuckStartingMs : null,
     waste: waste.enabled
       ? {
           bucketSize: config.collectors.billing.bucketSize,
