@@ -4,6 +4,7 @@ import type { Database } from './open.js';
 import { type PodInput, podListPoll, podListSyncing } from './pod-list.js';
 import { pods, type SampleState } from './schema.js';
 import { perDatabase } from './statements.js';
+import { followSamples } from './util-peaks.js';
 
 export { livePods, type PodInput, type PodRecord, podListPolledAt, podsLastSeenAt } from './pod-list.js';
 
@@ -157,6 +158,15 @@ export function insertPodSamples(database: Database, account: string, samples: r
       const width = size * SAMPLE_WIDTH;
       for (; values.length - at >= width; at += width) writes(size).run(values.slice(at, at + width));
     }
+    // Each key once, as stored: of a sample listed twice, the later copy.
+    followSamples(
+      database,
+      account,
+      ordered.filter((row, i) => {
+        const after = ordered[i + 1];
+        return after === undefined || after.observedAt !== row.observedAt || after.podId !== row.podId;
+      }),
+    );
   });
   return samples.length;
 }

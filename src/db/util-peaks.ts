@@ -1,0 +1,125 @@
+/**
+ * pod_util_peaks: per Pod, the known samples whose busiest-GPU figure is above that of every
+ * later known sample. Whether a sample is kept depends only on later samples, so:
+ * - a sample newer than the Pod's latest known one is appended: the kept rows whose figure it
+ *   reaches go, it is kept (an unknown one, or one without a GPU figure, changes nothing);
+ * - a sample at or before the Pod's latest known one (out of order, or re-sent) changes only
+ *   what is kept from the latest kept row before it on, which is rebuilt from pod_samples: rows
+ *   before that one stay hidden behind it, and stay kept if above the rebuilt rows;
+ * - deleting every sample older than a cutoff deletes exactly the kept rows older than it.
+ * Every function here runs inside the transaction of the write it follows.
+ */
+import type { Database } from './open.js';
+import { perDatabase } from './statements.js';
+
+/** A Pod's busiest known GPU figure from some time on, and when its latest known sample was taken. */
+export interface BusiestSince {
+  readonly maxGpuUtil: number;
+  readonly latestKnownAt: number;
+}
+
+/** A sample as written, with its busiest GPU's figure (null: unknown, or no GPU figure). */
+export interface PeakInput {
+  readonly podId: string;
+  readonly observedAt: number;
+  readonly known: number;
+  readonly maxGpuUtil: number | null;
+}
+
+const statements = perDatabase(({ sqlite }) => ({
+  latestKept: sqlite
+    .prepare<[string, string], number | null>(
+      'SELECT max(observed_at) FROM pod_util_peaks WHERE account = ? AND pod_id = ?',
+    )
+    .pluck(),
+  keptBefore: sqlite
+    .prepare<[string, string, number], number | null>(
+      'SELECT max(observed_at) FROM pod_util_peaks WHERE account = ? AND pod_id = ? AND observed_at < ?',
+    )
+    .pluck(),
+  /** Kept rows at or before `to` whose figure is at most `figure`: a later sample reaches them. */
+  reached: sqlite.prepare<[string, string, number, number]>(
+    'DELETE FROM pod_util_peaks WHERE account = ? AND pod_id = ? AND observed_at <= ? AND max_gpu_util <= ?',
+  ),
+  dropAfter: sqlite.prepare<[string, string, number]>(
+    'DELETE FROM pod_util_peaks WHERE account = ? AND pod_id = ? AND observed_at > ?',
+  ),
+  keep: sqlite.prepare<[string, string, number, number]>(
+    'INSERT INTO pod_util_peaks (account, pod_id, observed_at, max_gpu_util) VALUES (?, ?, ?, ?)',
+  ),
+  /** One Pod's known figures after a time, newest first: a range of pod_samples' key (account, observed_at, ...). */
+  knownAfter: sqlite
+    .prepare<[string, number, string], [number, number]>(
+      `SELECT observed_at, max_gpu_util FROM pod_samples
+       WHERE account = ? AND observed_at > ? AND pod_id = ? AND known = 1 AND max_gpu_util IS NOT NULL
+       ORDER BY observed_at DESC`,
+    )
+    .raw(),
+  retain: sqlite.prepare<[string, number]>('DELETE FROM pod_util_peaks WHERE account = ? AND observed_at < ?'),
+  since: sqlite
+    .prepare<[string, number], [string, number, number]>(
+      `SELECT pod_id, observed_at, max_gpu_util FROM pod_util_peaks
+       WHERE account = ? AND observed_at >= ? ORDER BY pod_id, observed_at`,
+    )
+    .raw(),
+}));
+
+/**
+ * Follows samples just written to pod_samples (each key once, as stored). Each Pod's samples
+ * all newer than its latest known one are appended in time order; any other Pod is rebuilt from
+ * the latest kept row before its earliest sample of the batch on.
+ */
+export function followSamples(database: Database, account: string, samples: readonly PeakInput[]): void {
+  const s = statements(database);
+  const byPod = new Map<string, PeakInput[]>();
+  for (const sample of samples) {
+    const listed = byPod.get(sample.podId);
+    if (listed) listed.push(sample);
+    else byPod.set(sample.podId, [sample]);
+  }
+  for (const [podId, listed] of byPod) {
+    listed.sort((a, b) => a.observedAt - b.observedAt);
+    const latest = s.latestKept.get(account, podId) ?? null;
+    const earliest = (listed[0] as PeakInput).observedAt;
+    if (latest !== null && earliest <= latest) {
+      rebuildAfter(database, account, podId, s.keptBefore.get(account, podId, earliest) ?? null);
+      continue;
+    }
+    for (const { observedAt, known, maxGpuUtil } of listed) {
+      if (known !== 1 || maxGpuUtil === null) continue;
+      s.reached.run(account, podId, observedAt, maxGpuUtil);
+      s.keep.run(account, podId, observedAt, maxGpuUtil);
+    }
+  }
+}
+
+/** Recomputes a Pod's kept rows after `after` (null: all of them) from pod_samples. */
+function rebuildAfter(database: Database, account: string, podId: string, after: number | null): void {
+  const s = statements(database);
+  const from = after ?? Number.MIN_SAFE_INTEGER;
+  s.dropAfter.run(account, podId, from);
+  let later = Number.NEGATIVE_INFINITY;
+  for (const [observedAt, util] of s.knownAfter.all(account, from, podId)) {
+    if (util > later) s.keep.run(account, podId, observedAt, util);
+    later = Math.max(later, util);
+  }
+  if (after !== null && later > Number.NEGATIVE_INFINITY) s.reached.run(account, podId, after, later);
+}
+
+/** Drops the kept rows older than `cutoff`, with the samples retention deletes. */
+export function dropPeaksBefore(database: Database, account: string, cutoff: number): number {
+  return statements(database).retain.run(account, cutoff).changes;
+}
+
+/**
+ * Per Pod with a known sample observed at or after `from`, the busiest known figure since (the
+ * figure of its earliest kept row since) and its latest known sample's time (its last kept row).
+ */
+export function busiestSince(database: Database, account: string, from: number): ReadonlyMap<string, BusiestSince> {
+  const result = new Map<string, BusiestSince>();
+  for (const [podId, observedAt, util] of statements(database).since.all(account, from)) {
+    const first = result.get(podId);
+    result.set(podId, { maxGpuUtil: first?.maxGpuUtil ?? util, latestKnownAt: observedAt });
+  }
+  return result;
+}
