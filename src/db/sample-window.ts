@@ -40,18 +40,32 @@ const since = perDatabase(({ sqlite }) =>
     .raw(),
 );
 
+// The same scan, less the rows of the Pods listed (a JSON array of ids): SQLite skips them
+// before a row is built.
+const sinceExcept = perDatabase(({ sqlite }) =>
+  sqlite
+    .prepare<[string, number, string], Row>(
+      `SELECT pod_id, observed_at, known, uptime_s, max_gpu_util, max_gpu_memory_util
+       FROM pod_samples WHERE account = ? AND observed_at >= ?
+         AND pod_id NOT IN (SELECT value FROM json_each(?)) ORDER BY observed_at, pod_id`,
+    )
+    .raw(),
+);
+
 /** Numbers each read, so that its series' versions differ from every other read's. */
 let reads = 0;
 
 /**
- * Every Pod's samples observed at or after `from` (and any newer than `now`), per Pod: one range
- * scan of pod_samples' primary key, so the cost follows the window, never the stored history.
+ * Every Pod's samples observed at or after `from` (and any newer than `now`), per Pod, but for
+ * the Pods in `except`: one range scan of pod_samples' primary key, so the cost follows the
+ * window, never the stored history.
  */
 export function sampleWindow(
   database: Database,
   account: string,
   from: number,
   _now: number,
+  except: ReadonlySet<string> = new Set(),
 ): ReadonlyMap<string, SampleSeries> {
   reads += 1;
   const version = reads;
@@ -65,7 +79,11 @@ export function sampleWindow(
       maxGpuMemoryUtil: number[];
     }
   >();
-  for (const [podId, observedAt, known, uptimeS, gpu, memory] of since(database).all(account, from)) {
+  const rows =
+    except.size === 0
+      ? since(database).all(account, from)
+      : sinceExcept(database).all(account, from, JSON.stringify([...except]));
+  for (const [podId, observedAt, known, uptimeS, gpu, memory] of rows) {
     let one = series.get(podId);
     if (one === undefined) {
       one = {

@@ -6,6 +6,7 @@ import { livePods, type PodRecord } from './pods.js';
 import { type SampleActivity, type SampleSeries, sampleActivity, sampleWindow } from './sample-window.js';
 import { type CapacitySnapshot, readCapacitySnapshot } from './snapshot-capacity.js';
 import { readWasteSnapshot, type WasteSnapshot, type WasteWindow } from './snapshot-waste.js';
+import { busiestSince } from './util-peaks.js';
 
 /**
  * What one evaluation tick knows of one account, read once at the tick's start and dropped when
@@ -18,8 +19,16 @@ export interface AccountSnapshot {
   readonly now: number;
   /** The Pods of the latest poll. */
   readonly pods: readonly PodRecord[];
-  /** Each Pod's samples observed from `samplesFrom` (or a little earlier) up to `now`, oldest first. */
+  /**
+   * Each Pod's samples observed from `samplesFrom` (or a little earlier) up to `now`, oldest
+   * first; none for the Pods in `busy`.
+   */
   readonly samples: ReadonlyMap<string, SampleSeries>;
+  /**
+   * Pods with a known sample in [busy.from, now] whose busiest GPU is above `busy.above`, no
+   * sample newer than `now`, and no open idle episode (whose end would show the window's samples).
+   */
+  readonly busy: ReadonlySet<string>;
   readonly samplesFrom: number;
   /** Per Pod with a sample observed from `activityFrom` on, the ends of its samples since (empty: not asked). */
   readonly activity: ReadonlyMap<string, SampleActivity>;
@@ -39,6 +48,11 @@ export interface AccountSnapshot {
 export interface SnapshotWindow {
   now: number;
   samplesFrom: number;
+  /**
+   * Which Pods are busy enough to need no samples: a known busiest-GPU figure above `above`
+   * observed from `from` on (null: none is, every Pod's samples are read).
+   */
+  busy: { from: number; above: number } | null;
   /** Where the samples' ends per Pod are summed from (null: by no rule, nothing is read). */
   activityFrom: number | null;
   /** null: the waste rule is off, nothing of it is read. */
@@ -56,15 +70,25 @@ export function readAccountSnapshot(database: Database, account: string, window:
 function read(database: Database, account: string, window: SnapshotWindow): AccountSnapshot {
   const { now, samplesFrom } = window;
   const pods = livePods(database, account);
+  const episodes = openEpisodes(database, account);
+  const busy = new Set<string>();
+  if (window.busy !== null) {
+    for (const [podId, figures] of busiestSince(database, account, window.busy.from)) {
+      if (figures.maxGpuUtil > window.busy.above && figures.latestKnownAt <= now && !episodes.has(podId)) {
+        busy.add(podId);
+      }
+    }
+  }
   return {
     account,
     now,
     pods,
-    samples: sampleWindow(database, account, samplesFrom, now),
+    samples: sampleWindow(database, account, samplesFrom, now, busy),
+    busy,
     samplesFrom,
     activity: window.activityFrom === null ? new Map() : sampleActivity(database, account, window.activityFrom),
     podsPolledAt: lastSuccessAt(database, account, 'pods'),
-    openEpisodes: openEpisodes(database, account),
+    openEpisodes: episodes,
     snoozes: activeSnoozes(database, account, now),
     waste: window.waste && readWasteSnapshot(database, account, pods, window.waste, now),
     capacity: readCapacitySnapshot(database, account, window.capacityWatches),

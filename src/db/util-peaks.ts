@@ -55,6 +55,18 @@ const statements = perDatabase(({ sqlite }) => ({
        ORDER BY observed_at DESC`,
     )
     .raw(),
+  clear: sqlite.prepare<[string]>('DELETE FROM pod_util_peaks WHERE account = ?'),
+  /** Every Pod's kept rows at once (what migration 0025 ran): window sums over pod_samples. */
+  refill: sqlite.prepare<[string]>(
+    `INSERT INTO pod_util_peaks (account, pod_id, observed_at, max_gpu_util)
+     SELECT account, pod_id, observed_at, max_gpu_util FROM (
+       SELECT account, pod_id, observed_at, max_gpu_util,
+         max(max_gpu_util) OVER (PARTITION BY pod_id ORDER BY observed_at
+           ROWS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING) AS later
+       FROM pod_samples WHERE account = ? AND known = 1 AND max_gpu_util IS NOT NULL
+     ) WHERE later IS NULL OR max_gpu_util > later
+     ORDER BY pod_id, observed_at`,
+  ),
   retain: sqlite.prepare<[string, number]>('DELETE FROM pod_util_peaks WHERE account = ? AND observed_at < ?'),
   since: sqlite
     .prepare<[string, number], [string, number, number]>(
@@ -104,6 +116,15 @@ function rebuildAfter(database: Database, account: string, podId: string, after:
     later = Math.max(later, util);
   }
   if (after !== null && later > Number.NEGATIVE_INFINITY) s.reached.run(account, podId, after, later);
+}
+
+/** Recomputes every kept row of an account from pod_samples, for samples stored by other means (a bench's bulk fill). */
+export function refillPeaks(database: Database, account: string): void {
+  const s = statements(database);
+  database.transaction(() => {
+    s.clear.run(account);
+    s.refill.run(account);
+  });
 }
 
 /** Drops the kept rows older than `cutoff`, with the samples retention deletes. */

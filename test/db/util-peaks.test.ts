@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/open.js';
 import { insertPodSamples, type PodSampleInput } from '../../src/db/pods.js';
 import { applyRetention } from '../../src/db/retention.js';
-import { busiestSince } from '../../src/db/util-peaks.js';
+import { busiestSince, refillPeaks } from '../../src/db/util-peaks.js';
 import { DAY, HOUR, MINUTE, migrationsBefore, T0, useTempDatabases } from './support.js';
 
 const temp = useTempDatabases();
@@ -119,6 +119,9 @@ describe('pod_util_peaks', () => {
     }
     insertPodSamples(database, ACCOUNT, [sample('p1', now - HOUR, next), sample('p2', now, next)]);
     expect(kept(database)).toEqual(expected(database));
+    const before = kept(database);
+    refillPeaks(database, ACCOUNT);
+    expect(kept(database)).toEqual(before);
   });
 
   it('is filled from the stored samples by its migration', () => {
