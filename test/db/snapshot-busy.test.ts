@@ -76,8 +76,8 @@ describe('the tick snapshot without the samples of busy Pods', () => {
           observedAt: at,
           state: unknown ? 'unknown' : 'known',
           uptimeS: unknown ? null : 3600 + minute * 60,
-          gpuUtil: unknown ? null : Array(p.gpuCount).fill(figure),
-          gpuMemoryUtil: unknown ? null : Array(p.gpuCount).fill(figure / 2),
+          gpuUtil: unknown ? null : Array<number>(p.gpuCount ?? 1).fill(figure),
+          gpuMemoryUtil: unknown ? null : Array<number>(p.gpuCount ?? 1).fill(figure / 2),
           cpuUtil: null,
           memoryUtil: null,
         });
