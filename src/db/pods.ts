@@ -4,7 +4,7 @@ import type { Database } from './open.js';
 import { type PodInput, podListPoll, podListSyncing } from './pod-list.js';
 import { pods, type SampleState } from './schema.js';
 import { perDatabase } from './statements.js';
-import { followSamples } from './util-peaks.js';
+import { writeFollowingPeaks } from './util-peaks.js';
 
 export { livePods, type PodInput, type PodRecord, podListPolledAt, podsLastSeenAt } from './pod-list.js';
 
@@ -152,22 +152,20 @@ export function insertPodSamples(database: Database, account: string, samples: r
     values.push(row.account, row.podId, row.observedAt, row.known, row.uptimeS, row.gpuUtil, row.gpuMemoryUtil);
     values.push(row.maxGpuUtil, row.maxGpuMemoryUtil, row.cpuUtil, row.memoryUtil);
   }
-  database.transaction(() => {
-    let at = 0;
-    for (let size = SAMPLE_BATCH; size >= 1; size /= 2) {
-      const width = size * SAMPLE_WIDTH;
-      for (; values.length - at >= width; at += width) writes(size).run(values.slice(at, at + width));
-    }
-    // Each key once, as stored: of a sample listed twice, the later copy.
-    followSamples(
-      database,
-      account,
-      ordered.filter((row, i) => {
-        const after = ordered[i + 1];
-        return after === undefined || after.observedAt !== row.observedAt || after.podId !== row.podId;
-      }),
-    );
+  // Each key once, as stored: of a sample listed twice, the later copy.
+  const stored = ordered.filter((row, i) => {
+    const after = ordered[i + 1];
+    return after === undefined || after.observedAt !== row.observedAt || after.podId !== row.podId;
   });
+  database.transaction(() =>
+    writeFollowingPeaks(database, account, stored, () => {
+      let at = 0;
+      for (let size = SAMPLE_BATCH; size >= 1; size /= 2) {
+        const width = size * SAMPLE_WIDTH;
+        for (; values.length - at >= width; at += width) writes(size).run(values.slice(at, at + width));
+      }
+    }),
+  );
   return samples.length;
 }
 

@@ -3,9 +3,11 @@
  * later known sample. Whether a sample is kept depends only on later samples, so:
  * - a sample newer than the Pod's latest known one is appended: the kept rows whose figure it
  *   reaches go, it is kept (an unknown one, or one without a GPU figure, changes nothing);
- * - a sample at or before the Pod's latest known one (out of order, or re-sent) changes only
- *   what is kept from the latest kept row before it on, which is rebuilt from pod_samples: rows
- *   before that one stay hidden behind it, and stay kept if above the rebuilt rows;
+ * - a sample at or before it (out of order, or re-sent) that raises no figure acts the same way,
+ *   and is kept only when above the first kept row after it;
+ * - one that lowers a figure changes only what is kept from the latest kept row before it on,
+ *   which is rebuilt from pod_samples: rows before that one stay hidden behind it, and stay kept
+ *   if above the rebuilt rows;
  * - deleting every sample older than a cutoff deletes exactly the kept rows older than it.
  * Every function here runs inside the transaction of the write it follows.
  */
@@ -44,6 +46,18 @@ const statements = perDatabase(({ sqlite }) => ({
   dropAfter: sqlite.prepare<[string, string, number]>(
     'DELETE FROM pod_util_peaks WHERE account = ? AND pod_id = ? AND observed_at > ?',
   ),
+  /** The figure of the Pod's first kept row after a time. */
+  keptAfter: sqlite
+    .prepare<[string, string, number], number>(
+      `SELECT max_gpu_util FROM pod_util_peaks WHERE account = ? AND pod_id = ? AND observed_at > ?
+       ORDER BY observed_at LIMIT 1`,
+    )
+    .pluck(),
+  storedFigure: sqlite
+    .prepare<[string, number, string], [number, number | null]>(
+      'SELECT known, max_gpu_util FROM pod_samples WHERE account = ? AND observed_at = ? AND pod_id = ?',
+    )
+    .raw(),
   keep: sqlite.prepare<[string, string, number, number]>(
     'INSERT INTO pod_util_peaks (account, pod_id, observed_at, max_gpu_util) VALUES (?, ?, ?, ?)',
   ),
@@ -76,31 +90,54 @@ const statements = perDatabase(({ sqlite }) => ({
     .raw(),
 }));
 
+/** A known sample's figure, else null (unknown, no GPU figure, or none stored). */
+const figureOf = (known: number, util: number | null): number | null => (known === 1 ? util : null);
+
 /**
- * Follows samples just written to pod_samples (each key once, as stored). Each Pod's samples
- * all newer than its latest known one are appended in time order; any other Pod is rebuilt from
- * the latest kept row before its earliest sample of the batch on.
+ * Writes samples (`write`, each key once) and follows them. Per Pod: when no sample lowers a
+ * stored figure (a new sample newer than the Pod's latest known one, or a re-sent one as busy or
+ * busier), each sample's rise is applied in time order: the kept rows before it that it reaches
+ * go, and it is kept when above the first kept row after it. A lowered figure (or one gone
+ * unknown) may uncover earlier samples: the Pod is rebuilt from pod_samples from the latest
+ * kept row before its earliest sample of the batch on.
  */
-export function followSamples(database: Database, account: string, samples: readonly PeakInput[]): void {
+export function writeFollowingPeaks(
+  database: Database,
+  account: string,
+  samples: readonly PeakInput[],
+  write: () => void,
+): void {
   const s = statements(database);
-  const byPod = new Map<string, PeakInput[]>();
+  const byPod = new Map<string, { latest: number | null; lowered: boolean; listed: PeakInput[] }>();
   for (const sample of samples) {
-    const listed = byPod.get(sample.podId);
-    if (listed) listed.push(sample);
-    else byPod.set(sample.podId, [sample]);
+    let pod = byPod.get(sample.podId);
+    if (pod === undefined) {
+      pod = { latest: s.latestKept.get(account, sample.podId) ?? null, lowered: false, listed: [] };
+      byPod.set(sample.podId, pod);
+    }
+    pod.listed.push(sample);
+    if (pod.latest === null || sample.observedAt > pod.latest || pod.lowered) continue;
+    // At or before the Pod's latest known sample: what was stored there, before this write.
+    const stored = s.storedFigure.get(account, sample.observedAt, sample.podId);
+    const before = stored === undefined ? null : figureOf(stored[0], stored[1]);
+    const after = figureOf(sample.known, sample.maxGpuUtil);
+    if (before !== null && (after === null || after < before)) pod.lowered = true;
   }
-  for (const [podId, listed] of byPod) {
+  write();
+  for (const [podId, { latest, lowered, listed }] of byPod) {
     listed.sort((a, b) => a.observedAt - b.observedAt);
-    const latest = s.latestKept.get(account, podId) ?? null;
-    const earliest = (listed[0] as PeakInput).observedAt;
-    if (latest !== null && earliest <= latest) {
+    if (lowered) {
+      const earliest = (listed[0] as PeakInput).observedAt;
       rebuildAfter(database, account, podId, s.keptBefore.get(account, podId, earliest) ?? null);
       continue;
     }
     for (const { observedAt, known, maxGpuUtil } of listed) {
-      if (known !== 1 || maxGpuUtil === null) continue;
-      s.reached.run(account, podId, observedAt, maxGpuUtil);
-      s.keep.run(account, podId, observedAt, maxGpuUtil);
+      const figure = figureOf(known, maxGpuUtil);
+      if (figure === null) continue;
+      // Newer than every kept row of the Pod before this write: nothing kept after it.
+      const next = latest === null || observedAt > latest ? undefined : s.keptAfter.get(account, podId, observedAt);
+      s.reached.run(account, podId, observedAt, figure);
+      if (next === undefined || figure > next) s.keep.run(account, podId, observedAt, figure);
     }
   }
 }

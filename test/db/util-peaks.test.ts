@@ -1,8 +1,11 @@
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Database } from '../../src/db/open.js';
+import { openDatabase } from '../../src/db/open.js';
 import { insertPodSamples, type PodSampleInput } from '../../src/db/pods.js';
 import { applyRetention } from '../../src/db/retention.js';
 import { busiestSince, refillPeaks } from '../../src/db/util-peaks.js';
+import { tracedDatabase } from '../helpers/traced-database.js';
 import { DAY, HOUR, MINUTE, migrationsBefore, T0, useTempDatabases } from './support.js';
 
 const temp = useTempDatabases();
@@ -122,6 +125,31 @@ describe('pod_util_peaks', () => {
     const before = kept(database);
     refillPeaks(database, ACCOUNT);
     expect(kept(database)).toEqual(before);
+  });
+
+  it('follows a re-sent sample that lowers no figure without reading the Pod history again', () => {
+    const path = join(temp.dir(), 'traced.db');
+    openDatabase(path).close();
+    const statements: string[] = [];
+    const database = tracedDatabase(path, statements);
+    const steady = (at: number): PodSampleInput => ({
+      podId: 'p1',
+      observedAt: at,
+      state: 'known',
+      uptimeS: 60,
+      gpuUtil: [0],
+      gpuMemoryUtil: [0],
+      cpuUtil: null,
+      memoryUtil: null,
+    });
+    for (let minute = 0; minute < 30; minute++) insertPodSamples(database, ACCOUNT, [steady(T0 + minute * MINUTE)]);
+    statements.length = 0;
+    insertPodSamples(database, ACCOUNT, [steady(T0 + 29 * MINUTE), { ...steady(T0 + 10 * MINUTE), gpuUtil: [0, 0] }]);
+    expect(statements.filter((sql) => /FROM pod_samples\s+WHERE account = \S+ AND observed_at > /.test(sql))).toEqual(
+      [],
+    );
+    expect(kept(database)).toEqual(expected(database));
+    database.close();
   });
 
   it('is filled from the stored samples by its migration', () => {
