@@ -118,7 +118,7 @@ export class Daemon {
     }
   }
 
-  /** True when `error` was a failed database write (now recorded as the database's problem). */
+  /** True when `error` was a failed database write, which it records as the database's problem. */
   private noteWriteFailure(op: string, error: unknown): boolean {
     const failure = databaseWriteFailure(error);
     if (failure === undefined) return false;

@@ -135,7 +135,7 @@ function classAt(series: SampleSeries, i: number, utilThreshold: number): number
 /**
  * windowEvidence over a column store: no object per sample. The list of samples in the window
  * (for receipts and `why`) and the peaks (for findings) are built only when read, from the
- * arrays as they were at this call (columns only grow at the end; a rewrite swaps arrays).
+ * series' arrays taken at this call and the window's indices found by it.
  */
 export function seriesEvidence(series: SampleSeries, options: WindowOptions): WindowEvidence {
   const { from, to, gapLimitMs, utilThreshold } = options;
@@ -213,8 +213,7 @@ class SeriesEvidence implements WindowEvidence {
   readonly unknownNow: boolean;
   readonly latest: WindowSample | undefined;
   // Private (#): the evidence reads, compares and logs as its figures only. The arrays are the
-  // ones of this judgement (a rewrite of the series swaps in new ones); [lo, hi) the window's
-  // samples (lo -1: none).
+  // series' own, taken when judged; [lo, hi) the window's samples (lo -1: none).
   readonly #times: readonly number[];
   readonly #known: readonly number[];
   readonly #gpu: readonly number[];
