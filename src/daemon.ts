@@ -18,10 +18,8 @@ import { applyRetention, type RetentionResult, retentionPolicy } from './db/rete
 import { EventBus } from './events.js';
 import type { Logger } from './log.js';
 import { BARE_COMMAND_LINE, type CommandLine } from './messages/commands.js';
-import type { Unjudged } from './rules/unjudged.js';
 import type { InflightCounter } from './scheduler/inflight.js';
 import type { Job, Scheduler } from './scheduler/scheduler.js';
-import type { EvaluationEvents } from './tick/context.js';
 import { TickRunner } from './tick/run.js';
 
 export interface DaemonOptions {
