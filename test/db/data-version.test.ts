@@ -4,7 +4,7 @@ import type { Config } from '../../src/config/schema.js';
 import { type GpuAvailabilityInput, latestGpuAvailability, recordGpuAvailability } from '../../src/db/catalog.js';
 import type { Database } from '../../src/db/open.js';
 import { insertWorkerSamples, syncEndpoints } from '../../src/db/serverless.js';
-import { dataVersionReads, oneDataVersion } from '../../src/db/statements.js';
+import { oneDataVersion } from '../../src/db/statements.js';
 import { wasteFindings as wasteRule } from '../../src/rules/waste.js';
 import { readSnapshots } from '../../src/tick/run.js';
 
@@ -53,20 +53,6 @@ function idleEndpoint(database: ReturnType<typeof databases.open>): void {
 }
 
 describe('one data_version per synchronous stretch', () => {
-  it('a waste tick reads data_version once for all its cached reads, where each read alone reads it', () => {
-    const database = databases.open();
-    idleEndpoint(database);
-    wasteFindings(database, config, NOW);
-    const before = dataVersionReads(database);
-    expect(wasteFindings(database, config, NOW + MINUTE).map((f) => f.labels.check)).toEqual(['endpoint-idle']);
-    expect(dataVersionReads(database) - before).toBe(1);
-    // Outside a stretch, every cached read asks SQLite again.
-    const alone = dataVersionReads(database);
-    latestGpuAvailability(database, ACCOUNT);
-    latestGpuAvailability(database, ACCOUNT);
-    expect(dataVersionReads(database) - alone).toBe(2);
-  });
-
   it('sees a commit by another connection from the next tick on', () => {
     const database = databases.open();
     const other = databases.open();
