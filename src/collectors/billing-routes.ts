@@ -111,10 +111,19 @@ export async function fetchBillingPage(
   const rejected = [...answer.records.rejected];
   const skipped = new Set(rejected.map((item) => item.index));
   const records: BillingRecordInput[] = [];
+  // An answer's records share a few dozen bucket bounds: each is read once.
+  const times = new Map<string, number>();
+  const time = (text: string) => {
+    const known = times.get(text);
+    if (known !== undefined) return known;
+    const ms = Date.parse(text);
+    times.set(text, ms);
+    return ms;
+  };
   let index = 0;
   for (const record of answer.records.items) {
     while (skipped.has(index)) index++;
-    const input = toRecordInput(kind, route.idField, bucketSize, record);
+    const input = toRecordInput(kind, route.idField, bucketSize, record, time);
     if (onBucketOf(input.startTime, bucketSize, covered)) records.push(input);
     else {
       const reason = `response body records[${index}].startTime: ${record.startTime} is not on a ${bucketSize} bucket of the window`;
@@ -158,6 +167,7 @@ function toRecordInput(
   idField: string | undefined,
   bucketSize: BucketSize,
   record: BillingRecord,
+  time: (text: string) => number,
 ): BillingRecordInput {
   // Every *Amount field is kept, those the API adds later too, so nothing it reports is lost.
   const { amounts, text } = amountsOf(record);
@@ -165,8 +175,8 @@ function toRecordInput(
     kind,
     resourceId: idField === undefined ? '' : String(record[idField]),
     bucketSize,
-    startTime: Date.parse(record.startTime),
-    endTime: Date.parse(record.endTime),
+    startTime: time(record.startTime),
+    endTime: time(record.endTime),
     totalAmount: record.totalAmount,
     amounts,
     amountsText: text,

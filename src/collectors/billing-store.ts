@@ -1,5 +1,11 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { type BillingRecordInput, replaceBillingWindow } from '../db/billing.js';
+import {
+  type BillingRecordInput,
+  type ReportedBucket,
+  replaceBillingBuckets,
+  replaceBillingWindow,
+} from '../db/billing.js';
+import { textDigest } from '../db/billing-digest.js';
 import type { Database } from '../db/open.js';
 import type { BillingPage } from './billing-routes.js';
 import { type BucketWindow, nextBucketStart } from './billing-windows.js';
@@ -87,17 +93,46 @@ export async function storeBillingPage(
     }
     const { onSliceStored } = options;
     const inside = onSliceStored && (() => onSliceStored(slice.window));
-    const result = replaceBillingWindow(
-      database,
-      storedWindow(account, page, slice.window),
-      slice.records,
-      fetchedAt,
-      inside,
-    );
+    const window = storedWindow(account, page, slice.window);
+    const result = replaceBillingBuckets(database, window, bucketsOf(slice.records), fetchedAt, inside);
     written += result.written;
     deleted += result.deleted;
   }
   return { written, deleted };
+}
+
+/**
+ * A slice's records by bucket, each with the digest of what its rows would hold: a re-read mostly
+ * reports what is stored, and a bucket whose digest is the stored one is left as it is without
+ * reading its rows back (replaceBillingBuckets).
+ */
+function bucketsOf(records: readonly BillingRecordInput[]): ReportedBucket[] {
+  const byStart = new Map<number, BillingRecordInput[]>();
+  for (const record of records) {
+    const bucket = byStart.get(record.startTime);
+    if (bucket) bucket.push(record);
+    else byStart.set(record.startTime, [record]);
+  }
+  return [...byStart].map(([startTime, bucket]) => new CheckedBucket(startTime, bucket));
+}
+
+/** A bucket of checked records; a class, not an object with a closure, as a re-read makes thousands. */
+class CheckedBucket implements ReportedBucket {
+  readonly digest: number;
+  constructor(
+    readonly startTime: number,
+    private readonly bucket: readonly BillingRecordInput[],
+  ) {
+    // Every column a row holds beside the bucket's own key: its resource, end and amounts.
+    let text = '';
+    for (const record of bucket) {
+      text += `${record.resourceId}\u0000${record.endTime}\u0000${record.amountsText ?? JSON.stringify(record.amounts)}\n`;
+    }
+    this.digest = textDigest(text);
+  }
+  records(): readonly BillingRecordInput[] {
+    return this.bucket;
+  }
 }
 
 /**
