@@ -5,19 +5,12 @@
  * A telemetry gap (an UNKNOWN sample, or silence beyond the gap limit) restarts the evidence:
  * IDLE time before it no longer counts, so a stop never rests on idleness from before a blind spot.
  */
+import type { WindowSample } from '../db/idle-state.js';
 import type { SampleSeries } from '../db/sample-window.js';
 
 export type SampleClass = 'IDLE' | 'ACTIVE' | 'UNKNOWN';
 
-/** The columns of a stored sample (pod_samples) that idle detection reads. */
-export interface WindowSample {
-  podId: string;
-  observedAt: number;
-  state: 'known' | 'unknown';
-  uptimeS: number | null;
-  maxGpuUtil: number | null;
-  maxGpuMemoryUtil: number | null;
-}
+export type { WindowSample };
 
 /** IDLE when the busiest GPU is at or below the threshold; no runtime or no GPU figure is UNKNOWN. */
 export function classifySample(sample: WindowSample, utilThreshold: number): SampleClass {
