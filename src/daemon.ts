@@ -17,10 +17,8 @@ import { applyRetention, type RetentionResult, retentionPolicy } from './db/rete
 import { EventBus } from './events.js';
 import type { Logger } from './log.js';
 import { BARE_COMMAND_LINE, type CommandLine } from './messages/commands.js';
-import type { Unjudged } from './rules/unjudged.js';
 import type { InflightCounter } from './scheduler/inflight.js';
 import type { Job, Scheduler } from './scheduler/scheduler.js';
-import type { EvaluationEvents } from './tick/context.js';
 import { TickRunner } from './tick/run.js';
 
 export interface DaemonOptions {
@@ -117,7 +115,7 @@ export class Daemon {
     }
   }
 
-  /** True when `error` was a failed database write (now recorded as the database's problem). */
+  /** True when `error` was a failed database write, which it records as the database's problem. */
   private noteWriteFailure(op: string, error: unknown): boolean {
     const failure = databaseWriteFailure(error);
     if (failure === undefined) return false;

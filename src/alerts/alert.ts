@@ -1,6 +1,6 @@
 import type { AlertRecord } from '../db/alerts.js';
 
-/** What a message says of an alert (messages/view.ts's AlertData has the same shape). */
+/** What a message says of an alert (messages/view.ts's AlertData). */
 export interface AlertFields {
   rule: string;
   account: string;

@@ -3,8 +3,8 @@ import type { AlertChannel } from '../config/sections/alertmanager.js';
 
 /**
  * The channels a rule's alerts go to: its `alerts.route` entry, or else every configured
- * channel: email when it has a host, Alertmanager when it is set, and email (kept in the
- * outbox, unsent) when neither is, as before Alertmanager existed.
+ * channel: email when it has a host, Alertmanager when it is set, and email when neither is:
+ * its messages are kept in the outbox, unsent, and logged, so no announcement is lost.
  */
 export function channelsOf(config: Config, rule: string): readonly AlertChannel[] {
   const routed = (config.alerts.route as Partial<Record<string, AlertChannel[]>>)[rule];

@@ -39,8 +39,7 @@ export type StateSettings = Pick<AlertSettings, 'forMs' | 'resolveAfterMs' | 'fl
 /**
  * Folds one tick's findings into alert state, in one transaction. For each open episode:
  *
- * - reported this tick: its figures are refreshed (kept in memory, not written, when nothing else
- *   about it changed: see db/alert-figures.ts); pending long enough (`for`), it fires;
+ * - reported this tick: its figures are refreshed; pending long enough (`for`), it fires;
  * - within what the rules could not judge (`unjudged`): nothing changes. Unknown is not resolved;
  * - judged absent: a pending episode ends; a firing one resolves once it has been judged absent
  *   for `resolveAfter` (ticks in between that could not judge neither count nor reset).
@@ -74,7 +73,7 @@ export function recordFindings(
     for (const alert of open.values()) {
       const finding = latest.get(alert.key);
       if (!finding) {
-        // Not seen this tick: its row gets the figures of the last tick that saw it, as before.
+        // Not seen this tick: figures still held for it (the last tick that saw it) go to its row.
         if (hasLiveFigures(database, alert.id)) {
           writeLiveFigures(database, alert.id);
           written.push(alert.id);

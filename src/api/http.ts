@@ -392,9 +392,8 @@ function header(headers: Record<string, string | string[] | undefined>, name: st
  * The caller's signal, handed to undici as it is. undici lets go of its abort listener only when
  * the response stream closes, a tick after the body was read; answers that arrive together (a
  * run's requests to a fast server) gather their listeners on the run's signal for that tick
- * (MaxListenersExceeded, though none outlives its answer). Lifting the listener limit is
- * cheaper than what this did before, a controller of our own per attempt that followed the
- * caller's: a replayed day sends about one request per run signal, so that was per request.
+ * (MaxListenersExceeded, though none outlives its answer). The limit is lifted rather than each
+ * attempt given a controller of its own that follows the caller's, which would cost one per request.
  */
 function attemptSignal(signal: AbortSignal | undefined): AbortSignal | undefined {
   if (signal !== undefined) setMaxListeners(0, signal);

@@ -2,8 +2,7 @@
  * A request answered in this process instead of over HTTP: a replay's simulators share the
  * daemon's process and virtual clock. The API client keeps all of its own code (auth, the
  * rate-limit budget, retries, decoding, error classification); only the wire is left out, and
- * with it undici's request machinery (a Readable, an abort listener and a URL parse per request,
- * about a tenth of a replayed steady hour).
+ * with it undici's request machinery (a Readable, an abort listener and a URL parse per request).
  */
 export interface LocalRequest {
   method: string;

@@ -206,7 +206,7 @@ export function billingRecordsIn(database: Database, window: BillingWindow): Bil
   return recordsInWindow(database).all({ ...window });
 }
 
-// Read for every page the billing collector stores (a replayed day stores thousands).
+// Read for every page the billing collector stores.
 const recordsInWindow = perDatabase((database) =>
   database.db
     .select()

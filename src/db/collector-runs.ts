@@ -4,7 +4,7 @@ import type { Database } from './open.js';
 import { type CollectorOutcome, collectorRuns } from './schema.js';
 import { perDatabase } from './statements.js';
 
-// Prepared once per database: a replayed day runs thousands of collections.
+// Prepared once per database: every collection writes its run.
 const statements = perDatabase(({ sqlite }) => ({
   start: sqlite
     .prepare<{ account: string; collector: string; startedAt: number }>(
@@ -91,7 +91,7 @@ function runRow(run: FinishedRun): RunRow {
 /**
  * A run that is over, written in one statement: the row `startRun` then `finishRun` would leave.
  * A run shorter than its open row's delay (src/collectors/run.ts) never showed as going, and
- * one write instead of two is most of what keeping its books costs.
+ * it is written once, not opened and then closed.
  */
 export function recordRun(database: Database, run: FinishedRun): void {
   statements(database).record.run(runRow(run));

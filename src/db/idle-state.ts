@@ -3,10 +3,7 @@ import type { Database } from './open.js';
 import { type DecisionSource, idleEpisodes, podSnoozes, pods } from './schema.js';
 import { perDatabase } from './statements.js';
 
-/**
- * The columns of a stored sample (pod_samples) that idle detection reads. rules/idle-samples.ts
- * declares the same shape as its WindowSample, until it imports this one.
- */
+/** The columns of a stored sample (pod_samples) that idle detection reads. */
 export interface WindowSample {
   podId: string;
   observedAt: number;

@@ -6,7 +6,7 @@ const CAPACITY = 500;
 /**
  * What drizzle needs of a better-sqlite3 connection, with `prepare` remembered by SQL text: drizzle
  * builds the text again on every call and asks for a fresh statement each time, and preparing costs
- * more than running most of our queries (a replayed day prepared ~100,000 statements).
+ * more than running most of our queries.
  *
  * Only drizzle's queries go through here (`sqlite.prepare` stays uncached), and drizzle uses a
  * statement synchronously, right after preparing it, and never iterates it, so one statement per

@@ -1,3 +1,4 @@
+import type { AlertFields } from '../alerts/alert.js';
 import type { CommandLine } from './commands.js';
 
 /**
@@ -100,13 +101,4 @@ export interface RenderContext {
 }
 
 /** The alert as a template sees it: rule, labels, figures and when it fired. */
-export interface AlertData {
-  rule: string;
-  account: string;
-  severity: string;
-  summary: string;
-  labels: Record<string, string>;
-  details: Record<string, unknown>;
-  firedAt: number;
-  resolvedAt: number | null;
-}
+export type AlertData = AlertFields;

@@ -5,19 +5,12 @@
  * A telemetry gap (an UNKNOWN sample, or silence beyond the gap limit) restarts the evidence:
  * IDLE time before it no longer counts, so a stop never rests on idleness from before a blind spot.
  */
+import type { WindowSample } from '../db/idle-state.js';
 import type { SampleSeries } from '../db/sample-window.js';
 
 export type SampleClass = 'IDLE' | 'ACTIVE' | 'UNKNOWN';
 
-/** The columns of a stored sample (pod_samples) that idle detection reads. */
-export interface WindowSample {
-  podId: string;
-  observedAt: number;
-  state: 'known' | 'unknown';
-  uptimeS: number | null;
-  maxGpuUtil: number | null;
-  maxGpuMemoryUtil: number | null;
-}
+export type { WindowSample };
 
 /** IDLE when the busiest GPU is at or below the threshold; no runtime or no GPU figure is UNKNOWN. */
 export function classifySample(sample: WindowSample, utilThreshold: number): SampleClass {
@@ -135,7 +128,7 @@ function classAt(series: SampleSeries, i: number, utilThreshold: number): number
 /**
  * windowEvidence over a column store: no object per sample. The list of samples in the window
  * (for receipts and `why`) and the peaks (for findings) are built only when read, from the
- * arrays as they were at this call (columns only grow at the end; a rewrite swaps arrays).
+ * series' arrays taken at this call and the window's indices found by it.
  */
 export function seriesEvidence(series: SampleSeries, options: WindowOptions): WindowEvidence {
   const { from, to, gapLimitMs, utilThreshold } = options;
@@ -213,8 +206,7 @@ class SeriesEvidence implements WindowEvidence {
   readonly unknownNow: boolean;
   readonly latest: WindowSample | undefined;
   // Private (#): the evidence reads, compares and logs as its figures only. The arrays are the
-  // ones of this judgement (a rewrite of the series swaps in new ones); [lo, hi) the window's
-  // samples (lo -1: none).
+  // series' own, taken when judged; [lo, hi) the window's samples (lo -1: none).
   readonly #times: readonly number[];
   readonly #known: readonly number[];
   readonly #gpu: readonly number[];

@@ -1,18 +1,12 @@
 import type { ActionEvents } from '../actions/context.js';
 import type { ApiClient } from '../api/index.js';
 import type { NotificationContext, NotificationEvents } from '../channels/context.js';
-import type { Clock } from '../clock.js';
-import type { Config } from '../config/schema.js';
-import type { Database } from '../db/open.js';
 import type { AccountSnapshot } from '../db/snapshot.js';
 import type { EventSink } from '../events.js';
-import type { Logger } from '../log.js';
-import type { CommandLine } from '../messages/commands.js';
 import type { BudgetInputs } from '../rules/budget.js';
 import type { BudgetStatus } from '../rules/budget-status.js';
 import type { Finding, RuleName } from '../rules/finding.js';
 import type { Unjudged } from '../rules/unjudged.js';
-import type { InflightCounter } from '../scheduler/inflight.js';
 
 /** Events that a tick's steps emit, for tests (`await events.next('action:stopped')`) and metrics. */
 export interface EvaluationEvents extends ActionEvents, NotificationEvents {

@@ -31,8 +31,8 @@ export function readSnapshots(
 
 /**
  * The evaluation tick: read one snapshot per account, then every step in registry order on one
- * `now`; a failing step does not stop the rest. Loggers are made once (a replayed day has 1,440
- * ticks, and a child logger serialises its bindings).
+ * `now`; a failing step does not stop the rest. Loggers are made once, not per tick: a child
+ * logger serialises its bindings when it is made.
  */
 export class TickRunner {
   private readonly log: Logger;
