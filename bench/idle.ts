@@ -31,6 +31,7 @@ import { idleWindowSamples } from '../src/db/idle-state.js';
 import { type Database, openDatabase } from '../src/db/open.js';
 import { insertPodSamples, livePods, type PodInput, type PodSampleInput, syncPods } from '../src/db/pods.js';
 import { readAccountSnapshot } from '../src/db/snapshot.js';
+import { refillPeaks } from '../src/db/util-peaks.js';
 import { EventBus } from '../src/events.js';
 import { silentLogger } from '../src/log.js';
 import { BARE_COMMAND_LINE } from '../src/messages/commands.js';
@@ -110,6 +111,8 @@ function historyDatabase(days: number): { config: Config; db: Database; rows: nu
       fillHour.run({ from: hourStart, to: Math.min(NOW, hourStart + 60 * MINUTE), started: NOW - 30 * DAY }),
     );
   }
+  // Filled around the sample writer: what it keeps beside the samples is computed once here.
+  refillPeaks(db, ACCOUNT);
   const run = startRun(db, { account: ACCOUNT, collector: 'pods', startedAt: NOW - MINUTE / 2 });
   finishRun(db, run, { endedAt: NOW - MINUTE / 2 + 2_000, outcome: 'ok', rows: PODS });
   db.sqlite.pragma('wal_checkpoint(TRUNCATE)');

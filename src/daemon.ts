@@ -9,7 +9,6 @@ import { type RunReport, runCollector } from './collectors/run.js';
 import type { Config } from './config/schema.js';
 import type { DaemonEvents } from './daemon-events.js';
 import { recordAccounts } from './db/accounts.js';
-import { flushLiveFigures } from './db/alerts.js';
 import { recordDaemonClock } from './db/daemon-clock.js';
 import { databaseWriteFailure } from './db/errors.js';
 import type { Database } from './db/open.js';
@@ -252,24 +251,6 @@ export class Daemon {
   async close(): Promise<void> {
     this.abortRuns();
     await Promise.allSettled([...this.apis.values()].map((api) => api.close()));
-    this.flushAlertFigures();
     this.db.close();
-  }
-
-  /** Writes the figures of open alerts kept in memory (db/alert-figures.ts), so a restart reads them. */
-  private flushAlertFigures(): void {
-    this.writeOrLog('alert figures', 'the latest figures of open alerts could not be written', () =>
-      flushLiveFigures(this.db),
-    );
-  }
-
-  /** A write that must not stop its caller (closing, retention): a failure is noted as a write problem and logged. */
-  private writeOrLog(what: string, message: string, write: () => unknown): void {
-    try {
-      write();
-    } catch (error) {
-      this.noteWriteFailure(what, error);
-      this.options.log.error({ err: error }, message);
-    }
   }
 }

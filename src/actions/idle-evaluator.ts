@@ -43,6 +43,7 @@ async function evaluateAccount(ctx: ActionContext, snapshot: AccountSnapshot): P
   const input: IdleInput = {
     pods,
     series: snapshot.samples,
+    busy: snapshot.busy,
     rules,
     snoozes: snapshot.snoozes,
     now,

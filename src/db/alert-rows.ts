@@ -1,4 +1,3 @@
-import { type LiveFigures, liveFiguresOf } from './alert-figures.js';
 import type { Database } from './open.js';
 import type { alertFlaps, alerts } from './schema.js';
 import { perDatabase } from './statements.js';
@@ -9,9 +8,7 @@ export type FlapRecord = typeof alertFlaps.$inferSelect;
 /**
  * Alert rows read as arrays through statements prepared once, decoded here: every evaluation
  * tick reads the open alerts two or three times (state, pipeline, Alertmanager), and drizzle's
- * row mapping, above all JSON.parse of each alert's details, cost more than the reads. A JSON
- * column is parsed again only when its text changed since the row was last read, so a tick
- * parses each alert its rules refreshed once, not once per read.
+ * row mapping cost more than the reads.
  */
 export const ALERT_COLUMNS = `id, key, rule, account, severity, summary, labels, details, recipients,
   active_since, last_seen_at, fired_at, resolved_at, absent_since`;
@@ -48,119 +45,34 @@ type AlertRow = [
   absentSince: number | null,
 ];
 
-interface Parsed {
-  labels: string;
-  labelsValue: AlertRecord['labels'];
-  details: string;
-  detailsValue: AlertRecord['details'];
-  recipients: string | null;
-  recipientsValue: AlertRecord['recipients'];
-}
-
-/**
- * The last parse of each alert's JSON columns, by id, per database. Emptied when it grows past
- * this: resolved alerts are read for a while (announced ones, flap episodes) and then no more.
- */
-const PARSED_LIMIT = 20_000;
-const parsedOf = perDatabase(() => new Map<number, Parsed>());
-
-/**
- * The record of a row, as drizzle would map it. The JSON values may be shared with earlier reads
- * of an unchanged row: callers must not modify them (none does; alerts are rebuilt, not edited).
- */
-function toRecord(cache: Map<number, Parsed>, row: AlertRow, live: LiveFigures | undefined): AlertRecord {
-  const [id, key, rule, account, severity, summary, labels, stored, recipients] = row;
-  // The figures this process holds (alert-figures.ts) replace the row's older ones: their JSON
-  // text is then neither parsed nor kept.
-  const details = live === undefined ? stored : null;
-  let parsed = cache.get(id);
-  if (parsed === undefined) {
-    if (cache.size >= PARSED_LIMIT) cache.clear();
-    parsed = {
-      labels,
-      labelsValue: JSON.parse(labels),
-      details: details ?? '',
-      detailsValue: details === null ? DETAILS_NOT_READ : JSON.parse(details),
-      recipients,
-      recipientsValue: recipients === null ? null : JSON.parse(recipients),
-    };
-    cache.set(id, parsed);
-  } else {
-    if (parsed.labels !== labels) {
-      parsed.labels = labels;
-      parsed.labelsValue = JSON.parse(labels);
-    }
-    if (details !== null && parsed.details !== details) {
-      parsed.details = details;
-      parsed.detailsValue = JSON.parse(details);
-    }
-    if (parsed.recipients !== recipients) {
-      parsed.recipients = recipients;
-      parsed.recipientsValue = recipients === null ? null : JSON.parse(recipients);
-    }
-  }
+/** The record of a row, as drizzle would map it. */
+function toRecord(row: AlertRow): AlertRecord {
+  const [id, key, rule, account, severity, summary, labels, details, recipients] = row;
   return {
     id,
     key,
     rule,
     account,
     severity,
-    summary: live?.summary ?? summary,
-    labels: parsed.labelsValue,
-    details: stored === null ? DETAILS_NOT_READ : (live?.details ?? parsed.detailsValue),
-    recipients: parsed.recipientsValue,
+    summary,
+    labels: JSON.parse(labels),
+    details: details === null ? DETAILS_NOT_READ : JSON.parse(details),
+    recipients: recipients === null ? null : JSON.parse(recipients),
     activeSince: row[9],
-    lastSeenAt: live?.lastSeenAt ?? row[10],
+    lastSeenAt: row[10],
     firedAt: row[11],
     resolvedAt: row[12],
     absentSince: row[13],
   };
 }
 
-/**
- * Whether `labels` encode as the stored JSON text `stored` (JSON.stringify(labels) === stored),
- * without encoding them: folding a tick's findings asks this of every open alert every tick, and
- * the labels rarely change. Compared key by key, in order, with the parse of `stored` kept with
- * the records' (only string values: anything else is encoded to be sure).
- */
-export function labelsEncodeAs(database: Database, id: number, labels: AlertRecord['labels'], stored: string): boolean {
-  const cache = parsedOf(database);
-  let parsed = cache.get(id);
-  if (parsed === undefined || parsed.labels !== stored) {
-    if (parsed === undefined && cache.size >= PARSED_LIMIT) cache.clear();
-    parsed = parsed ?? {
-      labels: stored,
-      labelsValue: {},
-      details: '',
-      detailsValue: DETAILS_NOT_READ,
-      recipients: null,
-      recipientsValue: null,
-    };
-    parsed.labels = stored;
-    parsed.labelsValue = JSON.parse(stored);
-    cache.set(id, parsed);
-  }
-  const keys = Object.keys(parsed.labelsValue);
-  let index = 0;
-  for (const key in labels) {
-    const value = labels[key];
-    if (keys[index] !== key || typeof value !== 'string' || value !== parsed.labelsValue[key]) {
-      return JSON.stringify(labels) === stored;
-    }
-    index += 1;
-  }
-  return index === keys.length || JSON.stringify(labels) === stored;
-}
-
 /** A prepared read of alert rows (`sql` selects ALERT_COLUMNS), returning records. */
 export function alertRead<P extends unknown[]>(sql: string): (database: Database, ...params: P) => AlertRecord[] {
   const statement = perDatabase(({ sqlite }) => sqlite.prepare<P, AlertRow>(sql).raw());
-  return (database, ...params) => {
-    const cache = parsedOf(database);
-    return statement(database)
+  return (database, ...params) =>
+    statement(database)
       .all(...params)
-      .map((row) => toRecord(cache, row, liveFiguresOf(database, row[0], row[1], row[10])));
-  };
+      .map(toRecord);
 }
 
 const FLAP_COLUMNS = 'id, key, rule, account, since, last_change_at, noticed_at, settled_at';

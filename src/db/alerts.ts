@@ -7,7 +7,6 @@ import {
   alertRead,
   type FlapRecord,
   flapRead,
-  labelsEncodeAs,
 } from './alert-rows.js';
 import type { Database } from './open.js';
 import { alertFlaps } from './schema.js';
@@ -15,7 +14,6 @@ import { perDatabase } from './statements.js';
 
 export {
   applyLiveFigures,
-  flushLiveFigures,
   hasLiveFigures,
   type LiveFigures,
   writeAlertFigures,
@@ -175,25 +173,14 @@ export function refreshAlert(
 }
 
 /**
- * refreshAlert for an open episode as openAlertStates read it. Most ticks change only its
- * wording and figures: then nothing is written, and the figures are returned for the caller to
- * keep in memory once its transaction commits (alert-figures.ts says why and who reads them).
- * Otherwise (severity, labels or recipients changed, or the episode was judged absent since it
- * was last seen) the row is written whole, and undefined is returned: the row has the figures.
+ * refreshAlert for an open episode as openAlertStates read it: the row is written whole, in the
+ * caller's transaction, and undefined is returned (the row has the figures).
  */
 export function refreshOpenAlert(
   database: Database,
   stored: OpenAlertState,
   fields: Pick<AlertRecord, 'severity' | 'summary' | 'labels' | 'details' | 'recipients' | 'lastSeenAt'>,
 ): LiveFigures | undefined {
-  if (
-    stored.absentSince === null &&
-    fields.severity === stored.severity &&
-    labelsEncodeAs(database, stored.id, fields.labels, stored.labels) &&
-    (fields.recipients == null ? null : JSON.stringify(fields.recipients)) === stored.recipients
-  ) {
-    return { key: stored.key, summary: fields.summary, details: fields.details, lastSeenAt: fields.lastSeenAt };
-  }
   const [labels, details, recipients] = jsonColumns(fields);
   writes(database).refresh.run(
     fields.severity,

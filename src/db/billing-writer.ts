@@ -2,7 +2,6 @@ import { billsCompute, DayRollup } from './billing-days.js';
 import type { Database } from './open.js';
 import { BATCH_ROWS, RowBatch, valuesOf } from './row-batch.js';
 import type { BillingKind, BucketSize } from './schema.js';
-import { billedSpendChanged } from './spend.js';
 import { perDatabase } from './statements.js';
 
 /** One record of a billing route, as reported; `resourceId` is '' for `/billing` and `/billing/endpoints`. */
@@ -58,7 +57,7 @@ export class BucketWriter {
   deleted = 0;
 
   constructor(
-    private readonly database: Database,
+    database: Database,
     private readonly account: string,
     private readonly fetchedAt: number,
   ) {
@@ -186,7 +185,6 @@ export class BucketWriter {
   finish(): void {
     this.inserts.flush();
     this.rollup.finish();
-    if (this.written + this.deleted > 0) billedSpendChanged(this.database);
   }
 }
 

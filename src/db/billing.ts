@@ -1,16 +1,9 @@
 import { and, eq, gte, lt, type SQL, sql } from 'drizzle-orm';
-import {
-  dropDigest,
-  forgetStoredBuckets,
-  keepStoredBuckets,
-  type StoredBuckets,
-  storedBucketsIn,
-  writeDigest,
-} from './billing-digest.js';
+import { digestsIn, dropDigest, storedStartsIn, writeDigest } from './billing-digest.js';
 import { type BillingRecordInput, BucketWriter, type StoredBucket } from './billing-writer.js';
 import type { Database } from './open.js';
 import { type BillingKind, type BucketSize, billingBackfill, billingRecords } from './schema.js';
-import { cachedRead, perDatabase } from './statements.js';
+import { perDatabase } from './statements.js';
 
 export type { BillingRecordInput } from './billing-writer.js';
 
@@ -53,7 +46,6 @@ export function upsertBillingRecords(
       // The bucket no longer holds what its digest says was reported for it.
       const scope = { account, kind: record.kind, bucketSize: record.bucketSize };
       dropDigest(database, scope, record.startTime);
-      forgetStoredBuckets(database, scope);
     }
     writer.finish();
   });
@@ -104,11 +96,8 @@ export interface ReportedBucket {
  * simply stops appearing; keeping its old amount would count money that is not owed). Most of a
  * re-read window is unchanged: a bucket whose text has the digest stored with it
  * (billing-digest.ts) is skipped without making its records or reading its rows back; any other
- * is compared row by row, and only what differs is written. Which buckets are stored, and their
- * digests, come from what the last write of the route kept where it covers the window
- * (storedBucketsIn), else from disk. `inside` runs last inside the same transaction: bookkeeping
- * that commits with the rows (a backfill cursor), so that this transaction is the one that
- * commits and what it leaves can be kept.
+ * is compared row by row, and only what differs is written. `inside` runs last inside the same
+ * transaction: bookkeeping that commits with the rows (a backfill cursor).
  */
 export function replaceBillingBuckets(
   database: Database,
@@ -119,56 +108,32 @@ export function replaceBillingBuckets(
 ): { written: number; deleted: number } {
   const { kind, bucketSize, from, to } = window;
   const writer = new BucketWriter(database, window.account, fetchedAt);
-  // What the window holds once written is kept only if this transaction is the one that commits.
-  const outermost = !database.sqlite.inTransaction;
-  let after: StoredBuckets | undefined;
-  try {
-    database.transaction(() => {
-      const { starts: stored, digests } = storedBucketsIn(database, window, from, to);
-      const reported = new Set<number>();
-      const starts: number[] = [];
-      const kept = new Map<number, number>();
-      for (const bucket of buckets) {
-        const { startTime, digest } = bucket;
-        reported.add(startTime);
-        if (digest !== null) kept.set(startTime, digest);
-        const has = stored.has(startTime);
-        // The digest alone never deletes or keeps a row: a bucket without stored rows is written.
-        if (has && digest !== null && digests.get(startTime) === digest) {
-          starts.push(startTime);
-          continue;
-        }
-        const records = bucket.records();
-        writer.replaceBucket(kind, bucketSize, startTime, records, has);
-        if (records.length > 0) starts.push(startTime);
-        // A digest says the rows equal the text it hashed: rows written from records alone have none.
-        if (digest !== null) writeDigest(database, window, startTime, digest);
-        else if (digests.has(startTime)) dropDigest(database, window, startTime);
-      }
-      for (const startTime of stored) {
-        if (!reported.has(startTime)) writer.removeBucket(kind, bucketSize, startTime);
-      }
-      for (const startTime of digests.keys()) {
-        if (!reported.has(startTime)) dropDigest(database, window, startTime);
-      }
-      writer.finish();
-      inside?.();
-      // Oldest first, as a read from disk lists them (answers come oldest first: seldom sorted here).
-      if (!ascending(starts)) starts.sort((a, b) => a - b);
-      after = { starts: new Set(starts), digests: kept };
-    });
-  } catch (error) {
-    forgetStoredBuckets(database, window);
-    throw error;
-  }
-  if (outermost && after !== undefined) keepStoredBuckets(database, window, from, to, after);
-  else forgetStoredBuckets(database, window);
+  database.transaction(() => {
+    const stored = new Set(storedStartsIn(database, window, from, to));
+    const digests = digestsIn(database, window, from, to);
+    const reported = new Set<number>();
+    for (const bucket of buckets) {
+      const { startTime, digest } = bucket;
+      reported.add(startTime);
+      const has = stored.has(startTime);
+      // The digest alone never deletes or keeps a row: a bucket without stored rows is written.
+      if (has && digest !== null && digests.get(startTime) === digest) continue;
+      const records = bucket.records();
+      writer.replaceBucket(kind, bucketSize, startTime, records, has);
+      // A digest says the rows equal the text it hashed: rows written from records alone have none.
+      if (digest !== null) writeDigest(database, window, startTime, digest);
+      else if (digests.has(startTime)) dropDigest(database, window, startTime);
+    }
+    for (const startTime of stored) {
+      if (!reported.has(startTime)) writer.removeBucket(kind, bucketSize, startTime);
+    }
+    for (const startTime of digests.keys()) {
+      if (!reported.has(startTime)) dropDigest(database, window, startTime);
+    }
+    writer.finish();
+    inside?.();
+  });
   return { written: writer.written, deleted: writer.deleted };
-}
-
-function ascending(values: readonly number[]): boolean {
-  for (let i = 1; i < values.length; i++) if ((values[i] as number) < (values[i - 1] as number)) return false;
-  return true;
 }
 
 /** Records by bucket start, in the order the buckets first appear. */
@@ -263,14 +228,8 @@ export type BackfillKey = { account: string; kind: BillingKind; bucketSize: Buck
 export type BackfillProgress = typeof billingBackfill.$inferSelect;
 
 export function getBackfill(database: Database, key: BackfillKey): BackfillProgress | undefined {
-  return backfills.get(database, `${key.account}\u0000${key.kind}\u0000${key.bucketSize}`) ?? undefined;
+  return backfillStatements(database).read.get(key.account, key.kind, key.bucketSize) as BackfillProgress | undefined;
 }
-
-// Read by every budget each tick (where its history begins); written a few times per billing run.
-const backfills = cachedRead((database: Database, key: string): BackfillProgress | null => {
-  const [account, kind, bucketSize] = key.split('\u0000') as [string, BillingKind, BucketSize];
-  return (backfillStatements(database).read.get(account, kind, bucketSize) as BackfillProgress | undefined) ?? null;
-});
 
 /**
  * Starts a backfill that walks back from `from` to `targetStartTime`, or returns the one already
@@ -281,7 +240,6 @@ export function beginBackfill(
   key: BackfillKey,
   range: { from: number; targetStartTime: number },
 ): BackfillProgress {
-  backfills.invalidate(database);
   backfillStatements(database).begin.run(key.account, key.kind, key.bucketSize, range.from, range.targetStartTime);
   const progress = getBackfill(database, key);
   if (!progress) throw new Error(`begin billing backfill ${key.kind}/${key.bucketSize}: row vanished`);
@@ -293,12 +251,10 @@ export function beginBackfill(
  * replaying an older step is harmless; call it in the transaction that stored the window.
  */
 export function advanceBackfill(database: Database, key: BackfillKey, cursorStartTime: number): void {
-  backfills.invalidate(database);
   backfillStatements(database).advance.run(cursorStartTime, key.account, key.kind, key.bucketSize);
 }
 
 export function completeBackfill(database: Database, key: BackfillKey, doneAt: number): void {
-  backfills.invalidate(database);
   backfillStatements(database).complete.run(doneAt, key.account, key.kind, key.bucketSize);
 }
 

@@ -3,7 +3,7 @@ import { recordChanges } from './change-history.js';
 import { type LatestInput, latestUpsert } from './latest.js';
 import type { Database } from './open.js';
 import { type CatalogProduct, cpuTypes, dataCenters, gpuAvailability, gpuTypes } from './schema.js';
-import { cachedRead, dataVersion, perDatabase, placeholdersFor, rowWriter } from './statements.js';
+import { perDatabase, placeholdersFor, rowWriter } from './statements.js';
 
 export type GpuAvailabilityRecord = typeof gpuAvailability.$inferSelect;
 
@@ -52,11 +52,7 @@ const statements = perDatabase((database) => ({
 const keyOf = (row: { gpuTypeId: string; product: string; dataCenterId: string }) =>
   `${row.gpuTypeId}\u0000${row.product}\u0000${row.dataCenterId}`;
 
-/**
- * Records one catalog poll with change-only history (see recordChanges). The latest figures it
- * leaves are kept in memory for their readers once the poll is committed (at once outside a
- * transaction; never if it rolls back).
- */
+/** Records one catalog poll with change-only history (see recordChanges). */
 export function recordGpuAvailability(
   database: Database,
   account: string,
@@ -64,30 +60,17 @@ export function recordGpuAvailability(
   now: number,
 ): { changed: number; unchanged: number } {
   const s = statements(database);
-  let version = 0;
-  const { changed, unchanged, latest } = recordChanges<GpuAvailabilityInput, GpuAvailabilityRecord>(
+  return recordChanges<GpuAvailabilityInput, GpuAvailabilityRecord>(
     database,
     {
       touch: (row, at) => s.touch.run(at, row.account, row.gpuTypeId, row.product, row.dataCenterId, row.sinceAt),
       insert: s.insert,
     },
-    () => {
-      version = dataVersion(database);
-      // The collector has just read the latest rows (kept for the idle rule): unless anything
-      // wrote since, they are what is stored, and comparing with them spares reading them again.
-      const stored = latestCached.peek(database, account) ?? s.latest.all(account);
-      // Every poll moves last_seen_at, which the latest rows carry.
-      latestCached.invalidate(database);
-      return new Map(stored.map((row) => [keyOf(row), row]));
-    },
+    () => new Map(s.latest.all(account).map((row) => [keyOf(row), row])),
     observations,
     { key: keyOf, row: (observation) => ({ account, ...observation }), same: sameFigures },
     now,
   );
-  // Each poll touches every row, and reading the whole history again after it was most of the
-  // catalog's cost.
-  if (latest) database.afterCommit(() => latestCached.remember(database, account, latest, version));
-  return { changed, unchanged };
 }
 
 function sameFigures(previous: GpuAvailabilityRecord, observation: GpuAvailabilityInput): boolean {
@@ -95,18 +78,9 @@ function sameFigures(previous: GpuAvailabilityRecord, observation: GpuAvailabili
   return true;
 }
 
-// Read by the idle rule's scarcity guard on every tick, and by the catalog metrics and status
-// page; it changes with each catalog poll (every few minutes).
-const latestCached = cachedRead((database: Database, account: string): GpuAvailabilityRecord[] =>
-  statements(database).latest.all(account),
-);
-
-/**
- * The current figures of every GPU type, product and data center of an account. Shared between
- * callers until the next catalog poll: do not modify.
- */
+/** The current figures of every GPU type, product and data center of an account. */
 export function latestGpuAvailability(database: Database, account: string): GpuAvailabilityRecord[] {
-  return latestCached.get(database, account);
+  return statements(database).latest.all(account);
 }
 
 /** Every change of one GPU type's figures, oldest first. */

@@ -19,10 +19,7 @@ export interface HistoryStatements<Row extends HistoryRow> {
  * figures are unchanged only moves its latest row's last_seen_at; any change starts a new row
  * at `now`. One transaction for the whole poll. `latest` reads the latest row of every item
  * (keyed as `item.key` keys an observation) once, inside that transaction: comparing in memory
- * costs far less than a lookup per item; it lists them in key order, as the latest queries do.
- * Returns the latest rows as the poll leaves them, in the same order (what `latest` would read
- * once the poll is committed; undefined when a stored row is newer than `now`), so a reader's
- * cache can take them instead of reading the history again.
+ * costs far less than a lookup per item.
  */
 export function recordChanges<Observation, Row extends HistoryRow>(
   database: Database,
@@ -35,41 +32,23 @@ export function recordChanges<Observation, Row extends HistoryRow>(
     same(previous: Row, observation: Observation): boolean;
   },
   now: number,
-): { changed: number; unchanged: number; latest: Row[] | undefined } {
+): { changed: number; unchanged: number } {
   let changed = 0;
   let items = 0;
-  let after: Row[] | undefined;
-  // A stored row newer than `now` (a clock set back) stays the latest: then the poll's rows are not.
-  let newerStored = false;
   database.transaction(() => {
     const stored = latest();
-    const written = new Map<string, Row>();
     for (const [key, observation] of lastOfEachKey(observations, item.key)) {
       items += 1;
       const previous = stored.get(key);
       if (previous && item.same(previous, observation)) {
         statements.touch(previous, now);
-        written.set(key, { ...previous, lastSeenAt: Math.max(previous.lastSeenAt, now) });
       } else {
-        if (previous && previous.sinceAt > now) newerStored = true;
-        const row = { ...item.row(observation), sinceAt: now, lastSeenAt: now } as Row;
-        statements.insert(row);
-        written.set(key, row);
+        statements.insert({ ...item.row(observation), sinceAt: now, lastSeenAt: now } as Row);
         changed += 1;
       }
     }
-    if (!newerStored) {
-      // A Map keeps the place of a key set again: only items new to the history need sorting in.
-      const merged = new Map(stored);
-      let added = false;
-      for (const [key, row] of written) {
-        if (!merged.has(key)) added = true;
-        merged.set(key, row);
-      }
-      after = added ? inKeyOrder(merged) : [...merged.values()];
-    }
   });
-  return { changed, unchanged: items - changed, latest: after };
+  return { changed, unchanged: items - changed };
 }
 
 /**
@@ -83,12 +62,4 @@ function lastOfEachKey<Observation>(
   const last = new Map<string, Observation>();
   for (const observation of observations) last.set(key(observation), observation);
   return last;
-}
-
-/**
- * The rows of recordChanges' `latest` in the order of their keys, which is the order of the
- * history's key columns (the keys join them with NUL), as the latest queries return them.
- */
-function inKeyOrder<Row>(latest: ReadonlyMap<string, Row>): Row[] {
-  return [...latest.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, row]) => row);
 }

@@ -2,7 +2,7 @@ import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { type LatestInput, trackedSync } from './latest.js';
 import type { Database } from './open.js';
 import { clusters } from './schema.js';
-import { inventoryRead, perDatabase } from './statements.js';
+import { perDatabase } from './statements.js';
 
 export type ClusterRecord = typeof clusters.$inferSelect;
 export type ClusterInput = LatestInput<typeof clusters>;
@@ -10,12 +10,11 @@ export type ClusterInput = LatestInput<typeof clusters>;
 /** The latest `GET /clusters` of an account: upserts every cluster, marks the missing ones gone. */
 export const syncClusters = trackedSync(clusters, 'clusterId');
 
-/** The account's live items, by id. Shared between callers (kept until the inventory is written): do not modify. */
+/** The account's live items, by id. */
 export function liveClusters(database: Database, account: string): readonly ClusterRecord[] {
-  return liveClusterRecords.get(database, account);
+  return liveQuery(database).all({ account });
 }
 
-// Prepared once: read again after every write of the table (each poll moves last_seen_at).
 const liveQuery = perDatabase((database) =>
   database.db
     .select()
@@ -23,9 +22,4 @@ const liveQuery = perDatabase((database) =>
     .where(and(eq(clusters.account, sql.placeholder('account')), isNull(clusters.goneAt)))
     .orderBy(asc(clusters.clusterId))
     .prepare(),
-);
-
-const liveClusterRecords = inventoryRead(
-  (database: Database, account: string): readonly ClusterRecord[] => liveQuery(database).all({ account }),
-  [clusters],
 );

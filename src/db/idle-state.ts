@@ -1,7 +1,7 @@
 import { and, eq, getTableColumns, gt, isNull, sql } from 'drizzle-orm';
 import type { Database } from './open.js';
 import { type DecisionSource, idleEpisodes, podSnoozes, pods } from './schema.js';
-import { cachedRead, perDatabase } from './statements.js';
+import { perDatabase } from './statements.js';
 
 /** The columns of a stored sample (pod_samples) that idle detection reads. */
 export interface WindowSample {
@@ -34,26 +34,13 @@ export function idleWindowSamples(database: Database, account: string, from: num
   return windowStatement(database).all(account, from, to);
 }
 
-/**
- * The open episodes of each account, kept until an episode is written (openEpisode,
- * updateEpisode) or another connection commits: read every tick, they change only when a Pod
- * becomes idle or stops being so.
- */
-const heldEpisodes = cachedRead(
-  (database: Database, account: string): ReadonlyMap<string, IdleEpisodeRecord> =>
-    new Map(
-      tickReads(database)
-        .openEpisodes.all({ account })
-        .map((row) => [row.podId, row]),
-    ),
-);
-
-/**
- * The open (not ended) episode of each Pod of the account. Shared between callers until an
- * episode is written: do not modify (the idle rule used to copy its hundreds of entries every tick).
- */
+/** The open (not ended) episode of each Pod of the account. */
 export function openEpisodes(database: Database, account: string): ReadonlyMap<string, IdleEpisodeRecord> {
-  return heldEpisodes.get(database, account);
+  return new Map(
+    tickReads(database)
+      .openEpisodes.all({ account })
+      .map((row) => [row.podId, row]),
+  );
 }
 
 /** Every column of idle_episodes under its record name (all plain values: nothing to decode). */
@@ -86,7 +73,6 @@ export function allOpenEpisodes(database: Database): IdleEpisodeRecord[] {
 
 /** Opens an episode; a second open episode of the same Pod is refused by the database (unique index). */
 export function openEpisode(database: Database, episode: typeof idleEpisodes.$inferInsert): void {
-  heldEpisodes.invalidate(database);
   episodeWrites(database).insert.run({
     ...episode,
     notifiedAt: episode.notifiedAt ?? null,
@@ -143,7 +129,6 @@ type EpisodeChange = Partial<
 
 /** Moves an open episode on; a change to an episode already ended is refused (history is not rewritten). */
 export function updateEpisode(database: Database, key: EpisodeKey, change: EpisodeChange): void {
-  heldEpisodes.invalidate(database);
   // Only what the change names (drizzle's .set() skips undefined values the same way).
   const changed = Object.keys(change).filter((name) => change[name as keyof EpisodeChange] !== undefined);
   if (changed.length === 0) throw new Error(`update idle episode ${key.account}/${key.podId}: nothing to change`);
@@ -170,35 +155,11 @@ export function snoozePod(database: Database, snooze: typeof podSnoozes.$inferIn
       },
     })
     .run();
-  heldSnoozes.invalidate(database);
 }
 
-/** The snoozes read at `from`, which every `now` in [from, validUntil) reads alike. */
-interface SnoozeReading {
-  from: number;
-  /** The earliest end among them: until then none has ended, and no other can start without a write. */
-  validUntil: number;
-  active: ReadonlyMap<string, number>;
-}
-
-// Per account until a snooze is written here (snoozePod) or another connection commits (the CLI's
-// `snooze`), while the idle rule asks every tick and a snooze is rare: most ticks read none.
-const heldSnoozes = cachedRead((_database: Database, _account: string): { reading?: SnoozeReading } => ({}));
-
-/**
- * The Pods of the account snoozed beyond `now`, and until when. The same map while no snooze is
- * written and none of them ends: shared between callers, do not modify.
- */
+/** The Pods of the account snoozed beyond `now`, and until when. */
 export function activeSnoozes(database: Database, account: string, now: number): ReadonlyMap<string, number> {
-  const kept = heldSnoozes.get(database, account);
-  const last = kept.reading;
-  if (last && now >= last.from && now < last.validUntil) return last.active;
-  const rows = tickReads(database).activeSnoozes.all(account, now);
-  // Spread into Math.min, many snoozes would be as many arguments.
-  const validUntil = rows.reduce((min, [, until]) => Math.min(min, until), Number.POSITIVE_INFINITY);
-  const active = new Map(rows);
-  kept.reading = { from: now, validUntil, active };
-  return active;
+  return new Map(tickReads(database).activeSnoozes.all(account, now));
 }
 
 /** The snoozes of a Pod id that last beyond `now`, per account, alphabetically. */

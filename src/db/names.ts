@@ -1,6 +1,6 @@
 import type { Database } from './open.js';
 import type { BillingKind } from './schema.js';
-import { inventoryRead, perDatabase } from './statements.js';
+import { perDatabase } from './statements.js';
 
 const NAME_SOURCES: Partial<Record<BillingKind, { table: string; id: string }>> = {
   pods: { table: 'pods', id: 'pod_id' },
@@ -22,15 +22,9 @@ const nameStatements = perDatabase(({ sqlite }) => {
 
 /** The name of every resource of a billing kind ever seen (gone ones too), by id. */
 export function resourceNames(database: Database, account: string, kind: BillingKind): ReadonlyMap<string, string> {
-  return names.get(database, `${kind}\u0000${account}`);
-}
-
-// Read by every budget and cost metric each tick: kept until the inventory is written again.
-const names = inventoryRead((database: Database, key: string): ReadonlyMap<string, string> => {
-  const [kind, account] = key.split('\u0000') as [BillingKind, string];
   const rows = nameStatements(database).get(kind)?.all(account) ?? [];
   return new Map(rows.map((row) => [row.id, row.name]));
-});
+}
 
 const gpuNames = perDatabase(({ sqlite }) =>
   sqlite.prepare<[string], { id: string; name: string }>(

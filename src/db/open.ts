@@ -18,13 +18,6 @@ export interface Database {
   db: Db;
   /** Runs `fn` in one transaction (a savepoint when nested); `fn` must not await. */
   transaction<T>(fn: () => T): T;
-  /**
-   * Runs `fn` once what was written so far is committed: at once outside a transaction, after
-   * the outermost commit inside one made by `transaction`, never if it (or the savepoint `fn` was
-   * registered in) rolls back. Inside a transaction begun some other way, never: a writer that
-   * keeps what it wrote in memory then simply reads it again.
-   */
-  afterCommit(fn: () => void): void;
   /** Tags of the migrations this open applied, oldest first. */
   applied: readonly string[];
   /** How many migrations the database has now. */
@@ -212,41 +205,10 @@ function configure(sqlite: BetterSqlite3.Database, path: string, log: Logger): v
 
 /**
  * One better-sqlite3 transaction function for the connection, handed each body to run: making a
- * new one per call builds four wrappers and their properties every time (about 3 % of a replayed
- * day, which opens several transactions a virtual minute). Nesting still becomes a savepoint, as
- * the wrapper checks for an open transaction when called, not when made. It also keeps the
- * after-commit callbacks of the transaction under way (see Database.afterCommit).
+ * new one per call builds four wrappers and their properties every time. Nesting still becomes a
+ * savepoint, as the wrapper checks for an open transaction when called, not when made.
  */
-export function transactionsOf(sqlite: BetterSqlite3.Database): Pick<Database, 'transaction' | 'afterCommit'> {
+export function transactionsOf(sqlite: BetterSqlite3.Database): Pick<Database, 'transaction'> {
   const run = sqlite.transaction((fn: () => unknown) => fn());
-  /** The callbacks of the outermost transaction made here, while it runs. */
-  let committing: Array<() => void> | undefined;
-  const transaction = <T>(fn: () => T): T => {
-    if (sqlite.inTransaction) {
-      const outer = committing;
-      const mark = outer?.length ?? 0;
-      try {
-        return run(fn) as T;
-      } catch (error) {
-        // The savepoint rolled back: so did what its callbacks were to keep.
-        if (outer !== undefined) outer.length = mark;
-        throw error;
-      }
-    }
-    const callbacks: Array<() => void> = [];
-    committing = callbacks;
-    let result: T;
-    try {
-      result = run(fn) as T;
-    } finally {
-      committing = undefined;
-    }
-    for (const callback of callbacks) callback();
-    return result;
-  };
-  const afterCommit = (fn: () => void): void => {
-    if (!sqlite.inTransaction) fn();
-    else committing?.push(fn);
-  };
-  return { transaction, afterCommit };
+  return { transaction: <T>(fn: () => T): T => run(fn) as T };
 }

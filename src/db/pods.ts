@@ -1,10 +1,10 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { type SyncResult, trackedSync, type UnreadableItems } from './latest.js';
 import type { Database } from './open.js';
-import { type PodInput, podListPoll, podListSyncing, podListWritten } from './pod-list.js';
-import { markSamplesWritten } from './sample-window.js';
+import { type PodInput, podListPoll, podListSyncing } from './pod-list.js';
 import { pods, type SampleState } from './schema.js';
-import { inventoryChanged, perDatabase } from './statements.js';
+import { perDatabase } from './statements.js';
+import { writeFollowingPeaks } from './util-peaks.js';
 
 export { livePods, type PodInput, type PodRecord, podListPolledAt, podsLastSeenAt } from './pod-list.js';
 
@@ -24,7 +24,6 @@ const podWrites = perDatabase(({ sqlite }) => ({
 
 function writePoll(database: Database, account: string, seenAt: number, syncedAt: number): void {
   podWrites(database).pollRow.run(account, seenAt, syncedAt);
-  podListWritten(database, account, { seenAt, syncedAt });
 }
 
 /**
@@ -39,9 +38,9 @@ export function syncPods(
   unreadable?: UnreadableItems,
 ): SyncResult {
   const writes = podWrites(database);
-  const poll = podListPoll(database, account);
-  const change = podListSyncing(database, account, items, unreadable, poll);
   return database.transaction(() => {
+    const poll = podListPoll(database, account);
+    const change = podListSyncing(database, account, items, unreadable, poll);
     if (change === 'none' && poll !== undefined) {
       // The list is the stored live Pods, column for column, each row written by the latest
       // sync (pod-list.ts compared them): the usual minute. No row changes; no Pod is missing.
@@ -51,9 +50,7 @@ export function syncPods(
     if (change === 'seen') {
       // Only last_seen_at would move (some rows were not written by the latest sync): all of
       // them move, in one statement.
-      inventoryChanged(database, pods);
       writes.seen.run(now, account);
-      inventoryChanged(database, pods);
       writePoll(database, account, now, now);
       return { upserted: items.length, gone: [] };
     }
@@ -132,23 +129,19 @@ function perGpuList(stored: string | null, max: number | null): number[] | null 
 /** Stores samples (a re-sent sample replaces itself); the busiest-GPU figures are derived here, once. */
 export function insertPodSamples(database: Database, account: string, samples: readonly PodSampleInput[]): number {
   const writes = sampleWrites(database);
-  let oldest = Number.POSITIVE_INFINITY;
-  const rows = samples.map((sample) => {
-    oldest = Math.min(oldest, sample.observedAt);
-    return {
-      account,
-      podId: sample.podId,
-      observedAt: sample.observedAt,
-      known: sample.state === 'known' ? 1 : 0,
-      uptimeS: sample.uptimeS,
-      gpuUtil: perGpuColumn(sample.gpuUtil),
-      gpuMemoryUtil: perGpuColumn(sample.gpuMemoryUtil),
-      maxGpuUtil: maxOf(sample.gpuUtil),
-      maxGpuMemoryUtil: maxOf(sample.gpuMemoryUtil),
-      cpuUtil: sample.cpuUtil,
-      memoryUtil: sample.memoryUtil,
-    };
-  });
+  const rows = samples.map((sample) => ({
+    account,
+    podId: sample.podId,
+    observedAt: sample.observedAt,
+    known: sample.state === 'known' ? 1 : 0,
+    uptimeS: sample.uptimeS,
+    gpuUtil: perGpuColumn(sample.gpuUtil),
+    gpuMemoryUtil: perGpuColumn(sample.gpuMemoryUtil),
+    maxGpuUtil: maxOf(sample.gpuUtil),
+    maxGpuMemoryUtil: maxOf(sample.gpuMemoryUtil),
+    cpuUtil: sample.cpuUtil,
+    memoryUtil: sample.memoryUtil,
+  }));
   // Written in key order: each row then lands after the last one, so SQLite appends to the
   // table's last page instead of splitting pages all over the minute's range. The sort is
   // stable, so a sample listed twice is replaced by its later copy, as in list order.
@@ -159,15 +152,20 @@ export function insertPodSamples(database: Database, account: string, samples: r
     values.push(row.account, row.podId, row.observedAt, row.known, row.uptimeS, row.gpuUtil, row.gpuMemoryUtil);
     values.push(row.maxGpuUtil, row.maxGpuMemoryUtil, row.cpuUtil, row.memoryUtil);
   }
-  // The window is handed the very rows written, so it holds what a read back would.
-  markSamplesWritten(database, account, oldest, rows);
-  database.transaction(() => {
-    let at = 0;
-    for (let size = SAMPLE_BATCH; size >= 1; size /= 2) {
-      const width = size * SAMPLE_WIDTH;
-      for (; values.length - at >= width; at += width) writes(size).run(values.slice(at, at + width));
-    }
+  // Each key once, as stored: of a sample listed twice, the later copy.
+  const stored = ordered.filter((row, i) => {
+    const after = ordered[i + 1];
+    return after === undefined || after.observedAt !== row.observedAt || after.podId !== row.podId;
   });
+  database.transaction(() =>
+    writeFollowingPeaks(database, account, stored, () => {
+      let at = 0;
+      for (let size = SAMPLE_BATCH; size >= 1; size /= 2) {
+        const width = size * SAMPLE_WIDTH;
+        for (; values.length - at >= width; at += width) writes(size).run(values.slice(at, at + width));
+      }
+    }),
+  );
   return samples.length;
 }
 

@@ -4,7 +4,7 @@ import { pruneUsedLinks } from './links.js';
 import { pruneFinishedMessages } from './notifications.js';
 import type { Database } from './open.js';
 import { perDatabase } from './statements.js';
-import { workerSamplesChanged } from './waste.js';
+import { dropPeaksBefore } from './util-peaks.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -132,6 +132,7 @@ export function applyRetention(database: Database, policy: RetentionPolicy, now:
       result.rolled5m += s.rollup5m.run(range).changes;
       result.rolled1h += s.rollup1h.run(range).changes;
       result.rawSamplesDeleted += s.deleteRaw.run(range).changes;
+      dropPeaksBefore(database, account, rawCutoff);
     });
   }
   for (const account of distinctAccounts(database.sqlite, 'pod_samples_5m')) {
@@ -142,7 +143,6 @@ export function applyRetention(database: Database, policy: RetentionPolicy, now:
   }
   for (const account of distinctAccounts(database.sqlite, 'endpoint_worker_samples')) {
     result.workerSamplesDeleted += s.deleteWorkerSamples.run({ account, cutoff: now - policy.rawSamplesMs }).changes;
-    workerSamplesChanged(database);
   }
   result.collectorRunsDeleted = s.deleteRuns.run({ cutoff: now - policy.rawSamplesMs }).changes;
   result.usedLinksDeleted = pruneUsedLinks(database, now - policy.usedLinksMs);

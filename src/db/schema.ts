@@ -7,5 +7,6 @@ export * from './tables/idle.js';
 export * from './tables/inventory.js';
 export * from './tables/links.js';
 export * from './tables/outbox.js';
+export * from './tables/plan-changes.js';
 export * from './tables/pods.js';
 export * from './tables/stock.js';

@@ -2,8 +2,7 @@ import { and, asc, eq, gte, isNull, lte, sql } from 'drizzle-orm';
 import { type LatestInput, trackedSync } from './latest.js';
 import type { Database } from './open.js';
 import { endpoints, endpointWorkerSamples } from './schema.js';
-import { inventoryRead, perDatabase, placeholdersFor, replaceOnConflict, rowWriter } from './statements.js';
-import { workerSamplesChanged } from './waste.js';
+import { perDatabase, placeholdersFor, replaceOnConflict, rowWriter } from './statements.js';
 
 export type EndpointRecord = typeof endpoints.$inferSelect;
 export type EndpointInput = LatestInput<typeof endpoints>;
@@ -14,12 +13,11 @@ export type WorkerSampleInput = Omit<WorkerSampleRecord, 'account'>;
 /** The latest `GET /serverless` of an account: upserts every endpoint, marks the missing ones gone. */
 export const syncEndpoints = trackedSync(endpoints, 'endpointId');
 
-/** The account's live items, by id. Shared between callers (kept until the inventory is written): do not modify. */
+/** The account's live items, by id. */
 export function liveEndpoints(database: Database, account: string): readonly EndpointRecord[] {
-  return liveEndpointRecords.get(database, account);
+  return liveQuery(database).all({ account });
 }
 
-// Prepared once: read again after every write of the table (each poll moves last_seen_at).
 const liveQuery = perDatabase((database) =>
   database.db
     .select()
@@ -27,11 +25,6 @@ const liveQuery = perDatabase((database) =>
     .where(and(eq(endpoints.account, sql.placeholder('account')), isNull(endpoints.goneAt)))
     .orderBy(asc(endpoints.endpointId))
     .prepare(),
-);
-
-const liveEndpointRecords = inventoryRead(
-  (database: Database, account: string): readonly EndpointRecord[] => liveQuery(database).all({ account }),
-  [endpoints],
 );
 
 const insertSample = perDatabase((database) =>
@@ -56,7 +49,6 @@ export function insertWorkerSamples(
   samples: readonly WorkerSampleInput[],
 ): number {
   const insert = insertSample(database);
-  workerSamplesChanged(database);
   database.transaction(() => {
     for (const sample of samples) insert({ ...sample, account });
   });

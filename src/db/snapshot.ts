@@ -3,10 +3,10 @@ import { lastSuccessAt } from './collector-runs.js';
 import { activeSnoozes, type IdleEpisodeRecord, openEpisodes } from './idle-state.js';
 import type { Database } from './open.js';
 import { livePods, type PodRecord } from './pods.js';
-import { type SampleSeries, sampleWindow } from './sample-window.js';
+import { type SampleActivity, type SampleSeries, sampleActivity, sampleWindow } from './sample-window.js';
 import { type CapacitySnapshot, readCapacitySnapshot } from './snapshot-capacity.js';
 import { readWasteSnapshot, type WasteSnapshot, type WasteWindow } from './snapshot-waste.js';
-import { oneDataVersion } from './statements.js';
+import { busiestSince } from './util-peaks.js';
 
 /**
  * What one evaluation tick knows of one account, read once at the tick's start and dropped when
@@ -19,9 +19,19 @@ export interface AccountSnapshot {
   readonly now: number;
   /** The Pods of the latest poll. */
   readonly pods: readonly PodRecord[];
-  /** Each Pod's samples observed from `samplesFrom` (or a little earlier) up to `now`, oldest first. */
+  /**
+   * Each Pod's samples observed from `samplesFrom` (or a little earlier) up to `now`, oldest
+   * first; none for the Pods in `busy`.
+   */
   readonly samples: ReadonlyMap<string, SampleSeries>;
+  /**
+   * Pods with a known sample in [busy.from, now] whose busiest GPU is above `busy.above`, no
+   * sample newer than `now`, and no open idle episode (whose end would show the window's samples).
+   */
+  readonly busy: ReadonlySet<string>;
   readonly samplesFrom: number;
+  /** Per Pod with a sample observed from `activityFrom` on, the ends of its samples since (empty: not asked). */
+  readonly activity: ReadonlyMap<string, SampleActivity>;
   /** When the Pod collector last succeeded for the account (null: never). */
   readonly podsPolledAt: number | null;
   /** Open idle episodes by Pod. */
@@ -38,6 +48,13 @@ export interface AccountSnapshot {
 export interface SnapshotWindow {
   now: number;
   samplesFrom: number;
+  /**
+   * Which Pods are busy enough to need no samples: a known busiest-GPU figure above `above`
+   * observed from `from` on (null: none is, every Pod's samples are read).
+   */
+  busy: { from: number; above: number } | null;
+  /** Where the samples' ends per Pod are summed from (null: by no rule, nothing is read). */
+  activityFrom: number | null;
   /** null: the waste rule is off, nothing of it is read. */
   waste: WasteWindow | null;
   /** The capacity watch list (its histories are read for the accounts each watch covers). */
@@ -46,21 +63,32 @@ export interface SnapshotWindow {
 
 /** Reads one account's snapshot with a handful of plain queries. */
 export function readAccountSnapshot(database: Database, account: string, window: SnapshotWindow): AccountSnapshot {
-  // Every read is synchronous: one data_version check for all their cached reads.
-  return oneDataVersion(database, () => read(database, account, window));
+  // One read transaction: every query sees the same commit, whatever another connection writes meanwhile.
+  return database.transaction(() => read(database, account, window));
 }
 
 function read(database: Database, account: string, window: SnapshotWindow): AccountSnapshot {
   const { now, samplesFrom } = window;
   const pods = livePods(database, account);
+  const episodes = openEpisodes(database, account);
+  const busy = new Set<string>();
+  if (window.busy !== null) {
+    for (const [podId, figures] of busiestSince(database, account, window.busy.from)) {
+      if (figures.maxGpuUtil > window.busy.above && figures.latestKnownAt <= now && !episodes.has(podId)) {
+        busy.add(podId);
+      }
+    }
+  }
   return {
     account,
     now,
     pods,
-    samples: sampleWindow(database, account, samplesFrom, now),
+    samples: sampleWindow(database, account, samplesFrom, now, busy),
+    busy,
     samplesFrom,
+    activity: window.activityFrom === null ? new Map() : sampleActivity(database, account, window.activityFrom),
     podsPolledAt: lastSuccessAt(database, account, 'pods'),
-    openEpisodes: openEpisodes(database, account),
+    openEpisodes: episodes,
     snoozes: activeSnoozes(database, account, now),
     waste: window.waste && readWasteSnapshot(database, account, pods, window.waste, now),
     capacity: readCapacitySnapshot(database, account, window.capacityWatches),

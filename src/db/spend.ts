@@ -1,8 +1,7 @@
 import { bucketFloor } from './buckets.js';
 import type { Database } from './open.js';
 import type { BillingKind, BucketSize } from './schema.js';
-import { cachedRead, perDatabase } from './statements.js';
-import { billedComputeChanged } from './waste.js';
+import { perDatabase } from './statements.js';
 
 /** One billed resource's spend in a budget period and in a burn-rate window. */
 export interface ResourceSpend {
@@ -84,9 +83,9 @@ function union(ranges: Array<[number, number]>): Array<[number, number]> {
  * Spend per resource of one billing kind: the same figures as a sum over every bucket starting
  * in [min(periodStart, windowStart), periodEnd), with the UTC days that lie wholly after the
  * period's or the window's start read from the daily rollup (about 30 rows per resource for a
- * month) and only the part of a day a boundary cuts read bucket by bucket.
+ * month) and only the part of a day a boundary cuts read bucket by bucket. Ordered by resource id.
  */
-function readSpend(database: Database, query: SpendQuery): ResourceSpend[] {
+export function spendByResource(database: Database, query: SpendQuery): readonly ResourceSpend[] {
   const s = statements(database);
   const from = Math.min(query.periodStart, query.windowStart);
   const to = query.periodEnd;
@@ -120,40 +119,9 @@ function readSpend(database: Database, query: SpendQuery): ResourceSpend[] {
   );
 }
 
-// Read by every budget, waste rule and spend metric each tick; billing changes a few times an hour.
-// Keyed by the query's fields joined with NUL (an account name, a kind and a bucket size never
-// hold one, the rest are numbers): building the key is the whole cost of a kept reading.
-const cached = cachedRead((database: Database, key: string): readonly ResourceSpend[] => {
-  const [account, kind, bucketSize, periodStart, periodEnd, windowStart] = key.split('\u0000');
-  return readSpend(database, {
-    account: account as string,
-    kind: kind as BillingKind,
-    bucketSize: bucketSize as BucketSize,
-    periodStart: Number(periodStart),
-    periodEnd: Number(periodEnd),
-    windowStart: Number(windowStart),
-  });
-});
-
-/** Spend per resource of one billing kind, ordered by resource id. Shared between callers: do not modify. */
-export function spendByResource(database: Database, query: SpendQuery): readonly ResourceSpend[] {
-  const { account, kind, bucketSize, periodStart, periodEnd, windowStart } = query;
-  return cached.get(
-    database,
-    `${account}\u0000${kind}\u0000${bucketSize}\u0000${periodStart}\u0000${periodEnd}\u0000${windowStart}`,
-  );
-}
-
-/** Called by every writer of billing_records and billing_days (src/db/billing.ts). */
-export function billedSpendChanged(database: Database): void {
-  cached.invalidate(database);
-  billedComputeChanged(database);
-}
-
 /**
  * Spend per resource of one kind billed from `windowStart` up to `now`, keyed by resource id:
- * the recent billed rate the waste rules and the burn-rate metric work from. The same reading
- * gives the same map: shared between callers, do not modify.
+ * the recent billed rate the waste rules and the burn-rate metric work from.
  */
 export function spendSince(
   database: Database,
@@ -161,8 +129,7 @@ export function spendSince(
 ): ReadonlyMap<string, ResourceSpend> {
   const { account, kind, bucketSize, now, windowStart } = since;
   // Buckets starting at or before `now` are those starting at or before the start of the bucket
-  // holding it (every stored bucket starts on a boundary: the billing read refuses any other), so
-  // the cached figures hold for the whole bucket instead of missing on every tick as `now + 1` did.
+  // holding it (every stored bucket starts on a boundary: the billing read refuses any other).
   const periodEnd = bucketFloor(now, bucketSize) + 1;
   const rows = spendByResource(database, {
     account,
@@ -172,14 +139,5 @@ export function spendSince(
     periodEnd,
     windowStart,
   });
-  let byId = byResourceId.get(rows);
-  if (byId === undefined) {
-    byId = new Map(rows.map((row) => [row.resourceId, row]));
-    byResourceId.set(rows, byId);
-  }
-  return byId;
+  return new Map(rows.map((row) => [row.resourceId, row]));
 }
-
-// The map of each cached reading, made once: the same reading then gives the very same map, which
-// lets the waste rules tell an unchanged input by identity (and spares a map per rule per tick).
-const byResourceId = new WeakMap<readonly ResourceSpend[], ReadonlyMap<string, ResourceSpend>>();

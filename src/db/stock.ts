@@ -2,7 +2,7 @@ import { and, asc, eq } from 'drizzle-orm';
 import { recordChanges } from './change-history.js';
 import type { Database } from './open.js';
 import { gpuStock, type StockCloud } from './schema.js';
-import { cachedRead, dataVersion, perDatabase, placeholdersFor, rowWriter } from './statements.js';
+import { perDatabase, placeholdersFor, rowWriter } from './statements.js';
 
 export type GpuStockRecord = typeof gpuStock.$inferSelect;
 
@@ -55,41 +55,24 @@ export function recordGpuStock(
   now: number,
 ): { changed: number; unchanged: number } {
   const s = statements(database);
-  let version = 0;
-  const { changed, unchanged, latest } = recordChanges<GpuStockInput, GpuStockRecord>(
+  return recordChanges<GpuStockInput, GpuStockRecord>(
     database,
     {
       touch: (row, at) => s.touch.run(at, row.account, row.gpuTypeId, row.cloud, row.sinceAt),
       insert: s.insert,
     },
-    () => {
-      version = dataVersion(database);
-      // Unless anything wrote since the last poll kept them, the latest rows come from memory.
-      const stored = latestCached.peek(database, account) ?? readLatest(database, account);
-      latestCached.invalidate(database);
-      return new Map(stored.map((row) => [keyOf(row), row]));
-    },
+    () => new Map(latestGpuStock(database, account).map((row) => [keyOf(row), row])),
     observations,
     { key: keyOf, row: (observation) => ({ account, ...observation }), same: sameStock },
     now,
   );
-  // Every poll moves last_seen_at: what it leaves is what the next poll and the capacity metrics
-  // (refreshed after each poll) read, instead of grouping the whole history again.
-  if (latest) database.afterCommit(() => latestCached.remember(database, account, latest, version));
-  return { changed, unchanged };
 }
 
-function readLatest(database: Database, account: string): GpuStockRecord[] {
+/** The current stock of every GPU type and cloud of an account. */
+export function latestGpuStock(database: Database, account: string): GpuStockRecord[] {
   return statements(database)
     .latest.all(account)
     .map((row) => ({ ...row, availableGpuCounts: JSON.parse(row.availableGpuCounts) as number[] }));
-}
-
-const latestCached = cachedRead(readLatest);
-
-/** The current stock of every GPU type and cloud of an account. Shared between callers until the next poll: do not modify. */
-export function latestGpuStock(database: Database, account: string): GpuStockRecord[] {
-  return latestCached.get(database, account);
 }
 
 /** Every change of one GPU type's stock in one cloud, oldest first. */

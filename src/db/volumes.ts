@@ -2,7 +2,7 @@ import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { type LatestInput, trackedSync } from './latest.js';
 import type { Database } from './open.js';
 import { networkVolumes } from './schema.js';
-import { inventoryRead, perDatabase } from './statements.js';
+import { perDatabase } from './statements.js';
 
 export type NetworkVolumeRecord = typeof networkVolumes.$inferSelect;
 export type NetworkVolumeInput = LatestInput<typeof networkVolumes>;
@@ -10,12 +10,11 @@ export type NetworkVolumeInput = LatestInput<typeof networkVolumes>;
 /** The latest `GET /network-volumes` of an account: upserts every volume, marks the missing ones gone. */
 export const syncNetworkVolumes = trackedSync(networkVolumes, 'networkVolumeId');
 
-/** The account's live items, by id. Shared between callers (kept until the inventory is written): do not modify. */
+/** The account's live items, by id. */
 export function liveNetworkVolumes(database: Database, account: string): readonly NetworkVolumeRecord[] {
-  return liveNetworkVolumeRecords.get(database, account);
+  return liveQuery(database).all({ account });
 }
 
-// Prepared once: read again after every write of the table (each poll moves last_seen_at).
 const liveQuery = perDatabase((database) =>
   database.db
     .select()
@@ -23,9 +22,4 @@ const liveQuery = perDatabase((database) =>
     .where(and(eq(networkVolumes.account, sql.placeholder('account')), isNull(networkVolumes.goneAt)))
     .orderBy(asc(networkVolumes.networkVolumeId))
     .prepare(),
-);
-
-const liveNetworkVolumeRecords = inventoryRead(
-  (database: Database, account: string): readonly NetworkVolumeRecord[] => liveQuery(database).all({ account }),
-  [networkVolumes],
 );

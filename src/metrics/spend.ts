@@ -73,9 +73,8 @@ export function registerSpendMetrics(context: MetricsContext): void {
         for (const period of periodsSummableFrom(bucketSize)) {
           const { from, to } = periodBounds(period, at.now);
           for (const kind of billingKinds) {
-            // The budget rule's reading (daily rollup plus the buckets of cut days, cached until
-            // billing changes): the same sum as every bucket in the period, without reading a
-            // month of raw buckets (over a second at large).
+            // The budget rule's reading (daily rollup plus the buckets of cut days): the same sum
+            // as every bucket in the period, without reading a month of raw buckets.
             const resources = spendByResource(source.db, {
               account,
               kind,

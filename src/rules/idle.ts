@@ -45,6 +45,11 @@ export interface IdleInput {
   pods: readonly PodRecord[];
   /** Each Pod's samples from `windowStart(...)` on, oldest first (newer ones are ignored). */
   series: ReadonlyMap<string, SampleSeries>;
+  /**
+   * Pods with a known sample above every rule's threshold within every rule's window: active
+   * whichever rule matches, judged so without their samples (no evidence is built for them).
+   */
+  busy?: ReadonlySet<string>;
   rules: readonly IdleRuleConfig[];
   /** Snoozed Pods and until when. */
   snoozes: ReadonlyMap<string, number>;
@@ -82,6 +87,7 @@ export function assessPods(input: IdleInput): PodAssessment[] {
 }
 
 const percent = (share: number) => `${Math.floor(share * 100)}%`;
+const ACTIVE_REASON = (rule: IdleRuleConfig) => `GPU above ${rule.utilThreshold}% within the window`;
 
 /** An assessment decided before any sample is read. */
 function unjudged(
@@ -107,6 +113,7 @@ function assessPod(pod: PodRecord, series: SampleSeries, input: IdleInput): PodA
   if (snoozedUntil !== undefined && snoozedUntil > input.now) {
     return unjudged(pod, rule, 'snoozed', `snoozed until ${toIso(snoozedUntil)}`);
   }
+  if (input.busy?.has(pod.podId)) return unjudged(pod, rule, 'active', ACTIVE_REASON(rule));
 
   const evidence = seriesEvidence(series, {
     from: input.now - rule.windowMs,
@@ -126,9 +133,7 @@ function judge(
   runningSince: number | null,
   now: number,
 ): [IdleVerdict, string] {
-  if (evidence.activeMs > 0 || evidence.activeSamples > 0) {
-    return ['active', `GPU above ${rule.utilThreshold}% within the window`];
-  }
+  if (evidence.activeMs > 0 || evidence.activeSamples > 0) return ['active', ACTIVE_REASON(rule)];
   if (evidence.unknownNow) return ['unknown', 'no fresh known sample: runtime missing or polls failing'];
   if (runningSince === null) return ['unknown', 'start time unknown'];
   if (now - runningSince < rule.graceMs) return ['grace', `(re)started ${toIso(runningSince)}, in grace`];

@@ -12,16 +12,26 @@ export function podPollIntervalMs(config: Config, now: number): number {
 
 /**
  * What a tick's snapshot must hold for every rule at `now`: samples as far back as the longest
- * idle window (and the sample before it) or the stuck-starting check's lookback reaches, and
- * the waste checks' windows.
+ * idle window (and the sample before it) reaches, except for Pods busy by every idle rule
+ * (rules/idle.ts judges them active on that alone), the ends of each Pod's samples over the
+ * stuck-starting check's lookback, and the waste checks' windows.
  */
 export function snapshotWindow(config: Config, now: number): SnapshotWindow {
-  const idleFrom = windowStart(config.idle.rules, now, podPollIntervalMs(config, now));
+  const rules = config.idle.rules;
+  const idleFrom = windowStart(rules, now, podPollIntervalMs(config, now));
   const waste = config.waste;
-  const stuckFrom = waste.enabled ? now - 2 * waste.stuckStartingMs : now;
   return {
     now,
-    samplesFrom: Math.min(idleFrom, stuckFrom),
+    samplesFrom: idleFrom,
+    // Above every rule's threshold within the shortest window: active by whichever rule matches.
+    busy:
+      rules.length === 0
+        ? null
+        : {
+            from: now - Math.min(...rules.map((rule) => rule.windowMs)),
+            above: Math.max(...rules.map((rule) => rule.utilThreshold)),
+          },
+    activityFrom: waste.enabled ? now - 2 * waste.stuckStartingMs : null,
     waste: waste.enabled
       ? {
           bucketSize: config.collectors.billing.bucketSize,

@@ -1,5 +1,4 @@
 import type { Config } from '../config/schema.js';
-import type { SampleSeries } from '../db/sample-window.js';
 import type { AccountSnapshot } from '../db/snapshot.js';
 import { formatUsd } from '../format.js';
 import type { Finding } from './finding.js';
@@ -13,18 +12,15 @@ const HOUR_MS = 3_600_000;
  * recent and without runtime, so a Pod we simply stopped polling is not accused.
  */
 export function stuckPodFindings(snapshot: AccountSnapshot, config: Config, now: number): Finding[] {
-  const { account, samples: window } = snapshot;
+  // The snapshot's activity reaches back twice stuckStarting: a Pod without a sample since is not judged.
+  const { account, activity } = snapshot;
   const { stuckStartingMs, recipients } = config.waste;
-  const from = now - 2 * stuckStartingMs;
   const findings: Finding[] = [];
   for (const pod of snapshot.pods) {
     if (pod.status !== 'RUNNING') continue;
-    const series = window.get(pod.podId);
-    // A latest sample with runtime data rules the Pod out whatever came before: the usual case,
-    // decided without walking its window (2,000 Pods every tick at a large account).
-    if (!series || series.known[series.observedAt.length - 1] === 1) continue;
-    const seen = activitySince(series, from);
+    const seen = activity.get(pod.podId);
     if (!seen) continue;
+    // A latest sample with runtime data rules the Pod out whatever came before.
     const latestUnknown = seen.lastKnownAt === null || seen.lastKnownAt < seen.latestAt;
     if (!latestUnknown || now - seen.latestAt > stuckStartingMs / 2) continue;
     const noDataSince = Math.max(seen.lastKnownAt ?? seen.firstAt, pod.startedAt ?? seen.firstAt);
@@ -60,29 +56,4 @@ export function stuckPodFindings(snapshot: AccountSnapshot, config: Config, now:
     );
   }
   return findings;
-}
-
-interface SampleActivity {
-  firstAt: number;
-  latestAt: number;
-  lastKnownAt: number | null;
-}
-
-/**
- * A Pod's first, latest and latest known sample observed at or after `from`, from the tick's
- * sample window (held oldest first): a read of the ends of the series.
- */
-function activitySince(series: SampleSeries | undefined, from: number): SampleActivity | undefined {
-  if (!series) return undefined;
-  const times = series.observedAt;
-  let first = series.start;
-  while (first < times.length && (times[first] as number) < from) first++;
-  if (first === times.length) return undefined;
-  let known = times.length - 1;
-  while (known >= first && series.known[known] !== 1) known--;
-  return {
-    firstAt: times[first] as number,
-    latestAt: times[times.length - 1] as number,
-    lastKnownAt: known >= first ? (times[known] as number) : null,
-  };
 }

@@ -10,10 +10,8 @@ import { textDigest } from '../../src/db/billing-digest.js';
 import type { Database } from '../../src/db/open.js';
 import { HOUR, podBucket, T0, useTempDatabases } from './support.js';
 
-// What a write keeps of the buckets it left (billing-digest.ts storedBucketsIn): the next re-read
-// of the window takes which buckets are stored, and their digests, from it instead of from disk.
-// These tests show that it is kept (a change made behind the store's back on the same connection,
-// as only a bug could, goes unseen), and that it is never kept when it could be stale.
+// A re-read of a billing window against what is stored: whichever connection wrote last, whatever
+// rolled back, and whichever writer (by text or by records) wrote the route.
 
 const temp = useTempDatabases();
 
@@ -55,18 +53,8 @@ function deleteHour(database: Database, hour: number) {
   database.sqlite.prepare('DELETE FROM billing_records WHERE start_time = ?').run(T0 + hour * HOUR);
 }
 
-describe('the buckets a billing write keeps for the next', () => {
-  it('are kept after a committed write: the next re-read of the window reads no bucket from disk', () => {
-    const database = temp.open();
-    const window = windowOf(0, 3);
-    expect(store(database, window, report([0, 1, 2]))).toEqual({ written: 6, deleted: 0 });
-    deleteHour(database, 1);
-    // Kept: hour 1 is still taken as stored, with its digest, and skipped.
-    expect(store(database, window, report([0, 1, 2]))).toEqual({ written: 0, deleted: 0 });
-    expect(stored(database)).toEqual(expectedHours([0, 2]));
-  });
-
-  it('are dropped when another connection commits, so its change is read', () => {
+describe('a billing window written over what is stored', () => {
+  it('reads the change another connection committed', () => {
     const database = temp.open();
     const other = temp.open();
     const window = windowOf(0, 3);
@@ -76,7 +64,7 @@ describe('the buckets a billing write keeps for the next', () => {
     expect(stored(database)).toEqual(expectedHours([0, 1, 2]));
   });
 
-  it('are not kept by a write that rolls back, nor by one inside a transaction that rolls back', () => {
+  it('leaves nothing of a write that rolls back, nor of one inside a transaction that rolls back', () => {
     const database = temp.open();
     const window = windowOf(0, 3);
     store(database, window, report([0, 1, 2]));
@@ -99,7 +87,7 @@ describe('the buckets a billing write keeps for the next', () => {
     expect(stored(database)).toEqual(expectedHours([0, 1, 2], 2));
   });
 
-  it('are dropped by a write of records without their text (another writer of the route)', () => {
+  it('reads what a write of records without their text (another writer of the route) left', () => {
     const database = temp.open();
     const window = windowOf(0, 3);
     store(database, window, report([0, 1, 2]));
@@ -109,7 +97,7 @@ describe('the buckets a billing write keeps for the next', () => {
     expect(stored(database)).toEqual(expectedHours([0, 1, 2]));
   });
 
-  it('cover a moved window with what is kept and the rest read from disk: withdrawn buckets on both sides go', () => {
+  it('deletes withdrawn buckets on both sides of a moved window', () => {
     const database = temp.open();
     // Hour 4 stored by one write, hours 0-3 by the next, which is what is kept.
     store(database, windowOf(4, 5), report([4]));

@@ -98,50 +98,6 @@ describe('GPU availability history', () => {
     expect(latestGpuAvailability(database, 'other').map((row) => row.availability)).toEqual(['NONE']);
   });
 
-  it('keeps the latest figures in memory until the next poll, and sees a write by another connection', () => {
-    const database = temp.open();
-    recordGpuAvailability(database, 'main', [h100()], T0);
-    const first = latestGpuAvailability(database, 'main');
-    expect(latestGpuAvailability(database, 'main')).toBe(first);
-    recordGpuAvailability(database, 'main', [h100()], T0 + MINUTE);
-    const polled = latestGpuAvailability(database, 'main');
-    expect(polled).not.toBe(first);
-    expect(polled.map((row) => [row.availability, row.sinceAt, row.lastSeenAt])).toEqual([['HIGH', T0, T0 + MINUTE]]);
-    const other = temp.open();
-    recordGpuAvailability(other, 'main', [h100({ availability: 'LOW' })], T0 + 2 * MINUTE);
-    expect(latestGpuAvailability(database, 'main').map((row) => row.availability)).toEqual(['LOW']);
-  });
-
-  it('compares a poll with the latest figures kept in memory, unless another connection wrote since', () => {
-    const { database, latestReads } = tracedLatest();
-    const poll = (availability: string, at: number) =>
-      database.transaction(() => recordGpuAvailability(database, 'main', [h100({ availability })], at));
-    poll('HIGH', T0);
-    // As the collector does: it reads the latest figures (kept), then records the poll.
-    latestGpuAvailability(database, 'main');
-    let before = latestReads();
-    expect(poll('HIGH', T0 + MINUTE)).toEqual({ changed: 0, unchanged: 1 });
-    expect(latestReads() - before).toBe(0);
-    // Another connection records a change between the collector's look and its poll: read afresh.
-    latestGpuAvailability(database, 'main');
-    const other = temp.open('traced.db');
-    recordGpuAvailability(other, 'main', [h100({ availability: 'LOW' })], T0 + 2 * MINUTE);
-    before = latestReads();
-    expect(poll('LOW', T0 + 3 * MINUTE)).toEqual({ changed: 0, unchanged: 1 });
-    expect(latestReads() - before).toBe(1);
-    expect(
-      gpuAvailabilityHistory(database, globalKey).map((row) => [row.availability, row.sinceAt, row.lastSeenAt]),
-    ).toEqual([
-      ['HIGH', T0, T0 + MINUTE],
-      ['LOW', T0 + 2 * MINUTE, T0 + 3 * MINUTE],
-    ]);
-    // What the last committed poll left is kept: not read again.
-    before = latestReads();
-    expect(poll('HIGH', T0 + 4 * MINUTE)).toEqual({ changed: 1, unchanged: 0 });
-    expect(latestReads() - before).toBe(0);
-    database.close();
-  });
-
   it('records an item listed twice in one poll once, as its last listing says', () => {
     const database = temp.open();
     recordGpuAvailability(database, 'main', [h100()], T0);
@@ -176,7 +132,7 @@ function storedLatest(database: Database, account: string) {
  * A database at `traced.db` in the test's folder whose statements are recorded, and how many of
  * them so far read the latest figures afresh (the GROUP BY with max(since_at)).
  */
-function tracedLatest() {
+function _tracedLatest() {
   const statements: string[] = [];
   const path = join(temp.dir(), 'traced.db');
   openDatabase(path).close();
@@ -231,30 +187,6 @@ describe('latest GPU figures kept from the poll', () => {
       expect(latestGpuAvailability(other, 'main'), `step ${step}`).toEqual(storedLatest(other, 'main'));
     }
     expect(Object.values(kinds).every((count) => count > 5)).toBe(true);
-  });
-
-  it('are not read again after a committed poll', () => {
-    const { database, latestReads } = tracedLatest();
-    recordGpuAvailability(database, 'main', [h100(), h100({ dataCenterId: 'EU-1' })], T0);
-    let before = latestReads();
-    expect(latestGpuAvailability(database, 'main').map((row) => row.dataCenterId)).toEqual(['', 'EU-1']);
-    database.transaction(() => recordGpuAvailability(database, 'main', [h100({ availability: 'LOW' })], T0 + MINUTE));
-    expect(latestGpuAvailability(database, 'main').map((row) => [row.availability, row.lastSeenAt])).toEqual([
-      ['LOW', T0 + MINUTE],
-      ['HIGH', T0],
-    ]);
-    expect(latestReads() - before).toBe(0);
-    // A poll that rolled back leaves nothing kept: the next reader reads.
-    expect(() =>
-      database.transaction(() => {
-        recordGpuAvailability(database, 'main', [h100()], T0 + 2 * MINUTE);
-        throw new Error('a later write of the poll failed');
-      }),
-    ).toThrow(/later write/);
-    before = latestReads();
-    expect(latestGpuAvailability(database, 'main').map((row) => row.availability)).toEqual(['LOW', 'HIGH']);
-    expect(latestReads() - before).toBe(1);
-    database.close();
   });
 });
 

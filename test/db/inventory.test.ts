@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { liveClusters, syncClusters } from '../../src/db/clusters.js';
 import { lastFetched, markFetched, stalestFirst } from '../../src/db/freshness.js';
-import { syncPods } from '../../src/db/pods.js';
 import {
   type EndpointInput,
   insertWorkerSamples,
@@ -71,33 +70,6 @@ describe('clusters, endpoints and network volumes', () => {
     expect(liveNetworkVolumes(database, 'main')).toEqual([
       { account: 'main', ...volume, sizeGb: 1000, firstSeenAt: T0, lastSeenAt: T0 + MINUTE, goneAt: null },
     ]);
-  });
-});
-
-describe('inventory reads kept in memory', () => {
-  it("keep endpoints and volumes through a Pod poll, and drop each on its own table's sync", () => {
-    const database = temp.open();
-    const volume: NetworkVolumeInput = {
-      networkVolumeId: 'vol-1',
-      name: 'datasets',
-      sizeGb: 500,
-      dataCenterId: 'US-KS-2',
-      type: 'STANDARD',
-    };
-    syncEndpoints(database, 'main', [endpoint], T0);
-    syncNetworkVolumes(database, 'main', [volume], T0);
-    const endpointsRead = liveEndpoints(database, 'main');
-    const volumesRead = liveNetworkVolumes(database, 'main');
-    // The Pod poll writes every minute; endpoints and volumes are what they were: the same reads.
-    syncPods(database, 'main', [], T0 + MINUTE);
-    expect(liveEndpoints(database, 'main')).toBe(endpointsRead);
-    expect(liveNetworkVolumes(database, 'main')).toBe(volumesRead);
-    // Each table's own sync drops its read, and only its read.
-    syncEndpoints(database, 'main', [{ ...endpoint, workersMin: 0 }], T0 + 2 * MINUTE);
-    expect(liveEndpoints(database, 'main')).toMatchObject([{ endpointId: 'ep-1', workersMin: 0 }]);
-    expect(liveNetworkVolumes(database, 'main')).toBe(volumesRead);
-    syncNetworkVolumes(database, 'main', [], T0 + 3 * MINUTE);
-    expect(liveNetworkVolumes(database, 'main')).toEqual([]);
   });
 });
 

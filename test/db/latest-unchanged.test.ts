@@ -92,26 +92,4 @@ describe('a poll whose list is the one last written', () => {
       fresh.close();
     }
   });
-
-  it('only moves last_seen_at when the list is the same: no upsert, no gone marking', () => {
-    const database = temp.open();
-    const list = [cluster('c1', 3), cluster('c2', 1)];
-    syncClusters(database, 'main', list, T0);
-    // Every statement that sets the name (the upsert) or gone_at (the gone marking) leaves a line.
-    database.sqlite.exec(`CREATE TEMP TABLE wrote (what TEXT);
-      CREATE TEMP TRIGGER upserted AFTER UPDATE OF name ON clusters BEGIN INSERT INTO wrote VALUES ('upsert'); END;
-      CREATE TEMP TRIGGER marked AFTER UPDATE OF gone_at ON clusters BEGIN INSERT INTO wrote VALUES ('gone'); END;`);
-    const wrote = () => database.sqlite.prepare('SELECT what FROM wrote').pluck().all();
-    syncClusters(database, 'main', list, T0 + MINUTE);
-    syncClusters(database, 'main', [cluster('c1', 3), cluster('c2', 1)], T0 + 2 * MINUTE);
-    expect(wrote()).toEqual([]);
-    expect(database.sqlite.prepare('SELECT cluster_id, first_seen_at, last_seen_at FROM clusters').all()).toEqual([
-      { cluster_id: 'c1', first_seen_at: T0, last_seen_at: T0 + 2 * MINUTE },
-      { cluster_id: 'c2', first_seen_at: T0, last_seen_at: T0 + 2 * MINUTE },
-    ]);
-    // A change is written in full again (the trigger can fail: it sees the upsert).
-    syncClusters(database, 'main', [cluster('c1', 4)], T0 + 3 * MINUTE);
-    // The upsert sets c1's gone_at (to NULL) as well; then c2 is marked gone.
-    expect(wrote()).toEqual(['upsert', 'gone', 'gone']);
-  });
 });

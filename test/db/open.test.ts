@@ -134,50 +134,6 @@ describe('openDatabase', () => {
     expect(names()).toEqual(['kept', 'outer']);
   });
 
-  it('runs after-commit callbacks once the outermost transaction commits, and drops those of what rolled back', () => {
-    const database = temp.open();
-    const insert = (name: string) =>
-      database.sqlite.prepare('INSERT INTO accounts (name, first_seen_at) VALUES (?, 1)').run(name);
-    const names = () => database.sqlite.prepare('SELECT name FROM accounts ORDER BY name').pluck().all();
-    const ran: string[] = [];
-    // What a callback sees is what is committed: another connection reads the rows by then.
-    const other = temp.open();
-    const committed = () => other.sqlite.prepare('SELECT name FROM accounts ORDER BY name').pluck().all();
-    database.afterCommit(() => ran.push('outside'));
-    expect(ran).toEqual(['outside']);
-    database.transaction(() => {
-      insert('outer');
-      database.afterCommit(() => ran.push(`outer sees ${committed().join(',')}`));
-      expect(() =>
-        database.transaction(() => {
-          insert('inner');
-          database.afterCommit(() => ran.push('inner, rolled back'));
-          database.transaction(() => database.afterCommit(() => ran.push('deeper, rolled back with it')));
-          throw new Error('inner boom');
-        }),
-      ).toThrow('inner boom');
-      database.transaction(() => {
-        insert('kept');
-        database.afterCommit(() => ran.push('kept'));
-      });
-      expect(ran).toEqual(['outside']);
-    });
-    expect(ran).toEqual(['outside', 'outer sees kept,outer', 'kept']);
-    expect(() =>
-      database.transaction(() => {
-        database.transaction(() => database.afterCommit(() => ran.push('lost')));
-        throw new Error('outer boom');
-      }),
-    ).toThrow('outer boom');
-    // A transaction begun without database.transaction: its end is unknown here, so never.
-    database.sqlite.exec('BEGIN');
-    database.transaction(() => database.afterCommit(() => ran.push('unknown transaction')));
-    database.sqlite.exec('COMMIT');
-    database.transaction(() => database.afterCommit(() => ran.push('after')));
-    expect(ran).toEqual(['outside', 'outer sees kept,outer', 'kept', 'after']);
-    expect(names()).toEqual(['kept', 'outer']);
-  });
-
   it('names the file when it is not a database', () => {
     const path = join(temp.dir(), 'not-a.db');
     writeFileSync(path, 'this is not SQLite, just some text long enough to fill a header page'.repeat(10));

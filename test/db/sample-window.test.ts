@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../../src/db/open.js';
 import { insertPodSamples, type PodSampleInput } from '../../src/db/pods.js';
-import { type SampleSeries, sampleWindow } from '../../src/db/sample-window.js';
+import { type SampleSeries, sampleActivity, sampleWindow } from '../../src/db/sample-window.js';
 import { tracedDatabase } from '../helpers/traced-database.js';
 import { useTempDatabases } from './support.js';
 
@@ -47,31 +47,7 @@ function held(series: ReadonlyMap<string, SampleSeries>) {
     .sort((a, b) => a.podId.localeCompare(b.podId));
 }
 
-const RANGE_READ = /FROM pod_samples WHERE account = \S+ AND observed_at >= /;
-
-describe('the sample window after writes through its own connection', () => {
-  it('appends a committed poll without reading it back, and holds what a fresh read holds', () => {
-    const statements: string[] = [];
-    const { db, path } = tracedFile(statements);
-    const fresh = temp.open('fresh.db');
-    fresh.close();
-    for (let m = 0; m < 10; m++) insertPodSamples(db, ACCOUNT, poll(T0 + m * MINUTE));
-    let now = T0 + 9 * MINUTE + 30_000;
-    sampleWindow(db, ACCOUNT, now - 30 * MINUTE, now);
-    for (let m = 10; m < 14; m++) {
-      // As the Pod collector writes: inside its own transaction, then the tick reads.
-      db.transaction(() => insertPodSamples(db, ACCOUNT, poll(T0 + m * MINUTE)));
-      now = T0 + m * MINUTE + 30_000;
-      statements.length = 0;
-      const window = sampleWindow(db, ACCOUNT, now - 30 * MINUTE, now);
-      expect(statements.filter((sql) => RANGE_READ.test(sql))).toEqual([]);
-      expect(statements.filter((sql) => sql.includes('observed_at = '))).toHaveLength(1);
-      const other = openDatabase(path);
-      expect(held(window)).toEqual(held(sampleWindow(other, ACCOUNT, now - 30 * MINUTE, now)));
-      other.close();
-    }
-  });
-
+describe('the sample window after writes', () => {
   it('holds what the database holds after a rolled-back poll, a re-sent one, a Pod listed twice and a failed insert', () => {
     const statements: string[] = [];
     const { db, path } = tracedFile(statements);
@@ -125,29 +101,71 @@ describe('the sample window after writes through its own connection', () => {
 });
 
 describe('the sample window read by rules with different spans', () => {
-  it('holds what a fresh read of the longest span holds, tick after tick, as Pods stop reporting and a longer span comes', () => {
-    const { db, path } = tracedFile([]);
-    const other = openDatabase(path);
+  it('holds the samples of the span asked for, as Pods stop reporting and a longer span comes', () => {
+    const { db } = tracedFile([]);
     let longest = 60 * MINUTE;
     for (let m = 0; m < 150; m++) {
       const at = T0 + m * MINUTE;
-      // p3 stops reporting at minute 20: it leaves the window an hour later. A Pod re-sent late
-      // (a rewrite of held samples) at minute 70.
+      // p3 stops reporting at minute 20: it leaves the window an hour later. A Pod re-sent late at minute 70.
       const rows = poll(at).filter((row) => row.podId !== 'p3' || m < 20);
       db.transaction(() => insertPodSamples(db, ACCOUNT, rows));
       if (m === 70) insertPodSamples(db, ACCOUNT, [sample('p2', at - 5 * MINUTE, [1, 1])]);
       if (m === 100) longest = 120 * MINUTE;
       const now = at + 30_000;
-      // As in a tick: the waste rule's shorter span, then the idle rule's longer one, then the shorter again.
-      sampleWindow(db, ACCOUNT, now - 30 * MINUTE, now);
+      // As in a tick: the waste rule's shorter span, then the idle rule's longer one.
+      const short = sampleWindow(db, ACCOUNT, now - 30 * MINUTE, now);
       const window = sampleWindow(db, ACCOUNT, now - longest, now);
-      const again = sampleWindow(db, ACCOUNT, now - 30 * MINUTE, now);
-      const expected = held(sampleWindow(other, ACCOUNT, now - longest, now));
-      expect({ m, held: held(window) }).toEqual({ m, held: expected });
-      expect({ m, held: held(again) }).toEqual({ m, held: expected });
+      for (const series of short.values())
+        expect(series.observedAt[series.start]).toBeGreaterThanOrEqual(now - 30 * MINUTE);
+      for (const series of window.values())
+        expect(series.observedAt[series.start]).toBeGreaterThanOrEqual(now - longest);
       // Its last sample (minute 19) is in the hour's window up to minute 78, and in two hours' up to 138.
       expect(window.has('p3')).toBe(m <= 78 || (m >= 100 && m <= 138));
+      if (m === 70) expect(window.get('p2')?.maxGpuUtil).toContain(1);
     }
-    other.close();
+  });
+});
+
+describe('the sample activity of each Pod', () => {
+  it('says what the raw samples say, from any start, as samples land out of order, are re-sent and deleted', () => {
+    const db = openDatabase(join(temp.dir(), 'activity.db'));
+    let seed = 7;
+    const random = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return seed / 2_147_483_648;
+    };
+    /** The activity as the stuck-starting check computed it from the window's series. */
+    const fromSeries = (from: number) => {
+      const expected = new Map<string, { firstAt: number; latestAt: number; lastKnownAt: number | null }>();
+      for (const series of sampleWindow(db, ACCOUNT, from, 0).values()) {
+        const times = series.observedAt.slice(series.start);
+        const known = series.known.slice(series.start);
+        const lastKnown = times.filter((_, i) => known[i] === 1).at(-1);
+        expected.set(series.podId, {
+          firstAt: times[0] as number,
+          latestAt: times.at(-1) as number,
+          lastKnownAt: lastKnown ?? null,
+        });
+      }
+      return expected;
+    };
+    for (let step = 0; step < 40; step++) {
+      const at = T0 + Math.floor(random() * 60) * MINUTE;
+      const pods = ['p1', 'p2', 'p3', 'p4'].filter(() => random() < 0.7);
+      insertPodSamples(
+        db,
+        ACCOUNT,
+        pods.map((podId) =>
+          random() < 0.3 ? sample(podId, at, null, 'unknown') : sample(podId, at, [random() * 100]),
+        ),
+      );
+      if (step % 10 === 9) {
+        db.sqlite.prepare('DELETE FROM pod_samples WHERE observed_at < ?').run(T0 + step * MINUTE);
+      }
+      for (const from of [T0 - MINUTE, T0 + 20 * MINUTE, T0 + 45 * MINUTE, T0 + 90 * MINUTE]) {
+        expect(sampleActivity(db, ACCOUNT, from)).toEqual(fromSeries(from));
+      }
+    }
+    db.close();
   });
 });

@@ -1,8 +1,6 @@
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { activeSnoozes, snoozePod } from '../../src/db/idle-state.js';
 import type { Database } from '../../src/db/open.js';
-import { tracedDatabase } from '../helpers/traced-database.js';
 import { HOUR, MINUTE, T0, useTempDatabases } from './support.js';
 
 const databases = useTempDatabases();
@@ -21,25 +19,6 @@ function snooze(database: Database, account: string, podId: string, until: numbe
 }
 
 describe('the active snoozes the idle rule reads every tick', () => {
-  it('are read from SQLite once while nothing is written and none ends', () => {
-    databases.open();
-    const statements: string[] = [];
-    const traced = tracedDatabase(join(databases.dir(), 'podwarden.db'), statements);
-    try {
-      snooze(traced, 'sim', 'pod-a', T0 + HOUR);
-      const reads = () => statements.filter((sql) => sql.includes('FROM pod_snoozes')).length;
-      const first = activeSnoozes(traced, 'sim', T0);
-      expect([...first]).toEqual([['pod-a', T0 + HOUR]]);
-      for (let t = 1; t < 60; t++) expect(activeSnoozes(traced, 'sim', T0 + t * MINUTE)).toBe(first);
-      expect(reads()).toBe(1);
-      // The snooze ends by itself: read again, without any write.
-      expect(activeSnoozes(traced, 'sim', T0 + HOUR).size).toBe(0);
-      expect(reads()).toBe(2);
-    } finally {
-      traced.close();
-    }
-  });
-
   it('always equal a fresh read: writes here, by another connection, rolled back, ended, per account', () => {
     const database = databases.open();
     const other = databases.open();

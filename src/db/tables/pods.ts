@@ -122,3 +122,21 @@ function rollupTable<N extends string>(name: N) {
 export const podSamples5m = rollupTable('pod_samples_5m');
 export const podSamples1h = rollupTable('pod_samples_1h');
 export type PodSampleRollupTable = typeof podSamples5m | typeof podSamples1h;
+
+/**
+ * Per Pod, the known samples whose busiest-GPU figure is above that of every later known sample
+ * (a staircase falling towards now): the busiest figure over [from, now] is the figure of the
+ * Pod's earliest row at or after `from`, read without the raw window. Kept equal to what
+ * pod_samples gives by src/db/util-peaks.ts, in the sample writer's and retention's transactions.
+ * WITHOUT ROWID (migration 0025, by hand), keyed by Pod: the writer's deletes are one Pod's rows.
+ */
+export const podUtilPeaks = sqliteTable(
+  'pod_util_peaks',
+  {
+    account: accountColumn(),
+    podId: text('pod_id').notNull(),
+    observedAt: integer('observed_at').notNull(),
+    maxGpuUtil: real('max_gpu_util').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.account, t.podId, t.observedAt] })],
+);
