@@ -1,6 +1,5 @@
 import { Counter, Gauge } from 'prom-client';
-import { freshnessOf } from '../actions/guards.js';
-import { lastSuccessAt } from '../db/collector-runs.js';
+import { podsFreshness } from '../actions/guards.js';
 import type { ReceiptDecision } from '../db/schema.js';
 import { cronIntervalMs } from '../scheduler/cron.js';
 import { accountNames, type MetricsContext } from './source.js';
@@ -14,8 +13,8 @@ const isStopResult = (decision: string): decision is (typeof STOP_RESULTS)[numbe
 /**
  * What the idle ladder did about stops, from its `action:decided` events (every result of every
  * account at 0 from the start), and whether stops are frozen now because the Pod data is stale:
- * the Pod collector's last success is kept in memory from its runs, so the scrape only compares
- * it with the time.
+ * the Pod collector's last success as the database records it (whichever process ran it), one
+ * indexed read per account, compared with the time as the fresh-data guard compares it.
  */
 export function registerActionMetrics({ registry, source, config, clock, onClose }: MetricsContext): void {
   const stops = new Counter({
@@ -26,7 +25,6 @@ export function registerActionMetrics({ registry, source, config, clock, onClose
   });
   for (const account of accountNames(config)) for (const result of STOP_RESULTS) stops.inc({ account, result }, 0);
 
-  const podsSucceededAt = new Map<string, number | null>();
   const intervalMs = cronIntervalMs(config.collectors.pods.schedule, clock.now());
   const frozen: Gauge<'account'> = new Gauge({
     name: 'podwarden_actions_frozen',
@@ -36,21 +34,11 @@ export function registerActionMetrics({ registry, source, config, clock, onClose
     collect() {
       if (config.idle.rules.length === 0) return;
       const now = clock.now();
-      for (const [account, last] of podsSucceededAt) {
-        frozen.set({ account }, freshnessOf(last, now, intervalMs).fresh ? 0 : 1);
+      for (const account of accountNames(config)) {
+        frozen.set({ account }, podsFreshness(source.db, account, now, intervalMs).fresh ? 0 : 1);
       }
     },
   });
-  if (config.idle.rules.length > 0) {
-    for (const account of accountNames(config)) podsSucceededAt.set(account, lastSuccessAt(source.db, account, 'pods'));
-    onClose(
-      source.events.on('collector:finished', (report) => {
-        if (report.collector === 'pods' && report.outcome === 'ok' && podsSucceededAt.has(report.account)) {
-          podsSucceededAt.set(report.account, report.endedAt);
-        }
-      }),
-    );
-  }
 
   onClose(
     source.events.on('action:decided', (event) => {
