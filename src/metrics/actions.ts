@@ -1,8 +1,9 @@
 import { Counter, Gauge } from 'prom-client';
-import { podsFreshness } from '../actions/guards.js';
+import { freshnessOf } from '../actions/guards.js';
+import { lastSuccessAt } from '../db/collector-runs.js';
 import type { ReceiptDecision } from '../db/schema.js';
 import { cronIntervalMs } from '../scheduler/cron.js';
-import { accountNames, type MetricsContext } from './source.js';
+import { accountNames, type MetricsContext, refreshedAccounts } from './source.js';
 
 /** The receipt decisions that end a stop attempt: sent, recorded only, refused by a guard, failed. */
 export const STOP_RESULTS = ['stopped', 'dry_run', 'blocked', 'failed'] as const satisfies readonly ReceiptDecision[];
@@ -13,10 +14,11 @@ const isStopResult = (decision: string): decision is (typeof STOP_RESULTS)[numbe
 /**
  * What the idle ladder did about stops, from its `action:decided` events (every result of every
  * account at 0 from the start), and whether stops are frozen now because the Pod data is stale:
- * the Pod collector's last success as the database records it (whichever process ran it), one
- * indexed read per account, compared with the time as the fresh-data guard compares it.
+ * the Pod collector's last success as the database records it (whichever process ran it), read
+ * at each evaluation tick and Pod collection, compared at the scrape with the time as the
+ * fresh-data guard compares it.
  */
-export function registerActionMetrics({ registry, source, config, clock, onClose }: MetricsContext): void {
+export function registerActionMetrics({ registry, source, config, clock, onClose, refreshOn }: MetricsContext): void {
   const stops = new Counter({
     name: 'podwarden_stops_total',
     help: 'Stop decisions of the idle ladder by result: stopped, dry_run (recorded, not sent), blocked (by a guard) and failed.',
@@ -25,6 +27,8 @@ export function registerActionMetrics({ registry, source, config, clock, onClose
   });
   for (const account of accountNames(config)) for (const result of STOP_RESULTS) stops.inc({ account, result }, 0);
 
+  // As the database had it at the last evaluation tick or Pod collection, whichever process ran it.
+  const podsSucceededAt = new Map<string, number | null>();
   const intervalMs = cronIntervalMs(config.collectors.pods.schedule, clock.now());
   const frozen: Gauge<'account'> = new Gauge({
     name: 'podwarden_actions_frozen',
@@ -34,11 +38,18 @@ export function registerActionMetrics({ registry, source, config, clock, onClose
     collect() {
       if (config.idle.rules.length === 0) return;
       const now = clock.now();
-      for (const account of accountNames(config)) {
-        frozen.set({ account }, podsFreshness(source.db, account, now, intervalMs).fresh ? 0 : 1);
+      for (const [account, last] of podsSucceededAt) {
+        frozen.set({ account }, freshnessOf(last, now, intervalMs).fresh ? 0 : 1);
       }
     },
   });
+  if (config.idle.rules.length > 0) {
+    refreshOn(['tick', 'pods'], (at) => {
+      for (const account of refreshedAccounts(config, at)) {
+        podsSucceededAt.set(account, lastSuccessAt(source.db, account, 'pods'));
+      }
+    });
+  }
 
   onClose(
     source.events.on('action:decided', (event) => {
