@@ -1,6 +1,6 @@
 import type { Config } from '../config/schema.js';
 import { ALERT_RULES } from '../config/sections/alerts.js';
-import { ALERT_CHANNELS, type AlertChannel } from '../config/sections/alertmanager.js';
+import { ALERT_CHANNELS, type AlertChannel } from '../config/sections/channels.js';
 import type { RuleName } from '../rules/finding.js';
 import { routesTo } from './route.js';
 
