@@ -29,7 +29,7 @@ export function podsFreshness(database: Database, account: string, now: number, 
   return freshnessOf(lastSuccessAt(database, account, 'pods'), now, pollIntervalMs);
 }
 
-/** podsFreshness from a last success already known (metrics keep it in memory). */
+/** podsFreshness from a last success already read (the tick's snapshot, the metrics' last refresh). */
 export function freshnessOf(lastSuccessAt: number | null, now: number, pollIntervalMs: number): PodsFreshness {
   const limitMs = 2 * pollIntervalMs;
   return { fresh: lastSuccessAt !== null && now - lastSuccessAt <= limitMs, lastSuccessAt, limitMs };

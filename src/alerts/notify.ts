@@ -12,7 +12,7 @@ import {
 import type { OutboxRow } from '../db/channel-outbox.js';
 import { type LogRecord, notificationLogAt } from '../db/notifications.js';
 import type { Database } from '../db/open.js';
-import { planningInputs } from '../db/plan-inputs.js';
+import { keepQuietPlan, planningInputs, planningState, type QuietPlanRecord } from '../db/plan-inputs.js';
 import { listSilences, type SilenceRecord } from '../db/silences.js';
 import { type NotifyAlert, toNotifyAlert } from './alert.js';
 import type { LogEntry } from './dedupe.js';
@@ -20,7 +20,7 @@ import { flapPattern, mutedByFlap } from './flapping.js';
 import type { FlappingNotice } from './notices.js';
 import { type MessageRenderer, queueNotice, queueNotifications } from './outbox.js';
 import { type Notification, planNotifications } from './pipeline.js';
-import { nextPlanChange, type QuietPlan, rememberQuiet, stillQuiet } from './quiet.js';
+import { nextPlanChange, stillQuiet } from './quiet.js';
 import type { AlertSettings } from './settings.js';
 import { muteSilenced } from './silence.js';
 
@@ -31,26 +31,25 @@ import { muteSilenced } from './silence.js';
  * to it against its own notification log. Episodes of a flapping key are left out; its one
  * flapping notice is queued instead.
  *
- * A tick whose planning inputs are those of the last plan, which decided nothing, and that comes
- * before any time that plan's decision could turn (quiet.ts), is not planned again: it would
- * decide nothing too. The inputs' fingerprint is read every tick (again in the transaction that
- * plans, when it plans); the inputs themselves only when it plans.
+ * A tick whose planning inputs and settings are those of the last plan, which decided nothing,
+ * and that comes before any time that plan's decision could turn (quiet.ts), is not planned
+ * again: it would decide nothing too. That plan is kept in the database (plan_changes), so it
+ * holds for every connection and across a restart; it is read every tick in one row, the inputs
+ * themselves only when it plans.
  */
-export function notify(
+export async function notify(
   database: Database,
   settings: AlertSettings,
   now: number,
   renderers: readonly MessageRenderer[],
-): OutboxRow[] {
-  // Most ticks are quiet: asked first, outside a transaction, they cost one read instead of a
-  // BEGIN and a COMMIT around it. Quiet decides nothing, so nothing needs the transaction's view;
-  // a tick that is not quiet reads the fingerprint again in the transaction that plans.
-  if (stillQuiet(database, planningInputs(database), settings, now)) return [];
-  // Set when this call planned: the plan to remember, undefined if it decided something.
-  let planned: { quiet: QuietPlan | undefined } | undefined;
+): Promise<OutboxRow[]> {
+  // Quiet decides nothing, so nothing needs the planning transaction's view: asked first, outside
+  // it, a quiet tick costs one read instead of a BEGIN and a COMMIT around it.
+  const state = await planningState(database);
+  if (stillQuiet(state, settings, now)) return [];
+  let quiet: QuietPlanRecord | undefined;
   const queued = database.transaction(() => {
     const inputs = planningInputs(database);
-    if (stillQuiet(database, inputs, settings, now)) return [];
     const defaults = settings.defaultRecipients;
     const ready = (list: ReturnType<typeof firingAlertsButDetails>) =>
       list.flatMap((record) => toNotifyAlert(record, defaults) ?? []) as NotifyAlert[];
@@ -108,29 +107,27 @@ export function notify(
         );
       }
     }
-    const quiet = decided === 0 && !noticed;
-    planned = {
-      quiet: quiet
-        ? {
-            inputs,
-            settings,
-            from: now,
-            until: nextPlanChange({
-              log: logs.flatMap((log) => [...log.values()]),
-              firing,
-              resolved,
-              silences,
-              flaps,
-              settings,
-              now,
-            }),
-          }
-        : undefined,
-    };
+    if (decided === 0 && !noticed) {
+      quiet = {
+        inputs,
+        settings: settings.fingerprint,
+        from: now,
+        until: nextPlanChange({
+          log: logs.flatMap((log) => [...log.values()]),
+          firing,
+          resolved,
+          silences,
+          flaps,
+          settings,
+          now,
+        }),
+      };
+    }
     return queued;
   });
-  // Remembered once committed; a plan that wrote anything is forgotten (it changed its inputs).
-  if (planned !== undefined) rememberQuiet(database, planned.quiet);
+  // Kept once the plan committed: its inputs' count says whether anything changed since, by any
+  // connection. A plan that decided something changed its inputs; the one kept is forgotten.
+  if (quiet !== undefined || state.quiet !== undefined) await keepQuietPlan(database, quiet);
   return queued;
 }
 

@@ -1,42 +1,30 @@
 import type { FlapRecord } from '../db/alerts.js';
 import type { LogRecord } from '../db/notifications.js';
-import type { Database } from '../db/open.js';
+import type { QuietPlanRecord } from '../db/plan-inputs.js';
 import type { SilenceRecord } from '../db/silences.js';
 import type { NotifyAlert } from './alert.js';
 import type { AlertSettings } from './settings.js';
 
 /**
- * A plan that decided nothing, and until when the same inputs keep deciding nothing. Planning is a
- * pure function of its inputs (db/plan-inputs.ts), the settings and `now`; for fixed inputs it
- * compares `now` only with the times nextPlanChange lists, so it decides the same between two of
- * them. Most ticks change nothing the pipeline looks at (rules refresh figures, not firing sets),
- * and at `large` planning reads and groups about a thousand alerts.
+ * Whether planning at `now` would decide nothing, as the kept plan (db/plan-inputs.ts) found.
+ * Planning is a pure function of its inputs (counted by plan_changes), the settings and `now`;
+ * for fixed inputs it compares `now` only with the times nextPlanChange lists, so it decides the
+ * same between two of them. Most ticks change nothing the pipeline looks at (rules refresh
+ * figures, not firing sets), so most ticks read that one row and plan nothing.
  */
-export interface QuietPlan {
-  /** The fingerprint of the inputs it planned on (db/plan-inputs.ts): equal means unchanged. */
-  inputs: string;
-  settings: AlertSettings;
-  from: number;
-  until: number;
-}
-
-const quietPlans = new WeakMap<Database, QuietPlan>();
-
-/** Whether planning at `now` on these inputs would decide nothing, as a plan already found. */
-export function stillQuiet(database: Database, inputs: string, settings: AlertSettings, now: number): boolean {
-  const quiet = quietPlans.get(database);
+export function stillQuiet(
+  state: { inputs: string; quiet?: QuietPlanRecord },
+  settings: Pick<AlertSettings, 'fingerprint'>,
+  now: number,
+): boolean {
+  const { quiet } = state;
   return (
     quiet !== undefined &&
-    quiet.settings === settings &&
+    quiet.inputs === state.inputs &&
+    quiet.settings === settings.fingerprint &&
     now >= quiet.from &&
-    now < quiet.until &&
-    quiet.inputs === inputs
+    now < quiet.until
   );
-}
-
-export function rememberQuiet(database: Database, plan: QuietPlan | undefined): void {
-  if (plan === undefined) quietPlans.delete(database);
-  else quietPlans.set(database, plan);
 }
 
 export interface PlanTimes {

@@ -1,5 +1,6 @@
 import type { Config } from '../config/schema.js';
-import type { AlertChannel } from '../config/sections/alertmanager.js';
+import { ALERT_RULES } from '../config/sections/alerts.js';
+import { ALERT_CHANNELS, type AlertChannel } from '../config/sections/channels.js';
 import type { RuleName } from '../rules/finding.js';
 import { routesTo } from './route.js';
 
@@ -22,6 +23,11 @@ export interface AlertSettings {
   routedTo(rule: string, channel: string): boolean;
   /** Whether the rule's alerts go out by email (`alerts.route`): the digest is an email. */
   emailed(rule: string): boolean;
+  /**
+   * Equal for settings that plan alike (every value above, per rule and channel), different
+   * otherwise: a kept quiet plan holds only for the settings it was planned with (quiet.ts).
+   */
+  fingerprint: string;
 }
 
 const settingsOf = new WeakMap<Config, AlertSettings>();
@@ -39,7 +45,7 @@ export function alertSettings(config: Config): AlertSettings {
 function buildSettings(config: Config): AlertSettings {
   const { alerts, email } = config;
   const durations = alerts.for as Partial<Record<`${RuleName}Ms`, number>>;
-  return {
+  const settings: Omit<AlertSettings, 'fingerprint'> = {
     groupWaitMs: alerts.groupWaitMs,
     groupIntervalMs: alerts.groupIntervalMs,
     groupBy: alerts.groupBy,
@@ -54,4 +60,19 @@ function buildSettings(config: Config): AlertSettings {
     routedTo: (rule, channel) => routesTo(config, rule, channel as AlertChannel),
     emailed: (rule) => routesTo(config, rule, 'email'),
   };
+  return { ...settings, fingerprint: fingerprintOf(settings) };
+}
+
+function fingerprintOf(settings: Omit<AlertSettings, 'fingerprint'>): string {
+  const { groupWaitMs, groupIntervalMs, groupBy, inhibit, defaultRecipients, flapping } = settings;
+  const perRule = ALERT_RULES.map((rule) => [
+    settings.forMs(rule),
+    settings.resolveAfterMs(rule),
+    // JSON has no Infinity: a rule that never repeats reads as null.
+    settings.repeatMs(rule),
+    settings.sendResolved(rule),
+    settings.emailed(rule),
+    ALERT_CHANNELS.map((channel) => settings.routedTo(rule, channel)),
+  ]);
+  return JSON.stringify([groupWaitMs, groupIntervalMs, groupBy, inhibit, defaultRecipients, flapping, perRule]);
 }

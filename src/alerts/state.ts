@@ -1,17 +1,12 @@
 import {
   type AlertRecord,
-  applyLiveFigures,
-  hasLiveFigures,
   insertAlert,
-  type LiveFigures,
   markAlertAbsent,
   markAlertFired,
   markAlertResolved,
   type OpenAlertState,
   openAlertStates,
-  refreshOpenAlert,
-  writeAlertFigures,
-  writeLiveFigures,
+  refreshAlert,
 } from '../db/alerts.js';
 import type { Database } from '../db/open.js';
 import type { Finding } from '../rules/finding.js';
@@ -39,7 +34,8 @@ export type StateSettings = Pick<AlertSettings, 'forMs' | 'resolveAfterMs' | 'fl
 /**
  * Folds one tick's findings into alert state, in one transaction. For each open episode:
  *
- * - reported this tick: its figures are refreshed; pending long enough (`for`), it fires;
+ * - reported this tick: its wording and figures are written to its row (the only copy of them);
+ *   pending long enough (`for`), it fires;
  * - within what the rules could not judge (`unjudged`): nothing changes. Unknown is not resolved;
  * - judged absent: a pending episode ends; a firing one resolves once it has been judged absent
  *   for `resolveAfter` (ticks in between that could not judge neither count nor reset).
@@ -61,23 +57,12 @@ export function recordFindings(
   const transitions: Transition[] = [];
   const note = (alert: Pick<OpenAlertState, 'key' | 'rule'>, state: AlertState) =>
     transitions.push({ at: now, key: alert.key, rule: alert.rule, state });
-  // Applied once the transaction has committed, so a rolled-back tick leaves them as its rows.
-  // Within a caller's transaction, which may still roll back, figures are written instead and the
-  // memory is left alone: rows written since are newer than what it holds, so they win on read.
-  const nested = database.sqlite.inTransaction;
-  const keep: Array<readonly [number, LiveFigures]> = [];
-  const written: number[] = [];
   database.transaction(() => {
     settleFlaps(database, now, settings.flapping);
     const open = new Map(openAlertStates(database).map((alert) => [alert.key, alert]));
     for (const alert of open.values()) {
       const finding = latest.get(alert.key);
       if (!finding) {
-        // Not seen this tick: figures still held for it (the last tick that saw it) go to its row.
-        if (hasLiveFigures(database, alert.id)) {
-          writeLiveFigures(database, alert.id);
-          written.push(alert.id);
-        }
         if (unjudged.length > 0 && isUnjudged(JSON.parse(alert.labels), unjudged)) continue;
         if (alert.firedAt === null) {
           markAlertResolved(database, alert.id, now);
@@ -102,12 +87,7 @@ export function recordFindings(
         open.delete(alert.key);
         continue;
       }
-      const live = refreshOpenAlert(database, alert, fieldsOf(finding, now));
-      if (live !== undefined && !nested) keep.push([alert.id, live]);
-      else {
-        if (live !== undefined) writeAlertFigures(database, alert.id, live);
-        written.push(alert.id);
-      }
+      refreshAlert(database, alert.id, fieldsOf(finding, now));
       if (alert.firedAt === null && now - alert.activeSince >= settings.forMs(finding.rule)) {
         markAlertFired(database, alert.id, now);
         noteFire(database, alert, now, settings.flapping);
@@ -129,7 +109,6 @@ export function recordFindings(
       note(finding, fires ? 'firing' : 'pending');
     }
   });
-  if (!nested) applyLiveFigures(database, keep, written);
   return transitions;
 }
 

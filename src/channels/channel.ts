@@ -1,7 +1,7 @@
 import type { Deliverer } from '../alerts/deliver.js';
 import type { MessageRenderer } from '../alerts/outbox.js';
 import type { AlertSettings } from '../alerts/settings.js';
-import type { AlertChannel } from '../config/sections/alertmanager.js';
+import type { AlertChannel } from '../config/sections/channels.js';
 import type { NotificationContext } from './context.js';
 
 export type { Outcome } from '../alerts/deliver.js';

@@ -27,7 +27,7 @@ export async function runAlertPipeline(ctx: NotificationContext, channels: reado
   const transitions = recordFindings(ctx.db, ctx.findings, ctx.now, settings, ctx.unjudged);
   for (const transition of transitions) ctx.events.emit('alert:state', transition);
   const renderers = channels.flatMap((channel) => channel.renderer?.(ctx) ?? []) as MessageRenderer[];
-  const queued = notify(ctx.db, settings, ctx.now, renderers);
+  const queued = await notify(ctx.db, settings, ctx.now, renderers);
   for (const renderer of renderers) {
     queued.push(...queueDigests(ctx.db, ctx.config, settings, ctx.now, renderer, heldDecisions));
   }

@@ -1,5 +1,12 @@
-import { and, asc, eq, gt, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
-import { claimRow, type OutboxRow, recordClosed, recordDelivered, recordRetry } from './channel-outbox.js';
+import { and, asc, eq, gt, isNotNull, isNull, or, sql } from 'drizzle-orm';
+import {
+  claimRow,
+  type OutboxRow,
+  recordClosed,
+  recordDelivered,
+  recordRetry,
+  tallyPrunedSql,
+} from './channel-outbox.js';
 import type { Database } from './open.js';
 import { alerts, channelOutbox } from './schema.js';
 
@@ -162,21 +169,21 @@ export function allDeliveries(database: Database): AlertmanagerRow[] {
     .map(toAlertmanagerRow);
 }
 
+// Episode rows (an alert_id) of every channel finished before @before and not leased.
+// SQL text: the tally and the delete share this condition.
+const PRUNABLE = `alert_id IS NOT NULL AND finished_at IS NOT NULL AND finished_at < @before
+  AND (lease_until IS NULL OR lease_until <= @now)`;
+
 /**
- * Deletes rows finished before `before` and not leased. A finished row says nothing more will
- * be sent; if its alert fires again towards the same target, ensureFiring writes a new row,
- * as it would have reopened the old one. Returns how many were deleted.
+ * Deletes the episode rows of every channel finished before `before` and not leased, counting
+ * them per channel and account in outbox_pruned in the same transaction. A finished row says
+ * nothing more will be sent; if its alert fires again towards the same target, ensureFiring
+ * writes a new row, as it would have reopened the old one. Returns how many were deleted.
  */
 export function pruneFinishedDeliveries(database: Database, before: number, now: number): number {
-  return database.db
-    .delete(channelOutbox)
-    .where(
-      and(
-        ours,
-        isNotNull(channelOutbox.finishedAt),
-        lt(channelOutbox.finishedAt, before),
-        or(isNull(channelOutbox.leaseUntil), lte(channelOutbox.leaseUntil, now)),
-      ),
-    )
-    .run().changes;
+  const params = { before, now };
+  return database.transaction(() => {
+    database.sqlite.prepare(tallyPrunedSql(PRUNABLE)).run(params);
+    return database.sqlite.prepare(`DELETE FROM channel_outbox WHERE ${PRUNABLE}`).run(params).changes;
+  });
 }

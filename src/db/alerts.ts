@@ -1,5 +1,4 @@
 import { eq } from 'drizzle-orm';
-import type { LiveFigures } from './alert-figures.js';
 import {
   ALERT_COLUMNS,
   ALERT_COLUMNS_BUT_DETAILS,
@@ -12,13 +11,6 @@ import type { Database } from './open.js';
 import { alertFlaps } from './schema.js';
 import { perDatabase } from './statements.js';
 
-export {
-  applyLiveFigures,
-  hasLiveFigures,
-  type LiveFigures,
-  writeAlertFigures,
-  writeLiveFigures,
-} from './alert-figures.js';
 export { type AlertRecord, DETAILS_NOT_READ, type FlapRecord } from './alert-rows.js';
 export type AlertInput = Omit<AlertRecord, 'id' | 'firedAt' | 'resolvedAt' | 'absentSince'> & {
   firedAt: number | null;
@@ -170,28 +162,6 @@ export function refreshAlert(
   fields: Pick<AlertRecord, 'severity' | 'summary' | 'labels' | 'details' | 'recipients' | 'lastSeenAt'>,
 ): void {
   writes(database).refresh.run(fields.severity, fields.summary, ...jsonColumns(fields), fields.lastSeenAt, id);
-}
-
-/**
- * refreshAlert for an open episode as openAlertStates read it: the row is written whole, in the
- * caller's transaction, and undefined is returned (the row has the figures).
- */
-export function refreshOpenAlert(
-  database: Database,
-  stored: OpenAlertState,
-  fields: Pick<AlertRecord, 'severity' | 'summary' | 'labels' | 'details' | 'recipients' | 'lastSeenAt'>,
-): LiveFigures | undefined {
-  const [labels, details, recipients] = jsonColumns(fields);
-  writes(database).refresh.run(
-    fields.severity,
-    fields.summary,
-    labels,
-    details,
-    recipients,
-    fields.lastSeenAt,
-    stored.id,
-  );
-  return undefined;
 }
 
 /** The condition was judged absent this tick, for the first time since it was last seen. */

@@ -240,3 +240,14 @@ export function rowsOf(database: Database, channels: readonly string[]): OutboxR
     .orderBy(asc(channelOutbox.id))
     .all();
 }
+
+/**
+ * SQL text adding the rows `where` selects (a condition on channel_outbox) to outbox_pruned, per
+ * channel and account, by outcome: run before deleting them, in the same transaction.
+ */
+export function tallyPrunedSql(where: string): string {
+  return `INSERT INTO outbox_pruned (channel, account, sent, abandoned)
+    SELECT channel, account, sum(delivered_at IS NOT NULL), sum(abandoned_at IS NOT NULL) FROM channel_outbox
+    WHERE ${where} GROUP BY channel, account
+    ON CONFLICT (channel, account) DO UPDATE SET sent = sent + excluded.sent, abandoned = abandoned + excluded.abandoned`;
+}

@@ -10,6 +10,7 @@ import {
   recordAbandoned,
   recordDelivered,
   recordRetry,
+  tallyPrunedSql,
 } from './channel-outbox.js';
 import { digestGroupKey } from './digest.js';
 import type { Database } from './open.js';
@@ -182,7 +183,7 @@ export function outboxCountsByAccount(database: Database): Array<OutboxCounts & 
       .all()
       .map((row) => [row.account, row]),
   );
-  for (const pruned of database.db.select().from(outboxPruned).all()) {
+  for (const pruned of database.db.select().from(outboxPruned).where(eq(outboxPruned.channel, EMAIL)).all()) {
     const counts = byAccount.get(pruned.account) ?? {
       account: pruned.account,
       pending: 0,
@@ -209,6 +210,7 @@ export function outboxCounts(database: Database): OutboxCounts {
       abandoned: sql<number>`coalesce(sum(${outboxPruned.abandoned}), 0)`,
     })
     .from(outboxPruned)
+    .where(eq(outboxPruned.channel, EMAIL))
     .get();
   return { ...counts, sent: counts.sent + (pruned?.sent ?? 0), abandoned: counts.abandoned + (pruned?.abandoned ?? 0) };
 }
@@ -237,34 +239,29 @@ export function deliveriesOf(database: Database, since: ReadonlyMap<string, numb
   return channelDeliveriesOf(database, since, [EMAIL]);
 }
 
-// Finished (sent or abandoned) before @before and not leased, except what a reader still needs:
-// each account's latest digest (lastDigestAt: without it a second digest goes out the same day)
-// and every message announcing an alert still open (the idle ladder reads whether a firing
-// warning reached anyone before it stops a Pod, however long ago the warning went out).
+// Message rows (no alert_id) of every channel finished (delivered or abandoned) before @before and
+// not leased, except what a reader still needs: each channel's latest row of each digest group
+// (lastDigestAt: without it a second digest goes out the same day) and every row announcing an
+// alert still open (the idle ladder reads whether a firing warning reached anyone before it stops
+// a Pod, however long ago the warning went out).
 // SQL text: the tally and the delete share this condition, with a json_each join.
-const PRUNABLE = `channel = 'email' AND finished_at IS NOT NULL AND finished_at < @before
+const PRUNABLE = `alert_id IS NULL AND finished_at IS NOT NULL AND finished_at < @before
   AND (lease_until IS NULL OR lease_until <= @now)
-  AND id NOT IN (SELECT max(id) FROM channel_outbox WHERE channel = 'email' AND group_key LIKE @digests
-    GROUP BY group_key)
+  AND id NOT IN (SELECT max(id) FROM channel_outbox WHERE alert_id IS NULL AND group_key LIKE @digests
+    GROUP BY channel, group_key)
   AND NOT EXISTS (SELECT 1 FROM json_each(channel_outbox.alert_keys) k
     JOIN alerts a ON a.key = k.value AND a.resolved_at IS NULL)`;
 
 /**
- * Deletes the messages finished before `before` that no reader needs any more (see PRUNABLE),
- * counting them in outbox_pruned in the same transaction. A message still due or leased is
- * never touched, so nothing is lost or sent twice. Returns how many were deleted.
+ * Deletes the message rows of every channel finished before `before` that no reader needs any
+ * more (see PRUNABLE), counting them per channel and account in outbox_pruned in the same
+ * transaction. A message still due or leased is never touched, so nothing is lost or sent twice.
+ * Returns how many were deleted.
  */
 export function pruneFinishedMessages(database: Database, before: number, now: number): number {
   const params = { before, now, digests: `${digestGroupKey('')}%` };
   return database.transaction(() => {
-    database.sqlite
-      .prepare(
-        `INSERT INTO outbox_pruned (account, sent, abandoned)
-         SELECT account, sum(delivered_at IS NOT NULL), sum(abandoned_at IS NOT NULL) FROM channel_outbox
-         WHERE ${PRUNABLE} GROUP BY account
-         ON CONFLICT (account) DO UPDATE SET sent = sent + excluded.sent, abandoned = abandoned + excluded.abandoned`,
-      )
-      .run(params);
+    database.sqlite.prepare(tallyPrunedSql(PRUNABLE)).run(params);
     return database.sqlite.prepare(`DELETE FROM channel_outbox WHERE ${PRUNABLE}`).run(params).changes;
   });
 }

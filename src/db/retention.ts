@@ -23,7 +23,7 @@ export interface RetentionPolicy {
    * The daemon keeps them twice `http.linkExpiry` (no link is signed for longer).
    */
   usedLinksMs: number;
-  /** Finished rows of the email and Alertmanager outboxes (config key `outbox`, default 30 days). */
+  /** Finished rows of every channel's outbox (config key `outbox`, default 30 days). */
   outboxMs: number;
 }
 
@@ -47,7 +47,9 @@ export interface RetentionResult {
   workerSamplesDeleted: number;
   collectorRunsDeleted: number;
   usedLinksDeleted: number;
+  /** Message rows of every channel (email's kind of row). */
   emailsDeleted: number;
+  /** Episode rows of every channel (Alertmanager's kind of row). */
   alertmanagerDeliveriesDeleted: number;
 }
 

@@ -3,7 +3,7 @@ import { freshnessOf } from '../actions/guards.js';
 import { lastSuccessAt } from '../db/collector-runs.js';
 import type { ReceiptDecision } from '../db/schema.js';
 import { cronIntervalMs } from '../scheduler/cron.js';
-import { accountNames, type MetricsContext } from './source.js';
+import { accountNames, type MetricsContext, refreshedAccounts } from './source.js';
 
 /** The receipt decisions that end a stop attempt: sent, recorded only, refused by a guard, failed. */
 export const STOP_RESULTS = ['stopped', 'dry_run', 'blocked', 'failed'] as const satisfies readonly ReceiptDecision[];
@@ -14,10 +14,11 @@ const isStopResult = (decision: string): decision is (typeof STOP_RESULTS)[numbe
 /**
  * What the idle ladder did about stops, from its `action:decided` events (every result of every
  * account at 0 from the start), and whether stops are frozen now because the Pod data is stale:
- * the Pod collector's last success is kept in memory from its runs, so the scrape only compares
- * it with the time.
+ * the Pod collector's last success as the database records it (whichever process ran it), read
+ * at each evaluation tick and Pod collection, compared at the scrape with the time as the
+ * fresh-data guard compares it.
  */
-export function registerActionMetrics({ registry, source, config, clock, onClose }: MetricsContext): void {
+export function registerActionMetrics({ registry, source, config, clock, onClose, refreshOn }: MetricsContext): void {
   const stops = new Counter({
     name: 'podwarden_stops_total',
     help: 'Stop decisions of the idle ladder by result: stopped, dry_run (recorded, not sent), blocked (by a guard) and failed.',
@@ -26,6 +27,7 @@ export function registerActionMetrics({ registry, source, config, clock, onClose
   });
   for (const account of accountNames(config)) for (const result of STOP_RESULTS) stops.inc({ account, result }, 0);
 
+  // As the database had it at the last evaluation tick or Pod collection, whichever process ran it.
   const podsSucceededAt = new Map<string, number | null>();
   const intervalMs = cronIntervalMs(config.collectors.pods.schedule, clock.now());
   const frozen: Gauge<'account'> = new Gauge({
@@ -42,14 +44,11 @@ export function registerActionMetrics({ registry, source, config, clock, onClose
     },
   });
   if (config.idle.rules.length > 0) {
-    for (const account of accountNames(config)) podsSucceededAt.set(account, lastSuccessAt(source.db, account, 'pods'));
-    onClose(
-      source.events.on('collector:finished', (report) => {
-        if (report.collector === 'pods' && report.outcome === 'ok' && podsSucceededAt.has(report.account)) {
-          podsSucceededAt.set(report.account, report.endedAt);
-        }
-      }),
-    );
+    refreshOn(['tick', 'pods'], (at) => {
+      for (const account of refreshedAccounts(config, at)) {
+        podsSucceededAt.set(account, lastSuccessAt(source.db, account, 'pods'));
+      }
+    });
   }
 
   onClose(

@@ -1,6 +1,6 @@
 import { defaultConfig } from '../config/load.js';
 import type { Config } from '../config/schema.js';
-import type { AlertChannel } from '../config/sections/alertmanager.js';
+import type { AlertChannel } from '../config/sections/channels.js';
 
 /** Where a replayed account's API lives: its own simulated world. */
 export interface SimulatedApi {

@@ -78,7 +78,9 @@ describe('the outbox', () => {
     recordFindings(bench.db, findings, bench.clock.now(), settings);
     await bench.clock.advanceBy(MINUTE);
     recordFindings(bench.db, findings, bench.clock.now(), settings);
-    const [written] = notify(bench.db, settings, bench.clock.now(), [emailRenderer('example.com')]).map(toEmailRecord);
+    const [written] = (await notify(bench.db, settings, bench.clock.now(), [emailRenderer('example.com')])).map(
+      toEmailRecord,
+    );
     expect(written?.sentAt).toBeNull();
     bench.reopen();
     await bench.run(30 * MINUTE, () => findings);
@@ -95,7 +97,9 @@ describe('the outbox', () => {
     const findings = [budgetFinding('gpu', 'actual', 80)];
     recordFindings(bench.db, findings, bench.clock.now(), settings);
     await bench.clock.advanceBy(MINUTE);
-    const [written] = notify(bench.db, settings, bench.clock.now(), [emailRenderer('example.com')]).map(toEmailRecord);
+    const [written] = (await notify(bench.db, settings, bench.clock.now(), [emailRenderer('example.com')])).map(
+      toEmailRecord,
+    );
     if (!written) throw new Error('nothing queued');
     // The crash window: the attempt is leased and the server accepts the message, but "sent" is never recorded.
     expect(claimMessage(bench.db, written.id, bench.clock.now(), bench.clock.now() + LEASE_MS)).toBe(true);

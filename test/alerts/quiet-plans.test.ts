@@ -45,8 +45,7 @@ function findingsAt(t: number): Finding[] {
 
 /**
  * Twelve hours, a tick a minute; silences are made and ended by another connection (as the CLI
- * does), at times off the minute. `fresh` opens the database again before every tick, so nothing
- * a previous tick remembered can be used: planning runs every time.
+ * does), at times off the minute. `fresh` forgets the kept quiet plan before every tick.
  */
 async function script(bench: AlertBench, fresh: boolean): Promise<void> {
   for (let t = 0; t < 12 * 60; t++) {
@@ -78,7 +77,8 @@ async function script(bench: AlertBench, fresh: boolean): Promise<void> {
       if (t === 260) expireSilence(other, 'budget', now - 11_000);
       other.close();
     }
-    if (fresh) bench.reopen();
+    // Forgetting the kept plan, as no tick then remembers one: planning runs every time.
+    if (fresh) bench.db.sqlite.prepare('UPDATE plan_changes SET quiet_n = NULL').run();
     await bench.tick(findingsAt(t));
     await bench.clock.advanceBy(MINUTE);
   }
@@ -132,23 +132,24 @@ describe('planning skipped while nothing it reads changes', () => {
 
   it('reads only its inputs while they stay the same, and plans again when the repeat interval is due', async () => {
     const { bench, statements, traced, settings } = await announcedOnce();
-    const at = (minutes: number) => {
+    const at = async (minutes: number) => {
       statements.length = 0;
-      const queued = notify(traced, settings, START + minutes * MINUTE, [emailRenderer('podwarden.invalid')]).map(
-        toEmailRecord,
-      );
+      const queued = (
+        await notify(traced, settings, START + minutes * MINUTE, [emailRenderer('podwarden.invalid')])
+      ).map(toEmailRecord);
       return { queued: queued.map((message) => message.reason), statements: statements.length };
     };
     try {
-      const planned = at(11);
+      traced.sqlite.prepare('UPDATE plan_changes SET quiet_n = NULL').run();
+      const planned = await at(11);
       expect(planned.queued).toEqual([]);
       // The inputs alone, outside a transaction: nothing of planning, no BEGIN or COMMIT.
-      expect(at(12)).toEqual({ queued: [], statements: 1 });
-      expect(at(50)).toEqual({ queued: [], statements: 1 });
+      expect(await at(12)).toEqual({ queued: [], statements: 1 });
+      expect(await at(50)).toEqual({ queued: [], statements: 1 });
       expect(planned.statements).toBeGreaterThan(3);
       // The first message went out at minute 2 (the first tick past the group wait); it repeats 50 minutes later.
-      expect(at(51)).toEqual({ queued: [], statements: 1 });
-      expect(at(52).queued).toEqual(['repeat_elapsed']);
+      expect(await at(51)).toEqual({ queued: [], statements: 1 });
+      expect((await at(52)).queued).toEqual(['repeat_elapsed']);
       // Another connection's silence changes the inputs: planned again, and muted.
       const other = openDatabase(bench.config.database.path);
       insertSilence(other, {
@@ -161,14 +162,44 @@ describe('planning skipped while nothing it reads changes', () => {
         endsAt: START + 200 * MINUTE,
       });
       other.close();
-      expect(at(53).statements).toBeGreaterThan(3);
+      expect((await at(53)).statements).toBeGreaterThan(3);
       // Due again at the group interval and the repeat interval: planned, muted.
-      expect(at(101).queued).toEqual([]);
-      expect(at(102).queued).toEqual([]);
-      expect(at(103).queued).toEqual([]);
-      expect(at(120)).toEqual({ queued: [], statements: 1 });
+      expect((await at(101)).queued).toEqual([]);
+      expect((await at(102)).queued).toEqual([]);
+      expect((await at(103)).queued).toEqual([]);
+      expect(await at(120)).toEqual({ queued: [], statements: 1 });
       // The silence ends after the log entry expired (twice the repeat interval): a first message again.
-      expect(at(200).queued).toEqual(['first']);
+      expect((await at(200)).queued).toEqual(['first']);
+    } finally {
+      traced.close();
+    }
+  });
+  it('keeps a plan that decided nothing in the database: another connection or a restart does not plan again, other settings do', async () => {
+    const { bench, statements, traced: first, settings } = await announcedOnce();
+    first.close();
+    // The daemon's own connection plans at minute 10 (past the group interval) and decides nothing.
+    await bench.tick([finding('waste:sim:volume-unmounted:vol-1')]);
+    let traced = tracedDatabase(bench.config.database.path, statements);
+    const at = async (minutes: number, as = settings) => {
+      statements.length = 0;
+      const queued = await notify(traced, as, START + minutes * MINUTE, [emailRenderer('podwarden.invalid')]);
+      return { queued: queued.length, statements: statements.length };
+    };
+    try {
+      expect(await at(11)).toEqual({ queued: 0, statements: 1 });
+      // A restart: a new connection, nothing in memory.
+      traced.close();
+      traced = tracedDatabase(bench.config.database.path, statements);
+      expect(await at(12)).toEqual({ queued: 0, statements: 1 });
+      // Other settings (a reloaded configuration) could decide otherwise: planned again, once.
+      const other = alertSettings({ ...bench.config, alerts: { ...bench.config.alerts, groupIntervalMs: 8 * MINUTE } });
+      expect((await at(13, other)).statements).toBeGreaterThan(3);
+      expect(await at(14, other)).toEqual({ queued: 0, statements: 1 });
+      // Back to settings of the first configuration's content: planned (the plan kept is the
+      // other settings'), then quiet, whichever configuration object of that content built them.
+      const equal = alertSettings({ ...bench.config });
+      expect((await at(15, equal)).statements).toBeGreaterThan(3);
+      expect(await at(16, settings)).toEqual({ queued: 0, statements: 1 });
     } finally {
       traced.close();
     }
@@ -176,20 +207,20 @@ describe('planning skipped while nothing it reads changes', () => {
   it('plans again after any connection changes what planning reads, even by hand, and not after a rewrite of figures or a rollback', async () => {
     const { bench, statements, traced, settings } = await announcedOnce();
     let minute = 10;
-    const next = () => {
+    const next = async () => {
       statements.length = 0;
       minute += 1;
-      notify(traced, settings, START + minute * MINUTE, [emailRenderer('podwarden.invalid')]).map(toEmailRecord);
+      await notify(traced, settings, START + minute * MINUTE, [emailRenderer('podwarden.invalid')]);
       return statements.length;
     };
     const write = (sql: string) => traced.sqlite.prepare(sql).run();
     try {
-      next();
-      expect(next()).toBe(1);
+      await next();
+      expect(await next()).toBe(1);
       // What every evaluation tick rewrites (figures, wording, when last seen) is not read by planning.
       write(`UPDATE alerts SET details = '{"evaluatedAt":1}', summary = 'again', last_seen_at = last_seen_at + 1`);
       write('UPDATE alerts SET labels = labels, severity = severity');
-      expect(next()).toBe(1);
+      expect(await next()).toBe(1);
       const changes = [
         `UPDATE alerts SET labels = json_set(labels, '$.team', 'data')`,
         `UPDATE alerts SET severity = 'critical'`,
@@ -202,8 +233,8 @@ describe('planning skipped while nothing it reads changes', () => {
       ];
       for (const change of changes) {
         write(change);
-        expect(next(), change).toBeGreaterThan(3);
-        expect(next(), change).toBe(1);
+        expect(await next(), change).toBeGreaterThan(3);
+        expect(await next(), change).toBe(1);
       }
       // A change rolled back leaves the inputs as they were.
       expect(() =>
@@ -212,16 +243,16 @@ describe('planning skipped while nothing it reads changes', () => {
           throw new Error('rolled back');
         }),
       ).toThrow('rolled back');
-      expect(next()).toBe(1);
+      expect(await next()).toBe(1);
       // Another connection's change (the CLI's, a user's sqlite3) counts as well.
       bench.db.sqlite.prepare(`UPDATE alerts SET labels = json_set(labels, '$.team', 'cli')`).run();
-      expect(next()).toBeGreaterThan(3);
-      expect(next()).toBe(1);
+      expect(await next()).toBeGreaterThan(3);
+      expect(await next()).toBe(1);
       write(`UPDATE alerts SET labels = json_set(labels, '$.team', 'infra')`);
-      expect(next()).toBeGreaterThan(3);
+      expect(await next()).toBeGreaterThan(3);
       // Other recipients: planned, and announced to them.
       write(`UPDATE alerts SET recipients = '["ops@example.com"]'`);
-      expect(next()).toBeGreaterThan(3);
+      expect(await next()).toBeGreaterThan(3);
       expect(bench.outbox().map((message) => message.to)).toEqual([[], ['ops@example.com']]);
     } finally {
       traced.close();

@@ -20,7 +20,6 @@ import {
   openFlapOf,
   openFlaps,
   refreshAlert,
-  refreshOpenAlert,
   resolvedAlertsById,
   updateFlap,
 } from '../../src/db/alerts.js';
@@ -173,39 +172,5 @@ describe('alert rows read as arrays', () => {
     updateFlap(db, openFlapOf(db, 'a')?.id ?? -1, { settledAt: T0 + 2 * MIN });
     expect(openFlapOf(db, 'a')).toBeUndefined();
     expect(openFlapOf(db, 'c')).toBeUndefined();
-  });
-
-  it('refresh an open alert as refreshAlert does, whether or not its severity, labels, recipients or absence change', () => {
-    const base = input('a', { firedAt: T0, recipients: ['ops@example.com'] });
-    const changes: Partial<AlertInput>[] = [
-      {},
-      { summary: 'a idles still', details: { kind: 'idle', idleSince: T0, evaluatedAt: T0 + MIN } },
-      { severity: 'critical' },
-      { labels: { ...base.labels, team: 'data' } },
-      { labels: { account: 'main', rule: 'idle', podId: 'a' } },
-      { recipients: null },
-      { recipients: ['ops@example.com', 'x@example.com'] },
-    ];
-    for (const absent of [true, false]) {
-      for (const [index, change] of changes.entries()) {
-        const name = `${absent ? 'absent' : 'seen'}-${index}`;
-        const [expected, actual] = [databases.open(`expected-${name}.db`), databases.open(`actual-${name}.db`)];
-        for (const db of [expected, actual]) {
-          insertAlert(db, base);
-          if (absent) markAlertAbsent(db, 1, T0 + MIN);
-        }
-        const fields = { ...base, ...change, lastSeenAt: T0 + 2 * MIN };
-        refreshAlert(expected, 1, fields);
-        const [stored] = openAlertStates(actual);
-        if (!stored) throw new Error('no open alert');
-        const live = actual.transaction(() => refreshOpenAlert(actual, stored, fields));
-        const label = `${name} ${JSON.stringify(change)}`;
-        // The row is written whole, figures included: nothing is left for the caller to keep.
-        expect(live, label).toBeUndefined();
-        expect(drizzleRows(actual), label).toEqual(drizzleRows(expected));
-        expect(openAlerts(actual), label).toEqual(openAlerts(expected));
-        expect(openAlerts(actual), label).toEqual(drizzleRows(expected));
-      }
-    }
   });
 });

@@ -8,6 +8,14 @@ import {
   markResolving,
 } from '../../src/db/alertmanager-outbox.js';
 import { type AlertInput, insertAlert, markAlertResolved } from '../../src/db/alerts.js';
+import {
+  claimRow,
+  queueRow,
+  recordAbandoned,
+  recordClosed,
+  recordDelivered,
+  rowsOf,
+} from '../../src/db/channel-outbox.js';
 import { lastDigestAt } from '../../src/db/digest.js';
 import {
   abandonMessage,
@@ -147,5 +155,41 @@ describe('applyRetention on the Alertmanager outbox', () => {
     expect(applyRetention(database, policy, NOW).alertmanagerDeliveriesDeleted).toBe(2);
     expect(allDeliveries(database).map((row) => row.alertId)).toEqual([firing, resolvedRecently, leased]);
     expect(applyRetention(database, policy, NOW).alertmanagerDeliveriesDeleted).toBe(0);
+  });
+});
+
+describe('applyRetention on a channel of its own', () => {
+  it("deletes another channel's old finished rows as it does email's and Alertmanager's, counted per channel", () => {
+    const database = temp.open();
+    const emailTotals = outboxCounts(database);
+    const queue = (name: string, createdAt: number, alertId?: number) =>
+      queueRow(database, {
+        channel: 'webhook',
+        groupKey: `group:${name}`,
+        account: 'main',
+        reason: alertId === undefined ? 'firing' : 'episode',
+        alertKeys: [],
+        payload: alertId === undefined ? { name } : null,
+        createdAt,
+        nextAttemptAt: createdAt,
+        ...(alertId === undefined ? {} : { target: 'http://hook', alertId, state: 'firing' as const }),
+      }).id;
+    const delivered = queue('old-delivered', T0);
+    expect(claimRow(database, delivered, T0, T0 + MINUTE)).toBe(true);
+    recordDelivered(database, { id: delivered, state: null }, T0, '200');
+    recordAbandoned(database, queue('old-abandoned', T0), T0 + HOUR, 'gave up');
+    const recent = queue('recent', NOW - HOUR);
+    recordDelivered(database, { id: recent, state: null }, NOW - HOUR, '200');
+    queue('due', T0);
+    const episode = queue('episode', T0, alert(database, 'w', T0 + HOUR));
+    recordClosed(database, episode, T0 + HOUR, 'resolved');
+
+    applyRetention(database, policy, NOW);
+    expect(rowsOf(database, ['webhook']).map((row) => row.groupKey)).toEqual(['group:recent', 'group:due']);
+    expect(
+      database.sqlite.prepare("SELECT account, sent, abandoned FROM outbox_pruned WHERE channel = 'webhook'").all(),
+    ).toEqual([{ account: 'main', sent: 1, abandoned: 1 }]);
+    // podwarden_emails_total counts email alone.
+    expect(outboxCounts(database)).toEqual(emailTotals);
   });
 });

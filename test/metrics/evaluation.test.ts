@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toIso } from '../../src/clock.js';
 import { parseConfig } from '../../src/config/load.js';
 import type { Config } from '../../src/config/schema.js';
+import { recordRun } from '../../src/db/collector-runs.js';
 import { snoozePod } from '../../src/db/idle-state.js';
+import { openDatabase } from '../../src/db/open.js';
 import { createMetrics, type Metrics } from '../../src/metrics/registry.js';
 import { buildStatus } from '../../src/metrics/status.js';
 import { budgetStatus } from '../../src/tick/budget-status.js';
@@ -278,5 +280,29 @@ describe('metrics of budgets, idle Pods, stops and alerts', () => {
     expect(sampleValue(await scrape(), 'podwarden_actions_frozen', { account: 'sim' })).toBe(0);
     await h.clock.advanceBy(3 * MINUTE);
     expect(sampleValue(await scrape(), 'podwarden_actions_frozen', { account: 'sim' })).toBe(1);
+  });
+
+  it('serves the Pod data as the database had it at the last tick: a success recorded by another process unfreezes stops', async () => {
+    await h.clock.advanceBy(3 * MINUTE);
+    expect(sampleValue(await scrape(), 'podwarden_actions_frozen', { account: 'sim' })).toBe(1);
+    // Another process on the same file (`podwarden collect`, another replica) polled the Pods.
+    const other = openDatabase(h.config.database.path);
+    const now = h.clock.now();
+    try {
+      recordRun(other, {
+        account: 'sim',
+        collector: 'pods',
+        startedAt: now - 1_000,
+        endedAt: now,
+        outcome: 'ok',
+        rows: 1,
+      });
+    } finally {
+      other.close();
+    }
+    // Served as of the last tick, which reads it from the database.
+    expect(sampleValue(await scrape(), 'podwarden_actions_frozen', { account: 'sim' })).toBe(1);
+    await h.drive(h.daemon.evaluate());
+    expect(sampleValue(await scrape(), 'podwarden_actions_frozen', { account: 'sim' })).toBe(0);
   });
 });

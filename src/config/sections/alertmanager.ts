@@ -2,35 +2,14 @@ import { z } from 'zod';
 import { duration, httpUrl, type ParseContext } from '../fields.js';
 import { secretShape, withSecret } from '../secret.js';
 
-/** The rules whose alerts can be routed (the same list as `alerts`; kept here to avoid a cycle). */
+/** The rules with a runbook URL (the same list as `alerts`; kept here to avoid a cycle). */
 const RULES = ['budget', 'idle', 'capacity', 'waste', 'health'] as const;
 
-/** Where alerts can go: email through the outbox, or the Alertmanager(s) of `alerts.alertmanager`. */
-export const ALERT_CHANNELS = ['email', 'alertmanager'] as const;
-export type AlertChannel = (typeof ALERT_CHANNELS)[number];
-
-/**
- * `alerts.route`: the channels of each rule's alerts. A rule not listed goes to every channel
- * that is configured (email when `email.host` is set, Alertmanager when `alerts.alertmanager`
- * is); `[]` notifies nobody (the alert state and metrics stay).
- */
-export const routeSection = z
-  .strictObject(
-    Object.fromEntries(
-      RULES.map((rule) => [
-        rule,
-        z
-          .array(z.enum(ALERT_CHANNELS))
-          .optional()
-          .describe("Where this rule's alerts go: email, alertmanager or both; [] notifies nobody."),
-      ]),
-    ) as {
-      [R in (typeof RULES)[number]]: z.ZodOptional<
-        z.ZodArray<z.ZodEnum<{ email: 'email'; alertmanager: 'alertmanager' }>>
-      >;
-    },
-  )
-  .prefault({});
+/** The Alertmanager channel as routing sees it: configured with `alerts.alertmanager`. */
+export const alertmanagerChannelConfig = {
+  name: 'alertmanager',
+  configured: (config: { alerts: { alertmanager?: unknown } }) => config.alerts.alertmanager !== undefined,
+} as const;
 
 function basicAuth(ctx: ParseContext) {
   return withSecret(

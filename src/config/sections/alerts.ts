@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { duration, durationOrZero, type ParseContext, timeZone, withMs } from '../fields.js';
-import { alertmanagerSection, routeSection } from './alertmanager.js';
+import { alertmanagerSection } from './alertmanager.js';
+import { channelName } from './channels.js';
 
 /**
  * Every rule that produces findings, in the order the configuration lists them: the rules' own
@@ -9,6 +10,25 @@ import { alertmanagerSection, routeSection } from './alertmanager.js';
 export const ALERT_RULES = ['budget', 'idle', 'capacity', 'waste', 'health'] as const;
 
 const rules = () => z.array(z.enum(ALERT_RULES));
+
+/**
+ * `alerts.route`: the channels of each rule's alerts. A rule not listed goes to every channel
+ * that is configured (email when `email.host` is set, Alertmanager when `alerts.alertmanager`
+ * is); `[]` notifies nobody (the alert state and metrics stay).
+ */
+const routeSection = z
+  .strictObject(
+    Object.fromEntries(
+      ALERT_RULES.map((rule) => [
+        rule,
+        z
+          .array(channelName)
+          .optional()
+          .describe("Where this rule's alerts go: email, alertmanager or both; [] notifies nobody."),
+      ]),
+    ) as { [R in (typeof ALERT_RULES)[number]]: z.ZodOptional<z.ZodArray<typeof channelName>> },
+  )
+  .prefault({});
 
 const fireAfter = () =>
   duration().optional().describe("How long this rule's condition must hold before its alert fires; absent: at once.");
@@ -94,7 +114,7 @@ export function alertsSection(ctx: ParseContext) {
           timeZone: timeZone().default('UTC'),
         })
         .optional(),
-      /** Email, Alertmanager or both, per rule (alertmanager.ts). */
+      /** Email, Alertmanager or both, per rule. */
       route: routeSection,
       alertmanager: alertmanagerSection(ctx).optional(),
     },

@@ -15,6 +15,17 @@ export const emailAddress = () =>
 export const recipientsField = () => z.array(emailAddress()).min(1).optional();
 
 /**
+ * The email channel as routing sees it: configured with a host. It is also the channel of last
+ * resort: with no channel configured, alerts go to it and its messages wait in the outbox, unsent
+ * and logged, so no announcement is lost.
+ */
+export const emailChannelConfig = {
+  name: 'email',
+  configured: (config: { email: { host?: string | undefined } }) => config.email.host !== undefined,
+  fallback: true,
+} as const;
+
+/**
  * `email`: the SMTP server alerts go through. Without a host, notifications are still decided and
  * written to the outbox (visible in `podwarden simulate` and the database) but none is sent.
  */

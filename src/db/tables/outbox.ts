@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 
 /**
  * Every channel's durable outbox: what each channel must deliver, and what became of it. A row
@@ -60,11 +60,16 @@ export const channelOutbox = sqliteTable(
 );
 
 /**
- * How many finished email messages of each account retention deleted from the outbox, by
+ * How many finished rows of each channel and account retention deleted from the outbox, by
  * outcome: podwarden_emails_total is counted from the outbox, and a counter must never go down.
  */
-export const outboxPruned = sqliteTable('outbox_pruned', {
-  account: text('account').primaryKey(),
-  sent: integer('sent').notNull().default(0),
-  abandoned: integer('abandoned').notNull().default(0),
-});
+export const outboxPruned = sqliteTable(
+  'outbox_pruned',
+  {
+    channel: text('channel').notNull(),
+    account: text('account').notNull(),
+    sent: integer('sent').notNull().default(0),
+    abandoned: integer('abandoned').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.channel, t.account] })],
+);
