@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import type { Clock } from '../clock.js';
-import { AnswerMemo } from './answer-memo.js';
 import { ApiError, type ApiErrorKind, NoDataError } from './errors.js';
 import type { HttpTransport } from './http.js';
 import { parseBody } from './parse.js';
@@ -47,9 +46,6 @@ export const GRAPHQL_RETIREMENT_EARLIEST = Date.UTC(2027, 0, 1);
  * documented retirement date) every call is a NoDataError, not a failure.
  */
 export class GraphqlClient {
-  /** The last answer of each query, parsed: stock is polled often and mostly answers the same bytes. */
-  private readonly answers = new AnswerMemo();
-
   constructor(
     private readonly http: HttpTransport,
     private readonly clock: Clock,
@@ -81,8 +77,6 @@ export class GraphqlClient {
     call: CallOptions | undefined,
   ): Promise<z.output<S>> {
     let response: Awaited<ReturnType<HttpTransport['send']>>;
-    // Only a query's answer is kept: a mutation's says what this call did.
-    const read = idempotent ? this.answers.read(schema) : undefined;
     try {
       response = await this.http.send({
         target: 'graphql',
@@ -92,19 +86,15 @@ export class GraphqlClient {
         idempotent,
         label: operation,
         signal: call?.signal,
-        parse: read?.parse,
       });
     } catch (error) {
       throw retirementOf(error, this.clock.now());
     }
     const op = response.op;
-    const check = (body: unknown): z.output<S> => {
-      const envelope = parseBody(GraphqlEnvelope, body, op);
-      if (envelope.errors && envelope.errors.length > 0) throw graphqlError(op, envelope.errors);
-      // Parsed inside the envelope so a contract error's path reads `data.myself.pods[0]…`.
-      return parseBody(dataEnvelope(schema), envelope, op).data as z.output<S>;
-    };
-    return read === undefined ? check(response.body) : read.value(response.body, check);
+    const envelope = parseBody(GraphqlEnvelope, response.body, op);
+    if (envelope.errors && envelope.errors.length > 0) throw graphqlError(op, envelope.errors);
+    // Parsed inside the envelope so a contract error's path reads `data.myself.pods[0]…`.
+    return parseBody(dataEnvelope(schema), envelope, op).data as z.output<S>;
   }
 }
 

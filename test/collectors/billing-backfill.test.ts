@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { apiClientFor } from '../../src/api/from-config.js';
-import { billingCollector } from '../../src/collectors/billing.js';
+import { billingCollector, CHUNK_MS } from '../../src/collectors/billing.js';
 import { BILLING_ROUTES } from '../../src/collectors/billing-routes.js';
 import { getBackfill } from '../../src/db/billing.js';
 import { createLogger, silentLogger } from '../../src/log.js';
@@ -18,8 +18,8 @@ import {
 
 const harness = useTunedHarness();
 
-/** The default backfill (30 days) before the default re-read window (48 h), in one-day chunks. */
-const CHUNKS_PER_KIND = 30;
+/** The default backfill (30 days) before the default re-read window (48 h), in chunks of CHUNK_MS. */
+const CHUNKS_PER_KIND = (30 * DAY) / CHUNK_MS;
 const KINDS = billingKinds.length;
 
 function backfills(h: Harness) {
@@ -70,10 +70,10 @@ describe('billing backfill', () => {
     const cursors = backfills(h).map((backfill) => backfill?.cursorStartTime as number);
     for (const backfill of backfills(h)) expect(backfill?.doneAt).toBeNull();
     for (const [k, cursor] of cursors.entries()) {
-      expect((from - cursor) % DAY).toBe(0);
+      expect((from - cursor) % CHUNK_MS).toBe(0);
       expectBillingMatchesTruth(h, cursor, from, [billingKinds[k] as (typeof billingKinds)[number]]);
     }
-    const chunksDone = cursors.reduce((sum, cursor) => sum + (from - cursor) / DAY, 0);
+    const chunksDone = cursors.reduce((sum, cursor) => sum + (from - cursor) / CHUNK_MS, 0);
     expect(chunksDone).toBeGreaterThanOrEqual(2 * KINDS);
     const total = CHUNKS_PER_KIND * KINDS;
     expect(first.lines.map((line) => line.msg)).toContain(`billing backfill: stopped at ${chunksDone}/${total} chunks`);
@@ -89,10 +89,10 @@ describe('billing backfill', () => {
     expect(requests.length).toBe(total - chunksDone + KINDS);
     const paths = h.sim.requestLog.entries(seq).map((entry) => entry.path);
     for (const [k, cursor] of cursors.entries()) {
-      const path = BILLING_ROUTES[billingKinds[k] as (typeof billingKinds)[number]].path;
+      const path = BILLING_ROUTES[billingKinds[k] as (typeof billingKinds)[number]].op.replace('GET ', '');
       const asked = starts.filter((start, i) => (paths[i] ?? '').endsWith(path) && start < from);
       expect(asked.filter((start) => start >= cursor)).toEqual([]);
-      expect(asked.length).toBe((cursor - (from - 30 * DAY)) / DAY);
+      expect(asked.length).toBe((cursor - (from - 30 * DAY)) / CHUNK_MS);
     }
     expect(second.lines.map((line) => line.msg)).toContain('billing backfill: done');
     // Without a terminal, progress is a log line about every 10 %.
@@ -122,19 +122,21 @@ describe('billing backfill', () => {
     const api = apiClientFor(h.config, account, { clock: h.clock, log: silentLogger() });
     // The Pod poll keeps one slot of its own (api/semaphore.ts): billing has all but that one.
     expect(api.requestsAhead).toBe(h.config.api.concurrency - 2);
-    // When the simulator answers a Pods chunk, where the stored cursor stands.
-    const podsPath = BILLING_ROUTES.pods.path;
-    let podsAnswered = 0;
+    // When a Pods chunk is asked for, where the stored cursor stands.
     let askedAhead = 0;
+    const podsCursor = () => getBackfill(h.db, { account: ACCOUNT, kind: 'pods', bucketSize: 'hour' })?.cursorStartTime;
+    const billingPods = api.rest.billingPods.bind(api.rest);
+    api.rest.billingPods = (query, call) => {
+      const cursor = podsCursor();
+      if (cursor !== undefined && Date.parse(query?.endTime ?? '') < cursor) askedAhead++;
+      return billingPods(query, call);
+    };
+    const podsPath = BILLING_ROUTES.pods.op.replace('GET ', '');
+    let podsAnswered = 0;
     const log = h.sim.requestLog;
     const record = log.record.bind(log);
     log.record = (entry) => {
-      if (entry.path.endsWith(podsPath)) {
-        const end = Date.parse(new URLSearchParams(entry.query).get('endTime') ?? '');
-        const cursor = getBackfill(h.db, { account: ACCOUNT, kind: 'pods', bucketSize: 'hour' })?.cursorStartTime;
-        if (cursor !== undefined && end < cursor) askedAhead++;
-        if (++podsAnswered === 6) controller.abort(new Error('simulated crash'));
-      }
+      if (entry.path.endsWith(podsPath) && ++podsAnswered === 6) controller.abort(new Error('simulated crash'));
       return record(entry);
     };
 
@@ -146,11 +148,10 @@ describe('billing backfill', () => {
     // unless every chunk before it is stored, so from each cursor on, everything is stored.
     const cursors = backfills(h).map((backfill) => backfill?.cursorStartTime as number);
     for (const [k, cursor] of cursors.entries()) {
-      expect((from - cursor) % DAY).toBe(0);
+      expect((from - cursor) % CHUNK_MS).toBe(0);
       expectBillingMatchesTruth(h, cursor, from, [billingKinds[k] as (typeof billingKinds)[number]]);
     }
-    const podsCursor = cursors[billingKinds.indexOf('pods')] as number;
-    expect(podsCursor).toBeGreaterThanOrEqual(from - 5 * DAY);
+    expect(cursors[billingKinds.indexOf('pods')]).toBeGreaterThanOrEqual(from - 5 * CHUNK_MS);
 
     const resumed = await runAt(h, billingCollector, 0, { api });
     await api.close();

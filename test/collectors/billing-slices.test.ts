@@ -2,9 +2,8 @@ import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src/api/index.js';
 import { VirtualClock } from '../../src/clock.js';
-import { billingCollector } from '../../src/collectors/billing.js';
-import { SLICE_ROWS } from '../../src/collectors/billing-slicer.js';
-import { slicesOf, storeBillingPage } from '../../src/collectors/billing-store.js';
+import { billingCollector, CHUNK_MS } from '../../src/collectors/billing.js';
+import { SLICE_ROWS, slicesOf, storeBillingPage } from '../../src/collectors/billing-store.js';
 import { runCollector } from '../../src/collectors/run.js';
 import { defaultConfig } from '../../src/config/load.js';
 import { type BillingRecordInput, billingRecordsIn, getBackfill } from '../../src/db/billing.js';
@@ -179,7 +178,7 @@ async function runBilling(database: Database, server: ScriptedServer, now: numbe
 describe('billing stored a slice at a time', () => {
   it('cuts a day of Pods into slices of whole buckets that cover the window exactly', () => {
     const records = podRecords(T0, T0 + DAY);
-    const slices = slicesOf({ kind: 'pods', bucketSize: 'hour', window: { startMs: T0, endMs: T0 + DAY }, records });
+    const slices = slicesOf({ bucketSize: 'hour', window: { startMs: T0, endMs: T0 + DAY }, records, keep: [] });
 
     expect(slices.length).toBeGreaterThan(1);
     expect(slices[0]?.window.endMs).toBe(T0 + DAY);
@@ -196,6 +195,21 @@ describe('billing stored a slice at a time', () => {
     expect(slices.flatMap((slice) => slice.records).sort(byKey)).toEqual([...records].sort(byKey));
   });
 
+  it('leaves out the buckets a page keeps as stored, and covers the rest of the window exactly', () => {
+    const keep = [T0 + 3 * HOUR, T0 + 4 * HOUR, T0 + 20 * HOUR];
+    const records = podRecords(T0, T0 + DAY).filter((record) => !keep.includes(record.startTime));
+    const slices = slicesOf({ bucketSize: 'hour', window: { startMs: T0, endMs: T0 + DAY }, records, keep }, 1_000);
+
+    const hours = slices.flatMap((slice) => {
+      const covered: number[] = [];
+      for (let at = slice.window.startMs; at < slice.window.endMs; at += HOUR) covered.push(at);
+      return covered;
+    });
+    const expected = Array.from({ length: 24 }, (_, hour) => T0 + hour * HOUR).filter((at) => !keep.includes(at));
+    expect(hours.sort((a, b) => a - b)).toEqual(expected);
+    expect(slices.flatMap((slice) => slice.records).sort(byKey)).toEqual([...records].sort(byKey));
+  });
+
   it('stopped between two slices, leaves each bucket as it was or as reported; storing again loses and repeats nothing', async () => {
     const database = databases.open();
     const window = { startMs: T0, endMs: T0 + DAY };
@@ -203,7 +217,7 @@ describe('billing stored a slice at a time', () => {
     // Corrected amounts, and one bucket withdrawn in the newest and one in the oldest hour.
     const withdrawn = new Set([`${T0 + 23 * HOUR}/${podId(7)}`, `${T0}/${podId(9)}`]);
     const after = podRecords(T0, T0 + DAY, 1).filter((r) => !withdrawn.has(`${r.startTime}/${r.resourceId}`));
-    const page = { kind: 'pods' as const, bucketSize: 'hour' as const, window, records: after };
+    const page = { kind: 'pods' as const, bucketSize: 'hour' as const, window, records: after, keep: [] };
     await storeBillingPage(database, 'main', { ...page, records: before }, T0 + DAY, {
       signal: new AbortController().signal,
     });
@@ -232,7 +246,7 @@ describe('billing stored a slice at a time', () => {
     expect(stored(database, T0, T0 + DAY)).toEqual([...after].sort(byKey));
   });
 
-  it('a backfill whose answer is cut mid-stream resumes at its cursor: every bucket stored once, none lost', async () => {
+  it('a backfill whose answer is cut mid-body resumes at its cursor: every bucket stored once, none lost', async () => {
     const database = databases.open();
     const now = T0 + 10 * DAY;
     const reReadStart = now - HOUR;
@@ -245,8 +259,8 @@ describe('billing stored a slice at a time', () => {
     expect(crashed.outcome).toBe('error');
     expect(crashed.error).toContain('GET /billing/pods');
     const key = { account: 'main', kind: 'pods' as const, bucketSize: 'hour' as const };
-    expect(getBackfill(database, key)).toMatchObject({ cursorStartTime: reReadStart - DAY, doneAt: null });
-    expect(stored(database, 0, now + DAY)).toEqual(podRecords(reReadStart - DAY, reReadStart));
+    expect(getBackfill(database, key)).toMatchObject({ cursorStartTime: reReadStart - CHUNK_MS, doneAt: null });
+    expect(stored(database, 0, now + DAY)).toEqual(podRecords(reReadStart - CHUNK_MS, reReadStart));
 
     const seen = server.requests.length;
     billingApi(server, null);
@@ -258,7 +272,7 @@ describe('billing stored a slice at a time', () => {
       .slice(seen)
       .filter((request) => request.path === '/v2/billing/pods')
       .map((request) => request.query.get('startTime'));
-    expect(podsStarts).not.toContain(new Date(reReadStart - DAY).toISOString());
+    expect(podsStarts).not.toContain(new Date(reReadStart - CHUNK_MS).toISOString());
     expect(getBackfill(database, key)?.doneAt).not.toBeNull();
     expect(stored(database, 0, now + DAY)).toEqual(podRecords(reReadStart - 3 * DAY, now).sort(byKey));
   });
