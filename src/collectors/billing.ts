@@ -148,6 +148,10 @@ async function backfillRoute(
       if (following !== undefined && ahead.count < ctx.api.requestsAhead) {
         ahead.count++;
         next = fetchChunk(following);
+        // Observed from the start: it may fail while this chunk is still read or stored, or after
+        // the route has stopped, and an unobserved rejection would end the process. Its failure
+        // still reaches the run through the `await` when its turn comes.
+        next.catch(() => {});
       }
       const fetched = await current;
       rows += await storePage(ctx, fetched, signal);
@@ -162,11 +166,8 @@ async function backfillRoute(
       progress.advance();
     }
   } finally {
-    // A chunk asked for ahead whose turn never came: its answer is not stored, nor its failure heard.
-    if (next !== undefined) {
-      ahead.count--;
-      next.catch(() => {});
-    }
+    // A chunk asked for ahead whose turn never came: its answer is not stored.
+    if (next !== undefined) ahead.count--;
   }
   return rows;
 }
