@@ -39,10 +39,13 @@ interface RoutePlan {
 }
 
 /**
- * The six billing routes into `billing_records`. The first run backfills history a chunk at a
- * time, committing each chunk with its cursor so a crash resumes where it stopped; every run
- * then re-reads a trailing window and replaces what it covers, so late and corrected amounts
- * win and nothing is counted twice. Each answer is read whole and stored a slice of whole
+ * The six billing routes into `billing_records`. Every run re-reads a trailing window and
+ * replaces what it covers, so late and corrected amounts win and nothing is counted twice; the
+ * first run then backfills history a chunk at a time, newest first, committing each chunk with
+ * its cursor so a crash resumes where it stopped. Re-read first, what is stored always reaches
+ * unbroken from the cursor up to now: rules that read billing while a backfill runs (a Pod's
+ * last compute, the month so far) see recent money whole, and the cursor is where history
+ * begins. Each answer is read whole and stored a slice of whole
  * buckets per transaction (billing-store.ts): a run that fails midway leaves every bucket either
  * as it was or as the API now reports it, and is re-read in full next run. A record the schema
  * rejects leaves its bucket as stored and fails the run, naming it, once everything else is
@@ -54,8 +57,9 @@ export const billingCollector: Collector<'billing'> = {
   async collect(ctx) {
     const plans = planRoutes(ctx);
     const rejected: FetchedPage[] = [];
+    const reread = await reRead(ctx, plans, rejected);
     const backfilled = await backfill(ctx, plans, rejected);
-    const rows = backfilled + (await reRead(ctx, plans, rejected));
+    const rows = reread + backfilled;
     if (rejected.length > 0) throw rejectedError(ctx.log, rejected);
     return { rows };
   },

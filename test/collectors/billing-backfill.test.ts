@@ -85,7 +85,7 @@ describe('billing backfill', () => {
     expect(resumed.outcome).toBe('ok');
     const requests = h.sim.requestLog.entries(seq).map((entry) => new URLSearchParams(entry.query));
     const starts = requests.map((query) => Date.parse(query.get('startTime') ?? ''));
-    // The rest, then the 48 h re-read in one request per route: no stored chunk is asked again.
+    // The 48 h re-read in one request per route, then the rest: no stored chunk is asked again.
     expect(requests.length).toBe(total - chunksDone + KINDS);
     const paths = h.sim.requestLog.entries(seq).map((entry) => entry.path);
     for (const [k, cursor] of cursors.entries()) {
@@ -109,6 +109,26 @@ describe('billing backfill', () => {
       });
     }
     expectBillingMatchesTruth(h, from - 30 * DAY, T0);
+  });
+
+  it('while the first run walks back, what is stored reaches unbroken from each cursor up to now', async () => {
+    // Rules read billing while the backfill runs (a tick comes every 30 s): a Pod's last compute
+    // and the month so far must be there, and a cursor must mean that history begins there.
+    const h = await harness(calmSmallTeam());
+    const T0 = h.scenario.startMs;
+    const crashing = abortingClient(h, 3 * KINDS + 2);
+
+    const crashed = await runAt(h, billingCollector, 0, crashing);
+    await crashing.api.close();
+
+    expect(crashed).toMatchObject({ outcome: 'aborted', error: 'simulated crash' });
+    const cursors = backfills(h).map((backfill) => backfill?.cursorStartTime as number);
+    expect(Math.min(...cursors)).toBeLessThan(T0 - 2 * DAY);
+    for (const [k, cursor] of cursors.entries()) {
+      const kind = billingKinds[k] as (typeof billingKinds)[number];
+      expectBillingMatchesTruth(h, cursor, T0, [kind]);
+      if (kind === 'network_volumes') expect(storedRecords(h, kind, T0 - 2 * DAY, T0).length).toBe(2 * 48);
+    }
   });
 
   it('asks for the next chunk while it stores the current one; stopped meanwhile, records no chunk done before the one before it', async () => {
@@ -171,8 +191,8 @@ describe('billing backfill', () => {
 
     expect((await runAt(h, billingCollector, 3 * DAY)).outcome).toBe('ok');
 
-    // The first run's re-read window ([T0-48h, T0)) never completed, and day 1 is older than the
-    // 48 h window of day 3: only reaching back to where the backfill began reads them.
+    // The first run never completed, and day 1 is older than the 48 h window of day 3: only
+    // reaching back to where the backfill began reads it.
     expectBillingMatchesTruth(h, T0 - 32 * DAY, T0 + 3 * DAY);
     expect(storedRecords(h, 'network_volumes', T0 - DAY, T0 + DAY).length).toBe(2 * 48);
   });
