@@ -2,14 +2,14 @@ import { z } from 'zod';
 import type { Clock } from '../clock.js';
 import { ApiError, type ApiErrorKind, NoDataError } from './errors.js';
 import type { HttpTransport } from './http.js';
-import { parseBody } from './parse.js';
+import { type ParsedList, parseBody, parseEach } from './parse.js';
 import type { CallOptions } from './rest.js';
 import {
   GraphqlEnvelope,
   type GraphqlErrorEntry,
-  type GraphqlGpuType,
+  GraphqlGpuType,
   GraphqlGpuTypesData,
-  type GraphqlPod,
+  GraphqlPod,
   GraphqlPodStopData,
   type GraphqlPodStopResult,
   GraphqlPodsData,
@@ -51,15 +51,19 @@ export class GraphqlClient {
     private readonly clock: Clock,
   ) {}
 
-  async podsWithRuntime(call?: CallOptions): Promise<GraphqlPod[]> {
+  /** Pods with their runtime, read one by one as the REST lists are: a Pod its schema rejects is named in `rejected`. */
+  async podsWithRuntime(call?: CallOptions): Promise<ParsedList<GraphqlPod>> {
     const data = await this.run('podsWithRuntime', PODS_WITH_RUNTIME, {}, GraphqlPodsData, true, call);
-    return data.myself.pods;
+    return parseEach(GraphqlPod, 'data.myself.pods', data.myself.pods);
   }
 
-  /** Every GPU type's lowest price and stock for `gpuCount` GPUs, secure and community cloud at once. */
-  async gpuTypesStock(input: { gpuCount: number }, call?: CallOptions): Promise<GraphqlGpuType[]> {
+  /**
+   * Every GPU type's lowest price and stock for `gpuCount` GPUs, secure and community cloud at
+   * once; a type its schema rejects is named in `rejected` and the others are kept.
+   */
+  async gpuTypesStock(input: { gpuCount: number }, call?: CallOptions): Promise<ParsedList<GraphqlGpuType>> {
     const data = await this.run('gpuTypesStock', GPU_TYPES_STOCK, input, GraphqlGpuTypesData, true, call);
-    return data.gpuTypes;
+    return parseEach(GraphqlGpuType, 'data.gpuTypes', data.gpuTypes);
   }
 
   /** Never retried on 5xx or timeouts: the stop may have happened. */

@@ -63,7 +63,19 @@ export function parseItems<S extends z.ZodType>(
   idOf: IdOf = idField,
 ): ParsedList<z.output<S>> {
   const envelope = parseBody(z.looseObject({ [key]: z.array(z.unknown()) }), body, op);
-  const list = envelope[key] as unknown[];
+  return parseEach(item, key, envelope[key] as unknown[], idOf);
+}
+
+/**
+ * Parses each item of a list already found at `key` (a path such as `data.gpuTypes` names it in
+ * errors: `data.gpuTypes[3].secure…`): the items read, and the rejected ones named.
+ */
+export function parseEach<S extends z.ZodType>(
+  item: S,
+  key: string,
+  list: readonly unknown[],
+  idOf: IdOf = idField,
+): ParsedList<z.output<S>> {
   const parsed: ParsedList<z.output<S>> = { items: [], rejected: [] };
   list.forEach((raw, index) => {
     const result = parseItem(item, key, index, raw, idOf);
