@@ -99,10 +99,11 @@ const ROUTES: Record<string, { fields: string[]; id?: string; unique?: string }>
 /**
  * A billing API of its own over real HTTP: only Pods are billed, PODS of them every hour. The
  * `cutPodsRequest`-th request to /billing/pods gets its headers and half its body, then a reset.
- * With `holdFirst`, the first /billing/pods answer waits until that cut is done and the client
- * has had a moment to hear it: a chunk asked ahead then fails while the one before it is awaited.
+ * With `holdBefore`, the answer to the request before it waits until that cut is done and the
+ * client has had a moment to hear it: a chunk asked ahead then fails while the one before it is
+ * awaited.
  */
-function billingApi(server: ScriptedServer, cutPodsRequest: number | null, holdFirst = false) {
+function billingApi(server: ScriptedServer, cutPodsRequest: number | null, holdBefore = false) {
   let podsRequests = 0;
   let cutDone = () => {};
   const cut = new Promise<void>((resolve) => {
@@ -147,7 +148,7 @@ function billingApi(server: ScriptedServer, cutPodsRequest: number | null, holdF
         });
         return;
       }
-      if (nth === 1 && holdFirst) await cut;
+      if (holdBefore && cutPodsRequest !== null && nth === cutPodsRequest - 1) await cut;
       response.writeHead(200, { 'content-type': 'application/json' });
       response.end(body);
     }),
@@ -258,17 +259,18 @@ describe('billing stored a slice at a time', () => {
   });
 
   /**
-   * The second chunk is asked ahead while the first is read and stored; its answer is cut. However
-   * the two interleave, the run fails naming the route and the process hears no unhandled
-   * rejection (which would end the daemon; vitest counts one as an error of the file).
+   * After the re-read (the first /billing/pods request), the backfill's second chunk is asked
+   * ahead while its first is read and stored; its answer is cut. However the two interleave, the
+   * run fails naming the route and the process hears no unhandled rejection (which would end the
+   * daemon; vitest counts one as an error of the file).
    */
-  async function cutMidBodyThenResume(holdFirst: boolean) {
+  async function cutMidBodyThenResume(holdBefore: boolean) {
     const database = databases.open();
     const now = T0 + 10 * DAY;
     const reReadStart = now - HOUR;
     const server = await startScriptedServer();
     servers.push(server);
-    billingApi(server, 2, holdFirst);
+    billingApi(server, 3, holdBefore);
 
     const crashed = await runBilling(database, server, now);
 
@@ -276,7 +278,7 @@ describe('billing stored a slice at a time', () => {
     expect(crashed.error).toContain('GET /billing/pods');
     const key = { account: 'main', kind: 'pods' as const, bucketSize: 'hour' as const };
     expect(getBackfill(database, key)).toMatchObject({ cursorStartTime: reReadStart - CHUNK_MS, doneAt: null });
-    expect(stored(database, 0, now + DAY)).toEqual(podRecords(reReadStart - CHUNK_MS, reReadStart));
+    expect(stored(database, 0, now + DAY)).toEqual(podRecords(reReadStart - CHUNK_MS, now));
 
     const seen = server.requests.length;
     billingApi(server, null);
