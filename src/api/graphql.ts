@@ -1,16 +1,15 @@
 import { z } from 'zod';
 import type { Clock } from '../clock.js';
-import { AnswerMemo } from './answer-memo.js';
 import { ApiError, type ApiErrorKind, NoDataError } from './errors.js';
 import type { HttpTransport } from './http.js';
-import { parseBody } from './parse.js';
+import { type ParsedList, parseBody, parseEach } from './parse.js';
 import type { CallOptions } from './rest.js';
 import {
   GraphqlEnvelope,
   type GraphqlErrorEntry,
-  type GraphqlGpuType,
+  GraphqlGpuType,
   GraphqlGpuTypesData,
-  type GraphqlPod,
+  GraphqlPod,
   GraphqlPodStopData,
   type GraphqlPodStopResult,
   GraphqlPodsData,
@@ -47,23 +46,24 @@ export const GRAPHQL_RETIREMENT_EARLIEST = Date.UTC(2027, 0, 1);
  * documented retirement date) every call is a NoDataError, not a failure.
  */
 export class GraphqlClient {
-  /** The last answer of each query, parsed: stock is polled often and mostly answers the same bytes. */
-  private readonly answers = new AnswerMemo();
-
   constructor(
     private readonly http: HttpTransport,
     private readonly clock: Clock,
   ) {}
 
-  async podsWithRuntime(call?: CallOptions): Promise<GraphqlPod[]> {
+  /** Pods with their runtime, read one by one as the REST lists are: a Pod its schema rejects is named in `rejected`. */
+  async podsWithRuntime(call?: CallOptions): Promise<ParsedList<GraphqlPod>> {
     const data = await this.run('podsWithRuntime', PODS_WITH_RUNTIME, {}, GraphqlPodsData, true, call);
-    return data.myself.pods;
+    return parseEach(GraphqlPod, 'data.myself.pods', data.myself.pods);
   }
 
-  /** Every GPU type's lowest price and stock for `gpuCount` GPUs, secure and community cloud at once. */
-  async gpuTypesStock(input: { gpuCount: number }, call?: CallOptions): Promise<GraphqlGpuType[]> {
+  /**
+   * Every GPU type's lowest price and stock for `gpuCount` GPUs, secure and community cloud at
+   * once; a type its schema rejects is named in `rejected` and the others are kept.
+   */
+  async gpuTypesStock(input: { gpuCount: number }, call?: CallOptions): Promise<ParsedList<GraphqlGpuType>> {
     const data = await this.run('gpuTypesStock', GPU_TYPES_STOCK, input, GraphqlGpuTypesData, true, call);
-    return data.gpuTypes;
+    return parseEach(GraphqlGpuType, 'data.gpuTypes', data.gpuTypes);
   }
 
   /** Never retried on 5xx or timeouts: the stop may have happened. */
@@ -81,8 +81,6 @@ export class GraphqlClient {
     call: CallOptions | undefined,
   ): Promise<z.output<S>> {
     let response: Awaited<ReturnType<HttpTransport['send']>>;
-    // Only a query's answer is kept: a mutation's says what this call did.
-    const read = idempotent ? this.answers.read(schema) : undefined;
     try {
       response = await this.http.send({
         target: 'graphql',
@@ -92,19 +90,15 @@ export class GraphqlClient {
         idempotent,
         label: operation,
         signal: call?.signal,
-        parse: read?.parse,
       });
     } catch (error) {
       throw retirementOf(error, this.clock.now());
     }
     const op = response.op;
-    const check = (body: unknown): z.output<S> => {
-      const envelope = parseBody(GraphqlEnvelope, body, op);
-      if (envelope.errors && envelope.errors.length > 0) throw graphqlError(op, envelope.errors);
-      // Parsed inside the envelope so a contract error's path reads `data.myself.pods[0]…`.
-      return parseBody(dataEnvelope(schema), envelope, op).data as z.output<S>;
-    };
-    return read === undefined ? check(response.body) : read.value(response.body, check);
+    const envelope = parseBody(GraphqlEnvelope, response.body, op);
+    if (envelope.errors && envelope.errors.length > 0) throw graphqlError(op, envelope.errors);
+    // Parsed inside the envelope so a contract error's path reads `data.myself.pods[0]…`.
+    return parseBody(dataEnvelope(schema), envelope, op).data as z.output<S>;
   }
 }
 

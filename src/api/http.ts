@@ -6,7 +6,6 @@ import type { Clock } from '../clock.js';
 import type { Logger } from '../log.js';
 import { version } from '../package-root.js';
 import { redact, registerSecret } from '../redact.js';
-import { type BodyConsumer, BodyReadError, consumeBody, consumeWhole } from './body-stream.js';
 import { bodyText, decodedBody, UnknownContentEncoding } from './content-encoding.js';
 import { ApiError, type ApiErrorFields } from './errors.js';
 import type { LocalExchange } from './local-exchange.js';
@@ -69,8 +68,6 @@ export interface ApiRequest {
   /** Shown in parentheses after the route in errors and logs; defaults to the path parameters. */
   label?: string;
   signal?: AbortSignal;
-  /** Decodes a 2xx body in JSON.parse's place (and throws as it does); see decodeSuccessBody. */
-  parse?: (text: string) => unknown;
 }
 
 export interface ApiResponse {
@@ -87,12 +84,11 @@ const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 
 type Attempt = { ok: true; response: ApiResponse } | { ok: false; error: ApiErrorFields };
 
-/** What came back, over the wire or in process: the body read whole, or handed to a consumer. */
+/** What came back, over the wire or in process, its body read whole as text. */
 interface Exchanged {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   text: string;
-  streamed?: { value: unknown };
 }
 
 /** Decodes in-process answers as undici's `body.text()` does (UTF-8, a leading BOM dropped). */
@@ -131,23 +127,9 @@ export class HttpTransport {
 
   /** Sends with retries; resolves with a 2xx response, otherwise throws ApiError. */
   async send(req: ApiRequest): Promise<ApiResponse> {
-    return this.run(req, undefined);
-  }
-
-  /**
-   * Like `send`, but a 2xx body is handed to `consume` as text while it arrives, instead of being
-   * read whole: for answers too large to hold at once. `consume` runs once per attempt (a retry
-   * after a cut body starts it again from the first character); what it throws fails the call as
-   * it is, except a failure to read the body, which is a network error like any other.
-   */
-  async stream<T>(req: ApiRequest, consume: BodyConsumer<T>): Promise<T> {
-    return (await this.run(req, consume)).body as T;
-  }
-
-  private async run(req: ApiRequest, consume: BodyConsumer<unknown> | undefined): Promise<ApiResponse> {
     const op = opName(req);
     for (let attempt = 0; ; attempt++) {
-      const outcome = await this.attempt(req, op, consume);
+      const outcome = await this.attempt(req, op);
       if (outcome.ok) return outcome.response;
       const error = outcome.error;
       const delay = this.retryDelay(req, error, attempt);
@@ -170,14 +152,13 @@ export class HttpTransport {
     return this.agent.close();
   }
 
-  private async attempt(req: ApiRequest, op: string, consume: BodyConsumer<unknown> | undefined): Promise<Attempt> {
+  private async attempt(req: ApiRequest, op: string): Promise<Attempt> {
     const url = this.url(req);
     const headers = this.headers(req);
     const release = await this.semaphore.acquire(req.priority);
     let ticket: BudgetTicket | undefined;
     let started: number | undefined;
     let status: number | 'error' = 'error';
-    let consuming = false;
     try {
       ticket = await this.budget.acquire(op, this.maxRateLimitWaitMs, req.signal);
       started = performance.now();
@@ -193,15 +174,6 @@ export class HttpTransport {
           const text = reply.bytes === undefined ? '' : utf8.decode(reply.bytes);
           // The whole answer has arrived: its place goes to the next request before it is read.
           release();
-          if (consume && status >= 200 && status < 300 && !(reply.headers['content-type'] ?? '').includes('html')) {
-            consuming = true;
-            return {
-              status,
-              headers: reply.headers,
-              text: '',
-              streamed: await consumeWhole(text, (t) => consume(t, op)),
-            };
-          }
           return { status, headers: reply.headers, text };
         }
         const response = await request(url, {
@@ -212,23 +184,11 @@ export class HttpTransport {
           dispatcher: this.agent,
         });
         status = response.statusCode;
-        const type = header(response.headers, 'content-type') ?? '';
-        const answer = decodedResponseBody(op, status, response);
-        if (consume && status >= 200 && status < 300 && !type.includes('html')) {
-          consuming = true;
-          const streamed = await consumeBody(answer, (text) => consume(text, op), release);
-          return { status, headers: response.headers, text: '', streamed };
-        }
-        const text = await bodyText(answer);
+        const text = await bodyText(decodedResponseBody(op, status, response));
         release();
         return { status, headers: response.headers, text };
       };
-      const {
-        status: code,
-        headers: answered,
-        text,
-        streamed,
-      } = await (this.options.inflight?.track(exchange()) ?? exchange());
+      const { status: code, headers: answered, text } = await (this.options.inflight?.track(exchange()) ?? exchange());
       const location = header(answered, 'location');
       const from = {
         url: withoutQuery(url),
@@ -236,9 +196,8 @@ export class HttpTransport {
         location: location === undefined ? undefined : withoutQuery(location),
       };
       this.budget.observe(ticket, header(answered, 'ratelimit'), header(answered, 'ratelimit-policy'));
-      if (streamed) return { ok: true, response: { op, status: code, body: streamed.value } };
       if (code >= 200 && code < 300) {
-        const decoded = decodeSuccessBody(op, code, text, from, req.parse);
+        const decoded = decodeSuccessBody(op, code, text, from);
         return 'body' in decoded
           ? { ok: true, response: { op, status: code, body: decoded.body } }
           : { ok: false, error: decoded };
@@ -250,10 +209,7 @@ export class HttpTransport {
     } catch (error) {
       if (req.signal?.aborted) throw req.signal.reason;
       if (error instanceof ApiError) throw error;
-      // The consumer's own failures (a store that could not write) are not the network's.
-      if (consuming && !(error instanceof BodyReadError)) throw error;
-      const cause = error instanceof BodyReadError ? error.cause : error;
-      return { ok: false, error: errorFromNetwork(op, cause, this.options.timeouts) };
+      return { ok: false, error: errorFromNetwork(op, error, this.options.timeouts) };
     } finally {
       if (ticket) this.budget.release(ticket);
       release();

@@ -12,8 +12,8 @@ export function parseBody<S extends z.ZodType>(schema: S, body: unknown, op: str
 }
 
 /**
- * Parses a part of a body decoded on its own (one record of a streamed answer): errors name its
- * place in the whole body (`records[41].totalAmount`), as parseBody's would.
+ * Parses a part of a body (a billing answer's metadata): errors name its place in the whole
+ * body (`metadata.recordCount`), as parseBody's would.
  */
 export function parseBodyAt<S extends z.ZodType>(
   schema: S,
@@ -33,11 +33,18 @@ export function parseBodyAt<S extends z.ZodType>(
 /** A list item the schema rejected: where it was, its id when readable, and why. */
 export interface RejectedItem {
   index: number;
-  /** The item's `id` when it is a string, so the rest of the daemon can tell which one it was. */
+  /** The item's id (idOf) when it is a string, so the rest of the daemon can tell which one it was. */
   id: string | null;
   /** The field paths and what was wrong, e.g. `response body pods[3].cost: expected number, received string`. */
   reason: string;
+  /** The item as decoded, for a caller that must tell where it belonged (a billing record's bucket). */
+  raw: unknown;
 }
+
+/** Reads an item's id: its `id` field, or another (a billing record's podId). */
+export type IdOf = (raw: Record<string, unknown>) => unknown;
+
+const idField: IdOf = (raw) => raw.id;
 
 export interface ParsedList<T> {
   items: T[];
@@ -53,27 +60,38 @@ export function parseItems<S extends z.ZodType>(
   key: string,
   body: unknown,
   op: string,
+  idOf: IdOf = idField,
 ): ParsedList<z.output<S>> {
   const envelope = parseBody(z.looseObject({ [key]: z.array(z.unknown()) }), body, op);
-  const list = envelope[key] as unknown[];
+  return parseEach(item, key, envelope[key] as unknown[], idOf);
+}
+
+/**
+ * Parses each item of a list already found at `key` (a path such as `data.gpuTypes` names it in
+ * errors: `data.gpuTypes[3].secure…`): the items read, and the rejected ones named.
+ */
+export function parseEach<S extends z.ZodType>(
+  item: S,
+  key: string,
+  list: readonly unknown[],
+  idOf: IdOf = idField,
+): ParsedList<z.output<S>> {
   const parsed: ParsedList<z.output<S>> = { items: [], rejected: [] };
   list.forEach((raw, index) => {
-    const result = parseItem(item, key, index, raw);
+    const result = parseItem(item, key, index, raw, idOf);
     if (result.ok) parsed.items.push(result.data);
     else parsed.rejected.push(result.rejected);
   });
   return parsed;
 }
 
-/**
- * One item of `body[key]`, decoded on its own: what parseItems makes of `body[key][index]`,
- * its reason naming `key[index].field` and quoting the value as parseItems would.
- */
+/** One item of `body[key]`: its value, or why it was rejected, naming `key[index].field`. */
 export function parseItem<S extends z.ZodType>(
   item: S,
   key: string,
   index: number,
   raw: unknown,
+  idOf: IdOf = idField,
 ): { ok: true; data: z.output<S> } | { ok: false; rejected: RejectedItem } {
   const result = item.safeParse(raw);
   if (result.success) return { ok: true, data: result.data };
@@ -81,10 +99,10 @@ export function parseItem<S extends z.ZodType>(
   const issues = result.error.issues.map((issue) => ({ ...issue, path: [key, index, ...issue.path] }));
   const described = issues.slice(0, MAX_ISSUES).map((issue) => describeIssue(issue, body));
   const more = issues.length > MAX_ISSUES ? ` (and ${issues.length - MAX_ISSUES} more)` : '';
-  const id = raw !== null && typeof raw === 'object' ? (raw as { id?: unknown }).id : undefined;
+  const id = raw !== null && typeof raw === 'object' ? idOf(raw as Record<string, unknown>) : undefined;
   return {
     ok: false,
-    rejected: { index, id: typeof id === 'string' ? id : null, reason: `${described.join('; ')}${more}` },
+    rejected: { index, id: typeof id === 'string' ? id : null, reason: `${described.join('; ')}${more}`, raw },
   };
 }
 

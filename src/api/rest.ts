@@ -1,16 +1,7 @@
 import type { z } from 'zod';
-import { AnswerMemo } from './answer-memo.js';
-import {
-  type BillingMetadataOf,
-  type BillingRecordOf,
-  type BillingRecordSink,
-  consumeBillingText,
-  parseBillingBody,
-} from './billing-parse.js';
 import { ApiError } from './errors.js';
 import type { ApiRequest, HttpTransport, QueryValue } from './http.js';
-import { type ParsedList, parseBody, parseItems } from './parse.js';
-import { DecodedPodList, PodListReader } from './pod-list-text.js';
+import { type IdOf, type ParsedList, parseBody, parseBodyAt, parseItems } from './parse.js';
 import {
   type BillingBucketSize,
   type Cloud,
@@ -74,16 +65,22 @@ export type BillingRoutePath =
   | '/billing/network-volumes'
   | '/billing/clusters';
 
-/** Where a streamed billing answer's records go, a batch (one body chunk's worth) at a time, checked. */
-export type { BillingRecordSink } from './billing-parse.js';
+/** What a billing route's schema is made of: its records and the metadata beside them. */
+export interface BillingSchema {
+  shape: { records: { element: z.ZodType }; metadata: z.ZodType };
+}
+
+/**
+ * A billing answer: its records read one by one (a record the schema rejects is named in
+ * `rejected`, the others kept), and its metadata checked whole.
+ */
+export interface BillingList<S extends BillingSchema> {
+  records: ParsedList<z.output<S['shape']['records']['element']>>;
+  metadata: z.output<S['shape']['metadata']>;
+}
 
 /** Typed methods for the REST v2 routes the daemon reads (plus the Pod action). */
 export class RestClient {
-  /** Last `GET /pods` answer's Pods, reused where a record's text did not change (pod-list-text.ts). */
-  private readonly podList = new PodListReader();
-  /** The last answer of each other read, parsed: most polls get back the same bytes. */
-  private readonly answers = new AnswerMemo();
-
   constructor(private readonly http: HttpTransport) {}
 
   /**
@@ -92,20 +89,7 @@ export class RestClient {
    * not blind idle detection for every other Pod.
    */
   async listPods(options: { includeClusterPods?: boolean } = {}, call?: CallOptions): Promise<ParsedList<Pod>> {
-    const query = { includeClusterPods: options.includeClusterPods };
-    const request: ApiRequest = {
-      target: 'rest',
-      method: 'GET',
-      route: '/pods',
-      params: {},
-      query,
-      idempotent: true,
-      priority: priorityOf('/pods'),
-    };
-    const parse = (text: string) => this.podList.decode(text);
-    const response = await this.http.send({ ...request, parse, signal: call?.signal });
-    if (response.body instanceof DecodedPodList) return response.body.list;
-    return parseItems(Pod, 'pods', response.body, response.op);
+    return this.list('/pods', { includeClusterPods: options.includeClusterPods }, 'pods', Pod, call);
   }
 
   async getPod(id: string, call?: CallOptions): Promise<Pod> {
@@ -150,9 +134,7 @@ export class RestClient {
   }
 
   async listEndpointWorkers(id: string, call?: CallOptions): Promise<ListEndpointWorkersResponse> {
-    // Not kept: a worker list carries each worker's live state and never repeats its bytes, and at
-    // `large` each of a cycle's ~200 lists, one endpoint after another, would be frozen and kept for nothing.
-    return this.get('/serverless/{id}/workers', { id }, {}, ListEndpointWorkersResponse, call, false);
+    return this.get('/serverless/{id}/workers', { id }, {}, ListEndpointWorkersResponse, call);
   }
 
   async listNetworkVolumes(call?: CallOptions): Promise<ParsedList<NetworkVolume>> {
@@ -190,34 +172,37 @@ export class RestClient {
   }
 
   /** Account-wide spend per bucket (`GET /billing`). */
-  async billing(query: BillingQuery = {}, call?: CallOptions): Promise<ListBillingResponse> {
+  async billing(query: BillingQuery = {}, call?: CallOptions): Promise<BillingList<typeof ListBillingResponse>> {
     return this.billingRoute('/billing', query, {}, ListBillingResponse, call);
   }
 
   async billingPods(
     query: BillingQuery & { podId?: string } = {},
     call?: CallOptions,
-  ): Promise<ListPodBillingResponse> {
+  ): Promise<BillingList<typeof ListPodBillingResponse>> {
     return this.billingRoute('/billing/pods', query, { podId: query.podId }, ListPodBillingResponse, call);
   }
 
   async billingServerless(
     query: BillingQuery & { serverlessId?: string } = {},
     call?: CallOptions,
-  ): Promise<ListServerlessBillingResponse> {
+  ): Promise<BillingList<typeof ListServerlessBillingResponse>> {
     const filter = { serverlessId: query.serverlessId };
     return this.billingRoute('/billing/serverless', query, filter, ListServerlessBillingResponse, call);
   }
 
   /** Public Endpoint billing; serverless endpoint billing is `billingServerless`. */
-  async billingEndpoints(query: BillingQuery = {}, call?: CallOptions): Promise<ListEndpointBillingResponse> {
+  async billingEndpoints(
+    query: BillingQuery = {},
+    call?: CallOptions,
+  ): Promise<BillingList<typeof ListEndpointBillingResponse>> {
     return this.billingRoute('/billing/endpoints', query, {}, ListEndpointBillingResponse, call);
   }
 
   async billingNetworkVolumes(
     query: BillingQuery & { networkVolumeId?: string } = {},
     call?: CallOptions,
-  ): Promise<ListNetworkVolumeBillingResponse> {
+  ): Promise<BillingList<typeof ListNetworkVolumeBillingResponse>> {
     const filter = { networkVolumeId: query.networkVolumeId };
     return this.billingRoute('/billing/network-volumes', query, filter, ListNetworkVolumeBillingResponse, call);
   }
@@ -225,44 +210,34 @@ export class RestClient {
   async billingClusters(
     query: BillingQuery & { clusterId?: string } = {},
     call?: CallOptions,
-  ): Promise<ListClusterBillingResponse> {
+  ): Promise<BillingList<typeof ListClusterBillingResponse>> {
     const filter = { clusterId: query.clusterId };
     return this.billingRoute('/billing/clusters', query, filter, ListClusterBillingResponse, call);
   }
 
   /**
-   * Reads a billing route without holding its answer: the records are decoded and checked as the
-   * body arrives and handed to the sink a chunk's worth at a time, awaiting it (so a slow sink
-   * slows the reading, not the memory); resolves with the answer's metadata once the body is
-   * whole. `open` makes a fresh sink for each attempt: a retried request starts over. A malformed
-   * or cut body is a contract error naming the route, the record or field, and the offset.
+   * One window of a billing route, read whole: the caller keeps windows small enough that no
+   * answer is large (billing.ts). The window goes in the op, so an error says which answer it was.
    */
-  async streamBilling<S extends z.ZodType>(
-    route: BillingRoutePath,
-    query: BillingQuery & Record<string, string | number | undefined>,
-    schema: S,
-    open: () => BillingRecordSink<BillingRecordOf<S>>,
-    call?: CallOptions,
-  ): Promise<BillingMetadataOf<S>> {
-    const { startTime, endTime, bucketSize, lastN, ...filter } = query;
-    const request = billingRequest(route, { startTime, endTime, bucketSize, lastN }, filter as Record<string, string>);
-    // The window in the op, so an error says which answer of a backfill it was.
-    const label = startTime === undefined ? undefined : `${startTime}..${endTime}, ${bucketSize}`;
-    return this.http.stream({ ...request, label, signal: call?.signal }, (text, op) =>
-      consumeBillingText(schema, open(), text, op),
-    );
-  }
-
-  private async billingRoute<S extends z.ZodType>(
+  private async billingRoute<S extends BillingSchema>(
     route: string,
     query: BillingQuery,
     filter: Record<string, string | undefined>,
     schema: S,
     call: CallOptions | undefined,
-  ): Promise<z.output<S>> {
+  ): Promise<BillingList<S>> {
     const request = billingRequest(route, query, filter);
-    const response = await this.http.send({ ...request, signal: call?.signal });
-    return parseBillingBody(schema, response.body, response.op);
+    const { startTime, endTime, bucketSize } = query;
+    const label = startTime === undefined ? undefined : `${startTime}..${endTime}, ${bucketSize}`;
+    const response = await this.http.send({ ...request, label, signal: call?.signal });
+    const { records, metadata } = schema.shape;
+    // The envelope first, so a body without a records array is a contract error, as for every list.
+    const parsed = parseItems(records.element, 'records', response.body, response.op, billingIdOf);
+    const meta = (response.body as { metadata?: unknown }).metadata;
+    return {
+      records: parsed as BillingList<S>['records'],
+      metadata: parseBodyAt(metadata, meta, response.op, ['metadata']) as BillingList<S>['metadata'],
+    };
   }
 
   private async get<S extends z.ZodType>(
@@ -271,21 +246,14 @@ export class RestClient {
     query: Record<string, QueryValue>,
     schema: S,
     call: CallOptions | undefined,
-    remember = true,
   ): Promise<z.output<S>> {
-    return this.read(
-      route,
-      params,
-      query,
-      remember ? schema : undefined,
-      (body, op) => parseBody(schema, body, op),
-      call,
-    );
+    const response = await this.http.send({ ...getRequest(route, params, query), signal: call?.signal });
+    return parseBody(schema, response.body, response.op);
   }
 
   /**
    * A list read item by item (parseItems): an item its schema rejects is named in `rejected` and
-   * the others are still usable, as for `GET /pods`.
+   * the others are still usable.
    */
   private async list<S extends z.ZodType>(
     route: string,
@@ -294,36 +262,18 @@ export class RestClient {
     item: S,
     call: CallOptions | undefined,
   ): Promise<ParsedList<z.output<S>>> {
-    return this.read(route, {}, query, `${route} ${key}[]`, (body, op) => parseItems(item, key, body, op), call);
-  }
-
-  /** One GET, its answer kept under `memoKey` (AnswerMemo) unless that is undefined. */
-  private async read<T>(
-    route: string,
-    params: Record<string, string>,
-    query: Record<string, QueryValue>,
-    memoKey: unknown,
-    check: (body: unknown, op: string) => T,
-    call: CallOptions | undefined,
-  ): Promise<T> {
-    const request: ApiRequest = {
-      target: 'rest',
-      method: 'GET',
-      route,
-      params,
-      query,
-      idempotent: true,
-      priority: priorityOf(route),
-    };
-    if (memoKey === undefined) {
-      const response = await this.http.send({ ...request, signal: call?.signal });
-      return check(response.body, response.op);
-    }
-    const read = this.answers.read(memoKey);
-    const response = await this.http.send({ ...request, parse: read.parse, signal: call?.signal });
-    return read.value(response.body, (body) => check(body, response.op));
+    const response = await this.http.send({ ...getRequest(route, {}, query), signal: call?.signal });
+    return parseItems(item, key, response.body, response.op);
   }
 }
+
+function getRequest(route: string, params: Record<string, string>, query: Record<string, QueryValue>): ApiRequest {
+  return { target: 'rest', method: 'GET', route, params, query, idempotent: true, priority: priorityOf(route) };
+}
+
+/** A billing record's id: the resource it bills (the account-wide routes have none). */
+const billingIdOf: IdOf = (raw) =>
+  [raw.podId, raw.serverlessId, raw.networkVolumeId, raw.clusterId].find((id) => typeof id === 'string');
 
 /**
  * What idle detection and stops rest on (the Pod poll, a Pod's re-read, the stop) goes first;

@@ -1,9 +1,17 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { type BillingRecordInput, replaceBillingBuckets, replaceBillingWindow } from '../db/billing.js';
+import {
+  type BillingRecordInput,
+  type ReportedBucket,
+  replaceBillingBuckets,
+  replaceBillingWindow,
+} from '../db/billing.js';
+import { textDigest } from '../db/billing-digest.js';
 import type { Database } from '../db/open.js';
-import type { BillingPage, BucketPage } from './billing-routes.js';
-import { SLICE_ROWS } from './billing-slicer.js';
-import type { BucketWindow } from './billing-windows.js';
+import type { BillingPage } from './billing-routes.js';
+import { type BucketWindow, nextBucketStart } from './billing-windows.js';
+
+/** Rows per transaction: a slice stores in a few tens of milliseconds, so other answers are read between slices. */
+export const SLICE_ROWS = 5_000;
 
 /** A part of a page's window, whole buckets, with the records that start in it. */
 export interface PageSlice {
@@ -13,10 +21,13 @@ export interface PageSlice {
 
 /**
  * Cuts a page into slices of whole buckets, newest first, each of at least `maxRows` records
- * (the last one may be smaller) and covering together exactly the page's window, empty buckets
- * included (a stored bucket there may have to be deleted).
+ * (the last one may be smaller) and covering together exactly the page's window less the buckets
+ * it keeps, empty buckets included (a stored bucket there may have to be deleted).
  */
-export function slicesOf(page: BillingPage, maxRows = SLICE_ROWS): PageSlice[] {
+export function slicesOf(
+  page: Pick<BillingPage, 'window' | 'records' | 'keep' | 'bucketSize'>,
+  maxRows = SLICE_ROWS,
+): PageSlice[] {
   const byStart = new Map<number, BillingRecordInput[]>();
   for (const record of page.records) {
     const bucket = byStart.get(record.startTime);
@@ -24,17 +35,29 @@ export function slicesOf(page: BillingPage, maxRows = SLICE_ROWS): PageSlice[] {
     else byStart.set(record.startTime, [record]);
   }
   const slices: PageSlice[] = [];
+  // A kept bucket is a boundary no slice crosses: [start, its end) is left out.
+  const kept = [...page.keep].sort((a, b) => b - a);
+  const starts = [...byStart.keys(), ...kept].sort((a, b) => b - a);
   let endMs = page.window.endMs;
   let records: BillingRecordInput[] = [];
-  for (const start of [...byStart.keys()].sort((a, b) => b - a)) {
+  const close = (startMs: number) => {
+    if (endMs > startMs) slices.push({ window: { startMs, endMs }, records });
+    records = [];
+  };
+  const keptSet = new Set(kept);
+  for (const start of new Set(starts)) {
+    if (keptSet.has(start)) {
+      close(nextBucketStart(start, page.bucketSize));
+      endMs = start;
+      continue;
+    }
     for (const record of byStart.get(start) ?? []) records.push(record);
     if (records.length >= maxRows && start > page.window.startMs) {
-      slices.push({ window: { startMs: start, endMs }, records });
+      close(start);
       endMs = start;
-      records = [];
     }
   }
-  if (endMs > page.window.startMs) slices.push({ window: { startMs: page.window.startMs, endMs }, records });
+  close(page.window.startMs);
   return slices;
 }
 
@@ -56,17 +79,10 @@ export interface StoreOptions {
 export async function storeBillingPage(
   database: Database,
   account: string,
-  page: BillingPage | BucketPage,
+  page: BillingPage,
   fetchedAt: number,
   options: StoreOptions,
 ): Promise<{ written: number; deleted: number }> {
-  // A slice read as text was cut to size as it arrived (billing-slicer.ts): one transaction.
-  // The bookkeeping runs inside the write's own transaction, not around it: see replaceBillingBuckets.
-  if ('buckets' in page) {
-    const { onSliceStored } = options;
-    const inside = onSliceStored && (() => onSliceStored(page.window));
-    return replaceBillingBuckets(database, storedWindow(account, page, page.window), page.buckets, fetchedAt, inside);
-  }
   let written = 0;
   let deleted = 0;
   const slices = slicesOf(page, options.maxRows);
@@ -77,17 +93,46 @@ export async function storeBillingPage(
     }
     const { onSliceStored } = options;
     const inside = onSliceStored && (() => onSliceStored(slice.window));
-    const result = replaceBillingWindow(
-      database,
-      storedWindow(account, page, slice.window),
-      slice.records,
-      fetchedAt,
-      inside,
-    );
+    const window = storedWindow(account, page, slice.window);
+    const result = replaceBillingBuckets(database, window, bucketsOf(slice.records), fetchedAt, inside);
     written += result.written;
     deleted += result.deleted;
   }
   return { written, deleted };
+}
+
+/**
+ * A slice's records by bucket, each with the digest of what its rows would hold: a re-read mostly
+ * reports what is stored, and a bucket whose digest is the stored one is left as it is without
+ * reading its rows back (replaceBillingBuckets).
+ */
+function bucketsOf(records: readonly BillingRecordInput[]): ReportedBucket[] {
+  const byStart = new Map<number, BillingRecordInput[]>();
+  for (const record of records) {
+    const bucket = byStart.get(record.startTime);
+    if (bucket) bucket.push(record);
+    else byStart.set(record.startTime, [record]);
+  }
+  return [...byStart].map(([startTime, bucket]) => new CheckedBucket(startTime, bucket));
+}
+
+/** A bucket of checked records; a class, not an object with a closure, as a re-read makes thousands. */
+class CheckedBucket implements ReportedBucket {
+  readonly digest: number;
+  constructor(
+    readonly startTime: number,
+    private readonly bucket: readonly BillingRecordInput[],
+  ) {
+    // Every column a row holds beside the bucket's own key: its resource, end and amounts.
+    let text = '';
+    for (const record of bucket) {
+      text += `${record.resourceId}\u0000${record.endTime}\u0000${record.amountsText ?? JSON.stringify(record.amounts)}\n`;
+    }
+    this.digest = textDigest(text);
+  }
+  records(): readonly BillingRecordInput[] {
+    return this.bucket;
+  }
 }
 
 /**
@@ -97,7 +142,7 @@ export async function storeBillingPage(
 export function replaceBillingPages(
   database: Database,
   account: string,
-  pages: readonly BillingPage[],
+  pages: ReadonlyArray<Pick<BillingPage, 'kind' | 'bucketSize' | 'window' | 'records'>>,
   fetchedAt: number,
 ): { written: number; deleted: number } {
   let written = 0;
@@ -113,6 +158,10 @@ export function replaceBillingPages(
 }
 
 /** The stored window a page (or one slice of it) replaces: its account, route and time span. */
-function storedWindow(account: string, page: BillingPage | BucketPage, span: { startMs: number; endMs: number }) {
+function storedWindow(
+  account: string,
+  page: Pick<BillingPage, 'kind' | 'bucketSize'>,
+  span: { startMs: number; endMs: number },
+) {
   return { account, kind: page.kind, bucketSize: page.bucketSize, from: span.startMs, to: span.endMs };
 }

@@ -15,15 +15,21 @@ import {
   billingKinds,
   billingRecords,
 } from '../db/schema.js';
-import { type PageStore, streamBillingPage } from './billing-routes.js';
+import { type FetchedPage, fetchBillingPage } from './billing-routes.js';
 import { storeBillingPage } from './billing-store.js';
 import { type BucketWindow, bucketCeil, bucketFloor, chunksOf } from './billing-windows.js';
 import type { CollectContext, Collector } from './collector.js';
 import { fetchAll } from './fetch-all.js';
 import { type Progress, startProgress } from './progress.js';
+import { rejectedError } from './rejected-items.js';
 
-/** A backfill request covers at most a day (or one bucket, if larger): each is committed with its cursor. */
-const CHUNK_MS = 24 * 3_600_000;
+/**
+ * A backfill request covers at most this much (or one bucket, if larger), so that no answer is
+ * large: twelve hours of a `large` account's Pods is about 18,000 records, 2.9 MB of JSON. Each is
+ * committed with its cursor.
+ */
+export const CHUNK_MS = 12 * 3_600_000;
+const DAY_MS = 24 * 3_600_000;
 
 interface RoutePlan {
   key: BackfillKey;
@@ -33,21 +39,29 @@ interface RoutePlan {
 }
 
 /**
- * The six billing routes into `billing_records`. The first run backfills history a chunk at a
- * time, committing each chunk with its cursor so a crash resumes where it stopped; every run
- * then re-reads a trailing window and replaces what it covers, so late and corrected amounts
- * win and nothing is counted twice. Answers are stored while they arrive, a slice of whole
- * buckets per transaction (billing-slicer.ts, billing-store.ts), so no answer is held whole: the
- * backfill's cursor advances with each stored chunk, and a run that fails midway leaves every
- * bucket either as it was or as the API now reports it, and is re-read in full next run.
+ * The six billing routes into `billing_records`. Every run re-reads a trailing window and
+ * replaces what it covers, so late and corrected amounts win and nothing is counted twice; the
+ * first run then backfills history a chunk at a time, newest first, committing each chunk with
+ * its cursor so a crash resumes where it stopped. Re-read first, what is stored always reaches
+ * unbroken from the cursor up to now: rules that read billing while a backfill runs (a Pod's
+ * last compute, the month so far) see recent money whole, and the cursor is where history
+ * begins. Each answer is read whole and stored a slice of whole
+ * buckets per transaction (billing-store.ts): a run that fails midway leaves every bucket either
+ * as it was or as the API now reports it, and is re-read in full next run. A record the schema
+ * rejects leaves its bucket as stored and fails the run, naming it, once everything else is
+ * stored: the backfill's cursor stays before its chunk, and the next re-read reaches back to it.
  */
 export const billingCollector: Collector<'billing'> = {
   name: 'billing',
   feeds: [billingBackfill, billingDays, billingDigests, billingRecords],
   async collect(ctx) {
     const plans = planRoutes(ctx);
-    const backfilled = await backfill(ctx, plans);
-    return { rows: backfilled + (await reRead(ctx, plans)) };
+    const rejected: FetchedPage[] = [];
+    const reread = await reRead(ctx, plans, rejected);
+    const backfilled = await backfill(ctx, plans, rejected);
+    const rows = reread + backfilled;
+    if (rejected.length > 0) throw rejectedError(ctx.log, rejected);
+    return { rows };
   },
 };
 
@@ -71,7 +85,7 @@ function planRoutes(ctx: CollectContext): RoutePlan[] {
   });
 }
 
-async function backfill(ctx: CollectContext, plans: RoutePlan[]): Promise<number> {
+async function backfill(ctx: CollectContext, plans: RoutePlan[], rejected: FetchedPage[]): Promise<number> {
   const size = ctx.config.collectors.billing.bucketSize;
   const cursors = new Map<RoutePlan, number>();
   for (const plan of plans) {
@@ -98,7 +112,7 @@ async function backfill(ctx: CollectContext, plans: RoutePlan[]): Promise<number
       [...cursors].map(
         ([plan, cursor]) =>
           (signal) =>
-            backfillRoute(ctx, plan, cursor, { progress, ahead }, signal),
+            backfillRoute(ctx, plan, cursor, { progress, ahead, rejected }, signal),
       ),
     );
     return stored.reduce((sum, count) => sum + count, 0);
@@ -108,51 +122,56 @@ async function backfill(ctx: CollectContext, plans: RoutePlan[]): Promise<number
 }
 
 /**
- * One route's chunks, newest first, each stored while it arrives and its cursor moved once the
- * whole chunk is stored and its echo checked, so a crash mid-chunk resumes at the chunk with
- * nothing stored twice. The next chunk is asked for while this one is stored, so the API
- * prepares its answer meanwhile instead of the daemon waiting for it; the next chunk stores
- * nothing before this one is stored with its cursor (its turn), and nothing at all if this one
- * fails. Stores keep their order, chunk after chunk: a day's totals add up exactly as before.
+ * One route's chunks, newest first, each stored and then its cursor moved, so a crash mid-chunk
+ * resumes at the chunk with nothing stored twice. The next chunk is asked for while this one is
+ * stored, so the API prepares its answer meanwhile. A chunk with a rejected record stores its
+ * other buckets but moves no cursor, and ends the route's backfill for this run: the next run
+ * starts again at that chunk.
  */
 async function backfillRoute(
   ctx: CollectContext,
   plan: RoutePlan,
   cursor: number,
-  shared: { progress: Progress; ahead: { count: number } },
+  shared: { progress: Progress; ahead: { count: number }; rejected: FetchedPage[] },
   signal: AbortSignal,
 ): Promise<number> {
   const { progress, ahead } = shared;
   const size = ctx.config.collectors.billing.bucketSize;
   const { key, backfill } = plan;
   const chunks = chunksOf({ startMs: backfill.targetStartTime, endMs: cursor }, CHUNK_MS, size);
-  const store = pageStore(ctx, signal);
-  const fetchChunk = async (chunk: BucketWindow, turn: Promise<unknown>): Promise<number> => {
-    const page = await streamBillingPage(ctx.api, key.kind, size, chunk, { signal }, store, false, turn);
-    await turn;
-    signal.throwIfAborted();
-    ctx.db.transaction(() => {
-      advanceBackfill(ctx.db, key, chunk.startMs);
-      if (chunk.startMs <= backfill.targetStartTime) completeBackfill(ctx.db, key, ctx.now);
-    });
-    return page.written + page.deleted;
-  };
+  const fetchChunk = (chunk: BucketWindow) => fetchBillingPage(ctx.api, key.kind, size, chunk, { signal });
   let rows = 0;
-  let next: Promise<number> | undefined;
-  for (const [index, chunk] of chunks.entries()) {
-    let current = next;
-    if (current !== undefined) ahead.count--;
-    else current = fetchChunk(chunk, Promise.resolve());
-    const following = chunks[index + 1];
-    next = undefined;
-    if (following !== undefined && ahead.count < ctx.api.requestsAhead) {
-      ahead.count++;
-      next = fetchChunk(following, current);
-      // If this chunk fails, the next fails with it (its turn) and is not awaited: handled here.
-      next.catch(() => {});
+  let next: Promise<FetchedPage> | undefined;
+  try {
+    for (const [index, chunk] of chunks.entries()) {
+      let current = next;
+      if (current !== undefined) ahead.count--;
+      else current = fetchChunk(chunk);
+      const following = chunks[index + 1];
+      next = undefined;
+      if (following !== undefined && ahead.count < ctx.api.requestsAhead) {
+        ahead.count++;
+        next = fetchChunk(following);
+        // Observed from the start: it may fail while this chunk is still read or stored, or after
+        // the route has stopped, and an unobserved rejection would end the process. Its failure
+        // still reaches the run through the `await` when its turn comes.
+        next.catch(() => {});
+      }
+      const fetched = await current;
+      rows += await storePage(ctx, fetched, signal);
+      if (fetched.rejected.length > 0) {
+        shared.rejected.push(fetched);
+        break;
+      }
+      ctx.db.transaction(() => {
+        advanceBackfill(ctx.db, key, chunk.startMs);
+        if (chunk.startMs <= backfill.targetStartTime) completeBackfill(ctx.db, key, ctx.now);
+      });
+      progress.advance();
     }
-    rows += await current;
-    progress.advance();
+  } finally {
+    // A chunk asked for ahead whose turn never came: its answer is not stored.
+    if (next !== undefined) ahead.count--;
   }
   return rows;
 }
@@ -168,32 +187,28 @@ function remainingChunks(plan: RoutePlan, cursor: number, size: BucketSize): num
  * twice the usual one.
  */
 export function reReadChunkMs(trailingWindowMs: number): number {
-  return Math.max(CHUNK_MS, 2 * trailingWindowMs);
+  return Math.max(DAY_MS, 2 * trailingWindowMs);
 }
 
-async function reRead(ctx: CollectContext, plans: RoutePlan[]): Promise<number> {
+async function reRead(ctx: CollectContext, plans: RoutePlan[], rejected: FetchedPage[]): Promise<number> {
   const { bucketSize: size, trailingWindowMs } = ctx.config.collectors.billing;
   const span = reReadChunkMs(trailingWindowMs);
   const requests = plans.flatMap((plan) =>
     chunksOf(plan.reRead, span, size).map((chunk) => ({ kind: plan.key.kind, chunk })),
   );
-  // Each page is stored while it arrives, so no route's answer is ever held whole.
   const stored = await fetchAll(
     ctx.signal,
-    requests.map(
-      ({ kind, chunk }) =>
-        (signal) =>
-          streamBillingPage(ctx.api, kind, size, chunk, { signal }, pageStore(ctx, signal), true),
-    ),
+    requests.map(({ kind, chunk }) => async (signal) => {
+      const fetched = await fetchBillingPage(ctx.api, kind, size, chunk, { signal });
+      if (fetched.rejected.length > 0) rejected.push(fetched);
+      return storePage(ctx, fetched, signal);
+    }),
   );
-  const written = stored.reduce((sum, page) => sum + page.written, 0);
-  const deleted = stored.reduce((sum, page) => sum + page.deleted, 0);
-  ctx.log.debug({ pages: stored.length, written, deleted }, 'billing re-read stored');
-  return written + deleted;
+  return stored.reduce((sum, rows) => sum + rows, 0);
 }
 
-/** Stores a page or a slice of one, counted as in flight like a request (a virtual clock waits for it). */
-function pageStore(ctx: CollectContext, signal: AbortSignal): PageStore {
-  return (page, maxRows) =>
-    ctx.api.hold(storeBillingPage(ctx.db, ctx.account, page, ctx.now, { signal, ...(maxRows ? { maxRows } : {}) }));
+/** Stores a page, counted as in flight like a request (a virtual clock waits for it): rows written and deleted. */
+async function storePage(ctx: CollectContext, fetched: FetchedPage, signal: AbortSignal): Promise<number> {
+  const stored = await ctx.api.hold(storeBillingPage(ctx.db, ctx.account, fetched.page, ctx.now, { signal }));
+  return stored.written + stored.deleted;
 }

@@ -1,4 +1,3 @@
-import { recordOf } from '../api/pod-list-text.js';
 import type { Pod } from '../api/schemas.js';
 import { insertPodSamples, type PodInput, type PodSampleInput, syncPods } from '../db/pods.js';
 import { podLists, podSamples, pods } from '../db/schema.js';
@@ -23,7 +22,7 @@ export const podsCollector: Collector<'pods'> = {
   feeds: [podLists, pods, podSamples],
   async collect(ctx) {
     const listed = await ctx.api.rest.listPods({ includeClusterPods: true }, { signal: ctx.signal });
-    const rows = listed.items.map(rowOf);
+    const rows = listed.items.map(podRow);
     const samples = listed.items.flatMap((pod) => sampleOf(pod, ctx.now) ?? []);
     const unreadable = unreadableOf(listed.rejected);
     // A Pod we could not read is unknown this poll, on record: never idle, never stopped.
@@ -45,23 +44,6 @@ export const podsCollector: Collector<'pods'> = {
 function unknownSample(podId: string, observedAt: number): PodSampleInput {
   const none = { uptimeS: null, gpuUtil: null, gpuMemoryUtil: null, cpuUtil: null, memoryUtil: null };
   return { podId, observedAt, state: 'unknown', ...none };
-}
-
-/**
- * Rows by the Pod record they were made from (recordOf): a Pod whose record did not change but
- * for its runtime, the usual minute, gives the very row it gave last minute, which the Pod list
- * sync then knows it already compared. Rows are shared: never modified.
- */
-const rows = new WeakMap<object, PodInput>();
-
-function rowOf(pod: Pod): PodInput {
-  const record = recordOf(pod);
-  let row = rows.get(record);
-  if (row === undefined) {
-    row = podRow(pod);
-    rows.set(record, row);
-  }
-  return row;
 }
 
 function podRow(pod: Pod): PodInput {

@@ -1,5 +1,7 @@
+import { ApiError } from '../api/index.js';
 import type { RejectedItem } from '../api/parse.js';
 import type { UnreadableItems } from '../db/latest.js';
+import type { Logger } from '../log.js';
 
 /** The ids of a list's rejected items: still listed, so never marked gone (latest.ts). */
 export function unreadableOf(rejected: readonly RejectedItem[]): UnreadableItems {
@@ -21,4 +23,35 @@ export function rejectedDetail(
   );
   const noun = rejected.length === 1 ? list.one : list.many;
   return { detail: `${rejected.length} ${noun} rejected by the schema, ${list.kept}: ${items.join('; ')}` };
+}
+
+const BILLING_LIST = {
+  key: 'records',
+  one: 'billing record',
+  many: 'billing records',
+  kept: 'its bucket kept as stored and read again next run',
+};
+
+/**
+ * The billing records the schema rejected, each logged, as the error that fails the run: its
+ * other records are stored, but a run that left a bucket short must not count as read through,
+ * or its window would not be read again.
+ * `GET /billing/pods (…): 1 billing record rejected by the schema, its bucket kept as stored and
+ * read again next run: records[3] (pod-x): response body records[3].totalAmount: …`.
+ */
+export function rejectedError(log: Logger, pages: ReadonlyArray<{ op: string; rejected: readonly RejectedItem[] }>) {
+  for (const { op, rejected } of pages) {
+    for (const item of rejected) {
+      log.warn(
+        { route: op, index: item.index, resourceId: item.id, reason: item.reason },
+        'billing record rejected by the schema; its bucket kept as stored, read again next run',
+      );
+    }
+  }
+  const [first, ...others] = pages.map(({ op, rejected }) => ({
+    op,
+    detail: rejectedDetail(rejected, BILLING_LIST).detail,
+  }));
+  const message = [first?.detail, ...others.map(({ op, detail }) => `${op}: ${detail}`)].join('; ');
+  return new ApiError({ kind: 'contract', op: first?.op ?? 'GET /billing', message });
 }

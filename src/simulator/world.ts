@@ -91,11 +91,6 @@ export class World {
       .map((pod) => podRecord(pod, t));
   }
 
-  /** podsView as JSON text (`[…]`). */
-  podsJson(nowMs: number, options: { includeClusterPods: boolean }): string {
-    return JSON.stringify(this.podsView(nowMs, options));
-  }
-
   podView(id: string, nowMs: number): V2Pod | undefined {
     const t = this.advance(nowMs);
     const pod = this.podsById.get(id);

@@ -1,11 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/api/errors.js';
-import { type BillingRoutePath, RestClient } from '../../src/api/rest.js';
-import {
-  ListBillingResponse,
-  ListNetworkVolumeBillingResponse,
-  ListPodBillingResponse,
-} from '../../src/api/schemas.js';
+import { RestClient } from '../../src/api/rest.js';
 import { type PrismHandle, startPrism } from '../helpers/prism.js';
 import { startRecordingProxy } from './recording-proxy.js';
 import { drive, makeClient, type TestClient } from './support.js';
@@ -34,23 +29,6 @@ afterAll(async () => {
 });
 
 const range = { startTime: '2026-06-01T00:00:00Z', endTime: '2026-06-08T00:00:00Z' };
-
-/** A streamed billing answer, gathered: every record the sink got, and the metadata. */
-async function streamed(
-  rest: RestClient,
-  route: BillingRoutePath,
-  query: Record<string, string | undefined>,
-  schema: typeof ListBillingResponse | typeof ListPodBillingResponse | typeof ListNetworkVolumeBillingResponse,
-) {
-  const records: unknown[] = [];
-  const metadata = await rest.streamBilling(route, query, schema, () => ({
-    records: (batch) => {
-      records.push(...batch);
-    },
-  }));
-  expect(records.length).toBeGreaterThan(0);
-  return { records, metadata };
-}
 
 /** [method, call, what to expect]. */
 const calls: Array<[string, (rest: RestClient) => Promise<unknown>, ('ok' | 'serverless-example-defect')?]> = [
@@ -83,21 +61,6 @@ const calls: Array<[string, (rest: RestClient) => Promise<unknown>, ('ok' | 'ser
   ['billingEndpoints', (rest) => rest.billingEndpoints({ lastN: 1, bucketSize: 'month' })],
   ['billingNetworkVolumes', (rest) => rest.billingNetworkVolumes({ ...range, networkVolumeId: '2q9m7x4c' })],
   ['billingClusters', (rest) => rest.billingClusters({ lastN: 1, bucketSize: 'year', clusterId: '5c2n8m4q' })],
-  ['streamBilling', (rest) => streamed(rest, '/billing', { ...range, bucketSize: 'hour' }, ListBillingResponse)],
-  [
-    'streamBilling',
-    (rest) => streamed(rest, '/billing/pods', { ...range, podId: '7h9k2m4n6p' }, ListPodBillingResponse),
-  ],
-  [
-    'streamBilling',
-    (rest) =>
-      streamed(
-        rest,
-        '/billing/network-volumes',
-        { ...range, networkVolumeId: '2q9m7x4c' },
-        ListNetworkVolumeBillingResponse,
-      ),
-  ],
 ];
 
 async function exchange(call: () => Promise<unknown>) {

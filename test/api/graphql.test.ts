@@ -44,7 +44,8 @@ describe('GraphqlClient', () => {
     client = makeClient(server.url);
     server.enqueue(json(200, podsAnswer));
     const pods = await run(client.graphql.podsWithRuntime());
-    expect(pods.map((pod) => [pod.id, pod.runtime])).toEqual([
+    expect(pods.rejected).toEqual([]);
+    expect(pods.items.map((pod) => [pod.id, pod.runtime])).toEqual([
       [
         'ldl1dxirsim64n',
         {
@@ -89,7 +90,8 @@ describe('GraphqlClient', () => {
     ];
     server.enqueue(json(200, { data: { gpuTypes } }));
     const stock = await run(client.graphql.gpuTypesStock({ gpuCount: 2 }));
-    expect(stock.map((gpu) => [gpu.secure, gpu.community])).toEqual([
+    expect(stock.rejected).toEqual([]);
+    expect(stock.items.map((gpu) => [gpu.secure, gpu.community])).toEqual([
       [
         { stockStatus: 'High', uninterruptablePrice: 0.35, availableGpuCounts: [1, 2, 4] },
         { stockStatus: 'Low', uninterruptablePrice: 0.17, availableGpuCounts: [1] },
@@ -102,6 +104,49 @@ describe('GraphqlClient', () => {
     expect(body.variables).toEqual({ gpuCount: 2 });
     expect(body.query).toContain('secure: lowestPrice(input: { gpuCount: $gpuCount, secureCloud: true })');
     expect(body.query).toContain('community: lowestPrice(input: { gpuCount: $gpuCount, secureCloud: false })');
+  });
+
+  it('keeps the GPU types it can read and names the one it cannot, as the REST lists do', async () => {
+    client = makeClient(server.url);
+    const gpuTypes = [
+      { id: 'NVIDIA RTX A4000', secure: { stockStatus: 'High', availableGpuCounts: [1] }, community: null },
+      { id: 'NVIDIA H100', secure: { stockStatus: 'Low', uninterruptablePrice: 'cheap' }, community: null },
+      { id: 'NVIDIA A40', secure: null, community: { stockStatus: 'Medium', availableGpuCounts: [1, 2] } },
+    ];
+    server.enqueue(json(200, { data: { gpuTypes } }));
+    const stock = await run(client.graphql.gpuTypesStock({ gpuCount: 1 }));
+    expect(stock.items.map((gpu) => gpu.id)).toEqual(['NVIDIA RTX A4000', 'NVIDIA A40']);
+    expect(stock.rejected).toEqual([
+      {
+        index: 1,
+        id: 'NVIDIA H100',
+        reason: 'response body data.gpuTypes[1].secure.uninterruptablePrice: expected number, received string',
+        raw: gpuTypes[1],
+      },
+    ]);
+  });
+
+  it('keeps the Pods with runtime it can read and names the one it cannot', async () => {
+    client = makeClient(server.url);
+    const pods = [...podsAnswer.data.myself.pods, { id: 'bad1', name: 'bad', runtime: { uptimeInSeconds: 'long' } }];
+    server.enqueue(json(200, { data: { myself: { pods } } }));
+    const read = await run(client.graphql.podsWithRuntime());
+    expect(read.items.map((pod) => pod.id)).toEqual(['ldl1dxirsim64n', 'stopped1']);
+    expect(read.rejected).toMatchObject([
+      {
+        index: 2,
+        id: 'bad1',
+        reason: 'response body data.myself.pods[2].runtime.uptimeInSeconds: expected number, received string',
+      },
+    ]);
+  });
+
+  it('still fails the call when the list itself is not there, naming the path', async () => {
+    client = makeClient(server.url);
+    server.enqueue(json(200, { data: { gpuTypes: null } }));
+    const error = (await rejectionOf(run(client.graphql.gpuTypesStock({ gpuCount: 1 })))) as ApiError;
+    expect(error).toMatchObject({ kind: 'contract' });
+    expect(error.message).toContain('data.gpuTypes');
   });
 
   it('turns errors[] in a 200 answer into an ApiError typed by extensions.code', async () => {
@@ -197,10 +242,10 @@ describe('GraphqlClient', () => {
 
   it('names the data path when the answer does not match the query', async () => {
     client = makeClient(server.url);
-    server.enqueue(json(200, { data: { myself: { pods: [{ id: 7, name: 'x' }] } } }));
+    server.enqueue(json(200, { data: { myself: { pods: { id: 7, name: 'x' } } } }));
     const error = await rejectionOf(run(client.graphql.podsWithRuntime()));
     expect(error.message).toBe(
-      'POST /graphql (podsWithRuntime): response body data.myself.pods[0].id: expected string, received number',
+      'POST /graphql (podsWithRuntime): response body data.myself.pods: expected array, received object',
     );
   });
 

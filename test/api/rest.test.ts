@@ -108,7 +108,7 @@ describe('responses', () => {
     server.enqueue(json(200, { pods }));
     const listed = await run(client.rest.listPods());
     expect(listed.items.map((item) => item.id)).toEqual([pod().id, 'p2', 'p3']);
-    expect(listed.rejected).toEqual([
+    expect(listed.rejected).toMatchObject([
       { index: 3, id: 'p4', reason: 'response body pods[3].cost: expected number, received string' },
     ]);
   });

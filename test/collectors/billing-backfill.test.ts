@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { apiClientFor } from '../../src/api/from-config.js';
-import { billingCollector } from '../../src/collectors/billing.js';
+import { billingCollector, CHUNK_MS } from '../../src/collectors/billing.js';
 import { BILLING_ROUTES } from '../../src/collectors/billing-routes.js';
 import { getBackfill } from '../../src/db/billing.js';
 import { createLogger, silentLogger } from '../../src/log.js';
@@ -18,8 +18,8 @@ import {
 
 const harness = useTunedHarness();
 
-/** The default backfill (30 days) before the default re-read window (48 h), in one-day chunks. */
-const CHUNKS_PER_KIND = 30;
+/** The default backfill (30 days) before the default re-read window (48 h), in chunks of CHUNK_MS. */
+const CHUNKS_PER_KIND = (30 * DAY) / CHUNK_MS;
 const KINDS = billingKinds.length;
 
 function backfills(h: Harness) {
@@ -70,10 +70,10 @@ describe('billing backfill', () => {
     const cursors = backfills(h).map((backfill) => backfill?.cursorStartTime as number);
     for (const backfill of backfills(h)) expect(backfill?.doneAt).toBeNull();
     for (const [k, cursor] of cursors.entries()) {
-      expect((from - cursor) % DAY).toBe(0);
+      expect((from - cursor) % CHUNK_MS).toBe(0);
       expectBillingMatchesTruth(h, cursor, from, [billingKinds[k] as (typeof billingKinds)[number]]);
     }
-    const chunksDone = cursors.reduce((sum, cursor) => sum + (from - cursor) / DAY, 0);
+    const chunksDone = cursors.reduce((sum, cursor) => sum + (from - cursor) / CHUNK_MS, 0);
     expect(chunksDone).toBeGreaterThanOrEqual(2 * KINDS);
     const total = CHUNKS_PER_KIND * KINDS;
     expect(first.lines.map((line) => line.msg)).toContain(`billing backfill: stopped at ${chunksDone}/${total} chunks`);
@@ -85,14 +85,14 @@ describe('billing backfill', () => {
     expect(resumed.outcome).toBe('ok');
     const requests = h.sim.requestLog.entries(seq).map((entry) => new URLSearchParams(entry.query));
     const starts = requests.map((query) => Date.parse(query.get('startTime') ?? ''));
-    // The rest, then the 48 h re-read in one request per route: no stored chunk is asked again.
+    // The 48 h re-read in one request per route, then the rest: no stored chunk is asked again.
     expect(requests.length).toBe(total - chunksDone + KINDS);
     const paths = h.sim.requestLog.entries(seq).map((entry) => entry.path);
     for (const [k, cursor] of cursors.entries()) {
-      const path = BILLING_ROUTES[billingKinds[k] as (typeof billingKinds)[number]].path;
+      const path = BILLING_ROUTES[billingKinds[k] as (typeof billingKinds)[number]].op.replace('GET ', '');
       const asked = starts.filter((start, i) => (paths[i] ?? '').endsWith(path) && start < from);
       expect(asked.filter((start) => start >= cursor)).toEqual([]);
-      expect(asked.length).toBe((cursor - (from - 30 * DAY)) / DAY);
+      expect(asked.length).toBe((cursor - (from - 30 * DAY)) / CHUNK_MS);
     }
     expect(second.lines.map((line) => line.msg)).toContain('billing backfill: done');
     // Without a terminal, progress is a log line about every 10 %.
@@ -111,6 +111,26 @@ describe('billing backfill', () => {
     expectBillingMatchesTruth(h, from - 30 * DAY, T0);
   });
 
+  it('while the first run walks back, what is stored reaches unbroken from each cursor up to now', async () => {
+    // Rules read billing while the backfill runs (a tick comes every 30 s): a Pod's last compute
+    // and the month so far must be there, and a cursor must mean that history begins there.
+    const h = await harness(calmSmallTeam());
+    const T0 = h.scenario.startMs;
+    const crashing = abortingClient(h, 3 * KINDS + 2);
+
+    const crashed = await runAt(h, billingCollector, 0, crashing);
+    await crashing.api.close();
+
+    expect(crashed).toMatchObject({ outcome: 'aborted', error: 'simulated crash' });
+    const cursors = backfills(h).map((backfill) => backfill?.cursorStartTime as number);
+    expect(Math.min(...cursors)).toBeLessThan(T0 - 2 * DAY);
+    for (const [k, cursor] of cursors.entries()) {
+      const kind = billingKinds[k] as (typeof billingKinds)[number];
+      expectBillingMatchesTruth(h, cursor, T0, [kind]);
+      if (kind === 'network_volumes') expect(storedRecords(h, kind, T0 - 2 * DAY, T0).length).toBe(2 * 48);
+    }
+  });
+
   it('asks for the next chunk while it stores the current one; stopped meanwhile, records no chunk done before the one before it', async () => {
     const h = await harness(calmSmallTeam());
     const T0 = h.scenario.startMs;
@@ -122,19 +142,21 @@ describe('billing backfill', () => {
     const api = apiClientFor(h.config, account, { clock: h.clock, log: silentLogger() });
     // The Pod poll keeps one slot of its own (api/semaphore.ts): billing has all but that one.
     expect(api.requestsAhead).toBe(h.config.api.concurrency - 2);
-    // When the simulator answers a Pods chunk, where the stored cursor stands.
-    const podsPath = BILLING_ROUTES.pods.path;
-    let podsAnswered = 0;
+    // When a Pods chunk is asked for, where the stored cursor stands.
     let askedAhead = 0;
+    const podsCursor = () => getBackfill(h.db, { account: ACCOUNT, kind: 'pods', bucketSize: 'hour' })?.cursorStartTime;
+    const billingPods = api.rest.billingPods.bind(api.rest);
+    api.rest.billingPods = (query, call) => {
+      const cursor = podsCursor();
+      if (cursor !== undefined && Date.parse(query?.endTime ?? '') < cursor) askedAhead++;
+      return billingPods(query, call);
+    };
+    const podsPath = BILLING_ROUTES.pods.op.replace('GET ', '');
+    let podsAnswered = 0;
     const log = h.sim.requestLog;
     const record = log.record.bind(log);
     log.record = (entry) => {
-      if (entry.path.endsWith(podsPath)) {
-        const end = Date.parse(new URLSearchParams(entry.query).get('endTime') ?? '');
-        const cursor = getBackfill(h.db, { account: ACCOUNT, kind: 'pods', bucketSize: 'hour' })?.cursorStartTime;
-        if (cursor !== undefined && end < cursor) askedAhead++;
-        if (++podsAnswered === 6) controller.abort(new Error('simulated crash'));
-      }
+      if (entry.path.endsWith(podsPath) && ++podsAnswered === 6) controller.abort(new Error('simulated crash'));
       return record(entry);
     };
 
@@ -146,11 +168,10 @@ describe('billing backfill', () => {
     // unless every chunk before it is stored, so from each cursor on, everything is stored.
     const cursors = backfills(h).map((backfill) => backfill?.cursorStartTime as number);
     for (const [k, cursor] of cursors.entries()) {
-      expect((from - cursor) % DAY).toBe(0);
+      expect((from - cursor) % CHUNK_MS).toBe(0);
       expectBillingMatchesTruth(h, cursor, from, [billingKinds[k] as (typeof billingKinds)[number]]);
     }
-    const podsCursor = cursors[billingKinds.indexOf('pods')] as number;
-    expect(podsCursor).toBeGreaterThanOrEqual(from - 5 * DAY);
+    expect(cursors[billingKinds.indexOf('pods')]).toBeGreaterThanOrEqual(from - 5 * CHUNK_MS);
 
     const resumed = await runAt(h, billingCollector, 0, { api });
     await api.close();
@@ -170,8 +191,8 @@ describe('billing backfill', () => {
 
     expect((await runAt(h, billingCollector, 3 * DAY)).outcome).toBe('ok');
 
-    // The first run's re-read window ([T0-48h, T0)) never completed, and day 1 is older than the
-    // 48 h window of day 3: only reaching back to where the backfill began reads them.
+    // The first run never completed, and day 1 is older than the 48 h window of day 3: only
+    // reaching back to where the backfill began reads it.
     expectBillingMatchesTruth(h, T0 - 32 * DAY, T0 + 3 * DAY);
     expect(storedRecords(h, 'network_volumes', T0 - DAY, T0 + DAY).length).toBe(2 * 48);
   });

@@ -1,12 +1,14 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { GRAPHQL_RETIREMENT_EARLIEST } from '../../src/api/graphql.js';
-import { NoDataError } from '../../src/api/index.js';
+import { createApiClient, NoDataError } from '../../src/api/index.js';
 import { billingCollector } from '../../src/collectors/billing.js';
 import { catalogCollector } from '../../src/collectors/catalog.js';
+import { runCollector } from '../../src/collectors/run.js';
 import { stockCollector } from '../../src/collectors/stock.js';
 import { recentRuns } from '../../src/db/collector-runs.js';
 import { gpuStockHistory, latestGpuStock } from '../../src/db/stock.js';
 import { ACCOUNT, type Harness } from '../helpers/harness.js';
+import { json, type ScriptedServer, startScriptedServer } from '../helpers/scripted-server.js';
 import { calmSmallTeam, HOUR, runAt, smallTeam, useTunedHarness } from './billing-support.js';
 
 const harness = useTunedHarness();
@@ -32,6 +34,36 @@ async function rejection(h: Harness, work: Promise<unknown>): Promise<unknown> {
   );
 }
 
+const servers: ScriptedServer[] = [];
+afterEach(async () => {
+  for (const server of servers.splice(0)) await server.close();
+});
+
+/** Runs the stock collector once per answer, each served as `{ data: { gpuTypes } }` by a scripted server. */
+async function runOnAnswers(h: Harness, answers: unknown[][]) {
+  const server = await startScriptedServer();
+  servers.push(server);
+  for (const gpuTypes of answers) server.enqueue(json(200, { data: { gpuTypes } }));
+  const api = createApiClient({
+    restBaseUrl: `${server.url}/v2`,
+    graphqlBaseUrl: `${server.url}/graphql`,
+    apiKey: 'rpa_test_key_0000',
+    graphqlAuth: 'header',
+    clock: h.clock,
+    log: h.context().log,
+    timeouts: { connectMs: 2_000, headersMs: 5_000, bodyMs: 5_000 },
+    retries: { max: 0, baseDelayMs: 1_000, maxDelayMs: 1_000 },
+    concurrency: 1,
+  });
+  const reports = [];
+  for (const [index] of answers.entries()) {
+    await h.clock.advanceTo(h.scenario.startMs + index * HOUR);
+    reports.push(await h.drive(runCollector(stockCollector, { ...h.context(), api, timeoutMs: 60_000 })));
+  }
+  await api.close();
+  return reports;
+}
+
 describe('stock collector', () => {
   it('stores stock status and available GPU counts per GPU type and cloud, a row per change', async () => {
     const h = await harness(calmSmallTeam());
@@ -53,6 +85,29 @@ describe('stock collector', () => {
     // Both clouds come from one GraphQL request per run.
     const graphql = h.sim.requestLog.entries().filter((entry) => entry.path === '/graphql');
     expect(graphql.map((entry) => entry.status)).toEqual([200, 200, 200, 200]);
+  });
+
+  it('a GPU type the schema rejects keeps its stock as last read, the others are stored, and the run names it', async () => {
+    const h = await harness(calmSmallTeam());
+    const gpu = (id: string, stockStatus: unknown) => ({ id, secure: { stockStatus }, community: null });
+    const [first, second] = await runOnAnswers(h, [
+      [gpu('GPU A', 'High'), gpu('GPU B', 'High')],
+      [gpu('GPU A', 'Low'), gpu('GPU B', 5)],
+    ]);
+
+    expect(first?.outcome).toBe('ok');
+    expect(second?.outcome).toBe('ok');
+    expect(second?.detail).toBe(
+      '1 GPU type rejected by the schema, its stock kept as last read: gpuTypes[1] (GPU B): ' +
+        'response body data.gpuTypes[1].secure.stockStatus: expected string, received number',
+    );
+    const [run] = recentRuns(h.db, { collector: 'stock', limit: 1 });
+    expect(run).toMatchObject({ outcome: 'ok', detail: second?.detail });
+    const secure = latestGpuStock(h.db, ACCOUNT).filter((row) => row.cloud === 'SECURE');
+    expect(secure.map((row) => [row.gpuTypeId, row.stockStatus])).toEqual([
+      ['GPU A', 'Low'],
+      ['GPU B', 'High'],
+    ]);
   });
 
   it('with GraphQL retired (410) reports no data, while catalog and billing go on', async () => {

@@ -62,8 +62,9 @@ export const GraphqlPod = z.looseObject({
 });
 export type GraphqlPod = z.infer<typeof GraphqlPod>;
 
+/** The envelope of the Pods list; each Pod is parsed on its own (GraphqlPod), so one bad Pod hides no other. */
 export const GraphqlPodsData = z.looseObject({
-  myself: z.looseObject({ pods: z.array(GraphqlPod) }),
+  myself: z.looseObject({ pods: z.array(z.unknown()) }),
 });
 
 /**
@@ -103,7 +104,8 @@ export const GraphqlGpuType = z.looseObject({
 });
 export type GraphqlGpuType = z.infer<typeof GraphqlGpuType>;
 
-export const GraphqlGpuTypesData = z.looseObject({ gpuTypes: z.array(GraphqlGpuType) });
+/** The envelope of the GPU types list; each type is parsed on its own (GraphqlGpuType). */
+export const GraphqlGpuTypesData = z.looseObject({ gpuTypes: z.array(z.unknown()) });
 
 export const GraphqlPodStopData = z.looseObject({
   podStop: z.looseObject({ id: z.string(), desiredStatus: z.string() }),
