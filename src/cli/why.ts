@@ -5,13 +5,13 @@ import { accountsOfPod, knownPodIds, podSnoozesAfter } from '../db/idle-state.js
 import { openDatabase } from '../db/open.js';
 import { type ReceiptRecord, recentReceipts } from '../db/receipts.js';
 import { formatDuration } from '../duration.js';
+import { formatSparkline } from '../format.js';
 import { describeSource } from '../messages/decisions.js';
 import { RECEIPT_DECISION_TEXT } from '../messages/receipt-decision.js';
 import { didYouMean } from '../near-miss.js';
 import { configOption } from './config-option.js';
 import { clockNote, daemonNow } from './daemon-now.js';
 import { UsageError } from './exit.js';
-import { sparkline } from './sparkline.js';
 
 interface WhyOptions {
   config?: string;
@@ -95,7 +95,7 @@ export function describe(receipt: ReceiptRecord): string {
     const t = evidence.thresholds;
     const values = evidence.samples.map((sample) => sample.gpuUtil);
     lines.push(
-      `  GPU ${hhmm(evidence.windowFrom)} ${sparkline(values)} ${hhmm(evidence.windowTo)}  ` +
+      `  GPU ${hhmm(evidence.windowFrom)} ${formatSparkline(values)} ${hhmm(evidence.windowTo)}  ` +
         `(${evidence.samples.length} samples, ${evidence.idleSamples} idle, idle coverage ${Math.floor(evidence.coverage * 100)}%` +
         `${evidence.held ? ', GPU memory held' : ''})`,
     );

@@ -7,7 +7,7 @@ import {
   formatUsdPerHour,
 } from '../format.js';
 import type { BudgetDetails } from '../rules/finding-details.js';
-import { silenceCommand } from './commands.js';
+import { silenceBlock } from './commands.js';
 import type { AlertData, AlertView, Block, RenderContext, Tone } from './view.js';
 
 /**
@@ -95,17 +95,9 @@ export function budgetView(alert: AlertData, d: BudgetDetails, ctx: RenderContex
   ];
   if (d.drivers.length > 0)
     blocks.push({ type: 'list', title: 'Largest costs this period', items: d.drivers.map(driverText) });
-  blocks.push({
-    type: 'commands',
-    title: 'Commands',
-    items: [
-      {
-        label: `Silence this budget's alerts for 24h`,
-        command: silenceCommand(ctx.commandLine, alert.rule, alert.labels, '24h', `budget ${d.budget} known`),
-      },
-    ],
-  });
-  void ctx;
+  blocks.push(
+    silenceBlock(ctx.commandLine, alert, `Silence this budget's alerts for 24h`, '24h', `budget ${d.budget} known`),
+  );
   return { headline, title, tone: toneOf(d.threshold), lead, blocks };
 }
 

@@ -1,6 +1,6 @@
 import { formatDateTime, formatUsdPerHour } from '../format.js';
 import type { CapacityDetails } from '../rules/finding-details.js';
-import { silenceCommand } from './commands.js';
+import { silenceBlock } from './commands.js';
 import type { AlertData, AlertView, RenderContext } from './view.js';
 
 /** "$3.99/h secure cloud, $3.29/h community cloud", or undefined when the catalog gave no price. */
@@ -16,16 +16,13 @@ function priceText(price: CapacityDetails['price']): string | undefined {
 export function capacityView(alert: AlertData, d: CapacityDetails, ctx: RenderContext): AlertView {
   const where = d.dataCenter === 'all' ? 'across data centers' : `in ${d.dataCenter}`;
   const at = formatDateTime(d.at, ctx.timeZone);
-  const silence = {
-    type: 'commands' as const,
-    title: 'Commands',
-    items: [
-      {
-        label: 'Silence these changes for 24h',
-        command: silenceCommand(ctx.commandLine, alert.rule, alert.labels, '24h', `${d.gpuName} changes known`),
-      },
-    ],
-  };
+  const silence = silenceBlock(
+    ctx.commandLine,
+    alert,
+    'Silence these changes for 24h',
+    '24h',
+    `${d.gpuName} changes known`,
+  );
   const price = priceText(d.price);
   const rows: [string, string][] = [
     ['GPU', `${d.gpuName} (${d.gpuTypeId})`],

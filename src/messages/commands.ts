@@ -54,6 +54,18 @@ export function silenceCommand(
   return commandText(cli, ['silence', 'add', ...matchers, '--for', duration, '--comment', comment]);
 }
 
+/** The Commands block of a message whose one command silences its alert for `duration`. */
+export function silenceBlock(
+  cli: CommandLine,
+  alert: { rule: string; labels: Readonly<Record<string, string>> },
+  label: string,
+  duration: string,
+  comment: string,
+) {
+  const command = silenceCommand(cli, alert.rule, alert.labels, duration, comment);
+  return { type: 'commands' as const, title: 'Commands', items: [{ label, command }] };
+}
+
 export function snoozeCommand(cli: CommandLine, podId: string, duration: string): string {
   return commandText(cli, ['snooze', podId, duration]);
 }

@@ -130,53 +130,31 @@ export function digestView(notice: DigestNotice, commandLine: CommandLine = BARE
     lead.push(`${when}, ${parts.join(' and ')}.`);
   }
 
-  const blocks: Block[] = [];
-  const table = (title: string, rows: Row[]): TableBlock => ({ type: 'table', title, rows });
-  if (budgetLines.length > 0) blocks.push(table('Budgets', budgetLines));
-  if (idle.length > 0)
-    blocks.push(
-      table(
-        'Idle Pods',
-        idle.map((alert) => [
-          detailsOf(alert.details, 'idle')?.podName ?? alertView(alert, ctx).title,
-          costWords(alert, ctx),
-        ]),
-      ),
-    );
-  if (waste.length > 0)
-    blocks.push(
-      table(
-        'Waste',
-        waste.map((alert) => rowOf(alert, ctx)),
-      ),
-    );
-  if (notice.flapping.length > 0) {
-    blocks.push(
-      table(
-        'Flapping (not mailed one by one)',
-        notice.flapping.map((flap) => [
-          flap.labels.pod_name ??
-            alertView({ ...flap, severity: 'info', firedAt: flap.since, resolvedAt: null }, ctx).title,
-          `holds ~${formatElapsed(Math.round(flap.heldPerHourMs / 60_000) * 60_000)} of every hour${flap.costPerDay === null ? '' : `: ~${formatUsd(flap.costPerDay)}/day`}, fired ${flap.fires} times in ${formatElapsed(flap.windowMs)}`,
-        ]),
-      ),
-    );
-  }
-  if (others.length > 0)
-    blocks.push(
-      table(
-        'Also open',
-        others.map((alert) => rowOf(alert, ctx)),
-      ),
-    );
-  if (notice.savings.length > 0) {
-    blocks.push(
-      table(
-        `What the stops saved ${sinceWords}`,
-        notice.savings.map((saving) => savingRow(saving, notice.timeZone)),
-      ),
-    );
-  }
+  // A table for each kind of finding there is, in this order.
+  const tables: Array<[string, Row[]]> = [
+    ['Budgets', budgetLines],
+    [
+      'Idle Pods',
+      idle.map((alert) => [
+        detailsOf(alert.details, 'idle')?.podName ?? alertView(alert, ctx).title,
+        costWords(alert, ctx),
+      ]),
+    ],
+    ['Waste', waste.map((alert) => rowOf(alert, ctx))],
+    [
+      'Flapping (not mailed one by one)',
+      notice.flapping.map((flap) => [
+        flap.labels.pod_name ??
+          alertView({ ...flap, severity: 'info', firedAt: flap.since, resolvedAt: null }, ctx).title,
+        `holds ~${formatElapsed(Math.round(flap.heldPerHourMs / 60_000) * 60_000)} of every hour${flap.costPerDay === null ? '' : `: ~${formatUsd(flap.costPerDay)}/day`}, fired ${flap.fires} times in ${formatElapsed(flap.windowMs)}`,
+      ]),
+    ],
+    ['Also open', others.map((alert) => rowOf(alert, ctx))],
+    [`What the stops saved ${sinceWords}`, notice.savings.map((saving) => savingRow(saving, notice.timeZone))],
+  ];
+  const blocks: Block[] = tables
+    .filter(([, rows]) => rows.length > 0)
+    .map(([title, rows]): TableBlock => ({ type: 'table', title, rows }));
   const held = notice.held ?? [];
   if (held.length > 0) {
     blocks.push({

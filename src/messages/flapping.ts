@@ -1,7 +1,7 @@
 import type { FlappingNotice } from '../alerts/notices.js';
 import { formatDateTime, formatElapsed, formatUsd, formatUsdPerHour } from '../format.js';
 import { alertView } from './alert-view.js';
-import { BARE_COMMAND_LINE, type CommandLine, silenceCommand } from './commands.js';
+import { BARE_COMMAND_LINE, type CommandLine, silenceBlock } from './commands.js';
 import { accountSubject } from './email.js';
 import type { EmailView } from './view.js';
 
@@ -51,16 +51,7 @@ export function flappingView(
     lead,
     blocks: [
       { type: 'table', rows },
-      {
-        type: 'commands',
-        title: 'Commands',
-        items: [
-          {
-            label: 'Silence it for a day',
-            command: silenceCommand(commandLine, notice.rule, notice.labels, '24h', `${what} flaps, known`),
-          },
-        ],
-      },
+      silenceBlock(commandLine, notice, 'Silence it for a day', '24h', `${what} flaps, known`),
     ],
     sections: [],
     actions: [],

@@ -1,6 +1,6 @@
 import { formatDateTime, formatElapsed } from '../format.js';
 import type { HealthDetails } from '../rules/finding-details.js';
-import { silenceCommand } from './commands.js';
+import { silenceBlock } from './commands.js';
 import type { AlertData, AlertView, RenderContext } from './view.js';
 
 /** Health mails: podwarden itself cannot do its job (here: its Pod data is too old to act on). */
@@ -28,16 +28,7 @@ export function healthView(alert: AlertData, d: HealthDetails, ctx: RenderContex
           ['Account', alert.account],
         ],
       },
-      {
-        type: 'commands',
-        title: 'Commands',
-        items: [
-          {
-            label: 'Silence this for 1h',
-            command: silenceCommand(ctx.commandLine, alert.rule, alert.labels, '1h', 'outage known'),
-          },
-        ],
-      },
+      silenceBlock(ctx.commandLine, alert, 'Silence this for 1h', '1h', 'outage known'),
     ],
   };
 }

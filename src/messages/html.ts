@@ -47,74 +47,10 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-/**
- * Wraps the whole content of one MJML ending tag (mj-text, mj-button, mj-table, mj-title,
- * mj-preview), or one attribute value MJML copies as it is (a button's href). Direct rendering
- * passes the content through; the skeleton puts a placeholder in its place (see renderHtml).
- */
-type Slot = (content: string) => string;
-
-/**
- * MJML's result for each message skeleton, keyed by the skeleton's MJML text, each split where its
- * placeholders sit: a compiled template, never changed once made. Bounded by the characters held
- * (a message of hundreds of alerts is a few hundred kB of HTML): the oldest go first. Messages
- * repeat a few shapes.
- */
-const SKELETON_CHARS = 2_000_000;
-const skeletons = new Map<string, { parts: string[]; chars: number }>();
-let skeletonChars = 0;
-const PLACEHOLDER = /@@podwarden-slot-(\d+)@@/;
-
-/**
- * What MJML computes (tables, inline styles, Outlook conditionals) depends only on the tags and
- * their attributes: an ending tag's content is copied through untouched, trimmed
- * (mjml-parser-xml), and a button's href as given. So each shape of message is rendered once with
- * a placeholder for every content, and each message of that shape puts its own contents in the
- * placeholders' places: the same bytes MJML writes for the message itself, as
- * test/messages/html-skeleton.test.ts holds.
- */
+/** The HTML part of a message: what MJML renders from the message's MJML text. */
 export function renderHtml(view: EmailView): string {
-  const { skeleton, contents } = skeletonOf(view);
-  let parts = skeletons.get(skeleton)?.parts;
-  if (parts === undefined) {
-    const result = mjml2html(skeleton, MJML_OPTIONS) as unknown as MjmlResult;
-    // An invalid template is reported from the message itself, with its own line numbers.
-    if (typeof result.html !== 'string' || result.errors.length > 0) return renderHtmlDirect(view);
-    const html = result.html;
-    parts = html.split(PLACEHOLDER);
-    const chars = skeleton.length + html.length;
-    for (const [key, held] of skeletons) {
-      if (skeletonChars + chars <= SKELETON_CHARS) break;
-      skeletons.delete(key);
-      skeletonChars -= held.chars;
-    }
-    if (chars <= SKELETON_CHARS) {
-      skeletons.set(skeleton, { parts, chars });
-      skeletonChars += chars;
-    }
-  }
-  let html = '';
-  for (let i = 0; i < parts.length; i++) html += i % 2 === 0 ? parts[i] : contents[Number(parts[i])];
-  return html;
-}
-
-/** The message's MJML with a placeholder for each content (its shape), and the contents in order. */
-export function skeletonOf(view: EmailView): { skeleton: string; contents: string[] } {
-  const contents: string[] = [];
-  const skeleton = mjmlOf(view, (content, attribute = false) => {
-    // MJML trims an ending tag's content and drops an empty one: the same here keeps the shape exact.
-    const value = attribute ? content : content.trim();
-    if (value === '') return content;
-    contents.push(value);
-    return `@@podwarden-slot-${contents.length - 1}@@`;
-  });
-  return { skeleton, contents };
-}
-
-/** The HTML as MJML renders the message's own MJML text: what renderHtml must equal, byte for byte. */
-export function renderHtmlDirect(view: EmailView): string {
   // MJML 4 renders synchronously; @types/mjml-core describes MJML 5's promise.
-  const result = mjml2html(mjmlSource(view), MJML_OPTIONS) as unknown as MjmlResult;
+  const result = mjml2html(mjmlOf(view), { validationLevel: 'strict', keepComments: false }) as unknown as MjmlResult;
   if (typeof result.html !== 'string') throw new Error('email template: MJML did not render synchronously');
   if (result.errors.length > 0) {
     throw new Error(`email template: ${result.errors.map((e) => e.formattedMessage).join('; ')}`);
@@ -122,35 +58,28 @@ export function renderHtmlDirect(view: EmailView): string {
   return result.html;
 }
 
-export const MJML_OPTIONS = { validationLevel: 'strict', keepComments: false } as const;
-
-/** The message's own MJML text, as renderHtmlDirect hands it to MJML. */
-export function mjmlSource(view: EmailView): string {
-  return mjmlOf(view, (content) => content);
-}
-
-function mjmlOf(view: EmailView, slot: (content: string, attribute?: boolean) => string): string {
+function mjmlOf(view: EmailView): string {
   const color = TONE_COLOR[view.tone];
   const body = [
     `<mj-text font-size="12px" font-weight="700" color="${color}" padding="0 0 4px 0" css-class="tone">${TONE_WORD[view.tone].toUpperCase()}</mj-text>`,
-    `<mj-text font-size="20px" line-height="1.3" font-weight="700" padding="0 0 12px 0">${slot(escapeHtml(view.heading))}</mj-text>`,
-    ...leadOf(view.lead, slot),
+    `<mj-text font-size="20px" line-height="1.3" font-weight="700" padding="0 0 12px 0">${escapeHtml(view.heading)}</mj-text>`,
+    ...leadOf(view.lead),
     // Right under the lead: on a phone, "Keep running" must not hide below the figures.
-    ...actionsOf(view.actions, color, slot),
-    ...view.blocks.map((block) => blockOf(block, color, slot)),
+    ...actionsOf(view.actions, color),
+    ...view.blocks.map((block) => blockOf(block, color)),
   ];
   const sections = view.sections.map((section) =>
     [
       `<mj-divider border-width="1px" border-color="${TRACK}" padding="8px 0 16px 0" />`,
-      `<mj-text font-size="16px" font-weight="700" padding="0 0 8px 0">${slot(`<span style="color:${TONE_COLOR[section.tone]}">●</span> ${escapeHtml(section.heading)}`)}</mj-text>`,
-      ...leadOf(section.lead, slot),
-      ...section.blocks.map((block) => blockOf(block, TONE_COLOR[section.tone], slot)),
+      `<mj-text font-size="16px" font-weight="700" padding="0 0 8px 0"><span style="color:${TONE_COLOR[section.tone]}">●</span> ${escapeHtml(section.heading)}</mj-text>`,
+      ...leadOf(section.lead),
+      ...section.blocks.map((block) => blockOf(block, TONE_COLOR[section.tone])),
     ].join('\n'),
   );
   return `<mjml>
 <mj-head>
-<mj-title>${slot(escapeHtml(view.subject))}</mj-title>
-<mj-preview>${slot(escapeHtml(view.lead.join(' ')))}</mj-preview>
+<mj-title>${escapeHtml(view.subject)}</mj-title>
+<mj-preview>${escapeHtml(view.lead.join(' '))}</mj-preview>
 <mj-attributes>
 <mj-all font-family="${FONT}" />
 <mj-text font-size="15px" line-height="1.5" color="#111827" padding="0 0 12px 0" />
@@ -169,35 +98,31 @@ ${body.join('\n')}
 ${sections.join('\n')}
 </mj-column></mj-section>
 <mj-section padding="12px 20px 24px 20px"><mj-column>
-<mj-text font-size="12px" line-height="1.5" color="${MUTED}" padding="0">${slot(view.footer.map(escapeHtml).join('<br />'))}</mj-text>
+<mj-text font-size="12px" line-height="1.5" color="${MUTED}" padding="0">${view.footer.map(escapeHtml).join('<br />')}</mj-text>
 </mj-column></mj-section>
 </mj-body>
 </mjml>`;
 }
 
-function leadOf(lead: string[], slot: Slot): string[] {
-  return lead.map((sentence) => `<mj-text>${slot(escapeHtml(sentence))}</mj-text>`);
+function leadOf(lead: string[]): string[] {
+  return lead.map((sentence) => `<mj-text>${escapeHtml(sentence)}</mj-text>`);
 }
 
-function actionsOf(
-  actions: EmailView['actions'],
-  color: string,
-  slot: (content: string, attribute?: boolean) => string,
-): string[] {
+function actionsOf(actions: EmailView['actions'], color: string): string[] {
   return actions.map(
     (action) =>
-      `<mj-button href="${slot(escapeHtml(action.href), true)}" background-color="${color}" color="#ffffff" font-size="15px" font-weight="600" border-radius="6px" align="left" inner-padding="10px 18px" padding="4px 0 8px 0">${slot(escapeHtml(action.label))}</mj-button>`,
+      `<mj-button href="${escapeHtml(action.href)}" background-color="${color}" color="#ffffff" font-size="15px" font-weight="600" border-radius="6px" align="left" inner-padding="10px 18px" padding="4px 0 8px 0">${escapeHtml(action.label)}</mj-button>`,
   );
 }
 
 const caption = (text: string) => `<div style="font-size:13px;color:${MUTED};margin:0 0 4px 0">${text}</div>`;
 
-function blockOf(block: Block, color: string, slot: Slot): string {
+function blockOf(block: Block, color: string): string {
   switch (block.type) {
     case 'bar':
-      return `<mj-text padding="4px 0 16px 0">${slot(barOf(block, color))}</mj-text>`;
+      return `<mj-text padding="4px 0 16px 0">${barOf(block, color)}</mj-text>`;
     case 'spark':
-      return `<mj-text padding="4px 0 16px 0">${slot(sparkOf(block, color))}</mj-text>`;
+      return `<mj-text padding="4px 0 16px 0">${sparkOf(block, color)}</mj-text>`;
     case 'table': {
       const rows = block.rows
         .map(
@@ -207,9 +132,9 @@ function blockOf(block: Block, color: string, slot: Slot): string {
         )
         .join('');
       const title = block.title
-        ? `<mj-text font-weight="700" padding="4px 0 4px 0">${slot(escapeHtml(block.title))}</mj-text>`
+        ? `<mj-text font-weight="700" padding="4px 0 4px 0">${escapeHtml(block.title)}</mj-text>`
         : '';
-      return `${title}<mj-table font-size="14px" line-height="1.4" padding="0 0 16px 0" table-layout="fixed">${slot(rows)}</mj-table>`;
+      return `${title}<mj-table font-size="14px" line-height="1.4" padding="0 0 16px 0" table-layout="fixed">${rows}</mj-table>`;
     }
     case 'commands': {
       const items = block.items
@@ -219,16 +144,14 @@ function blockOf(block: Block, color: string, slot: Slot): string {
             `<div class="cmd" style="font-family:${MONO};font-size:13px;line-height:1.5;background:#f3f4f6;border:1px solid ${TRACK};border-radius:4px;padding:8px 10px;color:#111827">${escapeHtml(item.command)}</div>`,
         )
         .join('');
-      return `<mj-text padding="4px 0 16px 0">${slot(`<div style="font-weight:700">${escapeHtml(block.title)}</div>${items}`)}</mj-text>`;
+      return `<mj-text padding="4px 0 16px 0"><div style="font-weight:700">${escapeHtml(block.title)}</div>${items}</mj-text>`;
     }
     case 'list':
-      return `<mj-text padding="4px 0 16px 0">${slot(
-        `<div style="font-weight:700">${escapeHtml(block.title)}</div><ul style="margin:4px 0 0 0;padding:0 0 0 20px">${block.items
-          .map((item) => `<li class="cell">${escapeHtml(item)}</li>`)
-          .join('')}</ul>`,
-      )}</mj-text>`;
+      return `<mj-text padding="4px 0 16px 0"><div style="font-weight:700">${escapeHtml(block.title)}</div><ul style="margin:4px 0 0 0;padding:0 0 0 20px">${block.items
+        .map((item) => `<li class="cell">${escapeHtml(item)}</li>`)
+        .join('')}</ul></mj-text>`;
     case 'note':
-      return `<mj-text font-size="13px" color="${MUTED}">${slot(escapeHtml(block.text))}</mj-text>`;
+      return `<mj-text font-size="13px" color="${MUTED}">${escapeHtml(block.text)}</mj-text>`;
   }
 }
 

@@ -6,7 +6,7 @@ import type {
   IdleNotStoppedDetails,
 } from '../rules/finding-details.js';
 import { IGNORE_ENV } from '../rules/idle-match.js';
-import { silenceCommand, snoozeCommand, whyCommand } from './commands.js';
+import { silenceBlock, silenceCommand, snoozeCommand, whyCommand } from './commands.js';
 import type { AlertData, AlertView, Block, RenderContext } from './view.js';
 
 /**
@@ -202,16 +202,7 @@ export function blastRadiusView(alert: AlertData, d: IdleBlastRadiusDetails, ctx
     ],
     blocks: [
       { type: 'list', title: 'Pods it would stop', items: d.podIds },
-      {
-        type: 'commands',
-        title: 'Commands',
-        items: [
-          {
-            label: 'Silence this for 2h',
-            command: silenceCommand(ctx.commandLine, alert.rule, alert.labels, '2h', 'checked'),
-          },
-        ],
-      },
+      silenceBlock(ctx.commandLine, alert, 'Silence this for 2h', '2h', 'checked'),
     ],
   };
 }
@@ -227,16 +218,7 @@ export function clusterView(alert: AlertData, d: IdleClusterDetails, ctx: Render
     ],
     blocks: [
       { type: 'list', title: 'Idle Pods', items: d.podIds },
-      {
-        type: 'commands',
-        title: 'Commands',
-        items: [
-          {
-            label: 'Silence this for 2h',
-            command: silenceCommand(ctx.commandLine, alert.rule, alert.labels, '2h', 'expected'),
-          },
-        ],
-      },
+      silenceBlock(ctx.commandLine, alert, 'Silence this for 2h', '2h', 'expected'),
     ],
   };
 }

@@ -1,6 +1,6 @@
 import { formatDateTime, formatElapsed, formatUsd, formatUsdPerHour } from '../format.js';
 import type { WasteDetails } from '../rules/finding-details.js';
-import { silenceCommand } from './commands.js';
+import { silenceBlock } from './commands.js';
 import type { AlertData, AlertView, Block, RenderContext } from './view.js';
 
 /**
@@ -50,22 +50,7 @@ export function wasteView(alert: AlertData, d: WasteDetails, ctx: RenderContext)
   rows.push(['Account', alert.account]);
   const blocks: Block[] = [
     { type: 'table', rows },
-    {
-      type: 'commands',
-      title: 'Commands',
-      items: [
-        {
-          label: 'Silence this for 7 days',
-          command: silenceCommand(
-            ctx.commandLine,
-            alert.rule,
-            alert.labels,
-            '7d',
-            `${d.resourceName} is kept on purpose`,
-          ),
-        },
-      ],
-    },
+    silenceBlock(ctx.commandLine, alert, 'Silence this for 7 days', '7d', `${d.resourceName} is kept on purpose`),
   ];
   const costs = perDay === null ? '' : `, costing ${perDay}${paid}`;
   return {

@@ -8,8 +8,6 @@ export interface SimReply {
   body?: unknown;
   /** A body sent verbatim (the `malformed` fault). */
   raw?: string;
-  /** `body` already encoded as UTF-8 JSON (see okBytes); sent as it is. */
-  bytes?: Buffer;
   headers?: Record<string, string>;
 }
 
@@ -29,11 +27,8 @@ export function problemReply(
 export interface EncodedReply {
   status: number;
   headers: Record<string, string>;
-  readonly payload: string | undefined;
-  /**
-   * The payload as UTF-8, encoded once: Content-Length is its length, and it is what goes out
-   * (a billing reply of `large` is 11 MB of text).
-   */
+  payload: string | undefined;
+  /** The payload as UTF-8, encoded once: Content-Length is its length, and it is what goes out. */
   bytes: Buffer | undefined;
 }
 
@@ -41,36 +36,15 @@ export interface EncodedReply {
 export function encodeReply(reply: SimReply): EncodedReply {
   const headers: Record<string, string> = { ...reply.headers };
   const hasContentType = Object.keys(headers).some((name) => name.toLowerCase() === 'content-type');
-  const encoded = reply.raw === undefined && reply.status !== 204 ? reply.bytes : undefined;
   let payload: string | undefined;
   if (reply.raw !== undefined) payload = reply.raw;
-  else if (encoded === undefined && reply.body !== undefined && reply.status !== 204) {
-    payload = JSON.stringify(reply.body);
-  }
-  if ((payload !== undefined || encoded !== undefined) && !hasContentType) {
+  else if (reply.body !== undefined && reply.status !== 204) payload = JSON.stringify(reply.body);
+  if (payload !== undefined && !hasContentType) {
     headers['Content-Type'] = reply.status >= 400 ? PROBLEM_JSON : 'application/json';
-  }
-  if (encoded !== undefined) {
-    // Already bytes (hourly billing): sent as they are; the text only if asked for.
-    headers['Content-Length'] = String(encoded.length);
-    return new EncodedBytes(reply.status, headers, encoded);
   }
   const bytes = payload === undefined ? undefined : Buffer.from(payload);
   if (bytes !== undefined) headers['Content-Length'] = String(bytes.length);
   return { status: reply.status, headers, payload, bytes };
-}
-
-/** A reply sent as the bytes it was built as; its text is decoded only if someone reads it. */
-class EncodedBytes implements EncodedReply {
-  constructor(
-    readonly status: number,
-    readonly headers: Record<string, string>,
-    readonly bytes: Buffer,
-  ) {}
-
-  get payload(): string {
-    return this.bytes.toString('utf8');
-  }
 }
 
 /** Writes a reply (see encodeReply). */

@@ -1,10 +1,9 @@
 import { toIso } from '../clock.js';
 import { addMicros, aggregateAmounts, amountsOf, type Micros } from './billing.js';
-import { hourlyReplyBytes } from './billing-hours.js';
-import { BUCKET_SIZES, type BucketSize, HOUR_MS, lastNWindow, nextBucket, snapWindow, type Window } from './buckets.js';
+import { BUCKET_SIZES, type BucketSize, lastNWindow, nextBucket, snapWindow, type Window } from './buckets.js';
 import type { BillingKind } from './pricing.js';
 import { QueryParams } from './rest-params.js';
-import { badRequest, ok, okBytes, type RestReply } from './rest-reply.js';
+import { badRequest, ok, type RestReply } from './rest-reply.js';
 import { BILLING_KINDS, type World } from './world.js';
 
 /** The six `/v2/billing` routes: what each reports and how it is filtered. */
@@ -22,28 +21,13 @@ export const BILLING_ROUTES: Record<string, { kind: BillingKind | 'all'; filter?
 };
 
 const DEFAULT_LOOKBACK_MS = 30 * 24 * 3_600_000;
-/**
- * The longest hourly window answered from encoded hours: the path walks every hour of the
- * window, so a window reaching back years (valid, and mostly empty) goes the generic way, whose
- * cost follows the usage rather than the window.
- */
-const HOURLY_PATH_MAX_MS = 62 * 24 * HOUR_MS;
 /** The earliest time a JavaScript date (and so an RFC 3339 echo) can hold. */
 const EARLIEST_MS = -8.64e15;
 
 type BillingRoute = (typeof BILLING_ROUTES)[string];
 
-/**
- * One billing route's answer. `encodedHours` false always generates the whole reply as objects:
- * the reference the encoded-hours path is tested against.
- */
-export function billingReply(
-  world: World,
-  route: BillingRoute,
-  query: URLSearchParams,
-  t: number,
-  encodedHours = true,
-): RestReply {
+/** One billing route's answer: any bucket size and filter, the records generated as objects. */
+export function billingReply(world: World, route: BillingRoute, query: URLSearchParams, t: number): RestReply {
   const params = new QueryParams(query);
   const startTime = params.dateTime('startTime');
   const endTime = params.dateTime('endTime');
@@ -58,27 +42,6 @@ export function billingReply(
     bucketSize,
   };
   if (route.filter !== undefined) echo[route.filter] = id ?? null;
-  if (
-    encodedHours &&
-    bucketSize === 'hour' &&
-    id === undefined &&
-    window.endMs - window.startMs <= HOURLY_PATH_MAX_MS
-  ) {
-    return okBytes(hourlyReplyBytes(world, route, window, t, echo));
-  }
-  return generatedReply(world, route, t, window, bucketSize, id, echo);
-}
-
-/** Any route, bucket size and filter: the records generated and kept as objects. */
-function generatedReply(
-  world: World,
-  route: BillingRoute,
-  t: number,
-  window: Window,
-  bucketSize: BucketSize,
-  id: string | undefined,
-  echo: Record<string, unknown>,
-): RestReply {
   if (route.kind === 'all') {
     const { records, totals } = accountRecords(world, t, window, bucketSize);
     return ok({ records, metadata: { query: echo, recordCount: records.length, totals } });

@@ -4,43 +4,11 @@ import { STATUS_CODES } from 'node:http';
 export interface RestReply {
   status: number;
   body?: unknown;
-  /** The body already encoded as UTF-8 (exactly JSON.stringify(body)), so the server need not encode it. */
-  bytes?: Buffer;
-  /** `bytes` as text, for tests. */
-  readonly json?: string;
   headers?: Record<string, string>;
 }
 
 export function ok(body: unknown): RestReply {
   return { status: 200, body, headers: { 'content-type': 'application/json' } };
-}
-
-/**
- * A 200 whose body was built as JSON bytes (hourly billing, assembled from
- * parts kept encoded). The server sends the bytes; `json` and `body` are decoded from them only
- * if someone reads them (the router's own tests do), so the common path never builds the
- * records as objects, nor their text.
- */
-export function okBytes(bytes: Buffer): RestReply {
-  return new BytesReply(bytes);
-}
-
-/** A class rather than an object literal with getters, which V8 builds on a slow path. */
-class BytesReply implements RestReply {
-  readonly status = 200;
-  headers: Record<string, string> = { 'content-type': 'application/json' };
-  private decoded: unknown;
-
-  constructor(readonly bytes: Buffer) {}
-
-  get json(): string {
-    return this.bytes.toString('utf8');
-  }
-
-  get body(): unknown {
-    this.decoded ??= JSON.parse(this.bytes.toString('utf8'));
-    return this.decoded;
-  }
 }
 
 export function noContent(): RestReply {

@@ -117,8 +117,6 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
       return { reply, fault: plan.label };
     }
     const reply = handleRest(world, { method, path, query, body }, nowMs);
-    // Set on the router's own (fresh) reply rather than a spread copy: a copy would read a lazy
-    // `body` (okBytes) and decode what is about to be sent.
     reply.headers = { ...headers, ...reply.headers };
     return { reply, fault: plan.label };
   };

@@ -1,13 +1,4 @@
-import {
-  accrueMicros,
-  aggregateAmounts,
-  amountsOf,
-  type Micros,
-  totalsByHour,
-  type Usage,
-  usageByBucket,
-  usageByHour,
-} from './billing.js';
+import { accrueMicros, aggregateAmounts, amountsOf, type Micros, type Usage, usageByBucket } from './billing.js';
 import type { BucketSize, Window } from './buckets.js';
 import { PodLifecycle } from './pod-lifecycle.js';
 import { type PodState, podRecord } from './pod-view.js';
@@ -205,23 +196,6 @@ export class World {
     const t = this.advance(nowMs);
     const clipped = { startMs: window.startMs, endMs: Math.min(window.endMs, t) };
     return usageByBucket(this.linesOf(kind, clipped, options.id), size, options.perResource ?? true);
-  }
-
-  /**
-   * usage() in hourly buckets per resource, as rows per hour (billing.ts usageByHour), for the
-   * hours `wanted` keeps.
-   */
-  usageByHour(nowMs: number, kind: BillingKind, window: Window, wanted: (hour: number) => boolean) {
-    const t = this.advance(nowMs);
-    const clipped = { startMs: window.startMs, endMs: Math.min(window.endMs, t) };
-    return usageByHour(this.linesOf(kind, clipped), wanted);
-  }
-
-  /** usage() of all resources together in hourly buckets (billing.ts totalsByHour), hour by hour. */
-  totalsByHour(nowMs: number, kind: BillingKind, window: Window): Map<number, Micros> {
-    const t = this.advance(nowMs);
-    const clipped = { startMs: window.startMs, endMs: Math.min(window.endMs, t) };
-    return totalsByHour(this.linesOf(kind, clipped), clipped.startMs, clipped.endMs);
   }
 
   private linesOf(kind: BillingKind, { startMs, endMs }: Window, id?: string): BillingLine[] {

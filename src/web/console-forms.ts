@@ -1,15 +1,14 @@
 import type { IncomingMessage } from 'node:http';
 import type { IdleCandidate } from '../actions/idle-status.js';
-import type { Config } from '../config/schema.js';
 import type { AlertRecord } from '../db/alerts.js';
 import { openAlertOf } from '../db/alerts.js';
-import type { Database } from '../db/open.js';
 import { livePods } from '../db/pods.js';
 import { csrfFor, csrfMatches, silenceFromConsole, snoozeFromConsole } from '../links/index.js';
 import { alertTitle } from '../messages/alert-view.js';
 import { keepRunningDone, silenceDone } from '../messages/links.js';
 import { sameOrigin } from './access.js';
 import { html } from './html.js';
+import type { LinkPageContext } from './link-pages.js';
 import { messagePage, sentence } from './message-page.js';
 import { podPath } from './receipt-view.js';
 import { htmlReply, type Reply } from './reply.js';
@@ -50,12 +49,7 @@ export function statusForms(secret: Buffer, binding: string): StatusForms {
   };
 }
 
-export interface ConsoleContext {
-  db: Database;
-  config: Config;
-  secret: Buffer;
-  now: number;
-  timeZone: string;
+export interface ConsoleContext extends LinkPageContext {
   /** The session (or loopback) the CSRF value is bound to. */
   binding: string;
   /** Who acted, for the snooze or silence row. */

@@ -6,7 +6,7 @@ import type { MetricsSource } from '../metrics/source.js';
 import { type Access, pageAccess, sameOrigin, servedOverHttps, sessionCookie, tokenMatches } from './access.js';
 import { clientAddress } from './client-address.js';
 import { consoleAct, KEEP_RUNNING_PATH, SILENCE_PATH, statusForms } from './console-forms.js';
-import { linkAct, linkConfirmation, linkTarget } from './link-pages.js';
+import { type LinkPageContext, linkAct, linkConfirmation, linkTarget } from './link-pages.js';
 import type { LoginAttempts } from './login-attempts.js';
 import { loginPage, messagePage, sentence } from './message-page.js';
 import { podData, renderPodPage } from './pod-page.js';
@@ -101,16 +101,18 @@ export function webRoute(context: WebContext, request: WebRequest): Reply | unde
     context.loginAttempts.failed(client, now);
     return htmlReply(401, loginPage('That is not the configured token; try again'));
   }
+  // What a link or a form acts with; the secret is read only by the routes that need it.
+  const actContext = (): LinkPageContext => ({
+    db: source.db,
+    config,
+    secret: context.secret(),
+    now: clock.now(),
+    timeZone: pageTimeZone(config),
+  });
   const target = linkTarget(path);
   if (target) {
     // No login: the signed token is the authority (the link works from a phone's mail app).
-    const linkContext = {
-      db: source.db,
-      config,
-      secret: context.secret(),
-      now: clock.now(),
-      timeZone: pageTimeZone(config),
-    };
+    const linkContext = actContext();
     if (method === 'GET' || method === 'HEAD')
       return linkConfirmation(linkContext, target, request.query.get('t') ?? '');
     if (method === 'POST') return linkAct(linkContext, target, req, request.form);
@@ -121,20 +123,7 @@ export function webRoute(context: WebContext, request: WebRequest): Reply | unde
     const access = pageAccess(req, config);
     if (!access.ok) return refused(access);
     const by = access.loopbackOnly ? `status page (loopback)` : 'status page (signed in with the token)';
-    return consoleAct(
-      {
-        db: source.db,
-        config,
-        secret: context.secret(),
-        now: clock.now(),
-        timeZone: pageTimeZone(config),
-        binding: access.binding,
-        by,
-      },
-      path,
-      req,
-      request.form,
-    );
+    return consoleAct({ ...actContext(), binding: access.binding, by }, path, req, request.form);
   }
   if (path === '/' || POD_PAGE.test(path)) {
     if (method !== 'GET' && method !== 'HEAD') return undefined;

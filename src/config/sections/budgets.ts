@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { duration, withMs } from '../fields.js';
+import { duration, timeZone, withMs } from '../fields.js';
 import { recipientsField } from './email.js';
 
 /** What a budget counts: the whole account (`/billing`) or one billing route's kind of spend. */
@@ -16,15 +16,6 @@ export const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday',
 
 const BUDGET_NAME = /^[a-z0-9][a-z0-9_-]*$/;
 
-function isTimeZone(name: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: name });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 const budget = withMs(
   {
     name: z.string().regex(BUDGET_NAME, {
@@ -39,12 +30,7 @@ const budget = withMs(
     /** Pod or endpoint names: `*` any run of characters, `?` one character. */
     namePattern: z.string().min(1).optional(),
     period: z.enum(['day', 'week', 'month']).default('month'),
-    timeZone: z
-      .string()
-      .refine(isTimeZone, {
-        error: (issue) => `unknown time zone "${String(issue.input)}" (expected e.g. Europe/Paris)`,
-      })
-      .default('UTC'),
+    timeZone: timeZone().default('UTC'),
     weekStartsOn: z.enum(WEEKDAYS).default('monday'),
     /** The day of the month a monthly budget starts again (1 to 28, so every month has it). */
     monthResetDay: z.int().min(1).max(28).default(1),
