@@ -132,7 +132,7 @@ async function evaluation(config: Config, db: Database, now: number): Promise<{ 
     apis: new Map(),
     events: new EventBus<EvaluationEvents>(),
     commandLine: BARE_COMMAND_LINE,
-    snapshots: readSnapshots(db, { config }, now),
+    snapshots: await readSnapshots(db, { config }, now),
     budgets: { billedSince: new Map(), spend: new Map(), resources: new Map() },
     findings: [],
     unjudged: [],
@@ -209,7 +209,7 @@ for (let i = 1; i <= CYCLES; i++) {
     m.cycles.push(podListMs + result.ms);
     m.podLists.push(podListMs);
     const stuck = performance.now();
-    stuckPodFindings(readAccountSnapshot(m.db, ACCOUNT, snapshotWindow(m.config, now)), m.config, now);
+    stuckPodFindings(await readAccountSnapshot(m.db, ACCOUNT, snapshotWindow(m.config, now)), m.config, now);
     m.stuck.push(performance.now() - stuck);
     m.findings = result.findings.length;
     m.reads.push(windowReadMs(m.db, now));

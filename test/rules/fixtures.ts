@@ -40,8 +40,8 @@ export function storePods(database: Database, pods: PodInput[], now: number): vo
   syncPods(database, ACCOUNT, pods, now);
 }
 
-export function storeVolumes(database: Database, volumes: NetworkVolumeInput[], now: number): void {
-  syncNetworkVolumes(database, ACCOUNT, volumes, now);
+export async function storeVolumes(database: Database, volumes: NetworkVolumeInput[], now: number): Promise<void> {
+  await syncNetworkVolumes(database, ACCOUNT, volumes, now);
 }
 
 /**
