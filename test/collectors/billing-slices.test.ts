@@ -245,7 +245,7 @@ describe('billing stored a slice at a time', () => {
     expect(crashed.outcome).toBe('error');
     expect(crashed.error).toContain('GET /billing/pods');
     const key = { account: 'main', kind: 'pods' as const, bucketSize: 'hour' as const };
-    expect(getBackfill(database, key)).toMatchObject({ cursorStartTime: reReadStart - DAY, doneAt: null });
+    expect(await getBackfill(database, key)).toMatchObject({ cursorStartTime: reReadStart - DAY, doneAt: null });
     expect(stored(database, 0, now + DAY)).toEqual(podRecords(reReadStart - DAY, reReadStart));
 
     const seen = server.requests.length;
@@ -259,7 +259,7 @@ describe('billing stored a slice at a time', () => {
       .filter((request) => request.path === '/v2/billing/pods')
       .map((request) => request.query.get('startTime'));
     expect(podsStarts).not.toContain(new Date(reReadStart - DAY).toISOString());
-    expect(getBackfill(database, key)?.doneAt).not.toBeNull();
+    expect((await getBackfill(database, key))?.doneAt).not.toBeNull();
     expect(stored(database, 0, now + DAY)).toEqual(podRecords(reReadStart - 3 * DAY, now).sort(byKey));
   });
 });

@@ -45,7 +45,7 @@ async function november(database: Database, history = true): Promise<void> {
   );
   await storeVolumes(database, [volume({ networkVolumeId: 'vol-1', name: 'datasets' })], NOW);
   if (history)
-    historyFrom(database, NOV1 - 30 * DAY, [
+    await historyFrom(database, NOV1 - 30 * DAY, [
       'account',
       'pods',
       'network_volumes',
@@ -115,7 +115,7 @@ describe('budgetStatus', () => {
     const [unknown] = budgetStatus(database, config([{ name: 'b', amount: 1000 }]), NOW);
     expect(unknown?.forecast).toBeNull();
     expect(unknown?.live).toBeGreaterThan(756);
-    historyFrom(database, NOW - 2 * HOUR, ['account']);
+    await historyFrom(database, NOW - 2 * HOUR, ['account']);
     const [short] = budgetStatus(database, config([{ name: 'b', amount: 1000 }]), NOW);
     expect(short?.forecast).toBeNull();
     const [enough] = budgetStatus(database, config([{ name: 'b', amount: 1000, forecastMinHistory: '1h' }]), NOW);

@@ -78,8 +78,12 @@ export function billHourly(
 }
 
 /** Billing history is known from `since` for these kinds (as after a finished backfill). */
-export function historyFrom(database: Database, since: number, kinds: BillingKind[]): void {
+export async function historyFrom(database: Database, since: number, kinds: BillingKind[]): Promise<void> {
   for (const kind of kinds) {
-    beginBackfill(database, { account: ACCOUNT, kind, bucketSize: 'hour' }, { from: since, targetStartTime: since });
+    await beginBackfill(
+      database,
+      { account: ACCOUNT, kind, bucketSize: 'hour' },
+      { from: since, targetStartTime: since },
+    );
   }
 }

@@ -104,7 +104,7 @@ describe('waste', () => {
 
   it('finds stopped Pods paying for their volume for days, with what they paid', async () => {
     const database = databases.open();
-    historyFrom(database, NOW - 30 * DAY, ['pods']);
+    await historyFrom(database, NOW - 30 * DAY, ['pods']);
     storePods(
       database,
       [
