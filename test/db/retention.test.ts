@@ -224,19 +224,19 @@ describe('applyRetention', () => {
     expect(applyRetention(database, levels, T0 + DAY + 2 * HOUR)).toEqual(nothing);
   });
 
-  it('prunes old collector runs but keeps each collector’s last success and runs in flight', () => {
+  it('prunes old collector runs but keeps each collector’s last success and runs in flight', async () => {
     const database = temp.open();
-    const run = (collector: string, at: number, outcome: 'ok' | 'error' | null) => {
-      const id = startRun(database, { account: 'main', collector, startedAt: at });
-      if (outcome) finishRun(database, id, { endedAt: at + 1000, outcome, rows: 1 });
+    const run = async (collector: string, at: number, outcome: 'ok' | 'error' | null) => {
+      const id = await startRun(database, { account: 'main', collector, startedAt: at });
+      if (outcome) await finishRun(database, id, { endedAt: at + 1000, outcome, rows: 1 });
       return id;
     };
-    run('pods', T0, 'ok');
-    run('pods', T0 + MINUTE, 'ok');
-    run('pods', T0 + 2 * MINUTE, 'error');
-    run('billing', T0, 'ok');
-    run('billing', T0 + 3 * HOUR, 'ok');
-    run('catalog', T0, null);
+    await run('pods', T0, 'ok');
+    await run('pods', T0 + MINUTE, 'ok');
+    await run('pods', T0 + 2 * MINUTE, 'error');
+    await run('billing', T0, 'ok');
+    await run('billing', T0 + 3 * HOUR, 'ok');
+    await run('catalog', T0, null);
 
     const result = applyRetention(database, policy, T0 + 3 * HOUR + MINUTE);
     expect(result.collectorRunsDeleted).toBe(3);
