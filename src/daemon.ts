@@ -169,7 +169,7 @@ export class Daemon {
     if (this.tick.hasSteps) {
       jobs.push({ name: 'evaluate', schedule: EVALUATION_SCHEDULE, run: () => this.evaluate() });
     }
-    jobs.push({ name: 'retention', schedule: RETENTION_SCHEDULE, run: async () => void this.retain() });
+    jobs.push({ name: 'retention', schedule: RETENTION_SCHEDULE, run: async () => void (await this.retain()) });
     return jobs;
   }
 
@@ -236,8 +236,8 @@ export class Daemon {
     this.events.emit('evaluation:finished', { at: now, unjudged });
   }
 
-  retain(): RetentionResult {
-    const result = applyRetention(this.db, retentionPolicy(this.options.config), this.options.clock.now());
+  async retain(): Promise<RetentionResult> {
+    const result = await applyRetention(this.db, retentionPolicy(this.options.config), this.options.clock.now());
     this.options.log.info(result, 'retention applied');
     this.events.emit('retention:finished', result);
     return result;
