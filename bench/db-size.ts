@@ -93,7 +93,7 @@ const rollAll = {
   usedLinksMs: forever,
   outboxMs: forever,
 };
-const rolled = applyRetention(database, rollAll, now);
+const rolled = await applyRetention(database, rollAll, now);
 database.close();
 const rolledHours = Math.floor(now / HOUR) - Math.ceil(start / HOUR) + (start % HOUR === 0 ? 0 : 1);
 const rollups = measure(compactCopy(rolledCopy, 'rolled.db'));

@@ -79,7 +79,7 @@ const pods: PodInput[] = Array.from({ length: PODS }, (_, i) => ({
 }));
 
 /** A database holding `days` of one-minute samples of every Pod up to NOW, time-major as the collector writes. */
-function historyDatabase(days: number): { config: Config; db: Database; rows: number; fillMs: number } {
+async function historyDatabase(days: number): Promise<{ config: Config; db: Database; rows: number; fillMs: number }> {
   const config = defaultConfig([{ name: ACCOUNT, apiKey: 'bench-key' }]);
   config.database.path = join(dir, `idle-${days}d.db`);
   const db = openDatabase(config.database.path);
@@ -113,8 +113,8 @@ function historyDatabase(days: number): { config: Config; db: Database; rows: nu
   }
   // Filled around the sample writer: what it keeps beside the samples is computed once here.
   refillPeaks(db, ACCOUNT);
-  const run = startRun(db, { account: ACCOUNT, collector: 'pods', startedAt: NOW - MINUTE / 2 });
-  finishRun(db, run, { endedAt: NOW - MINUTE / 2 + 2_000, outcome: 'ok', rows: PODS });
+  const run = await startRun(db, { account: ACCOUNT, collector: 'pods', startedAt: NOW - MINUTE / 2 });
+  await finishRun(db, run, { endedAt: NOW - MINUTE / 2 + 2_000, outcome: 'ok', rows: PODS });
   db.sqlite.pragma('wal_checkpoint(TRUNCATE)');
   const rows = (db.sqlite.prepare('SELECT count(*) AS n FROM pod_samples').get() as { n: number }).n;
   return { config, db, rows, fillMs: performance.now() - started };
@@ -132,7 +132,7 @@ async function evaluation(config: Config, db: Database, now: number): Promise<{ 
     apis: new Map(),
     events: new EventBus<EvaluationEvents>(),
     commandLine: BARE_COMMAND_LINE,
-    snapshots: readSnapshots(db, { config }, now),
+    snapshots: await readSnapshots(db, { config }, now),
     budgets: { billedSince: new Map(), spend: new Map(), resources: new Map() },
     findings: [],
     unjudged: [],
@@ -142,7 +142,7 @@ async function evaluation(config: Config, db: Database, now: number): Promise<{ 
 }
 
 /** One poll of every Pod at `at`, stored as the Pod collector stores it (busy Pods busy, and so on). */
-function landMinute(db: Database, at: number): void {
+async function landMinute(db: Database, at: number): Promise<void> {
   const samples: PodSampleInput[] = pods.map((pod, i) => {
     const gpus = pod.gpuCount ?? 1;
     const kind = kinds[i % kinds.length];
@@ -158,12 +158,12 @@ function landMinute(db: Database, at: number): void {
       memoryUtil: 30,
     };
   });
-  const run = startRun(db, { account: ACCOUNT, collector: 'pods', startedAt: at });
+  const run = await startRun(db, { account: ACCOUNT, collector: 'pods', startedAt: at });
   db.transaction(() => {
     syncPods(db, ACCOUNT, pods, at);
     insertPodSamples(db, ACCOUNT, samples);
   });
-  finishRun(db, run, { endedAt: at + 2_000, outcome: 'ok', rows: samples.length });
+  await finishRun(db, run, { endedAt: at + 2_000, outcome: 'ok', rows: samples.length });
 }
 
 function windowReadMs(db: Database, now: number): number {
@@ -177,7 +177,8 @@ const CYCLES = 21;
 process.stdout.write(
   `idle evaluation, ${fmt(PODS)} Pods (${CLUSTER_PODS} in ${CLUSTERS} clusters), one-minute samples\n`,
 );
-const setups = histories.map((days) => ({ days, ...historyDatabase(days) }));
+const setups = [];
+for (const days of histories) setups.push({ days, ...(await historyDatabase(days)) });
 const measured = [];
 for (const setup of setups) {
   // The first tick loads the window and opens an episode (notify, warn: receipts) for every idle Pod.
@@ -198,7 +199,7 @@ for (const setup of setups) {
 for (let i = 1; i <= CYCLES; i++) {
   const now = NOW + i * MINUTE;
   for (const m of measured) {
-    landMinute(m.db, now - MINUTE / 2);
+    await landMinute(m.db, now - MINUTE / 2);
     const cpu = process.cpuUsage();
     const podList = performance.now();
     livePods(m.db, ACCOUNT);
@@ -209,7 +210,7 @@ for (let i = 1; i <= CYCLES; i++) {
     m.cycles.push(podListMs + result.ms);
     m.podLists.push(podListMs);
     const stuck = performance.now();
-    stuckPodFindings(readAccountSnapshot(m.db, ACCOUNT, snapshotWindow(m.config, now)), m.config, now);
+    stuckPodFindings(await readAccountSnapshot(m.db, ACCOUNT, snapshotWindow(m.config, now)), m.config, now);
     m.stuck.push(performance.now() - stuck);
     m.findings = result.findings.length;
     m.reads.push(windowReadMs(m.db, now));

@@ -28,7 +28,7 @@ const { db, config, clock } = setup;
 for (const collector of collectors.keys()) {
   for (const account of config.accounts) {
     const now = clock.now();
-    finishRun(db, startRun(db, { account: account.name, collector, startedAt: now }), {
+    await finishRun(db, await startRun(db, { account: account.name, collector, startedAt: now }), {
       endedAt: now,
       outcome: 'ok',
       rows: 0,

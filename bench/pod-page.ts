@@ -34,7 +34,7 @@ const config = defaultConfig([
 ]);
 config.database.path = `${benchDir()}/bench.db`;
 config.collectors.billing.backfillMs = 6 * 60 * MINUTE;
-const daemon = new Daemon({ config, clock, log: silentLogger(), inflight: new InflightCounter() });
+const daemon = await Daemon.open({ config, clock, log: silentLogger(), inflight: new InflightCounter() });
 
 await daemon.collectOnce();
 for (let minute = 0; minute < MINUTES; minute++) {

@@ -33,7 +33,7 @@ config.database.path = `${benchDir()}/bench.db`;
 config.http.listen = '127.0.0.1:0';
 config.collectors.billing.backfillMs = 6 * 60 * MINUTE;
 const log = silentLogger();
-const daemon = new Daemon({ config, clock, log, inflight: new InflightCounter() });
+const daemon = await Daemon.open({ config, clock, log, inflight: new InflightCounter() });
 
 const setupStart = performance.now();
 await daemon.collectOnce();

@@ -47,8 +47,8 @@ export interface Runtime {
  */
 export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   const { config, clock, log, commandLine } = options;
-  const daemon = new Daemon({ config, clock, log, commandLine });
-  daemon.recordClockOffset(new RealClock().now());
+  const daemon = await Daemon.open({ config, clock, log, commandLine });
+  await daemon.recordClockOffset(new RealClock().now());
   const scheduler = new RealScheduler(log);
   // Made before the server, which serves its status and POST /-/reload; it reconfigures the
   // server too, so it is given its parts once they exist (below).

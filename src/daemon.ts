@@ -65,13 +65,19 @@ export class Daemon {
   private writeProblem: string | undefined;
   private readonly tick: TickRunner;
 
-  constructor(private options: DaemonOptions) {
+  /** Opens the daemon's database and registers the configured accounts in it. */
+  static async open(options: DaemonOptions): Promise<Daemon> {
+    const daemon = new Daemon(options);
+    await daemon.recordAccounts();
+    return daemon;
+  }
+
+  private constructor(private options: DaemonOptions) {
     const { config, clock, log } = options;
     this.commandLine = options.commandLine ?? BARE_COMMAND_LINE;
     this.events = new EventBus<DaemonEvents>(log);
     this.tick = new TickRunner(log);
     this.db = openDaemonDatabase(config.database.path, { log });
-    this.recordAccounts();
     for (const account of config.accounts) {
       this.apis.set(
         account.name,
@@ -90,9 +96,9 @@ export class Daemon {
    * A database that cannot be written (disk full) is reported, not fatal: the daemon stays up,
    * unready, with the failure in /readyz and podwarden_database_writable, and retries on every run.
    */
-  private recordAccounts(): void {
+  private async recordAccounts(): Promise<void> {
     try {
-      recordAccounts(
+      await recordAccounts(
         this.db,
         this.options.config.accounts.map((a) => a.name),
         this.options.clock.now(),
@@ -106,10 +112,10 @@ export class Daemon {
    * Records how far this daemon's clock is from the system time (`systemNow`), so `snooze` and
    * `silence` act on its time. For a daemon in real time only: a replay's virtual clock races.
    */
-  recordClockOffset(systemNow: number): void {
+  async recordClockOffset(systemNow: number): Promise<void> {
     const now = this.options.clock.now();
     try {
-      recordDaemonClock(this.db, { offsetMs: now - systemNow, startedAt: now });
+      await recordDaemonClock(this.db, { offsetMs: now - systemNow, startedAt: now });
     } catch (error) {
       if (!this.noteWriteFailure('record the daemon clock', error)) throw error;
     }
@@ -163,7 +169,7 @@ export class Daemon {
     if (this.tick.hasSteps) {
       jobs.push({ name: 'evaluate', schedule: EVALUATION_SCHEDULE, run: () => this.evaluate() });
     }
-    jobs.push({ name: 'retention', schedule: RETENTION_SCHEDULE, run: async () => void this.retain() });
+    jobs.push({ name: 'retention', schedule: RETENTION_SCHEDULE, run: async () => void (await this.retain()) });
     return jobs;
   }
 
@@ -193,7 +199,7 @@ export class Daemon {
     else if (report.outcome === 'ok' && this.writeProblem !== undefined) {
       this.options.log.info('database can be written again');
       this.writeProblem = undefined;
-      this.recordAccounts();
+      await this.recordAccounts();
     }
     this.events.emit('collector:finished', report);
     return report;
@@ -230,8 +236,8 @@ export class Daemon {
     this.events.emit('evaluation:finished', { at: now, unjudged });
   }
 
-  retain(): RetentionResult {
-    const result = applyRetention(this.db, retentionPolicy(this.options.config), this.options.clock.now());
+  async retain(): Promise<RetentionResult> {
+    const result = await applyRetention(this.db, retentionPolicy(this.options.config), this.options.clock.now());
     this.options.log.info(result, 'retention applied');
     this.events.emit('retention:finished', result);
     return result;

@@ -31,7 +31,7 @@ export function collectCommand(): Command {
       const log = loggerFor(config);
       applyAndLogMemoryPolicy(log);
       const only = names.length > 0 ? (names as CollectorName[]) : undefined;
-      const daemon = new Daemon({ config, clock, log, only });
+      const daemon = await Daemon.open({ config, clock, log, only });
       try {
         const reports = await daemon.collectOnce();
         for (const r of reports) {

@@ -55,7 +55,7 @@ export const billingCollector: Collector<'billing'> = {
   name: 'billing',
   feeds: [billingBackfill, billingDays, billingDigests, billingRecords],
   async collect(ctx) {
-    const plans = planRoutes(ctx);
+    const plans = await planRoutes(ctx);
     const rejected: FetchedPage[] = [];
     const reread = await reRead(ctx, plans, rejected);
     const backfilled = await backfill(ctx, plans, rejected);
@@ -65,13 +65,14 @@ export const billingCollector: Collector<'billing'> = {
   },
 };
 
-function planRoutes(ctx: CollectContext): RoutePlan[] {
+async function planRoutes(ctx: CollectContext): Promise<RoutePlan[]> {
   const { backfillMs, trailingWindowMs, bucketSize } = ctx.config.collectors.billing;
   const lastOk = lastSuccessAt(ctx.db, ctx.account, 'billing');
   const end = bucketCeil(ctx.now, bucketSize);
-  return billingKinds.map((kind) => {
+  const plans: RoutePlan[] = [];
+  for (const kind of billingKinds) {
     const key = { account: ctx.account, kind, bucketSize };
-    const existing = getBackfill(ctx.db, key);
+    const existing = await getBackfill(ctx.db, key);
     // The re-read reaches back to what no finished run has read, or may since have been revised:
     // the trailing window before the last successful run or, before any, where the backfill began
     // (a backfill begins at its first run's re-read start and reaches `backfill` further back).
@@ -80,9 +81,11 @@ function planRoutes(ctx: CollectContext): RoutePlan[] {
     const earliest = ctx.now - backfillMs - trailingWindowMs;
     const from = bucketFloor(Math.max(earliest, Math.min(ctx.now - trailingWindowMs, unread)), bucketSize);
     const backfill =
-      existing ?? beginBackfill(ctx.db, key, { from, targetStartTime: bucketFloor(from - backfillMs, bucketSize) });
-    return { key, backfill, reRead: { startMs: from, endMs: end } };
-  });
+      existing ??
+      (await beginBackfill(ctx.db, key, { from, targetStartTime: bucketFloor(from - backfillMs, bucketSize) }));
+    plans.push({ key, backfill, reRead: { startMs: from, endMs: end } });
+  }
+  return plans;
 }
 
 async function backfill(ctx: CollectContext, plans: RoutePlan[], rejected: FetchedPage[]): Promise<number> {
@@ -92,7 +95,7 @@ async function backfill(ctx: CollectContext, plans: RoutePlan[], rejected: Fetch
     const { key, backfill } = plan;
     if (backfill.doneAt !== null) continue;
     if (backfill.cursorStartTime > backfill.targetStartTime) cursors.set(plan, backfill.cursorStartTime);
-    else completeBackfill(ctx.db, key, ctx.now);
+    else await completeBackfill(ctx.db, key, ctx.now);
   }
   if (cursors.size === 0) return 0;
   const total = [...cursors].reduce((sum, [plan, cursor]) => sum + remainingChunks(plan, cursor, size), 0);
@@ -163,10 +166,8 @@ async function backfillRoute(
         shared.rejected.push(fetched);
         break;
       }
-      ctx.db.transaction(() => {
-        advanceBackfill(ctx.db, key, chunk.startMs);
-        if (chunk.startMs <= backfill.targetStartTime) completeBackfill(ctx.db, key, ctx.now);
-      });
+      const doneAt = chunk.startMs <= backfill.targetStartTime ? ctx.now : undefined;
+      await advanceBackfill(ctx.db, key, chunk.startMs, doneAt);
       progress.advance();
     }
   } finally {

@@ -1,13 +1,5 @@
 import type { CpuType, DataCenter, GpuType } from '../api/schemas.js';
-import {
-  type GpuAvailabilityInput,
-  latestGpuAvailability,
-  recordGpuAvailability,
-  upsertCpuTypes,
-  upsertDataCenters,
-  upsertGpuTypes,
-} from '../db/catalog.js';
-import type { Database } from '../db/open.js';
+import { type GpuAvailabilityInput, type GpuAvailabilityRecord, storeCatalogPoll } from '../db/catalog.js';
 import { type CatalogProduct, cpuTypes, dataCenters, gpuAvailability, gpuTypes } from '../db/schema.js';
 import type { Collector } from './collector.js';
 import { fetchAll } from './fetch-all.js';
@@ -62,14 +54,15 @@ export const catalogCollector: Collector<'catalog'> = {
     const observed = gpuLists.flatMap(({ product, gpus }) =>
       gpus.items.filter((gpu) => gpu.id !== SENTINEL_GPU_ID).flatMap((gpu) => availabilityRows(product, gpu)),
     );
-    // Read just before the transaction, with nothing in between: both are synchronous.
-    const observations = [...observed, ...vanishedFromDataCenters(ctx.db, ctx.account, observed)];
-    let rows = 0;
-    ctx.db.transaction(() => {
-      rows += upsertGpuTypes(ctx.db, ctx.account, [...gpusById.values()].map(gpuTypeRow), ctx.now);
-      rows += upsertCpuTypes(ctx.db, ctx.account, cpus.items.map(cpuTypeRow), ctx.now);
-      rows += upsertDataCenters(ctx.db, ctx.account, dataCenters.items.map(dataCenterRow), ctx.now);
-      rows += recordGpuAvailability(ctx.db, ctx.account, observations, ctx.now).changed;
+    const rows = await storeCatalogPoll(ctx.db, {
+      account: ctx.account,
+      gpuTypes: [...gpusById.values()].map(gpuTypeRow),
+      cpuTypes: cpus.items.map(cpuTypeRow),
+      dataCenters: dataCenters.items.map(dataCenterRow),
+      observed,
+      // Judged on the figures stored when the poll is written, in its transaction.
+      vanished: (stored) => vanishedFromDataCenters(stored, observed),
+      now: ctx.now,
     });
     // An item the schema rejects is left as last stored (its availability is not taken for gone).
     const details = [
@@ -108,13 +101,12 @@ function availabilityRows(product: CatalogProduct, gpu: GpuType): GpuAvailabilit
  * seen again at each poll, so its last level never goes stale.
  */
 function vanishedFromDataCenters(
-  database: Database,
-  account: string,
+  stored: readonly GpuAvailabilityRecord[],
   observed: readonly GpuAvailabilityInput[],
 ): GpuAvailabilityInput[] {
   const seen = new Set(observed.map((row) => `${row.gpuTypeId}\u0000${row.product}\u0000${row.dataCenterId}`));
   const polled = new Set(observed.map((row) => `${row.gpuTypeId}\u0000${row.product}`));
-  return latestGpuAvailability(database, account)
+  return stored
     .filter((row) => row.dataCenterId !== '')
     .filter((row) => polled.has(`${row.gpuTypeId}\u0000${row.product}`))
     .filter((row) => !seen.has(`${row.gpuTypeId}\u0000${row.product}\u0000${row.dataCenterId}`))

@@ -16,10 +16,8 @@ export const clustersCollector: Collector<'clusters'> = {
   async collect(ctx) {
     const listed = await ctx.api.rest.listClusters({ signal: ctx.signal });
     const rows = listed.items.map(clusterRow);
-    return ctx.db.transaction(() => {
-      const { upserted, gone } = syncClusters(ctx.db, ctx.account, rows, ctx.now, unreadableOf(listed.rejected));
-      return { rows: upserted + gone.length, ...rejectedDetail(listed.rejected, CLUSTER_LIST) };
-    });
+    const { upserted, gone } = await syncClusters(ctx.db, ctx.account, rows, ctx.now, unreadableOf(listed.rejected));
+    return { rows: upserted + gone.length, ...rejectedDetail(listed.rejected, CLUSTER_LIST) };
   },
 };
 

@@ -1,5 +1,5 @@
 import type { Pod } from '../api/schemas.js';
-import { insertPodSamples, type PodInput, type PodSampleInput, syncPods } from '../db/pods.js';
+import { type PodInput, type PodSampleInput, storePodPoll } from '../db/pods.js';
 import { podLists, podSamples, pods } from '../db/schema.js';
 import type { Collector } from './collector.js';
 import { rejectedDetail, unreadableOf } from './rejected-items.js';
@@ -33,11 +33,14 @@ export const podsCollector: Collector<'pods'> = {
         'pod rejected by the schema; treated as unknown',
       );
     }
-    return ctx.db.transaction(() => {
-      const { upserted, gone } = syncPods(ctx.db, ctx.account, rows, ctx.now, unreadable);
-      const sampled = insertPodSamples(ctx.db, ctx.account, samples);
-      return { rows: upserted + gone.length + sampled, ...rejectedDetail(listed.rejected, POD_LIST) };
+    const { upserted, gone, sampled } = await storePodPoll(ctx.db, {
+      account: ctx.account,
+      pods: rows,
+      unreadable,
+      samples,
+      now: ctx.now,
     });
+    return { rows: upserted + gone.length + sampled, ...rejectedDetail(listed.rejected, POD_LIST) };
   },
 };
 

@@ -50,6 +50,9 @@ export async function runCollector(
   const row = openRow(base.db, base.account, collector.name, startedAt, base.openRowAfterMs ?? OPEN_ROW_AFTER_MS);
   let report: RunReport;
   try {
+    // A row written at once is waited for: its failure fails the run before the collector runs.
+    const writing = row.writing();
+    if (writing !== undefined) await writing;
     row.check();
     const { rows, detail } = await collector.collect({ ...base, now: startedAt, log, signal });
     report = {
@@ -70,6 +73,7 @@ export async function runCollector(
   } finally {
     release();
   }
+  const id = await row.close();
   const openFailure = row.failure();
   if (openFailure !== undefined) {
     // Written at once, its failure failed the run above, before the collector ran (as when the
@@ -78,7 +82,6 @@ export async function runCollector(
       report = failed(base.account, collector.name, startedAt, report.endedAt, openFailure.error, signal);
       log.error({ err: describe(openFailure.error) }, 'collector run could not be recorded');
     }
-    row.close();
   } else {
     try {
       const end = {
@@ -88,10 +91,9 @@ export async function runCollector(
         error: report.error ?? null,
         detail: report.detail ?? null,
       };
-      const id = row.close();
       const run = { account: base.account, collector: collector.name, startedAt, ...end };
-      if (id !== undefined) finishRun(base.db, id, end);
-      else recordRun(base.db, run);
+      if (id !== undefined) await finishRun(base.db, id, end);
+      else await recordRun(base.db, run);
     } catch (error) {
       // The collector's work may have landed, but a run whose record failed is not a success:
       // freshness is read from these records.
@@ -104,8 +106,9 @@ export async function runCollector(
 
 /**
  * The run's open row, written after `afterMs` of real time if the run is still going then (or at
- * once for 0). `check` rethrows a failure to write it, `close` stops the timer and says which row
- * to finish (undefined: none was written, write the whole run).
+ * once for 0). `writing` is its write once begun, `check` rethrows a failure to write it, `close`
+ * stops the timer, waits for a write begun, and says which row to finish (undefined: none was
+ * written, write the whole run).
  */
 function openRow(
   db: Database,
@@ -113,29 +116,41 @@ function openRow(
   collector: string,
   startedAt: number,
   afterMs: number,
-): { check(): void; failure(): { error: unknown } | undefined; close(): number | undefined } {
+): {
+  writing(): Promise<void> | undefined;
+  check(): void;
+  failure(): { error: unknown } | undefined;
+  close(): Promise<number | undefined>;
+} {
   let id: number | undefined;
   let failure: { error: unknown } | undefined;
   let closed = false;
+  // The row's write, once begun (by the timer or at once): settled, it has set id or failure.
+  let writing: Promise<void> | undefined;
   const open = () => {
     if (closed) return;
-    try {
-      id = startRun(db, { account, collector, startedAt });
-    } catch (error) {
-      failure = { error };
-    }
+    writing = startRun(db, { account, collector, startedAt }).then(
+      (written) => {
+        id = written;
+      },
+      (error: unknown) => {
+        failure = { error };
+      },
+    );
   };
   const timer = afterMs > 0 ? setTimeout(open, afterMs) : undefined;
   timer?.unref();
   if (afterMs <= 0) open();
   return {
+    writing: () => writing,
     check() {
       if (failure) throw failure.error;
     },
     failure: () => failure,
-    close() {
+    async close() {
       closed = true;
       if (timer) clearTimeout(timer);
+      await writing;
       return id;
     },
   };

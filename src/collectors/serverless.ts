@@ -1,8 +1,8 @@
 import { ApiError, type RateLimitWindow } from '../api/index.js';
 import type { Endpoint, WorkerSummary } from '../api/schemas.js';
-import { markFetched, stalestFirst } from '../db/freshness.js';
+import { stalestFirst } from '../db/freshness.js';
 import { endpointActivity, endpoints, endpointWorkerSamples, itemFreshness } from '../db/schema.js';
-import { type EndpointInput, insertWorkerSamples, syncEndpoints, type WorkerSampleInput } from '../db/serverless.js';
+import { type EndpointInput, storeEndpointPoll, type WorkerSampleInput } from '../db/serverless.js';
 import type { CollectContext, Collector } from './collector.js';
 import { rejectedDetail, unreadableOf } from './rejected-items.js';
 
@@ -37,7 +37,7 @@ export const serverlessCollector: Collector<'serverless'> = {
     // account most endpoints scale to zero, and reading theirs would be most of this collector's requests.
     const ids = listed.items.filter((endpoint) => endpoint.workers.min > 0).map((endpoint) => endpoint.id);
     const limit = Math.min(affordable(ctx.api.budget.remaining()), ctx.config.api.concurrency * FETCHES_PER_CONNECTION);
-    const chosen = stalestFirst(ctx.db, ctx.account, ENDPOINT_WORKERS, ids).slice(0, limit);
+    const chosen = (await stalestFirst(ctx.db, ctx.account, ENDPOINT_WORKERS, ids)).slice(0, limit);
     if (chosen.length < ids.length) {
       ctx.log.debug(
         { endpoints: ids.length, fetching: chosen.length },
@@ -46,14 +46,17 @@ export const serverlessCollector: Collector<'serverless'> = {
     }
     const summaries = await fetchSummaries(ctx, chosen);
     const samples = [...summaries].map(([endpointId, summary]) => workerSample(endpointId, summary, ctx.now));
-    return ctx.db.transaction(() => {
-      const unreadable = unreadableOf(listed.rejected);
-      const { upserted, gone } = syncEndpoints(ctx.db, ctx.account, listed.items.map(endpointRow), ctx.now, unreadable);
-      const sampled = insertWorkerSamples(ctx.db, ctx.account, samples);
+    const { upserted, gone, sampled } = await storeEndpointPoll(ctx.db, {
+      account: ctx.account,
+      endpoints: listed.items.map(endpointRow),
+      unreadable: unreadableOf(listed.rejected),
+      samples,
       // An endpoint that answered 404 counts as fetched too, so it cannot hold the head of the rotation.
-      markFetched(ctx.db, ctx.account, ENDPOINT_WORKERS, chosen, ctx.now);
-      return { rows: upserted + gone.length + sampled, ...rejectedDetail(listed.rejected, ENDPOINT_LIST) };
+      fetchedKind: ENDPOINT_WORKERS,
+      fetched: chosen,
+      now: ctx.now,
     });
+    return { rows: upserted + gone.length + sampled, ...rejectedDetail(listed.rejected, ENDPOINT_LIST) };
   },
 };
 

@@ -41,7 +41,7 @@ export const stockCollector: Collector<'stock'> = {
         uninterruptablePrice: gpu[field]?.uninterruptablePrice ?? null,
       })),
     );
-    const { changed } = recordGpuStock(ctx.db, ctx.account, observations, ctx.now);
+    const { changed } = await recordGpuStock(ctx.db, ctx.account, observations, ctx.now);
     return { rows: changed, ...rejectedDetail(gpuTypes.rejected, STOCK_LIST) };
   },
 };

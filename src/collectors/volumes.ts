@@ -21,10 +21,14 @@ export const volumesCollector: Collector<'volumes'> = {
   async collect(ctx) {
     const listed = await ctx.api.rest.listNetworkVolumes({ signal: ctx.signal });
     const rows = listed.items.map(volumeRow);
-    return ctx.db.transaction(() => {
-      const { upserted, gone } = syncNetworkVolumes(ctx.db, ctx.account, rows, ctx.now, unreadableOf(listed.rejected));
-      return { rows: upserted + gone.length, ...rejectedDetail(listed.rejected, VOLUME_LIST) };
-    });
+    const { upserted, gone } = await syncNetworkVolumes(
+      ctx.db,
+      ctx.account,
+      rows,
+      ctx.now,
+      unreadableOf(listed.rejected),
+    );
+    return { rows: upserted + gone.length, ...rejectedDetail(listed.rejected, VOLUME_LIST) };
   },
 };
 

@@ -5,7 +5,7 @@ import { accounts } from './schema.js';
 export type AccountRecord = typeof accounts.$inferSelect;
 
 /** Registers the configured accounts; an account keeps the time it was first seen. */
-export function recordAccounts(database: Database, names: readonly string[], now: number): void {
+export async function recordAccounts(database: Database, names: readonly string[], now: number): Promise<void> {
   database.transaction(() => {
     for (const name of names) {
       database.db.insert(accounts).values({ name, firstSeenAt: now }).onConflictDoNothing().run();
@@ -13,6 +13,6 @@ export function recordAccounts(database: Database, names: readonly string[], now
   });
 }
 
-export function listAccounts(database: Database): AccountRecord[] {
+export async function listAccounts(database: Database): Promise<AccountRecord[]> {
   return database.db.select().from(accounts).orderBy(asc(accounts.name)).all();
 }

@@ -227,7 +227,12 @@ const recordsInWindow = perDatabase((database) =>
 export type BackfillKey = { account: string; kind: BillingKind; bucketSize: BucketSize };
 export type BackfillProgress = typeof billingBackfill.$inferSelect;
 
-export function getBackfill(database: Database, key: BackfillKey): BackfillProgress | undefined {
+export async function getBackfill(database: Database, key: BackfillKey): Promise<BackfillProgress | undefined> {
+  return backfillOf(database, key);
+}
+
+/** getBackfill's read, for the store functions that read it within one read of theirs. */
+export function backfillOf(database: Database, key: BackfillKey): BackfillProgress | undefined {
   return backfillStatements(database).read.get(key.account, key.kind, key.bucketSize) as BackfillProgress | undefined;
 }
 
@@ -235,26 +240,38 @@ export function getBackfill(database: Database, key: BackfillKey): BackfillProgr
  * Starts a backfill that walks back from `from` to `targetStartTime`, or returns the one already
  * under way (after a crash) unchanged, so the caller resumes at its cursor.
  */
-export function beginBackfill(
+export async function beginBackfill(
   database: Database,
   key: BackfillKey,
   range: { from: number; targetStartTime: number },
-): BackfillProgress {
-  backfillStatements(database).begin.run(key.account, key.kind, key.bucketSize, range.from, range.targetStartTime);
-  const progress = getBackfill(database, key);
-  if (!progress) throw new Error(`begin billing backfill ${key.kind}/${key.bucketSize}: row vanished`);
-  return progress;
+): Promise<BackfillProgress> {
+  return database.transaction(() => {
+    backfillStatements(database).begin.run(key.account, key.kind, key.bucketSize, range.from, range.targetStartTime);
+    const progress = backfillOf(database, key);
+    if (!progress) throw new Error(`begin billing backfill ${key.kind}/${key.bucketSize}: row vanished`);
+    return progress;
+  });
 }
 
 /**
- * Records that everything from `cursorStartTime` on is stored. The cursor only moves back, so
- * replaying an older step is harmless; call it in the transaction that stored the window.
+ * Records that everything from `cursorStartTime` on is stored, and with `doneAt` that the
+ * backfill is complete, in one transaction. The cursor only moves back, so replaying an older
+ * step is harmless.
  */
-export function advanceBackfill(database: Database, key: BackfillKey, cursorStartTime: number): void {
-  backfillStatements(database).advance.run(cursorStartTime, key.account, key.kind, key.bucketSize);
+export async function advanceBackfill(
+  database: Database,
+  key: BackfillKey,
+  cursorStartTime: number,
+  doneAt?: number,
+): Promise<void> {
+  const s = backfillStatements(database);
+  database.transaction(() => {
+    s.advance.run(cursorStartTime, key.account, key.kind, key.bucketSize);
+    if (doneAt !== undefined) s.complete.run(doneAt, key.account, key.kind, key.bucketSize);
+  });
 }
 
-export function completeBackfill(database: Database, key: BackfillKey, doneAt: number): void {
+export async function completeBackfill(database: Database, key: BackfillKey, doneAt: number): Promise<void> {
   backfillStatements(database).complete.run(doneAt, key.account, key.kind, key.bucketSize);
 }
 

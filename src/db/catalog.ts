@@ -1,6 +1,6 @@
 import { and, asc, eq } from 'drizzle-orm';
 import { recordChanges } from './change-history.js';
-import { type LatestInput, latestUpsert } from './latest.js';
+import { type LatestInput, latestRows, latestUpsert } from './latest.js';
 import type { Database } from './open.js';
 import { type CatalogProduct, cpuTypes, dataCenters, gpuAvailability, gpuTypes } from './schema.js';
 import { perDatabase, placeholdersFor, rowWriter } from './statements.js';
@@ -102,6 +102,40 @@ export function gpuAvailabilityHistory(
     .orderBy(asc(gpuAvailability.sinceAt))
     .all();
 }
+
+/**
+ * One catalog poll in one transaction: the GPU types, CPU types and data centers upserted, and
+ * the availability recorded (recordGpuAvailability): what `observed` says, plus what `vanished`
+ * makes of the figures stored before this poll (a pure function, run inside the transaction).
+ */
+export async function storeCatalogPoll(
+  database: Database,
+  poll: {
+    account: string;
+    gpuTypes: readonly GpuTypeInput[];
+    cpuTypes: readonly CpuTypeInput[];
+    dataCenters: readonly DataCenterInput[];
+    observed: readonly GpuAvailabilityInput[];
+    vanished: (stored: readonly GpuAvailabilityRecord[]) => GpuAvailabilityInput[];
+    now: number;
+  },
+): Promise<number> {
+  const { account, now } = poll;
+  return database.transaction(() => {
+    const stored = statements(database).latest.all(account);
+    const observations = [...poll.observed, ...poll.vanished(stored)];
+    return (
+      upsertGpuTypeRows(database, account, poll.gpuTypes, now) +
+      upsertCpuTypeRows(database, account, poll.cpuTypes, now) +
+      upsertDataCenterRows(database, account, poll.dataCenters, now) +
+      recordGpuAvailability(database, account, observations, now).changed
+    );
+  });
+}
+
+const upsertGpuTypeRows = latestRows(gpuTypes, 'gpuTypeId');
+const upsertCpuTypeRows = latestRows(cpuTypes, 'cpuTypeId');
+const upsertDataCenterRows = latestRows(dataCenters, 'dataCenterId');
 
 /** Latest description of each GPU type, CPU type and data center (no history: they rarely change). */
 export const upsertGpuTypes = latestUpsert(gpuTypes, 'gpuTypeId');

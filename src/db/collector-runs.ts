@@ -44,7 +44,10 @@ const statements = perDatabase(({ sqlite }) => ({
 export type CollectorRunRecord = typeof collectorRuns.$inferSelect;
 
 /** Opens a run row (outcome NULL until it finishes) and returns its id. */
-export function startRun(database: Database, run: { account: string; collector: string; startedAt: number }): number {
+export async function startRun(
+  database: Database,
+  run: { account: string; collector: string; startedAt: number },
+): Promise<number> {
   return statements(database).start.get(run) as number;
 }
 
@@ -58,7 +61,7 @@ export interface RunEnd {
   detail?: string | null;
 }
 
-export function finishRun(database: Database, id: number, end: RunEnd): void {
+export async function finishRun(database: Database, id: number, end: RunEnd): Promise<void> {
   const error = end.error ? redact(end.error) : null;
   const detail = end.detail ? redact(end.detail) : null;
   const result = statements(database).finish.run({
@@ -93,7 +96,7 @@ function runRow(run: FinishedRun): RunRow {
  * A run shorter than its open row's delay (src/collectors/run.ts) never showed as going, and
  * it is written once, not opened and then closed.
  */
-export function recordRun(database: Database, run: FinishedRun): void {
+export async function recordRun(database: Database, run: FinishedRun): Promise<void> {
   statements(database).record.run(runRow(run));
 }
 

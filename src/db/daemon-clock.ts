@@ -5,7 +5,7 @@ import { daemonClock } from './schema.js';
 export type DaemonClockRecord = Omit<typeof daemonClock.$inferSelect, 'id'>;
 
 /** Replaces the record of the last daemon started in real time (the latest start wins). */
-export function recordDaemonClock(database: Database, record: DaemonClockRecord): void {
+export async function recordDaemonClock(database: Database, record: DaemonClockRecord): Promise<void> {
   database.db
     .insert(daemonClock)
     .values({ id: 1, ...record })

@@ -46,12 +46,12 @@ export function lastFetched(database: Database, account: string, kind: string): 
  * The candidates in fetch order for a rotating collector: never fetched first, then the stalest;
  * ties keep the candidates' order. Fetching the first N each cycle rotates fairly.
  */
-export function stalestFirst(
+export async function stalestFirst(
   database: Database,
   account: string,
   kind: string,
   candidates: readonly string[],
-): string[] {
+): Promise<string[]> {
   const fetched = lastFetched(database, account, kind);
   const age = (itemId: string) => fetched.get(itemId) ?? Number.NEGATIVE_INFINITY;
   return candidates

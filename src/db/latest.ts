@@ -38,9 +38,12 @@ function columnOf(table: SQLiteTable, key: string): SQLiteColumn {
  */
 export function latestUpsert<T extends LatestTable>(table: T, idKey: keyof LatestInput<T> & string) {
   const upsertRows = rowsUpsert(table, idKey);
-  return (database: Database, account: string, items: readonly LatestInput<T>[], now: number): number =>
+  return async (database: Database, account: string, items: readonly LatestInput<T>[], now: number): Promise<number> =>
     database.transaction(() => upsertRows(database, account, items, now));
 }
+
+/** The upsert of latestUpsert, for a store function that upserts within its own transaction. */
+export const latestRows = rowsUpsert;
 
 /** The upsert of latestUpsert; run inside the caller's transaction. */
 function rowsUpsert<T extends LatestTable>(table: T, idKey: keyof LatestInput<T> & string) {
@@ -73,6 +76,18 @@ function rowsUpsert<T extends LatestTable>(table: T, idKey: keyof LatestInput<T>
  * gone item that comes back is live again. Rows are never deleted.
  */
 export function trackedSync<T extends TrackedTable>(table: T, idKey: keyof LatestInput<T> & string) {
+  const sync = trackedRows(table, idKey);
+  return async (
+    database: Database,
+    account: string,
+    items: readonly LatestInput<T>[],
+    now: number,
+    unreadable?: UnreadableItems,
+  ): Promise<SyncResult> => sync(database, account, items, now, unreadable);
+}
+
+/** trackedSync's synchronous body, for a store function that syncs a list within its own transaction. */
+export function trackedRows<T extends TrackedTable>(table: T, idKey: keyof LatestInput<T> & string) {
   const upsertRows = rowsUpsert(table, idKey);
   const id = columnOf(table, idKey).name;
   // Prepared once per database: every inventory poll runs it.

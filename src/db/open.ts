@@ -16,8 +16,11 @@ export type Db = BetterSQLite3Database<typeof schema>;
 export interface Database {
   sqlite: BetterSqlite3.Database;
   db: Db;
-  /** Runs `fn` in one transaction (a savepoint when nested); `fn` must not await. */
-  transaction<T>(fn: () => T): T;
+  /**
+   * Runs `fn` in one transaction (a savepoint when nested), for store functions in src/db:
+   * better-sqlite3 runs it synchronously, so a body returning a promise is a type error.
+   */
+  transaction<T>(fn: () => T extends PromiseLike<unknown> ? never : T): T;
   /** Tags of the migrations this open applied, oldest first. */
   applied: readonly string[];
   /** How many migrations the database has now. */

@@ -1,5 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import { type SyncResult, trackedSync, type UnreadableItems } from './latest.js';
+import { type SyncResult, trackedRows, type UnreadableItems } from './latest.js';
 import type { Database } from './open.js';
 import { type PodInput, podListPoll, podListSyncing } from './pod-list.js';
 import { pods, type SampleState } from './schema.js';
@@ -8,7 +8,7 @@ import { writeFollowingPeaks } from './util-peaks.js';
 
 export { livePods, type PodInput, type PodRecord, podListPolledAt, podsLastSeenAt } from './pod-list.js';
 
-const syncPodList = trackedSync(pods, 'podId');
+const syncPodList = trackedRows(pods, 'podId');
 
 const podWrites = perDatabase(({ sqlite }) => ({
   seen: sqlite.prepare<[number, string]>('UPDATE pods SET last_seen_at = ? WHERE account = ? AND gone_at IS NULL'),
@@ -124,6 +124,27 @@ function perGpuColumn(values: number[] | null): string | null {
 function perGpuList(stored: string | null, max: number | null): number[] | null {
   if (stored !== null) return JSON.parse(stored) as number[];
   return max === null ? null : [max];
+}
+
+/**
+ * One `GET /pods` poll in one transaction: the list synced (syncPods) and its samples stored
+ * (insertPodSamples).
+ */
+export async function storePodPoll(
+  database: Database,
+  poll: {
+    account: string;
+    pods: readonly PodInput[];
+    unreadable: UnreadableItems;
+    samples: readonly PodSampleInput[];
+    now: number;
+  },
+): Promise<SyncResult & { sampled: number }> {
+  const { account } = poll;
+  return database.transaction(() => {
+    const { upserted, gone } = syncPods(database, account, poll.pods, poll.now, poll.unreadable);
+    return { upserted, gone, sampled: insertPodSamples(database, account, poll.samples) };
+  });
 }
 
 /** Stores samples (a re-sent sample replaces itself); the busiest-GPU figures are derived here, once. */

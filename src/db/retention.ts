@@ -112,7 +112,11 @@ const statements = perDatabase(({ sqlite }) => ({
  * The raw cutoff is aligned to the hour, so a bucket is rolled whole. Running it twice changes
  * nothing the second time.
  */
-export function applyRetention(database: Database, policy: RetentionPolicy, now: number): RetentionResult {
+export async function applyRetention(
+  database: Database,
+  policy: RetentionPolicy,
+  now: number,
+): Promise<RetentionResult> {
   const s = statements(database);
   const rawCutoff = Math.floor((now - policy.rawSamplesMs) / HOUR) * HOUR;
 

@@ -1,5 +1,6 @@
 import { and, asc, eq, gte, isNull, lte, sql } from 'drizzle-orm';
-import { type LatestInput, trackedSync } from './latest.js';
+import { markFetched } from './freshness.js';
+import { type LatestInput, type SyncResult, trackedRows, trackedSync, type UnreadableItems } from './latest.js';
 import type { Database } from './open.js';
 import { endpoints, endpointWorkerSamples } from './schema.js';
 import { perDatabase, placeholdersFor, replaceOnConflict, rowWriter } from './statements.js';
@@ -12,6 +13,32 @@ export type WorkerSampleInput = Omit<WorkerSampleRecord, 'account'>;
 
 /** The latest `GET /serverless` of an account: upserts every endpoint, marks the missing ones gone. */
 export const syncEndpoints = trackedSync(endpoints, 'endpointId');
+const endpointRows = trackedRows(endpoints, 'endpointId');
+
+/**
+ * One serverless poll in one transaction: the endpoint list synced, the workers' samples stored,
+ * and the endpoints asked for (`fetched`) marked fetched of `fetchedKind`.
+ */
+export async function storeEndpointPoll(
+  database: Database,
+  poll: {
+    account: string;
+    endpoints: readonly EndpointInput[];
+    unreadable: UnreadableItems;
+    samples: readonly WorkerSampleInput[];
+    fetchedKind: string;
+    fetched: readonly string[];
+    now: number;
+  },
+): Promise<SyncResult & { sampled: number }> {
+  const { account, now } = poll;
+  return database.transaction(() => {
+    const { upserted, gone } = endpointRows(database, account, poll.endpoints, now, poll.unreadable);
+    const sampled = insertWorkerSamples(database, account, poll.samples);
+    markFetched(database, account, poll.fetchedKind, poll.fetched, now);
+    return { upserted, gone, sampled };
+  });
+}
 
 /** The account's live items, by id. */
 export function liveEndpoints(database: Database, account: string): readonly EndpointRecord[] {

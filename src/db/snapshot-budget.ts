@@ -1,4 +1,4 @@
-import { getBackfill } from './billing.js';
+import { backfillOf } from './billing.js';
 import { type ClusterRecord, liveClusters } from './clusters.js';
 import { resourceNames } from './names.js';
 import type { Database } from './open.js';
@@ -63,7 +63,7 @@ export function readBilledSince(
   const since = new Map<string, number>();
   for (const account of accounts) {
     for (const kind of BUDGET_KINDS) {
-      const start = getBackfill(database, { account, kind, bucketSize })?.cursorStartTime;
+      const start = backfillOf(database, { account, kind, bucketSize })?.cursorStartTime;
       if (start !== undefined) since.set(billedKey(account, kind), start);
     }
   }

@@ -1,4 +1,4 @@
-import { getBackfill } from './billing.js';
+import { backfillOf } from './billing.js';
 import { bucketFloor } from './buckets.js';
 import type { Database } from './open.js';
 import type { PodRecord } from './pods.js';
@@ -61,6 +61,6 @@ export function readWasteSnapshot(
     volumeMounts: volumeMounts(database, account, pods),
     volumeSpend: billed('network_volumes', window.volumeSpendFrom),
     lastComputeAt: lastComputeAt(database, account, bucketSize, notRunning, window.computeFrom),
-    podsBilledSince: getBackfill(database, { account, kind: 'pods', bucketSize })?.cursorStartTime,
+    podsBilledSince: backfillOf(database, { account, kind: 'pods', bucketSize })?.cursorStartTime,
   };
 }

@@ -62,7 +62,11 @@ export interface SnapshotWindow {
 }
 
 /** Reads one account's snapshot with a handful of plain queries. */
-export function readAccountSnapshot(database: Database, account: string, window: SnapshotWindow): AccountSnapshot {
+export async function readAccountSnapshot(
+  database: Database,
+  account: string,
+  window: SnapshotWindow,
+): Promise<AccountSnapshot> {
   // One read transaction: every query sees the same commit, whatever another connection writes meanwhile.
   return database.transaction(() => read(database, account, window));
 }

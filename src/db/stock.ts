@@ -48,12 +48,12 @@ function sameStock(previous: GpuStockRecord, observed: GpuStockInput): boolean {
 const keyOf = (row: { gpuTypeId: string; cloud: string }) => `${row.gpuTypeId}\u0000${row.cloud}`;
 
 /** Records one stock poll with change-only history (see recordChanges). */
-export function recordGpuStock(
+export async function recordGpuStock(
   database: Database,
   account: string,
   observations: readonly GpuStockInput[],
   now: number,
-): { changed: number; unchanged: number } {
+): Promise<{ changed: number; unchanged: number }> {
   const s = statements(database);
   return recordChanges<GpuStockInput, GpuStockRecord>(
     database,

@@ -107,8 +107,8 @@ export async function replay(options: ReplayOptions): Promise<ReplayReport> {
   // One SMTP connection for the whole replay (across restarts too): each new connection waits
   // out smtp-server's fixed 100 ms greeting delay in real time, while virtual time stands.
   const mailer = smtpMailer(config.email, {}, { keepOpen: true });
-  const start = () => {
-    const started = new Daemon({
+  const start = async () => {
+    const started = await Daemon.open({
       config,
       clock,
       log,
@@ -120,7 +120,7 @@ export async function replay(options: ReplayOptions): Promise<ReplayReport> {
     started.events.on('collector:finished', (run) => runs.push(run));
     return { daemon: started, scheduler: new VirtualScheduler(clock, inflight, log) };
   };
-  let { daemon, scheduler } = start();
+  let { daemon, scheduler } = await start();
   const endMs = scenario.startMs + options.durationMs;
   try {
     daemon.schedule(scheduler);
@@ -130,7 +130,7 @@ export async function replay(options: ReplayOptions): Promise<ReplayReport> {
       await scheduler.stop(5_000);
       await daemon.close();
       await clock.advanceTo(scenario.startMs + restart.atMs + restart.downMs);
-      ({ daemon, scheduler } = start());
+      ({ daemon, scheduler } = await start());
       daemon.schedule(scheduler);
     }
     for (let at = clock.now(); options.onProgress && at < endMs; at += PROGRESS_STEP_MS) {

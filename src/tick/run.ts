@@ -20,13 +20,15 @@ export function unjudgedByFailure(evaluator: Evaluator): Unjudged[] {
 }
 
 /** Each configured account's snapshot at `ctx.now`, read before any step runs. */
-export function readSnapshots(
+export async function readSnapshots(
   db: Database,
   inputs: Pick<TickInputs, 'config'>,
   now: number,
-): Map<string, AccountSnapshot> {
+): Promise<Map<string, AccountSnapshot>> {
   const window = snapshotWindow(inputs.config, now);
-  return new Map(inputs.config.accounts.map(({ name }) => [name, readAccountSnapshot(db, name, window)]));
+  const snapshots = new Map<string, AccountSnapshot>();
+  for (const { name } of inputs.config.accounts) snapshots.set(name, await readAccountSnapshot(db, name, window));
+  return snapshots;
 }
 
 /**
@@ -61,7 +63,7 @@ export class TickRunner {
     let snapshots: ReadonlyMap<string, AccountSnapshot>;
     let budgets: BudgetInputs;
     try {
-      snapshots = readSnapshots(inputs.db, inputs, now);
+      snapshots = await readSnapshots(inputs.db, inputs, now);
       budgets = readBudgetInputs(inputs.db, inputs.config, now, (account) => snapshots.get(account)?.pods);
     } catch (error) {
       // Nothing read, nothing judged: every rule's alerts keep their state; the outbox still runs.

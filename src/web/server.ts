@@ -146,7 +146,8 @@ export async function startMetricsServer(options: MetricsServerOptions): Promise
   };
 
   const handle = (req: IncomingMessage, res: ServerResponse) => {
-    route(req)
+    // Every failure of route() becomes a 500 above; writing the reply is all that is left.
+    void route(req)
       .catch((error: unknown) => {
         log.error({ err: error, url: req.url }, 'request failed');
         return text(500, `internal error: ${redact((error as Error).message)}`);

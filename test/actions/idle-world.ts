@@ -117,7 +117,7 @@ export async function startIdleWorld(
       signal: controller.signal,
       apis: new Map([[ACCOUNT, h.api]]),
       events,
-      snapshots: readSnapshots(h.db, h, now),
+      snapshots: await readSnapshots(h.db, h, now),
       budgets: { billedSince: new Map(), spend: new Map(), resources: new Map() },
       findings: [],
       unjudged: [],

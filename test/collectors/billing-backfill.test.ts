@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { apiClientFor } from '../../src/api/from-config.js';
 import { billingCollector, CHUNK_MS } from '../../src/collectors/billing.js';
 import { BILLING_ROUTES } from '../../src/collectors/billing-routes.js';
-import { getBackfill } from '../../src/db/billing.js';
+import { backfillOf, getBackfill } from '../../src/db/billing.js';
 import { createLogger, silentLogger } from '../../src/log.js';
 import { ACCOUNT, type Harness } from '../helpers/harness.js';
 import {
@@ -22,8 +22,11 @@ const harness = useTunedHarness();
 const CHUNKS_PER_KIND = (30 * DAY) / CHUNK_MS;
 const KINDS = billingKinds.length;
 
-function backfills(h: Harness) {
-  return billingKinds.map((kind) => getBackfill(h.db, { account: ACCOUNT, kind, bucketSize: 'hour' }));
+async function backfills(h: Harness) {
+  const progress = [];
+  for (const kind of billingKinds)
+    progress.push(await getBackfill(h.db, { account: ACCOUNT, kind, bucketSize: 'hour' }));
+  return progress;
 }
 
 /** An API client that aborts the run once `limit` requests have been answered. */
@@ -67,8 +70,8 @@ describe('billing backfill', () => {
     expect(crashed).toMatchObject({ outcome: 'aborted', error: 'simulated crash' });
     // Each route walks back at its own pace, a chunk at a time: its cursor is where its last
     // chunk stored whole begins, and everything from there on is stored.
-    const cursors = backfills(h).map((backfill) => backfill?.cursorStartTime as number);
-    for (const backfill of backfills(h)) expect(backfill?.doneAt).toBeNull();
+    const cursors = (await backfills(h)).map((backfill) => backfill?.cursorStartTime as number);
+    for (const backfill of await backfills(h)) expect(backfill?.doneAt).toBeNull();
     for (const [k, cursor] of cursors.entries()) {
       expect((from - cursor) % CHUNK_MS).toBe(0);
       expectBillingMatchesTruth(h, cursor, from, [billingKinds[k] as (typeof billingKinds)[number]]);
@@ -101,7 +104,7 @@ describe('billing backfill', () => {
       .map((l) => l.percent);
     expect(percents.length).toBeGreaterThanOrEqual(8);
     expect(percents).toEqual([...percents].sort((a, b) => Number(a) - Number(b)));
-    for (const backfill of backfills(h)) {
+    for (const backfill of await backfills(h)) {
       expect(backfill).toMatchObject({
         cursorStartTime: from - 30 * DAY,
         targetStartTime: from - 30 * DAY,
@@ -122,7 +125,7 @@ describe('billing backfill', () => {
     await crashing.api.close();
 
     expect(crashed).toMatchObject({ outcome: 'aborted', error: 'simulated crash' });
-    const cursors = backfills(h).map((backfill) => backfill?.cursorStartTime as number);
+    const cursors = (await backfills(h)).map((backfill) => backfill?.cursorStartTime as number);
     expect(Math.min(...cursors)).toBeLessThan(T0 - 2 * DAY);
     for (const [k, cursor] of cursors.entries()) {
       const kind = billingKinds[k] as (typeof billingKinds)[number];
@@ -144,7 +147,8 @@ describe('billing backfill', () => {
     expect(api.requestsAhead).toBe(h.config.api.concurrency - 2);
     // When a Pods chunk is asked for, where the stored cursor stands.
     let askedAhead = 0;
-    const podsCursor = () => getBackfill(h.db, { account: ACCOUNT, kind: 'pods', bucketSize: 'hour' })?.cursorStartTime;
+    // Read synchronously, at the very moment the chunk is asked for.
+    const podsCursor = () => backfillOf(h.db, { account: ACCOUNT, kind: 'pods', bucketSize: 'hour' })?.cursorStartTime;
     const billingPods = api.rest.billingPods.bind(api.rest);
     api.rest.billingPods = (query, call) => {
       const cursor = podsCursor();
@@ -166,7 +170,7 @@ describe('billing backfill', () => {
     expect(askedAhead).toBeGreaterThan(0);
     // The sixth chunk was asked for before the fifth was stored: neither is recorded done
     // unless every chunk before it is stored, so from each cursor on, everything is stored.
-    const cursors = backfills(h).map((backfill) => backfill?.cursorStartTime as number);
+    const cursors = (await backfills(h)).map((backfill) => backfill?.cursorStartTime as number);
     for (const [k, cursor] of cursors.entries()) {
       expect((from - cursor) % CHUNK_MS).toBe(0);
       expectBillingMatchesTruth(h, cursor, from, [billingKinds[k] as (typeof billingKinds)[number]]);
@@ -177,7 +181,7 @@ describe('billing backfill', () => {
     await api.close();
 
     expect(resumed.outcome).toBe('ok');
-    for (const backfill of backfills(h))
+    for (const backfill of await backfills(h))
       expect(backfill).toMatchObject({ cursorStartTime: from - 30 * DAY, doneAt: T0 });
     expectBillingMatchesTruth(h, from - 30 * DAY, T0);
   });

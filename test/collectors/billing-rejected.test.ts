@@ -113,18 +113,18 @@ describe('billing collector with a record the schema rejects', () => {
     const report = await runAt(h, billingCollector, 0, { api: spoiled.api, log: spoiled.log });
     expect(report.outcome).toBe('error');
     expect(report.error).toContain('totalAmount: expected number, received string');
-    const pods = getBackfill(h.db, { account: ACCOUNT, kind: 'pods', bucketSize: 'hour' });
+    const pods = await getBackfill(h.db, { account: ACCOUNT, kind: 'pods', bucketSize: 'hour' });
     expect(pods?.doneAt).toBeNull();
     expect(pods?.cursorStartTime).toBeGreaterThan(badStart);
     for (const kind of OTHER_KINDS) {
-      expect(getBackfill(h.db, { account: ACCOUNT, kind, bucketSize: 'hour' })?.doneAt, kind).not.toBeNull();
+      expect((await getBackfill(h.db, { account: ACCOUNT, kind, bucketSize: 'hour' }))?.doneAt, kind).not.toBeNull();
     }
     expectBillingMatchesTruth(h, T0 - 32 * DAY, T0, OTHER_KINDS);
     expectBillingMatchesTruth(h, badStart + HOUR, T0);
     expect(podBucket(h, badStart)).toBeUndefined();
 
     expect((await runAt(h, billingCollector, HOUR)).outcome).toBe('ok');
-    expect(getBackfill(h.db, { account: ACCOUNT, kind: 'pods', bucketSize: 'hour' })?.doneAt).not.toBeNull();
+    expect((await getBackfill(h.db, { account: ACCOUNT, kind: 'pods', bucketSize: 'hour' }))?.doneAt).not.toBeNull();
     expectBillingMatchesTruth(h, T0 - 32 * DAY, T0 + HOUR);
     expect(podBucket(h, badStart)?.totalAmount).toBeGreaterThan(0);
   });

@@ -277,7 +277,7 @@ describe('billing stored a slice at a time', () => {
     expect(crashed.outcome).toBe('error');
     expect(crashed.error).toContain('GET /billing/pods');
     const key = { account: 'main', kind: 'pods' as const, bucketSize: 'hour' as const };
-    expect(getBackfill(database, key)).toMatchObject({ cursorStartTime: reReadStart - CHUNK_MS, doneAt: null });
+    expect(await getBackfill(database, key)).toMatchObject({ cursorStartTime: reReadStart - CHUNK_MS, doneAt: null });
     expect(stored(database, 0, now + DAY)).toEqual(podRecords(reReadStart - CHUNK_MS, now));
 
     const seen = server.requests.length;
@@ -291,7 +291,7 @@ describe('billing stored a slice at a time', () => {
       .filter((request) => request.path === '/v2/billing/pods')
       .map((request) => request.query.get('startTime'));
     expect(podsStarts).not.toContain(new Date(reReadStart - CHUNK_MS).toISOString());
-    expect(getBackfill(database, key)?.doneAt).not.toBeNull();
+    expect((await getBackfill(database, key))?.doneAt).not.toBeNull();
     expect(stored(database, 0, now + DAY)).toEqual(podRecords(reReadStart - 3 * DAY, now).sort(byKey));
   }
 

@@ -28,7 +28,7 @@ describe('billing collector', () => {
 
     // The 502 burst at 3h30m and the malformed billing bodies at 6h fail those runs; later runs mend.
     expect(failed).toEqual([3.5 * HOUR, 6 * HOUR]);
-    const target = getBackfill(h.db, { account: ACCOUNT, kind: 'pods', bucketSize: 'hour' })?.targetStartTime;
+    const target = (await getBackfill(h.db, { account: ACCOUNT, kind: 'pods', bucketSize: 'hour' }))?.targetStartTime;
     expect(target).toBe(T0 - 2 * DAY - 30 * DAY);
     expectBillingMatchesTruth(h, target as number, T0 + 7 * HOUR);
     // Something real was compared: every kind the scenario bills has money stored.

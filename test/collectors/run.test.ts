@@ -63,8 +63,8 @@ describe('a collector run’s books', () => {
     expect(report).toMatchObject({ outcome: 'ok', rows: 7, startedAt: T0, endedAt: T0 + 900 });
 
     const reference = temp.open('reference.db');
-    const id = startRun(reference, { account: 'main', collector: 'pods', startedAt: T0 });
-    finishRun(reference, id, { endedAt: T0 + 900, outcome: 'ok', rows: 7 });
+    const id = await startRun(reference, { account: 'main', collector: 'pods', startedAt: T0 });
+    await finishRun(reference, id, { endedAt: T0 + 900, outcome: 'ok', rows: 7 });
     expect(rowsOf(database)).toEqual(rowsOf(reference));
   });
 
@@ -181,10 +181,10 @@ describe('a collector run’s real-time deadlines', () => {
 });
 
 describe('recordRun', () => {
-  it('redacts like finishRun', () => {
+  it('redacts like finishRun', async () => {
     registerSecret('rpa_RECORDRUNCANARY0123456789');
     const database = temp.open();
-    recordRun(database, {
+    await recordRun(database, {
       account: 'main',
       collector: 'billing',
       startedAt: T0,

@@ -99,40 +99,38 @@ describe('billing backfill progress', () => {
   const began = T0 + 30 * DAY;
   const target = T0;
 
-  it('resumes at the cursor after a restart instead of starting over', () => {
+  it('resumes at the cursor after a restart instead of starting over', async () => {
     const path = 'backfill.db';
     const first = temp.open(path);
-    expect(getBackfill(first, key)).toBeUndefined();
-    expect(beginBackfill(first, key, { from: began, targetStartTime: target })).toMatchObject({
+    expect(await getBackfill(first, key)).toBeUndefined();
+    expect(await beginBackfill(first, key, { from: began, targetStartTime: target })).toMatchObject({
       cursorStartTime: began,
       targetStartTime: target,
       doneAt: null,
     });
-    // Two windows stored, each with its progress in the same transaction; then a crash.
+    // Two windows stored, each followed by its progress; then a crash.
     for (const cursor of [began - 7 * DAY, began - 14 * DAY]) {
-      first.transaction(() => {
-        upsertBillingRecords(first, 'main', [podBucket('pod-a', (cursor - T0) / HOUR, 1)], began);
-        advanceBackfill(first, key, cursor);
-      });
+      upsertBillingRecords(first, 'main', [podBucket('pod-a', (cursor - T0) / HOUR, 1)], began);
+      await advanceBackfill(first, key, cursor);
     }
     first.close();
 
     const second = temp.open(path);
     // A restart asks to begin again, later and with a new target: the stored progress wins.
-    const resumed = beginBackfill(second, key, { from: began + DAY, targetStartTime: target + DAY });
+    const resumed = await beginBackfill(second, key, { from: began + DAY, targetStartTime: target + DAY });
     expect(resumed).toEqual({ ...key, cursorStartTime: began - 14 * DAY, targetStartTime: target, doneAt: null });
   });
 
-  it('moves the cursor only backwards and completes once', () => {
+  it('moves the cursor only backwards and completes once', async () => {
     const database = temp.open();
-    beginBackfill(database, key, { from: began, targetStartTime: target });
-    advanceBackfill(database, key, began - 10 * DAY);
-    advanceBackfill(database, key, began - 3 * DAY); // a replayed older step
-    expect(getBackfill(database, key)?.cursorStartTime).toBe(began - 10 * DAY);
+    await beginBackfill(database, key, { from: began, targetStartTime: target });
+    await advanceBackfill(database, key, began - 10 * DAY);
+    await advanceBackfill(database, key, began - 3 * DAY); // a replayed older step
+    expect((await getBackfill(database, key))?.cursorStartTime).toBe(began - 10 * DAY);
 
-    completeBackfill(database, key, began + HOUR);
-    completeBackfill(database, key, began + 2 * HOUR);
-    expect(getBackfill(database, key)?.doneAt).toBe(began + HOUR);
-    expect(getBackfill(database, { ...key, kind: 'clusters' })).toBeUndefined();
+    await completeBackfill(database, key, began + HOUR);
+    await completeBackfill(database, key, began + 2 * HOUR);
+    expect((await getBackfill(database, key))?.doneAt).toBe(began + HOUR);
+    expect(await getBackfill(database, { ...key, kind: 'clusters' })).toBeUndefined();
   });
 });

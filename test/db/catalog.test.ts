@@ -191,11 +191,11 @@ describe('latest GPU figures kept from the poll', () => {
 });
 
 describe('catalog descriptions', () => {
-  it('keeps the latest description of each GPU type and data center with first and last seen', () => {
+  it('keeps the latest description of each GPU type and data center with first and last seen', async () => {
     const database = temp.open();
     const gpu = { gpuTypeId: H100, name: 'H100 SXM', memoryGb: 80, pool: 'HOPPER_80', manufacturer: 'NVIDIA' };
-    upsertGpuTypes(database, 'main', [gpu], T0);
-    upsertGpuTypes(database, 'main', [{ ...gpu, name: 'H100 SXM5' }], T0 + MINUTE);
+    await upsertGpuTypes(database, 'main', [gpu], T0);
+    await upsertGpuTypes(database, 'main', [{ ...gpu, name: 'H100 SXM5' }], T0 + MINUTE);
     expect(database.sqlite.prepare('SELECT name, first_seen_at, last_seen_at FROM gpu_types').all()).toEqual([
       { name: 'H100 SXM5', first_seen_at: T0, last_seen_at: T0 + MINUTE },
     ]);
@@ -208,7 +208,7 @@ describe('catalog descriptions', () => {
       networkVolumeTypes: ['STANDARD', 'HIGH_PERFORMANCE'],
       compliance: [],
     };
-    upsertDataCenters(database, 'main', [dataCenter], T0);
+    await upsertDataCenters(database, 'main', [dataCenter], T0);
     expect(database.db.select().from(dataCenters).all()).toEqual([
       { account: 'main', ...dataCenter, firstSeenAt: T0, lastSeenAt: T0 },
     ]);

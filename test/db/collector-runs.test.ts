@@ -15,12 +15,12 @@ import { MINUTE, T0, useTempDatabases } from './support.js';
 const temp = useTempDatabases();
 
 describe('collector runs', () => {
-  it('closes the runs left open as aborted, their end unknown, once, and leaves finished ones alone', () => {
+  it('closes the runs left open as aborted, their end unknown, once, and leaves finished ones alone', async () => {
     const database = temp.open();
-    const done = startRun(database, { account: 'main', collector: 'pods', startedAt: T0 });
-    finishRun(database, done, { endedAt: T0 + 900, outcome: 'ok', rows: 3 });
-    const left = startRun(database, { account: 'main', collector: 'billing', startedAt: T0 + MINUTE });
-    const alsoLeft = startRun(database, { account: 'other', collector: 'pods', startedAt: T0 + MINUTE });
+    const done = await startRun(database, { account: 'main', collector: 'pods', startedAt: T0 });
+    await finishRun(database, done, { endedAt: T0 + 900, outcome: 'ok', rows: 3 });
+    const left = await startRun(database, { account: 'main', collector: 'billing', startedAt: T0 + MINUTE });
+    const alsoLeft = await startRun(database, { account: 'other', collector: 'pods', startedAt: T0 + MINUTE });
 
     expect(closeInterruptedRuns(database)).toBe(2);
     const byId = new Map(recentRuns(database, { limit: 10 }).map((run) => [run.id, run]));
@@ -31,9 +31,9 @@ describe('collector runs', () => {
     expect(closeInterruptedRuns(database)).toBe(0);
   });
 
-  it('records a run from start to finish and finds the last success per collector', () => {
+  it('records a run from start to finish and finds the last success per collector', async () => {
     const database = temp.open();
-    const first = startRun(database, { account: 'main', collector: 'pods', startedAt: T0 });
+    const first = await startRun(database, { account: 'main', collector: 'pods', startedAt: T0 });
     expect(recentRuns(database, { collector: 'pods', limit: 5 })).toEqual([
       {
         id: first,
@@ -47,14 +47,19 @@ describe('collector runs', () => {
         detail: null,
       },
     ]);
-    finishRun(database, first, { endedAt: T0 + 900, outcome: 'ok', rows: 42 });
+    await finishRun(database, first, { endedAt: T0 + 900, outcome: 'ok', rows: 42 });
 
-    const second = startRun(database, { account: 'main', collector: 'pods', startedAt: T0 + MINUTE });
-    finishRun(database, second, { endedAt: T0 + MINUTE + 100, outcome: 'error', rows: 0, error: 'list pods: 503' });
-    const billing = startRun(database, { account: 'main', collector: 'billing', startedAt: T0 });
-    finishRun(database, billing, { endedAt: T0 + 5000, outcome: 'no_data', rows: 0 });
-    const other = startRun(database, { account: 'other', collector: 'pods', startedAt: T0 + 2 * MINUTE });
-    finishRun(database, other, { endedAt: T0 + 2 * MINUTE + 10, outcome: 'ok', rows: 1 });
+    const second = await startRun(database, { account: 'main', collector: 'pods', startedAt: T0 + MINUTE });
+    await finishRun(database, second, {
+      endedAt: T0 + MINUTE + 100,
+      outcome: 'error',
+      rows: 0,
+      error: 'list pods: 503',
+    });
+    const billing = await startRun(database, { account: 'main', collector: 'billing', startedAt: T0 });
+    await finishRun(database, billing, { endedAt: T0 + 5000, outcome: 'no_data', rows: 0 });
+    const other = await startRun(database, { account: 'other', collector: 'pods', startedAt: T0 + 2 * MINUTE });
+    await finishRun(database, other, { endedAt: T0 + 2 * MINUTE + 10, outcome: 'ok', rows: 1 });
 
     expect(lastSuccessAt(database, 'main', 'pods')).toBe(T0 + 900);
     expect(lastSuccessAt(database, 'main', 'billing')).toBeNull();
@@ -67,7 +72,7 @@ describe('collector runs', () => {
     ]);
   });
 
-  it('finds the last success with one index seek', () => {
+  it('finds the last success with one index seek', async () => {
     const database = temp.open();
     const plan = database.sqlite
       .prepare(
@@ -80,12 +85,12 @@ describe('collector runs', () => {
     );
   });
 
-  it('never stores a registered secret in an error message', () => {
+  it('never stores a registered secret in an error message', async () => {
     const canary = 'rpa_CANARY0123456789SECRET';
     registerSecret(canary);
     const database = temp.open();
-    const id = startRun(database, { account: 'main', collector: 'pods', startedAt: T0 });
-    finishRun(database, id, {
+    const id = await startRun(database, { account: 'main', collector: 'pods', startedAt: T0 });
+    await finishRun(database, id, {
       endedAt: T0 + 1,
       outcome: 'error',
       rows: 0,
@@ -96,24 +101,24 @@ describe('collector runs', () => {
     expect(stored).toContain('[REDACTED]');
   });
 
-  it('refuses to finish a run that does not exist, and an outcome outside the vocabulary', () => {
+  it('refuses to finish a run that does not exist, and an outcome outside the vocabulary', async () => {
     const database = temp.open();
-    expect(() => finishRun(database, 999, { endedAt: T0, outcome: 'ok', rows: 0 })).toThrow(
+    await expect(finishRun(database, 999, { endedAt: T0, outcome: 'ok', rows: 0 })).rejects.toThrow(
       'finish collector run 999: no such run',
     );
-    const id = startRun(database, { account: 'main', collector: 'pods', startedAt: T0 });
-    expect(() => finishRun(database, id, { endedAt: T0, outcome: 'fine' as 'ok', rows: 0 })).toThrow(
+    const id = await startRun(database, { account: 'main', collector: 'pods', startedAt: T0 });
+    await expect(finishRun(database, id, { endedAt: T0, outcome: 'fine' as 'ok', rows: 0 })).rejects.toThrow(
       /CHECK constraint failed/,
     );
   });
 });
 
 describe('accounts', () => {
-  it('keeps the time an account was first seen', () => {
+  it('keeps the time an account was first seen', async () => {
     const database = temp.open();
-    recordAccounts(database, ['main', 'lab'], T0);
-    recordAccounts(database, ['main', 'new'], T0 + MINUTE);
-    expect(listAccounts(database)).toEqual([
+    await recordAccounts(database, ['main', 'lab'], T0);
+    await recordAccounts(database, ['main', 'new'], T0 + MINUTE);
+    expect(await listAccounts(database)).toEqual([
       { name: 'lab', firstSeenAt: T0 },
       { name: 'main', firstSeenAt: T0 },
       { name: 'new', firstSeenAt: T0 + MINUTE },

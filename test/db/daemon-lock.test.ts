@@ -66,9 +66,9 @@ describe('the daemon lock', () => {
     const config = defaultConfig([{ name: 'main', apiKey: 'unused', restBaseUrl: 'http://127.0.0.1:9/v2' }]);
     config.database.path = join(temp.dir(), 'podwarden.db');
     const clock = at(T);
-    const first = new Daemon({ config, clock, log: silentLogger() });
-    expect(() => new Daemon({ config, clock, log: silentLogger() })).toThrow(DatabaseLockedError);
+    const first = await Daemon.open({ config, clock, log: silentLogger() });
+    await expect(Daemon.open({ config, clock, log: silentLogger() })).rejects.toThrow(DatabaseLockedError);
     await first.close();
-    await new Daemon({ config, clock, log: silentLogger() }).close();
+    await (await Daemon.open({ config, clock, log: silentLogger() })).close();
   });
 });

@@ -26,10 +26,15 @@ const endpoint: EndpointInput = {
 };
 
 describe('clusters, endpoints and network volumes', () => {
-  it('tracks clusters with their Pods by status, and marks a deleted cluster gone', () => {
+  it('tracks clusters with their Pods by status, and marks a deleted cluster gone', async () => {
     const database = temp.open();
-    syncClusters(database, 'main', [clusterInput('c1', { RUNNING: 3, PROVISIONING: 1 }), clusterInput('c2', {})], T0);
-    expect(syncClusters(database, 'main', [clusterInput('c1', { RUNNING: 4 })], T0 + MINUTE)).toEqual({
+    await syncClusters(
+      database,
+      'main',
+      [clusterInput('c1', { RUNNING: 3, PROVISIONING: 1 }), clusterInput('c2', {})],
+      T0,
+    );
+    expect(await syncClusters(database, 'main', [clusterInput('c1', { RUNNING: 4 })], T0 + MINUTE)).toEqual({
       upserted: 1,
       gone: ['c2'],
     });
@@ -38,9 +43,9 @@ describe('clusters, endpoints and network volumes', () => {
     ]);
   });
 
-  it('tracks endpoints and stores their worker summaries per poll', () => {
+  it('tracks endpoints and stores their worker summaries per poll', async () => {
     const database = temp.open();
-    syncEndpoints(database, 'main', [endpoint], T0);
+    await syncEndpoints(database, 'main', [endpoint], T0);
     expect(liveEndpoints(database, 'main')).toMatchObject([{ endpointId: 'ep-1', gpuPools: ['ADA_24'], goneAt: null }]);
     const summary = { running: 1, idle: 0, initializing: 0, throttled: 0, unhealthy: 0, total: 1 };
     insertWorkerSamples(database, 'main', [
@@ -53,10 +58,10 @@ describe('clusters, endpoints and network volumes', () => {
     expect(workerSamplesBetween(database, 'main', T0 + MINUTE, T0 + 2 * MINUTE)).toEqual([
       { account: 'main', endpointId: 'ep-1', observedAt: T0 + MINUTE, ...summary, running: 0, idle: 1 },
     ]);
-    expect(syncEndpoints(database, 'main', [], T0 + 2 * MINUTE).gone).toEqual(['ep-1']);
+    expect((await syncEndpoints(database, 'main', [], T0 + 2 * MINUTE)).gone).toEqual(['ep-1']);
   });
 
-  it('tracks network volumes under the name network_volume_id', () => {
+  it('tracks network volumes under the name network_volume_id', async () => {
     const database = temp.open();
     const volume: NetworkVolumeInput = {
       networkVolumeId: 'vol-1',
@@ -65,8 +70,8 @@ describe('clusters, endpoints and network volumes', () => {
       dataCenterId: 'US-KS-2',
       type: 'STANDARD',
     };
-    syncNetworkVolumes(database, 'main', [volume], T0);
-    syncNetworkVolumes(database, 'main', [{ ...volume, sizeGb: 1000 }], T0 + MINUTE);
+    await syncNetworkVolumes(database, 'main', [volume], T0);
+    await syncNetworkVolumes(database, 'main', [{ ...volume, sizeGb: 1000 }], T0 + MINUTE);
     expect(liveNetworkVolumes(database, 'main')).toEqual([
       { account: 'main', ...volume, sizeGb: 1000, firstSeenAt: T0, lastSeenAt: T0 + MINUTE, goneAt: null },
     ]);
@@ -74,17 +79,17 @@ describe('clusters, endpoints and network volumes', () => {
 });
 
 describe('item freshness', () => {
-  it('orders a rotation never-fetched first, then stalest, and remembers across runs', () => {
+  it('orders a rotation never-fetched first, then stalest, and remembers across runs', async () => {
     const database = temp.open();
     const kind = 'endpoint-workers';
     const endpoints = ['ep-1', 'ep-2', 'ep-3', 'ep-4'];
-    expect(stalestFirst(database, 'main', kind, endpoints)).toEqual(endpoints);
+    expect(await stalestFirst(database, 'main', kind, endpoints)).toEqual(endpoints);
 
     markFetched(database, 'main', kind, ['ep-1', 'ep-2'], T0);
-    expect(stalestFirst(database, 'main', kind, endpoints)).toEqual(['ep-3', 'ep-4', 'ep-1', 'ep-2']);
+    expect(await stalestFirst(database, 'main', kind, endpoints)).toEqual(['ep-3', 'ep-4', 'ep-1', 'ep-2']);
     markFetched(database, 'main', kind, ['ep-3', 'ep-4'], T0 + MINUTE);
     markFetched(database, 'main', kind, ['ep-2'], T0 + 2 * MINUTE);
-    expect(stalestFirst(database, 'main', kind, endpoints)).toEqual(['ep-1', 'ep-3', 'ep-4', 'ep-2']);
+    expect(await stalestFirst(database, 'main', kind, endpoints)).toEqual(['ep-1', 'ep-3', 'ep-4', 'ep-2']);
 
     expect(lastFetched(database, 'main', kind)).toEqual(
       new Map([

@@ -1,11 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { type DataCenterInput, upsertDataCenters } from '../../src/db/catalog.js';
-import { type ClusterInput, syncClusters } from '../../src/db/clusters.js';
+import type { DataCenterInput } from '../../src/db/catalog.js';
+import type { ClusterInput } from '../../src/db/clusters.js';
+import { latestRows, trackedRows } from '../../src/db/latest.js';
 import type { Database } from '../../src/db/open.js';
+import { clusters, dataCenters } from '../../src/db/schema.js';
 import { seededRandom } from '../helpers/seeded-random.js';
 import { clusterInput, MINUTE, T0, useTempDatabases } from './support.js';
 
 const temp = useTempDatabases();
+// The synchronous bodies of syncClusters and upsertDataCenters: written within one transaction here.
+const syncClusters = trackedRows(clusters, 'clusterId');
+const upsertDataCenters = latestRows(dataCenters, 'dataCenterId');
 
 function cluster(clusterId: string, running: number): ClusterInput {
   return clusterInput(clusterId, { RUNNING: running });

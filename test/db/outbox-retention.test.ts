@@ -88,7 +88,7 @@ function subjects(database: Database): string[] {
 }
 
 describe('applyRetention on the email outbox', () => {
-  it('deletes old finished messages, keeps due, leased, recent and still needed ones, and the counts stay', () => {
+  it('deletes old finished messages, keeps due, leased, recent and still needed ones, and the counts stay', async () => {
     const database = temp.open();
     sent(database, 'old-sent', T0);
     sent(database, 'other-old-sent', T0);
@@ -109,7 +109,7 @@ describe('applyRetention on the email outbox', () => {
     const counts = outboxCountsByAccount(database);
     const total = outboxCounts(database);
 
-    expect(applyRetention(database, policy, NOW).emailsDeleted).toBe(5);
+    expect((await applyRetention(database, policy, NOW)).emailsDeleted).toBe(5);
     expect(subjects(database)).toEqual(['recent-sent', 'due', 'failing', 'leased', 'latest-digest', 'open-alert']);
     expect(lastDigestAt(database, 'main')).toBe(T0 - MINUTE);
     // podwarden_emails_total is a counter: deleted messages still count.
@@ -121,13 +121,13 @@ describe('applyRetention on the email outbox', () => {
     ]);
 
     // Again at the same time: nothing more to delete, nothing counted twice.
-    expect(applyRetention(database, policy, NOW).emailsDeleted).toBe(0);
+    expect((await applyRetention(database, policy, NOW)).emailsDeleted).toBe(0);
     expect(outboxCountsByAccount(database)).toEqual(counts);
   });
 });
 
 describe('applyRetention on the Alertmanager outbox', () => {
-  it('deletes rows finished before the retention and keeps rows still delivering or finished recently', () => {
+  it('deletes rows finished before the retention and keeps rows still delivering or finished recently', async () => {
     const database = temp.open();
     const deliver = (alertId: number, at: number) => {
       const row = allDeliveries(database).find((r) => r.alertId === alertId);
@@ -152,14 +152,14 @@ describe('applyRetention on the Alertmanager outbox', () => {
     deliver(resolvedRecently, NOW - HOUR);
     expect(claimDelivery(database, rowOf(leased), NOW - MINUTE, NOW + MINUTE)).toBe(true);
 
-    expect(applyRetention(database, policy, NOW).alertmanagerDeliveriesDeleted).toBe(2);
+    expect((await applyRetention(database, policy, NOW)).alertmanagerDeliveriesDeleted).toBe(2);
     expect(allDeliveries(database).map((row) => row.alertId)).toEqual([firing, resolvedRecently, leased]);
-    expect(applyRetention(database, policy, NOW).alertmanagerDeliveriesDeleted).toBe(0);
+    expect((await applyRetention(database, policy, NOW)).alertmanagerDeliveriesDeleted).toBe(0);
   });
 });
 
 describe('applyRetention on a channel of its own', () => {
-  it("deletes another channel's old finished rows as it does email's and Alertmanager's, counted per channel", () => {
+  it("deletes another channel's old finished rows as it does email's and Alertmanager's, counted per channel", async () => {
     const database = temp.open();
     const emailTotals = outboxCounts(database);
     const queue = (name: string, createdAt: number, alertId?: number) =>
@@ -184,7 +184,7 @@ describe('applyRetention on a channel of its own', () => {
     const episode = queue('episode', T0, alert(database, 'w', T0 + HOUR));
     recordClosed(database, episode, T0 + HOUR, 'resolved');
 
-    applyRetention(database, policy, NOW);
+    await applyRetention(database, policy, NOW);
     expect(rowsOf(database, ['webhook']).map((row) => row.groupKey)).toEqual(['group:recent', 'group:due']);
     expect(
       database.sqlite.prepare("SELECT account, sent, abandoned FROM outbox_pruned WHERE channel = 'webhook'").all(),

@@ -67,11 +67,11 @@ function rollups(database: Database, table: 'pod_samples_5m' | 'pod_samples_1h',
 }
 
 describe('applyRetention', () => {
-  it('rolls whole hours older than the raw retention into 5m and 1h buckets, then deletes them', () => {
+  it('rolls whole hours older than the raw retention into 5m and 1h buckets, then deletes them', async () => {
     const database = temp.open();
     seed(database);
     // Raw cutoff: 2h30m - 1h = 1h30m, aligned down to the hour: T0 + 1h.
-    const result = applyRetention(database, policy, T0 + 2 * HOUR + 30 * MINUTE);
+    const result = await applyRetention(database, policy, T0 + 2 * HOUR + 30 * MINUTE);
     expect(result).toEqual({ ...nothing, rolled5m: 12 + 12 + 1, rolled1h: 3, rawSamplesDeleted: 60 + 60 + 1 });
 
     const remaining = database.sqlite.prepare('SELECT min(observed_at) AS first, count(*) AS n FROM pod_samples').get();
@@ -114,26 +114,26 @@ describe('applyRetention', () => {
     });
   });
 
-  it('is idempotent: a second run at the same time changes nothing', () => {
+  it('is idempotent: a second run at the same time changes nothing', async () => {
     const database = temp.open();
     seed(database);
     const now = T0 + 2 * HOUR + 30 * MINUTE;
-    applyRetention(database, policy, now);
+    await applyRetention(database, policy, now);
     const before = database.sqlite.prepare('SELECT * FROM pod_samples_5m UNION ALL SELECT * FROM pod_samples_1h').all();
-    expect(applyRetention(database, policy, now)).toEqual(nothing);
+    expect(await applyRetention(database, policy, now)).toEqual(nothing);
     expect(
       database.sqlite.prepare('SELECT * FROM pod_samples_5m UNION ALL SELECT * FROM pod_samples_1h').all(),
     ).toEqual(before);
   });
 
-  it('merges a late sample into the buckets already rolled', () => {
+  it('merges a late sample into the buckets already rolled', async () => {
     const database = temp.open();
     seed(database);
     const now = T0 + 2 * HOUR + 30 * MINUTE;
-    applyRetention(database, policy, now);
+    await applyRetention(database, policy, now);
     insertPodSamples(database, 'main', [sample('gpu', T0 + 30_000, { gpuUtil: [100], gpuMemoryUtil: [90] })]);
 
-    expect(applyRetention(database, policy, now)).toEqual({
+    expect(await applyRetention(database, policy, now)).toEqual({
       ...nothing,
       rolled5m: 1,
       rolled1h: 1,
@@ -150,10 +150,10 @@ describe('applyRetention', () => {
     expect(hour?.avg_gpu_memory_util).toBeCloseTo((55 * 30 + 90) / 56, 10);
   });
 
-  it('drops rollups older than the rollup retention and worker samples older than the raw retention', () => {
+  it('drops rollups older than the rollup retention and worker samples older than the raw retention', async () => {
     const database = temp.open();
     seed(database);
-    applyRetention(database, policy, T0 + 2 * HOUR + 30 * MINUTE);
+    await applyRetention(database, policy, T0 + 2 * HOUR + 30 * MINUTE);
     insertWorkerSamples(database, 'main', [
       {
         endpointId: 'ep-1',
@@ -177,7 +177,7 @@ describe('applyRetention', () => {
       },
     ]);
     // A day later: rollups that start before T0 + 10 min go, the rest of the raw samples are rolled.
-    const result = applyRetention(database, policy, T0 + DAY + 10 * MINUTE);
+    const result = await applyRetention(database, policy, T0 + DAY + 10 * MINUTE);
     expect(result).toMatchObject({
       rawSamplesDeleted: 120,
       rollups5mDeleted: 2 + 2 + 1,
@@ -191,7 +191,7 @@ describe('applyRetention', () => {
     ]);
   });
 
-  it('keeps each rollup level for its own retention: 5-minute buckets go first, hourly ones stay', () => {
+  it('keeps each rollup level for its own retention: 5-minute buckets go first, hourly ones stay', async () => {
     const database = temp.open();
     seed(database);
     const levels = {
@@ -202,7 +202,7 @@ describe('applyRetention', () => {
       outboxMs: DAY,
     };
     // Raw cutoff T0 + 3h: both hours are rolled. 5-minute buckets before T0 + 1h10m are dropped.
-    const result = applyRetention(database, levels, T0 + 4 * HOUR + 10 * MINUTE);
+    const result = await applyRetention(database, levels, T0 + 4 * HOUR + 10 * MINUTE);
     expect(result).toEqual({
       ...nothing,
       rolled5m: 24 + 24 + 1,
@@ -216,29 +216,29 @@ describe('applyRetention', () => {
     expect(rollups(database, 'pod_samples_1h', 'cpu')).toHaveLength(2);
 
     // A day later the hourly level goes too, and nothing is left to roll or drop twice.
-    expect(applyRetention(database, levels, T0 + DAY + 2 * HOUR)).toEqual({
+    expect(await applyRetention(database, levels, T0 + DAY + 2 * HOUR)).toEqual({
       ...nothing,
       rollups5mDeleted: 10 + 10,
       rollups1hDeleted: 2 + 2 + 1,
     });
-    expect(applyRetention(database, levels, T0 + DAY + 2 * HOUR)).toEqual(nothing);
+    expect(await applyRetention(database, levels, T0 + DAY + 2 * HOUR)).toEqual(nothing);
   });
 
-  it('prunes old collector runs but keeps each collector’s last success and runs in flight', () => {
+  it('prunes old collector runs but keeps each collector’s last success and runs in flight', async () => {
     const database = temp.open();
-    const run = (collector: string, at: number, outcome: 'ok' | 'error' | null) => {
-      const id = startRun(database, { account: 'main', collector, startedAt: at });
-      if (outcome) finishRun(database, id, { endedAt: at + 1000, outcome, rows: 1 });
+    const run = async (collector: string, at: number, outcome: 'ok' | 'error' | null) => {
+      const id = await startRun(database, { account: 'main', collector, startedAt: at });
+      if (outcome) await finishRun(database, id, { endedAt: at + 1000, outcome, rows: 1 });
       return id;
     };
-    run('pods', T0, 'ok');
-    run('pods', T0 + MINUTE, 'ok');
-    run('pods', T0 + 2 * MINUTE, 'error');
-    run('billing', T0, 'ok');
-    run('billing', T0 + 3 * HOUR, 'ok');
-    run('catalog', T0, null);
+    await run('pods', T0, 'ok');
+    await run('pods', T0 + MINUTE, 'ok');
+    await run('pods', T0 + 2 * MINUTE, 'error');
+    await run('billing', T0, 'ok');
+    await run('billing', T0 + 3 * HOUR, 'ok');
+    await run('catalog', T0, null);
 
-    const result = applyRetention(database, policy, T0 + 3 * HOUR + MINUTE);
+    const result = await applyRetention(database, policy, T0 + 3 * HOUR + MINUTE);
     expect(result.collectorRunsDeleted).toBe(3);
     expect(lastSuccessAt(database, 'main', 'pods')).toBe(T0 + MINUTE + 1000);
     expect(database.sqlite.prepare('SELECT collector, started_at FROM collector_runs ORDER BY id').all()).toEqual([

@@ -46,7 +46,7 @@ function random(seed: number): () => number {
 }
 
 describe('the tick snapshot without the samples of busy Pods', () => {
-  it('leaves out Pods busy by every rule, and every Pod gets the verdict and evidence of the whole window', () => {
+  it('leaves out Pods busy by every rule, and every Pod gets the verdict and evidence of the whole window', async () => {
     const database = temp.open();
     const config = defaultConfig([{ name: ACCOUNT, apiKey: 'key' }]);
     const base = config.idle.rules[0];
@@ -91,7 +91,7 @@ describe('the tick snapshot without the samples of busy Pods', () => {
     openEpisode(database, { account: ACCOUNT, podId: 'pod-001', startedAt: T0, rule: 'strict' });
 
     const window = snapshotWindow(config, now);
-    const snapshot = readAccountSnapshot(database, ACCOUNT, window);
+    const snapshot = await readAccountSnapshot(database, ACCOUNT, window);
     const whole = sampleWindow(database, ACCOUNT, window.samplesFrom, now);
     expect(snapshot.busy.size).toBeGreaterThan(0);
     expect(snapshot.busy.has('pod-000')).toBe(false);

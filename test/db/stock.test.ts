@@ -17,21 +17,28 @@ function h100(overrides: Partial<GpuStockInput> = {}): GpuStockInput {
 }
 
 describe('gpu stock history', () => {
-  it('adds a row only when a figure changes; unchanged polls move last_seen_at', () => {
+  it('adds a row only when a figure changes; unchanged polls move last_seen_at', async () => {
     const db = temp.open();
-    expect(recordGpuStock(db, 'main', [h100()], T0)).toEqual({ changed: 1, unchanged: 0 });
-    expect(recordGpuStock(db, 'main', [h100()], T0 + 5 * MINUTE)).toEqual({ changed: 0, unchanged: 1 });
-    expect(recordGpuStock(db, 'main', [h100({ availableGpuCounts: [1, 2] })], T0 + 10 * MINUTE).changed).toBe(1);
-    expect(recordGpuStock(db, 'main', [h100({ availableGpuCounts: [1, 2] })], T0 + 15 * MINUTE).changed).toBe(0);
+    expect(await recordGpuStock(db, 'main', [h100()], T0)).toEqual({ changed: 1, unchanged: 0 });
+    expect(await recordGpuStock(db, 'main', [h100()], T0 + 5 * MINUTE)).toEqual({ changed: 0, unchanged: 1 });
+    expect((await recordGpuStock(db, 'main', [h100({ availableGpuCounts: [1, 2] })], T0 + 10 * MINUTE)).changed).toBe(
+      1,
+    );
+    expect((await recordGpuStock(db, 'main', [h100({ availableGpuCounts: [1, 2] })], T0 + 15 * MINUTE)).changed).toBe(
+      0,
+    );
     expect(
-      recordGpuStock(db, 'main', [h100({ availableGpuCounts: [1, 2], stockStatus: null })], T0 + 20 * MINUTE).changed,
+      (await recordGpuStock(db, 'main', [h100({ availableGpuCounts: [1, 2], stockStatus: null })], T0 + 20 * MINUTE))
+        .changed,
     ).toBe(1);
     expect(
-      recordGpuStock(
-        db,
-        'main',
-        [h100({ availableGpuCounts: [1, 2], stockStatus: null, uninterruptablePrice: 3.19 })],
-        T0 + 25 * MINUTE,
+      (
+        await recordGpuStock(
+          db,
+          'main',
+          [h100({ availableGpuCounts: [1, 2], stockStatus: null, uninterruptablePrice: 3.19 })],
+          T0 + 25 * MINUTE,
+        )
       ).changed,
     ).toBe(1);
 
@@ -46,11 +53,11 @@ describe('gpu stock history', () => {
     ]);
   });
 
-  it('keeps clouds and accounts apart, and lists the latest figures of each', () => {
+  it('keeps clouds and accounts apart, and lists the latest figures of each', async () => {
     const db = temp.open();
-    recordGpuStock(db, 'main', [h100(), h100({ cloud: 'COMMUNITY', stockStatus: 'Low' })], T0);
-    recordGpuStock(db, 'main', [h100({ stockStatus: 'Medium' })], T0 + MINUTE);
-    recordGpuStock(db, 'other', [h100({ stockStatus: 'None', availableGpuCounts: [] })], T0);
+    await recordGpuStock(db, 'main', [h100(), h100({ cloud: 'COMMUNITY', stockStatus: 'Low' })], T0);
+    await recordGpuStock(db, 'main', [h100({ stockStatus: 'Medium' })], T0 + MINUTE);
+    await recordGpuStock(db, 'other', [h100({ stockStatus: 'None', availableGpuCounts: [] })], T0);
 
     expect(latestGpuStock(db, 'main').map((row) => [row.cloud, row.stockStatus, row.sinceAt - T0])).toEqual([
       ['COMMUNITY', 'Low', 0],
@@ -65,7 +72,7 @@ describe('gpu stock history', () => {
     expect(latestGpuStock(db, 'main')).toStrictEqual([newest('COMMUNITY'), newest('SECURE')]);
   });
 
-  it('lists what each poll leaves, whichever connection wrote it', () => {
+  it('lists what each poll leaves, whichever connection wrote it', async () => {
     const db = temp.open('kept.db');
     const other = temp.open('kept.db');
     const fresh = (database: typeof db) =>
@@ -76,15 +83,17 @@ describe('gpu stock history', () => {
     const statuses = ['High', 'High', 'Low', 'High', 'None'];
     for (const [step, stockStatus] of statuses.entries()) {
       const writer = step === 3 ? other : db;
-      recordGpuStock(writer, 'main', [h100({ stockStatus }), h100({ cloud: 'COMMUNITY' })], T0 + step * MINUTE);
+      await recordGpuStock(writer, 'main', [h100({ stockStatus }), h100({ cloud: 'COMMUNITY' })], T0 + step * MINUTE);
       const kept = latestGpuStock(db, 'main');
       expect(kept, `poll ${step}`).toStrictEqual(fresh(db));
     }
     expect(latestGpuStock(other, 'main')).toStrictEqual(fresh(other));
   });
 
-  it('rejects a cloud other than SECURE or COMMUNITY', () => {
+  it('rejects a cloud other than SECURE or COMMUNITY', async () => {
     const db = temp.open();
-    expect(() => recordGpuStock(db, 'main', [h100({ cloud: 'SPOT' as never })], T0)).toThrow(/CHECK constraint/);
+    await expect(recordGpuStock(db, 'main', [h100({ cloud: 'SPOT' as never })], T0)).rejects.toThrow(
+      /CHECK constraint/,
+    );
   });
 });

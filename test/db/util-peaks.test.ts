@@ -77,7 +77,7 @@ function sample(podId: string, observedAt: number, next: () => number): PodSampl
 }
 
 describe('pod_util_peaks', () => {
-  it('equals a fresh computation from pod_samples after samples in order, out of order, re-sent, and after retention', () => {
+  it('equals a fresh computation from pod_samples after samples in order, out of order, re-sent, and after retention', async () => {
     const database = temp.open();
     const next = random(26);
     const latest = new Map(PODS.map((podId) => [podId, T0]));
@@ -117,7 +117,7 @@ describe('pod_util_peaks', () => {
         usedLinksMs: DAY,
         outboxMs: DAY,
       };
-      applyRetention(database, policy, now);
+      await applyRetention(database, policy, now);
       expect(kept(database), `after retention of ${rawSamplesMs} ms`).toEqual(expected(database));
     }
     insertPodSamples(database, ACCOUNT, [sample('p1', now - HOUR, next), sample('p2', now, next)]);
@@ -127,7 +127,7 @@ describe('pod_util_peaks', () => {
     expect(kept(database)).toEqual(before);
   });
 
-  it('follows a re-sent sample that lowers no figure without reading the Pod history again', () => {
+  it('follows a re-sent sample that lowers no figure without reading the Pod history again', async () => {
     const path = join(temp.dir(), 'traced.db');
     openDatabase(path).close();
     const statements: string[] = [];
@@ -152,7 +152,7 @@ describe('pod_util_peaks', () => {
     database.close();
   });
 
-  it('is filled from the stored samples by its migration', () => {
+  it('is filled from the stored samples by its migration', async () => {
     const old = temp.open('upgrade.db', { migrationsFolder: migrationsBefore(temp.dir(), '0025_pod_util_peaks') });
     const insert = old.sqlite.prepare(
       'INSERT INTO pod_samples (account, pod_id, observed_at, known, max_gpu_util) VALUES (?, ?, ?, ?, ?)',
@@ -179,7 +179,7 @@ describe('pod_util_peaks', () => {
     expect(busiestSince(upgraded, 'other', T0)).toEqual(new Map([['p1', { maxGpuUtil: 50, latestKnownAt: T0 }]]));
   });
 
-  it('gives each Pod the busiest known figure from a time on, and when its latest known sample was taken', () => {
+  it('gives each Pod the busiest known figure from a time on, and when its latest known sample was taken', async () => {
     const database = temp.open();
     const known = (podId: string, at: number, util: number[] | null): PodSampleInput => ({
       podId,

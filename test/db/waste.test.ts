@@ -37,7 +37,7 @@ const sorted = (activity: readonly EndpointActivity[]) =>
   [...activity].sort((a, b) => a.endpointId.localeCompare(b.endpointId));
 
 describe('endpoint activity', () => {
-  it('agrees with the samples as the start moves and as samples land', () => {
+  it('agrees with the samples as the start moves and as samples land', async () => {
     const database = temp.open();
     // Two endpoints polled every 5 minutes; ep-b is busy in its third hour only.
     for (let at = T0; at < T0 + 6 * HOUR; at += 5 * MINUTE) {
@@ -66,7 +66,7 @@ describe('endpoint activity', () => {
     expect(sorted(written)).toEqual(fromSamples(database, T0 + 5 * HOUR));
   });
 
-  it('follows retention deleting the samples it read, and a write by another connection', () => {
+  it('follows retention deleting the samples it read, and a write by another connection', async () => {
     const database = temp.open();
     for (let at = T0; at < T0 + DAY; at += HOUR) insertWorkerSamples(database, 'main', [endpointSample('ep-a', at, 1)]);
     const from = T0 + 2 * HOUR;
@@ -78,7 +78,7 @@ describe('endpoint activity', () => {
       usedLinksMs: DAY,
       outboxMs: DAY,
     };
-    expect(applyRetention(database, policy, T0 + DAY).workerSamplesDeleted).toBe(12);
+    expect((await applyRetention(database, policy, T0 + DAY)).workerSamplesDeleted).toBe(12);
     expect(endpointActivity(database, 'main', from)).toEqual(fromSamples(database, from));
     expect(endpointActivity(database, 'main', from)[0]?.firstAt).toBe(T0 + 12 * HOUR);
     const other = temp.open();
@@ -90,7 +90,7 @@ describe('endpoint activity', () => {
     ).toEqual(['ep-a', 'ep-c']);
   });
 
-  it('finds nothing in an empty window until a sample lands', () => {
+  it('finds nothing in an empty window until a sample lands', async () => {
     const database = temp.open();
     expect(endpointActivity(database, 'main', T0)).toEqual([]);
     insertWorkerSamples(database, 'main', [endpointSample('ep-a', T0 + HOUR, 0)]);
@@ -107,7 +107,7 @@ const RETAINED: Omit<RetentionPolicy, 'rawSamplesMs'> = {
 };
 
 describe('endpoint_activity, the fold of the worker samples', () => {
-  it('answers as the samples do through random inserts, rewrites, deletes and retention', () => {
+  it('answers as the samples do through random inserts, rewrites, deletes and retention', async () => {
     const database = temp.open();
     const next = seededRandom(11);
     const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
@@ -144,7 +144,7 @@ describe('endpoint_activity, the fold of the worker samples', () => {
           )
           .run(endpointId, endpointId);
       } else {
-        applyRetention(database, { rawSamplesMs: Math.floor(next() * 6) * HOUR + HOUR, ...RETAINED }, now);
+        await applyRetention(database, { rawSamplesMs: Math.floor(next() * 6) * HOUR + HOUR, ...RETAINED }, now);
       }
       const counts = database.sqlite
         .prepare(
@@ -169,7 +169,7 @@ describe('endpoint_activity, the fold of the worker samples', () => {
     expect(checks.busyLost).toBeGreaterThan(0);
   });
 
-  it('is read from the fold and a quarter hour of samples, not from the whole window', () => {
+  it('is read from the fold and a quarter hour of samples, not from the whole window', async () => {
     const database = temp.open();
     const plan = database.sqlite
       .prepare(
@@ -192,7 +192,7 @@ describe('endpoint_activity, the fold of the worker samples', () => {
     expect(details).toMatch(/SEARCH a USING .*INDEX .*\(account=\?\)/);
   });
 
-  it('is folded from the samples an older podwarden stored', () => {
+  it('is folded from the samples an older podwarden stored', async () => {
     const old = temp.open('older.db', { migrationsFolder: migrationsBefore(temp.dir(), '0020_endpoint_activity') });
     for (let at = T0; at < T0 + 3 * HOUR; at += 5 * MINUTE) {
       insertWorkerSamples(old, 'main', [
@@ -229,7 +229,7 @@ function computeFromBuckets(database: Database, since: number): Map<string, numb
 }
 
 describe('last compute of stopped Pods', () => {
-  it('agrees with the buckets as the start moves and as billing is written', () => {
+  it('agrees with the buckets as the start moves and as billing is written', async () => {
     const database = temp.open();
     const pods = ['pod-a', 'pod-b', 'pod-c'];
     // Three days: pod-a runs its first 30 hours, pod-b every fifth hour, pod-c never.

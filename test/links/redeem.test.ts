@@ -134,7 +134,7 @@ describe('a keep-running link', () => {
     expect(stopped).not.toContain('nb');
   });
 
-  it('refuses forged, altered, cut, expired, other-subject and stale tokens with the reason, changing nothing', () => {
+  it('refuses forged, altered, cut, expired, other-subject and stale tokens with the reason, changing nothing', async () => {
     const good = signLink(secret, keepRunning());
     const [payload, signature] = good.split('.') as [string, string];
     const flip = (text: string, i: number) => text.slice(0, i) + (text[i] === 'A' ? 'B' : 'A') + text.slice(i + 1);
@@ -183,7 +183,7 @@ describe('a keep-running link', () => {
     );
   });
 
-  it('names the day of an end that is not today', () => {
+  it('names the day of an end that is not today', async () => {
     const tomorrow9 = at('33h');
     const token = signLink(
       secret,
@@ -195,7 +195,7 @@ describe('a keep-running link', () => {
     });
   });
 
-  it('never shortens a longer snooze made meanwhile, and is used up all the same', () => {
+  it('never shortens a longer snooze made meanwhile, and is used up all the same', async () => {
     const eight = redeemLink(
       world.h.db,
       secret,
@@ -262,7 +262,7 @@ describe('a silence link', () => {
   });
   const target = { action: 'silence', account: 'sim', subject: 'idle/sim/nb' } as const;
 
-  it('silences the alert by its identity, recorded as from an emailed link', () => {
+  it('silences the alert by its identity, recorded as from an emailed link', async () => {
     const token = signLink(secret, silenceClaims());
     expect(checkLink(world.h.db, secret, token, target, at('1h'))).toMatchObject({
       ok: true,
@@ -294,7 +294,7 @@ describe('a silence link', () => {
     });
   });
 
-  it('is gone once the alert resolved', () => {
+  it('is gone once the alert resolved', async () => {
     markAlertResolved(world.h.db, alert.id, at('50m'));
     const token = signLink(secret, silenceClaims());
     const before = state();
@@ -307,7 +307,7 @@ describe('a silence link', () => {
 });
 
 describe("the status page's own forms", () => {
-  it('snooze and silence with source status page, shown among the held decisions', () => {
+  it('snooze and silence with source status page, shown among the held decisions', async () => {
     snoozeFromConsole(world.h.db, { account: 'sim', podId: 'nb', until: at('3h'), by: 'session' }, at('1h'));
     expect(
       silenceFromConsole(world.h.db, { alertKey: 'no-such-alert', until: at('3h'), by: 'session' }, at('1h')),
@@ -339,7 +339,7 @@ describe("the status page's own forms", () => {
 });
 
 describe('csrf values', () => {
-  it('match only their purpose and binding under the same secret', () => {
+  it('match only their purpose and binding under the same secret', async () => {
     const value = csrfFor(secret, 'link', 'token-1');
     expect(csrfMatches(secret, 'link', 'token-1', value)).toBe(true);
     expect(csrfMatches(secret, 'link', 'token-2', value)).toBe(false);
@@ -350,7 +350,7 @@ describe('csrf values', () => {
 });
 
 describe('the daily retention pass', () => {
-  it('keeps the nonce of a link still within its life, so it stays refused as used, and drops old ones', () => {
+  it('keeps the nonce of a link still within its life, so it stays refused as used, and drops old ones', async () => {
     const token = signLink(secret, keepRunning());
     expect(redeemLink(world.h.db, secret, token, NB, at('50m')).ok).toBe(true);
     const linkExpiryMs = world.h.config.http.linkExpiryMs;
@@ -359,7 +359,7 @@ describe('the daily retention pass', () => {
 
     // Just before the link expires, the longest a still-valid link's nonce can be needed.
     const late = at('45m') + linkExpiryMs - 1;
-    expect(applyRetention(world.h.db, retentionPolicy(world.h.config), late).usedLinksDeleted).toBe(1);
+    expect((await applyRetention(world.h.db, retentionPolicy(world.h.config), late)).usedLinksDeleted).toBe(1);
 
     expect(state().used.map((row) => row.nonce)).toEqual(['nonce-0001']);
     expect(checkLink(world.h.db, secret, token, NB, late)).toEqual({

@@ -289,7 +289,7 @@ describe('metrics of budgets, idle Pods, stops and alerts', () => {
     const other = openDatabase(h.config.database.path);
     const now = h.clock.now();
     try {
-      recordRun(other, {
+      await recordRun(other, {
         account: 'sim',
         collector: 'pods',
         startedAt: now - 1_000,

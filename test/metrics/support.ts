@@ -26,7 +26,7 @@ export async function startDaemonHarness(
   options: Pick<DaemonOptions, 'commandLine'> = {},
 ): Promise<DaemonHarness> {
   const harness = await startHarness(scenario, tune);
-  const daemon = new Daemon({
+  const daemon = await Daemon.open({
     ...options,
     config: harness.config,
     clock: harness.clock,
@@ -152,7 +152,7 @@ export async function exposedMetrics(): Promise<Array<{ name: string; type: stri
   const dir = mkdtempSync(join(tmpdir(), 'podwarden-names-'));
   const config = defaultConfig([{ name: 'main', apiKey: 'unused', restBaseUrl: 'http://127.0.0.1:9/v2' }]);
   config.database.path = join(dir, 'podwarden.db');
-  const daemon = new Daemon({ config, clock: new RealClock(), log: silentLogger() });
+  const daemon = await Daemon.open({ config, clock: new RealClock(), log: silentLogger() });
   // As `podwarden run` makes them: with a configuration file to reload, and its two metrics.
   const reloads = () => ({ successful: true, lastSuccessAt: 0 });
   const metrics = createMetrics({ source: daemon, config, clock: new RealClock(), reloads });

@@ -26,7 +26,7 @@ function config(budgets: unknown[]): Config {
  * November so far: train-a $2/h and train-b $1/h all along; notebook $0.50/h on 1 Nov, stopped
  * since with a 50 GB volume; a network volume at $0.10/h. October's spend must not count.
  */
-function november(database: Database, history = true): void {
+async function november(database: Database, history = true): Promise<void> {
   billHourly(database, 'pods', 'train-a', 2, NOV1 - DAY, BILLED_TO);
   billHourly(database, 'pods', 'train-b', 1, NOV1, BILLED_TO);
   billHourly(database, 'pods', 'notebook', 0.5, NOV1, NOV1 + DAY);
@@ -43,9 +43,9 @@ function november(database: Database, history = true): void {
     ],
     NOW,
   );
-  storeVolumes(database, [volume({ networkVolumeId: 'vol-1', name: 'datasets' })], NOW);
+  await storeVolumes(database, [volume({ networkVolumeId: 'vol-1', name: 'datasets' })], NOW);
   if (history)
-    historyFrom(database, NOV1 - 30 * DAY, [
+    await historyFrom(database, NOV1 - 30 * DAY, [
       'account',
       'pods',
       'network_volumes',
@@ -64,9 +64,9 @@ const unbilled = {
 };
 
 describe('budgetStatus', () => {
-  it('reads the whole account from /billing, adds unbilled spend, and never counts a kind twice', () => {
+  it('reads the whole account from /billing, adds unbilled spend, and never counts a kind twice', async () => {
     const database = databases.open();
-    november(database);
+    await november(database);
     const [status] = budgetStatus(database, config([{ name: 'all-in', amount: 1000 }]), NOW);
     expect(status?.period).toMatchObject({ startMs: NOV1, label: '2026-11' });
     expect(status?.actual).toBeCloseTo(24 * 3.6 + 216 * 3.1, 6);
@@ -85,9 +85,9 @@ describe('budgetStatus', () => {
     ]);
   });
 
-  it('reads one kind of spend, or the Pods chosen by id or name pattern', () => {
+  it('reads one kind of spend, or the Pods chosen by id or name pattern', async () => {
     const database = databases.open();
-    november(database);
+    await november(database);
     const statuses = budgetStatus(
       database,
       config([
@@ -109,13 +109,13 @@ describe('budgetStatus', () => {
     expect(statuses[2]?.live).toBeCloseTo(12 + unbilled.notebook, 6);
   });
 
-  it('gives no forecast until the burn rate rests on enough history', () => {
+  it('gives no forecast until the burn rate rests on enough history', async () => {
     const database = databases.open();
-    november(database, false);
+    await november(database, false);
     const [unknown] = budgetStatus(database, config([{ name: 'b', amount: 1000 }]), NOW);
     expect(unknown?.forecast).toBeNull();
     expect(unknown?.live).toBeGreaterThan(756);
-    historyFrom(database, NOW - 2 * HOUR, ['account']);
+    await historyFrom(database, NOW - 2 * HOUR, ['account']);
     const [short] = budgetStatus(database, config([{ name: 'b', amount: 1000 }]), NOW);
     expect(short?.forecast).toBeNull();
     const [enough] = budgetStatus(database, config([{ name: 'b', amount: 1000, forecastMinHistory: '1h' }]), NOW);
@@ -124,9 +124,9 @@ describe('budgetStatus', () => {
 });
 
 describe('budgetFindings', () => {
-  it('alerts spend (billed and live, one alert) and the forecast at each threshold reached, saying how much, when it runs out and what drives it', () => {
+  it('alerts spend (billed and live, one alert) and the forecast at each threshold reached, saying how much, when it runs out and what drives it', async () => {
     const database = databases.open();
-    november(database);
+    await november(database);
     const [status] = budgetStatus(
       database,
       config([{ name: 'all-in', amount: 1000, recipients: ['cfo@example.com'] }]),
@@ -174,9 +174,9 @@ describe('budgetFindings', () => {
     expect(findings[3]?.severity).toBe('critical');
   });
 
-  it('alerts only the figures the budget asks for', () => {
+  it('alerts only the figures the budget asks for', async () => {
     const database = databases.open();
-    november(database);
+    await november(database);
     const [status] = budgetStatus(
       database,
       config([{ name: 'b', amount: 1000, figures: ['live'], thresholds: [75, 76] }]),
@@ -188,9 +188,9 @@ describe('budgetFindings', () => {
     ]);
   });
 
-  it('fires a threshold when the first configured figure reaches it, and says which have', () => {
+  it('fires a threshold when the first configured figure reaches it, and says which have', async () => {
     const database = databases.open();
-    november(database);
+    await november(database);
     const [status] = budgetStatus(database, config([{ name: 'b', amount: 1000, thresholds: [75.8] }]), NOW);
     if (!status) throw new Error('no status');
     // Billed $756.00 has not reached $758 yet; live, with what is not billed yet, has.

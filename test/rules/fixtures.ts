@@ -40,8 +40,8 @@ export function storePods(database: Database, pods: PodInput[], now: number): vo
   syncPods(database, ACCOUNT, pods, now);
 }
 
-export function storeVolumes(database: Database, volumes: NetworkVolumeInput[], now: number): void {
-  syncNetworkVolumes(database, ACCOUNT, volumes, now);
+export async function storeVolumes(database: Database, volumes: NetworkVolumeInput[], now: number): Promise<void> {
+  await syncNetworkVolumes(database, ACCOUNT, volumes, now);
 }
 
 /**
@@ -78,8 +78,12 @@ export function billHourly(
 }
 
 /** Billing history is known from `since` for these kinds (as after a finished backfill). */
-export function historyFrom(database: Database, since: number, kinds: BillingKind[]): void {
+export async function historyFrom(database: Database, since: number, kinds: BillingKind[]): Promise<void> {
   for (const kind of kinds) {
-    beginBackfill(database, { account: ACCOUNT, kind, bucketSize: 'hour' }, { from: since, targetStartTime: since });
+    await beginBackfill(
+      database,
+      { account: ACCOUNT, kind, bucketSize: 'hour' },
+      { from: since, targetStartTime: since },
+    );
   }
 }

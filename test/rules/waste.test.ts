@@ -8,8 +8,8 @@ import { wasteFindings as wasteRule } from '../../src/rules/waste.js';
 import { readSnapshots } from '../../src/tick/run.js';
 
 /** The waste rule on a snapshot of the database at `now`, as a tick reads it. */
-function wasteFindings(database: Database, config: Config, now: number) {
-  return wasteRule(readSnapshots(database, { config }, now), config, now);
+async function wasteFindings(database: Database, config: Config, now: number) {
+  return wasteRule(await readSnapshots(database, { config }, now), config, now);
 }
 
 import { endpointInput, useTempDatabases } from '../db/support.js';
@@ -34,9 +34,9 @@ const summary = (observedAt: number, running: number, idle: number) => ({
 });
 
 describe('waste', () => {
-  it('finds endpoints whose minimum workers have had no work for hours, with their cost per day', () => {
+  it('finds endpoints whose minimum workers have had no work for hours, with their cost per day', async () => {
     const database = databases.open();
-    syncEndpoints(
+    await syncEndpoints(
       database,
       ACCOUNT,
       [endpointInput('ep-idle'), endpointInput('ep-busy'), endpointInput('ep-zero', 0)],
@@ -51,7 +51,7 @@ describe('waste', () => {
     for (const { endpointId, ...sample } of samples)
       insertWorkerSamples(database, ACCOUNT, [{ endpointId, ...sample }]);
     billHourly(database, 'serverless', 'ep-idle', 0.69, NOW - 12 * HOUR, NOW);
-    const findings = wasteFindings(database, config(), NOW);
+    const findings = await wasteFindings(database, config(), NOW);
     expect(findings.map((f) => [f.key, f.summary])).toEqual([
       [
         'waste:sim:endpoint-idle:ep-idle',
@@ -67,9 +67,9 @@ describe('waste', () => {
     expect(findings[0]?.details.costPerDay).toBe(16.56);
   });
 
-  it('finds network volumes no Pod has mounted for days, with their cost per month', () => {
+  it('finds network volumes no Pod has mounted for days, with their cost per month', async () => {
     const database = databases.open();
-    storeVolumes(
+    await storeVolumes(
       database,
       [
         volume({ networkVolumeId: 'vol-left', name: 'old-data', sizeGb: 500 }),
@@ -82,7 +82,7 @@ describe('waste', () => {
     storePods(database, [pod({ podId: 'p-old', networkVolumeId: 'vol-left' })], NOW - 9 * DAY);
     storePods(database, [], NOW - 8 * DAY);
     storePods(database, [pod({ podId: 'p-live', status: 'EXITED', networkVolumeId: 'vol-used' })], NOW);
-    storeVolumes(
+    await storeVolumes(
       database,
       [
         volume({ networkVolumeId: 'vol-left', name: 'old-data', sizeGb: 500 }),
@@ -94,7 +94,7 @@ describe('waste', () => {
     );
     // Billing knows vol-left's rate: 500 GB at $0.07/GB-month is $35 a month.
     billHourly(database, 'network_volumes', 'vol-left', 35 / 730, NOW - DAY, NOW - HOUR, 'standardAmount');
-    const findings = wasteFindings(database, config(), NOW);
+    const findings = await wasteFindings(database, config(), NOW);
     expect(findings.map((f) => f.summary)).toEqual([
       'Network volume old-data (vol-left, 500 GB): no Pod has mounted it for 8d, $35.00/month',
       // Never billed: the published price, $0.07/GB for 1,000 GB and $0.05 beyond.
@@ -102,9 +102,9 @@ describe('waste', () => {
     ]);
   });
 
-  it('finds stopped Pods paying for their volume for days, with what they paid', () => {
+  it('finds stopped Pods paying for their volume for days, with what they paid', async () => {
     const database = databases.open();
-    historyFrom(database, NOW - 30 * DAY, ['pods']);
+    await historyFrom(database, NOW - 30 * DAY, ['pods']);
     storePods(
       database,
       [
@@ -119,21 +119,21 @@ describe('waste', () => {
     billHourly(database, 'pods', 'nb-old', 0.5, NOW - 6 * DAY, NOW - 4 * DAY);
     billHourly(database, 'pods', 'nb-recent', 0.5, NOW - 2 * DAY, NOW - DAY);
     billHourly(database, 'pods', 'nb-ancient', 0.5, NOW - 12 * DAY, NOW - 10 * DAY);
-    const findings = wasteFindings(database, config(), NOW);
+    const findings = await wasteFindings(database, config(), NOW);
     expect(findings.map((f) => f.summary)).toEqual([
       // No compute found within twice the threshold: stopped for longer than that.
       'Stopped Pod archive (nb-ancient) has paid for its 100 GB volume for over 6d: $0.66/day, at least $3.95 so far',
       'Stopped Pod notebook (nb-old) has paid for its 100 GB volume for 4d: $0.66/day, $2.63 so far',
     ]);
     // With a shorter threshold the recent one counts too.
-    expect(wasteFindings(database, config({ stoppedPodVolume: '12h' }), NOW).map((f) => f.key)).toEqual([
+    expect((await wasteFindings(database, config({ stoppedPodVolume: '12h' }), NOW)).map((f) => f.key)).toEqual([
       'waste:sim:stopped-pod-volume:nb-ancient',
       'waste:sim:stopped-pod-volume:nb-old',
       'waste:sim:stopped-pod-volume:nb-recent',
     ]);
   });
 
-  it('finds RUNNING Pods that report no runtime for long, and not those that do or just started', () => {
+  it('finds RUNNING Pods that report no runtime for long, and not those that do or just started', async () => {
     const database = databases.open();
     storePods(
       database,
@@ -167,13 +167,13 @@ describe('waste', () => {
       if (t >= NOW - 10 * MINUTE) samples.push(unknown('fresh', t));
     }
     insertPodSamples(database, ACCOUNT, samples);
-    const findings = wasteFindings(database, config(), NOW);
+    const findings = await wasteFindings(database, config(), NOW);
     expect(findings.map((f) => f.summary)).toEqual([
       'Pod stuck (stuck) RUNNING with no runtime data for 50m (stuck starting?): $2.99/h, $2.49 so far',
     ]);
   });
 
-  it('follows the samples that land between ticks, and a Pod that starts reporting its runtime', () => {
+  it('follows the samples that land between ticks, and a Pod that starts reporting its runtime', async () => {
     const database = databases.open();
     storePods(
       database,
@@ -200,21 +200,21 @@ describe('waste', () => {
       }
       insertPodSamples(database, ACCOUNT, samples);
     };
-    const stuck = (now: number) => wasteFindings(database, config(), now).map((f) => f.key);
+    const stuck = async (now: number) => (await wasteFindings(database, config(), now)).map((f) => f.key);
     // Both without runtime for 20 minutes: not yet stuck (the threshold is 30 minutes).
     land(NOW - 60 * MINUTE, NOW - 40 * MINUTE, Number.POSITIVE_INFINITY);
-    expect(stuck(NOW - 40 * MINUTE)).toEqual([]);
+    expect(await stuck(NOW - 40 * MINUTE)).toEqual([]);
     // 35 minutes on, both are; then 'late' starts reporting its runtime and is not any more.
     land(NOW - 39 * MINUTE, NOW - 25 * MINUTE, Number.POSITIVE_INFINITY);
-    expect(stuck(NOW - 25 * MINUTE)).toEqual(['waste:sim:stuck-starting:late', 'waste:sim:stuck-starting:slow']);
+    expect(await stuck(NOW - 25 * MINUTE)).toEqual(['waste:sim:stuck-starting:late', 'waste:sim:stuck-starting:slow']);
     land(NOW - 24 * MINUTE, NOW, NOW - 5 * MINUTE);
-    expect(stuck(NOW)).toEqual(['waste:sim:stuck-starting:slow']);
+    expect(await stuck(NOW)).toEqual(['waste:sim:stuck-starting:slow']);
   });
 
-  it('finds nothing when turned off', () => {
+  it('finds nothing when turned off', async () => {
     const database = databases.open();
-    storeVolumes(database, [volume({ networkVolumeId: 'vol-1' })], NOW - 30 * DAY);
-    expect(wasteFindings(database, config(), NOW)).toHaveLength(1);
-    expect(wasteFindings(database, config({ enabled: false }), NOW)).toEqual([]);
+    await storeVolumes(database, [volume({ networkVolumeId: 'vol-1' })], NOW - 30 * DAY);
+    expect(await wasteFindings(database, config(), NOW)).toHaveLength(1);
+    expect(await wasteFindings(database, config({ enabled: false }), NOW)).toEqual([]);
   });
 });
