@@ -1,3 +1,4 @@
+import { monthAfter, monthFloor } from './billing-months.js';
 import { bucketFloor } from './buckets.js';
 import type { Database } from './open.js';
 import type { BillingKind, BucketSize } from './schema.js';
@@ -30,21 +31,44 @@ export interface SpendQuery {
 const DAY_MS = 86_400_000;
 
 interface DayQuery extends SpendQuery {
-  /** Buckets read, or whole days read, starting in [from, to). */
+  /** Buckets read, or whole days or months read, starting in [from, to). */
   from: number;
   to: number;
   /** The first whole day of the period, of the window, and the day the period's end cuts. */
   periodDays: number;
   windowDays: number;
   daysEnd: number;
+  /**
+   * Where the period's and the window's month read from billing_months starts, and where it ends
+   * (daysEnd): a figure reads [its start, monthsEnd) by month, not by day (empty for most).
+   */
+  periodMonths: number;
+  windowMonths: number;
+  monthsEnd: number;
 }
 
+/** A day inside a figure's whole months is counted by its month, not by itself. */
+const IN_PERIOD_MONTHS = 'day_start >= @periodMonths AND day_start < @monthsEnd';
+const IN_WINDOW_MONTHS = 'day_start >= @windowMonths AND day_start < @monthsEnd';
+
 const statements = perDatabase(({ sqlite }) => ({
-  // Whole UTC days from the rollup; a day counts for a figure when it lies wholly after its start.
+  // Whole UTC months, each the total of its days (billing-months.ts).
+  months: sqlite.prepare<DayQuery, ResourceSpend>(
+    `SELECT resource_id AS resourceId,
+       total(CASE WHEN month_start >= @periodMonths THEN total_amount END) AS periodAmount,
+       total(CASE WHEN month_start >= @windowMonths THEN total_amount END) AS windowAmount,
+       max(covered_through) AS coveredThrough
+     FROM billing_months
+     WHERE account = @account AND kind = @kind AND bucket_size = @bucketSize
+       AND month_start >= @from AND month_start < @to
+     GROUP BY resource_id`,
+  ),
+  // Whole UTC days from the rollup; a day counts for a figure when it lies wholly after its start
+  // and outside its whole months.
   days: sqlite.prepare<DayQuery, ResourceSpend>(
     `SELECT resource_id AS resourceId,
-       total(CASE WHEN day_start >= @periodDays THEN total_amount END) AS periodAmount,
-       total(CASE WHEN day_start >= @windowDays THEN total_amount END) AS windowAmount,
+       total(CASE WHEN day_start >= @periodDays AND NOT (${IN_PERIOD_MONTHS}) THEN total_amount END) AS periodAmount,
+       total(CASE WHEN day_start >= @windowDays AND NOT (${IN_WINDOW_MONTHS}) THEN total_amount END) AS windowAmount,
        max(covered_through) AS coveredThrough
      FROM billing_days
      WHERE account = @account AND kind = @kind AND bucket_size = @bucketSize
@@ -79,11 +103,22 @@ function union(ranges: Array<[number, number]>): Array<[number, number]> {
   return merged;
 }
 
+/** The whole days of a figure starting at `days` (its first whole day) not read by month ([months, monthsEnd)). */
+function daysOutsideMonths(days: number, months: number, monthsEnd: number, daysEnd: number): Array<[number, number]> {
+  if (months >= monthsEnd) return [[days, daysEnd]];
+  return [
+    [days, months],
+    [monthsEnd, daysEnd],
+  ];
+}
+
 /**
  * Spend per resource of one billing kind: the same figures as a sum over every bucket starting
  * in [min(periodStart, windowStart), periodEnd), with the UTC days that lie wholly after the
  * period's or the window's start read from the daily rollup (about 30 rows per resource for a
- * month) and only the part of a day a boundary cuts read bucket by bucket. Ordered by resource id.
+ * month), or from the monthly one when they make one UTC month (one row per resource: a UTC
+ * calendar month's budget), and only the part of a day a boundary cuts read bucket by bucket.
+ * Ordered by resource id.
  */
 export function spendByResource(database: Database, query: SpendQuery): readonly ResourceSpend[] {
   const s = statements(database);
@@ -93,7 +128,13 @@ export function spendByResource(database: Database, query: SpendQuery): readonly
   const windowDays = dayCeil(query.windowStart);
   const daysFrom = dayCeil(from);
   const daysEnd = Math.max(daysFrom, to - (to % DAY_MS));
-  const bounds = { ...query, periodDays, windowDays, daysEnd };
+  // A figure whose whole days are exactly one UTC month reads that month's row: the total of the
+  // same days in the same order, so the figure is the one its days give. Any other reads its days.
+  const monthsEnd = daysEnd;
+  const oneMonth = (days: number) => days === monthFloor(days) && monthAfter(days) === daysEnd;
+  const periodMonths = oneMonth(periodDays) ? periodDays : monthsEnd;
+  const windowMonths = oneMonth(windowDays) ? windowDays : monthsEnd;
+  const bounds = { ...query, periodDays, windowDays, daysEnd, periodMonths, windowMonths, monthsEnd };
   const byResource = new Map<string, ResourceSpend>();
   const add = (row: ResourceSpend) => {
     const seen = byResource.get(row.resourceId);
@@ -104,7 +145,15 @@ export function spendByResource(database: Database, query: SpendQuery): readonly
       seen.coveredThrough = Math.max(seen.coveredThrough, row.coveredThrough);
     }
   };
-  for (const row of s.days.all({ ...bounds, from: daysFrom, to: daysEnd })) add(row);
+  const monthsFrom = Math.min(periodMonths, windowMonths);
+  if (monthsFrom < monthsEnd) for (const row of s.months.all({ ...bounds, from: monthsFrom, to: monthsEnd })) add(row);
+  const wholeDays = union([
+    ...daysOutsideMonths(periodDays, periodMonths, monthsEnd, daysEnd),
+    ...daysOutsideMonths(windowDays, windowMonths, monthsEnd, daysEnd),
+  ]);
+  for (const [rangeFrom, rangeTo] of wholeDays) {
+    for (const row of s.days.all({ ...bounds, from: rangeFrom, to: rangeTo })) add(row);
+  }
   const cut = union([
     [from, Math.min(daysFrom, to)],
     [query.windowStart, Math.min(windowDays, to)],
