@@ -7,7 +7,7 @@ import type { PodRecord } from './pods.js';
 import type { BillingKind, BucketSize } from './schema.js';
 import { clusters, endpoints, networkVolumes, pods } from './schema.js';
 import type { EndpointRecord } from './serverless.js';
-import { type ResourceSpend, type SpendQuery, spendByResource } from './spend.js';
+import { type BucketReads, type ResourceSpend, type SpendQuery, spendByResource } from './spend.js';
 import { perDatabase } from './statements.js';
 import type { NetworkVolumeRecord } from './volumes.js';
 
@@ -135,15 +135,16 @@ export function spendKey(query: SpendQuery): string {
   return `${account}\u0000${kind}\u0000${bucketSize}\u0000${periodStart}\u0000${periodEnd}\u0000${windowStart}`;
 }
 
-/** The spend per resource of each query (queries alike are read once). */
+/** The spend per resource of each query (queries alike are read once, and so are their like bucket reads). */
 export function readSpend(
   database: Database,
   queries: readonly SpendQuery[],
 ): ReadonlyMap<string, readonly ResourceSpend[]> {
   const spend = new Map<string, readonly ResourceSpend[]>();
+  const reads: BucketReads = new Map();
   for (const query of queries) {
     const key = spendKey(query);
-    if (!spend.has(key)) spend.set(key, spendByResource(database, query));
+    if (!spend.has(key)) spend.set(key, spendByResource(database, query, reads));
   }
   return spend;
 }
