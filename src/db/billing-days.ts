@@ -1,3 +1,4 @@
+import { MonthRollup } from './billing-months.js';
 import type { Database } from './open.js';
 import { BATCH_ROWS, RowBatch, valuesOf } from './row-batch.js';
 import type { BillingKind, BucketSize } from './schema.js';
@@ -97,11 +98,15 @@ export class DayRollup {
   private readonly days = new Map<string, Map<string, Day>>();
   /** The day last used: consecutive buckets mostly share one. */
   private last: { kind: string; bucketSize: string; dayStart: number; days: Map<string, Day> } | undefined;
+  /** billing_months follows the days written here. */
+  private readonly months: MonthRollup;
 
   constructor(
     private readonly database: Database,
     private readonly account: string,
-  ) {}
+  ) {
+    this.months = new MonthRollup(database, account);
+  }
 
   /**
    * A new bucket, in parts rather than a DayBucket: a backfill adds millions, and an object for
@@ -152,7 +157,7 @@ export class DayRollup {
     else days.set(resourceId, { total: 0, covered: 0, ...NO_COMPUTE, touched: false, resum: true, recompute: false });
   }
 
-  /** Writes the touched days; call after every bucket write of the transaction. */
+  /** Writes the touched days, then their months; call after every bucket write of the transaction. */
   finish(): void {
     const s = statements(this.database);
     const writes = new RowBatch(s.writeOne, s.writeBatch, PER_ROW, {
@@ -169,6 +174,9 @@ export class DayRollup {
       shared.bucketSize = bucketSize;
       shared.dayStart = Number(dayStartText);
       for (const [resourceId, day] of days) {
+        if (day.resum || day.touched) {
+          this.months.changed(kind as BillingKind, bucketSize as BucketSize, shared.dayStart, resourceId);
+        }
         if (day.resum) {
           writes.flush();
           const { account, dayStart } = shared;
@@ -188,6 +196,7 @@ export class DayRollup {
       }
     }
     writes.flush();
+    this.months.finish();
     this.days.clear();
     this.last = undefined;
   }

@@ -1,12 +1,15 @@
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { backfillOf } from './billing.js';
-import { type ClusterRecord, liveClusters } from './clusters.js';
+import type { ClusterRecord } from './clusters.js';
 import { resourceNames } from './names.js';
 import type { Database } from './open.js';
 import type { PodRecord } from './pods.js';
 import type { BillingKind, BucketSize } from './schema.js';
-import { type EndpointRecord, liveEndpoints } from './serverless.js';
-import { type ResourceSpend, type SpendQuery, spendByResource } from './spend.js';
-import { liveNetworkVolumes, type NetworkVolumeRecord } from './volumes.js';
+import { clusters, endpoints, networkVolumes, pods } from './schema.js';
+import type { EndpointRecord } from './serverless.js';
+import { type BucketReads, type ResourceSpend, type SpendQuery, spendByResource } from './spend.js';
+import { perDatabase } from './statements.js';
+import type { NetworkVolumeRecord } from './volumes.js';
 
 /** Every billing kind a budget may be scoped to: the whole account's `/billing`, then each route. */
 export const BUDGET_KINDS: readonly BillingKind[] = [
@@ -18,12 +21,21 @@ export const BUDGET_KINDS: readonly BillingKind[] = [
   'endpoints',
 ];
 
-/** One account's resources that run (and cost) now. */
+/** What a budget reads of a live Pod: what it costs now and since when. */
+export type BudgetPod = Pick<
+  PodRecord,
+  'podId' | 'clusterId' | 'costPerHr' | 'volumeGb' | 'status' | 'startedAt' | 'firstSeenAt'
+>;
+export type BudgetCluster = Pick<ClusterRecord, 'clusterId' | 'createdAt' | 'firstSeenAt'>;
+export type BudgetEndpoint = Pick<EndpointRecord, 'endpointId' | 'firstSeenAt'>;
+export type BudgetNetworkVolume = Pick<NetworkVolumeRecord, 'networkVolumeId' | 'sizeGb' | 'type' | 'firstSeenAt'>;
+
+/** One account's resources that run (and cost) now: the columns the budget rule reads. */
 export interface LiveResources {
-  pods: readonly PodRecord[];
-  clusters: readonly ClusterRecord[];
-  endpoints: readonly EndpointRecord[];
-  networkVolumes: readonly NetworkVolumeRecord[];
+  pods: readonly BudgetPod[];
+  clusters: readonly BudgetCluster[];
+  endpoints: readonly BudgetEndpoint[];
+  networkVolumes: readonly BudgetNetworkVolume[];
 }
 
 /** What the budget rule reads of one account's inventory: what runs now, and every name ever seen. */
@@ -32,17 +44,64 @@ export interface BudgetResources extends LiveResources {
   names: ReadonlyMap<BillingKind, ReadonlyMap<string, string>>;
 }
 
-/** The account's live resources; `pods` as the caller read them (the tick's snapshot holds them). */
-export function readLiveResources(database: Database, account: string, pods: readonly PodRecord[]): LiveResources {
+const accountParam = sql.placeholder('account');
+
+/** The live rows of each inventory table, ordered by id as the inventory reads give them, only the budget's columns. */
+const live = perDatabase(({ db }) => ({
+  pods: db
+    .select({
+      podId: pods.podId,
+      clusterId: pods.clusterId,
+      costPerHr: pods.costPerHr,
+      volumeGb: pods.volumeGb,
+      status: pods.status,
+      startedAt: pods.startedAt,
+      firstSeenAt: pods.firstSeenAt,
+    })
+    .from(pods)
+    .where(and(eq(pods.account, accountParam), isNull(pods.goneAt)))
+    .orderBy(asc(pods.podId))
+    .prepare(),
+  clusters: db
+    .select({ clusterId: clusters.clusterId, createdAt: clusters.createdAt, firstSeenAt: clusters.firstSeenAt })
+    .from(clusters)
+    .where(and(eq(clusters.account, accountParam), isNull(clusters.goneAt)))
+    .orderBy(asc(clusters.clusterId))
+    .prepare(),
+  endpoints: db
+    .select({ endpointId: endpoints.endpointId, firstSeenAt: endpoints.firstSeenAt })
+    .from(endpoints)
+    .where(and(eq(endpoints.account, accountParam), isNull(endpoints.goneAt)))
+    .orderBy(asc(endpoints.endpointId))
+    .prepare(),
+  networkVolumes: db
+    .select({
+      networkVolumeId: networkVolumes.networkVolumeId,
+      sizeGb: networkVolumes.sizeGb,
+      type: networkVolumes.type,
+      firstSeenAt: networkVolumes.firstSeenAt,
+    })
+    .from(networkVolumes)
+    .where(and(eq(networkVolumes.account, accountParam), isNull(networkVolumes.goneAt)))
+    .orderBy(asc(networkVolumes.networkVolumeId))
+    .prepare(),
+}));
+
+/**
+ * The account's live resources; `pods` as the caller read them (the tick's snapshot holds them),
+ * else read here.
+ */
+export function readLiveResources(database: Database, account: string, pods?: readonly BudgetPod[]): LiveResources {
+  const s = live(database);
   return {
-    pods,
-    clusters: liveClusters(database, account),
-    endpoints: liveEndpoints(database, account),
-    networkVolumes: liveNetworkVolumes(database, account),
+    pods: pods ?? s.pods.all({ account }),
+    clusters: s.clusters.all({ account }),
+    endpoints: s.endpoints.all({ account }),
+    networkVolumes: s.networkVolumes.all({ account }),
   };
 }
 
-export function readBudgetResources(database: Database, account: string, pods: readonly PodRecord[]): BudgetResources {
+export function readBudgetResources(database: Database, account: string, pods?: readonly BudgetPod[]): BudgetResources {
   return {
     ...readLiveResources(database, account, pods),
     names: new Map(BUDGET_KINDS.map((kind) => [kind, resourceNames(database, account, kind)])),
@@ -76,15 +135,16 @@ export function spendKey(query: SpendQuery): string {
   return `${account}\u0000${kind}\u0000${bucketSize}\u0000${periodStart}\u0000${periodEnd}\u0000${windowStart}`;
 }
 
-/** The spend per resource of each query (queries alike are read once). */
+/** The spend per resource of each query (queries alike are read once, and so are their like bucket reads). */
 export function readSpend(
   database: Database,
   queries: readonly SpendQuery[],
 ): ReadonlyMap<string, readonly ResourceSpend[]> {
   const spend = new Map<string, readonly ResourceSpend[]>();
+  const reads: BucketReads = new Map();
   for (const query of queries) {
     const key = spendKey(query);
-    if (!spend.has(key)) spend.set(key, spendByResource(database, query));
+    if (!spend.has(key)) spend.set(key, spendByResource(database, query, reads));
   }
   return spend;
 }

@@ -1,3 +1,4 @@
+import { monthAfter, monthFloor } from './billing-months.js';
 import { bucketFloor } from './buckets.js';
 import type { Database } from './open.js';
 import type { BillingKind, BucketSize } from './schema.js';
@@ -30,26 +31,57 @@ export interface SpendQuery {
 const DAY_MS = 86_400_000;
 
 interface DayQuery extends SpendQuery {
-  /** Buckets read, or whole days read, starting in [from, to). */
+  /** Buckets read, or whole days or months read, starting in [from, to). */
   from: number;
   to: number;
   /** The first whole day of the period, of the window, and the day the period's end cuts. */
   periodDays: number;
   windowDays: number;
   daysEnd: number;
+  /**
+   * Where the period's and the window's month read from billing_months starts, and where it ends
+   * (daysEnd): a figure reads [its start, monthsEnd) by month, not by day (empty for most).
+   */
+  periodMonths: number;
+  windowMonths: number;
+  monthsEnd: number;
 }
 
+/** A day inside a figure's whole months is counted by its month, not by itself. */
+const IN_PERIOD_MONTHS = 'day_start >= @periodMonths AND day_start < @monthsEnd';
+const IN_WINDOW_MONTHS = 'day_start >= @windowMonths AND day_start < @monthsEnd';
+
 const statements = perDatabase(({ sqlite }) => ({
-  // Whole UTC days from the rollup; a day counts for a figure when it lies wholly after its start.
+  // One whole UTC month, the total of its days (billing-months.ts). A read of one month or one
+  // day has one row per resource, in resource order: no GROUP BY (and its sort), each figure the
+  // row's amount or 0, which is what total() gives of one value or none.
+  month: sqlite.prepare<DayQuery, ResourceSpend>(
+    `SELECT resource_id AS resourceId,
+       CASE WHEN month_start >= @periodMonths THEN total_amount ELSE 0.0 END AS periodAmount,
+       CASE WHEN month_start >= @windowMonths THEN total_amount ELSE 0.0 END AS windowAmount,
+       covered_through AS coveredThrough
+     FROM billing_months
+     WHERE account = @account AND kind = @kind AND bucket_size = @bucketSize AND month_start = @from`,
+  ),
+  // Whole UTC days from the rollup; a day counts for a figure when it lies wholly after its start
+  // and outside the month read for it.
   days: sqlite.prepare<DayQuery, ResourceSpend>(
     `SELECT resource_id AS resourceId,
-       total(CASE WHEN day_start >= @periodDays THEN total_amount END) AS periodAmount,
-       total(CASE WHEN day_start >= @windowDays THEN total_amount END) AS windowAmount,
+       total(CASE WHEN day_start >= @periodDays AND NOT (${IN_PERIOD_MONTHS}) THEN total_amount END) AS periodAmount,
+       total(CASE WHEN day_start >= @windowDays AND NOT (${IN_WINDOW_MONTHS}) THEN total_amount END) AS windowAmount,
        max(covered_through) AS coveredThrough
      FROM billing_days
      WHERE account = @account AND kind = @kind AND bucket_size = @bucketSize
        AND day_start >= @from AND day_start < @to
      GROUP BY resource_id`,
+  ),
+  day: sqlite.prepare<DayQuery, ResourceSpend>(
+    `SELECT resource_id AS resourceId,
+       CASE WHEN day_start >= @periodDays AND NOT (${IN_PERIOD_MONTHS}) THEN total_amount ELSE 0.0 END AS periodAmount,
+       CASE WHEN day_start >= @windowDays AND NOT (${IN_WINDOW_MONTHS}) THEN total_amount ELSE 0.0 END AS windowAmount,
+       covered_through AS coveredThrough
+     FROM billing_days
+     WHERE account = @account AND kind = @kind AND bucket_size = @bucketSize AND day_start = @from`,
   ),
   // Buckets of the days a boundary cuts, each counted for a figure the whole days do not cover.
   buckets: sqlite.prepare<DayQuery, ResourceSpend>(
@@ -80,12 +112,52 @@ function union(ranges: Array<[number, number]>): Array<[number, number]> {
 }
 
 /**
+ * The bucket reads of one evaluation's spend queries, by what decides their rows (bucketReadKey):
+ * queries of one kind with the same burn-rate window cut the same day, and read its buckets once.
+ * Made per evaluation and dropped with it; the rows are never changed.
+ */
+export type BucketReads = Map<string, readonly ResourceSpend[]>;
+
+/**
+ * What decides a bucket read's rows: its account, kind, size and range, and for each figure the
+ * part of the range it counts (its cut, [start, first whole day) and [daysEnd, ...), clipped).
+ */
+function bucketReadKey(range: DayQuery): string {
+  const { from, to, daysEnd } = range;
+  const counted = (start: number, days: number) => {
+    const head = [Math.max(from, start), Math.min(to, days)];
+    const tail = [Math.max(from, start, daysEnd), to];
+    return [head, tail].filter(([f, t]) => (f as number) < (t as number)).join(';');
+  };
+  return [
+    range.account,
+    range.kind,
+    range.bucketSize,
+    from,
+    to,
+    counted(range.periodStart, range.periodDays),
+    counted(range.windowStart, range.windowDays),
+  ].join('\u0000');
+}
+
+/** The whole days of a figure starting at `days` (its first whole day) not read by month ([months, monthsEnd)). */
+function daysOutsideMonths(days: number, months: number, monthsEnd: number, daysEnd: number): Array<[number, number]> {
+  if (months >= monthsEnd) return [[days, daysEnd]];
+  return [
+    [days, months],
+    [monthsEnd, daysEnd],
+  ];
+}
+
+/**
  * Spend per resource of one billing kind: the same figures as a sum over every bucket starting
  * in [min(periodStart, windowStart), periodEnd), with the UTC days that lie wholly after the
  * period's or the window's start read from the daily rollup (about 30 rows per resource for a
- * month) and only the part of a day a boundary cuts read bucket by bucket. Ordered by resource id.
+ * month), or from the monthly one when they make one UTC month (one row per resource: a UTC
+ * calendar month's budget), and only the part of a day a boundary cuts read bucket by bucket.
+ * Ordered by resource id.
  */
-export function spendByResource(database: Database, query: SpendQuery): readonly ResourceSpend[] {
+export function spendByResource(database: Database, query: SpendQuery, reads?: BucketReads): readonly ResourceSpend[] {
   const s = statements(database);
   const from = Math.min(query.periodStart, query.windowStart);
   const to = query.periodEnd;
@@ -93,7 +165,13 @@ export function spendByResource(database: Database, query: SpendQuery): readonly
   const windowDays = dayCeil(query.windowStart);
   const daysFrom = dayCeil(from);
   const daysEnd = Math.max(daysFrom, to - (to % DAY_MS));
-  const bounds = { ...query, periodDays, windowDays, daysEnd };
+  // A figure whose whole days are exactly one UTC month reads that month's row: the total of the
+  // same days in the same order, so the figure is the one its days give. Any other reads its days.
+  const monthsEnd = daysEnd;
+  const oneMonth = (days: number) => days === monthFloor(days) && monthAfter(days) === daysEnd;
+  const periodMonths = oneMonth(periodDays) ? periodDays : monthsEnd;
+  const windowMonths = oneMonth(windowDays) ? windowDays : monthsEnd;
+  const bounds = { ...query, periodDays, windowDays, daysEnd, periodMonths, windowMonths, monthsEnd };
   const byResource = new Map<string, ResourceSpend>();
   const add = (row: ResourceSpend) => {
     const seen = byResource.get(row.resourceId);
@@ -104,7 +182,17 @@ export function spendByResource(database: Database, query: SpendQuery): readonly
       seen.coveredThrough = Math.max(seen.coveredThrough, row.coveredThrough);
     }
   };
-  for (const row of s.days.all({ ...bounds, from: daysFrom, to: daysEnd })) add(row);
+  // Both figures that read a month read the same one, [monthsFrom, monthsEnd).
+  const monthsFrom = Math.min(periodMonths, windowMonths);
+  if (monthsFrom < monthsEnd) for (const row of s.month.all({ ...bounds, from: monthsFrom, to: monthsEnd })) add(row);
+  const wholeDays = union([
+    ...daysOutsideMonths(periodDays, periodMonths, monthsEnd, daysEnd),
+    ...daysOutsideMonths(windowDays, windowMonths, monthsEnd, daysEnd),
+  ]);
+  for (const [rangeFrom, rangeTo] of wholeDays) {
+    const read = rangeTo - rangeFrom === DAY_MS ? s.day : s.days;
+    for (const row of read.all({ ...bounds, from: rangeFrom, to: rangeTo })) add(row);
+  }
   const cut = union([
     [from, Math.min(daysFrom, to)],
     [query.windowStart, Math.min(windowDays, to)],
@@ -112,7 +200,14 @@ export function spendByResource(database: Database, query: SpendQuery): readonly
     [daysEnd, to],
   ]);
   for (const [rangeFrom, rangeTo] of cut) {
-    for (const row of s.buckets.all({ ...bounds, from: rangeFrom, to: rangeTo })) add(row);
+    const range = { ...bounds, from: rangeFrom, to: rangeTo };
+    const key = bucketReadKey(range);
+    let rows = reads?.get(key);
+    if (!rows) {
+      rows = s.buckets.all(range);
+      reads?.set(key, rows);
+    }
+    for (const row of rows) add(row);
   }
   return [...byResource.values()].sort((a, b) =>
     a.resourceId < b.resourceId ? -1 : a.resourceId > b.resourceId ? 1 : 0,

@@ -6,7 +6,15 @@ import type { SpendQuery } from '../db/spend.js';
 import { ALL_ACCOUNTS, type BudgetStatus, type CostDriver } from './budget-status.js';
 import { forecastSpend, projectAtRate, runsOutAt } from './forecast.js';
 import { currentPeriod } from './period.js';
-import { type BudgetInputs, type ResourceCost, type SpendWindow, scopeQueries, scopeSpend, sum } from './spend.js';
+import {
+  type BudgetInputs,
+  type KindCosts,
+  type ResourceCost,
+  type SpendWindow,
+  scopeQueries,
+  scopeSpend,
+  sum,
+} from './spend.js';
 
 export { ALL_ACCOUNTS, type BudgetStatus, type CostDriver } from './budget-status.js';
 export type { BudgetInputs } from './spend.js';
@@ -53,13 +61,20 @@ export function budgetSpendQueries(
 
 /** Every configured budget's status at `now`: pure of what the tick read (`budgetSpendQueries` answered). */
 export function budgetStatuses(config: Config, inputs: BudgetInputs, now: number): BudgetStatus[] {
-  return config.budgets.map((budget) => statusOf(config, budget, inputs, now));
+  const costs: KindCosts = new Map();
+  return config.budgets.map((budget) => statusOf(config, budget, inputs, now, costs));
 }
 
-function statusOf(config: Config, budget: BudgetConfig, inputs: BudgetInputs, now: number): BudgetStatus {
+function statusOf(
+  config: Config,
+  budget: BudgetConfig,
+  inputs: BudgetInputs,
+  now: number,
+  costs: KindCosts,
+): BudgetStatus {
   const { accounts, knownSince, window } = windowOf(config, budget, inputs.billedSince, now);
   const { period, windowStart } = window;
-  const spends = accounts.map((account) => scopeSpend(inputs, account, budget, window));
+  const spends = accounts.map((account) => scopeSpend(inputs, account, budget, window, costs));
   const resources = spends.flatMap((spend) => spend.resources);
   const actual = sum(spends, (s) => s.actual);
   const live = actual + sum(resources, (r) => r.unbilledInPeriod);
@@ -99,16 +114,25 @@ function statusOf(config: Config, budget: BudgetConfig, inputs: BudgetInputs, no
   };
 }
 
+/**
+ * The DRIVERS resources of largest period spend (above 0), largest first, ties by resource id,
+ * equal ones in the order given: what a stable sort of them all would put first, without it.
+ */
 function largestDrivers(resources: readonly ResourceCost[]): CostDriver[] {
-  return resources
-    .map((r) => ({
-      account: r.account,
-      kind: r.kind,
-      resourceId: r.resourceId,
-      name: r.name,
-      amount: r.billedInPeriod + r.unbilledInPeriod,
-    }))
-    .filter((driver) => driver.amount > 0)
-    .sort((a, b) => b.amount - a.amount || a.resourceId.localeCompare(b.resourceId))
-    .slice(0, DRIVERS);
+  const top: CostDriver[] = [];
+  for (const r of resources) {
+    const amount = r.billedInPeriod + r.unbilledInPeriod;
+    if (!(amount > 0)) continue;
+    if (top.length === DRIVERS && !(ranksBefore(amount, r.resourceId, top[DRIVERS - 1] as CostDriver) < 0)) continue;
+    let at = top.length;
+    while (at > 0 && ranksBefore(amount, r.resourceId, top[at - 1] as CostDriver) < 0) at--;
+    top.splice(at, 0, { account: r.account, kind: r.kind, resourceId: r.resourceId, name: r.name, amount });
+    if (top.length > DRIVERS) top.pop();
+  }
+  return top;
+}
+
+/** The drivers' order: negative when (amount, resourceId) comes before `driver`. */
+function ranksBefore(amount: number, resourceId: string, driver: CostDriver): number {
+  return driver.amount - amount || resourceId.localeCompare(driver.resourceId);
 }

@@ -72,10 +72,11 @@ export function scopeSpend(
   account: string,
   budget: BudgetConfig,
   window: SpendWindow,
+  costs: KindCosts = new Map(),
 ): ScopeSpend {
   const totalsKind: BillingKind = budget.scope;
   const kinds = budget.scope === 'account' ? RESOURCE_KINDS : [budget.scope];
-  const resources = kinds.flatMap((kind) => resourceCosts(inputs, account, kind, window));
+  const resources = kinds.flatMap((kind) => costsOf(costs, inputs, account, kind, window));
   const chosen = resources.filter((resource) => inScope(budget, resource));
   const knownSince = inputs.billedSince.get(billedKey(account, totalsKind)) ?? null;
   if (budget.scope !== 'account') {
@@ -112,6 +113,29 @@ function spendOf(inputs: BudgetInputs, spendQuery: SpendQuery): readonly Resourc
   return inputs.spend.get(spendKey(spendQuery)) ?? [];
 }
 
+/**
+ * The resource costs of each account, kind and window that one evaluation computed, by the key of
+ * their spend query: budgets alike in all three (a month's account and Pods budgets) share them.
+ * Made per evaluation and dropped with it; the costs are never changed once made.
+ */
+export type KindCosts = Map<string, readonly ResourceCost[]>;
+
+function costsOf(
+  costs: KindCosts,
+  inputs: BudgetInputs,
+  account: string,
+  kind: BillingKind,
+  window: SpendWindow,
+): readonly ResourceCost[] {
+  const key = `${spendKey(query(account, kind, window))}\u0000${window.now}`;
+  let computed = costs.get(key);
+  if (!computed) {
+    computed = resourceCosts(inputs, account, kind, window);
+    costs.set(key, computed);
+  }
+  return computed;
+}
+
 const NOTHING_LIVE: BudgetResources = { pods: [], clusters: [], endpoints: [], networkVolumes: [], names: new Map() };
 
 function resourceCosts(inputs: BudgetInputs, account: string, kind: BillingKind, window: SpendWindow): ResourceCost[] {
@@ -122,14 +146,15 @@ function resourceCosts(inputs: BudgetInputs, account: string, kind: BillingKind,
   const rates = currentRates(live, kind, billed, window.windowStart);
   const names = live.names.get(kind) ?? new Map<string, string>();
   const ids = new Set([...billed.keys(), ...rates.keys()]);
-  return [...ids].map((resourceId) => {
+  const { now } = window;
+  const costs: ResourceCost[] = [];
+  for (const resourceId of ids) {
     const spend = billed.get(resourceId);
     const rate = rates.get(resourceId);
     const perHour = rate?.perHour ?? 0;
     // Unbilled time starts where the resource's billing stops, or where it began if never billed.
-    const from = spend?.coveredThrough ?? rate?.since ?? window.now;
-    const unbilledSince = (start: number) => (perHour * Math.max(0, window.now - Math.max(start, from))) / HOUR_MS;
-    return {
+    const from = spend?.coveredThrough ?? rate?.since ?? now;
+    costs.push({
       account,
       kind,
       resourceId,
@@ -137,10 +162,16 @@ function resourceCosts(inputs: BudgetInputs, account: string, kind: BillingKind,
       billedInPeriod: spend?.periodAmount ?? 0,
       billedInWindow: spend?.windowAmount ?? 0,
       perHour,
-      unbilledInPeriod: unbilledSince(window.period.startMs),
-      unbilledInWindow: unbilledSince(window.windowStart),
-    };
-  });
+      unbilledInPeriod: unbilledSince(perHour, from, window.period.startMs, now),
+      unbilledInWindow: unbilledSince(perHour, from, window.windowStart, now),
+    });
+  }
+  return costs;
+}
+
+/** What `perHour` has cost from the later of `start` and `from` until `now`. */
+function unbilledSince(perHour: number, from: number, start: number, now: number): number {
+  return (perHour * Math.max(0, now - Math.max(start, from))) / HOUR_MS;
 }
 
 export function sum<T>(items: readonly T[], of: (item: T) => number): number {

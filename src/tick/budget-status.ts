@@ -1,6 +1,6 @@
 import type { Config } from '../config/schema.js';
 import type { Database } from '../db/open.js';
-import { livePods, type PodRecord } from '../db/pods.js';
+import type { PodRecord } from '../db/pods.js';
 import { readBilledSince, readBudgetResources, readSpend } from '../db/snapshot-budget.js';
 import { type BudgetInputs, type BudgetStatus, budgetSpendQueries, budgetStatuses } from '../rules/budget.js';
 
@@ -20,12 +20,7 @@ export function readBudgetInputs(
   return {
     billedSince,
     spend: readSpend(database, budgetSpendQueries(config, billedSince, now)),
-    resources: new Map(
-      accounts.map((account) => [
-        account,
-        readBudgetResources(database, account, pods?.(account) ?? livePods(database, account)),
-      ]),
-    ),
+    resources: new Map(accounts.map((account) => [account, readBudgetResources(database, account, pods?.(account))])),
   };
 }
 

@@ -88,6 +88,28 @@ export const billingDays = sqliteTable(
 );
 
 /**
+ * billing_days by UTC calendar month: per account, kind, bucket size, month and resource,
+ * total(total_amount) and max(covered_through) of its days in day order, summed again from
+ * billing_days by the billing writer in the transaction that changes a day of the month
+ * (billing-months.ts). A budget period holding whole UTC months reads one row per resource for
+ * them instead of one per day.
+ */
+export const billingMonths = sqliteTable(
+  'billing_months',
+  {
+    account: accountColumn(),
+    kind: text('kind', { enum: billingKinds }).notNull(),
+    bucketSize: text('bucket_size', { enum: bucketSizes }).notNull(),
+    /** UTC midnight of the first day of the month. */
+    monthStart: integer('month_start').notNull(),
+    resourceId: text('resource_id').notNull(),
+    totalAmount: real('total_amount').notNull(),
+    coveredThrough: integer('covered_through').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.account, t.kind, t.bucketSize, t.monthStart, t.resourceId] })],
+);
+
+/**
  * A digest of each stored bucket as its route last reported it (the text of all of its records,
  * in the order they came), written in the transaction that made the stored rows equal to that
  * report and dropped by any other write to the bucket. A re-read whose bucket has the same
