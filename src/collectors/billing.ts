@@ -13,6 +13,7 @@ import {
   billingDays,
   billingDigests,
   billingKinds,
+  billingMonths,
   billingRecords,
 } from '../db/schema.js';
 import { type FetchedPage, fetchBillingPage } from './billing-routes.js';
@@ -53,7 +54,7 @@ interface RoutePlan {
  */
 export const billingCollector: Collector<'billing'> = {
   name: 'billing',
-  feeds: [billingBackfill, billingDays, billingDigests, billingRecords],
+  feeds: [billingBackfill, billingDays, billingDigests, billingMonths, billingRecords],
   async collect(ctx) {
     const plans = await planRoutes(ctx);
     const rejected: FetchedPage[] = [];
