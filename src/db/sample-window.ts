@@ -107,32 +107,3 @@ export function sampleWindow(
   }
   return series;
 }
-
-/** A Pod's first, latest and latest known sample observed at or after some time. */
-export interface SampleActivity {
-  readonly firstAt: number;
-  readonly latestAt: number;
-  /** null: no sample of the span had runtime data. */
-  readonly lastKnownAt: number | null;
-}
-
-type ActivityRow = [podId: string, firstAt: number, latestAt: number, lastKnownAt: number | null];
-
-// One range scan of the primary key, summed by SQLite: one row per Pod, whatever the span's length.
-const activity = perDatabase(({ sqlite }) =>
-  sqlite
-    .prepare<[string, number], ActivityRow>(
-      `SELECT pod_id, min(observed_at), max(observed_at), max(CASE WHEN known = 1 THEN observed_at END)
-       FROM pod_samples WHERE account = ? AND observed_at >= ? GROUP BY pod_id`,
-    )
-    .raw(),
-);
-
-/** Per Pod with a sample observed at or after `from` (newer than `now` included), the ends of its samples since. */
-export function sampleActivity(database: Database, account: string, from: number): ReadonlyMap<string, SampleActivity> {
-  return new Map(
-    activity(database)
-      .all(account, from)
-      .map(([podId, firstAt, latestAt, lastKnownAt]) => [podId, { firstAt, latestAt, lastKnownAt }]),
-  );
-}
