@@ -21,8 +21,8 @@ export interface AccountSnapshot {
   /** The Pods of the latest poll. */
   readonly pods: readonly PodRecord[];
   /**
-   * Each Pod's samples observed from `samplesFrom` (or a little earlier) up to `now`, oldest
-   * first; none for the Pods in `busy`.
+   * The samples observed from `samplesFrom` up to `now` (and any newer), oldest first, of each
+   * RUNNING Pod with GPUs not in `busy`: the only Pods rules/idle.ts judges on their samples.
    */
   readonly samples: ReadonlyMap<string, SampleSeries>;
   /**
@@ -83,11 +83,18 @@ function read(database: Database, account: string, window: SnapshotWindow): Acco
       }
     }
   }
+  const judged = pods.filter((pod) => pod.status === 'RUNNING' && pod.gpuCount && !busy.has(pod.podId));
   return {
     account,
     now,
     pods,
-    samples: sampleWindow(database, account, samplesFrom, now, busy),
+    samples: sampleWindow(
+      database,
+      account,
+      samplesFrom,
+      now,
+      judged.map((pod) => pod.podId),
+    ),
     busy,
     samplesFrom,
     activity: window.activityFrom === null ? new Map() : unknownPodsSince(database, account, window.activityFrom),
