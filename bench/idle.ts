@@ -30,6 +30,7 @@ import { finishRun, startRun } from '../src/db/collector-runs.js';
 import { idleWindowSamples } from '../src/db/idle-state.js';
 import { type Database, openDatabase } from '../src/db/open.js';
 import { insertPodSamples, livePods, type PodInput, type PodSampleInput, syncPods } from '../src/db/pods.js';
+import { refillSampleEnds } from '../src/db/sample-ends.js';
 import { readAccountSnapshot } from '../src/db/snapshot.js';
 import { refillPeaks } from '../src/db/util-peaks.js';
 import { EventBus } from '../src/events.js';
@@ -113,6 +114,7 @@ async function historyDatabase(days: number): Promise<{ config: Config; db: Data
   }
   // Filled around the sample writer: what it keeps beside the samples is computed once here.
   refillPeaks(db, ACCOUNT);
+  refillSampleEnds(db, ACCOUNT);
   const run = await startRun(db, { account: ACCOUNT, collector: 'pods', startedAt: NOW - MINUTE / 2 });
   await finishRun(db, run, { endedAt: NOW - MINUTE / 2 + 2_000, outcome: 'ok', rows: PODS });
   db.sqlite.pragma('wal_checkpoint(TRUNCATE)');

@@ -1,6 +1,6 @@
 import type { Pod } from '../api/schemas.js';
 import { type PodInput, type PodSampleInput, storePodPoll } from '../db/pods.js';
-import { podLists, podSamples, pods, podUtilPeaks } from '../db/schema.js';
+import { podLists, podSampleEnds, podSamples, pods, podUtilPeaks } from '../db/schema.js';
 import type { Collector } from './collector.js';
 import { rejectedDetail, unreadableOf } from './rejected-items.js';
 
@@ -19,7 +19,7 @@ const POD_LIST = { key: 'pods', one: 'Pod', many: 'Pods', kept: 'treated as unkn
  */
 export const podsCollector: Collector<'pods'> = {
   name: 'pods',
-  feeds: [podLists, pods, podSamples, podUtilPeaks],
+  feeds: [podLists, pods, podSamples, podSampleEnds, podUtilPeaks],
   async collect(ctx) {
     const listed = await ctx.api.rest.listPods({ includeClusterPods: true }, { signal: ctx.signal });
     const rows = listed.items.map(podRow);

@@ -33,6 +33,15 @@ const statements = perDatabase(({ sqlite }) => ({
        first_seen_at AS firstSeenAt, last_seen_at AS lastSeenAt, gone_at AS goneAt
      FROM pods WHERE account = ? AND gone_at IS NULL ORDER BY pod_id`,
   ),
+  /** The live Pods as arrays, in LiveRow's order: what a tick reads (no account, last_seen_at, gone_at). */
+  liveRecords: sqlite
+    .prepare<[string], LiveRow>(
+      `SELECT pod_id, name, status, cost_per_hr, gpu_type_id, gpu_count, cpu_type_id, cloud, data_center_id,
+         cluster_id, cluster_role, volume_gb, network_volume_id, env, actions, locked, created_at, started_at,
+         first_seen_at
+       FROM pods WHERE account = ? AND gone_at IS NULL ORDER BY pod_id`,
+    )
+    .raw(),
   poll: sqlite.prepare<[string], PodListPoll>(
     'SELECT seen_at AS seenAt, synced_at AS syncedAt FROM pod_lists WHERE account = ?',
   ),
@@ -50,17 +59,59 @@ const statements = perDatabase(({ sqlite }) => ({
   ),
 }));
 
-function toRecord({ lastSeenAt: _, ...row }: PodRow): PodRecord {
-  return {
-    ...row,
-    env: JSON.parse(row.env) as Record<string, string>,
-    actions: JSON.parse(row.actions) as string[],
-  };
-}
+type LiveRow = [
+  podId: string,
+  name: string,
+  status: string,
+  costPerHr: number,
+  gpuTypeId: string | null,
+  gpuCount: number | null,
+  cpuTypeId: string | null,
+  cloud: string | null,
+  dataCenterId: string | null,
+  clusterId: string | null,
+  clusterRole: string | null,
+  volumeGb: number | null,
+  networkVolumeId: string | null,
+  env: string,
+  actions: string,
+  locked: number,
+  createdAt: number | null,
+  startedAt: number | null,
+  firstSeenAt: number,
+];
 
-/** The account's Pods not gone, by id. */
+/**
+ * The account's Pods not gone, by id. Read as arrays and built as one literal: every record has
+ * the same shape, keys in the table's column order, and only the columns a record holds are read
+ * (the account is the one asked for, goneAt is null for a live Pod).
+ */
 export function livePods(database: Database, account: string): readonly PodRecord[] {
-  return statements(database).live.all(account).map(toRecord);
+  return statements(database)
+    .liveRecords.all(account)
+    .map((row) => ({
+      account,
+      podId: row[0],
+      name: row[1],
+      status: row[2],
+      costPerHr: row[3],
+      gpuTypeId: row[4],
+      gpuCount: row[5],
+      cpuTypeId: row[6],
+      cloud: row[7],
+      dataCenterId: row[8],
+      clusterId: row[9],
+      clusterRole: row[10],
+      volumeGb: row[11],
+      networkVolumeId: row[12],
+      env: JSON.parse(row[13]) as Record<string, string>,
+      actions: JSON.parse(row[14]) as string[],
+      locked: row[15],
+      createdAt: row[16],
+      startedAt: row[17],
+      firstSeenAt: row[18],
+      goneAt: null,
+    }));
 }
 
 /** The account's pod_lists row, if a poll wrote one. */

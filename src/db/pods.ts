@@ -2,6 +2,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { type SyncResult, trackedRows, type UnreadableItems } from './latest.js';
 import type { Database } from './open.js';
 import { type PodInput, podListPoll, podListSyncing } from './pod-list.js';
+import { followSampleEnds } from './sample-ends.js';
 import { pods, type SampleState } from './schema.js';
 import { perDatabase } from './statements.js';
 import { writeFollowingPeaks } from './util-peaks.js';
@@ -178,15 +179,16 @@ export function insertPodSamples(database: Database, account: string, samples: r
     const after = ordered[i + 1];
     return after === undefined || after.observedAt !== row.observedAt || after.podId !== row.podId;
   });
-  database.transaction(() =>
+  database.transaction(() => {
     writeFollowingPeaks(database, account, stored, () => {
       let at = 0;
       for (let size = SAMPLE_BATCH; size >= 1; size /= 2) {
         const width = size * SAMPLE_WIDTH;
         for (; values.length - at >= width; at += width) writes(size).run(values.slice(at, at + width));
       }
-    }),
-  );
+    });
+    followSampleEnds(database, account, stored);
+  });
   return samples.length;
 }
 

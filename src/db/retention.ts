@@ -3,6 +3,7 @@ import { pruneFinishedDeliveries } from './alertmanager-outbox.js';
 import { pruneUsedLinks } from './links.js';
 import { pruneFinishedMessages } from './notifications.js';
 import type { Database } from './open.js';
+import { dropSampleEndsBefore } from './sample-ends.js';
 import { perDatabase } from './statements.js';
 import { dropPeaksBefore } from './util-peaks.js';
 
@@ -139,6 +140,7 @@ export async function applyRetention(
       result.rolled1h += s.rollup1h.run(range).changes;
       result.rawSamplesDeleted += s.deleteRaw.run(range).changes;
       dropPeaksBefore(database, account, rawCutoff);
+      dropSampleEndsBefore(database, account, rawCutoff);
     });
   }
   for (const account of distinctAccounts(database.sqlite, 'pod_samples_5m')) {

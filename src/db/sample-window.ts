@@ -40,14 +40,14 @@ const since = perDatabase(({ sqlite }) =>
     .raw(),
 );
 
-// The same scan, less the rows of the Pods listed (a JSON array of ids): SQLite skips them
+// The same scan, only the rows of the Pods listed (a JSON array of ids): SQLite skips the others
 // before a row is built.
-const sinceExcept = perDatabase(({ sqlite }) =>
+const sinceOf = perDatabase(({ sqlite }) =>
   sqlite
     .prepare<[string, number, string], Row>(
       `SELECT pod_id, observed_at, known, uptime_s, max_gpu_util, max_gpu_memory_util
        FROM pod_samples WHERE account = ? AND observed_at >= ?
-         AND pod_id NOT IN (SELECT value FROM json_each(?)) ORDER BY observed_at, pod_id`,
+         AND pod_id IN (SELECT value FROM json_each(?)) ORDER BY observed_at, pod_id`,
     )
     .raw(),
 );
@@ -56,8 +56,8 @@ const sinceExcept = perDatabase(({ sqlite }) =>
 let reads = 0;
 
 /**
- * Every Pod's samples observed at or after `from` (and any newer than `now`), per Pod, but for
- * the Pods in `except`: one range scan of pod_samples' primary key, so the cost follows the
+ * The samples observed at or after `from` (and any newer than `now`), per Pod, of every Pod or of
+ * the Pods in `podIds`: one range scan of pod_samples' primary key, so the cost follows the
  * window, never the stored history.
  */
 export function sampleWindow(
@@ -65,7 +65,7 @@ export function sampleWindow(
   account: string,
   from: number,
   _now: number,
-  except: ReadonlySet<string> = new Set(),
+  podIds?: readonly string[],
 ): ReadonlyMap<string, SampleSeries> {
   reads += 1;
   const version = reads;
@@ -79,10 +79,11 @@ export function sampleWindow(
       maxGpuMemoryUtil: number[];
     }
   >();
+  if (podIds?.length === 0) return series;
   const rows =
-    except.size === 0
+    podIds === undefined
       ? since(database).all(account, from)
-      : sinceExcept(database).all(account, from, JSON.stringify([...except]));
+      : sinceOf(database).all(account, from, JSON.stringify(podIds));
   for (const [podId, observedAt, known, uptimeS, gpu, memory] of rows) {
     let one = series.get(podId);
     if (one === undefined) {
@@ -106,33 +107,4 @@ export function sampleWindow(
     one.maxGpuMemoryUtil.push(memory ?? Number.NaN);
   }
   return series;
-}
-
-/** A Pod's first, latest and latest known sample observed at or after some time. */
-export interface SampleActivity {
-  readonly firstAt: number;
-  readonly latestAt: number;
-  /** null: no sample of the span had runtime data. */
-  readonly lastKnownAt: number | null;
-}
-
-type ActivityRow = [podId: string, firstAt: number, latestAt: number, lastKnownAt: number | null];
-
-// One range scan of the primary key, summed by SQLite: one row per Pod, whatever the span's length.
-const activity = perDatabase(({ sqlite }) =>
-  sqlite
-    .prepare<[string, number], ActivityRow>(
-      `SELECT pod_id, min(observed_at), max(observed_at), max(CASE WHEN known = 1 THEN observed_at END)
-       FROM pod_samples WHERE account = ? AND observed_at >= ? GROUP BY pod_id`,
-    )
-    .raw(),
-);
-
-/** Per Pod with a sample observed at or after `from` (newer than `now` included), the ends of its samples since. */
-export function sampleActivity(database: Database, account: string, from: number): ReadonlyMap<string, SampleActivity> {
-  return new Map(
-    activity(database)
-      .all(account, from)
-      .map(([podId, firstAt, latestAt, lastKnownAt]) => [podId, { firstAt, latestAt, lastKnownAt }]),
-  );
 }

@@ -3,7 +3,8 @@ import { lastSuccessAt } from './collector-runs.js';
 import { activeSnoozes, type IdleEpisodeRecord, openEpisodes } from './idle-state.js';
 import type { Database } from './open.js';
 import { livePods, type PodRecord } from './pods.js';
-import { type SampleActivity, type SampleSeries, sampleActivity, sampleWindow } from './sample-window.js';
+import { type UnknownSince, unknownPodsSince } from './sample-ends.js';
+import { type SampleSeries, sampleWindow } from './sample-window.js';
 import { type CapacitySnapshot, readCapacitySnapshot } from './snapshot-capacity.js';
 import { readWasteSnapshot, type WasteSnapshot, type WasteWindow } from './snapshot-waste.js';
 import { busiestSince } from './util-peaks.js';
@@ -20,8 +21,8 @@ export interface AccountSnapshot {
   /** The Pods of the latest poll. */
   readonly pods: readonly PodRecord[];
   /**
-   * Each Pod's samples observed from `samplesFrom` (or a little earlier) up to `now`, oldest
-   * first; none for the Pods in `busy`.
+   * The samples observed from `samplesFrom` up to `now` (and any newer), oldest first, of each
+   * RUNNING Pod with GPUs not in `busy`: the only Pods rules/idle.ts judges on their samples.
    */
   readonly samples: ReadonlyMap<string, SampleSeries>;
   /**
@@ -30,8 +31,11 @@ export interface AccountSnapshot {
    */
   readonly busy: ReadonlySet<string>;
   readonly samplesFrom: number;
-  /** Per Pod with a sample observed from `activityFrom` on, the ends of its samples since (empty: not asked). */
-  readonly activity: ReadonlyMap<string, SampleActivity>;
+  /**
+   * Per Pod whose latest sample is unknown and observed from `activityFrom` on, the ends of its
+   * samples since (empty: not asked). A Pod whose latest sample is known is not listed.
+   */
+  readonly activity: ReadonlyMap<string, UnknownSince>;
   /** When the Pod collector last succeeded for the account (null: never). */
   readonly podsPolledAt: number | null;
   /** Open idle episodes by Pod. */
@@ -53,7 +57,7 @@ export interface SnapshotWindow {
    * observed from `from` on (null: none is, every Pod's samples are read).
    */
   busy: { from: number; above: number } | null;
-  /** Where the samples' ends per Pod are summed from (null: by no rule, nothing is read). */
+  /** From when the Pods whose latest sample is unknown are listed (null: by no rule, nothing is read). */
   activityFrom: number | null;
   /** null: the waste rule is off, nothing of it is read. */
   waste: WasteWindow | null;
@@ -83,14 +87,21 @@ function read(database: Database, account: string, window: SnapshotWindow): Acco
       }
     }
   }
+  const judged = pods.filter((pod) => pod.status === 'RUNNING' && pod.gpuCount && !busy.has(pod.podId));
   return {
     account,
     now,
     pods,
-    samples: sampleWindow(database, account, samplesFrom, now, busy),
+    samples: sampleWindow(
+      database,
+      account,
+      samplesFrom,
+      now,
+      judged.map((pod) => pod.podId),
+    ),
     busy,
     samplesFrom,
-    activity: window.activityFrom === null ? new Map() : sampleActivity(database, account, window.activityFrom),
+    activity: window.activityFrom === null ? new Map() : unknownPodsSince(database, account, window.activityFrom),
     podsPolledAt: lastSuccessAt(database, account, 'pods'),
     openEpisodes: episodes,
     snoozes: activeSnoozes(database, account, now),

@@ -20,10 +20,10 @@ export function stuckPodFindings(snapshot: AccountSnapshot, config: Config, now:
     if (pod.status !== 'RUNNING') continue;
     const seen = activity.get(pod.podId);
     if (!seen) continue;
-    // A latest sample with runtime data rules the Pod out whatever came before.
-    const latestUnknown = seen.lastKnownAt === null || seen.lastKnownAt < seen.latestAt;
-    if (!latestUnknown || now - seen.latestAt > stuckStartingMs / 2) continue;
-    const noDataSince = Math.max(seen.lastKnownAt ?? seen.firstAt, pod.startedAt ?? seen.firstAt);
+    // Listed only when its latest sample has no runtime data: one with it rules the Pod out.
+    if (now - seen.latestAt > stuckStartingMs / 2) continue;
+    const lastData = seen.lastKnownAt ?? seen.unknownSince;
+    const noDataSince = Math.max(lastData, pod.startedAt ?? lastData);
     if (now - noDataSince < stuckStartingMs) continue;
     const neverStarted = seen.lastKnownAt === null || (pod.startedAt !== null && seen.lastKnownAt < pod.startedAt);
     const paid = (pod.costPerHr * (now - noDataSince)) / HOUR_MS;

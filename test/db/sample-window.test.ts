@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../../src/db/open.js';
 import { insertPodSamples, type PodSampleInput } from '../../src/db/pods.js';
-import { type SampleSeries, sampleActivity, sampleWindow } from '../../src/db/sample-window.js';
+import { type SampleSeries, sampleWindow } from '../../src/db/sample-window.js';
 import { tracedDatabase } from '../helpers/traced-database.js';
 import { useTempDatabases } from './support.js';
 
@@ -123,49 +123,5 @@ describe('the sample window read by rules with different spans', () => {
       expect(window.has('p3')).toBe(m <= 78 || (m >= 100 && m <= 138));
       if (m === 70) expect(window.get('p2')?.maxGpuUtil).toContain(1);
     }
-  });
-});
-
-describe('the sample activity of each Pod', () => {
-  it('says what the raw samples say, from any start, as samples land out of order, are re-sent and deleted', () => {
-    const db = openDatabase(join(temp.dir(), 'activity.db'));
-    let seed = 7;
-    const random = () => {
-      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
-      return seed / 2_147_483_648;
-    };
-    /** The activity as the stuck-starting check computed it from the window's series. */
-    const fromSeries = (from: number) => {
-      const expected = new Map<string, { firstAt: number; latestAt: number; lastKnownAt: number | null }>();
-      for (const series of sampleWindow(db, ACCOUNT, from, 0).values()) {
-        const times = series.observedAt.slice(series.start);
-        const known = series.known.slice(series.start);
-        const lastKnown = times.filter((_, i) => known[i] === 1).at(-1);
-        expected.set(series.podId, {
-          firstAt: times[0] as number,
-          latestAt: times.at(-1) as number,
-          lastKnownAt: lastKnown ?? null,
-        });
-      }
-      return expected;
-    };
-    for (let step = 0; step < 40; step++) {
-      const at = T0 + Math.floor(random() * 60) * MINUTE;
-      const pods = ['p1', 'p2', 'p3', 'p4'].filter(() => random() < 0.7);
-      insertPodSamples(
-        db,
-        ACCOUNT,
-        pods.map((podId) =>
-          random() < 0.3 ? sample(podId, at, null, 'unknown') : sample(podId, at, [random() * 100]),
-        ),
-      );
-      if (step % 10 === 9) {
-        db.sqlite.prepare('DELETE FROM pod_samples WHERE observed_at < ?').run(T0 + step * MINUTE);
-      }
-      for (const from of [T0 - MINUTE, T0 + 20 * MINUTE, T0 + 45 * MINUTE, T0 + 90 * MINUTE]) {
-        expect(sampleActivity(db, ACCOUNT, from)).toEqual(fromSeries(from));
-      }
-    }
-    db.close();
   });
 });

@@ -4,7 +4,7 @@ import { openEpisode } from '../../src/db/idle-state.js';
 import { insertPodSamples, type PodInput, type PodSampleInput, syncPods } from '../../src/db/pods.js';
 import { sampleWindow } from '../../src/db/sample-window.js';
 import { readAccountSnapshot } from '../../src/db/snapshot.js';
-import { assessPods, type IdleInput, receiptEvidence } from '../../src/rules/idle.js';
+import { assessPods, type IdleInput, idleClusters, receiptEvidence } from '../../src/rules/idle.js';
 import { podPollIntervalMs, snapshotWindow } from '../../src/rules/snapshot-window.js';
 import { MINUTE, T0, useTempDatabases } from './support.js';
 
@@ -56,7 +56,12 @@ describe('the tick snapshot without the samples of busy Pods', () => {
       { ...base, name: 'strict', utilThreshold: 30, windowMs: 15 * MINUTE, match: { podIds: [], names: ['pod-1*'] } },
       base,
     ];
-    const pods = Array.from({ length: 40 }, (_, i) => pod(i));
+    // Besides: a Pod stopped, one without GPUs, and two clusters (judged on evidence, never stopped).
+    const pods = Array.from({ length: 40 }, (_, i) => {
+      if (i === 7) return { ...pod(i), status: 'EXITED' };
+      if (i === 8) return { ...pod(i), gpuCount: 0 };
+      return i >= 30 && i % 5 <= 2 ? { ...pod(i), clusterId: `cl-${i % 5}` } : pod(i);
+    });
     syncPods(database, ACCOUNT, pods, T0);
     const next = random(7);
     const now = T0 + 60 * MINUTE + 30_000;
@@ -98,7 +103,10 @@ describe('the tick snapshot without the samples of busy Pods', () => {
     expect(snapshot.busy.has('pod-001')).toBe(false);
     expect(snapshot.busy.has('pod-006')).toBe(true);
     for (const podId of snapshot.busy) expect(snapshot.samples.has(podId)).toBe(false);
-    expect(snapshot.samples.size + snapshot.busy.size).toBe(whole.size);
+    // Only the Pods judged on their samples: RUNNING, with GPUs, not busy.
+    expect(snapshot.samples.has('pod-007')).toBe(false);
+    expect(snapshot.samples.has('pod-008')).toBe(false);
+    expect(snapshot.samples.size + snapshot.busy.size).toBe(whole.size - 2);
 
     const input = (series: IdleInput['series'], busy: IdleInput['busy']): IdleInput => ({
       pods: snapshot.pods,
@@ -113,7 +121,11 @@ describe('the tick snapshot without the samples of busy Pods', () => {
     const reference = assessPods(input(whole, undefined));
     const verdicts = (list: typeof judged) => list.map((a) => [a.pod.podId, a.verdict, a.reason]);
     expect(verdicts(judged)).toEqual(verdicts(reference));
-    expect(new Set(judged.map((a) => a.verdict))).toEqual(new Set(['active', 'idle', 'unknown']));
+    expect(new Set(judged.map((a) => a.verdict))).toEqual(
+      new Set(['active', 'idle', 'unknown', 'not_running', 'not_gpu', 'cluster_member']),
+    );
+    expect(idleClusters(input(snapshot.samples, snapshot.busy))).toEqual(idleClusters(input(whole, undefined)));
+    expect(idleClusters(input(whole, undefined)).length).toBeGreaterThan(0);
     judged.forEach((a, i) => {
       if (snapshot.busy.has(a.pod.podId)) return;
       expect(receiptEvidence(a)).toEqual(receiptEvidence(reference[i] as (typeof reference)[number]));

@@ -140,3 +140,22 @@ export const podUtilPeaks = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.account, t.podId, t.observedAt] })],
 );
+
+/**
+ * Per Pod with a stored sample, the ends of its samples: the latest, the latest known (runtime
+ * reported), and the first after that known one (null when the latest sample is known). The
+ * stuck-starting check reads only the Pods whose latest sample is unknown, without the raw
+ * window. Kept equal to what pod_samples gives by src/db/sample-ends.ts, in the sample writer's
+ * and retention's transactions. WITHOUT ROWID (migration 0026, by hand): one row per Pod.
+ */
+export const podSampleEnds = sqliteTable(
+  'pod_sample_ends',
+  {
+    account: accountColumn(),
+    podId: text('pod_id').notNull(),
+    latestAt: integer('latest_at').notNull(),
+    latestKnownAt: integer('latest_known_at'),
+    unknownSince: integer('unknown_since'),
+  },
+  (t) => [primaryKey({ columns: [t.account, t.podId] })],
+);
