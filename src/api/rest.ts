@@ -292,22 +292,8 @@ function billingRequest(route: string, query: BillingQuery, filter: Record<strin
   if (query.lastN !== undefined && !(Number.isInteger(query.lastN) && query.lastN >= 1)) {
     throw new ApiError({ kind: 'client', op, message: `lastN must be an integer >= 1, got ${query.lastN}` });
   }
-  const params = {
-    startTime: query.startTime,
-    endTime: query.endTime,
-    bucketSize: query.bucketSize,
-    lastN: query.lastN,
-    ...filter,
-  };
-  return {
-    target: 'rest',
-    method: 'GET',
-    route,
-    params: {},
-    query: params,
-    idempotent: true,
-    priority: priorityOf(route),
-  };
+  const { startTime, endTime, bucketSize, lastN } = query;
+  return getRequest(route, {}, { startTime, endTime, bucketSize, lastN, ...filter });
 }
 
 function gpuQuery(op: string, query: GpuTypeQuery): Record<string, QueryValue> {
