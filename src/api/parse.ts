@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { formatPath } from '../format.js';
 import { ApiError } from './errors.js';
 
 const MAX_ISSUES = 3;
@@ -121,13 +122,6 @@ function describeIssue(issue: z.core.$ZodIssue, body: unknown): string {
     message = `expected ${issue.format === 'datetime' ? 'an RFC 3339 date-time' : issue.format}, received ${preview(valueAt(body, issue.path))}`;
   }
   return `${where}: ${message}`;
-}
-
-/** `['pods', 3, 'cost']` → `pods[3].cost`. */
-export function formatPath(path: ReadonlyArray<PropertyKey>): string {
-  return path
-    .map((key, index) => (typeof key === 'number' ? `[${key}]` : `${index === 0 ? '' : '.'}${String(key)}`))
-    .join('');
 }
 
 function valueAt(body: unknown, path: ReadonlyArray<PropertyKey>): unknown {
