@@ -56,15 +56,6 @@ export interface BillingQuery {
   lastN?: number;
 }
 
-/** The v2 billing routes (`/billing/endpoints` is Public Endpoints, `/billing/serverless` Serverless). */
-export type BillingRoutePath =
-  | '/billing'
-  | '/billing/pods'
-  | '/billing/serverless'
-  | '/billing/endpoints'
-  | '/billing/network-volumes'
-  | '/billing/clusters';
-
 /** What a billing route's schema is made of: its records and the metadata beside them. */
 export interface BillingSchema {
   shape: { records: { element: z.ZodType }; metadata: z.ZodType };
