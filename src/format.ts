@@ -132,3 +132,10 @@ export function formatBytes(bytes: number): string {
   const value = bytes / unit[1];
   return `${value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2)} ${unit[0]}`;
 }
+
+/** `['pods', 3, 'cost']` → `pods[3].cost`: where a field is, as error messages name it; `''` for the root. */
+export function formatPath(path: ReadonlyArray<PropertyKey>): string {
+  let out = '';
+  for (const key of path) out += typeof key === 'number' ? `[${key}]` : out ? `.${String(key)}` : String(key);
+  return out;
+}

@@ -4,9 +4,6 @@ import { RateLimitBudget } from './rate-limit.js';
 import { RestClient } from './rest.js';
 import { backgroundSlots } from './semaphore.js';
 
-export const DEFAULT_REST_BASE_URL = 'https://api.runpod.io/v2';
-export const DEFAULT_GRAPHQL_URL = 'https://api.runpod.io/graphql';
-
 export interface ApiClient {
   rest: RestClient;
   graphql: GraphqlClient;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { formatPath } from '../format.js';
 import { ApiError } from './errors.js';
 
 const MAX_ISSUES = 3;
@@ -24,10 +25,8 @@ export function parseBodyAt<S extends z.ZodType>(
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const body = at.reduceRight<unknown>((inner, key) => ({ [key]: inner }), value);
-  const issues = result.error.issues.map((issue) => ({ ...issue, path: [...at, ...issue.path] }));
-  const described = issues.slice(0, MAX_ISSUES).map((issue) => describeIssue(issue, body));
-  const more = issues.length > MAX_ISSUES ? ` (and ${issues.length - MAX_ISSUES} more)` : '';
-  return throwContract(op, `${described.join('; ')}${more}`, JSON.stringify(value) ?? '');
+  const message = describeIssues(result.error.issues, at, body);
+  throw new ApiError({ kind: 'contract', op, message, bodySnippet: JSON.stringify(value) ?? '' });
 }
 
 /** A list item the schema rejected: where it was, its id when readable, and why. */
@@ -78,36 +77,25 @@ export function parseEach<S extends z.ZodType>(
 ): ParsedList<z.output<S>> {
   const parsed: ParsedList<z.output<S>> = { items: [], rejected: [] };
   list.forEach((raw, index) => {
-    const result = parseItem(item, key, index, raw, idOf);
-    if (result.ok) parsed.items.push(result.data);
-    else parsed.rejected.push(result.rejected);
+    const result = item.safeParse(raw);
+    if (result.success) {
+      parsed.items.push(result.data);
+      return;
+    }
+    const reason = describeIssues(result.error.issues, [key, index], { [key]: { [index]: raw } });
+    const id = raw !== null && typeof raw === 'object' ? idOf(raw as Record<string, unknown>) : undefined;
+    parsed.rejected.push({ index, id: typeof id === 'string' ? id : null, reason, raw });
   });
   return parsed;
 }
 
-/** One item of `body[key]`: its value, or why it was rejected, naming `key[index].field`. */
-export function parseItem<S extends z.ZodType>(
-  item: S,
-  key: string,
-  index: number,
-  raw: unknown,
-  idOf: IdOf = idField,
-): { ok: true; data: z.output<S> } | { ok: false; rejected: RejectedItem } {
-  const result = item.safeParse(raw);
-  if (result.success) return { ok: true, data: result.data };
-  const body = { [key]: { [index]: raw } };
-  const issues = result.error.issues.map((issue) => ({ ...issue, path: [key, index, ...issue.path] }));
-  const described = issues.slice(0, MAX_ISSUES).map((issue) => describeIssue(issue, body));
+/** The first few issues, their paths put under `at` in `body`, and how many more there were. */
+function describeIssues(issues: z.core.$ZodIssue[], at: ReadonlyArray<PropertyKey>, body: unknown): string {
+  const described = issues
+    .slice(0, MAX_ISSUES)
+    .map((issue) => describeIssue({ ...issue, path: [...at, ...issue.path] }, body));
   const more = issues.length > MAX_ISSUES ? ` (and ${issues.length - MAX_ISSUES} more)` : '';
-  const id = raw !== null && typeof raw === 'object' ? idOf(raw as Record<string, unknown>) : undefined;
-  return {
-    ok: false,
-    rejected: { index, id: typeof id === 'string' ? id : null, reason: `${described.join('; ')}${more}`, raw },
-  };
-}
-
-function throwContract(op: string, message: string, body: string): never {
-  throw new ApiError({ kind: 'contract', op, message, bodySnippet: body });
+  return `${described.join('; ')}${more}`;
 }
 
 function describeIssue(issue: z.core.$ZodIssue, body: unknown): string {
@@ -121,13 +109,6 @@ function describeIssue(issue: z.core.$ZodIssue, body: unknown): string {
     message = `expected ${issue.format === 'datetime' ? 'an RFC 3339 date-time' : issue.format}, received ${preview(valueAt(body, issue.path))}`;
   }
   return `${where}: ${message}`;
-}
-
-/** `['pods', 3, 'cost']` → `pods[3].cost`. */
-export function formatPath(path: ReadonlyArray<PropertyKey>): string {
-  return path
-    .map((key, index) => (typeof key === 'number' ? `[${key}]` : `${index === 0 ? '' : '.'}${String(key)}`))
-    .join('');
 }
 
 function valueAt(body: unknown, path: ReadonlyArray<PropertyKey>): unknown {

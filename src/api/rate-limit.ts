@@ -55,56 +55,45 @@ export function parseRetryAfter(value: string | undefined, now: number, capMs: n
 
 /**
  * A structured-field list (RFC 8941 subset): comma-separated members, each a token or quoted
- * name followed by `;key=integer` parameters. Members that do not parse are skipped. Every answer
- * carries two of these headers, so it is read in one pass over the text, without splitting it
- * into parts or matching each parameter with a regular expression.
+ * name followed by `;key=integer` parameters. Members and parameters that do not parse are skipped.
  */
 function parseList<T>(
   header: string | undefined,
   build: (params: Record<string, number>) => T | undefined,
 ): Map<string, T> {
   const out = new Map<string, T>();
-  if (!header) return out;
-  let at = 0;
-  while (at <= header.length) {
-    const end = boundary(header, at, ',');
-    const nameEnd = boundary(header, at, ';', end);
-    const rawName = header.slice(at, nameEnd).trim();
-    if (rawName) {
-      const name = unquote(rawName);
-      const params: Record<string, number> = {};
-      for (let p = nameEnd + 1; p <= end; ) {
-        const paramEnd = boundary(header, p, ';', end);
-        const param = header.slice(p, paramEnd).trim();
-        const eq = param.indexOf('=');
-        if (eq > 0 && PARAM_KEY.test(param.slice(0, eq)) && INTEGER.test(param.slice(eq + 1))) {
-          params[param.slice(0, eq).toLowerCase()] = Number(param.slice(eq + 1));
-        }
-        p = paramEnd + 1;
-      }
-      const entry = build(params);
-      if (entry !== undefined) out.set(name, entry);
+  for (const member of splitUnquoted(header ?? '', ',')) {
+    const [rawName = '', ...rawParams] = splitUnquoted(member, ';');
+    const name = rawName.trim();
+    if (!name) continue;
+    const params: Record<string, number> = {};
+    for (const param of rawParams) {
+      const match = PARAM.exec(param.trim());
+      if (match?.[1] !== undefined) params[match[1].toLowerCase()] = Number(match[2]);
     }
-    at = end + 1;
+    const entry = build(params);
+    if (entry !== undefined) out.set(unquote(name), entry);
   }
   return out;
 }
 
-const PARAM_KEY = /^[a-z][a-z0-9_.*-]*$/i;
-const INTEGER = /^-?\d+$/;
+const PARAM = /^([a-z][a-z0-9_.*-]*)=(-?\d+)$/i;
 
-/** Where the next `separator` outside double quotes is, from `from`, or `limit` (the text's end). */
-function boundary(text: string, from: number, separator: string, limit = text.length): number {
+/** `text` cut at every `separator` outside double quotes. */
+function splitUnquoted(text: string, separator: string): string[] {
+  const parts: string[] = [];
   let quoted = false;
-  for (let i = from; i < limit; i++) {
-    const char = text.charCodeAt(i);
-    if (char === QUOTE) quoted = !quoted;
-    else if (!quoted && char === separator.charCodeAt(0)) return i;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === '"') quoted = !quoted;
+    else if (!quoted && text[i] === separator) {
+      parts.push(text.slice(start, i));
+      start = i + 1;
+    }
   }
-  return limit;
+  parts.push(text.slice(start));
+  return parts;
 }
-
-const QUOTE = 34;
 
 /** What an answer without RateLimit-Policy says of the windows: nothing. */
 const NO_POLICIES: ReadonlyMap<string, RateLimitPolicyEntry> = new Map();

@@ -22,28 +22,21 @@ export function decodeSuccessBody(
   from: Answerer,
 ): { body: unknown } | ApiErrorFields {
   if (status === 204 || text.trim() === '') return { body: undefined };
-  if (isHtml(text, from.contentType)) {
-    // A captive portal, a proxy's login page or a docs site at a mistyped URL all answer 200.
-    return {
-      kind: 'contract',
-      op,
-      status,
-      url: from.url,
-      message: `expected JSON from ${from.url}, got ${describeHtml(text, from.contentType)}`,
-      bodySnippet: text,
-    };
-  }
+  const contract = (message: string): ApiErrorFields => ({
+    kind: 'contract',
+    op,
+    status,
+    url: from.url,
+    message,
+    bodySnippet: text,
+  });
+  // A captive portal, a proxy's login page or a docs site at a mistyped URL all answer 200.
+  if (isHtml(text, from.contentType))
+    return contract(`expected JSON from ${from.url}, got ${describeHtml(text, from.contentType)}`);
   try {
     return { body: JSON.parse(text) };
   } catch (error) {
-    return {
-      kind: 'contract',
-      op,
-      status,
-      url: from.url,
-      message: `response body is not valid JSON (${(error as Error).message})`,
-      bodySnippet: text,
-    };
+    return contract(`response body is not valid JSON (${(error as Error).message})`);
   }
 }
 

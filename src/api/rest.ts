@@ -56,15 +56,6 @@ export interface BillingQuery {
   lastN?: number;
 }
 
-/** The v2 billing routes (`/billing/endpoints` is Public Endpoints, `/billing/serverless` Serverless). */
-export type BillingRoutePath =
-  | '/billing'
-  | '/billing/pods'
-  | '/billing/serverless'
-  | '/billing/endpoints'
-  | '/billing/network-volumes'
-  | '/billing/clusters';
-
 /** What a billing route's schema is made of: its records and the metadata beside them. */
 export interface BillingSchema {
   shape: { records: { element: z.ZodType }; metadata: z.ZodType };
@@ -292,22 +283,8 @@ function billingRequest(route: string, query: BillingQuery, filter: Record<strin
   if (query.lastN !== undefined && !(Number.isInteger(query.lastN) && query.lastN >= 1)) {
     throw new ApiError({ kind: 'client', op, message: `lastN must be an integer >= 1, got ${query.lastN}` });
   }
-  const params = {
-    startTime: query.startTime,
-    endTime: query.endTime,
-    bucketSize: query.bucketSize,
-    lastN: query.lastN,
-    ...filter,
-  };
-  return {
-    target: 'rest',
-    method: 'GET',
-    route,
-    params: {},
-    query: params,
-    idempotent: true,
-    priority: priorityOf(route),
-  };
+  const { startTime, endTime, bucketSize, lastN } = query;
+  return getRequest(route, {}, { startTime, endTime, bucketSize, lastN, ...filter });
 }
 
 function gpuQuery(op: string, query: GpuTypeQuery): Record<string, QueryValue> {

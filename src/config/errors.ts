@@ -1,4 +1,5 @@
 import { EXIT_USAGE } from '../exit-codes.js';
+import { formatPath as formatFieldPath } from '../format.js';
 
 /** One thing wrong with a configuration: where (`accounts[0].apiKey`) and what (`required`). */
 export interface Problem {
@@ -30,10 +31,5 @@ export function formatProblem(problem: Problem): string {
 
 /** `['accounts', 0, 'apiKey']` → `accounts[0].apiKey`; the root is `(root)`. */
 export function formatPath(segments: ReadonlyArray<PropertyKey>): string {
-  let out = '';
-  for (const segment of segments) {
-    if (typeof segment === 'number') out += `[${segment}]`;
-    else out += out ? `.${String(segment)}` : String(segment);
-  }
-  return out || '(root)';
+  return formatFieldPath(segments) || '(root)';
 }

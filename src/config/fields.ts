@@ -107,3 +107,20 @@ export function withMs<Shape extends z.ZodRawShape, K extends keyof Shape & stri
         ) as WithMs<z.output<z.ZodObject<Shape, z.core.$strict>>, K>,
     );
 }
+
+/**
+ * A list check: every item whose `name` an earlier item already has is reported at
+ * `[index, 'name']`, in words `describe` gives from the name and the earlier item's index.
+ */
+export function uniqueNames(describe: (name: string, first: number) => string) {
+  return (items: readonly unknown[], ctx: z.RefinementCtx): void => {
+    const firstIndex = new Map<string, number>();
+    items.forEach((item, index) => {
+      const name = (item as { name?: unknown } | null)?.name;
+      if (typeof name !== 'string') return;
+      const first = firstIndex.get(name);
+      if (first === undefined) firstIndex.set(name, index);
+      else ctx.addIssue({ code: 'custom', path: [index, 'name'], message: describe(name, first) });
+    });
+  };
+}

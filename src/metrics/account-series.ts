@@ -1,4 +1,4 @@
-import type { Gauge } from 'prom-client';
+import { Gauge, type GaugeConfiguration, type Registry } from 'prom-client';
 
 type Labels = Record<string, string | number>;
 
@@ -30,4 +30,12 @@ export class SeriesByAccount {
     if (series) series.push(labels);
     else this.held.set(account, [labels]);
   }
+}
+
+/** A gauge registered in `registry`, its series kept per account. */
+export function accountGauge(
+  registry: Registry,
+  configuration: Omit<GaugeConfiguration<string>, 'registers'>,
+): SeriesByAccount {
+  return new SeriesByAccount(new Gauge({ ...configuration, registers: [registry] }));
 }

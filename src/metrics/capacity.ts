@@ -1,11 +1,10 @@
-import { Gauge } from 'prom-client';
 import { collectorsFeeding } from '../collectors/index.js';
 import { watchedGpuTypeIds } from '../config/sections/capacity.js';
 import { latestGpuAvailability } from '../db/catalog.js';
 import { gpuTypeNames } from '../db/names.js';
 import { gpuAvailability, gpuStock, gpuTypes } from '../db/schema.js';
 import { latestGpuStock } from '../db/stock.js';
-import { SeriesByAccount } from './account-series.js';
+import { accountGauge } from './account-series.js';
 import { type MetricsContext, refreshedAccounts } from './source.js';
 
 /** Availability and stock levels as numbers, so a graph goes up when a GPU comes back. */
@@ -38,46 +37,31 @@ const PRICES = [
  */
 export function registerCapacityMetrics(context: MetricsContext): void {
   const { registry } = context;
-  const availability = new SeriesByAccount(
-    new Gauge({
-      name: 'podwarden_gpu_availability',
-      help: 'Availability of the GPU type for the product as the catalog last reported it, NONE=0, LOW=1, MEDIUM=2, HIGH=3; data_center_id is empty for the global figure; absent when the catalog gave none.',
-      labelNames: ['account', 'gpu_type_id', 'product', 'data_center_id'],
-      registers: [registry],
-    }),
-  );
-  const price = new SeriesByAccount(
-    new Gauge({
-      name: 'podwarden_gpu_price_dollars_per_hour',
-      help: 'List price of one GPU of the type per hour by rate (secure or community cloud Pods, serverless pool) as the catalog last reported it; absent for a rate the catalog gave none for.',
-      labelNames: ['account', 'gpu_type_id', 'product', 'rate'],
-      registers: [registry],
-    }),
-  );
-  const stock = new SeriesByAccount(
-    new Gauge({
-      name: 'podwarden_gpu_stock',
-      help: 'Stock status of the GPU type in the cloud for a one-GPU Pod from GraphQL, None=0, Low=1, Medium=2, High=3; absent when GraphQL gave no status.',
-      labelNames: ['account', 'gpu_type_id', 'cloud'],
-      registers: [registry],
-    }),
-  );
-  const maxGpus = new SeriesByAccount(
-    new Gauge({
-      name: 'podwarden_gpu_stock_max_gpus',
-      help: 'The largest GPU count of the type one Pod in the cloud could get now according to GraphQL, 0 when none; absent before the stock collector ran.',
-      labelNames: ['account', 'gpu_type_id', 'cloud'],
-      registers: [registry],
-    }),
-  );
-  const watched = new SeriesByAccount(
-    new Gauge({
-      name: 'podwarden_capacity_watched',
-      help: "Always 1 for a GPU type and product on the capacity watch list, a watch by name resolved through the account's catalog; absent for the rest.",
-      labelNames: ['account', 'gpu_type_id', 'product'],
-      registers: [registry],
-    }),
-  );
+  const availability = accountGauge(registry, {
+    name: 'podwarden_gpu_availability',
+    help: 'Availability of the GPU type for the product as the catalog last reported it, NONE=0, LOW=1, MEDIUM=2, HIGH=3; data_center_id is empty for the global figure; absent when the catalog gave none.',
+    labelNames: ['account', 'gpu_type_id', 'product', 'data_center_id'],
+  });
+  const price = accountGauge(registry, {
+    name: 'podwarden_gpu_price_dollars_per_hour',
+    help: 'List price of one GPU of the type per hour by rate (secure or community cloud Pods, serverless pool) as the catalog last reported it; absent for a rate the catalog gave none for.',
+    labelNames: ['account', 'gpu_type_id', 'product', 'rate'],
+  });
+  const stock = accountGauge(registry, {
+    name: 'podwarden_gpu_stock',
+    help: 'Stock status of the GPU type in the cloud for a one-GPU Pod from GraphQL, None=0, Low=1, Medium=2, High=3; absent when GraphQL gave no status.',
+    labelNames: ['account', 'gpu_type_id', 'cloud'],
+  });
+  const maxGpus = accountGauge(registry, {
+    name: 'podwarden_gpu_stock_max_gpus',
+    help: 'The largest GPU count of the type one Pod in the cloud could get now according to GraphQL, 0 when none; absent before the stock collector ran.',
+    labelNames: ['account', 'gpu_type_id', 'cloud'],
+  });
+  const watched = accountGauge(registry, {
+    name: 'podwarden_capacity_watched',
+    help: "Always 1 for a GPU type and product on the capacity watch list, a watch by name resolved through the account's catalog; absent for the rest.",
+    labelNames: ['account', 'gpu_type_id', 'product'],
+  });
 
   context.refreshOn(collectorsFeeding(gpuAvailability, gpuTypes), (at) => {
     const { db } = context.source;

@@ -1,8 +1,7 @@
-import { Gauge } from 'prom-client';
 import { collectorsFeeding } from '../collectors/index.js';
 import { livePods } from '../db/pods.js';
 import { pods } from '../db/schema.js';
-import { SeriesByAccount } from './account-series.js';
+import { accountGauge } from './account-series.js';
 import { type MetricsContext, refreshedAccounts } from './source.js';
 
 /**
@@ -11,30 +10,21 @@ import { type MetricsContext, refreshedAccounts } from './source.js';
  */
 export function registerPodMetrics(context: MetricsContext): void {
   const { registry } = context;
-  const cost = new SeriesByAccount(
-    new Gauge({
-      name: 'podwarden_pod_cost_dollars_per_hour',
-      help: "What the Pod costs per hour as the API's cost field last reported it (0 unless it holds a machine); absent once the Pod is gone.",
-      labelNames: ['account', 'pod_id', 'name', 'gpu_type_id'],
-      registers: [registry],
-    }),
-  );
-  const info = new SeriesByAccount(
-    new Gauge({
-      name: 'podwarden_pod_info',
-      help: 'Always 1: the Pod with its name, status, GPU type, data center and cloud as last listed; absent once the Pod is gone.',
-      labelNames: ['account', 'pod_id', 'name', 'status', 'gpu_type_id', 'data_center_id', 'cloud'],
-      registers: [registry],
-    }),
-  );
-  const gpus = new SeriesByAccount(
-    new Gauge({
-      name: 'podwarden_pod_gpus',
-      help: 'How many GPUs the Pod has; absent for a CPU Pod and once the Pod is gone.',
-      labelNames: ['account', 'pod_id'],
-      registers: [registry],
-    }),
-  );
+  const cost = accountGauge(registry, {
+    name: 'podwarden_pod_cost_dollars_per_hour',
+    help: "What the Pod costs per hour as the API's cost field last reported it (0 unless it holds a machine); absent once the Pod is gone.",
+    labelNames: ['account', 'pod_id', 'name', 'gpu_type_id'],
+  });
+  const info = accountGauge(registry, {
+    name: 'podwarden_pod_info',
+    help: 'Always 1: the Pod with its name, status, GPU type, data center and cloud as last listed; absent once the Pod is gone.',
+    labelNames: ['account', 'pod_id', 'name', 'status', 'gpu_type_id', 'data_center_id', 'cloud'],
+  });
+  const gpus = accountGauge(registry, {
+    name: 'podwarden_pod_gpus',
+    help: 'How many GPUs the Pod has; absent for a CPU Pod and once the Pod is gone.',
+    labelNames: ['account', 'pod_id'],
+  });
 
   context.refreshOn(collectorsFeeding(pods), (at) => {
     for (const account of refreshedAccounts(context.config, at)) {

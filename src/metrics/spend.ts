@@ -1,5 +1,4 @@
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
-import { Gauge } from 'prom-client';
 import type { CollectorName } from '../collectors/collector.js';
 import { collectorsFeeding } from '../collectors/index.js';
 import { bucketFloor } from '../db/buckets.js';
@@ -17,7 +16,7 @@ import {
 import { type LiveResources, readLiveResources } from '../db/snapshot-budget.js';
 import { spendByResource, spendSince } from '../db/spend.js';
 import { currentRates } from '../rules/current-rates.js';
-import { SeriesByAccount } from './account-series.js';
+import { accountGauge } from './account-series.js';
 import { periodBounds, periodsSummableFrom } from './periods.js';
 import { type MetricsContext, refreshedAccounts } from './source.js';
 
@@ -53,14 +52,11 @@ const SPEND_SOURCES: readonly CollectorName[] = [...new Set([...RATE_SOURCES.val
  */
 export function registerSpendMetrics(context: MetricsContext): void {
   const { registry, source, config } = context;
-  const spend = new SeriesByAccount(
-    new Gauge({
-      name: 'podwarden_spend_dollars',
-      help: 'Spend billing reported for the current UTC day or month so far, by billing kind (account is the whole account); absent until billing was collected, and for periods the bucket size does not fit.',
-      labelNames: ['account', 'kind', 'period'],
-      registers: [registry],
-    }),
-  );
+  const spend = accountGauge(registry, {
+    name: 'podwarden_spend_dollars',
+    help: 'Spend billing reported for the current UTC day or month so far, by billing kind (account is the whole account); absent until billing was collected, and for periods the bucket size does not fit.',
+    labelNames: ['account', 'kind', 'period'],
+  });
   let spendDay: number | undefined;
   context.refreshOn([...collectorsFeeding(billingRecords), 'tick'], (at) => {
     const day = periodBounds('day', at.now).from;
@@ -92,14 +88,11 @@ export function registerSpendMetrics(context: MetricsContext): void {
     }
   });
 
-  const burn = new SeriesByAccount(
-    new Gauge({
-      name: 'podwarden_burn_rate_dollars_per_hour',
-      help: "What the account's live resources of a billing kind cost per hour now: Pods and clusters from their cost field and volume disk, serverless, network volumes and Public Endpoints from their billed rate over the last day; absent until the collectors it rests on succeeded.",
-      labelNames: ['account', 'kind'],
-      registers: [registry],
-    }),
-  );
+  const burn = accountGauge(registry, {
+    name: 'podwarden_burn_rate_dollars_per_hour',
+    help: "What the account's live resources of a billing kind cost per hour now: Pods and clusters from their cost field and volume disk, serverless, network volumes and Public Endpoints from their billed rate over the last day; absent until the collectors it rests on succeeded.",
+    labelNames: ['account', 'kind'],
+  });
   context.refreshOn(SPEND_SOURCES, (at) => {
     const { bucketSize } = config.collectors.billing;
     const windowStart = bucketFloor(at.now - BURN_WINDOW_MS, bucketSize);

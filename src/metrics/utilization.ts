@@ -1,9 +1,8 @@
-import { Gauge } from 'prom-client';
 import { collectorsFeeding } from '../collectors/index.js';
 import type { Database } from '../db/open.js';
 import { livePods, type PodSampleRecord, podListPolledAt, podSamplesBetween } from '../db/pods.js';
 import { podLists, podSamples, pods } from '../db/schema.js';
-import { SeriesByAccount } from './account-series.js';
+import { accountGauge, type SeriesByAccount } from './account-series.js';
 import { type MetricsContext, refreshedAccounts } from './source.js';
 
 /**
@@ -30,11 +29,9 @@ type PerPodField = 'cpuUtil' | 'memoryUtil';
 export function registerUtilizationMetrics(context: MetricsContext): void {
   const { registry } = context;
   const perGpu = (name: string, help: string) =>
-    new SeriesByAccount(
-      new Gauge({ name, help, labelNames: ['account', 'pod_id', 'gpu_index'], registers: [registry] }),
-    );
+    accountGauge(registry, { name, help, labelNames: ['account', 'pod_id', 'gpu_index'] });
   const perPod = (name: string, help: string) =>
-    new SeriesByAccount(new Gauge({ name, help, labelNames: ['account', 'pod_id'], registers: [registry] }));
+    accountGauge(registry, { name, help, labelNames: ['account', 'pod_id'] });
 
   const perGpuGauges: Array<[SeriesByAccount, PerGpuField]> = [
     [

@@ -39,21 +39,8 @@ const AGGREGATE_FIELD: Record<BillingKind, Record<string, string>> = {
   },
 };
 
-export const AGGREGATE_FIELDS = [
-  'podGpuAmount',
-  'podCpuAmount',
-  'podDiskAmount',
-  'serverlessGpuAmount',
-  'serverlessCpuAmount',
-  'serverlessDiskAmount',
-  'serverlessFeeAmount',
-  'storageStandardAmount',
-  'storageHighPerformanceAmount',
-  'endpointAmount',
-  'clusterGpuAmount',
-  'clusterDiskAmount',
-  'clusterNetworkingAmount',
-] as const;
+/** The account-wide record's amount fields besides totalAmount, in the order it lists them. */
+const AGGREGATE_FIELDS = Object.values(AGGREGATE_FIELD).flatMap((fields) => Object.values(fields));
 
 /**
  * Visits the UTC hours in which a line accrued money, each rounded to micro-dollars. A run of

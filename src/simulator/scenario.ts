@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
+import { formatPath } from '../format.js';
 import { normalizeScenario } from './scenario-normalize.js';
 import { rawScenarioSchema } from './scenario-schema.js';
 import type { Scenario } from './scenario-types.js';
@@ -72,13 +73,4 @@ function describeIssue(issue: z.core.$ZodIssue): string[] {
 
 function depth(issues: z.core.$ZodIssue[]): number {
   return Math.max(0, ...issues.map((issue) => issue.path.length));
-}
-
-export function formatPath(path: ReadonlyArray<PropertyKey>): string {
-  let out = '';
-  for (const part of path) {
-    if (typeof part === 'number') out += `[${part}]`;
-    else out += out === '' ? String(part) : `.${String(part)}`;
-  }
-  return out;
 }

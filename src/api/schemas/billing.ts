@@ -58,7 +58,6 @@ function nullableAndOptional<S extends z.ZodRawShape>(shape: S) {
 
 export const ListBillingResponse = billingResponse(BillingAmounts, {}, {});
 export type ListBillingResponse = z.infer<typeof ListBillingResponse>;
-export type BillingRecord = ListBillingResponse['records'][number];
 
 export const ListPodBillingResponse = billingResponse(
   PodBillingAmounts,
@@ -66,7 +65,6 @@ export const ListPodBillingResponse = billingResponse(
   { uniquePodCount: Int },
 );
 export type ListPodBillingResponse = z.infer<typeof ListPodBillingResponse>;
-export type PodBillingRecord = ListPodBillingResponse['records'][number];
 
 export const ListServerlessBillingResponse = billingResponse(
   ServerlessBillingAmounts,
@@ -74,12 +72,10 @@ export const ListServerlessBillingResponse = billingResponse(
   { uniqueServerlessCount: Int },
 );
 export type ListServerlessBillingResponse = z.infer<typeof ListServerlessBillingResponse>;
-export type ServerlessBillingRecord = ListServerlessBillingResponse['records'][number];
 
 /** Public Endpoint billing (`/billing/endpoints`); serverless billing is `/billing/serverless`. */
 export const ListEndpointBillingResponse = billingResponse(EndpointBillingAmounts, {}, {});
 export type ListEndpointBillingResponse = z.infer<typeof ListEndpointBillingResponse>;
-export type EndpointBillingRecord = ListEndpointBillingResponse['records'][number];
 
 export const ListNetworkVolumeBillingResponse = billingResponse(
   NetworkVolumeBillingAmounts,
@@ -87,7 +83,6 @@ export const ListNetworkVolumeBillingResponse = billingResponse(
   { uniqueNetworkVolumeCount: Int },
 );
 export type ListNetworkVolumeBillingResponse = z.infer<typeof ListNetworkVolumeBillingResponse>;
-export type NetworkVolumeBillingRecord = ListNetworkVolumeBillingResponse['records'][number];
 
 export const ListClusterBillingResponse = billingResponse(
   ClusterBillingAmounts,
@@ -95,4 +90,3 @@ export const ListClusterBillingResponse = billingResponse(
   { uniqueClusterCount: Int },
 );
 export type ListClusterBillingResponse = z.infer<typeof ListClusterBillingResponse>;
-export type ClusterBillingRecord = ListClusterBillingResponse['records'][number];

@@ -18,6 +18,3 @@ export const Cluster = z.looseObject({
   createdAt: DateTime,
 });
 export type Cluster = z.infer<typeof Cluster>;
-
-export const ListClustersResponse = z.looseObject({ clusters: z.array(Cluster) });
-export type ListClustersResponse = z.infer<typeof ListClustersResponse>;

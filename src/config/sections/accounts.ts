@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { httpUrl, type ParseContext } from '../fields.js';
+import { httpUrl, type ParseContext, uniqueNames } from '../fields.js';
 import { secretShape, withSecret } from '../secret.js';
 
 /** The name is carried on every stored row and metric label, so it is kept label- and path-safe. */
@@ -27,21 +27,7 @@ export function accountsSection(ctx: ParseContext) {
     .array(account)
     .min(1, { error: 'at least one account is required' })
     .superRefine(
-      (accounts, ctx) => {
-        const firstIndex = new Map<string, number>();
-        accounts.forEach((account: unknown, index) => {
-          const name = (account as { name?: unknown } | null)?.name;
-          if (typeof name !== 'string') return;
-          const first = firstIndex.get(name);
-          if (first === undefined) firstIndex.set(name, index);
-          else
-            ctx.addIssue({
-              code: 'custom',
-              path: [index, 'name'],
-              message: `duplicate account name "${name}" (also accounts[${first}].name)`,
-            });
-        });
-      },
+      uniqueNames((name, first) => `duplicate account name "${name}" (also accounts[${first}].name)`),
       // Run even when an account has other problems, so a duplicate is reported in the same pass.
       { when: (payload) => Array.isArray(payload.value) },
     );

@@ -133,5 +133,3 @@ export function alertsSection(ctx: ParseContext) {
     })
     .prefault({});
 }
-
-export type AlertsConfig = z.output<ReturnType<typeof alertsSection>>;

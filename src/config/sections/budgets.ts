@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { duration, timeZone, withMs } from '../fields.js';
+import { duration, timeZone, uniqueNames, withMs } from '../fields.js';
 import { recipientsField } from './email.js';
 
 /** What a budget counts: the whole account (`/billing`) or one billing route's kind of spend. */
@@ -63,14 +63,6 @@ const budget = withMs(
 export const budgetsSection = z
   .array(budget)
   .prefault([])
-  .superRefine((list, issues) => {
-    const seen = new Set<string>();
-    list.forEach((item, index) => {
-      if (seen.has(item.name)) {
-        issues.addIssue({ code: 'custom', path: [index, 'name'], message: `duplicate budget name "${item.name}"` });
-      }
-      seen.add(item.name);
-    });
-  });
+  .superRefine(uniqueNames((name) => `duplicate budget name "${name}"`));
 
 export type BudgetConfig = z.output<typeof budget>;

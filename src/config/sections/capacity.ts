@@ -6,7 +6,6 @@ export const AVAILABILITY_LEVELS = ['NONE', 'LOW', 'MEDIUM', 'HIGH'] as const;
 export type AvailabilityLevel = (typeof AVAILABILITY_LEVELS)[number];
 
 export const CAPACITY_EVENTS = ['rise', 'fall', 'price'] as const;
-export type CapacityEvent = (typeof CAPACITY_EVENTS)[number];
 
 const watch = z
   .strictObject({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { duration, withMs } from '../fields.js';
+import { duration, uniqueNames, withMs } from '../fields.js';
 
 /** The steps of the idle action ladder, in the order they run. */
 export const IDLE_LADDER = ['notify', 'warn', 'stop'] as const;
@@ -103,19 +103,7 @@ export const idleSection = z
   .strictObject({
     rules: z
       .array(idleRule)
-      .superRefine((rules, ctx) => {
-        const seen = new Map<string, number>();
-        rules.forEach((rule, index) => {
-          const first = seen.get(rule.name);
-          if (first === undefined) seen.set(rule.name, index);
-          else
-            ctx.addIssue({
-              code: 'custom',
-              path: [index, 'name'],
-              message: `duplicate idle rule name "${rule.name}" (also idle.rules[${first}].name)`,
-            });
-        });
-      })
+      .superRefine(uniqueNames((name, first) => `duplicate idle rule name "${name}" (also idle.rules[${first}].name)`))
       .prefault([{}])
       .describe(
         'The idle rules, in order; by default one rule with every default (in dry run); [] turns idle stops off.',

@@ -18,5 +18,3 @@ export const wasteSection = withMs(
   },
   ['endpointIdle', 'volumeUnmounted', 'stoppedPodVolume', 'stuckStarting'],
 ).prefault({});
-
-export type WasteConfig = z.output<typeof wasteSection>;
