@@ -34,7 +34,7 @@ export function snoozeCommand(): Command {
       }
       const database = openDatabase(config.database.path);
       try {
-        const accounts = options.account ? [options.account] : accountsOfPod(database, podId);
+        const accounts = options.account ? [options.account] : await accountsOfPod(database, podId);
         if (accounts.length === 0) {
           throw new UsageError(`snooze ${podId}: no account has seen this Pod yet; pass --account to snooze it anyway`);
         }

@@ -43,9 +43,11 @@ export function whyCommand(): Command {
         const snoozes = podSnoozesAfter(database, podId, clock.now).filter(
           (snooze) => options.account === undefined || snooze.account === options.account,
         );
-        const seen = accountsOfPod(database, podId).some((a) => options.account === undefined || a === options.account);
+        const seen = (await accountsOfPod(database, podId)).some(
+          (a) => options.account === undefined || a === options.account,
+        );
         if (!seen && receipts.length === 0 && snoozes.length === 0) {
-          throw unknownPod(podId, knownPodIds(database, options.account), options.account);
+          throw unknownPod(podId, await knownPodIds(database, options.account), options.account);
         }
         if (receipts.length === 0) process.stdout.write(`${podId}: no idle decisions recorded\n`);
         else process.stdout.write(receipts.map(describe).join('\n'));
