@@ -202,6 +202,7 @@ export class Daemon {
       await this.recordAccounts();
     }
     this.events.emit('collector:finished', report);
+    await this.events.settled();
     return report;
   }
 
@@ -234,6 +235,7 @@ export class Daemon {
     );
     if (unjudged === undefined) return;
     this.events.emit('evaluation:finished', { at: now, unjudged });
+    await this.events.settled();
   }
 
   async retain(): Promise<RetentionResult> {

@@ -16,8 +16,8 @@ export interface DaemonNow {
  * (`run`, `demo`) runs at real speed and records its offset from the system time at start, so a
  * snooze of 4h given beside the demo lasts 4h of the demo's day. No record: the system time.
  */
-export function daemonNow(database: Database): DaemonNow {
-  const offsetMs = readDaemonClock(database)?.offsetMs ?? 0;
+export async function daemonNow(database: Database): Promise<DaemonNow> {
+  const offsetMs = (await readDaemonClock(database))?.offsetMs ?? 0;
   return { now: new RealClock().now() + offsetMs, scenario: Math.abs(offsetMs) >= SYSTEM_CLOCK_SLACK_MS };
 }
 

@@ -19,7 +19,7 @@ export function dbCommand(): Command {
     .command('check')
     .description("Run SQLite's full integrity check on the database (read-only).")
     .addOption(configOption())
-    .action((options: { config?: string }) => {
+    .action(async (options: { config?: string }) => {
       const config = loadConfig({ path: options.config, env: process.env });
       const path = config.database.path;
       const database = openDatabase(path, { readonly: true, check: false });
@@ -41,7 +41,7 @@ export function dbCommand(): Command {
       'Return the free pages left by deleted rows to the file system (SQLite VACUUM); stop the daemon first.',
     )
     .addOption(configOption())
-    .action((options: { config?: string }) => {
+    .action(async (options: { config?: string }) => {
       const config = loadConfig({ path: options.config, env: process.env });
       const path = config.database.path;
       // Not migrated here: the daemon migrates at start; this only rewrites what is there.

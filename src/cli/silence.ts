@@ -17,15 +17,16 @@ import { configOption } from './config-option.js';
 import { daemonNow } from './daemon-now.js';
 import { UsageError } from './exit.js';
 
-function withDatabase<T>(
+/** Runs `work` on the configured database and closes it once `work` has finished, awaited. */
+async function withDatabase<T>(
   configPath: string | undefined,
-  work: (database: ReturnType<typeof openDatabase>, config: Config) => T,
+  work: (database: ReturnType<typeof openDatabase>, config: Config) => T | Promise<T>,
   options: { readonly?: boolean } = {},
-): T {
+): Promise<T> {
   const config = loadConfig({ path: configPath, env: process.env });
   const database = openDatabase(config.database.path, options);
   try {
-    return work(database, config);
+    return await work(database, config);
   } finally {
     database.close();
   }
@@ -80,11 +81,11 @@ export function silenceCommand(): Command {
     .requiredOption('--comment <text>', 'why (shown by silence list)')
     .option('--author <name>', 'who is silencing', whoAmI())
     .addOption(configOption())
-    .action((options: { match: string[]; for: string; comment: string; author: string; config?: string }) => {
+    .action(async (options: { match: string[]; for: string; comment: string; author: string; config?: string }) => {
       let durationMs: number;
       try {
         durationMs = parseDuration(options.for);
-        const silence = withDatabase(options.config, (database, config) => {
+        const silence = await withDatabase(options.config, async (database, config) => {
           const matchers = options.match.map((text) => knownLabelValue(parseMatcher(text), text, config));
           // Starts now on the daemon's clock: beside the demo, 2h means 2h of the scenario's day.
           const silence = newSilence({
@@ -93,7 +94,7 @@ export function silenceCommand(): Command {
             durationMs,
             comment: options.comment,
             createdBy: options.author,
-            now: daemonNow(database).now,
+            now: (await daemonNow(database)).now,
           });
           insertSilence(database, silence);
           return silence;
@@ -111,11 +112,11 @@ export function silenceCommand(): Command {
     .description('List silences that are active or pending (with --all, expired ones too).')
     .option('--all', 'include expired silences')
     .addOption(configOption())
-    .action((options: { all?: boolean; config?: string }) => {
-      const { now, rows } = withDatabase(
+    .action(async (options: { all?: boolean; config?: string }) => {
+      const { now, rows } = await withDatabase(
         options.config,
-        (database) => {
-          const { now } = daemonNow(database);
+        async (database) => {
+          const { now } = await daemonNow(database);
           return { now, rows: listSilences(database, options.all ? undefined : now) };
         },
         { readonly: true },
@@ -133,10 +134,10 @@ export function silenceCommand(): Command {
     .description('End a silence now (an expired one stays expired).')
     .argument('<id>', 'the silence id (from silence add or list)')
     .addOption(configOption())
-    .action((id: string, options: { config?: string }) => {
-      withDatabase(options.config, (database) => {
+    .action(async (id: string, options: { config?: string }) => {
+      await withDatabase(options.config, async (database) => {
         if (!getSilence(database, id)) throw new UsageError(`silence ${id}: no such silence`);
-        expireSilence(database, id, daemonNow(database).now);
+        expireSilence(database, id, (await daemonNow(database)).now);
       });
       process.stdout.write(`expired ${id}\n`);
     });

@@ -25,7 +25,7 @@ export function snoozeCommand(): Command {
     .argument('<duration>', 'how long, e.g. 30m, 4h, 2d; 0s ends the snooze')
     .addOption(configOption())
     .option('--account <name>', 'the account of the Pod (default: every account that has seen it)')
-    .action((podId: string, durationText: string, options: SnoozeOptions) => {
+    .action(async (podId: string, durationText: string, options: SnoozeOptions) => {
       const durationMs = parseSnooze(durationText);
       const config = loadConfig({ path: options.config, env: process.env });
       const known = config.accounts.map((account) => account.name);
@@ -34,12 +34,12 @@ export function snoozeCommand(): Command {
       }
       const database = openDatabase(config.database.path);
       try {
-        const accounts = options.account ? [options.account] : accountsOfPod(database, podId);
+        const accounts = options.account ? [options.account] : await accountsOfPod(database, podId);
         if (accounts.length === 0) {
           throw new UsageError(`snooze ${podId}: no account has seen this Pod yet; pass --account to snooze it anyway`);
         }
         // The daemon's time: beside the demo, 4h means 4h of the scenario's day.
-        const clock = daemonNow(database);
+        const clock = await daemonNow(database);
         const { now } = clock;
         for (const account of accounts) {
           snoozePod(database, { account, podId, until: now + durationMs, createdAt: now });

@@ -27,7 +27,7 @@ export function whyCommand(): Command {
     .addOption(configOption())
     .option('--account <name>', 'only this account')
     .option('--limit <n>', 'how many receipts (default 5)', positiveInt, 5)
-    .action((podId: string, options: WhyOptions) => {
+    .action(async (podId: string, options: WhyOptions) => {
       const config = loadConfig({ path: options.config, env: process.env });
       const accounts = config.accounts.map((account) => account.name);
       if (options.account !== undefined && !accounts.includes(options.account)) {
@@ -39,13 +39,15 @@ export function whyCommand(): Command {
       const database = openDatabase(config.database.path, { readonly: true });
       try {
         const receipts = recentReceipts(database, options.limit, { podId, account: options.account }).reverse();
-        const clock = daemonNow(database);
+        const clock = await daemonNow(database);
         const snoozes = podSnoozesAfter(database, podId, clock.now).filter(
           (snooze) => options.account === undefined || snooze.account === options.account,
         );
-        const seen = accountsOfPod(database, podId).some((a) => options.account === undefined || a === options.account);
+        const seen = (await accountsOfPod(database, podId)).some(
+          (a) => options.account === undefined || a === options.account,
+        );
         if (!seen && receipts.length === 0 && snoozes.length === 0) {
-          throw unknownPod(podId, knownPodIds(database, options.account), options.account);
+          throw unknownPod(podId, await knownPodIds(database, options.account), options.account);
         }
         if (receipts.length === 0) process.stdout.write(`${podId}: no idle decisions recorded\n`);
         else process.stdout.write(receipts.map(describe).join('\n'));

@@ -17,7 +17,7 @@ export async function recordDaemonClock(database: Database, record: DaemonClockR
 }
 
 /** Undefined when no daemon has run in real time on this database. */
-export function readDaemonClock(database: Database): DaemonClockRecord | undefined {
+export async function readDaemonClock(database: Database): Promise<DaemonClockRecord | undefined> {
   return database.db
     .select({ offsetMs: daemonClock.offsetMs, startedAt: daemonClock.startedAt })
     .from(daemonClock)

@@ -201,7 +201,7 @@ export function snoozesAfter(database: Database, now: number): SnoozeRecord[] {
 }
 
 /** The accounts whose Pod list ever held this Pod id (gone Pods included), alphabetically. */
-export function accountsOfPod(database: Database, podId: string): string[] {
+export async function accountsOfPod(database: Database, podId: string): Promise<string[]> {
   return database.db
     .selectDistinct({ account: pods.account })
     .from(pods)
@@ -212,7 +212,7 @@ export function accountsOfPod(database: Database, podId: string): string[] {
 }
 
 /** Every Pod id an account's (or any account's) Pod list ever held, gone Pods included, alphabetically. */
-export function knownPodIds(database: Database, account?: string): string[] {
+export async function knownPodIds(database: Database, account?: string): Promise<string[]> {
   return database.db
     .selectDistinct({ podId: pods.podId })
     .from(pods)

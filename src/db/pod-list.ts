@@ -123,7 +123,7 @@ export function podListPoll(database: Database, account: string): PodListPoll | 
  * The latest last_seen_at of the account's live Pods: when its latest Pod poll saw them (undefined
  * without live Pods).
  */
-export function podListPolledAt(database: Database, account: string): number | undefined {
+export async function podListPolledAt(database: Database, account: string): Promise<number | undefined> {
   return statements(database).polledAt.get(account) ?? undefined;
 }
 

@@ -220,7 +220,12 @@ const sampleReads = perDatabase(({ sqlite }) => ({
  * Every Pod's samples with from <= observed_at <= to, oldest first, as they were stored: one
  * range scan of the primary key, whatever the length of the history.
  */
-export function podSamplesBetween(database: Database, account: string, from: number, to: number): PodSampleRecord[] {
+export async function podSamplesBetween(
+  database: Database,
+  account: string,
+  from: number,
+  to: number,
+): Promise<PodSampleRecord[]> {
   return sampleReads(database)
     .between.all(account, from, to)
     .map(({ known, gpuUtil, gpuMemoryUtil, ...row }) => ({

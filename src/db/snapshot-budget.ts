@@ -7,7 +7,7 @@ import type { PodRecord } from './pods.js';
 import type { BillingKind, BucketSize } from './schema.js';
 import { clusters, endpoints, networkVolumes, pods } from './schema.js';
 import type { EndpointRecord } from './serverless.js';
-import { type BucketReads, type ResourceSpend, type SpendQuery, spendByResource } from './spend.js';
+import { type BucketReads, type ResourceSpend, readSpendByResource, type SpendQuery } from './spend.js';
 import { perDatabase } from './statements.js';
 import type { NetworkVolumeRecord } from './volumes.js';
 
@@ -144,7 +144,7 @@ export function readSpend(
   const reads: BucketReads = new Map();
   for (const query of queries) {
     const key = spendKey(query);
-    if (!spend.has(key)) spend.set(key, spendByResource(database, query, reads));
+    if (!spend.has(key)) spend.set(key, readSpendByResource(database, query, reads));
   }
   return spend;
 }

@@ -4,7 +4,7 @@ import type { Database } from './open.js';
 import type { PodRecord } from './pods.js';
 import type { BucketSize } from './schema.js';
 import { type EndpointRecord, liveEndpoints } from './serverless.js';
-import { type ResourceSpend, spendSince } from './spend.js';
+import { type ResourceSpend, readSpendSince } from './spend.js';
 import { liveNetworkVolumes, type NetworkVolumeRecord } from './volumes.js';
 import { type EndpointActivity, endpointActivity, lastComputeAt, type VolumeMounts, volumeMounts } from './waste.js';
 
@@ -47,7 +47,7 @@ export function readWasteSnapshot(
   const { bucketSize } = window;
   const billed = (kind: 'serverless' | 'network_volumes', from: number): BilledSince => {
     const windowStart = bucketFloor(from, bucketSize);
-    return { windowStart, spend: spendSince(database, { account, kind, bucketSize, windowStart, now }) };
+    return { windowStart, spend: readSpendSince(database, { account, kind, bucketSize, windowStart, now }) };
   };
   // Every Pod that may be stopped with a volume: the check picks the stopped ones among them.
   const notRunning = pods

@@ -157,7 +157,19 @@ function daysOutsideMonths(days: number, months: number, monthsEnd: number, days
  * calendar month's budget), and only the part of a day a boundary cuts read bucket by bucket.
  * Ordered by resource id.
  */
-export function spendByResource(database: Database, query: SpendQuery, reads?: BucketReads): readonly ResourceSpend[] {
+export async function spendByResource(database: Database, query: SpendQuery): Promise<readonly ResourceSpend[]> {
+  return readSpendByResource(database, query);
+}
+
+/**
+ * spendByResource for the snapshots' synchronous read transactions (src/db/snapshot-*.ts) only;
+ * outside src/db, await spendByResource.
+ */
+export function readSpendByResource(
+  database: Database,
+  query: SpendQuery,
+  reads?: BucketReads,
+): readonly ResourceSpend[] {
   const s = statements(database);
   const from = Math.min(query.periodStart, query.windowStart);
   const to = query.periodEnd;
@@ -218,15 +230,19 @@ export function spendByResource(database: Database, query: SpendQuery, reads?: B
  * Spend per resource of one kind billed from `windowStart` up to `now`, keyed by resource id:
  * the recent billed rate the waste rules and the burn-rate metric work from.
  */
-export function spendSince(
-  database: Database,
-  since: { account: string; kind: BillingKind; bucketSize: BucketSize; windowStart: number; now: number },
-): ReadonlyMap<string, ResourceSpend> {
+export async function spendSince(database: Database, since: SpendSince): Promise<ReadonlyMap<string, ResourceSpend>> {
+  return readSpendSince(database, since);
+}
+
+type SpendSince = { account: string; kind: BillingKind; bucketSize: BucketSize; windowStart: number; now: number };
+
+/** spendSince for the snapshots' synchronous read transactions only; outside src/db, await spendSince. */
+export function readSpendSince(database: Database, since: SpendSince): ReadonlyMap<string, ResourceSpend> {
   const { account, kind, bucketSize, now, windowStart } = since;
   // Buckets starting at or before `now` are those starting at or before the start of the bucket
   // holding it (every stored bucket starts on a boundary: the billing read refuses any other).
   const periodEnd = bucketFloor(now, bucketSize) + 1;
-  const rows = spendByResource(database, {
+  const rows = readSpendByResource(database, {
     account,
     kind,
     bucketSize,

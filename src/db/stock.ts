@@ -61,7 +61,7 @@ export async function recordGpuStock(
       touch: (row, at) => s.touch.run(at, row.account, row.gpuTypeId, row.cloud, row.sinceAt),
       insert: s.insert,
     },
-    () => new Map(latestGpuStock(database, account).map((row) => [keyOf(row), row])),
+    () => new Map(latestStockRows(database, account).map((row) => [keyOf(row), row])),
     observations,
     { key: keyOf, row: (observation) => ({ account, ...observation }), same: sameStock },
     now,
@@ -69,7 +69,12 @@ export async function recordGpuStock(
 }
 
 /** The current stock of every GPU type and cloud of an account. */
-export function latestGpuStock(database: Database, account: string): GpuStockRecord[] {
+export async function latestGpuStock(database: Database, account: string): Promise<GpuStockRecord[]> {
+  return latestStockRows(database, account);
+}
+
+/** latestGpuStock for recordGpuStock's transaction, which must read synchronously. */
+function latestStockRows(database: Database, account: string): GpuStockRecord[] {
   return statements(database)
     .latest.all(account)
     .map((row) => ({ ...row, availableGpuCounts: JSON.parse(row.availableGpuCounts) as number[] }));

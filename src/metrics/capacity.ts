@@ -94,9 +94,9 @@ export function registerCapacityMetrics(context: MetricsContext): void {
     }
   });
 
-  context.refreshOn(collectorsFeeding(gpuStock), (at) => {
+  context.refreshOn(collectorsFeeding(gpuStock), async (at) => {
     for (const account of refreshedAccounts(context.config, at)) {
-      const rows = latestPollOf(latestGpuStock(context.source.db, account));
+      const rows = latestPollOf(await latestGpuStock(context.source.db, account));
       stock.clear(account);
       maxGpus.clear(account);
       for (const row of rows) {

@@ -21,7 +21,10 @@ import { registerSpendMetrics } from './spend.js';
 import { registerUtilizationMetrics } from './utilization.js';
 
 export interface Metrics {
+  /** Its `metrics()` waits for a refresh in progress, then serializes what the refresh set. */
   registry: Registry;
+  /** Resolves when every refresh started so far has finished. */
+  refreshed(): Promise<void>;
   /** Stops listening to the daemon's events; the registry stays readable. */
   close(): void;
 }
@@ -55,7 +58,12 @@ export function createMetrics(options: {
   clock: Clock;
   reloads?: () => ConfigReloadStatus;
 }): Metrics {
-  const registry = new Registry();
+  // Refreshes run one after another, in the order of their events, so two never interleave
+  // their clear-and-set of one series; a scrape waits for the last one started.
+  let refreshing: Promise<void> = Promise.resolve();
+  let started: Promise<void> = Promise.resolve();
+  const ready = () => refreshing.then(() => started);
+  const registry = new RefreshedRegistry(ready);
   collectDefaultMetrics({ register: registry });
   new Gauge({
     name: 'podwarden_build_info',
@@ -64,7 +72,7 @@ export function createMetrics(options: {
     registers: [registry],
   }).set({ version, node_version: process.versions.node }, 1);
   const disposers: Array<() => void> = [];
-  const refreshers: Array<{ triggers: readonly RefreshTrigger[]; refresh: (at: Refresh) => void }> = [];
+  const refreshers: Array<{ triggers: readonly RefreshTrigger[]; refresh: (at: Refresh) => void | Promise<void> }> = [];
   const context: MetricsContext = {
     registry,
     ...options,
@@ -73,20 +81,27 @@ export function createMetrics(options: {
   };
   for (const register of areas) register(context);
   // One failing area leaves its values as they were and the others still refresh; the first
-  // error is thrown on, for the event bus to log.
-  const refresh = (at: Refresh) => {
+  // error rejects, for the event bus to log.
+  const runRefresh = async (at: Refresh) => {
     const errors: unknown[] = [];
     for (const refresher of refreshers) {
       if (at.trigger !== 'start' && !refresher.triggers.includes(at.trigger)) continue;
       try {
-        refresher.refresh(at);
+        await refresher.refresh(at);
       } catch (error) {
         errors.push(error);
       }
     }
     if (errors.length > 0) throw errors[0];
   };
-  refresh({ trigger: 'start', now: options.clock.now() });
+  const refresh = (at: Refresh): Promise<void> => {
+    const run = refreshing.then(() => runRefresh(at));
+    refreshing = run.catch(() => undefined);
+    return run;
+  };
+  // A failing first refresh fails the scrapes (it used to fail the creation), never silently.
+  started = refresh({ trigger: 'start', now: options.clock.now() });
+  void started.catch(() => undefined);
   const { events } = options.source;
   disposers.push(
     events.on('collector:finished', (report) =>
@@ -96,8 +111,26 @@ export function createMetrics(options: {
   );
   return {
     registry,
+    refreshed: ready,
     close: () => {
       for (const dispose of disposers.splice(0)) dispose();
     },
   };
+}
+
+/** A registry whose serializations first wait for the refresh in progress: a scrape runs no SQL. */
+class RefreshedRegistry extends Registry {
+  constructor(private readonly refreshing: () => Promise<void>) {
+    super();
+  }
+
+  override async metrics(): Promise<string> {
+    await this.refreshing();
+    return super.metrics();
+  }
+
+  override async getMetricsAsJSON(): ReturnType<Registry['getMetricsAsJSON']> {
+    await this.refreshing();
+    return super.getMetricsAsJSON();
+  }
 }

@@ -55,11 +55,11 @@ export interface MetricsContext {
   /** Registers what undoes an area's setup beyond the registry (its event listeners). */
   onClose(dispose: () => void): void;
   /**
-   * Runs `refresh` at once and again after each of `triggers`. It reads the database and sets
-   * its gauges, which scrapes then serialize from memory: a scrape never computes, and a value
+   * Runs `refresh` at once and again after each of `triggers`, one refresh at a time. It reads
+   * the database (awaiting the store) and then sets its gauges, which scrapes then serialize from memory: a scrape never computes, and a value
    * is as old as its last trigger (one evaluation tick or one collector run).
    */
-  refreshOn(triggers: readonly RefreshTrigger[], refresh: (at: Refresh) => void): void;
+  refreshOn(triggers: readonly RefreshTrigger[], refresh: (at: Refresh) => void | Promise<void>): void;
 }
 
 /** Configured account names: the bounded set every `account` label comes from. */

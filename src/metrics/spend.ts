@@ -58,7 +58,7 @@ export function registerSpendMetrics(context: MetricsContext): void {
     labelNames: ['account', 'kind', 'period'],
   });
   let spendDay: number | undefined;
-  context.refreshOn([...collectorsFeeding(billingRecords), 'tick'], (at) => {
+  context.refreshOn([...collectorsFeeding(billingRecords), 'tick'], async (at) => {
     const day = periodBounds('day', at.now).from;
     if (at.trigger === 'tick' && day === spendDay) return;
     spendDay = day;
@@ -71,7 +71,7 @@ export function registerSpendMetrics(context: MetricsContext): void {
           for (const kind of billingKinds) {
             // The budget rule's reading (daily rollup plus the buckets of cut days): the same sum
             // as every bucket in the period, without reading a month of raw buckets.
-            const resources = spendByResource(source.db, {
+            const resources = await spendByResource(source.db, {
               account,
               kind,
               bucketSize,
@@ -93,7 +93,7 @@ export function registerSpendMetrics(context: MetricsContext): void {
     help: "What the account's live resources of a billing kind cost per hour now: Pods and clusters from their cost field and volume disk, serverless, network volumes and Public Endpoints from their billed rate over the last day; absent until the collectors it rests on succeeded.",
     labelNames: ['account', 'kind'],
   });
-  context.refreshOn(SPEND_SOURCES, (at) => {
+  context.refreshOn(SPEND_SOURCES, async (at) => {
     const { bucketSize } = config.collectors.billing;
     const windowStart = bucketFloor(at.now - BURN_WINDOW_MS, bucketSize);
     for (const account of refreshedAccounts(config, at)) {
@@ -108,7 +108,7 @@ export function registerSpendMetrics(context: MetricsContext): void {
         }
         // Only the kinds priced from billing read the billed window (a Pod's rate is its cost field).
         const billed = RATE_TABLES[kind].includes(billingRecords)
-          ? spendSince(source.db, { account, kind, bucketSize, windowStart, now: at.now })
+          ? await spendSince(source.db, { account, kind, bucketSize, windowStart, now: at.now })
           : new Map();
         let perHour = 0;
         live ??= readLiveResources(source.db, account, livePods(source.db, account));

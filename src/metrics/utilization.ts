@@ -10,12 +10,12 @@ import { type MetricsContext, refreshedAccounts } from './source.js';
  * Pod that poll did not sample (stopped, starting) has no sample here, and a stopped Pod never
  * shows its last busy figures.
  */
-function latestSamples(db: Database, account: string): PodSampleRecord[] {
+async function latestSamples(db: Database, account: string): Promise<PodSampleRecord[]> {
   const pods = livePods(db, account);
-  const polledAt = podListPolledAt(db, account);
+  const polledAt = await podListPolledAt(db, account);
   if (polledAt === undefined) return [];
   const live = new Set(pods.map((pod) => pod.podId));
-  return podSamplesBetween(db, account, polledAt, polledAt).filter((sample) => live.has(sample.podId));
+  return (await podSamplesBetween(db, account, polledAt, polledAt)).filter((sample) => live.has(sample.podId));
 }
 
 type PerGpuField = 'gpuUtil' | 'gpuMemoryUtil';
@@ -70,9 +70,9 @@ export function registerUtilizationMetrics(context: MetricsContext): void {
     "1 when the Pod's latest sample had runtime figures, 0 when its runtime was missing (unknown, never idle); absent when the latest poll did not sample the Pod.",
   );
 
-  context.refreshOn(collectorsFeeding(pods, podLists, podSamples), (at) => {
+  context.refreshOn(collectorsFeeding(pods, podLists, podSamples), async (at) => {
     for (const account of refreshedAccounts(context.config, at)) {
-      const samples = latestSamples(context.source.db, account);
+      const samples = await latestSamples(context.source.db, account);
       for (const [series] of [...perGpuGauges, ...perPodGauges]) series.clear(account);
       known.clear(account);
       for (const sample of samples) {

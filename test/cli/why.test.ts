@@ -127,7 +127,7 @@ describe('podwarden why, after an emailed keep-running link', () => {
   it('says the Pod is snoozed from an emailed link, and for whom', async () => {
     const database = openDatabase(dbPath);
     try {
-      const clock = daemonNow(database);
+      const clock = await daemonNow(database);
       const secret = loadLinkSecret(
         database,
         { http: { listen: '0.0.0.0:9464', linkExpiryMs: 86_400_000, allowedHosts: [], trustedProxies: [] } },

@@ -21,8 +21,8 @@ function storedPods(h: Harness) {
   >;
 }
 
-function samplesAt(h: Harness, at: number) {
-  return new Map(podSamplesBetween(h.db, ACCOUNT, T0 + at, T0 + at).map((sample) => [sample.podId, sample]));
+async function samplesAt(h: Harness, at: number) {
+  return new Map((await podSamplesBetween(h.db, ACCOUNT, T0 + at, T0 + at)).map((sample) => [sample.podId, sample]));
 }
 
 /** What the stored row of a Pod must hold, read from the simulator's own record of it. */
@@ -71,13 +71,13 @@ describe('pods collector', () => {
     expect(live.find((row) => row.podId === 'cl-pretrain-1')).toMatchObject({ clusterId: 'cl-pretrain' });
     expect(live.find((row) => row.podId === 'train-sdxl-lora')).toMatchObject({ networkVolumeId: 'vol-datasets' });
     expect(live.find((row) => row.podId === 'cpu-etl')).toMatchObject({ cpuTypeId: 'cpu3c', gpuTypeId: null });
-    expect(result.rows).toBe(live.length + samplesAt(h, 30 * MINUTE).size);
+    expect(result.rows).toBe(live.length + (await samplesAt(h, 30 * MINUTE)).size);
   });
 
   it('samples the per-GPU values of the scenario timeline, one sample per running Pod', async () => {
     const h = await harness('small-team.yaml');
     await pollAt(h, podsCollector, 20 * MINUTE);
-    const samples = samplesAt(h, 20 * MINUTE);
+    const samples = await samplesAt(h, 20 * MINUTE);
 
     // 00:00–00:25 lies in the [95, 93] stretch of train-sdxl-lora's hourly cycle.
     expect(samples.get('train-sdxl-lora')).toMatchObject({
@@ -113,7 +113,7 @@ describe('pods collector', () => {
     expect(view.get('cpu-etl')?.status).toBe('EXITED');
     expect(view.get('eval-broken')?.status).toBe('ERROR');
 
-    const samples = samplesAt(h, 14 * HOUR + 5 * MINUTE);
+    const samples = await samplesAt(h, 14 * HOUR + 5 * MINUTE);
     expect(samples.get('infer-vllm-2')).toMatchObject({
       state: 'unknown',
       uptimeS: null,
@@ -146,8 +146,8 @@ describe('pods collector', () => {
       last_seen_at: T0 + 10 * HOUR + 50 * MINUTE,
       gone_at: T0 + 11 * HOUR + 5 * MINUTE,
     });
-    expect(samplesAt(h, 10 * HOUR + 50 * MINUTE).get('dev-box')?.gpuUtil).toEqual([12]);
-    expect(samplesAt(h, 11 * HOUR + 5 * MINUTE).has('dev-box')).toBe(false);
+    expect((await samplesAt(h, 10 * HOUR + 50 * MINUTE)).get('dev-box')?.gpuUtil).toEqual([12]);
+    expect((await samplesAt(h, 11 * HOUR + 5 * MINUTE)).has('dev-box')).toBe(false);
   });
 
   it('stores only the env names it keeps, and no other env value reaches the database', async () => {
@@ -185,7 +185,7 @@ describe('pods collector', () => {
     await expect(failed).rejects.toBeInstanceOf(ApiError);
     await expect(failed).rejects.toMatchObject({ kind: 'transient', status: 503 });
     expect(storedPods(h)).toEqual(before);
-    expect(podSamplesBetween(h.db, ACCOUNT, T0 + 3 * HOUR, T0 + 4 * HOUR)).toEqual([]);
+    expect(await podSamplesBetween(h.db, ACCOUNT, T0 + 3 * HOUR, T0 + 4 * HOUR)).toEqual([]);
   });
 });
 
@@ -251,7 +251,7 @@ describe('pods collector with a Pod the schema rejects', () => {
     const lastSeen = podsLastSeenAt(h.db, ACCOUNT);
     expect(lastSeen.get(bad)).toBe(T0 + 30 * MINUTE);
     expect(lastSeen.get('infer-vllm-2')).toBe(T0 + HOUR);
-    const samples = samplesAt(h, HOUR);
+    const samples = await samplesAt(h, HOUR);
     expect(samples.get(bad)).toMatchObject({ state: 'unknown', maxGpuUtil: null });
     expect(samples.get('train-llama-70b')?.state).toBe('known');
   });

@@ -75,7 +75,7 @@ describe('stock collector', () => {
       { stockStatus: 'None', availableGpuCounts: [], since: 0, lastSeen: 4 },
       { stockStatus: 'Low', availableGpuCounts: [1, 2, 4, 8], since: 9, lastSeen: 10 },
     ]);
-    const latest = latestGpuStock(h.db, ACCOUNT);
+    const latest = await latestGpuStock(h.db, ACCOUNT);
     expect(latest.find((row) => row.gpuTypeId === H100 && row.cloud === 'COMMUNITY')).toMatchObject({
       stockStatus: 'Medium',
       uninterruptablePrice: 2.69,
@@ -103,7 +103,7 @@ describe('stock collector', () => {
     );
     const [run] = recentRuns(h.db, { collector: 'stock', limit: 1 });
     expect(run).toMatchObject({ outcome: 'ok', detail: second?.detail });
-    const secure = latestGpuStock(h.db, ACCOUNT).filter((row) => row.cloud === 'SECURE');
+    const secure = (await latestGpuStock(h.db, ACCOUNT)).filter((row) => row.cloud === 'SECURE');
     expect(secure.map((row) => [row.gpuTypeId, row.stockStatus])).toEqual([
       ['GPU A', 'Low'],
       ['GPU B', 'High'],

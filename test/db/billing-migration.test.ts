@@ -12,7 +12,7 @@ const DAYS_SQL = `SELECT account, kind, bucket_size, day_start, resource_id, tot
   FROM billing_days ORDER BY account, kind, bucket_size, day_start, resource_id`;
 
 describe(`migration ${TAG}`, () => {
-  it('keeps every billing row and every daily figure, and learns when each Pod last billed compute', () => {
+  it('keeps every billing row and every daily figure, and learns when each Pod last billed compute', async () => {
     const old = temp.open('upgrade.db', { migrationsFolder: migrationsBefore(temp.dir(), TAG) });
     const insert = old.sqlite.prepare(
       `INSERT INTO billing_records (account, kind, resource_id, bucket_size, start_time, end_time, total_amount, amounts, fetched_at)
@@ -89,7 +89,7 @@ describe(`migration ${TAG}`, () => {
       ]),
     );
     expect(
-      spendByResource(upgraded, {
+      await spendByResource(upgraded, {
         account: 'main',
         kind: 'account',
         bucketSize: 'hour',

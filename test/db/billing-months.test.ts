@@ -98,7 +98,7 @@ function byDays(database: Database, query: SpendQuery) {
 }
 
 describe('billing_months kept by the billing store', () => {
-  it('equals a fresh sum of billing_days after a backfill, new, corrected, re-sent and withdrawn buckets', () => {
+  it('equals a fresh sum of billing_days after a backfill, new, corrected, re-sent and withdrawn buckets', async () => {
     const database = temp.open('months.db');
     const next = seededRandom(26);
     // A backfill: every hour of every Pod, a day per window (one transaction each), as the backfill writes.
@@ -166,7 +166,7 @@ describe('billing_months kept by the billing store', () => {
       periodEnd: Date.UTC(2026, 11, 1),
       windowStart: Date.UTC(2026, 10, 29, 20),
     };
-    const spend = spendByResource(database, november).map(({ resourceId, periodAmount, coveredThrough }) => ({
+    const spend = (await spendByResource(database, november)).map(({ resourceId, periodAmount, coveredThrough }) => ({
       resourceId,
       periodAmount,
       coveredThrough,

@@ -44,7 +44,7 @@ function allPods(database: ReturnType<typeof temp.open>) {
 }
 
 describe('syncPods', () => {
-  it('marks Pods missing from the latest list gone, keeps their rows, and revives one that returns', () => {
+  it('marks Pods missing from the latest list gone, keeps their rows, and revives one that returns', async () => {
     const database = temp.open();
     expect(syncPods(database, 'main', [pod('a'), pod('b'), pod('c')], T0)).toEqual({ upserted: 3, gone: [] });
     expect(syncPods(database, 'main', [pod('a', { status: 'EXITED', costPerHr: 0 }), pod('c')], T0 + MINUTE)).toEqual({
@@ -63,7 +63,7 @@ describe('syncPods', () => {
     ]);
   });
 
-  it('stores the latest state with its JSON fields, and an empty list marks every Pod of that account gone', () => {
+  it('stores the latest state with its JSON fields, and an empty list marks every Pod of that account gone', async () => {
     const database = temp.open();
     syncPods(database, 'main', [pod('a')], T0);
     syncPods(database, 'other', [pod('a', { name: 'same id, other account' })], T0);
@@ -91,13 +91,13 @@ describe('syncPods', () => {
     expect(livePods(database, 'other').map((row) => row.name)).toEqual(['same id, other account']);
   });
 
-  it('names a field the collector forgot instead of storing it as NULL', () => {
+  it('names a field the collector forgot instead of storing it as NULL', async () => {
     const database = temp.open();
     const { cpuTypeId: _, ...incomplete } = pod('a');
     expect(() => syncPods(database, 'main', [incomplete as PodInput], T0)).toThrow(/the row has no cpuTypeId/);
   });
 
-  it('writes nothing when a sync fails half-way', () => {
+  it('writes nothing when a sync fails half-way', async () => {
     const database = temp.open();
     syncPods(database, 'main', [pod('a')], T0);
     const broken = { ...pod('b'), status: null } as unknown as PodInput;
@@ -131,7 +131,7 @@ describe('livePods across syncs', () => {
       .pluck()
       .all('main');
 
-  it('writes no Pod row for a poll that changed nothing, but moves last_seen_at', () => {
+  it('writes no Pod row for a poll that changed nothing, but moves last_seen_at', async () => {
     const database = temp.open();
     syncPods(database, 'main', [pod('a'), pod('b', { env: { TEAM: 'infra' } })], T0);
     expect(lastSeen(database)).toEqual([T0, T0]);
@@ -142,12 +142,12 @@ describe('livePods across syncs', () => {
     const after = livePods(database, 'main');
     expect(after).toEqual(stored());
     expect(lastSeen(database)).toEqual([T0 + MINUTE, T0 + MINUTE]);
-    expect(podListPolledAt(database, 'main')).toBe(T0 + MINUTE);
+    expect(await podListPolledAt(database, 'main')).toBe(T0 + MINUTE);
     // The rows were not written: pod_lists says when the poll saw them.
     expect(storedSeenAt(database)).toEqual([T0, T0]);
   });
 
-  it('shows every change a sync makes, and nothing of a sync that rolled back', () => {
+  it('shows every change a sync makes, and nothing of a sync that rolled back', async () => {
     const database = temp.open();
     syncPods(database, 'main', [pod('a'), pod('b'), pod('c')], T0);
     const first = livePods(database, 'main');
@@ -160,7 +160,7 @@ describe('livePods across syncs', () => {
     ).toThrow(/samples failed/);
     expect(livePods(database, 'main')).toEqual(first);
     expect(lastSeen(database)).toEqual([T0, T0, T0]);
-    expect(podListPolledAt(database, 'main')).toBe(T0);
+    expect(await podListPolledAt(database, 'main')).toBe(T0);
 
     const changes: PodInput[][] = [
       [pod('a', { status: 'EXITED', costPerHr: 0 }), pod('b'), pod('c')],
@@ -185,7 +185,7 @@ describe('livePods across syncs', () => {
     syncPods(database, 'main', [pod('d')], T0 + 9 * MINUTE, { ids: ['a'], anonymous: false });
     expect(livePods(database, 'main')).toEqual(stored());
     expect(lastSeen(database)).toEqual([T0 + 7 * MINUTE, T0 + 9 * MINUTE]);
-    expect(podListPolledAt(database, 'main')).toBe(T0 + 9 * MINUTE);
+    expect(await podListPolledAt(database, 'main')).toBe(T0 + 9 * MINUTE);
 
     // Both read again, nothing else changed: every last_seen_at moves, then a poll writes no row.
     const readable = [pod('a', { status: 'EXITED', costPerHr: 0 }), pod('d')];
@@ -206,7 +206,7 @@ describe('livePods across syncs', () => {
     });
   });
 
-  it('a poll that changes nothing leaves the table, last_seen_at read through pod_lists, as upserting every Pod would', () => {
+  it('a poll that changes nothing leaves the table, last_seen_at read through pod_lists, as upserting every Pod would', async () => {
     // `warm` has its list cached (the sync writes only pod_lists); `cold` never read it (every Pod upserted).
     const warm = temp.open('warm.db');
     const cold = temp.open('cold.db');
@@ -236,7 +236,7 @@ describe('livePods across syncs', () => {
     expect(livePods(warm, 'main')).toEqual(livePods(cold, 'main'));
   });
 
-  it('compares the very row objects of last minute again once the stored list changed under them', () => {
+  it('compares the very row objects of last minute again once the stored list changed under them', async () => {
     // The Pods collector hands the same row object while a Pod's record is unchanged.
     const database = temp.open();
     const rows = [pod('a'), pod('b')];
@@ -253,7 +253,7 @@ describe('livePods across syncs', () => {
     expect(livePods(database, 'main').map((row) => row.name)).toEqual(['name-a', 'name-b']);
   });
 
-  it('sees a commit by another connection', () => {
+  it('sees a commit by another connection', async () => {
     const database = temp.open();
     syncPods(database, 'main', [pod('a')], T0);
     expect(livePods(database, 'main').map((row) => row.name)).toEqual(['name-a']);
@@ -299,7 +299,7 @@ describe('the pod_lists row a sync keeps', () => {
 });
 
 describe('pod samples', () => {
-  it('stores known and unknown samples with the busiest GPU derived, and replaces a re-sent one', () => {
+  it('stores known and unknown samples with the busiest GPU derived, and replaces a re-sent one', async () => {
     const database = temp.open();
     insertPodSamples(database, 'main', [
       {
@@ -335,7 +335,7 @@ describe('pod samples', () => {
         memoryUtil: 40,
       },
     ]);
-    expect(podSamplesBetween(database, 'main', T0, T0)).toEqual([
+    expect(await podSamplesBetween(database, 'main', T0, T0)).toEqual([
       {
         account: 'main',
         podId: 'a',
@@ -365,7 +365,7 @@ describe('pod samples', () => {
     ]);
   });
 
-  it('stores every sample of a poll written in multi-row batches and single rows alike, and a re-send replaces each', () => {
+  it('stores every sample of a poll written in multi-row batches and single rows alike, and a re-send replaces each', async () => {
     const database = temp.open();
     // 150 = two statements of 64 rows, then 16, 4 and 2; every 7th a two-GPU Pod, every 11th unknown.
     const poll = (offset: number) =>
@@ -391,19 +391,19 @@ describe('pod samples', () => {
         maxGpuMemoryUtil: sample.gpuMemoryUtil ? Math.max(...sample.gpuMemoryUtil) : null,
       }));
     expect(insertPodSamples(database, 'main', poll(0))).toBe(150);
-    expect(podSamplesBetween(database, 'main', T0, T0)).toEqual(expected(0));
+    expect(await podSamplesBetween(database, 'main', T0, T0)).toEqual(expected(0));
     // Re-sent from a later offset: the first 100 straddle a batch and the single rows.
     insertPodSamples(database, 'main', poll(5).slice(30, 130));
     const mixed = expected(0);
     mixed.splice(30, 100, ...expected(5).slice(30, 130));
-    expect(podSamplesBetween(database, 'main', T0, T0)).toEqual(mixed);
+    expect(await podSamplesBetween(database, 'main', T0, T0)).toEqual(mixed);
     // Seven rows (4 + 2 + 1), the single row included.
     insertPodSamples(database, 'main', poll(8).slice(140, 147));
     mixed.splice(140, 7, ...expected(8).slice(140, 147));
-    expect(podSamplesBetween(database, 'main', T0, T0)).toEqual(mixed);
+    expect(await podSamplesBetween(database, 'main', T0, T0)).toEqual(mixed);
   });
 
-  it('stores a poll listed in any order, a Pod sampled twice keeping its later sample', () => {
+  it('stores a poll listed in any order, a Pod sampled twice keeping its later sample', async () => {
     const database = temp.open();
     const sample = (podId: string, uptimeS: number | null) => ({
       podId,
@@ -419,13 +419,13 @@ describe('pod samples', () => {
     const ids = Array.from({ length: 100 }, (_, i) => `pod-${String(99 - i).padStart(3, '0')}`);
     const poll = [...ids.map((podId, i) => sample(podId, i)), sample('pod-050', null)];
     expect(insertPodSamples(database, 'main', poll)).toBe(101);
-    const stored = podSamplesBetween(database, 'main', T0, T0);
+    const stored = await podSamplesBetween(database, 'main', T0, T0);
     expect(stored.map((row) => row.podId)).toEqual([...ids].sort());
     expect(stored.find((row) => row.podId === 'pod-050')).toMatchObject({ state: 'unknown', uptimeS: null });
     expect(stored.find((row) => row.podId === 'pod-051')).toMatchObject({ state: 'known', uptimeS: 48 });
   });
 
-  it('stores an absent reading as SQL NULL, not the JSON text "null"', () => {
+  it('stores an absent reading as SQL NULL, not the JSON text "null"', async () => {
     const database = temp.open();
     insertPodSamples(database, 'main', [
       {
@@ -446,7 +446,7 @@ describe('pod samples', () => {
     ).toEqual({ gpu: 1, memory: 1 });
   });
 
-  it('keeps per-GPU lists as JSON only when the busiest GPU does not say it all, and reads every shape back', () => {
+  it('keeps per-GPU lists as JSON only when the busiest GPU does not say it all, and reads every shape back', async () => {
     const database = temp.open();
     const shapes: Array<[string, number[] | null, number[] | null]> = [
       ['one-gpu', [37], [12]],
@@ -478,13 +478,13 @@ describe('pod samples', () => {
       ['partial', 1, null, null, null],
       ['two-gpus', 1, '[0,88]', '[5,70]', 88],
     ]);
-    const read = new Map(podSamplesBetween(database, 'main', T0, T0).map((s) => [s.podId, s]));
+    const read = new Map((await podSamplesBetween(database, 'main', T0, T0)).map((s) => [s.podId, s]));
     for (const [podId, gpuUtil, gpuMemoryUtil] of shapes) {
       expect(read.get(podId)).toMatchObject({ state: 'known', gpuUtil, gpuMemoryUtil });
     }
   });
 
-  it('reads the last N minutes of 2,000 Pods with one range scan of the primary key', () => {
+  it('reads the last N minutes of 2,000 Pods with one range scan of the primary key', async () => {
     const database = temp.open();
     const podIds = Array.from({ length: 2000 }, (_, i) => `pod-${String(i).padStart(4, '0')}`);
     for (let minute = 0; minute < 20; minute++) {
@@ -503,7 +503,7 @@ describe('pod samples', () => {
         })),
       );
     }
-    const window = podSamplesBetween(database, 'main', T0 + 10 * MINUTE, T0 + 19 * MINUTE);
+    const window = await podSamplesBetween(database, 'main', T0 + 10 * MINUTE, T0 + 19 * MINUTE);
     expect(window).toHaveLength(2000 * 10);
     expect(new Set(window.map((sample) => sample.maxGpuUtil))).toEqual(
       new Set([10, 11, 12, 13, 14, 15, 16, 17, 18, 19]),

@@ -6,7 +6,7 @@ const temp = useTempDatabases();
 const COMPACT = '0011_compact_samples';
 
 describe(`migration ${COMPACT}`, () => {
-  it('converts stored samples and rollups into the compact tables without losing a figure', () => {
+  it('converts stored samples and rollups into the compact tables without losing a figure', async () => {
     const old = temp.open('upgrade.db', { migrationsFolder: migrationsBefore(temp.dir(), COMPACT) });
     const insert = old.sqlite.prepare(
       `INSERT INTO pod_samples (account, pod_id, observed_at, state, uptime_s, gpu_util, gpu_memory_util,
@@ -31,8 +31,8 @@ describe(`migration ${COMPACT}`, () => {
     old.close();
 
     const upgraded = temp.open('upgrade.db');
-    expect(podSamplesBetween(upgraded, 'main', T0, T0 + MINUTE)).toEqual(before.main);
-    expect(podSamplesBetween(upgraded, 'other', T0, T0)).toEqual(before.other);
+    expect(await podSamplesBetween(upgraded, 'main', T0, T0 + MINUTE)).toEqual(before.main);
+    expect(await podSamplesBetween(upgraded, 'other', T0, T0)).toEqual(before.other);
     for (const table of ['pod_samples_5m', 'pod_samples_1h']) {
       expect(
         upgraded.sqlite

@@ -65,9 +65,9 @@ const queries = [
   query(T0 + 6 * DAY, T0 + 8 * DAY, T0 + 2 * DAY),
 ];
 
-function expectAgreement(database: Database) {
+async function expectAgreement(database: Database) {
   for (const q of queries) {
-    const rolled = spendByResource(database, q);
+    const rolled = await spendByResource(database, q);
     const raw = fromBuckets(database, q) as Array<Record<string, number>>;
     expect(rolled.map((row) => row.resourceId)).toEqual(raw.map((row) => row.resourceId));
     rolled.forEach((row, i) => {
@@ -79,19 +79,19 @@ function expectAgreement(database: Database) {
 }
 
 describe('spend from the daily billing rollup', () => {
-  it('agrees with a sum over every stored bucket, for periods and windows cut anywhere in a day', () => {
+  it('agrees with a sum over every stored bucket, for periods and windows cut anywhere in a day', async () => {
     const database = temp.open();
     upsertBillingRecords(database, 'main', tenDays(), T0 + 240 * HOUR);
-    expect(spendByResource(database, queries[0] as SpendQuery).length).toBe(3);
-    expectAgreement(database);
+    expect((await spendByResource(database, queries[0] as SpendQuery)).length).toBe(3);
+    await expectAgreement(database);
   });
 
-  it('follows a corrected bucket and a withdrawn one in the same transaction', () => {
+  it('follows a corrected bucket and a withdrawn one in the same transaction', async () => {
     const database = temp.open();
     upsertBillingRecords(database, 'main', tenDays(), T0 + 240 * HOUR);
-    const before = spendByResource(database, queries[0] as SpendQuery);
+    const before = await spendByResource(database, queries[0] as SpendQuery);
     upsertBillingRecords(database, 'main', [bucket('pod-a', 200, 42)], T0 + 241 * HOUR);
-    const after = spendByResource(database, queries[0] as SpendQuery);
+    const after = await spendByResource(database, queries[0] as SpendQuery);
     expect((after[0]?.periodAmount ?? 0) - (before[0]?.periodAmount ?? 0)).toBeCloseTo(42 - (1 + (200 % 7) / 10), 9);
     // The API stops reporting pod-c's buckets of its fifth day: they are owed no more.
     const window = { startMs: T0 + 4 * DAY, endMs: T0 + 5 * DAY };
@@ -104,26 +104,26 @@ describe('spend from the daily billing rollup', () => {
       [{ kind: 'pods', bucketSize: 'hour', window, records: kept }],
       T0 + 242 * HOUR,
     );
-    expectAgreement(database);
-    const withdrawn = spendByResource(database, query(T0 + 4 * DAY, T0 + 5 * DAY, T0 + 4 * DAY));
+    await expectAgreement(database);
+    const withdrawn = await spendByResource(database, query(T0 + 4 * DAY, T0 + 5 * DAY, T0 + 4 * DAY));
     expect(withdrawn.map((row) => row.resourceId)).toEqual(['pod-a', 'pod-b']);
   });
 
-  it('counts what was billed since a start up to the bucket holding now, and follows billing writes', () => {
+  it('counts what was billed since a start up to the bucket holding now, and follows billing writes', async () => {
     const database = temp.open();
     upsertBillingRecords(database, 'main', tenDays(), T0 + 240 * HOUR);
     const read = (now: number) =>
       spendSince(database, { account: 'main', kind: 'pods', bucketSize: 'hour', windowStart: T0 + 110 * HOUR, now });
-    const figures = (now: number) => [...read(now).values()];
-    const first = figures(T0 + 120 * HOUR + 1);
+    const figures = async (now: number) => [...(await read(now)).values()];
+    const first = await figures(T0 + 120 * HOUR + 1);
     // Later in the same hour: the same figures.
-    expect(figures(T0 + 120 * HOUR + 59 * 60_000)).toEqual(first);
+    expect(await figures(T0 + 120 * HOUR + 59 * 60_000)).toEqual(first);
     // The bucket starting at `now` counts, as `start_time <= now` always did.
-    const next = figures(T0 + 121 * HOUR);
+    const next = await figures(T0 + 121 * HOUR);
     expect((next[0]?.windowAmount ?? 0) - (first[0]?.windowAmount ?? 0)).toBeCloseTo(1 + (121 % 7) / 10, 9);
-    expect(figures(T0 + 121 * HOUR + 30 * 60_000)).toEqual(next);
+    expect(await figures(T0 + 121 * HOUR + 30 * 60_000)).toEqual(next);
     upsertBillingRecords(database, 'main', [bucket('pod-a', 115, 9)], T0 + 241 * HOUR);
-    expect(read(T0 + 121 * HOUR + 31 * 60_000).get('pod-a')?.windowAmount).toBeCloseTo(
+    expect((await read(T0 + 121 * HOUR + 31 * 60_000)).get('pod-a')?.windowAmount).toBeCloseTo(
       (next[0]?.windowAmount ?? 0) + 9 - (1 + (115 % 7) / 10),
       9,
     );

@@ -59,17 +59,17 @@ describe('gpu stock history', () => {
     await recordGpuStock(db, 'main', [h100({ stockStatus: 'Medium' })], T0 + MINUTE);
     await recordGpuStock(db, 'other', [h100({ stockStatus: 'None', availableGpuCounts: [] })], T0);
 
-    expect(latestGpuStock(db, 'main').map((row) => [row.cloud, row.stockStatus, row.sinceAt - T0])).toEqual([
+    expect((await latestGpuStock(db, 'main')).map((row) => [row.cloud, row.stockStatus, row.sinceAt - T0])).toEqual([
       ['COMMUNITY', 'Low', 0],
       ['SECURE', 'Medium', MINUTE],
     ]);
-    expect(latestGpuStock(db, 'other')).toMatchObject([
+    expect(await latestGpuStock(db, 'other')).toMatchObject([
       { cloud: 'SECURE', stockStatus: 'None', availableGpuCounts: [] },
     ]);
     // Read by hand, the latest rows are the history's newest rows as drizzle maps them, field for field.
     const newest = (cloud: 'SECURE' | 'COMMUNITY') =>
       gpuStockHistory(db, { account: 'main', gpuTypeId: H100, cloud }).at(-1);
-    expect(latestGpuStock(db, 'main')).toStrictEqual([newest('COMMUNITY'), newest('SECURE')]);
+    expect(await latestGpuStock(db, 'main')).toStrictEqual([newest('COMMUNITY'), newest('SECURE')]);
   });
 
   it('lists what each poll leaves, whichever connection wrote it', async () => {
@@ -84,10 +84,10 @@ describe('gpu stock history', () => {
     for (const [step, stockStatus] of statuses.entries()) {
       const writer = step === 3 ? other : db;
       await recordGpuStock(writer, 'main', [h100({ stockStatus }), h100({ cloud: 'COMMUNITY' })], T0 + step * MINUTE);
-      const kept = latestGpuStock(db, 'main');
+      const kept = await latestGpuStock(db, 'main');
       expect(kept, `poll ${step}`).toStrictEqual(fresh(db));
     }
-    expect(latestGpuStock(other, 'main')).toStrictEqual(fresh(other));
+    expect(await latestGpuStock(other, 'main')).toStrictEqual(fresh(other));
   });
 
   it('rejects a cloud other than SECURE or COMMUNITY', async () => {
