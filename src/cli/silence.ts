@@ -17,15 +17,15 @@ import { configOption } from './config-option.js';
 import { daemonNow } from './daemon-now.js';
 import { UsageError } from './exit.js';
 
-function withDatabase<T>(
+async function withDatabase<T>(
   configPath: string | undefined,
-  work: (database: ReturnType<typeof openDatabase>, config: Config) => T,
+  work: (database: ReturnType<typeof openDatabase>, config: Config) => T | Promise<T>,
   options: { readonly?: boolean } = {},
-): T {
+): Promise<T> {
   const config = loadConfig({ path: configPath, env: process.env });
   const database = openDatabase(config.database.path, options);
   try {
-    return work(database, config);
+    return await work(database, config);
   } finally {
     database.close();
   }
@@ -80,11 +80,11 @@ export function silenceCommand(): Command {
     .requiredOption('--comment <text>', 'why (shown by silence list)')
     .option('--author <name>', 'who is silencing', whoAmI())
     .addOption(configOption())
-    .action((options: { match: string[]; for: string; comment: string; author: string; config?: string }) => {
+    .action(async (options: { match: string[]; for: string; comment: string; author: string; config?: string }) => {
       let durationMs: number;
       try {
         durationMs = parseDuration(options.for);
-        const silence = withDatabase(options.config, (database, config) => {
+        const silence = await withDatabase(options.config, async (database, config) => {
           const matchers = options.match.map((text) => knownLabelValue(parseMatcher(text), text, config));
           // Starts now on the daemon's clock: beside the demo, 2h means 2h of the scenario's day.
           const silence = newSilence({
@@ -95,7 +95,7 @@ export function silenceCommand(): Command {
             createdBy: options.author,
             now: daemonNow(database).now,
           });
-          insertSilence(database, silence);
+          await insertSilence(database, silence);
           return silence;
         });
         process.stdout.write(`${silence.id}\n`);
@@ -111,8 +111,8 @@ export function silenceCommand(): Command {
     .description('List silences that are active or pending (with --all, expired ones too).')
     .option('--all', 'include expired silences')
     .addOption(configOption())
-    .action((options: { all?: boolean; config?: string }) => {
-      const { now, rows } = withDatabase(
+    .action(async (options: { all?: boolean; config?: string }) => {
+      const { now, rows } = await withDatabase(
         options.config,
         (database) => {
           const { now } = daemonNow(database);
@@ -133,10 +133,10 @@ export function silenceCommand(): Command {
     .description('End a silence now (an expired one stays expired).')
     .argument('<id>', 'the silence id (from silence add or list)')
     .addOption(configOption())
-    .action((id: string, options: { config?: string }) => {
-      withDatabase(options.config, (database) => {
-        if (!getSilence(database, id)) throw new UsageError(`silence ${id}: no such silence`);
-        expireSilence(database, id, daemonNow(database).now);
+    .action(async (id: string, options: { config?: string }) => {
+      await withDatabase(options.config, async (database) => {
+        if (!(await getSilence(database, id))) throw new UsageError(`silence ${id}: no such silence`);
+        await expireSilence(database, id, daemonNow(database).now);
       });
       process.stdout.write(`expired ${id}\n`);
     });

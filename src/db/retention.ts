@@ -153,7 +153,7 @@ export async function applyRetention(
     result.workerSamplesDeleted += s.deleteWorkerSamples.run({ account, cutoff: now - policy.rawSamplesMs }).changes;
   }
   result.collectorRunsDeleted = s.deleteRuns.run({ cutoff: now - policy.rawSamplesMs }).changes;
-  result.usedLinksDeleted = pruneUsedLinks(database, now - policy.usedLinksMs);
+  result.usedLinksDeleted = await pruneUsedLinks(database, now - policy.usedLinksMs);
   result.emailsDeleted = pruneFinishedMessages(database, now - policy.outboxMs, now);
   result.alertmanagerDeliveriesDeleted = pruneFinishedDeliveries(database, now - policy.outboxMs, now);
   return result;
