@@ -142,7 +142,7 @@ export async function replay(options: ReplayOptions): Promise<ReplayReport> {
     await scheduler.stop(5_000);
     const counts = sims.map((sim) => sim.requestLog.counts());
     const sum = (pick: (c: (typeof counts)[number]) => number) => counts.reduce((total, c) => total + pick(c), 0);
-    const stops = stopsDecided(daemon.db);
+    const stops = await stopsDecided(daemon.db);
     const emails = reportedEmails(daemon.db, scenario.startMs, endMs + 1);
     return {
       scenario: scenario.name,
