@@ -180,7 +180,7 @@ const PRUNABLE = `alert_id IS NOT NULL AND finished_at IS NOT NULL AND finished_
  * nothing more will be sent; if its alert fires again towards the same target, ensureFiring
  * writes a new row, as it would have reopened the old one. Returns how many were deleted.
  */
-export function pruneFinishedDeliveries(database: Database, before: number, now: number): number {
+export async function pruneFinishedDeliveries(database: Database, before: number, now: number): Promise<number> {
   const params = { before, now };
   return database.transaction(() => {
     database.sqlite.prepare(tallyPrunedSql(PRUNABLE)).run(params);

@@ -154,8 +154,8 @@ export async function applyRetention(
   }
   result.collectorRunsDeleted = s.deleteRuns.run({ cutoff: now - policy.rawSamplesMs }).changes;
   result.usedLinksDeleted = await pruneUsedLinks(database, now - policy.usedLinksMs);
-  result.emailsDeleted = pruneFinishedMessages(database, now - policy.outboxMs, now);
-  result.alertmanagerDeliveriesDeleted = pruneFinishedDeliveries(database, now - policy.outboxMs, now);
+  result.emailsDeleted = await pruneFinishedMessages(database, now - policy.outboxMs, now);
+  result.alertmanagerDeliveriesDeleted = await pruneFinishedDeliveries(database, now - policy.outboxMs, now);
   return result;
 }
 

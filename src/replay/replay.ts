@@ -148,7 +148,7 @@ export async function replay(options: ReplayOptions): Promise<ReplayReport> {
       scenario: scenario.name,
       ...isoSpan(scenario.startMs, endMs),
       stops: stops.map(({ at, podId, dryRun }) => ({ at: toIso(at), podId, dryRun })),
-      alerts: reportedAlerts(daemon.db, scenario.startMs, endMs + 1),
+      alerts: await reportedAlerts(daemon.db, scenario.startMs, endMs + 1),
       emails: emails.map(({ account: _account, ...email }) => email),
       accounts: reportedAccounts(
         config.accounts,
