@@ -33,7 +33,7 @@ export async function runAlertPipeline(ctx: NotificationContext, channels: reado
   }
   for (const channel of channels) {
     try {
-      channel.sync?.(ctx, settings);
+      await channel.sync?.(ctx, settings);
     } catch (error) {
       ctx.log.error(
         { err: error, channel: channel.name },
