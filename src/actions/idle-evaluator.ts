@@ -59,7 +59,7 @@ async function evaluateAccount(ctx: ActionContext, snapshot: AccountSnapshot): P
     const a = byPod.get(podId);
     if (a && isIdle(a) && a.rule?.name === episode.rule) continue;
     if (!a) unjudge(ctx, account, podId, 'Pod missing from the latest poll');
-    steps.end(episode, a, ruleNamed(rules, episode.rule));
+    await steps.end(episode, a, ruleNamed(rules, episode.rule));
     ended.add(podId);
   }
 
@@ -71,11 +71,11 @@ async function evaluateAccount(ctx: ActionContext, snapshot: AccountSnapshot): P
     // says why, and its receipt names the guard at once.
     const locked = lockedGuard(a.pod);
     const warn = mayWarn(judged.rule, a.verdict) && locked.passed;
-    let episode = (ended.has(a.pod.podId) ? undefined : episodes.get(a.pod.podId)) ?? steps.open(judged, warn);
-    if (episode.warnedAt === null && warn) episode = steps.warn(judged, episode);
+    let episode = (ended.has(a.pod.podId) ? undefined : episodes.get(a.pod.podId)) ?? (await steps.open(judged, warn));
+    if (episode.warnedAt === null && warn) episode = await steps.warn(judged, episode);
     appendPodFindings(ctx, account, judged, episode);
     if (!mayStop(judged.rule, a.verdict)) continue;
-    if (!locked.passed) steps.blocked(judged, episode, [locked], locked);
+    if (!locked.passed) await steps.blocked(judged, episode, [locked], locked);
     else if (ladderPhase(judged.rule, episode, now) === 'stop_due') due.push({ a: judged, episode });
   }
   await decideStops(ctx, due, { account, freshness, snoozes: input.snoozes, pods, steps });
@@ -102,7 +102,7 @@ function appendPodFindings(ctx: ActionContext, account: string, a: Judged, episo
  * stop is recorded as blocked by fresh_data, and a health finding fires once the collector has
  * succeeded at least once (before that there is nothing to freeze).
  */
-function freeze(
+async function freeze(
   ctx: ActionContext,
   account: string,
   state: {
@@ -111,7 +111,7 @@ function freeze(
     pods: readonly PodRecord[];
     steps: LadderSteps;
   },
-): void {
+): Promise<void> {
   const { freshness, episodes, pods, steps } = state;
   if (freshness.lastSuccessAt !== null) ctx.findings.push(frozenFinding(account, freshness, ctx.now));
   const podById = new Map(pods.map((pod) => [pod.podId, pod]));
@@ -128,7 +128,7 @@ function freeze(
       evidence: undefined,
       runningSince: null,
     };
-    steps.blocked(a, episode, [guard], guard);
+    await steps.blocked(a, episode, [guard], guard);
   }
 }
 

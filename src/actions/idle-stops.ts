@@ -92,7 +92,7 @@ async function decideBatch(
   ]);
   const passing = podGuards.filter((guards) => guards.every((guard) => guard.passed)).length;
   const blast = blastRadiusGuard(passing, running, rule.caps.runningShare);
-  const stopsInLastHour = stopsSince(ctx.db, sc.account, rule.name, now - HOUR);
+  const stopsInLastHour = await stopsSince(ctx.db, sc.account, rule.name, now - HOUR);
   const api = ctx.apis.get(sc.account);
   let approved = 0;
   for (const [index, { a, episode }] of ordered.entries()) {
@@ -107,14 +107,14 @@ async function decideBatch(
     }
     const blockedBy = guards.find((guard) => !guard.passed);
     if (blockedBy) {
-      sc.steps.blocked(a, episode, guards, blockedBy);
+      await sc.steps.blocked(a, episode, guards, blockedBy);
       if (blockedBy.guard === 'scarcity')
         ctx.findings.push(notStoppedFinding(sc.account, a, 'scarce', blockedBy.detail));
       continue;
     }
     approved += 1;
     const outcome = await stopPod(api, a.pod.podId, { dryRun: rule.dryRun, signal: ctx.signal });
-    const after = sc.steps.decided(a, episode, guards, outcome);
+    const after = await sc.steps.decided(a, episode, guards, outcome);
     if (outcome.kind === 'failed') {
       ctx.findings.push(
         notStoppedFinding(sc.account, a, 'stop-failed', `${after.stopFailures} attempt(s): ${outcome.error}`),

@@ -1,6 +1,7 @@
 import type { IdleRuleConfig } from '../config/sections/idle.js';
-import { type IdleEpisodeRecord, openEpisode, updateEpisode } from '../db/idle-state.js';
-import { type ReceiptInput, recordReceipt } from '../db/receipts.js';
+import type { IdleEpisodeRecord } from '../db/idle-state.js';
+import { type EpisodeWrite, writeLadderStep } from '../db/ladder-step.js';
+import type { ReceiptInput } from '../db/receipts.js';
 import type { GuardResult, ReceiptDecision } from '../db/tables/idle.js';
 import { type PodAssessment, receiptEvidence } from '../rules/idle.js';
 import type { ActionContext } from './context.js';
@@ -11,7 +12,7 @@ import type { StopOutcome } from './stop-pod.js';
 /** An assessment with the rule that judged it. */
 export type Judged = PodAssessment & { rule: IdleRuleConfig };
 
-type EpisodeChange = Parameters<typeof updateEpisode>[2];
+type EpisodeChange = Extract<EpisodeWrite, { kind: 'update' }>['change'];
 
 /**
  * Every move of an episode's ladder, each written with its receipt in one transaction (STYLE
@@ -25,7 +26,7 @@ export class LadderSteps {
   ) {}
 
   /** Opens an episode: notify, and warn too when a stop is planned. */
-  open(a: Judged, warn: boolean): IdleEpisodeRecord {
+  async open(a: Judged, warn: boolean): Promise<IdleEpisodeRecord> {
     const now = this.ctx.now;
     const episode: IdleEpisodeRecord = {
       account: this.account,
@@ -41,28 +42,28 @@ export class LadderSteps {
     };
     const receipts = [this.receipt(a, episode, 'notified')];
     if (warn) receipts.push(this.receipt(a, episode, 'warned', { plannedStopAt: plannedStopAt(a.rule, episode) }));
-    this.commit(receipts, () => openEpisode(this.ctx.db, episode));
+    await this.commit(receipts, { kind: 'open', episode });
     return episode;
   }
 
-  warn(a: Judged, episode: IdleEpisodeRecord): IdleEpisodeRecord {
+  async warn(a: Judged, episode: IdleEpisodeRecord): Promise<IdleEpisodeRecord> {
     const warned = { ...episode, warnedAt: this.ctx.now };
     const receipt = this.receipt(a, warned, 'warned', { plannedStopAt: plannedStopAt(a.rule, warned) });
-    this.commit([receipt], () => updateEpisode(this.ctx.db, episode, { warnedAt: warned.warnedAt }));
+    await this.commit([receipt], { kind: 'update', key: episode, change: { warnedAt: warned.warnedAt } });
     return warned;
   }
 
   /** Ends an episode; a warning already given is answered by a `cancelled` receipt. */
-  end(episode: IdleEpisodeRecord, a: PodAssessment | undefined, rule: IdleRuleConfig | undefined): void {
+  async end(episode: IdleEpisodeRecord, a: PodAssessment | undefined, rule: IdleRuleConfig | undefined): Promise<void> {
     const reason = a ? `${a.verdict}: ${a.reason}` : 'gone: the Pod is no longer listed';
     const change: EpisodeChange = { endedAt: this.ctx.now, endReason: a?.verdict ?? 'gone' };
     const cancel = episode.warnedAt !== null && episode.decidedAt === null && a !== undefined && rule !== undefined;
     const receipts = cancel ? [this.receipt({ ...a, rule }, episode, 'cancelled', { reason })] : [];
-    this.commit(receipts, () => updateEpisode(this.ctx.db, episode, change));
+    await this.commit(receipts, { kind: 'update', key: episode, change });
   }
 
   /** A guard blocked the stop: recorded once per episode and guard (the receipt key is unique). */
-  blocked(a: Judged, episode: IdleEpisodeRecord, guards: GuardResult[], by: GuardResult): void {
+  async blocked(a: Judged, episode: IdleEpisodeRecord, guards: GuardResult[], by: GuardResult): Promise<void> {
     const receipt = this.receipt(a, episode, 'blocked', {
       // Every guard that failed, not only the one the receipt is keyed by.
       reason: guards
@@ -73,11 +74,16 @@ export class LadderSteps {
       keySuffix: by.guard,
       plannedStopAt: plannedStopAt(a.rule, episode),
     });
-    this.commit([receipt], () => {});
+    await this.commit([receipt], { kind: 'none' });
   }
 
   /** The stop was sent (or dry-run, or failed): the outcome and the episode move together. */
-  decided(a: Judged, episode: IdleEpisodeRecord, guards: GuardResult[], outcome: StopOutcome): IdleEpisodeRecord {
+  async decided(
+    a: Judged,
+    episode: IdleEpisodeRecord,
+    guards: GuardResult[],
+    outcome: StopOutcome,
+  ): Promise<IdleEpisodeRecord> {
     const now = this.ctx.now;
     let change: EpisodeChange = { decidedAt: now };
     let receipt: ReceiptInput;
@@ -88,7 +94,7 @@ export class LadderSteps {
     } else {
       receipt = this.receipt(a, episode, outcome.kind, { guards, plannedStopAt: plannedStopAt(a.rule, episode) });
     }
-    this.commit([receipt], () => updateEpisode(this.ctx.db, episode, change));
+    await this.commit([receipt], { kind: 'update', key: episode, change });
     return { ...episode, ...change };
   }
 
@@ -120,11 +126,8 @@ export class LadderSteps {
     };
   }
 
-  private commit(receipts: ReceiptInput[], change: () => void): void {
-    const written = this.ctx.db.transaction(() => {
-      change();
-      return receipts.filter((receipt) => recordReceipt(this.ctx.db, receipt));
-    });
+  private async commit(receipts: ReceiptInput[], change: EpisodeWrite): Promise<void> {
+    const written = await writeLadderStep(this.ctx.db, change, receipts);
     for (const receipt of written) {
       this.ctx.events.emit('action:decided', {
         at: receipt.decidedAt,

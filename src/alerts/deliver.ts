@@ -3,9 +3,9 @@ import {
   claimRow,
   dueRows,
   type OutboxRow,
+  type RowOutcome,
   recordAbandoned,
-  recordDelivered,
-  recordRetry,
+  recordOutcomes,
   targetBackingOff,
 } from '../db/channel-outbox.js';
 import type { Database } from '../db/open.js';
@@ -95,9 +95,11 @@ async function serveTarget(ctx: DeliveryContext, d: Deliverer, target: string, r
     const attempt = d.deliver(rows, target, now);
     const outcome = await (ctx.inflight ? ctx.inflight.track(attempt) : attempt);
     const at = ctx.clock.now();
-    ctx.db.transaction(() => {
-      for (const row of rows) record(ctx.db, row, outcome, at);
-    });
+    await recordOutcomes(
+      ctx.db,
+      rows.map((row) => rowOutcome(row, outcome, at)),
+      at,
+    );
     d.recorded?.(rows, outcome, at, target);
     if (outcome.kind === 'delivered') result.delivered += rows.length;
     else result.failed += rows.length;
@@ -113,16 +115,18 @@ function whyAbandon(d: Deliverer, row: OutboxRow, now: number): string | undefin
   return d.undeliverable?.(row);
 }
 
-function record(db: Database, row: OutboxRow, outcome: Outcome, at: number): void {
+function rowOutcome(row: OutboxRow, outcome: Outcome, at: number): RowOutcome {
   switch (outcome.kind) {
     case 'delivered':
-      recordDelivered(db, row, at, outcome.response ?? null, outcome.againAt);
-      return;
+      return { kind: 'delivered', row, response: outcome.response ?? null, againAt: outcome.againAt };
     case 'retry':
-      recordRetry(db, row.id, outcome.at ?? at + retryDelay(row.attempts + 1), outcome.error);
-      return;
+      return {
+        kind: 'retry',
+        id: row.id,
+        nextAttemptAt: outcome.at ?? at + retryDelay(row.attempts + 1),
+        error: outcome.error,
+      };
     case 'failed':
-      recordAbandoned(db, row.id, at, outcome.error);
-      return;
+      return { kind: 'failed', id: row.id, error: outcome.error };
   }
 }

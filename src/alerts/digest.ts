@@ -1,14 +1,14 @@
 import type { Config } from '../config/schema.js';
 import { firingAlerts, openFlaps } from '../db/alerts.js';
 import type { OutboxRow } from '../db/channel-outbox.js';
-import { digestGroupKey, lastDigestAt, type StopSince, stopsBetween } from '../db/digest.js';
+import { digestGroupKey, lastDigestAt, queueDigestOnce, type StopSince, stopsBetween } from '../db/digest.js';
 import type { Database } from '../db/open.js';
 import { listSilences } from '../db/silences.js';
 import { currentPeriod, localHour } from '../rules/period.js';
 import { toNotifyAlert } from './alert.js';
 import type { DigestNotice, DigestSaving, FlappingNotice, HeldDecisions } from './notices.js';
 import { flappingNotice } from './notify.js';
-import { type MessageRenderer, queueNotice } from './outbox.js';
+import { type MessageRenderer, noticeRow } from './outbox.js';
 import type { AlertSettings } from './settings.js';
 import { muteSilenced } from './silence.js';
 
@@ -27,14 +27,14 @@ const SAVING_HORIZON_MS = 7 * DAY_MS;
  * so a restart within the hour does not send a second one. Nothing open and nothing saved: no
  * digest (and none later that day, unless something opens within the hour).
  */
-export function queueDigests(
+export async function queueDigests(
   database: Database,
   config: Config,
   settings: AlertSettings,
   now: number,
   renderer: MessageRenderer,
   held: HeldDecisions,
-): OutboxRow[] {
+): Promise<OutboxRow[]> {
   const digest = config.alerts.digest;
   // Only within the hour itself: a digest that comes at 15:00 because a daemon started then
   // would be a surprise, and a missed one is told by the next.
@@ -44,25 +44,29 @@ export function queueDigests(
     { period: 'day', timeZone: digest.timeZone, weekStartsOn: 'monday', monthResetDay: 1 },
     now,
   ).startMs;
-  return database.transaction(() =>
-    config.accounts.flatMap((account) => {
-      const last = lastDigestAt(database, account.name);
-      if (last !== null && last >= dayStart) return [];
-      const notice = digestNotice(database, settings, account.name, last, digest.timeZone, now, held);
-      if (!notice) return [];
-      return [
-        queueNotice(database, {
-          channel: renderer.channel,
-          groupKey: digestGroupKey(account.name),
-          reason: 'digest',
-          account: account.name,
-          rendered: render(notice),
-          alertKeys: [...notice.open.map((alert) => alert.key), ...notice.flapping.map((flap) => flap.key)],
-          now,
-        }),
-      ];
-    }),
-  );
+  const queued: OutboxRow[] = [];
+  for (const account of config.accounts) {
+    const last = lastDigestAt(database, account.name);
+    if (last !== null && last >= dayStart) continue;
+    const notice = digestNotice(database, settings, account.name, last, digest.timeZone, now, held);
+    if (!notice) continue;
+    const row = await queueDigestOnce(
+      database,
+      account.name,
+      dayStart,
+      noticeRow({
+        channel: renderer.channel,
+        groupKey: digestGroupKey(account.name),
+        reason: 'digest',
+        account: account.name,
+        rendered: render(notice),
+        alertKeys: [...notice.open.map((alert) => alert.key), ...notice.flapping.map((flap) => flap.key)],
+        now,
+      }),
+    );
+    if (row) queued.push(row);
+  }
+  return queued;
 }
 
 /** What one account's digest says, or nothing when nothing is open and nothing was saved. */

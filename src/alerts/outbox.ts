@@ -1,4 +1,4 @@
-import { type OutboxRow, queueRow } from '../db/channel-outbox.js';
+import { type OutboxRow, type QueuedRow, queueRow } from '../db/channel-outbox.js';
 import { putLogEntry } from '../db/notifications.js';
 import type { Database } from '../db/open.js';
 import type { DigestNotice, FlappingNotice } from './notices.js';
@@ -87,7 +87,12 @@ export interface QueuedNotice {
 }
 
 export function queueNotice(database: Database, notice: QueuedNotice): OutboxRow {
-  return queueRow(database, {
+  return queueRow(database, noticeRow(notice));
+}
+
+/** The outbox row of a notice, as queueNotice writes it. */
+export function noticeRow(notice: QueuedNotice): QueuedRow {
+  return {
     channel: notice.channel,
     groupKey: notice.groupKey,
     reason: notice.reason,
@@ -96,7 +101,7 @@ export function queueNotice(database: Database, notice: QueuedNotice): OutboxRow
     alertKeys: notice.alertKeys,
     createdAt: notice.now,
     nextAttemptAt: notice.now,
-  });
+  };
 }
 
 /** The alerts a message is about: the new ones, all of them on a repeat, or the resolved ones. */

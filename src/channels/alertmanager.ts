@@ -2,14 +2,8 @@ import type { Deliverer, Outcome, Recorded } from '../alerts/deliver.js';
 import { routesTo } from '../alerts/route.js';
 import type { Config } from '../config/schema.js';
 import type { AlertmanagerConfig } from '../config/sections/alertmanager.js';
-import {
-  ensureFiring,
-  finishDelivery,
-  hasOpenDeliveries,
-  markResolving,
-  openDeliveries,
-} from '../db/alertmanager-outbox.js';
-import { alertsById, firingAlerts } from '../db/alerts.js';
+import { syncAlertmanagerOutbox } from '../db/alertmanager-outbox.js';
+import { alertsById } from '../db/alerts.js';
 import type { OutboxRow } from '../db/channel-outbox.js';
 import type { Database } from '../db/open.js';
 import { AlertmanagerError, postAlerts } from './alertmanager-client.js';
@@ -42,23 +36,10 @@ const LEASE_MARGIN_MS = 60_000;
  * rows nobody should receive any more (URL removed, rule routed elsewhere) are closed; the
  * Alertmanager ends those alerts itself when their `endsAt` passes.
  */
-export function queueForAlertmanager(database: Database, config: Config, now: number): void {
+export async function queueForAlertmanager(database: Database, config: Config, now: number): Promise<void> {
   const targets = config.alerts.alertmanager?.urls ?? [];
   const routed = (rule: string) => targets.length > 0 && routesTo(config, rule, 'alertmanager');
-  // Without a URL the only work is closing rows left from one: none, on almost every tick.
-  if (targets.length === 0 && !hasOpenDeliveries(database)) return;
-  database.transaction(() => {
-    for (const alert of targets.length > 0 ? firingAlerts(database) : []) {
-      if (!routed(alert.rule)) continue;
-      for (const target of targets) ensureFiring(database, target, alert, now);
-    }
-    for (const row of openDeliveries(database)) {
-      if (!targets.includes(row.target)) finishDelivery(database, row.id, now, 'closed: URL no longer configured');
-      else if (row.resolvedAt !== null) markResolving(database, row.id, now);
-      else if (!routed(row.rule))
-        finishDelivery(database, row.id, now, 'closed: rule no longer routed to alertmanager');
-    }
-  });
+  await syncAlertmanagerOutbox(database, targets, routed, now);
 }
 
 export const alertmanagerChannel: Channel = {

@@ -24,7 +24,7 @@ export interface Channel {
   /** How this channel renders grouped messages, if it takes them. */
   renderer?(ctx: NotificationContext): MessageRenderer;
   /** Brings the channel's rows in line with the alert state, if it keeps episodes in sync. */
-  sync?(ctx: NotificationContext, settings: AlertSettings): void;
+  sync?(ctx: NotificationContext, settings: AlertSettings): Promise<void>;
   /**
    * How the delivery stage drives it for one pass, or undefined when it is not configured to
    * deliver (its rows wait in the outbox). `close` ends what the pass opened (a connection).

@@ -29,11 +29,11 @@ export async function runAlertPipeline(ctx: NotificationContext, channels: reado
   const renderers = channels.flatMap((channel) => channel.renderer?.(ctx) ?? []) as MessageRenderer[];
   const queued = await notify(ctx.db, settings, ctx.now, renderers);
   for (const renderer of renderers) {
-    queued.push(...queueDigests(ctx.db, ctx.config, settings, ctx.now, renderer, heldDecisions));
+    queued.push(...(await queueDigests(ctx.db, ctx.config, settings, ctx.now, renderer, heldDecisions)));
   }
   for (const channel of channels) {
     try {
-      channel.sync?.(ctx, settings);
+      await channel.sync?.(ctx, settings);
     } catch (error) {
       ctx.log.error(
         { err: error, channel: channel.name },

@@ -96,7 +96,7 @@ export function silenceCommand(): Command {
             createdBy: options.author,
             now: (await daemonNow(database)).now,
           });
-          insertSilence(database, silence);
+          await insertSilence(database, silence);
           return silence;
         });
         process.stdout.write(`${silence.id}\n`);
@@ -136,8 +136,8 @@ export function silenceCommand(): Command {
     .addOption(configOption())
     .action(async (id: string, options: { config?: string }) => {
       await withDatabase(options.config, async (database) => {
-        if (!getSilence(database, id)) throw new UsageError(`silence ${id}: no such silence`);
-        expireSilence(database, id, (await daemonNow(database)).now);
+        if (!(await getSilence(database, id))) throw new UsageError(`silence ${id}: no such silence`);
+        await expireSilence(database, id, (await daemonNow(database)).now);
       });
       process.stdout.write(`expired ${id}\n`);
     });

@@ -1,4 +1,5 @@
 import { and, asc, eq, gt, isNotNull, isNull, or, sql } from 'drizzle-orm';
+import { firingAlerts } from './alerts.js';
 import {
   claimRow,
   type OutboxRow,
@@ -180,10 +181,38 @@ const PRUNABLE = `alert_id IS NOT NULL AND finished_at IS NOT NULL AND finished_
  * nothing more will be sent; if its alert fires again towards the same target, ensureFiring
  * writes a new row, as it would have reopened the old one. Returns how many were deleted.
  */
-export function pruneFinishedDeliveries(database: Database, before: number, now: number): number {
+export async function pruneFinishedDeliveries(database: Database, before: number, now: number): Promise<number> {
   const params = { before, now };
   return database.transaction(() => {
     database.sqlite.prepare(tallyPrunedSql(PRUNABLE)).run(params);
     return database.sqlite.prepare(`DELETE FROM channel_outbox WHERE ${PRUNABLE}`).run(params).changes;
+  });
+}
+
+/**
+ * Brings the outbox in line with the alert state at `now`, in one transaction: fired episodes
+ * `routed` to Alertmanager get a row per target URL, resolved ones turn their rows to
+ * `resolved`, and rows nobody should receive any more (URL removed, rule routed elsewhere) are
+ * closed. `routed` is a pure function of the rule's name (the configuration's routes).
+ */
+export async function syncAlertmanagerOutbox(
+  database: Database,
+  targets: readonly string[],
+  routed: (rule: string) => boolean,
+  now: number,
+): Promise<void> {
+  // Without a URL the only work is closing rows left from one: none, on almost every tick.
+  if (targets.length === 0 && !hasOpenDeliveries(database)) return;
+  database.transaction(() => {
+    for (const alert of targets.length > 0 ? firingAlerts(database) : []) {
+      if (!routed(alert.rule)) continue;
+      for (const target of targets) ensureFiring(database, target, alert, now);
+    }
+    for (const row of openDeliveries(database)) {
+      if (!targets.includes(row.target)) finishDelivery(database, row.id, now, 'closed: URL no longer configured');
+      else if (row.resolvedAt !== null) markResolving(database, row.id, now);
+      else if (!routed(row.rule))
+        finishDelivery(database, row.id, now, 'closed: rule no longer routed to alertmanager');
+    }
   });
 }

@@ -229,7 +229,7 @@ const readChangedBetween = alertRead<[number, number, number, number]>(
 );
 
 /** Every episode that fired or resolved (having fired) in [from, to), oldest first: the replay report's alerts. */
-export function alertsChangedBetween(database: Database, from: number, to: number): AlertRecord[] {
+export async function alertsChangedBetween(database: Database, from: number, to: number): Promise<AlertRecord[]> {
   return readChangedBetween(database, from, to, from, to);
 }
 

@@ -154,6 +154,23 @@ export function recordAbandoned(database: Database, id: number, at: number, why:
     .run();
 }
 
+/** What one attempt made of one row, as written by recordOutcomes. */
+export type RowOutcome =
+  | { kind: 'delivered'; row: Pick<OutboxRow, 'id' | 'state'>; response: string | null; againAt?: number }
+  | { kind: 'retry'; id: number; nextAttemptAt: number; error: string }
+  | { kind: 'failed'; id: number; error: string };
+
+/** The outcomes of one attempt's rows at `at`, in one transaction. */
+export async function recordOutcomes(database: Database, outcomes: readonly RowOutcome[], at: number): Promise<void> {
+  database.transaction(() => {
+    for (const outcome of outcomes) {
+      if (outcome.kind === 'delivered') recordDelivered(database, outcome.row, at, outcome.response, outcome.againAt);
+      else if (outcome.kind === 'retry') recordRetry(database, outcome.id, outcome.nextAttemptAt, outcome.error);
+      else recordAbandoned(database, outcome.id, at, outcome.error);
+    }
+  });
+}
+
 /** Nothing more is delivered for this row, which did not fail (`why` says what closed it). */
 export function recordClosed(database: Database, id: number, at: number, why: string): void {
   database.db

@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, gte, inArray, lte } from 'drizzle-orm';
+import { type OutboxRow, type QueuedRow, queueRow } from './channel-outbox.js';
 import type { Database } from './open.js';
 import { STOP_DECISIONS } from './receipts.js';
 import { actionReceipts, channelOutbox, idleEpisodes, pods } from './schema.js';
@@ -74,4 +75,22 @@ export function stopsBetween(database: Database, account: string, from: number, 
     )
     .orderBy(asc(actionReceipts.decidedAt), asc(actionReceipts.id))
     .all();
+}
+
+/**
+ * Queues the account's digest unless one was queued since `dayStart`, in one transaction: the
+ * check is made again where the row is written, so two evaluations never queue two digests the
+ * same day. Returns the row written, if any.
+ */
+export async function queueDigestOnce(
+  database: Database,
+  account: string,
+  dayStart: number,
+  row: QueuedRow,
+): Promise<OutboxRow | undefined> {
+  return database.transaction(() => {
+    const last = lastDigestAt(database, account);
+    if (last !== null && last >= dayStart) return undefined;
+    return queueRow(database, row);
+  });
 }

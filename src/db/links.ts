@@ -20,16 +20,26 @@ export function keepLinkSecret(database: Database, secret: string, createdAt: nu
   });
 }
 
-export function usedLink(database: Database, nonce: string): UsedLinkRecord | undefined {
+export async function usedLink(database: Database, nonce: string): Promise<UsedLinkRecord | undefined> {
+  return usedLinkNow(database, nonce);
+}
+
+/** usedLink, for a store function reading it inside its own transaction. */
+export function usedLinkNow(database: Database, nonce: string): UsedLinkRecord | undefined {
   return database.db.select().from(usedLinks).where(eq(usedLinks.nonce, nonce)).get();
 }
 
 /** Records a link as used; false when its nonce was used already (nothing written then). */
-export function recordUsedLink(database: Database, link: UsedLinkRecord): boolean {
+export async function recordUsedLink(database: Database, link: UsedLinkRecord): Promise<boolean> {
+  return useLinkNonce(database, link);
+}
+
+/** recordUsedLink, for a store function writing it inside its own transaction. */
+export function useLinkNonce(database: Database, link: UsedLinkRecord): boolean {
   return database.db.insert(usedLinks).values(link).onConflictDoNothing().run().changes === 1;
 }
 
 /** Deletes the nonces used before `before`; the caller picks a time past which no link can still be valid. */
-export function pruneUsedLinks(database: Database, before: number): number {
+export async function pruneUsedLinks(database: Database, before: number): Promise<number> {
   return database.db.delete(usedLinks).where(lt(usedLinks.usedAt, before)).run().changes;
 }

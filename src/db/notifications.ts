@@ -258,7 +258,7 @@ const PRUNABLE = `alert_id IS NULL AND finished_at IS NOT NULL AND finished_at <
  * transaction. A message still due or leased is never touched, so nothing is lost or sent twice.
  * Returns how many were deleted.
  */
-export function pruneFinishedMessages(database: Database, before: number, now: number): number {
+export async function pruneFinishedMessages(database: Database, before: number, now: number): Promise<number> {
   const params = { before, now, digests: `${digestGroupKey('')}%` };
   return database.transaction(() => {
     database.sqlite.prepare(tallyPrunedSql(PRUNABLE)).run(params);

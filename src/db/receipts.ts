@@ -15,9 +15,15 @@ export const STOP_DECISIONS: readonly ReceiptDecision[] = ['stopped', 'dry_run']
 
 /**
  * Writes a receipt unless one with its idempotency key exists (a tick re-run after a crash).
- * Returns whether it was written. Call it inside the transaction of the change it records.
+ * Returns whether it was written. A change it records goes with it through a store function
+ * (ladder-step.ts), which writes both in one transaction.
  */
-export function recordReceipt(database: Database, receipt: ReceiptInput): boolean {
+export async function recordReceipt(database: Database, receipt: ReceiptInput): Promise<boolean> {
+  return recordReceiptNow(database, receipt);
+}
+
+/** recordReceipt, for a store function writing it inside its own transaction. */
+export function recordReceiptNow(database: Database, receipt: ReceiptInput): boolean {
   // A blocked stop is offered again every tick and written once: the check is a key lookup,
   // where building the insert costs more than the rest of the tick's work for that Pod.
   if (receiptExists(database).get(receipt.idempotencyKey) !== undefined) return false;
@@ -61,7 +67,7 @@ export interface StopDecision {
 }
 
 /** Every stop decided (dry run or not), in time order: the replay report's `stops`. */
-export function stopsDecided(database: Database): StopDecision[] {
+export async function stopsDecided(database: Database): Promise<StopDecision[]> {
   return database.db
     .select({
       at: actionReceipts.decidedAt,
@@ -87,6 +93,6 @@ const stopsSinceStatement = perDatabase(({ sqlite }) =>
 );
 
 /** How many stops an idle rule decided in the account after `since` (for the hourly cap). */
-export function stopsSince(database: Database, account: string, rule: string, since: number): number {
+export async function stopsSince(database: Database, account: string, rule: string, since: number): Promise<number> {
   return stopsSinceStatement(database).get(account, rule, since) ?? 0;
 }

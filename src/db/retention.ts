@@ -153,9 +153,9 @@ export async function applyRetention(
     result.workerSamplesDeleted += s.deleteWorkerSamples.run({ account, cutoff: now - policy.rawSamplesMs }).changes;
   }
   result.collectorRunsDeleted = s.deleteRuns.run({ cutoff: now - policy.rawSamplesMs }).changes;
-  result.usedLinksDeleted = pruneUsedLinks(database, now - policy.usedLinksMs);
-  result.emailsDeleted = pruneFinishedMessages(database, now - policy.outboxMs, now);
-  result.alertmanagerDeliveriesDeleted = pruneFinishedDeliveries(database, now - policy.outboxMs, now);
+  result.usedLinksDeleted = await pruneUsedLinks(database, now - policy.usedLinksMs);
+  result.emailsDeleted = await pruneFinishedMessages(database, now - policy.outboxMs, now);
+  result.alertmanagerDeliveriesDeleted = await pruneFinishedDeliveries(database, now - policy.outboxMs, now);
   return result;
 }
 

@@ -5,7 +5,12 @@ import { perDatabase } from './statements.js';
 
 export type SilenceRecord = typeof silences.$inferSelect;
 
-export function insertSilence(database: Database, silence: typeof silences.$inferInsert): void {
+export async function insertSilence(database: Database, silence: typeof silences.$inferInsert): Promise<void> {
+  insertSilenceNow(database, silence);
+}
+
+/** insertSilence, for a store function writing it inside its own transaction. */
+export function insertSilenceNow(database: Database, silence: typeof silences.$inferInsert): void {
   database.db.insert(silences).values(silence).run();
 }
 
@@ -30,12 +35,12 @@ const reads = perDatabase((database: Database) => {
   };
 });
 
-export function getSilence(database: Database, id: string): SilenceRecord | undefined {
+export async function getSilence(database: Database, id: string): Promise<SilenceRecord | undefined> {
   return database.db.select().from(silences).where(eq(silences.id, id)).get();
 }
 
 /** Ends a silence at `now` (one that has not started yet never starts). Idempotent: an ended silence keeps its end. */
-export function expireSilence(database: Database, id: string, now: number): void {
+export async function expireSilence(database: Database, id: string, now: number): Promise<void> {
   database.db
     .update(silences)
     .set({ endsAt: sql`min(${silences.endsAt}, max(${silences.startsAt}, ${now}))` })

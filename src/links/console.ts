@@ -3,9 +3,9 @@ import { parseMatcher } from '../alerts/matchers.js';
 import { newSilence } from '../alerts/silence.js';
 import { openAlertOf } from '../db/alerts.js';
 import { snoozePod } from '../db/idle-state.js';
+import { silenceOpenAlert } from '../db/link-redemption.js';
 import type { Database } from '../db/open.js';
 import type { SilenceRecord } from '../db/silences.js';
-import { insertSilence } from '../db/silences.js';
 import { identityMatchers } from '../messages/commands.js';
 
 /**
@@ -13,11 +13,11 @@ import { identityMatchers } from '../messages/commands.js';
  * and the emailed links, with source `status page`, so `why`, /api/status and the digest say so.
  */
 
-export function snoozeFromConsole(
+export async function snoozeFromConsole(
   database: Database,
   input: { account: string; podId: string; until: number; by: string },
   now: number,
-): void {
+): Promise<void> {
   snoozePod(database, {
     account: input.account,
     podId: input.podId,
@@ -29,24 +29,22 @@ export function snoozeFromConsole(
 }
 
 /** Silences the open alert of `alertKey` (by its identity labels, like the mails' command); undefined when none is open. */
-export function silenceFromConsole(
+export async function silenceFromConsole(
   database: Database,
   input: { alertKey: string; until: number; by: string },
   now: number,
-): SilenceRecord | undefined {
-  return database.transaction(() => {
-    const alert = openAlertOf(database, input.alertKey);
-    if (!alert) return undefined;
-    const silence = newSilence({
-      id: randomUUID(),
-      matchers: identityMatchers(alert.rule, alert.labels).map(parseMatcher),
-      durationMs: input.until - now,
-      comment: `silenced from the status page by ${input.by}`,
-      createdBy: input.by,
-      source: 'status page',
-      now,
-    });
-    insertSilence(database, silence);
-    return silence;
+): Promise<SilenceRecord | undefined> {
+  const alert = openAlertOf(database, input.alertKey);
+  if (!alert) return undefined;
+  const silence = newSilence({
+    id: randomUUID(),
+    matchers: identityMatchers(alert.rule, alert.labels).map(parseMatcher),
+    durationMs: input.until - now,
+    comment: `silenced from the status page by ${input.by}`,
+    createdBy: input.by,
+    source: 'status page',
+    now,
   });
+  // Written only while the alert is still open: it may resolve between the read and the write.
+  return (await silenceOpenAlert(database, input.alertKey, silence)) ? silence : undefined;
 }

@@ -3,12 +3,12 @@ import { parseMatcher } from '../alerts/matchers.js';
 import { newSilence } from '../alerts/silence.js';
 import type { AlertRecord } from '../db/alerts.js';
 import { openAlertOf } from '../db/alerts.js';
-import { episodeAt, openEpisodes, podSnoozesAfter, snoozePod } from '../db/idle-state.js';
-import { recordUsedLink, usedLink } from '../db/links.js';
+import { episodeAt, openEpisodes } from '../db/idle-state.js';
+import { type LinkWrite, redeemLinkWrite } from '../db/link-redemption.js';
+import { usedLink } from '../db/links.js';
 import type { Database } from '../db/open.js';
 import { livePods, type PodRecord } from '../db/pods.js';
 import { recentReceipts } from '../db/receipts.js';
-import { insertSilence } from '../db/silences.js';
 import { alertTitle } from '../messages/alert-view.js';
 import { identityMatchers } from '../messages/commands.js';
 import {
@@ -37,13 +37,25 @@ type Subject =
  * whether its action still makes sense. Reads only; a GET (a mail scanner's, a previewer's) may
  * call it any number of times.
  */
-export function checkLink(
+export async function checkLink(
   database: Database,
   secret: Buffer,
   token: string,
   expected: LinkTarget,
   now: number,
-): LinkCheck {
+): Promise<LinkCheck> {
+  const check = await checkSubject(database, secret, token, expected, now);
+  return check.ok ? { ok: true, claims: check.claims, preview: check.preview } : check;
+}
+
+/** checkLink, with the subject it looked up. */
+async function checkSubject(
+  database: Database,
+  secret: Buffer,
+  token: string,
+  expected: LinkTarget,
+  now: number,
+): Promise<(LinkCheck & { ok: true; subject: Subject & { kind: 'pod' | 'alert' } }) | (LinkCheck & { ok: false })> {
   const reading = readToken(secret, token);
   if (!reading.ok) return { ok: false, refusal: { reason: reading.reason } };
   const { claims } = reading;
@@ -51,9 +63,9 @@ export function checkLink(
     return { ok: false, refusal: { reason: 'other-subject', subject: subjectName(claims) } };
   }
   if (now >= claims.expiresAt) return { ok: false, refusal: { reason: 'expired', expiresAt: claims.expiresAt } };
-  const used = usedLink(database, claims.nonce);
+  const used = await usedLink(database, claims.nonce);
   if (used) return { ok: false, refusal: { reason: 'used', usedAt: used.usedAt, recipient: used.recipient } };
-  const subject = lookUp(database, claims);
+  const subject = await lookUp(database, claims);
   if (subject.kind === 'gone') return { ok: false, refusal: { reason: 'gone', detail: subject.detail } };
   const until = endOf(claims, now);
   const preview =
@@ -72,70 +84,81 @@ export function checkLink(
           now,
           timeZone: claims.timeZone,
         });
-  return { ok: true, claims, preview };
+  return { ok: true, claims, preview, subject };
 }
 
 /**
- * Acts, in one transaction: checks again, records the nonce as used, and writes the snooze or
- * silence saying it came from an emailed link and for whom. A second call finds the nonce and
- * changes nothing.
+ * Acts: checks, then writes in one transaction (redeemLinkWrite) the nonce as used and the snooze
+ * or silence saying it came from an emailed link and for whom, checking there again what may have
+ * changed since. A second call finds the nonce and changes nothing.
  */
-export function redeemLink(
+export async function redeemLink(
   database: Database,
   secret: Buffer,
   token: string,
   expected: LinkTarget,
   now: number,
-): LinkRedemption {
-  return database.transaction((): LinkRedemption => {
-    const check = checkLink(database, secret, token, expected, now);
+): Promise<LinkRedemption> {
+  for (;;) {
+    const check = await checkSubject(database, secret, token, expected, now);
     if (!check.ok) return check;
-    const { claims } = check;
+    const { claims, subject } = check;
     const until = endOf(claims, now);
-    recordUsedLink(database, {
-      nonce: claims.nonce,
-      action: claims.action,
-      account: claims.account,
-      subject: claims.subject,
-      recipient: claims.recipient,
-      usedAt: now,
-    });
-    const subject = lookUp(database, claims);
+    const write: LinkWrite =
+      subject.kind === 'pod'
+        ? {
+            kind: 'snooze',
+            snooze: {
+              account: claims.account,
+              podId: claims.subject,
+              until,
+              createdAt: now,
+              source: 'email link',
+              createdBy: claims.recipient,
+            },
+            episode: claims.episode,
+          }
+        : {
+            kind: 'silence',
+            alertKey: claims.subject,
+            silence: newSilence({
+              id: randomUUID(),
+              matchers: identityMatchers(subject.alert.rule, subject.alert.labels).map(parseMatcher),
+              durationMs: until - now,
+              comment: `silenced from an emailed link for ${claims.recipient} (${claims.label})`,
+              createdBy: claims.recipient,
+              source: 'email link',
+              now,
+            }),
+          };
+    const outcome = await redeemLinkWrite(
+      database,
+      {
+        nonce: claims.nonce,
+        action: claims.action,
+        account: claims.account,
+        subject: claims.subject,
+        recipient: claims.recipient,
+        usedAt: now,
+      },
+      write,
+    );
+    if (outcome.status === 'used') {
+      return { ok: false, refusal: { reason: 'used', usedAt: outcome.used.usedAt, recipient: outcome.used.recipient } };
+    }
+    // The subject changed between the check and the write: check again, which refuses it or passes anew.
+    if (outcome.status === 'changed') continue;
     if (subject.kind === 'pod') {
       const name = subject.pod.name || subject.pod.podId;
-      const longer = podSnoozesAfter(database, claims.subject, now).find(
-        (snooze) => snooze.account === claims.account && snooze.until >= until,
-      );
-      // A link never shortens a longer snooze someone made meanwhile.
-      if (longer) return { ok: true, done: alreadySnoozedDone(name, longer.until, now, claims.timeZone) };
-      snoozePod(database, {
-        account: claims.account,
-        podId: claims.subject,
-        until,
-        createdAt: now,
-        source: 'email link',
-        createdBy: claims.recipient,
-      });
-      return { ok: true, done: keepRunningDone(name, until, now, claims.timeZone) };
+      return outcome.status === 'longer'
+        ? { ok: true, done: alreadySnoozedDone(name, outcome.until, now, claims.timeZone) }
+        : { ok: true, done: keepRunningDone(name, until, now, claims.timeZone) };
     }
-    if (subject.kind === 'alert') {
-      const { alert } = subject;
-      insertSilence(
-        database,
-        newSilence({
-          id: randomUUID(),
-          matchers: identityMatchers(alert.rule, alert.labels).map(parseMatcher),
-          durationMs: until - now,
-          comment: `silenced from an emailed link for ${claims.recipient} (${claims.label})`,
-          createdBy: claims.recipient,
-          source: 'email link',
-          now,
-        }),
-      );
-      return { ok: true, done: silenceDone(alertTitle(alert, now, claims.timeZone), until, now, claims.timeZone) };
-    }
-    throw new Error(`redeem link: ${claims.subject} vanished inside one transaction`);
-  });
+    return {
+      ok: true,
+      done: silenceDone(alertTitle(subject.alert, now, claims.timeZone), until, now, claims.timeZone),
+    };
+  }
 }
 
 function subjectName(claims: LinkClaims): string {
@@ -144,7 +167,7 @@ function subjectName(claims: LinkClaims): string {
     : `alert ${claims.subject} (account ${claims.account})`;
 }
 
-function lookUp(database: Database, claims: LinkClaims): Subject {
+async function lookUp(database: Database, claims: LinkClaims): Promise<Subject> {
   if (claims.action === 'silence') {
     const alert = openAlertOf(database, claims.subject);
     return alert ? { kind: 'alert', alert } : { kind: 'gone', detail: `the alert ${claims.subject} is resolved` };

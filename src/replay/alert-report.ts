@@ -6,9 +6,9 @@ import type { StopDecision } from '../db/receipts.js';
 import { podOutcomes, type ReplayReport, type ReportedAccount, type ReportedEmail } from './report.js';
 
 /** Every firing and resolved transition in [from, to), in time order. */
-export function reportedAlerts(database: Database, from: number, to: number): ReplayReport['alerts'] {
+export async function reportedAlerts(database: Database, from: number, to: number): Promise<ReplayReport['alerts']> {
   const transitions: Array<ReplayReport['alerts'][number] & { ms: number }> = [];
-  for (const alert of alertsChangedBetween(database, from, to)) {
+  for (const alert of await alertsChangedBetween(database, from, to)) {
     const rule = alert.rule as ReplayReport['alerts'][number]['rule'];
     if (alert.firedAt !== null && alert.firedAt >= from && alert.firedAt < to) {
       transitions.push({ ms: alert.firedAt, at: toIso(alert.firedAt), rule, key: alert.key, state: 'firing' });

@@ -142,13 +142,13 @@ export async function replay(options: ReplayOptions): Promise<ReplayReport> {
     await scheduler.stop(5_000);
     const counts = sims.map((sim) => sim.requestLog.counts());
     const sum = (pick: (c: (typeof counts)[number]) => number) => counts.reduce((total, c) => total + pick(c), 0);
-    const stops = stopsDecided(daemon.db);
+    const stops = await stopsDecided(daemon.db);
     const emails = reportedEmails(daemon.db, scenario.startMs, endMs + 1);
     return {
       scenario: scenario.name,
       ...isoSpan(scenario.startMs, endMs),
       stops: stops.map(({ at, podId, dryRun }) => ({ at: toIso(at), podId, dryRun })),
-      alerts: reportedAlerts(daemon.db, scenario.startMs, endMs + 1),
+      alerts: await reportedAlerts(daemon.db, scenario.startMs, endMs + 1),
       emails: emails.map(({ account: _account, ...email }) => email),
       accounts: reportedAccounts(
         config.accounts,

@@ -71,7 +71,12 @@ function chosen(form: URLSearchParams, choices: ReadonlyArray<[string, number]>)
 }
 
 /** A POST of one of the status page's forms: same origin, the session's CSRF value, then the act. */
-export function consoleAct(context: ConsoleContext, path: string, req: IncomingMessage, form: URLSearchParams): Reply {
+export async function consoleAct(
+  context: ConsoleContext,
+  path: string,
+  req: IncomingMessage,
+  form: URLSearchParams,
+): Promise<Reply> {
   const origin = sameOrigin(req, context.config);
   if (!origin.ok) return refused(403, origin.reason);
   if (!csrfMatches(context.secret, CSRF_PURPOSE, context.binding, form.get('csrf') ?? '')) {
@@ -89,7 +94,7 @@ export function consoleAct(context: ConsoleContext, path: string, req: IncomingM
       return refused(400, `field "for": expected one of ${KEEP_FOR.map(([, m]) => m).join(', ')} (ms)`);
     const pod = livePods(db, account).find((p) => p.podId === podId);
     if (!pod) return refused(404, `no Pod ${podId} in account ${account}`);
-    snoozeFromConsole(db, { account, podId, until: now + ms, by: context.by }, now);
+    await snoozeFromConsole(db, { account, podId, until: now + ms, by: context.by }, now);
     return htmlReply(
       200,
       messagePage('Done', [keepRunningDone(pod.name || podId, now + ms, now, timeZone)], {
@@ -104,7 +109,7 @@ export function consoleAct(context: ConsoleContext, path: string, req: IncomingM
     return refused(400, `field "for": expected one of ${SILENCE_FOR.map(([, m]) => m).join(', ')} (ms)`);
   const alert = openAlertOf(db, key);
   if (!alert) return refused(404, `the alert ${key} is not open any more`);
-  silenceFromConsole(db, { alertKey: key, until: now + ms, by: context.by }, now);
+  await silenceFromConsole(db, { alertKey: key, until: now + ms, by: context.by }, now);
   return htmlReply(
     200,
     messagePage('Done', [silenceDone(alertTitle(alert, now, timeZone), now + ms, now, timeZone)], {

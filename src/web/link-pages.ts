@@ -75,8 +75,8 @@ function refusedPage(refusal: LinkRefusal, timeZone: string): Reply {
  * every link. No login: the signed token is the authority, and the page reveals no more than the
  * email did.
  */
-export function linkConfirmation(context: LinkPageContext, target: LinkTarget, token: string): Reply {
-  const check = checkLink(context.db, context.secret, token, target, context.now);
+export async function linkConfirmation(context: LinkPageContext, target: LinkTarget, token: string): Promise<Reply> {
+  const check = await checkLink(context.db, context.secret, token, target, context.now);
   if (!check.ok) return refusedPage(check.refusal, context.timeZone);
   const { preview } = check;
   return htmlReply(
@@ -98,12 +98,12 @@ ${preview.detail.map((line) => html`<p>${line}</p>`)}
 }
 
 /** The POST of the confirmation form: same origin, the CSRF value bound to the token, then one redemption. */
-export function linkAct(
+export async function linkAct(
   context: LinkPageContext,
   target: LinkTarget,
   req: IncomingMessage,
   form: URLSearchParams,
-): Reply {
+): Promise<Reply> {
   const origin = sameOrigin(req, context.config);
   if (!origin.ok)
     return htmlReply(403, messagePage('Refused', [`${sentence(origin.reason)}; nothing changed.`], { tone: 'bad' }));
@@ -120,7 +120,7 @@ export function linkAct(
       ),
     );
   }
-  const result = redeemLink(context.db, context.secret, token, target, context.now);
+  const result = await redeemLink(context.db, context.secret, token, target, context.now);
   if (!result.ok) return refusedPage(result.refusal, context.timeZone);
   return htmlReply(
     200,

@@ -50,7 +50,7 @@ function refused(access: Exclude<Access, { ok: true }>): Reply {
  * The pages: `/`, `/pods/<account>/<podId>`, `/login` and the stylesheet. Undefined for a path
  * that is not a page, so the server answers it with its other routes.
  */
-export function webRoute(context: WebContext, request: WebRequest): Reply | undefined {
+export async function webRoute(context: WebContext, request: WebRequest): Promise<Reply | undefined> {
   const { config, source, clock } = context;
   const { req, method, path } = request;
   if (path === STYLESHEET_PATH) {

@@ -101,7 +101,7 @@ export async function startMetricsServer(options: MetricsServerOptions): Promise
     if (!API_ROUTES.has(path)) {
       const form = method === 'POST' ? await readForm(req) : new URLSearchParams();
       if (form === undefined) return htmlReply(413, 'form too large\n');
-      const reply = webRoute(
+      const reply = await webRoute(
         { config, source: daemon, clock, secret, loginAttempts: attempts },
         { req, method, path, query: url.searchParams, form },
       );

@@ -49,7 +49,7 @@ describe('the warning_delivered guard', () => {
       lastSeenAt: T0,
       firedAt: T0,
     });
-    queueForAlertmanager(db, config, T0);
+    await queueForAlertmanager(db, config, T0);
     const ctx = {
       db,
       config,

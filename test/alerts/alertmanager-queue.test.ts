@@ -27,7 +27,7 @@ describe('queueing for Alertmanager', () => {
     expect(allDeliveries(bench.db).map((row) => row.finishedAt)).toEqual([null]);
     expect(hasOpenDeliveries(bench.db)).toBe(true);
     bench.config.alerts.alertmanager = undefined;
-    queueForAlertmanager(bench.db, bench.config, bench.clock.now() + MINUTE);
+    await queueForAlertmanager(bench.db, bench.config, bench.clock.now() + MINUTE);
     expect(allDeliveries(bench.db).map((row) => [row.finishedAt, row.lastError])).toEqual([
       [bench.clock.now() + MINUTE, 'closed: URL no longer configured'],
     ]);

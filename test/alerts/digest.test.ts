@@ -33,8 +33,8 @@ const wasteFinding = finding('waste:sim:endpoint-idle:ep-sdxl', {
   details: waste,
 });
 
-function stopReceipt(bench: AlertBench, decidedAt: number, dryRun: boolean): void {
-  recordReceipt(bench.db, {
+async function stopReceipt(bench: AlertBench, decidedAt: number, dryRun: boolean): Promise<void> {
+  await recordReceipt(bench.db, {
     idempotencyKey: `stop:sim:n8bob:${decidedAt}`,
     account: 'sim',
     podId: 'n8bob',
@@ -80,7 +80,7 @@ describe('the daily digest', () => {
       config.email.to = ['ml-team@example.com'];
     });
     bench = b;
-    stopReceipt(b, START + 6 * HOUR, false);
+    await stopReceipt(b, START + 6 * HOUR, false);
     await b.run(8 * HOUR - MINUTE, () => [wasteFinding]);
     expect(digests(b)).toEqual([]);
     await b.run(30 * MINUTE, () => [wasteFinding]);
@@ -124,7 +124,7 @@ describe('the daily digest', () => {
       config.email.to = ['ops@example.com'];
     });
     bench = b;
-    stopReceipt(b, START + 7 * HOUR, true);
+    await stopReceipt(b, START + 7 * HOUR, true);
     await b.run(9 * HOUR, () => []);
     const [only, ...more] = digests(b);
     expect(more).toEqual([]);
@@ -137,7 +137,7 @@ describe('the daily digest', () => {
   it('is off unless configured', async () => {
     const b = alertBench();
     bench = b;
-    stopReceipt(b, START + HOUR, false);
+    await stopReceipt(b, START + HOUR, false);
     await b.run(10 * HOUR, () => [wasteFinding]);
     expect(b.outbox().length).toBeGreaterThan(0);
     expect(digests(b)).toEqual([]);

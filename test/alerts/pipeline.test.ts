@@ -200,7 +200,7 @@ describe('inhibition', () => {
 describe('silences', () => {
   it('mute exactly what they match, while they last', async () => {
     bench = alertBench();
-    insertSilence(bench.db, {
+    await insertSilence(bench.db, {
       id: 'silence-1',
       matchers: [
         { name: 'budget', op: '=', value: 'gpu' },
@@ -212,7 +212,7 @@ describe('silences', () => {
       startsAt: START,
       endsAt: START + 2 * HOUR,
     });
-    insertSilence(bench.db, {
+    await insertSilence(bench.db, {
       id: 'silence-2',
       matchers: [{ name: 'key', op: '=', value: 'waste:sim:stuck-starting:pod-1' }],
       comment: 'debugging it',

@@ -53,7 +53,7 @@ async function script(bench: AlertBench, fresh: boolean): Promise<void> {
     if (t === 20 || t === 150 || t === 260) {
       const other = openDatabase(bench.config.database.path);
       if (t === 20) {
-        insertSilence(other, {
+        await insertSilence(other, {
           id: 'pod-2',
           matchers: [{ name: 'key', op: '=', value: 'waste:sim:stuck-starting:pod-2' }],
           comment: 'debugging it',
@@ -64,7 +64,7 @@ async function script(bench: AlertBench, fresh: boolean): Promise<void> {
         });
       }
       if (t === 150) {
-        insertSilence(other, {
+        await insertSilence(other, {
           id: 'budget',
           matchers: [{ name: 'rule', op: '=', value: 'budget' }],
           comment: 'known overrun',
@@ -74,7 +74,7 @@ async function script(bench: AlertBench, fresh: boolean): Promise<void> {
           endsAt: now + 10 * HOUR,
         });
       }
-      if (t === 260) expireSilence(other, 'budget', now - 11_000);
+      if (t === 260) await expireSilence(other, 'budget', now - 11_000);
       other.close();
     }
     // Forgetting the kept plan, as no tick then remembers one: planning runs every time.
@@ -152,7 +152,7 @@ describe('planning skipped while nothing it reads changes', () => {
       expect((await at(52)).queued).toEqual(['repeat_elapsed']);
       // Another connection's silence changes the inputs: planned again, and muted.
       const other = openDatabase(bench.config.database.path);
-      insertSilence(other, {
+      await insertSilence(other, {
         id: 'all',
         matchers: [{ name: 'rule', op: '=', value: 'waste' }],
         comment: 'quiet',

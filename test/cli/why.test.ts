@@ -149,7 +149,9 @@ describe('podwarden why, after an emailed keep-running link', () => {
         episode: null,
       };
       const target = { action: 'keep-running', account: 'sim', subject: 'nb' } as const;
-      expect(redeemLink(database, secret, signLink(secret, claims), target, clock.now)).toMatchObject({ ok: true });
+      expect(await redeemLink(database, secret, signLink(secret, claims), target, clock.now)).toMatchObject({
+        ok: true,
+      });
     } finally {
       database.close();
     }

@@ -28,7 +28,7 @@ const NOW = Date.parse('2026-11-02T09:00:00Z');
   dir = mkdtempSync(join(tmpdir(), 'podwarden-ro-'));
   const seed = join(dir, 'seed.db');
   const database = openDatabase(seed);
-  insertSilence(
+  await insertSilence(
     database,
     newSilence({
       id: 'silence-1',

@@ -37,7 +37,7 @@ function receipt(key: string, fields: { account?: string; rule?: string; at: num
 }
 
 describe('recordReceipt', () => {
-  it('stores a receipt once under its key, and reads it back as written (JSON evidence and guards, booleans, NULLs)', () => {
+  it('stores a receipt once under its key, and reads it back as written (JSON evidence and guards, booleans, NULLs)', async () => {
     const database = temp.open();
     const written: ReceiptInput = {
       ...receipt('k1', { at: T0, decision: 'blocked' }),
@@ -47,8 +47,8 @@ describe('recordReceipt', () => {
       guards: [{ guard: 'scarcity', passed: false, detail: 'H100 at availability LOW' }],
     };
     written.evidence.samples = [{ at: T0 - MINUTE, state: 'IDLE', gpuUtil: 0, gpuMemoryUtil: null }];
-    expect(recordReceipt(database, written)).toBe(true);
-    expect(recordReceipt(database, { ...written, reason: 'again' })).toBe(false);
+    expect(await recordReceipt(database, written)).toBe(true);
+    expect(await recordReceipt(database, { ...written, reason: 'again' })).toBe(false);
     const [stored, ...rest] = recentReceipts(database, 10);
     expect(rest).toEqual([]);
     expect({ ...stored, id: undefined }).toEqual({ ...written, id: undefined });
@@ -56,7 +56,7 @@ describe('recordReceipt', () => {
 });
 
 describe('stopsSince (the hourly stop cap)', () => {
-  it("counts the rule's stops and dry-run stops in the account after `since`, nothing else", () => {
+  it("counts the rule's stops and dry-run stops in the account after `since`, nothing else", async () => {
     const database = temp.open();
     const rows = [
       receipt('stopped', { at: T0 - 10 * MINUTE, decision: 'stopped' }),
@@ -68,14 +68,12 @@ describe('stopsSince (the hourly stop cap)', () => {
       receipt('other-rule', { rule: 'gpu', at: T0 - 5 * MINUTE, decision: 'stopped' }),
       receipt('other-account', { account: 'lab', at: T0 - 5 * MINUTE, decision: 'dry_run' }),
     ];
-    database.transaction(() => {
-      for (const row of rows) expect(recordReceipt(database, row)).toBe(true);
-    });
-    expect(stopsSince(database, 'main', 'default', T0 - 60 * MINUTE)).toBe(2);
-    expect(stopsSince(database, 'main', 'gpu', T0 - 60 * MINUTE)).toBe(1);
-    expect(stopsSince(database, 'lab', 'default', T0 - 60 * MINUTE)).toBe(1);
-    expect(stopsSince(database, 'main', 'default', T0 - 7 * MINUTE)).toBe(1);
-    expect(stopsSince(database, 'main', 'default', T0)).toBe(0);
+    for (const row of rows) expect(await recordReceipt(database, row)).toBe(true);
+    expect(await stopsSince(database, 'main', 'default', T0 - 60 * MINUTE)).toBe(2);
+    expect(await stopsSince(database, 'main', 'gpu', T0 - 60 * MINUTE)).toBe(1);
+    expect(await stopsSince(database, 'lab', 'default', T0 - 60 * MINUTE)).toBe(1);
+    expect(await stopsSince(database, 'main', 'default', T0 - 7 * MINUTE)).toBe(1);
+    expect(await stopsSince(database, 'main', 'default', T0)).toBe(0);
   });
 
   it("seeks the stops' own index: the count does not read the account's other receipts", () => {

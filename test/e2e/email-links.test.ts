@@ -107,13 +107,13 @@ describe('links in the mails the daemon sends', () => {
       const secret = loadLinkSecret(database, config, clock);
       const target = { action: 'keep-running', account: 'sim', subject: 'nb' } as const;
       const [twoHours] = tokens as [string];
-      const check = checkLink(database, secret, twoHours, target, clock.now());
+      const check = await checkLink(database, secret, twoHours, target, clock.now());
       expect(check).toMatchObject({
         ok: true,
         claims: { label: '2 h', recipient: 'ana@example.com, ml@example.com' },
         preview: { question: expect.stringMatching(/^Keep notebook running until \d\d:\d\d UTC\?$/) },
       });
-      expect(redeemLink(database, secret, twoHours, target, clock.now())).toMatchObject({ ok: true });
+      expect(await redeemLink(database, secret, twoHours, target, clock.now())).toMatchObject({ ok: true });
       expect(database.db.select().from(podSnoozes).all()).toEqual([
         {
           account: 'sim',
@@ -124,7 +124,7 @@ describe('links in the mails the daemon sends', () => {
           createdBy: 'ana@example.com, ml@example.com',
         },
       ]);
-      expect(redeemLink(database, secret, twoHours, target, clock.now())).toMatchObject({
+      expect(await redeemLink(database, secret, twoHours, target, clock.now())).toMatchObject({
         ok: false,
         refusal: { reason: 'used' },
       });

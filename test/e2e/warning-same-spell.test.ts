@@ -151,7 +151,7 @@ describe('a stop follows a warning of the same idle spell', () => {
     try {
       const secret = loadLinkSecret(db, before.config, before.clock);
       const target = { action: 'keep-running', account: 'sim', subject: 'idle-late' } as const;
-      expect(checkLink(db, secret, token[1] as string, target, stopAt)).toMatchObject({ ok: true });
+      expect(await checkLink(db, secret, token[1] as string, target, stopAt)).toMatchObject({ ok: true });
     } finally {
       db.close();
     }

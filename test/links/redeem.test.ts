@@ -71,7 +71,7 @@ describe('a keep-running link', () => {
   it('previews without acting, then snoozes once, recorded as from an emailed link for its recipient', async () => {
     const token = signLink(secret, keepRunning());
     const before = state();
-    const check = checkLink(world.h.db, secret, token, NB, at('50m'));
+    const check = await checkLink(world.h.db, secret, token, NB, at('50m'));
     expect(check).toMatchObject({
       ok: true,
       preview: {
@@ -86,7 +86,7 @@ describe('a keep-running link', () => {
     });
     expect(state()).toEqual(before);
 
-    const done = redeemLink(world.h.db, secret, token, NB, at('50m'));
+    const done = await redeemLink(world.h.db, secret, token, NB, at('50m'));
     expect(done).toEqual({
       ok: true,
       done: 'nb keeps running until 02:50 UTC; podwarden will not warn about it or stop it before then.',
@@ -100,7 +100,7 @@ describe('a keep-running link', () => {
     ]);
 
     // The same link again: already used, and nothing changes.
-    const again = redeemLink(world.h.db, secret, token, NB, at('55m'));
+    const again = await redeemLink(world.h.db, secret, token, NB, at('55m'));
     expect(again).toEqual({ ok: false, refusal: { reason: 'used', usedAt: at('50m'), recipient: ANA } });
     expect(state()).toEqual(after);
     if (!again.ok) {
@@ -134,6 +134,23 @@ describe('a keep-running link', () => {
     expect(stopped).not.toContain('nb');
   });
 
+  it('acts once when the same link is redeemed twice at once (two POSTs racing): the other is refused as used', async () => {
+    const token = signLink(secret, keepRunning());
+    const [first, second] = await Promise.all([
+      redeemLink(world.h.db, secret, token, NB, at('50m')),
+      redeemLink(world.h.db, secret, token, NB, at('50m')),
+    ]);
+    expect([first, second]).toEqual([
+      {
+        ok: true,
+        done: 'nb keeps running until 02:50 UTC; podwarden will not warn about it or stop it before then.',
+      },
+      { ok: false, refusal: { reason: 'used', usedAt: at('50m'), recipient: ANA } },
+    ]);
+    expect(state().snoozes).toHaveLength(1);
+    expect(state().used).toHaveLength(1);
+  });
+
   it('refuses forged, altered, cut, expired, other-subject and stale tokens with the reason, changing nothing', async () => {
     const good = signLink(secret, keepRunning());
     const [payload, signature] = good.split('.') as [string, string];
@@ -165,11 +182,11 @@ describe('a keep-running link', () => {
     ];
     const before = state();
     for (const [what, token, now, refusal] of cases) {
-      expect({ what, check: checkLink(world.h.db, secret, token, NB, now) }).toEqual({
+      expect({ what, check: await checkLink(world.h.db, secret, token, NB, now) }).toEqual({
         what,
         check: { ok: false, refusal },
       });
-      expect({ what, redeem: redeemLink(world.h.db, secret, token, NB, now) }).toEqual({
+      expect({ what, redeem: await redeemLink(world.h.db, secret, token, NB, now) }).toEqual({
         what,
         redeem: { ok: false, refusal },
       });
@@ -189,14 +206,14 @@ describe('a keep-running link', () => {
       secret,
       keepRunning({ durationMs: null, until: tomorrow9, label: 'until tomorrow 09:00 UTC', expiresAt: tomorrow9 }),
     );
-    expect(checkLink(world.h.db, secret, token, NB, at('50m'))).toMatchObject({
+    expect(await checkLink(world.h.db, secret, token, NB, at('50m'))).toMatchObject({
       ok: true,
       preview: { question: 'Keep nb running until Tue 3 Nov, 09:00 UTC?' },
     });
   });
 
   it('never shortens a longer snooze made meanwhile, and is used up all the same', async () => {
-    const eight = redeemLink(
+    const eight = await redeemLink(
       world.h.db,
       secret,
       signLink(secret, keepRunning({ nonce: 'n8', durationMs: 8 * HOUR })),
@@ -204,7 +221,7 @@ describe('a keep-running link', () => {
       at('50m'),
     );
     expect(eight.ok).toBe(true);
-    const two = redeemLink(world.h.db, secret, signLink(secret, keepRunning({ nonce: 'n2' })), NB, at('51m'));
+    const two = await redeemLink(world.h.db, secret, signLink(secret, keepRunning({ nonce: 'n2' })), NB, at('51m'));
     expect(two).toEqual({
       ok: true,
       done: 'nb was already kept running until 08:50 UTC, later than this link offers; nothing changed.',
@@ -220,10 +237,10 @@ describe('a keep-running link', () => {
   it("stops working once the warning's idle spell ended, and says how it ended", async () => {
     const two = signLink(secret, keepRunning({ nonce: 'n2' }));
     const eight = signLink(secret, keepRunning({ nonce: 'n8', durationMs: 8 * HOUR }));
-    expect(redeemLink(world.h.db, secret, two, NB, at('50m')).ok).toBe(true);
+    expect((await redeemLink(world.h.db, secret, two, NB, at('50m'))).ok).toBe(true);
     // The next evaluation ends the spell: the Pod is snoozed.
     await world.runUntil('52m');
-    expect(checkLink(world.h.db, secret, eight, NB, at('52m'))).toEqual({
+    expect(await checkLink(world.h.db, secret, eight, NB, at('52m'))).toEqual({
       ok: false,
       refusal: {
         reason: 'gone',
@@ -264,11 +281,11 @@ describe('a silence link', () => {
 
   it('silences the alert by its identity, recorded as from an emailed link', async () => {
     const token = signLink(secret, silenceClaims());
-    expect(checkLink(world.h.db, secret, token, target, at('1h'))).toMatchObject({
+    expect(await checkLink(world.h.db, secret, token, target, at('1h'))).toMatchObject({
       ok: true,
       preview: { question: 'Silence "Pod nb idle" until 05:00 UTC?', button: 'Silence until 05:00 UTC' },
     });
-    expect(redeemLink(world.h.db, secret, token, target, at('1h'))).toEqual({
+    expect(await redeemLink(world.h.db, secret, token, target, at('1h'))).toEqual({
       ok: true,
       done: '"Pod nb idle" is silenced until 05:00 UTC.',
     });
@@ -288,7 +305,7 @@ describe('a silence link', () => {
     const notify = { ...alert, id: alert.id, key: alert.key, labels: alert.labels } as never;
     expect(muteSilenced([notify], state().silences, at('2h'))).toEqual([]);
     // A keep-running URL with a silence token names another thing: refused.
-    expect(checkLink(world.h.db, secret, token, { ...target, action: 'keep-running' }, at('1h'))).toMatchObject({
+    expect(await checkLink(world.h.db, secret, token, { ...target, action: 'keep-running' }, at('1h'))).toMatchObject({
       ok: false,
       refusal: { reason: 'other-subject' },
     });
@@ -298,7 +315,7 @@ describe('a silence link', () => {
     markAlertResolved(world.h.db, alert.id, at('50m'));
     const token = signLink(secret, silenceClaims());
     const before = state();
-    expect(redeemLink(world.h.db, secret, token, target, at('1h'))).toEqual({
+    expect(await redeemLink(world.h.db, secret, token, target, at('1h'))).toEqual({
       ok: false,
       refusal: { reason: 'gone', detail: 'the alert idle/sim/nb is resolved' },
     });
@@ -308,9 +325,9 @@ describe('a silence link', () => {
 
 describe("the status page's own forms", () => {
   it('snooze and silence with source status page, shown among the held decisions', async () => {
-    snoozeFromConsole(world.h.db, { account: 'sim', podId: 'nb', until: at('3h'), by: 'session' }, at('1h'));
+    await snoozeFromConsole(world.h.db, { account: 'sim', podId: 'nb', until: at('3h'), by: 'session' }, at('1h'));
     expect(
-      silenceFromConsole(world.h.db, { alertKey: 'no-such-alert', until: at('3h'), by: 'session' }, at('1h')),
+      await silenceFromConsole(world.h.db, { alertKey: 'no-such-alert', until: at('3h'), by: 'session' }, at('1h')),
     ).toBe(undefined);
     insertAlert(world.h.db, {
       key: 'idle/sim/nb2',
@@ -326,7 +343,7 @@ describe("the status page's own forms", () => {
       firedAt: at('40m'),
     });
     expect(
-      silenceFromConsole(world.h.db, { alertKey: 'idle/sim/nb2', until: at('5h'), by: 'session' }, at('1h')),
+      await silenceFromConsole(world.h.db, { alertKey: 'idle/sim/nb2', until: at('5h'), by: 'session' }, at('1h')),
     ).toMatchObject({
       source: 'status page',
       endsAt: at('5h'),
@@ -352,17 +369,17 @@ describe('csrf values', () => {
 describe('the daily retention pass', () => {
   it('keeps the nonce of a link still within its life, so it stays refused as used, and drops old ones', async () => {
     const token = signLink(secret, keepRunning());
-    expect(redeemLink(world.h.db, secret, token, NB, at('50m')).ok).toBe(true);
+    expect((await redeemLink(world.h.db, secret, token, NB, at('50m'))).ok).toBe(true);
     const linkExpiryMs = world.h.config.http.linkExpiryMs;
     const old = { action: 'keep-running', account: 'sim', subject: 'nb2', recipient: ANA };
-    recordUsedLink(world.h.db, { ...old, nonce: 'nonce-old', usedAt: at('50m') - 2 * linkExpiryMs - HOUR });
+    await recordUsedLink(world.h.db, { ...old, nonce: 'nonce-old', usedAt: at('50m') - 2 * linkExpiryMs - HOUR });
 
     // Just before the link expires, the longest a still-valid link's nonce can be needed.
     const late = at('45m') + linkExpiryMs - 1;
     expect((await applyRetention(world.h.db, retentionPolicy(world.h.config), late)).usedLinksDeleted).toBe(1);
 
     expect(state().used.map((row) => row.nonce)).toEqual(['nonce-0001']);
-    expect(checkLink(world.h.db, secret, token, NB, late)).toEqual({
+    expect(await checkLink(world.h.db, secret, token, NB, late)).toEqual({
       ok: false,
       refusal: { reason: 'used', usedAt: at('50m'), recipient: ANA },
     });

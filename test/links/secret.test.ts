@@ -40,7 +40,7 @@ const claims = {
 const target = { action: 'keep-running', account: 'sim', subject: 'nb' } as const;
 
 describe('the link secret', () => {
-  it('is generated once, kept in the database, and the same after it is opened again', () => {
+  it('is generated once, kept in the database, and the same after it is opened again', async () => {
     const first = openDatabase(path);
     const generated = loadLinkSecret(first, config(), clock);
     expect(generated.length).toBe(32);
@@ -53,7 +53,7 @@ describe('the link secret', () => {
       const again = loadLinkSecret(reopened, config(), clock);
       expect(again.equals(generated)).toBe(true);
       // Not a signature problem: the link passes that check and is refused only because the Pod is unknown here.
-      expect(checkLink(reopened, again, token, target, START)).toEqual({
+      expect(await checkLink(reopened, again, token, target, START)).toEqual({
         ok: false,
         refusal: { reason: 'gone', detail: 'Pod nb no longer exists' },
       });
@@ -62,13 +62,13 @@ describe('the link secret', () => {
     }
   });
 
-  it('comes from the configuration when given there, over a stored one; links of the other are forged', () => {
+  it('comes from the configuration when given there, over a stored one; links of the other are forged', async () => {
     const database = openDatabase(path);
     try {
       const stored = loadLinkSecret(database, config(), clock);
       const configured = loadLinkSecret(database, config('configured-secret-0001'), clock);
       expect(configured.toString('utf8')).toBe('configured-secret-0001');
-      expect(checkLink(database, configured, signLink(stored, claims), target, START)).toEqual({
+      expect(await checkLink(database, configured, signLink(stored, claims), target, START)).toEqual({
         ok: false,
         refusal: { reason: 'forged' },
       });
