@@ -3,22 +3,12 @@ import type { Database } from '../../src/db/open.js';
 import { insertPodSamples, type PodSampleInput } from '../../src/db/pods.js';
 import { applyRetention } from '../../src/db/retention.js';
 import { refillSampleEnds, unknownPodsSince } from '../../src/db/sample-ends.js';
+import { seededRandom } from '../helpers/seeded-random.js';
 import { DAY, HOUR, MINUTE, migrationsBefore, T0, useTempDatabases } from './support.js';
 
 const temp = useTempDatabases();
 const ACCOUNT = 'main';
 const PODS = ['p1', 'p2', 'p3', 'p4', 'p5'];
-
-/** A small deterministic generator (mulberry32): the same sequence on every run. */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Ends = [podId: string, latestAt: number, latestKnownAt: number | null, unknownSince: number | null];
 
@@ -83,7 +73,7 @@ function sample(podId: string, observedAt: number, known: boolean): PodSampleInp
 describe('pod_sample_ends', () => {
   it('equals a fresh computation from pod_samples after samples in order, out of order, re-sent, and after retention', () => {
     const database = temp.open();
-    const next = random(26);
+    const next = seededRandom(26);
     const latest = new Map(PODS.map((podId) => [podId, T0]));
     const written: Array<[string, number]> = [];
     let unknownRuns = 0;
@@ -150,7 +140,7 @@ describe('pod_sample_ends', () => {
 
   it('lists the Pods whose latest sample is unknown as the raw samples since a time say', () => {
     const database = temp.open();
-    const next = random(7);
+    const next = seededRandom(7);
     for (let step = 0; step < 120; step++) {
       const at = T0 + Math.floor(next() * 90) * MINUTE;
       const pods = PODS.filter(() => next() < 0.7);
@@ -172,7 +162,7 @@ describe('pod_sample_ends', () => {
     const insert = old.sqlite.prepare(
       'INSERT INTO pod_samples (account, pod_id, observed_at, known, max_gpu_util) VALUES (?, ?, ?, ?, ?)',
     );
-    const next = random(25);
+    const next = seededRandom(25);
     for (let minute = 0; minute < 200; minute++) {
       for (const [i, podId] of PODS.entries()) {
         // p1 never known, p2 always, the others now and then.

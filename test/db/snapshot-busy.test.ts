@@ -6,6 +6,7 @@ import { sampleWindow } from '../../src/db/sample-window.js';
 import { readAccountSnapshot } from '../../src/db/snapshot.js';
 import { assessPods, type IdleInput, idleClusters, receiptEvidence } from '../../src/rules/idle.js';
 import { podPollIntervalMs, snapshotWindow } from '../../src/rules/snapshot-window.js';
+import { seededRandom } from '../helpers/seeded-random.js';
 import { MINUTE, T0, useTempDatabases } from './support.js';
 
 const temp = useTempDatabases();
@@ -34,17 +35,6 @@ function pod(i: number): PodInput {
   };
 }
 
-/** A small deterministic generator (mulberry32). */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 describe('the tick snapshot without the samples of busy Pods', () => {
   it('leaves out Pods busy by every rule, and every Pod gets the verdict and evidence of the whole window', async () => {
     const database = temp.open();
@@ -63,7 +53,7 @@ describe('the tick snapshot without the samples of busy Pods', () => {
       return i >= 30 && i % 5 <= 2 ? { ...pod(i), clusterId: `cl-${i % 5}` } : pod(i);
     });
     syncPods(database, ACCOUNT, pods, T0);
-    const next = random(7);
+    const next = seededRandom(7);
     const now = T0 + 60 * MINUTE + 30_000;
     for (let minute = 0; minute <= 60; minute++) {
       const at = T0 + minute * MINUTE;

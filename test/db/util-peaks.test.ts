@@ -5,23 +5,13 @@ import { openDatabase } from '../../src/db/open.js';
 import { insertPodSamples, type PodSampleInput } from '../../src/db/pods.js';
 import { applyRetention } from '../../src/db/retention.js';
 import { busiestSince, refillPeaks } from '../../src/db/util-peaks.js';
+import { seededRandom } from '../helpers/seeded-random.js';
 import { tracedDatabase } from '../helpers/traced-database.js';
 import { DAY, HOUR, MINUTE, migrationsBefore, T0, useTempDatabases } from './support.js';
 
 const temp = useTempDatabases();
 const ACCOUNT = 'main';
 const PODS = ['p1', 'p2', 'p3', 'p4'];
-
-/** A small deterministic generator (mulberry32): the same sequence on every run. */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Peak = [podId: string, observedAt: number, maxGpuUtil: number];
 
@@ -79,7 +69,7 @@ function sample(podId: string, observedAt: number, next: () => number): PodSampl
 describe('pod_util_peaks', () => {
   it('equals a fresh computation from pod_samples after samples in order, out of order, re-sent, and after retention', async () => {
     const database = temp.open();
-    const next = random(26);
+    const next = seededRandom(26);
     const latest = new Map(PODS.map((podId) => [podId, T0]));
     const written: Array<[string, number]> = [];
     for (let step = 0; step < 400; step++) {
@@ -157,7 +147,7 @@ describe('pod_util_peaks', () => {
     const insert = old.sqlite.prepare(
       'INSERT INTO pod_samples (account, pod_id, observed_at, known, max_gpu_util) VALUES (?, ?, ?, ?, ?)',
     );
-    const next = random(25);
+    const next = seededRandom(25);
     for (let minute = 0; minute < 200; minute++) {
       for (const podId of PODS) {
         const roll = next();
