@@ -91,7 +91,15 @@ const live = perDatabase(({ db }) => ({
  * The account's live resources; `pods` as the caller read them (the tick's snapshot holds them),
  * else read here.
  */
-export function readLiveResources(database: Database, account: string, pods?: readonly BudgetPod[]): LiveResources {
+export async function readLiveResources(
+  database: Database,
+  account: string,
+  pods?: readonly BudgetPod[],
+): Promise<LiveResources> {
+  return liveResources(database, account, pods);
+}
+
+function liveResources(database: Database, account: string, pods?: readonly BudgetPod[]): LiveResources {
   const s = live(database);
   return {
     pods: pods ?? s.pods.all({ account }),
@@ -101,9 +109,9 @@ export function readLiveResources(database: Database, account: string, pods?: re
   };
 }
 
-export function readBudgetResources(database: Database, account: string, pods?: readonly BudgetPod[]): BudgetResources {
+function budgetResources(database: Database, account: string, pods?: readonly BudgetPod[]): BudgetResources {
   return {
-    ...readLiveResources(database, account, pods),
+    ...liveResources(database, account, pods),
     names: new Map(BUDGET_KINDS.map((kind) => [kind, resourceNames(database, account, kind)])),
   };
 }
@@ -114,7 +122,7 @@ export function billedKey(account: string, kind: BillingKind): string {
 }
 
 /** Where each account's stored billing history of each kind begins (absent: not read yet). */
-export function readBilledSince(
+function billedSince(
   database: Database,
   accounts: readonly string[],
   bucketSize: BucketSize,
@@ -129,17 +137,14 @@ export function readBilledSince(
   return since;
 }
 
-/** The key of a spend query in `readSpend`'s answer. */
+/** The key of a spend query in `BudgetReads.spend`. */
 export function spendKey(query: SpendQuery): string {
   const { account, kind, bucketSize, periodStart, periodEnd, windowStart } = query;
   return `${account}\u0000${kind}\u0000${bucketSize}\u0000${periodStart}\u0000${periodEnd}\u0000${windowStart}`;
 }
 
 /** The spend per resource of each query (queries alike are read once, and so are their like bucket reads). */
-export function readSpend(
-  database: Database,
-  queries: readonly SpendQuery[],
-): ReadonlyMap<string, readonly ResourceSpend[]> {
+function spendOf(database: Database, queries: readonly SpendQuery[]): ReadonlyMap<string, readonly ResourceSpend[]> {
   const spend = new Map<string, readonly ResourceSpend[]>();
   const reads: BucketReads = new Map();
   for (const query of queries) {
@@ -147,4 +152,40 @@ export function readSpend(
     if (!spend.has(key)) spend.set(key, readSpendByResource(database, query, reads));
   }
   return spend;
+}
+
+/** What the budget rule reads of the accounts at one instant. */
+export interface BudgetReads {
+  /** Where each account's billing history of a kind begins, by `billedKey`. */
+  billedSince: ReadonlyMap<string, number>;
+  /** The answer to every spend query asked, by `spendKey`. */
+  spend: ReadonlyMap<string, readonly ResourceSpend[]>;
+  /** Each account's live resources and names. */
+  resources: ReadonlyMap<string, BudgetResources>;
+}
+
+/**
+ * The budget rule's reads, in one read transaction: where each account's billing history begins,
+ * the spend of the queries `queriesOf` asks given those beginnings (the rule's periods and
+ * windows depend on them), and each account's live resources (its Pods as `pods` gives them, if
+ * it does, else read here).
+ */
+export async function readBudgetSnapshot(
+  database: Database,
+  read: {
+    accounts: readonly string[];
+    bucketSize: BucketSize;
+    queriesOf: (billedSince: ReadonlyMap<string, number>) => readonly SpendQuery[];
+    pods?: (account: string) => readonly BudgetPod[] | undefined;
+  },
+): Promise<BudgetReads> {
+  const { accounts, bucketSize, queriesOf, pods } = read;
+  return database.transaction(() => {
+    const since = billedSince(database, accounts, bucketSize);
+    return {
+      billedSince: since,
+      spend: spendOf(database, queriesOf(since)),
+      resources: new Map(accounts.map((account) => [account, budgetResources(database, account, pods?.(account))])),
+    };
+  });
 }

@@ -51,51 +51,57 @@ interface DayQuery extends SpendQuery {
 const IN_PERIOD_MONTHS = 'day_start >= @periodMonths AND day_start < @monthsEnd';
 const IN_WINDOW_MONTHS = 'day_start >= @windowMonths AND day_start < @monthsEnd';
 
+/** A read's row: resource id, period amount, window amount, covered through (or, for `one`, the amount once). */
+type SpendRow = [string, number, number, number];
+type OneRow = [string, number, number];
+
+// The budget tick reads thousands of these rows: positional binds and arrays (`.raw()`), SQL text
+// because drizzle's row mapping costs as much as the read itself here.
 const statements = perDatabase(({ sqlite }) => ({
-  // One whole UTC month, the total of its days (billing-months.ts). A read of one month or one
-  // day has one row per resource, in resource order: no GROUP BY (and its sort), each figure the
-  // row's amount or 0, which is what total() gives of one value or none.
-  month: sqlite.prepare<DayQuery, ResourceSpend>(
-    `SELECT resource_id AS resourceId,
-       CASE WHEN month_start >= @periodMonths THEN total_amount ELSE 0.0 END AS periodAmount,
-       CASE WHEN month_start >= @windowMonths THEN total_amount ELSE 0.0 END AS windowAmount,
-       covered_through AS coveredThrough
-     FROM billing_months
-     WHERE account = @account AND kind = @kind AND bucket_size = @bucketSize AND month_start = @from`,
-  ),
+  // One whole UTC month (the total of its days, billing-months.ts) or one whole UTC day: one row
+  // per resource, in resource order, no GROUP BY (and its sort); which figures count it is the
+  // same for every row, so it is decided once by the caller.
+  month: sqlite
+    .prepare<[string, string, string, number], OneRow>(
+      `SELECT resource_id, total_amount, covered_through FROM billing_months
+       WHERE account = ? AND kind = ? AND bucket_size = ? AND month_start = ?`,
+    )
+    .raw(),
+  day: sqlite
+    .prepare<[string, string, string, number], OneRow>(
+      `SELECT resource_id, total_amount, covered_through FROM billing_days
+       WHERE account = ? AND kind = ? AND bucket_size = ? AND day_start = ?`,
+    )
+    .raw(),
   // Whole UTC days from the rollup; a day counts for a figure when it lies wholly after its start
   // and outside the month read for it.
-  days: sqlite.prepare<DayQuery, ResourceSpend>(
-    `SELECT resource_id AS resourceId,
-       total(CASE WHEN day_start >= @periodDays AND NOT (${IN_PERIOD_MONTHS}) THEN total_amount END) AS periodAmount,
-       total(CASE WHEN day_start >= @windowDays AND NOT (${IN_WINDOW_MONTHS}) THEN total_amount END) AS windowAmount,
-       max(covered_through) AS coveredThrough
-     FROM billing_days
-     WHERE account = @account AND kind = @kind AND bucket_size = @bucketSize
-       AND day_start >= @from AND day_start < @to
-     GROUP BY resource_id`,
-  ),
-  day: sqlite.prepare<DayQuery, ResourceSpend>(
-    `SELECT resource_id AS resourceId,
-       CASE WHEN day_start >= @periodDays AND NOT (${IN_PERIOD_MONTHS}) THEN total_amount ELSE 0.0 END AS periodAmount,
-       CASE WHEN day_start >= @windowDays AND NOT (${IN_WINDOW_MONTHS}) THEN total_amount ELSE 0.0 END AS windowAmount,
-       covered_through AS coveredThrough
-     FROM billing_days
-     WHERE account = @account AND kind = @kind AND bucket_size = @bucketSize AND day_start = @from`,
-  ),
+  days: sqlite
+    .prepare<DayQuery, SpendRow>(
+      `SELECT resource_id,
+         total(CASE WHEN day_start >= @periodDays AND NOT (${IN_PERIOD_MONTHS}) THEN total_amount END),
+         total(CASE WHEN day_start >= @windowDays AND NOT (${IN_WINDOW_MONTHS}) THEN total_amount END),
+         max(covered_through)
+       FROM billing_days
+       WHERE account = @account AND kind = @kind AND bucket_size = @bucketSize
+         AND day_start >= @from AND day_start < @to
+       GROUP BY resource_id`,
+    )
+    .raw(),
   // Buckets of the days a boundary cuts, each counted for a figure the whole days do not cover.
-  buckets: sqlite.prepare<DayQuery, ResourceSpend>(
-    `SELECT resource_id AS resourceId,
-       total(CASE WHEN start_time >= @periodStart AND (start_time < @periodDays OR start_time >= @daysEnd)
-         THEN total_amount END) AS periodAmount,
-       total(CASE WHEN start_time >= @windowStart AND (start_time < @windowDays OR start_time >= @daysEnd)
-         THEN total_amount END) AS windowAmount,
-       max(min(end_time, fetched_at)) AS coveredThrough
-     FROM billing_records
-     WHERE account = @account AND kind = @kind AND bucket_size = @bucketSize
-       AND start_time >= @from AND start_time < @to
-     GROUP BY resource_id`,
-  ),
+  buckets: sqlite
+    .prepare<DayQuery, SpendRow>(
+      `SELECT resource_id,
+         total(CASE WHEN start_time >= @periodStart AND (start_time < @periodDays OR start_time >= @daysEnd)
+           THEN total_amount END),
+         total(CASE WHEN start_time >= @windowStart AND (start_time < @windowDays OR start_time >= @daysEnd)
+           THEN total_amount END),
+         max(min(end_time, fetched_at))
+       FROM billing_records
+       WHERE account = @account AND kind = @kind AND bucket_size = @bucketSize
+         AND start_time >= @from AND start_time < @to
+       GROUP BY resource_id`,
+    )
+    .raw(),
 }));
 
 const dayCeil = (at: number) => at - (at % DAY_MS) + (at % DAY_MS === 0 ? 0 : DAY_MS);
@@ -116,7 +122,7 @@ function union(ranges: Array<[number, number]>): Array<[number, number]> {
  * queries of one kind with the same burn-rate window cut the same day, and read its buckets once.
  * Made per evaluation and dropped with it; the rows are never changed.
  */
-export type BucketReads = Map<string, readonly ResourceSpend[]>;
+export type BucketReads = Map<string, readonly SpendRow[]>;
 
 /**
  * What decides a bucket read's rows: its account, kind, size and range, and for each figure the
@@ -185,25 +191,39 @@ export function readSpendByResource(
   const windowMonths = oneMonth(windowDays) ? windowDays : monthsEnd;
   const bounds = { ...query, periodDays, windowDays, daysEnd, periodMonths, windowMonths, monthsEnd };
   const byResource = new Map<string, ResourceSpend>();
-  const add = (row: ResourceSpend) => {
-    const seen = byResource.get(row.resourceId);
-    if (!seen) byResource.set(row.resourceId, { ...row });
+  const add = (resourceId: string, periodAmount: number, windowAmount: number, coveredThrough: number) => {
+    const seen = byResource.get(resourceId);
+    if (!seen) byResource.set(resourceId, { resourceId, periodAmount, windowAmount, coveredThrough });
     else {
-      seen.periodAmount += row.periodAmount;
-      seen.windowAmount += row.windowAmount;
-      seen.coveredThrough = Math.max(seen.coveredThrough, row.coveredThrough);
+      seen.periodAmount += periodAmount;
+      seen.windowAmount += windowAmount;
+      seen.coveredThrough = Math.max(seen.coveredThrough, coveredThrough);
+    }
+  };
+  const { account, kind, bucketSize } = query;
+  /** A month's or a day's rows, counted for each figure that reads that month or day. */
+  const addOne = (rows: readonly OneRow[], forPeriod: boolean, forWindow: boolean) => {
+    for (const [resourceId, amount, covered] of rows) {
+      add(resourceId, forPeriod ? amount : 0, forWindow ? amount : 0, covered);
     }
   };
   // Both figures that read a month read the same one, [monthsFrom, monthsEnd).
   const monthsFrom = Math.min(periodMonths, windowMonths);
-  if (monthsFrom < monthsEnd) for (const row of s.month.all({ ...bounds, from: monthsFrom, to: monthsEnd })) add(row);
+  if (monthsFrom < monthsEnd) {
+    const rows = s.month.all(account, kind, bucketSize, monthsFrom);
+    addOne(rows, monthsFrom >= periodMonths, monthsFrom >= windowMonths);
+  }
   const wholeDays = union([
     ...daysOutsideMonths(periodDays, periodMonths, monthsEnd, daysEnd),
     ...daysOutsideMonths(windowDays, windowMonths, monthsEnd, daysEnd),
   ]);
+  const outsideMonths = (day: number, months: number) => !(day >= months && day < monthsEnd);
   for (const [rangeFrom, rangeTo] of wholeDays) {
-    const read = rangeTo - rangeFrom === DAY_MS ? s.day : s.days;
-    for (const row of read.all({ ...bounds, from: rangeFrom, to: rangeTo })) add(row);
+    if (rangeTo - rangeFrom === DAY_MS) {
+      const rows = s.day.all(account, kind, bucketSize, rangeFrom);
+      const forPeriod = rangeFrom >= periodDays && outsideMonths(rangeFrom, periodMonths);
+      addOne(rows, forPeriod, rangeFrom >= windowDays && outsideMonths(rangeFrom, windowMonths));
+    } else for (const row of s.days.all({ ...bounds, from: rangeFrom, to: rangeTo })) add(...row);
   }
   const cut = union([
     [from, Math.min(daysFrom, to)],
@@ -219,7 +239,7 @@ export function readSpendByResource(
       rows = s.buckets.all(range);
       reads?.set(key, rows);
     }
-    for (const row of rows) add(row);
+    for (const row of rows) add(...row);
   }
   return [...byResource.values()].sort((a, b) =>
     a.resourceId < b.resourceId ? -1 : a.resourceId > b.resourceId ? 1 : 0,

@@ -93,10 +93,10 @@ export function registerBudgetMetrics(context: MetricsContext): void {
       evaluated = event;
     }),
   );
-  context.refreshOn(['tick', ...collectorsFeeding(billingDays, billingRecords)], ({ trigger, now }) => {
+  context.refreshOn(['tick', ...collectorsFeeding(billingDays, billingRecords)], async ({ trigger, now }) => {
     // A tick whose budget rule failed handed nothing over: then the metrics read for themselves.
     const statuses =
-      trigger === 'tick' && evaluated?.at === now ? evaluated.statuses : budgetStatus(source.db, config, now);
+      trigger === 'tick' && evaluated?.at === now ? evaluated.statuses : await budgetStatus(source.db, config, now);
     evaluated = undefined;
     for (const created of gauges) created.reset();
     for (const status of statuses) for (const fill of fills) fill(status);

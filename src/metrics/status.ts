@@ -38,8 +38,8 @@ function collectors(source: MetricsSource, config: Config, now: number) {
   }));
 }
 
-function budgets(source: MetricsSource, config: Config, now: number) {
-  return budgetStatus(source.db, config, now).map((status) => ({
+async function budgets(source: MetricsSource, config: Config, now: number) {
+  return (await budgetStatus(source.db, config, now)).map((status) => ({
     budget: status.budget,
     account: status.account,
     scope: status.scope,
@@ -101,7 +101,7 @@ function alerts(source: MetricsSource) {
  * `/api/status`: what the daemon knows now, as JSON for people and scripts. Read from the
  * database and memory only, like the metrics.
  */
-export function buildStatus(source: MetricsSource, config: Config, now: number) {
+export async function buildStatus(source: MetricsSource, config: Config, now: number) {
   const readiness = checkReadiness(source, config, now);
   return {
     now: toIso(now),
@@ -109,7 +109,7 @@ export function buildStatus(source: MetricsSource, config: Config, now: number) 
     ready: readiness.ready,
     reasons: readiness.reasons,
     collectors: collectors(source, config, now),
-    budgets: budgets(source, config, now),
+    budgets: await budgets(source, config, now),
     idle: idle(source, config, now),
     receipts: receipts(source),
     alerts: alerts(source),

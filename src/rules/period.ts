@@ -42,6 +42,17 @@ function formatter(timeZone: string): Intl.DateTimeFormat {
 
 /** The wall-clock reading of `ms` in `timeZone`, as if that reading were UTC, and the local date. */
 function wallClock(ms: number, timeZone: string): { asUtc: number; date: LocalDate } {
+  if (timeZone === 'UTC') {
+    // What the formatter reads in UTC, without it: the instant to the second, and its UTC date.
+    const at = new Date(ms);
+    const date = {
+      year: at.getUTCFullYear(),
+      month: at.getUTCMonth() + 1,
+      day: at.getUTCDate(),
+      weekday: at.getUTCDay(),
+    };
+    return { asUtc: Math.floor(ms / 1000) * 1000, date };
+  }
   const parts: Record<string, string> = {};
   for (const part of formatter(timeZone).formatToParts(new Date(ms))) parts[part.type] = part.value;
   const year = Number(parts.year);

@@ -1,6 +1,6 @@
 import type { BudgetConfig } from '../config/sections/budgets.js';
 import type { BillingKind, BucketSize } from '../db/schema.js';
-import { type BudgetResources, billedKey, spendKey } from '../db/snapshot-budget.js';
+import { type BudgetReads, type BudgetResources, billedKey, spendKey } from '../db/snapshot-budget.js';
 import type { ResourceSpend, SpendQuery } from '../db/spend.js';
 import { currentRates } from './current-rates.js';
 import { namePattern } from './idle-match.js';
@@ -44,15 +44,8 @@ export interface SpendWindow {
   bucketSize: BucketSize;
 }
 
-/** What the budget rule reads: stored billing starts, each account's resources, the spend queried. */
-export interface BudgetInputs {
-  /** Where each account's billing history of a kind begins, by `billedKey`. */
-  billedSince: ReadonlyMap<string, number>;
-  /** Each account's live resources and names. */
-  resources: ReadonlyMap<string, BudgetResources>;
-  /** The answer to every query of `scopeQueries`, by `spendKey`. */
-  spend: ReadonlyMap<string, readonly ResourceSpend[]>;
-}
+/** What the budget rule reads: stored billing starts, each account's resources, the spend queried (`scopeQueries`). */
+export type BudgetInputs = BudgetReads;
 
 /** The spend queries `scopeSpend` reads the answers of, for one account. */
 export function scopeQueries(account: string, budget: BudgetConfig, window: SpendWindow): SpendQuery[] {

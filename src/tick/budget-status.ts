@@ -1,7 +1,7 @@
 import type { Config } from '../config/schema.js';
 import type { Database } from '../db/open.js';
 import type { PodRecord } from '../db/pods.js';
-import { readBilledSince, readBudgetResources, readSpend } from '../db/snapshot-budget.js';
+import { readBudgetSnapshot } from '../db/snapshot-budget.js';
 import { type BudgetInputs, type BudgetStatus, budgetSpendQueries, budgetStatuses } from '../rules/budget.js';
 
 /**
@@ -9,22 +9,21 @@ import { type BudgetInputs, type BudgetStatus, budgetSpendQueries, budgetStatuse
  * of every budget's period and burn-rate window (which depend on those beginnings), and each
  * account's live resources (its Pods from the tick's snapshot when given).
  */
-export function readBudgetInputs(
+export async function readBudgetInputs(
   database: Database,
   config: Config,
   now: number,
   pods?: (account: string) => readonly PodRecord[] | undefined,
-): BudgetInputs {
-  const accounts = config.accounts.map((a) => a.name);
-  const billedSince = readBilledSince(database, accounts, config.collectors.billing.bucketSize);
-  return {
-    billedSince,
-    spend: readSpend(database, budgetSpendQueries(config, billedSince, now)),
-    resources: new Map(accounts.map((account) => [account, readBudgetResources(database, account, pods?.(account))])),
-  };
+): Promise<BudgetInputs> {
+  return readBudgetSnapshot(database, {
+    accounts: config.accounts.map((a) => a.name),
+    bucketSize: config.collectors.billing.bucketSize,
+    queriesOf: (billedSince) => budgetSpendQueries(config, billedSince, now),
+    ...(pods ? { pods } : {}),
+  });
 }
 
 /** Every configured budget's status at `now`, read and judged at once (for pages and metrics off the tick). */
-export function budgetStatus(database: Database, config: Config, now: number): BudgetStatus[] {
-  return budgetStatuses(config, readBudgetInputs(database, config, now), now);
+export async function budgetStatus(database: Database, config: Config, now: number): Promise<BudgetStatus[]> {
+  return budgetStatuses(config, await readBudgetInputs(database, config, now), now);
 }

@@ -64,7 +64,7 @@ export class TickRunner {
     let budgets: BudgetInputs;
     try {
       snapshots = await readSnapshots(inputs.db, inputs, now);
-      budgets = readBudgetInputs(inputs.db, inputs.config, now, (account) => snapshots.get(account)?.pods);
+      budgets = await readBudgetInputs(inputs.db, inputs.config, now, (account) => snapshots.get(account)?.pods);
     } catch (error) {
       // Nothing read, nothing judged: every rule's alerts keep their state; the outbox still runs.
       onFailure('read the tick snapshot', error);

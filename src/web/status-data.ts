@@ -46,14 +46,14 @@ export interface StatusData {
 }
 
 /** The same reads as /api/status (src/metrics/status.ts), kept as numbers for formatting. */
-export function statusData(source: MetricsSource, config: Config, now: number): StatusData {
+export async function statusData(source: MetricsSource, config: Config, now: number): Promise<StatusData> {
   const readiness = checkReadiness(source, config, now);
   return {
     now,
     ready: readiness.ready,
     reasons: readiness.reasons,
     collectors: collectorHealth(source, config, now),
-    budgets: budgetStatus(source.db, config, now),
+    budgets: await budgetStatus(source.db, config, now),
     idle: idleCandidates(source.db, config, now),
     snoozedUntil: new Map(
       config.accounts.flatMap(({ name: account }) =>

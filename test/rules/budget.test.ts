@@ -67,7 +67,7 @@ describe('budgetStatus', () => {
   it('reads the whole account from /billing, adds unbilled spend, and never counts a kind twice', async () => {
     const database = databases.open();
     await november(database);
-    const [status] = budgetStatus(database, config([{ name: 'all-in', amount: 1000 }]), NOW);
+    const [status] = await budgetStatus(database, config([{ name: 'all-in', amount: 1000 }]), NOW);
     expect(status?.period).toMatchObject({ startMs: NOV1, label: '2026-11' });
     expect(status?.actual).toBeCloseTo(24 * 3.6 + 216 * 3.1, 6);
     const live = 756 + unbilled.trainA + unbilled.trainB + unbilled.notebook + unbilled.volume;
@@ -88,7 +88,7 @@ describe('budgetStatus', () => {
   it('reads one kind of spend, or the Pods chosen by id or name pattern', async () => {
     const database = databases.open();
     await november(database);
-    const statuses = budgetStatus(
+    const statuses = await budgetStatus(
       database,
       config([
         { name: 'pods', scope: 'pods', amount: 1000 },
@@ -112,13 +112,13 @@ describe('budgetStatus', () => {
   it('gives no forecast until the burn rate rests on enough history', async () => {
     const database = databases.open();
     await november(database, false);
-    const [unknown] = budgetStatus(database, config([{ name: 'b', amount: 1000 }]), NOW);
+    const [unknown] = await budgetStatus(database, config([{ name: 'b', amount: 1000 }]), NOW);
     expect(unknown?.forecast).toBeNull();
     expect(unknown?.live).toBeGreaterThan(756);
     await historyFrom(database, NOW - 2 * HOUR, ['account']);
-    const [short] = budgetStatus(database, config([{ name: 'b', amount: 1000 }]), NOW);
+    const [short] = await budgetStatus(database, config([{ name: 'b', amount: 1000 }]), NOW);
     expect(short?.forecast).toBeNull();
-    const [enough] = budgetStatus(database, config([{ name: 'b', amount: 1000, forecastMinHistory: '1h' }]), NOW);
+    const [enough] = await budgetStatus(database, config([{ name: 'b', amount: 1000, forecastMinHistory: '1h' }]), NOW);
     expect(enough?.forecast).not.toBeNull();
   });
 });
@@ -127,7 +127,7 @@ describe('budgetFindings', () => {
   it('alerts spend (billed and live, one alert) and the forecast at each threshold reached, saying how much, when it runs out and what drives it', async () => {
     const database = databases.open();
     await november(database);
-    const [status] = budgetStatus(
+    const [status] = await budgetStatus(
       database,
       config([{ name: 'all-in', amount: 1000, recipients: ['cfo@example.com'] }]),
       NOW,
@@ -177,7 +177,7 @@ describe('budgetFindings', () => {
   it('alerts only the figures the budget asks for', async () => {
     const database = databases.open();
     await november(database);
-    const [status] = budgetStatus(
+    const [status] = await budgetStatus(
       database,
       config([{ name: 'b', amount: 1000, figures: ['live'], thresholds: [75, 76] }]),
       NOW,
@@ -191,7 +191,7 @@ describe('budgetFindings', () => {
   it('fires a threshold when the first configured figure reaches it, and says which have', async () => {
     const database = databases.open();
     await november(database);
-    const [status] = budgetStatus(database, config([{ name: 'b', amount: 1000, thresholds: [75.8] }]), NOW);
+    const [status] = await budgetStatus(database, config([{ name: 'b', amount: 1000, thresholds: [75.8] }]), NOW);
     if (!status) throw new Error('no status');
     // Billed $756.00 has not reached $758 yet; live, with what is not billed yet, has.
     expect(status.actual).toBeLessThan(758);
@@ -200,7 +200,7 @@ describe('budgetFindings', () => {
     expect(spent?.key).toBe('budget:all:b:spent:75.8');
     expect(spent?.details).toMatchObject({ crossed: ['live'], value: Math.round(status.live * 100) / 100 });
     // Asked for billed spend only, live spend crossing says nothing.
-    const [billedOnly] = budgetStatus(
+    const [billedOnly] = await budgetStatus(
       database,
       config([{ name: 'b', amount: 1000, thresholds: [75.8], figures: ['actual'] }]),
       NOW,

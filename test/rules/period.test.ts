@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { toIso } from '../../src/clock.js';
 import { currentPeriod, localMidnight, type PeriodSpec } from '../../src/rules/period.js';
+import { seededRandom } from '../helpers/seeded-random.js';
 
 const spec = (overrides: Partial<PeriodSpec>): PeriodSpec => ({
   period: 'month',
@@ -77,5 +78,19 @@ describe('currentPeriod', () => {
     // Santiago springs forward at midnight: 6 Sep 2026 begins at 01:00 local (04:00 UTC).
     expect(toIso(localMidnight(2026, 9, 6, 'America/Santiago'))).toBe('2026-09-06T04:00:00Z');
     expect(toIso(localMidnight(2026, 13, 1, 'UTC'))).toBe('2027-01-01T00:00:00Z');
+  });
+
+  it('cuts UTC periods as the time-zone formatter cuts Etc/UTC, at any instant', () => {
+    const random = seededRandom(26);
+    for (let i = 0; i < 500; i++) {
+      const at = Date.UTC(1999, 0, 1) + Math.floor(random() * 40 * 365 * 86_400_000);
+      for (const period of ['day', 'week', 'month'] as const) {
+        const weekStartsOn = (['sunday', 'monday', 'saturday'] as const)[i % 3];
+        const shape = { period, weekStartsOn, monthResetDay: 1 + (i % 28) };
+        expect(currentPeriod(spec({ ...shape, timeZone: 'UTC' }), at)).toEqual(
+          currentPeriod(spec({ ...shape, timeZone: 'Etc/UTC' }), at),
+        );
+      }
+    }
   });
 });
