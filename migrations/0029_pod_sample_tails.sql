@@ -1,6 +1,5 @@
--- Hand-edited from drizzle-kit's output: WITHOUT ROWID (drizzle-kit cannot declare it). No
--- backfill: SQL cannot pack the float64 runs, so each Pod's tail starts with the first poll after
--- this migration (src/db/sample-tails.ts), and until it covers a window, pod_samples is read.
+-- No backfill: SQL cannot pack the float64 runs, so each Pod's tail starts with the first poll after
+-- this migration (src/db/sample-tails.ts); until it covers a window, pod_samples is read.
 CREATE TABLE `pod_sample_tails` (
 	`account` text NOT NULL,
 	`pod_id` text NOT NULL,
@@ -8,4 +7,4 @@ CREATE TABLE `pod_sample_tails` (
 	`latest_at` integer NOT NULL,
 	`samples` blob NOT NULL,
 	PRIMARY KEY(`account`, `pod_id`)
-) WITHOUT ROWID;
+);

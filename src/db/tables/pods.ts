@@ -166,7 +166,8 @@ export const podSampleEnds = sqliteTable(
  * runs of little-endian float64, one per column: observed_at, known, uptime_s, max_gpu_util,
  * max_gpu_memory_util, a null figure as NaN). A tick reads one row per judged Pod instead of one
  * row per sample. Kept equal to what pod_samples gives by src/db/sample-tails.ts, in the sample
- * writer's and retention's transactions. WITHOUT ROWID (migration 0029, by hand): one row per Pod.
+ * writer's and retention's transactions. A rowid table: a row is larger than a WITHOUT ROWID
+ * b-tree keeps in its page, and reading the spilled rest cost three times the read.
  */
 export const podSampleTails = sqliteTable(
   'pod_sample_tails',
