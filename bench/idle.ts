@@ -114,9 +114,9 @@ async function historyDatabase(days: number): Promise<{ config: Config; db: Data
     );
   }
   // Filled around the sample writer: what it keeps beside the samples is computed once here.
-  refillPeaks(db, ACCOUNT);
-  refillSampleEnds(db, ACCOUNT);
-  refillSampleTails(db, ACCOUNT, idleSamplesFrom(config, NOW));
+  await refillPeaks(db, ACCOUNT);
+  await refillSampleEnds(db, ACCOUNT);
+  await refillSampleTails(db, ACCOUNT, idleSamplesFrom(config, NOW));
   const run = await startRun(db, { account: ACCOUNT, collector: 'pods', startedAt: NOW - MINUTE / 2 });
   await finishRun(db, run, { endedAt: NOW - MINUTE / 2 + 2_000, outcome: 'ok', rows: PODS });
   db.sqlite.pragma('wal_checkpoint(TRUNCATE)');
@@ -170,9 +170,9 @@ async function landMinute(config: Config, db: Database, at: number): Promise<voi
   await finishRun(db, run, { endedAt: at + 2_000, outcome: 'ok', rows: samples.length });
 }
 
-function windowReadMs(db: Database, now: number): number {
+async function windowReadMs(db: Database, now: number): Promise<number> {
   const started = performance.now();
-  idleWindowSamples(db, ACCOUNT, now - 32 * MINUTE, now);
+  await idleWindowSamples(db, ACCOUNT, now - 32 * MINUTE, now);
   return performance.now() - started;
 }
 
@@ -212,7 +212,7 @@ for (let i = 1; i <= CYCLES; i++) {
     stuckPodFindings(await readAccountSnapshot(m.db, ACCOUNT, snapshotWindow(m.config, now)), m.config, now);
     m.stuck.push(performance.now() - stuck);
     m.findings = result.findings.length;
-    m.reads.push(windowReadMs(m.db, now));
+    m.reads.push(await windowReadMs(m.db, now));
   }
 }
 for (const m of measured) {

@@ -204,7 +204,7 @@ export function dropSampleTailsBefore(database: Database, account: string, cutof
  * Rebuilds every tail of an account from pod_samples, covering `from` on, for samples stored by
  * other means (a bench's bulk fill).
  */
-export function refillSampleTails(database: Database, account: string, from: number): void {
+export async function refillSampleTails(database: Database, account: string, from: number): Promise<void> {
   const s = statements(database);
   database.transaction(() => {
     s.clear.run(account);

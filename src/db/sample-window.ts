@@ -55,7 +55,18 @@ const sinceOf = perDatabase(({ sqlite }) =>
  * each); every other Pod, and a listed one whose tail does not reach back to `from`, from one
  * range scan of pod_samples' primary key: the cost follows the window, never the stored history.
  */
-export function sampleWindow(
+export async function sampleWindow(
+  database: Database,
+  account: string,
+  from: number,
+  now: number,
+  podIds?: readonly string[],
+): Promise<ReadonlyMap<string, SampleSeries>> {
+  return windowSamples(database, account, from, now, podIds);
+}
+
+/** sampleWindow inside a store function's transaction (the tick's snapshot). */
+export function windowSamples(
   database: Database,
   account: string,
   from: number,

@@ -55,15 +55,21 @@ function expectTailsTrue(database: Database, what: string): void {
 }
 
 /** The window read through the tails equals the one read from pod_samples alone. */
-function expectWindowsEqual(database: Database, podIds: string[], from: number, now: number, what: string): void {
-  const plain = (series: ReturnType<typeof sampleWindow>) =>
+async function expectWindowsEqual(
+  database: Database,
+  podIds: string[],
+  from: number,
+  now: number,
+  what: string,
+): Promise<void> {
+  const plain = (series: Awaited<ReturnType<typeof sampleWindow>>) =>
     [...series.values()]
       .filter((s) => podIds.includes(s.podId))
       .map((s) => ({ ...s }))
       .sort((a, b) => a.podId.localeCompare(b.podId));
-  expect({ what, held: plain(sampleWindow(database, ACCOUNT, from, now, podIds)) }).toEqual({
+  expect({ what, held: plain(await sampleWindow(database, ACCOUNT, from, now, podIds)) }).toEqual({
     what,
-    held: plain(sampleWindow(database, ACCOUNT, from, now)),
+    held: plain(await sampleWindow(database, ACCOUNT, from, now)),
   });
 }
 
@@ -92,7 +98,7 @@ function traced(): { db: Database; statements: string[] } {
 }
 
 describe('pod_sample_tails', () => {
-  it('holds what pod_samples holds after polls in and out of order, re-sent samples, gaps and a Pod gone', () => {
+  it('holds what pod_samples holds after polls in and out of order, re-sent samples, gaps and a Pod gone', async () => {
     const { db, statements } = traced();
     const next = seededRandom(26);
     const pods = ['p1', 'p2', 'p3', 'p4', 'p5'];
@@ -109,11 +115,11 @@ describe('pod_sample_tails', () => {
       insertPodSamples(db, ACCOUNT, batch, at - WINDOW);
       const now = at + 30_000;
       expectTailsTrue(db, `minute ${m}`);
-      expectWindowsEqual(db, pods, now - WINDOW, now, `minute ${m}`);
-      expectWindowsEqual(db, pods, now - 3 * WINDOW, now, `minute ${m}, a longer window`);
+      await expectWindowsEqual(db, pods, now - WINDOW, now, `minute ${m}`);
+      await expectWindowsEqual(db, pods, now - 3 * WINDOW, now, `minute ${m}, a longer window`);
       // The Pods still polled are read from their tails alone: no row of pod_samples.
       statements.length = 0;
-      sampleWindow(db, ACCOUNT, now - WINDOW, now, ['p1', 'p3']);
+      await sampleWindow(db, ACCOUNT, now - WINDOW, now, ['p1', 'p3']);
       expect(statements.filter((sql) => sql.includes('pod_samples'))).toEqual([]);
       // p4's tail went once it held nothing within the horizon.
       if (m === 99) expect([...tails(db).keys()].sort()).toEqual(['p1', 'p2', 'p3', 'p5']);
@@ -128,14 +134,20 @@ describe('pod_sample_tails', () => {
       insertPodSamples(db, ACCOUNT, [sample('p1', T0 + m * MINUTE, next), sample('p2', T0 + m * MINUTE, next)], null);
     }
     insertPodSamples(db, ACCOUNT, [sample('p3', T0, next)], null);
-    const policy = { rawSamplesMs: DAY, fiveMinuteRollupsMs: 7 * DAY, rollupsMs: 400 * DAY, usedLinksMs: DAY };
+    const policy = {
+      rawSamplesMs: DAY,
+      fiveMinuteRollupsMs: 7 * DAY,
+      rollupsMs: 400 * DAY,
+      usedLinksMs: DAY,
+      outboxMs: DAY,
+    };
     await applyRetention(db, policy, T0 + DAY + 2 * HOUR);
     expectTailsTrue(db, 'after retention');
     expect([...tails(db).keys()].sort()).toEqual(['p1', 'p2']);
     expect(tails(db).get('p1')?.samples[0]?.[0]).toBe(T0 + 2 * HOUR);
   });
 
-  it('covers a longer window once its tail has grown, and reads pod_samples until then', () => {
+  it('covers a longer window once its tail has grown, and reads pod_samples until then', async () => {
     const { db, statements } = traced();
     const next = seededRandom(3);
     let window = WINDOW;
@@ -147,7 +159,7 @@ describe('pod_sample_tails', () => {
       insertPodSamples(db, ACCOUNT, [sample('p1', at, next)], at - window);
       const now = at + 30_000;
       statements.length = 0;
-      expectWindowsEqual(db, ['p1'], now - window, now, `minute ${m}`);
+      await expectWindowsEqual(db, ['p1'], now - window, now, `minute ${m}`);
       const read = statements.filter((sql) => sql.includes('FROM pod_samples'));
       // One statement from pod_samples for the plain read; a second one while the tail is short.
       expect({ m, reads: read.length }).toEqual({ m, reads: m >= 60 && m < 91 ? 2 : 1 });
@@ -155,7 +167,7 @@ describe('pod_sample_tails', () => {
     expectTailsTrue(db, 'after the reload');
   });
 
-  it('starts, on a database migrated with samples stored, covering only what follows them', () => {
+  it('starts, on a database migrated with samples stored, covering only what follows them', async () => {
     const { db, statements } = traced();
     const next = seededRandom(11);
     for (let m = 0; m < 20; m++) insertPodSamples(db, ACCOUNT, [sample('p1', T0 + m * MINUTE, next)], null);
@@ -167,7 +179,7 @@ describe('pod_sample_tails', () => {
       const now = at + 30_000;
       expectTailsTrue(db, `minute ${m}`);
       statements.length = 0;
-      expectWindowsEqual(db, ['p1'], now - WINDOW, now, `minute ${m}`);
+      await expectWindowsEqual(db, ['p1'], now - WINDOW, now, `minute ${m}`);
       const read = statements.filter((sql) => sql.includes('FROM pod_samples'));
       // Covered once the window starts after minute 19: from minute 51.
       expect({ m, reads: read.length }).toEqual({ m, reads: m < 51 ? 2 : 1 });

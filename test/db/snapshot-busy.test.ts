@@ -88,7 +88,7 @@ describe('the tick snapshot without the samples of busy Pods', () => {
 
     const window = snapshotWindow(config, now);
     const snapshot = await readAccountSnapshot(database, ACCOUNT, window);
-    const whole = sampleWindow(database, ACCOUNT, window.samplesFrom, now);
+    const whole = await sampleWindow(database, ACCOUNT, window.samplesFrom, now);
     expect(snapshot.busy.size).toBeGreaterThan(0);
     expect(snapshot.busy.has('pod-000')).toBe(false);
     expect(snapshot.busy.has('pod-001')).toBe(false);
