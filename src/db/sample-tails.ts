@@ -46,6 +46,9 @@ const statements = perDatabase(({ sqlite }) => ({
     `INSERT OR REPLACE INTO pod_sample_tails (account, pod_id, covered_from, latest_at, samples)
      VALUES (?, ?, ?, ?, ?)`,
   ),
+  update: sqlite.prepare<[number, number, Buffer, string, string]>(
+    'UPDATE pod_sample_tails SET covered_from = ?, latest_at = ?, samples = ? WHERE account = ? AND pod_id = ?',
+  ),
   drop: sqlite.prepare<[string, string]>('DELETE FROM pod_sample_tails WHERE account = ? AND pod_id = ?'),
   /** The Pod's latest stored sample, as pod_sample_ends holds it before the write follows it. */
   latestStored: sqlite
@@ -165,6 +168,7 @@ export function followSampleTails(
   }
   for (const [podId, listed] of byPod) {
     const stored = s.row.get(account, podId);
+    if (stored !== undefined && appended(database, account, podId, stored, listed, keepFrom)) continue;
     let coveredFrom: number;
     let tail: TailColumns;
     if (stored === undefined) {
@@ -187,6 +191,40 @@ export function followSampleTails(
   }
   // Pods gone from the list, or silent for the whole horizon: nothing of theirs is read.
   if (keepFrom !== null) s.dropStale.run(account, keepFrom);
+}
+
+/**
+ * The poll's usual case, on the packed columns: samples newer than every one of the tail, none
+ * older than where it covers from once cut. False (nothing written) otherwise.
+ */
+function appended(
+  database: Database,
+  account: string,
+  podId: string,
+  [storedFrom, blob]: [number, Buffer],
+  listed: readonly TailInput[],
+  keepFrom: number | null,
+): boolean {
+  const packed = unpackTail(blob);
+  const n = packed.length / COLUMNS.length;
+  const first = (listed[0] as TailInput).observedAt;
+  const coveredFrom = keepFrom !== null && keepFrom > storedFrom ? keepFrom : storedFrom;
+  if (first < coveredFrom || (n > 0 && first <= (packed[n - 1] as number))) return false;
+  const kept = firstFrom(packed, 0, n, coveredFrom);
+  const size = n - kept + listed.length;
+  const out = new Float64Array(size * COLUMNS.length);
+  for (let c = 0; c < COLUMNS.length; c++) out.set(packed.subarray(c * n + kept, (c + 1) * n), c * size);
+  listed.forEach((sample, j) => {
+    const at = n - kept + j;
+    out[at] = sample.observedAt;
+    out[size + at] = sample.known;
+    out[2 * size + at] = orNaN(sample.uptimeS);
+    out[3 * size + at] = orNaN(sample.maxGpuUtil);
+    out[4 * size + at] = orNaN(sample.maxGpuMemoryUtil);
+  });
+  const latest = (listed[listed.length - 1] as TailInput).observedAt;
+  statements(database).update.run(coveredFrom, latest, Buffer.from(out.buffer), account, podId);
+  return true;
 }
 
 /** Drops the tails' samples older than `cutoff`, with the samples retention deletes. */
