@@ -11,9 +11,8 @@
  * The tick's CPU time (process.cpuUsage, this process's threads) is printed beside its wall
  * time: on a machine shared with other work it waits less on the others' load.
  *
- * The tick is printed with the share that is the Pod list read again after the Pod collector's
- * sync (src/db/pods.ts, timed on its own just before the rule, which then finds it cached),
- * and the waste rule's stuck-starting check on the same data is timed after the tick.
+ * The tick reads its snapshot as the daemon does (src/tick/run.ts), and the waste rule's
+ * stuck-starting check is timed after the tick on the tick's snapshot, as the daemon runs it.
  *
  *   node --import tsx bench/idle.ts            # 1 and 14 days (about 40 M samples, a few GB)
  *   node --import tsx bench/idle.ts 1 3        # other history lengths, in days
@@ -29,15 +28,16 @@ import type { Config } from '../src/config/schema.js';
 import { finishRun, startRun } from '../src/db/collector-runs.js';
 import { idleWindowSamples } from '../src/db/idle-state.js';
 import { type Database, openDatabase } from '../src/db/open.js';
-import { insertPodSamples, livePods, type PodInput, type PodSampleInput, syncPods } from '../src/db/pods.js';
+import { insertPodSamples, type PodInput, type PodSampleInput, syncPods } from '../src/db/pods.js';
 import { refillSampleEnds } from '../src/db/sample-ends.js';
-import { readAccountSnapshot } from '../src/db/snapshot.js';
+import { idleSamplesFrom } from '../src/db/sample-horizon.js';
+import { refillSampleTails } from '../src/db/sample-tails.js';
+import type { AccountSnapshot } from '../src/db/snapshot.js';
 import { refillPeaks } from '../src/db/util-peaks.js';
 import { EventBus } from '../src/events.js';
 import { silentLogger } from '../src/log.js';
 import { BARE_COMMAND_LINE } from '../src/messages/commands.js';
 import type { Finding } from '../src/rules/finding.js';
-import { snapshotWindow } from '../src/rules/snapshot-window.js';
 import { stuckPodFindings } from '../src/rules/waste-stuck.js';
 import type { EvaluationContext, EvaluationEvents } from '../src/tick/context.js';
 import { readSnapshots } from '../src/tick/run.js';
@@ -113,8 +113,9 @@ async function historyDatabase(days: number): Promise<{ config: Config; db: Data
     );
   }
   // Filled around the sample writer: what it keeps beside the samples is computed once here.
-  refillPeaks(db, ACCOUNT);
-  refillSampleEnds(db, ACCOUNT);
+  await refillPeaks(db, ACCOUNT);
+  await refillSampleEnds(db, ACCOUNT);
+  await refillSampleTails(db, ACCOUNT, idleSamplesFrom(config, NOW));
   const run = await startRun(db, { account: ACCOUNT, collector: 'pods', startedAt: NOW - MINUTE / 2 });
   await finishRun(db, run, { endedAt: NOW - MINUTE / 2 + 2_000, outcome: 'ok', rows: PODS });
   db.sqlite.pragma('wal_checkpoint(TRUNCATE)');
@@ -122,7 +123,11 @@ async function historyDatabase(days: number): Promise<{ config: Config; db: Data
   return { config, db, rows, fillMs: performance.now() - started };
 }
 
-async function evaluation(config: Config, db: Database, now: number): Promise<{ ms: number; findings: Finding[] }> {
+async function evaluation(
+  config: Config,
+  db: Database,
+  now: number,
+): Promise<{ ms: number; findings: Finding[]; snapshot: AccountSnapshot | undefined }> {
   const started = performance.now();
   const ctx: EvaluationContext = {
     config,
@@ -140,11 +145,11 @@ async function evaluation(config: Config, db: Database, now: number): Promise<{ 
     unjudged: [],
   };
   await runIdleLadder(ctx);
-  return { ms: performance.now() - started, findings: ctx.findings };
+  return { ms: performance.now() - started, findings: ctx.findings, snapshot: ctx.snapshots.get(ACCOUNT) };
 }
 
 /** One poll of every Pod at `at`, stored as the Pod collector stores it (busy Pods busy, and so on). */
-async function landMinute(db: Database, at: number): Promise<void> {
+async function landMinute(config: Config, db: Database, at: number): Promise<void> {
   const samples: PodSampleInput[] = pods.map((pod, i) => {
     const gpus = pod.gpuCount ?? 1;
     const kind = kinds[i % kinds.length];
@@ -163,14 +168,14 @@ async function landMinute(db: Database, at: number): Promise<void> {
   const run = await startRun(db, { account: ACCOUNT, collector: 'pods', startedAt: at });
   db.transaction(() => {
     syncPods(db, ACCOUNT, pods, at);
-    insertPodSamples(db, ACCOUNT, samples);
+    insertPodSamples(db, ACCOUNT, samples, idleSamplesFrom(config, at));
   });
   await finishRun(db, run, { endedAt: at + 2_000, outcome: 'ok', rows: samples.length });
 }
 
-function windowReadMs(db: Database, now: number): number {
+async function windowReadMs(db: Database, now: number): Promise<number> {
   const started = performance.now();
-  idleWindowSamples(db, ACCOUNT, now - 32 * MINUTE, now);
+  await idleWindowSamples(db, ACCOUNT, now - 32 * MINUTE, now);
   return performance.now() - started;
 }
 
@@ -190,7 +195,6 @@ for (const setup of setups) {
     first,
     cycles: [] as number[],
     cpu: [] as number[],
-    podLists: [] as number[],
     stuck: [] as number[],
     reads: [] as number[],
     findings: first.findings.length,
@@ -201,21 +205,17 @@ for (const setup of setups) {
 for (let i = 1; i <= CYCLES; i++) {
   const now = NOW + i * MINUTE;
   for (const m of measured) {
-    await landMinute(m.db, now - MINUTE / 2);
+    await landMinute(m.config, m.db, now - MINUTE / 2);
     const cpu = process.cpuUsage();
-    const podList = performance.now();
-    livePods(m.db, ACCOUNT);
-    const podListMs = performance.now() - podList;
     const result = await evaluation(m.config, m.db, now);
     const used = process.cpuUsage(cpu);
     m.cpu.push((used.user + used.system) / 1000);
-    m.cycles.push(podListMs + result.ms);
-    m.podLists.push(podListMs);
+    m.cycles.push(result.ms);
     const stuck = performance.now();
-    stuckPodFindings(await readAccountSnapshot(m.db, ACCOUNT, snapshotWindow(m.config, now)), m.config, now);
+    if (result.snapshot) stuckPodFindings(result.snapshot, m.config, now);
     m.stuck.push(performance.now() - stuck);
     m.findings = result.findings.length;
-    m.reads.push(windowReadMs(m.db, now));
+    m.reads.push(await windowReadMs(m.db, now));
   }
 }
 for (const m of measured) {
@@ -224,7 +224,6 @@ for (const m of measured) {
   process.stdout.write(
     `${String(m.days).padStart(3)} d history: ${fmt(m.rows)} samples (generated in ${fmt(m.fillMs / 1000, 1)} s); ` +
       `tick median ${fmt(tick, 1)} ms (min ${fmt(Math.min(...m.cycles), 1)}; CPU median ${fmt(median(m.cpu), 1)} ms) over ${CYCLES}, ` +
-      `of which the Pod list read again after its sync ${fmt(median(m.podLists), 1)} ms; ` +
       `first tick ${fmt(m.first.ms, 1)} ms; baseline: window read as objects (64,000 rows) median ${fmt(read, 1)} ms; ` +
       `ratio tick / baseline ${fmt(tick / read, 2)}×; ${m.findings} findings; ` +
       `waste stuck-starting check median ${fmt(median(m.stuck), 1)} ms\n`,

@@ -53,22 +53,22 @@ const podId = daemon.db.sqlite
   .get(ACCOUNT, now - windowMs) as string;
 
 /** The read podData made before: every Pod's samples of the window, then this Pod's. */
-function accountWindowRead() {
-  const rows = idleWindowSamples(daemon.db, ACCOUNT, now - windowMs, now);
+async function accountWindowRead() {
+  const rows = await idleWindowSamples(daemon.db, ACCOUNT, now - windowMs, now);
   const samples = rows
     .filter((sample) => sample.podId === podId)
     .map((sample) => ({ at: sample.observedAt, state: classifySample(sample, threshold), gpuUtil: sample.maxGpuUtil }));
   return { rows: rows.length, samples };
 }
 
-/** The read podData makes now: the Pod's series from the evaluator's in-memory window. */
-function podSeriesRead() {
-  const series = sampleWindow(daemon.db, ACCOUNT, now - windowMs, now).get(podId);
+/** The read podData makes now: the Pod's series from its sample tail. */
+async function podSeriesRead() {
+  const series = (await sampleWindow(daemon.db, ACCOUNT, now - windowMs, now, [podId])).get(podId);
   return series ? seriesSamples(series, now - windowMs, now, threshold) : [];
 }
 
-const before = accountWindowRead();
-const after = podData(daemon, config, ACCOUNT, podId, now).samples;
+const before = await accountWindowRead();
+const after = (await podData(daemon, config, ACCOUNT, podId, now)).samples;
 if (JSON.stringify(after) !== JSON.stringify(before.samples)) throw new Error('the two reads disagree');
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
@@ -77,13 +77,13 @@ const newMs: number[] = [];
 const pageMs: number[] = [];
 for (let i = 0; i < CALLS; i++) {
   let start = performance.now();
-  accountWindowRead();
+  await accountWindowRead();
   oldMs.push(performance.now() - start);
   start = performance.now();
-  podSeriesRead();
+  await podSeriesRead();
   newMs.push(performance.now() - start);
   start = performance.now();
-  podData(daemon, config, ACCOUNT, podId, now);
+  await podData(daemon, config, ACCOUNT, podId, now);
   pageMs.push(performance.now() - start);
 }
 const old = median(oldMs);

@@ -1,9 +1,9 @@
 import type { IdleRuleConfig } from '../config/sections/idle.js';
 import type { IdleEpisodeRecord } from '../db/idle-state.js';
 import type { PodRecord } from '../db/pods.js';
+import { podPollIntervalMs } from '../db/sample-horizon.js';
 import type { AccountSnapshot } from '../db/snapshot.js';
 import { assessPods, type IdleInput, idleClusters, isIdle, type PodAssessment } from '../rules/idle.js';
-import { podPollIntervalMs } from '../rules/snapshot-window.js';
 import type { ActionContext } from './context.js';
 import { freshDataGuard, freshnessOf, lockedGuard, type PodsFreshness } from './guards.js';
 import { clusterFinding, frozenFinding, idleFinding, notStoppedFinding, warnFinding } from './idle-findings.js';

@@ -1,6 +1,7 @@
 import type { Pod } from '../api/schemas.js';
 import { type PodInput, type PodSampleInput, storePodPoll } from '../db/pods.js';
-import { podLists, podSampleEnds, podSamples, pods, podUtilPeaks } from '../db/schema.js';
+import { idleSamplesFrom } from '../db/sample-horizon.js';
+import { podLists, podSampleEnds, podSamples, podSampleTails, pods, podUtilPeaks } from '../db/schema.js';
 import type { Collector } from './collector.js';
 import { rejectedDetail, unreadableOf } from './rejected-items.js';
 
@@ -19,7 +20,7 @@ const POD_LIST = { key: 'pods', one: 'Pod', many: 'Pods', kept: 'treated as unkn
  */
 export const podsCollector: Collector<'pods'> = {
   name: 'pods',
-  feeds: [podLists, pods, podSamples, podSampleEnds, podUtilPeaks],
+  feeds: [podLists, pods, podSamples, podSampleEnds, podSampleTails, podUtilPeaks],
   async collect(ctx) {
     const listed = await ctx.api.rest.listPods({ includeClusterPods: true }, { signal: ctx.signal });
     const rows = listed.items.map(podRow);
@@ -39,6 +40,7 @@ export const podsCollector: Collector<'pods'> = {
       unreadable,
       samples,
       now: ctx.now,
+      tailFrom: idleSamplesFrom(ctx.config, ctx.now),
     });
     return { rows: upserted + gone.length + sampled, ...rejectedDetail(listed.rejected, POD_LIST) };
   },

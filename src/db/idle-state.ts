@@ -30,7 +30,12 @@ const windowStatement = perDatabase((database) =>
  * The samples idle detection reads, oldest first: one range scan of pod_samples' primary key
  * (account, observed_at, pod_id), so the cost follows the window, not the stored history.
  */
-export function idleWindowSamples(database: Database, account: string, from: number, to: number): WindowSample[] {
+export async function idleWindowSamples(
+  database: Database,
+  account: string,
+  from: number,
+  to: number,
+): Promise<WindowSample[]> {
   return windowStatement(database).all(account, from, to);
 }
 
@@ -62,7 +67,7 @@ const tickReads = perDatabase((database) => ({
 }));
 
 /** One episode by its key, open or ended. */
-export function episodeAt(database: Database, key: EpisodeKey): IdleEpisodeRecord | undefined {
+export async function episodeAt(database: Database, key: EpisodeKey): Promise<IdleEpisodeRecord | undefined> {
   return database.db.select().from(idleEpisodes).where(episodeKeyIs(key)).get();
 }
 

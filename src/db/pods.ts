@@ -3,6 +3,7 @@ import { type SyncResult, trackedRows, type UnreadableItems } from './latest.js'
 import type { Database } from './open.js';
 import { type PodInput, podListPoll, podListSyncing } from './pod-list.js';
 import { followSampleEnds } from './sample-ends.js';
+import { followSampleTails } from './sample-tails.js';
 import { pods, type SampleState } from './schema.js';
 import { perDatabase } from './statements.js';
 import { writeFollowingPeaks } from './util-peaks.js';
@@ -139,17 +140,27 @@ export async function storePodPoll(
     unreadable: UnreadableItems;
     samples: readonly PodSampleInput[];
     now: number;
+    /** How far back each Pod's sample tail keeps its samples (idleSamplesFrom). */
+    tailFrom: number;
   },
 ): Promise<SyncResult & { sampled: number }> {
   const { account } = poll;
   return database.transaction(() => {
     const { upserted, gone } = syncPods(database, account, poll.pods, poll.now, poll.unreadable);
-    return { upserted, gone, sampled: insertPodSamples(database, account, poll.samples) };
+    return { upserted, gone, sampled: insertPodSamples(database, account, poll.samples, poll.tailFrom) };
   });
 }
 
-/** Stores samples (a re-sent sample replaces itself); the busiest-GPU figures are derived here, once. */
-export function insertPodSamples(database: Database, account: string, samples: readonly PodSampleInput[]): number {
+/**
+ * Stores samples (a re-sent sample replaces itself); the busiest-GPU figures are derived here,
+ * once. Each Pod's sample tail keeps what is observed from `tailFrom` on (null: everything).
+ */
+export function insertPodSamples(
+  database: Database,
+  account: string,
+  samples: readonly PodSampleInput[],
+  tailFrom: number | null = null,
+): number {
   const writes = sampleWrites(database);
   const rows = samples.map((sample) => ({
     account,
@@ -187,6 +198,8 @@ export function insertPodSamples(database: Database, account: string, samples: r
         for (; values.length - at >= width; at += width) writes(size).run(values.slice(at, at + width));
       }
     });
+    // Before the ends follow: a Pod's first tail starts after its latest sample stored until now.
+    followSampleTails(database, account, stored, tailFrom);
     followSampleEnds(database, account, stored);
   });
   return samples.length;

@@ -4,6 +4,7 @@ import { pruneUsedLinks } from './links.js';
 import { pruneFinishedMessages } from './notifications.js';
 import type { Database } from './open.js';
 import { dropSampleEndsBefore } from './sample-ends.js';
+import { dropSampleTailsBefore } from './sample-tails.js';
 import { perDatabase } from './statements.js';
 import { dropPeaksBefore } from './util-peaks.js';
 
@@ -141,6 +142,7 @@ export async function applyRetention(
       result.rawSamplesDeleted += s.deleteRaw.run(range).changes;
       dropPeaksBefore(database, account, rawCutoff);
       dropSampleEndsBefore(database, account, rawCutoff);
+      dropSampleTailsBefore(database, account, rawCutoff);
     });
   }
   for (const account of distinctAccounts(database.sqlite, 'pod_samples_5m')) {

@@ -140,7 +140,7 @@ export function dropSampleEndsBefore(database: Database, account: string, cutoff
 }
 
 /** Recomputes every Pod's ends of an account from pod_samples, for samples stored by other means (a bench's bulk fill). */
-export function refillSampleEnds(database: Database, account: string): void {
+export async function refillSampleEnds(database: Database, account: string): Promise<void> {
   const s = statements(database);
   database.transaction(() => {
     s.clear.run(account);

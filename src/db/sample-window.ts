@@ -1,4 +1,5 @@
 import type { Database } from './open.js';
+import { readSampleTails, type TailColumns } from './sample-tails.js';
 import { perDatabase } from './statements.js';
 
 /**
@@ -15,10 +16,6 @@ export interface SampleSeries {
   readonly uptimeS: readonly number[];
   readonly maxGpuUtil: readonly number[];
   readonly maxGpuMemoryUtil: readonly number[];
-  /** Differs between any two reads: what a read returns is never known to equal an earlier one. */
-  readonly landed: number;
-  /** Differs between any two reads, as `landed`. */
-  readonly rewritten: number;
 }
 
 type Row = [
@@ -52,52 +49,46 @@ const sinceOf = perDatabase(({ sqlite }) =>
     .raw(),
 );
 
-/** Numbers each read, so that its series' versions differ from every other read's. */
-let reads = 0;
-
 /**
  * The samples observed at or after `from` (and any newer than `now`), per Pod, of every Pod or of
- * the Pods in `podIds`: one range scan of pod_samples' primary key, so the cost follows the
- * window, never the stored history.
+ * the Pods in `podIds`. The Pods listed are read from their tails (pod_sample_tails, one row
+ * each); every other Pod, and a listed one whose tail does not reach back to `from`, from one
+ * range scan of pod_samples' primary key: the cost follows the window, never the stored history.
  */
-export function sampleWindow(
+export async function sampleWindow(
+  database: Database,
+  account: string,
+  from: number,
+  now: number,
+  podIds?: readonly string[],
+): Promise<ReadonlyMap<string, SampleSeries>> {
+  return windowSamples(database, account, from, now, podIds);
+}
+
+/** sampleWindow inside a store function's transaction (the tick's snapshot). */
+export function windowSamples(
   database: Database,
   account: string,
   from: number,
   _now: number,
   podIds?: readonly string[],
 ): ReadonlyMap<string, SampleSeries> {
-  reads += 1;
-  const version = reads;
-  const series = new Map<
-    string,
-    SampleSeries & {
-      observedAt: number[];
-      known: number[];
-      uptimeS: number[];
-      maxGpuUtil: number[];
-      maxGpuMemoryUtil: number[];
-    }
-  >();
-  if (podIds?.length === 0) return series;
+  const series = new Map<string, SampleSeries & TailColumns>();
+  let unread = podIds;
+  if (podIds !== undefined) {
+    const tails = readSampleTails(database, account, from, podIds);
+    for (const { podId, columns } of tails.series) series.set(podId, { podId, start: 0, ...columns });
+    unread = tails.uncovered;
+  }
+  if (unread?.length === 0) return series;
   const rows =
-    podIds === undefined
+    unread === undefined
       ? since(database).all(account, from)
-      : sinceOf(database).all(account, from, JSON.stringify(podIds));
+      : sinceOf(database).all(account, from, JSON.stringify(unread));
   for (const [podId, observedAt, known, uptimeS, gpu, memory] of rows) {
     let one = series.get(podId);
     if (one === undefined) {
-      one = {
-        podId,
-        start: 0,
-        observedAt: [],
-        known: [],
-        uptimeS: [],
-        maxGpuUtil: [],
-        maxGpuMemoryUtil: [],
-        landed: version,
-        rewritten: version,
-      };
+      one = { podId, start: 0, observedAt: [], known: [], uptimeS: [], maxGpuUtil: [], maxGpuMemoryUtil: [] };
       series.set(podId, one);
     }
     one.observedAt.push(observedAt);

@@ -4,7 +4,7 @@ import { activeSnoozes, type IdleEpisodeRecord, openEpisodes } from './idle-stat
 import type { Database } from './open.js';
 import { livePods, type PodRecord } from './pods.js';
 import { type UnknownSince, unknownPodsSince } from './sample-ends.js';
-import { type SampleSeries, sampleWindow } from './sample-window.js';
+import { type SampleSeries, windowSamples } from './sample-window.js';
 import { type CapacitySnapshot, readCapacitySnapshot } from './snapshot-capacity.js';
 import { readWasteSnapshot, type WasteSnapshot, type WasteWindow } from './snapshot-waste.js';
 import { busiestSince } from './util-peaks.js';
@@ -92,7 +92,7 @@ function read(database: Database, account: string, window: SnapshotWindow): Acco
     account,
     now,
     pods,
-    samples: sampleWindow(
+    samples: windowSamples(
       database,
       account,
       samplesFrom,

@@ -156,7 +156,7 @@ function rebuildAfter(database: Database, account: string, podId: string, after:
 }
 
 /** Recomputes every kept row of an account from pod_samples, for samples stored by other means (a bench's bulk fill). */
-export function refillPeaks(database: Database, account: string): void {
+export async function refillPeaks(database: Database, account: string): Promise<void> {
   const s = statements(database);
   database.transaction(() => {
     s.clear.run(account);

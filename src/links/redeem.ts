@@ -178,7 +178,11 @@ async function lookUp(database: Database, claims: LinkClaims): Promise<Subject> 
   if (pod.status !== 'RUNNING') return { kind: 'gone', detail: `${name} is not running (${pod.status})` };
   const episode = openEpisodes(database, claims.account).get(claims.subject);
   if (claims.episode !== null && episode?.startedAt !== claims.episode) {
-    const ended = episodeAt(database, { account: claims.account, podId: claims.subject, startedAt: claims.episode });
+    const ended = await episodeAt(database, {
+      account: claims.account,
+      podId: claims.subject,
+      startedAt: claims.episode,
+    });
     return { kind: 'gone', detail: idleSpellOver(name, ended?.endReason ?? null) };
   }
   const [last] = recentReceipts(database, 1, { account: claims.account, podId: claims.subject });

@@ -78,8 +78,6 @@ export function seriesOf(podId: string, samples: readonly WindowSample[]): Sampl
     uptimeS: samples.map((sample) => sample.uptimeS ?? Number.NaN),
     maxGpuUtil: samples.map((sample) => sample.maxGpuUtil ?? Number.NaN),
     maxGpuMemoryUtil: samples.map((sample) => sample.maxGpuMemoryUtil ?? Number.NaN),
-    landed: 0,
-    rewritten: 0,
   };
 }
 

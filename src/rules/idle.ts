@@ -1,6 +1,7 @@
 import { toIso } from '../clock.js';
 import type { IdleRuleConfig } from '../config/sections/idle.js';
 import type { PodRecord } from '../db/pods.js';
+import { gapLimitMs } from '../db/sample-horizon.js';
 import type { SampleSeries } from '../db/sample-window.js';
 import type { ReceiptEvidence } from '../db/tables/idle.js';
 import { exclusionOf, ruleFor } from './idle-match.js';
@@ -43,7 +44,7 @@ export interface PodAssessment {
 
 export interface IdleInput {
   pods: readonly PodRecord[];
-  /** Each Pod's samples from `windowStart(...)` on, oldest first (newer ones are ignored). */
+  /** Each Pod's samples from `idleSamplesFrom(...)` on, oldest first (newer ones are ignored). */
   series: ReadonlyMap<string, SampleSeries>;
   /**
    * Pods with a known sample above every rule's threshold within every rule's window: active
@@ -55,17 +56,6 @@ export interface IdleInput {
   snoozes: ReadonlyMap<string, number>;
   now: number;
   pollIntervalMs: number;
-}
-
-/** A sample vouches for at most two poll intervals: a longer gap is unknown time. */
-export function gapLimitMs(pollIntervalMs: number): number {
-  return 2 * pollIntervalMs;
-}
-
-/** The oldest sample any rule needs: its window, plus the sample just before it. */
-export function windowStart(rules: readonly IdleRuleConfig[], now: number, pollIntervalMs: number): number {
-  const longest = Math.max(0, ...rules.map((rule) => rule.windowMs));
-  return now - longest - gapLimitMs(pollIntervalMs);
 }
 
 /** The account's samples (oldest first) as one series per Pod, for callers holding rows. */

@@ -1,14 +1,8 @@
 import type { Config } from '../config/schema.js';
+import { idleSamplesFrom } from '../db/sample-horizon.js';
 import type { SnapshotWindow } from '../db/snapshot.js';
-import { cronIntervalMs } from '../scheduler/cron.js';
-import { windowStart } from './idle.js';
 
 const DAY_MS = 24 * 3_600_000;
-
-/** How often the Pod collector polls at `now`: the unit of the idle rule's gap limit and freshness. */
-export function podPollIntervalMs(config: Config, now: number): number {
-  return cronIntervalMs(config.collectors.pods.schedule, now);
-}
 
 /**
  * What a tick's snapshot must hold for every rule at `now`: samples as far back as the longest
@@ -18,11 +12,10 @@ export function podPollIntervalMs(config: Config, now: number): number {
  */
 export function snapshotWindow(config: Config, now: number): SnapshotWindow {
   const rules = config.idle.rules;
-  const idleFrom = windowStart(rules, now, podPollIntervalMs(config, now));
   const waste = config.waste;
   return {
     now,
-    samplesFrom: idleFrom,
+    samplesFrom: idleSamplesFrom(config, now),
     // Above every rule's threshold within the shortest window: active by whichever rule matches.
     busy:
       rules.length === 0

@@ -30,7 +30,13 @@ export interface PodData {
 }
 
 /** A Pod's idle window now and its decisions: the page form of `podwarden why`. */
-export function podData(source: MetricsSource, config: Config, account: string, podId: string, now: number): PodData {
+export async function podData(
+  source: MetricsSource,
+  config: Config,
+  account: string,
+  podId: string,
+  now: number,
+): Promise<PodData> {
   const pod = livePods(source.db, account).find((p) => p.podId === podId);
   const candidate = idleCandidates(source.db, config, now).find((c) => c.account === account && c.podId === podId);
   const rule =
@@ -39,10 +45,8 @@ export function podData(source: MetricsSource, config: Config, account: string, 
     config.idle.rules[0];
   const windowMs = rule?.windowMs ?? 30 * 60_000;
   const threshold = rule?.utilThreshold ?? 5;
-  // The account's sample window, one range scan of pod_samples' primary key (account,
-  // observed_at, pod_id): the table has no index by Pod, so reading this Pod alone would scan
-  // the same rows. Each sample is classified as the idle rule classifies it.
-  const series = sampleWindow(source.db, account, now - windowMs, now).get(podId);
+  // The Pod's window (its sample tail), each sample classified as the idle rule classifies it.
+  const series = (await sampleWindow(source.db, account, now - windowMs, now, [podId])).get(podId);
   const samples = series
     ? seriesSamples(series, now - windowMs, now, threshold).map(({ at, state, gpuUtil }) => ({ at, state, gpuUtil }))
     : [];

@@ -143,7 +143,7 @@ export async function webRoute(context: WebContext, request: WebRequest): Promis
         }),
       );
     }
-    return htmlReply(200, renderPodPage(podData(source, config, account, podId, now), { ...options, now }));
+    return htmlReply(200, renderPodPage(await podData(source, config, account, podId, now), { ...options, now }));
   }
   return undefined;
 }

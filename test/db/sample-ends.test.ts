@@ -71,7 +71,7 @@ function sample(podId: string, observedAt: number, known: boolean): PodSampleInp
 }
 
 describe('pod_sample_ends', () => {
-  it('equals a fresh computation from pod_samples after samples in order, out of order, re-sent, and after retention', () => {
+  it('equals a fresh computation from pod_samples after samples in order, out of order, re-sent, and after retention', async () => {
     const database = temp.open();
     const next = seededRandom(26);
     const latest = new Map(PODS.map((podId) => [podId, T0]));
@@ -134,7 +134,7 @@ describe('pod_sample_ends', () => {
     insertPodSamples(database, ACCOUNT, [sample('p1', now - HOUR, false), sample('p2', now, false)]);
     expect(held(database)).toEqual(expected(database));
     const before = held(database);
-    refillSampleEnds(database, ACCOUNT);
+    await refillSampleEnds(database, ACCOUNT);
     expect(held(database)).toEqual(before);
   });
 

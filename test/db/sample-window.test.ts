@@ -48,12 +48,12 @@ function held(series: ReadonlyMap<string, SampleSeries>) {
 }
 
 describe('the sample window after writes', () => {
-  it('holds what the database holds after a rolled-back poll, a re-sent one, a Pod listed twice and a failed insert', () => {
+  it('holds what the database holds after a rolled-back poll, a re-sent one, a Pod listed twice and a failed insert', async () => {
     const statements: string[] = [];
     const { db, path } = tracedFile(statements);
     for (let m = 0; m < 5; m++) insertPodSamples(db, ACCOUNT, poll(T0 + m * MINUTE));
     const read = (at: number) => sampleWindow(db, ACCOUNT, at - 30 * MINUTE, at);
-    read(T0 + 4 * MINUTE + 30_000);
+    await read(T0 + 4 * MINUTE + 30_000);
     const steps: Array<[string, number, () => void]> = [
       [
         'rolled back',
@@ -87,21 +87,21 @@ describe('the sample window after writes', () => {
       write();
       const now = T0 + minute * MINUTE + 30_000;
       const other = openDatabase(path);
-      expect({ what, held: held(read(now)) }).toEqual({
+      expect({ what, held: held(await read(now)) }).toEqual({
         what,
-        held: held(sampleWindow(other, ACCOUNT, now - 30 * MINUTE, now)),
+        held: held(await sampleWindow(other, ACCOUNT, now - 30 * MINUTE, now)),
       });
       other.close();
     }
     // The rows as stored: p1 listed twice kept its second figure, the failed insert left nothing.
-    const p1 = held(read(T0 + 9 * MINUTE + 30_000)).find((s) => s.podId === 'p1');
+    const p1 = held(await read(T0 + 9 * MINUTE + 30_000)).find((s) => s.podId === 'p1');
     expect(p1?.observedAt).toEqual([0, 1, 2, 3, 4, 6, 8, 9].map((m) => T0 + m * MINUTE));
     expect(p1?.maxGpuUtil[5]).toBe(77);
   });
 });
 
 describe('the sample window read by rules with different spans', () => {
-  it('holds the samples of the span asked for, as Pods stop reporting and a longer span comes', () => {
+  it('holds the samples of the span asked for, as Pods stop reporting and a longer span comes', async () => {
     const { db } = tracedFile([]);
     let longest = 60 * MINUTE;
     for (let m = 0; m < 150; m++) {
@@ -113,8 +113,8 @@ describe('the sample window read by rules with different spans', () => {
       if (m === 100) longest = 120 * MINUTE;
       const now = at + 30_000;
       // As in a tick: the waste rule's shorter span, then the idle rule's longer one.
-      const short = sampleWindow(db, ACCOUNT, now - 30 * MINUTE, now);
-      const window = sampleWindow(db, ACCOUNT, now - longest, now);
+      const short = await sampleWindow(db, ACCOUNT, now - 30 * MINUTE, now);
+      const window = await sampleWindow(db, ACCOUNT, now - longest, now);
       for (const series of short.values())
         expect(series.observedAt[series.start]).toBeGreaterThanOrEqual(now - 30 * MINUTE);
       for (const series of window.values())

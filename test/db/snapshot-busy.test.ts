@@ -2,10 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/config/load.js';
 import { openEpisode } from '../../src/db/idle-state.js';
 import { insertPodSamples, type PodInput, type PodSampleInput, syncPods } from '../../src/db/pods.js';
+import { podPollIntervalMs } from '../../src/db/sample-horizon.js';
 import { sampleWindow } from '../../src/db/sample-window.js';
 import { readAccountSnapshot } from '../../src/db/snapshot.js';
 import { assessPods, type IdleInput, idleClusters, receiptEvidence } from '../../src/rules/idle.js';
-import { podPollIntervalMs, snapshotWindow } from '../../src/rules/snapshot-window.js';
+import { snapshotWindow } from '../../src/rules/snapshot-window.js';
 import { seededRandom } from '../helpers/seeded-random.js';
 import { MINUTE, T0, useTempDatabases } from './support.js';
 
@@ -87,7 +88,7 @@ describe('the tick snapshot without the samples of busy Pods', () => {
 
     const window = snapshotWindow(config, now);
     const snapshot = await readAccountSnapshot(database, ACCOUNT, window);
-    const whole = sampleWindow(database, ACCOUNT, window.samplesFrom, now);
+    const whole = await sampleWindow(database, ACCOUNT, window.samplesFrom, now);
     expect(snapshot.busy.size).toBeGreaterThan(0);
     expect(snapshot.busy.has('pod-000')).toBe(false);
     expect(snapshot.busy.has('pod-001')).toBe(false);

@@ -113,7 +113,7 @@ describe('pod_util_peaks', () => {
     insertPodSamples(database, ACCOUNT, [sample('p1', now - HOUR, next), sample('p2', now, next)]);
     expect(kept(database)).toEqual(expected(database));
     const before = kept(database);
-    refillPeaks(database, ACCOUNT);
+    await refillPeaks(database, ACCOUNT);
     expect(kept(database)).toEqual(before);
   });
 

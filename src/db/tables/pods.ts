@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, primaryKey, real, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { blob, check, index, integer, primaryKey, real, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { accountColumn, trackedColumns } from './columns.js';
 
 /** The latest state of every Pod ever seen; vanished Pods keep their row with `gone_at` set. */
@@ -156,6 +156,27 @@ export const podSampleEnds = sqliteTable(
     latestAt: integer('latest_at').notNull(),
     latestKnownAt: integer('latest_known_at'),
     unknownSince: integer('unknown_since'),
+  },
+  (t) => [primaryKey({ columns: [t.account, t.podId] })],
+);
+
+/**
+ * Per Pod, its recent samples packed in one row: every sample of the Pod observed at or after
+ * `covered_from`, and no other, as the idle rule reads them (oldest first; `samples` is five
+ * runs of little-endian float64, one per column: observed_at, known, uptime_s, max_gpu_util,
+ * max_gpu_memory_util, a null figure as NaN). A tick reads one row per judged Pod instead of one
+ * row per sample. Kept equal to what pod_samples gives by src/db/sample-tails.ts, in the sample
+ * writer's and retention's transactions. A rowid table: a row is larger than a WITHOUT ROWID
+ * b-tree keeps in its page, and reading the spilled rest cost three times the read.
+ */
+export const podSampleTails = sqliteTable(
+  'pod_sample_tails',
+  {
+    account: accountColumn(),
+    podId: text('pod_id').notNull(),
+    coveredFrom: integer('covered_from').notNull(),
+    latestAt: integer('latest_at').notNull(),
+    samples: blob('samples', { mode: 'buffer' }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.account, t.podId] })],
 );
