@@ -44,9 +44,9 @@ export function registerActionMetrics({ registry, source, config, clock, onClose
     },
   });
   if (config.idle.rules.length > 0) {
-    refreshOn(['tick', 'pods'], (at) => {
+    refreshOn(['tick', 'pods'], async (at) => {
       for (const account of refreshedAccounts(config, at)) {
-        podsSucceededAt.set(account, lastSuccessAt(source.db, account, 'pods'));
+        podsSucceededAt.set(account, await lastSuccessAt(source.db, account, 'pods'));
       }
     });
   }

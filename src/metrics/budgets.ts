@@ -93,11 +93,11 @@ export function registerBudgetMetrics(context: MetricsContext): void {
       evaluated = event;
     }),
   );
-  context.refreshOn(['tick', ...collectorsFeeding(billingDays, billingRecords)], ({ trigger, now }) => {
+  context.refreshOn(['tick', ...collectorsFeeding(billingDays, billingRecords)], async ({ trigger, now }) => {
     // A tick whose budget rule failed handed nothing over: then the metrics read for themselves.
-    const statuses =
-      trigger === 'tick' && evaluated?.at === now ? evaluated.statuses : budgetStatus(source.db, config, now);
+    const handed = trigger === 'tick' && evaluated?.at === now ? evaluated.statuses : undefined;
     evaluated = undefined;
+    const statuses = handed ?? (await budgetStatus(source.db, config, now));
     for (const created of gauges) created.reset();
     for (const status of statuses) for (const fill of fills) fill(status);
   });

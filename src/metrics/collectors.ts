@@ -19,7 +19,14 @@ const isErrorKind = (outcome: CollectorOutcome): outcome is ErrorKind =>
  * staleness alerts work before the first run; the last success survives restarts because it
  * starts from the database.
  */
-export function registerCollectorMetrics({ registry, source, config, clock, onClose }: MetricsContext): void {
+export function registerCollectorMetrics({
+  registry,
+  source,
+  config,
+  clock,
+  onClose,
+  refreshOn,
+}: MetricsContext): void {
   const labelNames = ['account', 'collector'] as const;
   const lastSuccess = new Gauge({
     name: 'podwarden_collector_last_success_timestamp_seconds',
@@ -52,14 +59,11 @@ export function registerCollectorMetrics({ registry, source, config, clock, onCl
     registers: [registry],
   });
 
-  const remembered = new Map(
-    lastSuccesses(source.db).map((row) => [`${row.account}\u0000${row.collector}`, row.endedAt] as const),
-  );
   const now = clock.now();
   for (const account of accountNames(config)) {
     for (const collector of source.enabledCollectors()) {
       const labels = { account, collector };
-      lastSuccess.set(labels, (remembered.get(`${account}\u0000${collector}`) ?? 0) / 1000);
+      lastSuccess.set(labels, 0);
       duration.set(labels, 0);
       interval.set(labels, cronIntervalMs(config.collectors[collector].schedule, now) / 1000);
       runs.inc(labels, 0);
@@ -67,13 +71,30 @@ export function registerCollectorMetrics({ registry, source, config, clock, onCl
     }
   }
 
+  // Successes the events told of since registering: the first refresh's older reading keeps off them.
+  const reported = new Set<string>();
+  const keyOf = (account: string, collector: string) => `${account}\u0000${collector}`;
+  refreshOn([], async () => {
+    const rows = await lastSuccesses(source.db);
+    const remembered = new Map(rows.map((row) => [keyOf(row.account, row.collector), row.endedAt]));
+    for (const account of accountNames(config)) {
+      for (const collector of source.enabledCollectors()) {
+        const at = remembered.get(keyOf(account, collector));
+        if (at !== undefined && !reported.has(keyOf(account, collector)))
+          lastSuccess.set({ account, collector }, at / 1000);
+      }
+    }
+  });
+
   onClose(
     source.events.on('collector:finished', (report: RunReport) => {
       const labels = { account: report.account, collector: report.collector };
       duration.set(labels, (report.endedAt - report.startedAt) / 1000);
       runs.inc(labels);
-      if (report.outcome === 'ok') lastSuccess.set(labels, report.endedAt / 1000);
-      else if (isErrorKind(report.outcome)) errors.inc({ ...labels, kind: report.outcome });
+      if (report.outcome === 'ok') {
+        reported.add(keyOf(report.account, report.collector));
+        lastSuccess.set(labels, report.endedAt / 1000);
+      } else if (isErrorKind(report.outcome)) errors.inc({ ...labels, kind: report.outcome });
     }),
   );
 }

@@ -30,9 +30,16 @@ export interface PodData {
 }
 
 /** A Pod's idle window now and its decisions: the page form of `podwarden why`. */
-export function podData(source: MetricsSource, config: Config, account: string, podId: string, now: number): PodData {
-  const pod = livePods(source.db, account).find((p) => p.podId === podId);
-  const candidate = idleCandidates(source.db, config, now).find((c) => c.account === account && c.podId === podId);
+export async function podData(
+  source: MetricsSource,
+  config: Config,
+  account: string,
+  podId: string,
+  now: number,
+): Promise<PodData> {
+  const pod = (await livePods(source.db, account)).find((p) => p.podId === podId);
+  const candidates = await idleCandidates(source.db, config, now);
+  const candidate = candidates.find((c) => c.account === account && c.podId === podId);
   const rule =
     config.idle.rules.find((r) => r.name === candidate?.rule) ??
     (pod ? ruleFor(pod, config.idle.rules) : undefined) ??
@@ -42,7 +49,7 @@ export function podData(source: MetricsSource, config: Config, account: string, 
   // The account's sample window, one range scan of pod_samples' primary key (account,
   // observed_at, pod_id): the table has no index by Pod, so reading this Pod alone would scan
   // the same rows. Each sample is classified as the idle rule classifies it.
-  const series = sampleWindow(source.db, account, now - windowMs, now).get(podId);
+  const series = (await sampleWindow(source.db, account, now - windowMs, now)).get(podId);
   const samples = series
     ? seriesSamples(series, now - windowMs, now, threshold).map(({ at, state, gpuUtil }) => ({ at, state, gpuUtil }))
     : [];
@@ -54,8 +61,8 @@ export function podData(source: MetricsSource, config: Config, account: string, 
     windowMs,
     threshold,
     samples,
-    snoozedUntil: podSnoozesAfter(source.db, podId, now).find((s) => s.account === account)?.until,
-    receipts: recentReceipts(source.db, POD_RECEIPTS, { account, podId }),
+    snoozedUntil: (await podSnoozesAfter(source.db, podId, now)).find((s) => s.account === account)?.until,
+    receipts: await recentReceipts(source.db, POD_RECEIPTS, { account, podId }),
   };
 }
 
