@@ -143,12 +143,8 @@ const upsertDataCenterRows = latestRows(dataCenters, 'dataCenterId');
 
 /** Latest description of each GPU type, CPU type and data center (no history: they rarely change). */
 export const upsertGpuTypes = latestUpsert(gpuTypes, 'gpuTypeId');
-export const upsertCpuTypes = latestUpsert(cpuTypes, 'cpuTypeId');
 export const upsertDataCenters = latestUpsert(dataCenters, 'dataCenterId');
 
-export type GpuTypeRecord = typeof gpuTypes.$inferSelect;
-export type CpuTypeRecord = typeof cpuTypes.$inferSelect;
-export type DataCenterRecord = typeof dataCenters.$inferSelect;
 export type GpuTypeInput = LatestInput<typeof gpuTypes>;
 export type CpuTypeInput = LatestInput<typeof cpuTypes>;
 export type DataCenterInput = LatestInput<typeof dataCenters>;

@@ -23,9 +23,7 @@ export function markFetched(
   now: number,
 ): void {
   const statement = upsert(database);
-  database.transaction(() => {
-    for (const itemId of itemIds) statement({ account, kind, itemId, lastFetchedAt: now });
-  });
+  for (const itemId of itemIds) statement({ account, kind, itemId, lastFetchedAt: now });
 }
 
 // Prepared once per database: the rotating collectors ask on every cycle.

@@ -1,8 +1,8 @@
-import { Counter, Gauge } from 'prom-client';
 import type { RunReport } from '../collectors/run.js';
 import { lastSuccesses } from '../db/collector-runs.js';
 import type { CollectorOutcome } from '../db/schema.js';
 import { cronIntervalMs } from '../scheduler/cron.js';
+import { counter, gauge } from './account-series.js';
 import { accountNames, type MetricsContext } from './source.js';
 
 /** The outcomes of a run that count as errors, each its own `kind`. */
@@ -28,35 +28,30 @@ export function registerCollectorMetrics({
   refreshOn,
 }: MetricsContext): void {
   const labelNames = ['account', 'collector'] as const;
-  const lastSuccess = new Gauge({
+  const lastSuccess = gauge(registry, {
     name: 'podwarden_collector_last_success_timestamp_seconds',
     help: 'When the collector last finished a run successfully for the account, as a Unix time; 0 when it never has.',
     labelNames,
-    registers: [registry],
   });
-  const duration = new Gauge({
+  const duration = gauge(registry, {
     name: 'podwarden_collector_duration_seconds',
     help: 'How long the latest run of the collector for the account took, whatever its outcome; 0 before the first run.',
     labelNames,
-    registers: [registry],
   });
-  const interval = new Gauge({
+  const interval = gauge(registry, {
     name: 'podwarden_collector_interval_seconds',
     help: "The typical spacing of the collector's schedule, for staleness limits such as three intervals.",
     labelNames,
-    registers: [registry],
   });
-  const runs = new Counter({
+  const runs = counter(registry, {
     name: 'podwarden_collector_runs_total',
     help: 'Runs of the collector for the account that finished, whatever their outcome.',
     labelNames,
-    registers: [registry],
   });
-  const errors = new Counter({
+  const errors = counter(registry, {
     name: 'podwarden_collector_errors_total',
     help: 'Runs of the collector for the account that did not succeed, by kind: error (failed), no_data (nothing to read), aborted (shutdown or timeout).',
     labelNames: [...labelNames, 'kind'],
-    registers: [registry],
   });
 
   const now = clock.now();
