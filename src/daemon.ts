@@ -56,7 +56,6 @@ const EVALUATION_SCHEDULE = '30 * * * * *';
  */
 export class Daemon {
   readonly events: EventBus<DaemonEvents>;
-  readonly db: Database;
   /** How the commands quoted in mails and pages run this podwarden. */
   readonly commandLine: CommandLine;
   private readonly apis = new Map<string, ApiClient>();
@@ -67,17 +66,19 @@ export class Daemon {
 
   /** Opens the daemon's database and registers the configured accounts in it. */
   static async open(options: DaemonOptions): Promise<Daemon> {
-    const daemon = new Daemon(options);
+    const daemon = new Daemon(options, await openDaemonDatabase(options.config.database.path, options));
     await daemon.recordAccounts();
     return daemon;
   }
 
-  private constructor(private options: DaemonOptions) {
+  private constructor(
+    private options: DaemonOptions,
+    readonly db: Database,
+  ) {
     const { config, clock, log } = options;
     this.commandLine = options.commandLine ?? BARE_COMMAND_LINE;
     this.events = new EventBus<DaemonEvents>(log);
     this.tick = new TickRunner(log);
-    this.db = openDaemonDatabase(config.database.path, { log });
     for (const account of config.accounts) {
       this.apis.set(
         account.name,

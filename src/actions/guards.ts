@@ -2,8 +2,6 @@ import type { ApiClient } from '../api/index.js';
 import { toIso } from '../clock.js';
 import type { IdleRuleConfig } from '../config/sections/idle.js';
 import type { Delivery } from '../db/channel-outbox.js';
-import { lastSuccessAt } from '../db/collector-runs.js';
-import type { Database } from '../db/open.js';
 import type { PodRecord } from '../db/pods.js';
 import type { GuardResult } from '../db/tables/idle.js';
 import { formatDuration } from '../duration.js';
@@ -24,12 +22,7 @@ export interface PodsFreshness {
   limitMs: number;
 }
 
-/** The Pod collector's data is fresh when it succeeded within two of its intervals. */
-export function podsFreshness(database: Database, account: string, now: number, pollIntervalMs: number): PodsFreshness {
-  return freshnessOf(lastSuccessAt(database, account, 'pods'), now, pollIntervalMs);
-}
-
-/** podsFreshness from a last success already read (the tick's snapshot, the metrics' last refresh). */
+/** The Pod collector's data is fresh when it succeeded within two of its intervals (the last success as read). */
 export function freshnessOf(lastSuccessAt: number | null, now: number, pollIntervalMs: number): PodsFreshness {
   const limitMs = 2 * pollIntervalMs;
   return { fresh: lastSuccessAt !== null && now - lastSuccessAt <= limitMs, lastSuccessAt, limitMs };

@@ -55,7 +55,7 @@ export async function decideStops(ctx: ActionContext, due: readonly DueStop[], s
     else byRule.set(stop.a.rule.name, [stop]);
   }
   const running = sc.pods.filter((pod) => pod.status === 'RUNNING').length;
-  const availability = availabilityLookup(ctx, sc.account);
+  const availability = await availabilityLookup(ctx, sc.account);
   for (const batch of byRule.values()) {
     if (ctx.signal.aborted) return;
     await decideBatch(ctx, sc, batch, running, availability);
@@ -136,9 +136,9 @@ async function decideBatch(
 const SCARCITY_PRODUCT = 'POD';
 
 /** The Pod's GPU availability where it runs (its data center), else the global figure; null when unknown. */
-function availabilityLookup(ctx: ActionContext, account: string): (pod: PodRecord) => string | null {
+async function availabilityLookup(ctx: ActionContext, account: string): Promise<(pod: PodRecord) => string | null> {
   const figures = new Map<string, string | null>();
-  for (const row of latestGpuAvailability(ctx.db, account)) {
+  for (const row of await latestGpuAvailability(ctx.db, account)) {
     if (row.product === SCARCITY_PRODUCT) figures.set(`${row.gpuTypeId}\u0000${row.dataCenterId}`, row.availability);
   }
   return (pod) => {

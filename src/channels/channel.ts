@@ -22,7 +22,7 @@ export type { Outcome } from '../alerts/deliver.js';
 export interface Channel {
   name: AlertChannel;
   /** How this channel renders grouped messages, if it takes them. */
-  renderer?(ctx: NotificationContext): MessageRenderer;
+  renderer?(ctx: NotificationContext): Promise<MessageRenderer>;
   /** Brings the channel's rows in line with the alert state, if it keeps episodes in sync. */
   sync?(ctx: NotificationContext, settings: AlertSettings): Promise<void>;
   /**

@@ -34,8 +34,8 @@ export function emailPayload(to: readonly string[], rendered: RenderedMessage, d
 export const emailChannel: Channel = {
   name: 'email',
   notConfigured: 'no email host configured',
-  renderer: (ctx) =>
-    emailRenderer(messageDomain(ctx.config), emailLinksFor(ctx.db, ctx.config, ctx.clock), ctx.commandLine),
+  renderer: async (ctx) =>
+    emailRenderer(messageDomain(ctx.config), await emailLinksFor(ctx.db, ctx.config, ctx.clock), ctx.commandLine),
   deliverer(ctx) {
     if (!ctx.config.email.host) return undefined;
     const mailer = ctx.mailer ?? smtpMailer(ctx.config.email);

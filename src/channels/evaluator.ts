@@ -26,7 +26,8 @@ export async function runAlertPipeline(ctx: NotificationContext, channels: reado
   }
   const transitions = recordFindings(ctx.db, ctx.findings, ctx.now, settings, ctx.unjudged);
   for (const transition of transitions) ctx.events.emit('alert:state', transition);
-  const renderers = channels.flatMap((channel) => channel.renderer?.(ctx) ?? []) as MessageRenderer[];
+  const renderers: MessageRenderer[] = [];
+  for (const channel of channels) if (channel.renderer) renderers.push(await channel.renderer(ctx));
   const queued = await notify(ctx.db, settings, ctx.now, renderers);
   for (const renderer of renderers) {
     queued.push(...(await queueDigests(ctx.db, ctx.config, settings, ctx.now, renderer, heldDecisions)));

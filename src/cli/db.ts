@@ -25,7 +25,7 @@ export function dbCommand(): Command {
       const database = openDatabase(path, { readonly: true, check: false });
       let problems: string[];
       try {
-        problems = integrityProblems(database.sqlite, 'full');
+        problems = await integrityProblems(database, 'full');
       } finally {
         database.close();
       }
@@ -47,7 +47,7 @@ export function dbCommand(): Command {
       // Not migrated here: the daemon migrates at start; this only rewrites what is there.
       const database = openDatabase(path, { migrate: false });
       try {
-        const result = compactDatabase(database, path);
+        const result = await compactDatabase(database, path);
         process.stdout.write(
           result.compacted
             ? `database ${path}: compacted from ${formatBytes(result.beforeBytes)} to ${formatBytes(result.afterBytes)}\n`

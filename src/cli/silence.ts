@@ -117,7 +117,7 @@ export function silenceCommand(): Command {
         options.config,
         async (database) => {
           const { now } = await daemonNow(database);
-          return { now, rows: listSilences(database, options.all ? undefined : now) };
+          return { now, rows: await listSilences(database, options.all ? undefined : now) };
         },
         { readonly: true },
       );

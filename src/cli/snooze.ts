@@ -42,7 +42,7 @@ export function snoozeCommand(): Command {
         const clock = await daemonNow(database);
         const { now } = clock;
         for (const account of accounts) {
-          snoozePod(database, { account, podId, until: now + durationMs, createdAt: now });
+          await snoozePod(database, { account, podId, until: now + durationMs, createdAt: now });
           const what =
             durationMs === 0
               ? 'snooze ended'

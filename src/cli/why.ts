@@ -38,9 +38,9 @@ export function whyCommand(): Command {
       // Read-only: works on a database podwarden may not write (another user's, a read-only mount).
       const database = openDatabase(config.database.path, { readonly: true });
       try {
-        const receipts = recentReceipts(database, options.limit, { podId, account: options.account }).reverse();
+        const receipts = (await recentReceipts(database, options.limit, { podId, account: options.account })).reverse();
         const clock = await daemonNow(database);
-        const snoozes = podSnoozesAfter(database, podId, clock.now).filter(
+        const snoozes = (await podSnoozesAfter(database, podId, clock.now)).filter(
           (snooze) => options.account === undefined || snooze.account === options.account,
         );
         const seen = (await accountsOfPod(database, podId)).some(

@@ -68,7 +68,7 @@ export const billingCollector: Collector<'billing'> = {
 
 async function planRoutes(ctx: CollectContext): Promise<RoutePlan[]> {
   const { backfillMs, trailingWindowMs, bucketSize } = ctx.config.collectors.billing;
-  const lastOk = lastSuccessAt(ctx.db, ctx.account, 'billing');
+  const lastOk = await lastSuccessAt(ctx.db, ctx.account, 'billing');
   const end = bucketCeil(ctx.now, bucketSize);
   const plans: RoutePlan[] = [];
   for (const kind of billingKinds) {

@@ -52,8 +52,8 @@ const statements = perDatabase((database) => ({
 const keyOf = (row: { gpuTypeId: string; product: string; dataCenterId: string }) =>
   `${row.gpuTypeId}\u0000${row.product}\u0000${row.dataCenterId}`;
 
-/** Records one catalog poll with change-only history (see recordChanges). */
-export function recordGpuAvailability(
+/** Records one catalog poll with change-only history (see recordChanges); storeCatalogPoll's part. */
+function recordGpuAvailability(
   database: Database,
   account: string,
   observations: readonly GpuAvailabilityInput[],
@@ -79,15 +79,19 @@ function sameFigures(previous: GpuAvailabilityRecord, observation: GpuAvailabili
 }
 
 /** The current figures of every GPU type, product and data center of an account. */
-export function latestGpuAvailability(database: Database, account: string): GpuAvailabilityRecord[] {
+export async function latestGpuAvailability(database: Database, account: string): Promise<GpuAvailabilityRecord[]> {
   return statements(database).latest.all(account);
 }
 
+type HistoryKey = { account: string; gpuTypeId: string; product: CatalogProduct; dataCenterId: string };
+
 /** Every change of one GPU type's figures, oldest first. */
-export function gpuAvailabilityHistory(
-  database: Database,
-  key: { account: string; gpuTypeId: string; product: CatalogProduct; dataCenterId: string },
-): GpuAvailabilityRecord[] {
+export async function gpuAvailabilityHistory(database: Database, key: HistoryKey): Promise<GpuAvailabilityRecord[]> {
+  return gpuAvailabilityHistoryNow(database, key);
+}
+
+/** gpuAvailabilityHistory, for a store function reading it inside its own (snapshot) transaction. */
+export function gpuAvailabilityHistoryNow(database: Database, key: HistoryKey): GpuAvailabilityRecord[] {
   return database.db
     .select()
     .from(gpuAvailability)
@@ -139,12 +143,8 @@ const upsertDataCenterRows = latestRows(dataCenters, 'dataCenterId');
 
 /** Latest description of each GPU type, CPU type and data center (no history: they rarely change). */
 export const upsertGpuTypes = latestUpsert(gpuTypes, 'gpuTypeId');
-export const upsertCpuTypes = latestUpsert(cpuTypes, 'cpuTypeId');
 export const upsertDataCenters = latestUpsert(dataCenters, 'dataCenterId');
 
-export type GpuTypeRecord = typeof gpuTypes.$inferSelect;
-export type CpuTypeRecord = typeof cpuTypes.$inferSelect;
-export type DataCenterRecord = typeof dataCenters.$inferSelect;
 export type GpuTypeInput = LatestInput<typeof gpuTypes>;
 export type CpuTypeInput = LatestInput<typeof cpuTypes>;
 export type DataCenterInput = LatestInput<typeof dataCenters>;

@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import { redact } from '../redact.js';
 import type { Database } from './open.js';
 import { type CollectorOutcome, collectorRuns } from './schema.js';
@@ -109,19 +109,28 @@ export const INTERRUPTED_RUN_ERROR =
  * how many. Only for a daemon holding the database's lock (db/daemon-lock.ts): then no run of
  * another process can be in flight, so an open row is one whose daemon died before finishing it.
  */
-export function closeInterruptedRuns(database: Database): number {
-  return database.sqlite
-    .prepare("UPDATE collector_runs SET outcome = 'aborted', error = ? WHERE outcome IS NULL")
-    .run(INTERRUPTED_RUN_ERROR).changes;
+export async function closeInterruptedRuns(database: Database): Promise<number> {
+  return database.db
+    .update(collectorRuns)
+    .set({ outcome: 'aborted', error: INTERRUPTED_RUN_ERROR })
+    .where(isNull(collectorRuns.outcome))
+    .run().changes;
 }
 
 /** When the collector last finished with outcome ok for the account, or null if it never did. */
-export function lastSuccessAt(database: Database, account: string, collector: string): number | null {
+export async function lastSuccessAt(database: Database, account: string, collector: string): Promise<number | null> {
+  return lastSuccessNow(database, account, collector);
+}
+
+/** lastSuccessAt, for a store function reading it inside its own (snapshot) transaction. */
+export function lastSuccessNow(database: Database, account: string, collector: string): number | null {
   return (statements(database).lastSuccess.get(account, collector) as number | null | undefined) ?? null;
 }
 
 /** The last success of every (account, collector) that ever succeeded. */
-export function lastSuccesses(database: Database): Array<{ account: string; collector: string; endedAt: number }> {
+export async function lastSuccesses(
+  database: Database,
+): Promise<Array<{ account: string; collector: string; endedAt: number }>> {
   return database.db
     .select({
       account: collectorRuns.account,
@@ -136,10 +145,10 @@ export function lastSuccesses(database: Database): Array<{ account: string; coll
 }
 
 /** The most recent runs, newest first, optionally of one collector. */
-export function recentRuns(
+export async function recentRuns(
   database: Database,
   options: { account?: string; collector?: string; limit: number },
-): CollectorRunRecord[] {
+): Promise<CollectorRunRecord[]> {
   return database.db
     .select()
     .from(collectorRuns)

@@ -53,7 +53,7 @@ function pages(database: Database): { size: number; count: number; free: number 
  * open; keeps the lock until the connection closes, so a daemon started meanwhile waits or fails
  * at open rather than writing into a file being rewritten. Nothing is deleted: VACUUM only copies.
  */
-export function compactDatabase(database: Database, path: string): CompactResult {
+export async function compactDatabase(database: Database, path: string): Promise<CompactResult> {
   const { sqlite } = database;
   sqlite.pragma('busy_timeout = 0');
   sqlite.pragma('locking_mode = EXCLUSIVE');

@@ -121,7 +121,7 @@ export function lockDatabase(path: string, options: { clock?: Clock } = {}): Dae
 }
 
 /** Throws DatabaseLockedError when a daemon holds the database now; takes nothing. */
-export function assertNotLocked(path: string, options: { clock?: Clock } = {}): void {
+export async function assertNotLocked(path: string, options: { clock?: Clock } = {}): Promise<void> {
   lockDatabase(path, options).release();
 }
 

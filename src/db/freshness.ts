@@ -14,7 +14,7 @@ const upsert = perDatabase((database) =>
   ),
 );
 
-/** Records that these items of `kind` (e.g. 'endpoint-workers') were fetched at `now`. */
+/** Records that these items of `kind` (e.g. 'endpoint-workers') were fetched at `now`; storeEndpointPoll's part. */
 export function markFetched(
   database: Database,
   account: string,
@@ -23,9 +23,7 @@ export function markFetched(
   now: number,
 ): void {
   const statement = upsert(database);
-  database.transaction(() => {
-    for (const itemId of itemIds) statement({ account, kind, itemId, lastFetchedAt: now });
-  });
+  for (const itemId of itemIds) statement({ account, kind, itemId, lastFetchedAt: now });
 }
 
 // Prepared once per database: the rotating collectors ask on every cycle.
@@ -38,7 +36,7 @@ const fetchedAt = perDatabase(({ sqlite }) =>
 );
 
 /** When each item of `kind` was last fetched; items never fetched are absent. */
-export function lastFetched(database: Database, account: string, kind: string): Map<string, number> {
+export async function lastFetched(database: Database, account: string, kind: string): Promise<Map<string, number>> {
   return new Map(fetchedAt(database).all(account, kind));
 }
 
@@ -52,7 +50,7 @@ export async function stalestFirst(
   kind: string,
   candidates: readonly string[],
 ): Promise<string[]> {
-  const fetched = lastFetched(database, account, kind);
+  const fetched = await lastFetched(database, account, kind);
   const age = (itemId: string) => fetched.get(itemId) ?? Number.NEGATIVE_INFINITY;
   return candidates
     .map((itemId, index) => ({ itemId, index }))

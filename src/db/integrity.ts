@@ -7,7 +7,17 @@ import { DatabaseCorruptError } from './errors.js';
  * every index against its table; `podwarden db check`). Returns what is wrong, one line per
  * problem (at most `limit`), or an empty list for "ok".
  */
-export function integrityProblems(sqlite: BetterSqlite3.Database, depth: 'quick' | 'full', limit = 100): string[] {
+export async function integrityProblems(
+  // Structural, not open.ts's Database: open.ts runs the quick check (assertIntact) while opening.
+  database: { sqlite: BetterSqlite3.Database },
+  depth: 'quick' | 'full',
+  limit = 100,
+): Promise<string[]> {
+  return problemsOf(database.sqlite, depth, limit);
+}
+
+/** integrityProblems of a connection being opened (assertIntact). */
+function problemsOf(sqlite: BetterSqlite3.Database, depth: 'quick' | 'full', limit: number): string[] {
   const pragma = depth === 'quick' ? 'quick_check' : 'integrity_check';
   let rows: Array<Record<string, string>>;
   try {
@@ -23,7 +33,7 @@ export function integrityProblems(sqlite: BetterSqlite3.Database, depth: 'quick'
 
 /** Refuses a damaged database with what is wrong and what to do (see DatabaseCorruptError). */
 export function assertIntact(sqlite: BetterSqlite3.Database, path: string): void {
-  const problems = integrityProblems(sqlite, 'quick', 5);
+  const problems = problemsOf(sqlite, 'quick', 5);
   if (problems.length > 0) throw new DatabaseCorruptError(path, problems);
 }
 

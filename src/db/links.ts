@@ -4,19 +4,22 @@ import { linkSecret, usedLinks } from './schema.js';
 
 export type UsedLinkRecord = typeof usedLinks.$inferSelect;
 
+const secretOf = (database: Database) =>
+  database.db.select({ secret: linkSecret.secret }).from(linkSecret).where(eq(linkSecret.id, 1)).get()?.secret;
+
 /** The stored link secret (base64url), if one was made. */
-export function storedLinkSecret(database: Database): string | undefined {
-  return database.db.select({ secret: linkSecret.secret }).from(linkSecret).where(eq(linkSecret.id, 1)).get()?.secret;
+export async function storedLinkSecret(database: Database): Promise<string | undefined> {
+  return secretOf(database);
 }
 
 /**
  * Stores `secret` unless one is stored already, and returns the one that is: two processes
  * starting at once on the same database agree on the first one written.
  */
-export function keepLinkSecret(database: Database, secret: string, createdAt: number): string {
+export async function keepLinkSecret(database: Database, secret: string, createdAt: number): Promise<string> {
   return database.transaction(() => {
     database.db.insert(linkSecret).values({ id: 1, secret, createdAt }).onConflictDoNothing().run();
-    return storedLinkSecret(database) as string;
+    return secretOf(database) as string;
   });
 }
 

@@ -33,7 +33,12 @@ const gpuNames = perDatabase(({ sqlite }) =>
 );
 
 /** Display names of the GPU types in an account's catalog, by gpuTypeId. */
-export function gpuTypeNames(database: Database, account: string): Map<string, string> {
+export async function gpuTypeNames(database: Database, account: string): Promise<Map<string, string>> {
+  return gpuTypeNamesNow(database, account);
+}
+
+/** gpuTypeNames, for a store function reading it inside its own (snapshot) transaction. */
+export function gpuTypeNamesNow(database: Database, account: string): Map<string, string> {
   return new Map(
     gpuNames(database)
       .all(account)

@@ -11,7 +11,7 @@ const MEMORY = ':memory:';
  * first (DatabaseLockedError when another daemon has it), then opens and migrates it, then closes
  * the collector runs a daemon killed mid-run left open. Closing the database releases the lock.
  */
-export function openDaemonDatabase(path: string, options: { log: Logger }): Database {
+export async function openDaemonDatabase(path: string, options: { log: Logger }): Promise<Database> {
   const { log } = options;
   const lock = path === MEMORY ? undefined : lockDatabase(path);
   let database: Database;
@@ -22,7 +22,7 @@ export function openDaemonDatabase(path: string, options: { log: Logger }): Data
     throw error;
   }
   try {
-    const interrupted = closeInterruptedRuns(database);
+    const interrupted = await closeInterruptedRuns(database);
     if (interrupted > 0) {
       log.warn(
         { runs: interrupted, database: path },

@@ -40,11 +40,11 @@ const insertReceipt = perDatabase((database) => {
 });
 
 /** The latest receipts, newest first; optionally of one Pod and/or account. */
-export function recentReceipts(
+export async function recentReceipts(
   database: Database,
   limit: number,
   filter: { account?: string; podId?: string } = {},
-): ReceiptRecord[] {
+): Promise<ReceiptRecord[]> {
   return database.db
     .select()
     .from(actionReceipts)

@@ -15,7 +15,12 @@ export function insertSilenceNow(database: Database, silence: typeof silences.$i
 }
 
 /** Every silence, oldest first; `endingAfter` keeps those ending after that time. */
-export function listSilences(database: Database, endingAfter?: number): SilenceRecord[] {
+export async function listSilences(database: Database, endingAfter?: number): Promise<SilenceRecord[]> {
+  return listSilencesNow(database, endingAfter);
+}
+
+/** listSilences, for a store function reading it inside its own transaction (the email pipeline's planning). */
+export function listSilencesNow(database: Database, endingAfter?: number): SilenceRecord[] {
   const read = reads(database);
   return endingAfter === undefined ? read.all.all() : read.endingAfter.all({ endingAfter });
 }

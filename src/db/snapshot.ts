@@ -1,5 +1,5 @@
 import type { CapacityWatch } from '../config/sections/capacity.js';
-import { lastSuccessAt } from './collector-runs.js';
+import { lastSuccessNow } from './collector-runs.js';
 import { activeSnoozes, type IdleEpisodeRecord, openEpisodes } from './idle-state.js';
 import type { Database } from './open.js';
 import { livePods, type PodRecord } from './pods.js';
@@ -102,7 +102,7 @@ function read(database: Database, account: string, window: SnapshotWindow): Acco
     busy,
     samplesFrom,
     activity: window.activityFrom === null ? new Map() : unknownPodsSince(database, account, window.activityFrom),
-    podsPolledAt: lastSuccessAt(database, account, 'pods'),
+    podsPolledAt: lastSuccessNow(database, account, 'pods'),
     openEpisodes: episodes,
     snoozes: activeSnoozes(database, account, now),
     waste: window.waste && readWasteSnapshot(database, account, pods, window.waste, now),

@@ -81,10 +81,10 @@ function latestStockRows(database: Database, account: string): GpuStockRecord[] 
 }
 
 /** Every change of one GPU type's stock in one cloud, oldest first. */
-export function gpuStockHistory(
+export async function gpuStockHistory(
   database: Database,
   key: { account: string; gpuTypeId: string; cloud: StockCloud },
-): GpuStockRecord[] {
+): Promise<GpuStockRecord[]> {
   return database.db
     .select()
     .from(gpuStock)

@@ -45,7 +45,7 @@ export async function runDemo(options: DemoOptions): Promise<{ mails: number }> 
   const dir = resolve(options.dir);
   const mailDir = join(dir, 'mail');
   // Before its files go: a demo still running there keeps them, and this one is refused.
-  assertNotLocked(join(dir, 'podwarden.db'));
+  await assertNotLocked(join(dir, 'podwarden.db'));
   clearPreviousRun(dir, mailDir);
   // The address is known before anything starts, so it is the first line and the emails' links work.
   const listen = await withRealPort(options.listen);

@@ -18,7 +18,7 @@ export async function snoozeFromConsole(
   input: { account: string; podId: string; until: number; by: string },
   now: number,
 ): Promise<void> {
-  snoozePod(database, {
+  await snoozePod(database, {
     account: input.account,
     podId: input.podId,
     until: input.until,
@@ -34,7 +34,7 @@ export async function silenceFromConsole(
   input: { alertKey: string; until: number; by: string },
   now: number,
 ): Promise<SilenceRecord | undefined> {
-  const alert = openAlertOf(database, input.alertKey);
+  const alert = await openAlertOf(database, input.alertKey);
   if (!alert) return undefined;
   const silence = newSilence({
     id: randomUUID(),

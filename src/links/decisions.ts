@@ -10,24 +10,27 @@ import { listSilences } from '../db/silences.js';
 export type { HeldDecision };
 
 /** Every snooze and active silence at `now`, ending soonest first; `account` keeps those that concern it. */
-export function heldDecisions(database: Database, now: number, account?: string): HeldDecision[] {
-  const names = new Map<string, string>();
-  const nameOf = (podAccount: string, podId: string) => {
-    if (!names.has(podAccount))
-      for (const pod of livePods(database, podAccount)) names.set(`${podAccount}/${pod.podId}`, pod.name);
-    return names.get(`${podAccount}/${podId}`) || null;
-  };
-  const snoozes: HeldDecision[] = snoozesAfter(database, now).map((snooze) => ({
-    kind: 'snooze',
-    account: snooze.account,
-    subject: snooze.podId,
-    name: nameOf(snooze.account, snooze.podId),
-    until: snooze.until,
-    createdAt: snooze.createdAt,
-    source: snooze.source,
-    createdBy: snooze.createdBy,
-  }));
-  const silences: HeldDecision[] = listSilences(database, now)
+export async function heldDecisions(database: Database, now: number, account?: string): Promise<HeldDecision[]> {
+  const podNames = new Map<string, ReadonlyMap<string, string>>();
+  const snoozes: HeldDecision[] = [];
+  for (const snooze of await snoozesAfter(database, now)) {
+    let names = podNames.get(snooze.account);
+    if (!names) {
+      names = new Map((await livePods(database, snooze.account)).map((pod) => [pod.podId, pod.name]));
+      podNames.set(snooze.account, names);
+    }
+    snoozes.push({
+      kind: 'snooze',
+      account: snooze.account,
+      subject: snooze.podId,
+      name: names.get(snooze.podId) || null,
+      until: snooze.until,
+      createdAt: snooze.createdAt,
+      source: snooze.source,
+      createdBy: snooze.createdBy,
+    });
+  }
+  const silences: HeldDecision[] = (await listSilences(database, now))
     .filter((silence) => silenceState(silence, now) === 'active')
     .map((silence) => ({
       kind: 'silence',

@@ -43,15 +43,18 @@ export type EmailLinks = (notification: Notification) => Action[];
  * recipient configures; UTC without a digest. One message goes to all its recipients at once, so
  * a link records them all (the outbox sends each message once, under one Message-ID).
  */
-export function emailLinksFor(database: Database, config: Config, clock: Clock): EmailLinks | undefined {
+export async function emailLinksFor(database: Database, config: Config, clock: Clock): Promise<EmailLinks | undefined> {
   const { publicUrl } = config.http;
   if (publicUrl === undefined) return undefined;
+  // Read before the tick's mails are rendered, after its idle ladder opened and closed episodes.
+  const episodes = new Map<string, ReadonlyMap<string, { startedAt: number }>>();
+  for (const { name } of config.accounts) episodes.set(name, await openEpisodes(database, name));
   return emailLinks({
     publicUrl: publicUrl.replace(/\/+$/, ''),
-    secret: loadLinkSecret(database, config, clock),
+    secret: await loadLinkSecret(database, config, clock),
     expiryMs: config.http.linkExpiryMs,
     timeZone: config.alerts.digest?.timeZone ?? 'UTC',
-    episodeOf: (account, podId) => openEpisodes(database, account).get(podId)?.startedAt ?? null,
+    episodeOf: (account, podId) => episodes.get(account)?.get(podId)?.startedAt ?? null,
   });
 }
 

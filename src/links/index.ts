@@ -1,15 +1,9 @@
 /** Signed action links in emails: the API the web layer serves them with. */
 
 export { describeRefusal, type LinkRefusal } from '../messages/links.js';
-export {
-  endOf,
-  type LinkActionKind,
-  type LinkClaims,
-  type LinkPreview,
-  type LinkTarget,
-} from './claims.js';
+export type { LinkClaims, LinkTarget } from './claims.js';
 export { silenceFromConsole, snoozeFromConsole } from './console.js';
 export { csrfFor, csrfMatches } from './csrf.js';
-export { checkLink, type LinkCheck, type LinkRedemption, redeemLink } from './redeem.js';
+export { checkLink, redeemLink } from './redeem.js';
 export { loadLinkSecret } from './secret.js';
 export { signLink } from './token.js';

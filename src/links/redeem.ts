@@ -169,14 +169,14 @@ function subjectName(claims: LinkClaims): string {
 
 async function lookUp(database: Database, claims: LinkClaims): Promise<Subject> {
   if (claims.action === 'silence') {
-    const alert = openAlertOf(database, claims.subject);
+    const alert = await openAlertOf(database, claims.subject);
     return alert ? { kind: 'alert', alert } : { kind: 'gone', detail: `the alert ${claims.subject} is resolved` };
   }
-  const pod = livePods(database, claims.account).find((candidate) => candidate.podId === claims.subject);
+  const pod = (await livePods(database, claims.account)).find((candidate) => candidate.podId === claims.subject);
   if (!pod) return { kind: 'gone', detail: `Pod ${claims.subject} no longer exists` };
   const name = pod.name || pod.podId;
   if (pod.status !== 'RUNNING') return { kind: 'gone', detail: `${name} is not running (${pod.status})` };
-  const episode = openEpisodes(database, claims.account).get(claims.subject);
+  const episode = (await openEpisodes(database, claims.account)).get(claims.subject);
   if (claims.episode !== null && episode?.startedAt !== claims.episode) {
     const ended = await episodeAt(database, {
       account: claims.account,
@@ -185,7 +185,7 @@ async function lookUp(database: Database, claims: LinkClaims): Promise<Subject> 
     });
     return { kind: 'gone', detail: idleSpellOver(name, ended?.endReason ?? null) };
   }
-  const [last] = recentReceipts(database, 1, { account: claims.account, podId: claims.subject });
+  const [last] = await recentReceipts(database, 1, { account: claims.account, podId: claims.subject });
   const plannedStopAt =
     episode && last?.decision === 'warned' && last.episodeStartedAt === episode.startedAt ? last.plannedStopAt : null;
   return { kind: 'pod', pod, plannedStopAt };

@@ -1,4 +1,4 @@
-import { Gauge, type GaugeConfiguration, type Registry } from 'prom-client';
+import { Counter, type CounterConfiguration, Gauge, type GaugeConfiguration, type Registry } from 'prom-client';
 
 type Labels = Record<string, string | number>;
 
@@ -32,10 +32,23 @@ export class SeriesByAccount {
   }
 }
 
-/** A gauge registered in `registry`, its series kept per account. */
+/** A gauge of our registry (never prom-client's global one). */
+export function gauge<T extends string>(registry: Registry, configuration: Omit<GaugeConfiguration<T>, 'registers'>) {
+  return new Gauge<T>({ ...configuration, registers: [registry] });
+}
+
+/** A counter of our registry (never prom-client's global one). */
+export function counter<T extends string>(
+  registry: Registry,
+  configuration: Omit<CounterConfiguration<T>, 'registers'>,
+) {
+  return new Counter<T>({ ...configuration, registers: [registry] });
+}
+
+/** A gauge of our registry, its series kept per account. */
 export function accountGauge(
   registry: Registry,
   configuration: Omit<GaugeConfiguration<string>, 'registers'>,
 ): SeriesByAccount {
-  return new SeriesByAccount(new Gauge({ ...configuration, registers: [registry] }));
+  return new SeriesByAccount(gauge(registry, configuration));
 }

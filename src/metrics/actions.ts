@@ -1,8 +1,9 @@
-import { Counter, Gauge } from 'prom-client';
+import { Gauge } from 'prom-client';
 import { freshnessOf } from '../actions/guards.js';
 import { lastSuccessAt } from '../db/collector-runs.js';
 import type { ReceiptDecision } from '../db/schema.js';
 import { cronIntervalMs } from '../scheduler/cron.js';
+import { counter, gauge } from './account-series.js';
 import { accountNames, type MetricsContext, refreshedAccounts } from './source.js';
 
 /** The receipt decisions that end a stop attempt: sent, recorded only, refused by a guard, failed. */
@@ -19,22 +20,20 @@ const isStopResult = (decision: string): decision is (typeof STOP_RESULTS)[numbe
  * fresh-data guard compares it.
  */
 export function registerActionMetrics({ registry, source, config, clock, onClose, refreshOn }: MetricsContext): void {
-  const stops = new Counter({
+  const stops = counter(registry, {
     name: 'podwarden_stops_total',
     help: 'Stop decisions of the idle ladder by result: stopped, dry_run (recorded, not sent), blocked (by a guard) and failed.',
     labelNames: ['account', 'result'],
-    registers: [registry],
   });
   for (const account of accountNames(config)) for (const result of STOP_RESULTS) stops.inc({ account, result }, 0);
 
   // As the database had it at the last evaluation tick or Pod collection, whichever process ran it.
   const podsSucceededAt = new Map<string, number | null>();
   const intervalMs = cronIntervalMs(config.collectors.pods.schedule, clock.now());
-  const frozen: Gauge<'account'> = new Gauge({
+  const frozen: Gauge<'account'> = gauge(registry, {
     name: 'podwarden_actions_frozen',
     help: "1 while every stop of the account's idle Pods is frozen because its Pod data is stale (the fresh-data guard), else 0; absent without idle rules.",
     labelNames: ['account'],
-    registers: [registry],
     collect() {
       if (config.idle.rules.length === 0) return;
       const now = clock.now();
@@ -44,9 +43,9 @@ export function registerActionMetrics({ registry, source, config, clock, onClose
     },
   });
   if (config.idle.rules.length > 0) {
-    refreshOn(['tick', 'pods'], (at) => {
+    refreshOn(['tick', 'pods'], async (at) => {
       for (const account of refreshedAccounts(config, at)) {
-        podsSucceededAt.set(account, lastSuccessAt(source.db, account, 'pods'));
+        podsSucceededAt.set(account, await lastSuccessAt(source.db, account, 'pods'));
       }
     });
   }

@@ -1,5 +1,6 @@
-import { Counter, Gauge } from 'prom-client';
+import { Gauge } from 'prom-client';
 import { queuedDeliveries } from '../db/alertmanager-outbox.js';
+import { counter, gauge } from './account-series.js';
 import { accountNames, type MetricsContext } from './source.js';
 
 /**
@@ -12,23 +13,20 @@ export function registerAlertmanagerMetrics({ registry, source, config, onClose,
   const urls = config.alerts.alertmanager?.urls ?? [];
   if (urls.length === 0) return;
   const accounts = [...accountNames(config), 'all'];
-  const sent = new Counter({
+  const sent = counter(registry, {
     name: 'podwarden_alertmanager_alerts_sent_total',
     help: 'Alerts an Alertmanager took (HTTP 200 to POST /api/v2/alerts), resends included, by Alertmanager URL and account.',
     labelNames: ['alertmanager', 'account'],
-    registers: [registry],
   });
-  const failed = new Counter({
+  const failed = counter(registry, {
     name: 'podwarden_alertmanager_alerts_failed_total',
     help: 'Alerts whose POST to an Alertmanager failed (they stay queued and are retried), by Alertmanager URL and account.',
     labelNames: ['alertmanager', 'account'],
-    registers: [registry],
   });
-  const queued: Gauge<'alertmanager' | 'account'> = new Gauge({
+  const queued: Gauge<'alertmanager' | 'account'> = gauge(registry, {
     name: 'podwarden_alertmanager_alerts_queued',
     help: 'Alerts waiting to reach an Alertmanager: never taken yet, a resolved notice not yet taken, or failing; by Alertmanager URL and account.',
     labelNames: ['alertmanager', 'account'],
-    registers: [registry],
   });
   // What waits changes where deliveries are tried (each emits sent or failed) and on the
   // evaluation tick, which queues the alerts it decided.

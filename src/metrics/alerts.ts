@@ -3,6 +3,7 @@ import { ALERT_RULES } from '../config/sections/alerts.js';
 import { firingAlertsButDetails } from '../db/alerts.js';
 import { outboxCountsByAccount } from '../db/notifications.js';
 import type { Finding } from '../rules/finding.js';
+import { counter, gauge } from './account-series.js';
 import { type MetricsContext, metricAccounts } from './source.js';
 
 const SEVERITIES = ['info', 'warning', 'critical'] as const satisfies ReadonlyArray<Finding['severity']>;
@@ -16,30 +17,26 @@ const SEVERITIES = ['info', 'warning', 'critical'] as const satisfies ReadonlyAr
  */
 export function registerAlertMetrics({ registry, source, config, refreshOn }: MetricsContext): void {
   const accounts = metricAccounts(config);
-  const firing: Gauge<'account' | 'rule' | 'severity'> = new Gauge({
+  const firing: Gauge<'account' | 'rule' | 'severity'> = gauge(registry, {
     name: 'podwarden_alerts_firing',
     help: "Alerts of podwarden's rules firing now, by account (all for a budget over every account), rule and severity.",
     labelNames: ['account', 'rule', 'severity'],
-    registers: [registry],
   });
 
-  const emails: Counter<'account' | 'outcome'> = new Counter({
+  const emails: Counter<'account' | 'outcome'> = counter(registry, {
     name: 'podwarden_emails_total',
     help: 'Alert emails by account (all when a message spans accounts) and outcome: sent (the SMTP server accepted it) or abandoned (not sent before the give-up time, or no recipients).',
     labelNames: ['account', 'outcome'],
-    registers: [registry],
   });
-  const queued: Gauge<'account'> = new Gauge({
+  const queued: Gauge<'account'> = gauge(registry, {
     name: 'podwarden_emails_queued',
     help: 'Alert emails in the outbox waiting for their first attempt or a retry, by account (all when a message spans accounts).',
     labelNames: ['account'],
-    registers: [registry],
   });
-  const oldest: Gauge<'account'> = new Gauge({
+  const oldest: Gauge<'account'> = gauge(registry, {
     name: 'podwarden_emails_oldest_queued_timestamp_seconds',
     help: 'When the oldest email still waiting in the outbox was written, as a Unix time, by account; 0 when none waits.',
     labelNames: ['account'],
-    registers: [registry],
   });
   refreshOn(['tick'], () => {
     const outbox = outboxCountsByAccount(source.db);

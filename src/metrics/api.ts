@@ -1,4 +1,5 @@
-import { Counter, Gauge, Histogram } from 'prom-client';
+import { Gauge, Histogram } from 'prom-client';
+import { counter, gauge } from './account-series.js';
 import type { MetricsContext } from './source.js';
 
 /** Seconds; RunPod answers most reads in well under a second, billing backfills take longer. */
@@ -9,11 +10,10 @@ const DURATION_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
  * the daemon's `api:request` events, and each account's rate-limit windows read from memory.
  */
 export function registerApiMetrics({ registry, source, onClose }: MetricsContext): void {
-  const requests = new Counter({
+  const requests = counter(registry, {
     name: 'podwarden_api_requests_total',
     help: 'HTTP exchanges with the RunPod API by account, templated route, method and status ("error" when no response came); a series appears with its first request.',
     labelNames: ['account', 'route', 'method', 'status'],
-    registers: [registry],
   });
   const duration = new Histogram({
     name: 'podwarden_api_request_duration_seconds',
@@ -24,17 +24,16 @@ export function registerApiMetrics({ registry, source, onClose }: MetricsContext
   });
 
   const windowGauge = (name: string, help: string, field: 'remaining' | 'quota') => {
-    const gauge: Gauge<'account' | 'window'> = new Gauge({
+    const series: Gauge<'account' | 'window'> = gauge(registry, {
       name,
       help,
       labelNames: ['account', 'window'],
-      registers: [registry],
       collect() {
-        gauge.reset();
+        series.reset();
         for (const { account, windows } of source.rateLimits()) {
           for (const window of windows) {
             const value = window[field];
-            if (value !== null) gauge.set({ account, window: window.window }, value);
+            if (value !== null) series.set({ account, window: window.window }, value);
           }
         }
       },

@@ -63,11 +63,11 @@ export function registerCapacityMetrics(context: MetricsContext): void {
     labelNames: ['account', 'gpu_type_id', 'product'],
   });
 
-  context.refreshOn(collectorsFeeding(gpuAvailability, gpuTypes), (at) => {
+  context.refreshOn(collectorsFeeding(gpuAvailability, gpuTypes), async (at) => {
     const { db } = context.source;
     for (const account of refreshedAccounts(context.config, at)) {
-      const rows = latestPollOf(latestGpuAvailability(db, account));
-      const names = gpuTypeNames(db, account);
+      const rows = latestPollOf(await latestGpuAvailability(db, account));
+      const names = await gpuTypeNames(db, account);
       for (const series of [availability, price, watched]) series.clear(account);
       for (const row of rows) {
         const level = availabilityLevel(row.availability);

@@ -14,18 +14,20 @@ export interface CollectorHealth {
 }
 
 /** The health of every enabled collector for every account, from the collector_runs table. */
-export function collectorHealth(source: MetricsSource, config: Config, now: number): CollectorHealth[] {
-  return config.accounts.flatMap(({ name: account }) =>
-    source.enabledCollectors().map((collector) => {
+export async function collectorHealth(source: MetricsSource, config: Config, now: number): Promise<CollectorHealth[]> {
+  const health: CollectorHealth[] = [];
+  for (const { name: account } of config.accounts) {
+    for (const collector of source.enabledCollectors()) {
       const { schedule } = config.collectors[collector];
-      return {
+      health.push({
         account,
         collector,
         schedule,
         intervalMs: cronIntervalMs(schedule, now),
-        lastSuccessAt: lastSuccessAt(source.db, account, collector),
-        lastRun: recentRuns(source.db, { account, collector, limit: 1 })[0],
-      };
-    }),
-  );
+        lastSuccessAt: await lastSuccessAt(source.db, account, collector),
+        lastRun: (await recentRuns(source.db, { account, collector, limit: 1 }))[0],
+      });
+    }
+  }
+  return health;
 }

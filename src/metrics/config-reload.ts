@@ -1,4 +1,4 @@
-import { Gauge } from 'prom-client';
+import { gauge } from './account-series.js';
 import type { MetricsContext } from './source.js';
 
 /**
@@ -8,18 +8,16 @@ import type { MetricsContext } from './source.js';
  */
 export function registerConfigReloadMetrics({ registry, reloads }: MetricsContext): void {
   if (reloads === undefined) return;
-  new Gauge({
+  gauge(registry, {
     name: 'podwarden_config_last_reload_successful',
     help: 'Whether the last configuration reload succeeded (1) or was refused, the running configuration kept (0); 1 from start.',
-    registers: [registry],
     collect() {
       this.set(reloads().successful ? 1 : 0);
     },
   });
-  new Gauge({
+  gauge(registry, {
     name: 'podwarden_config_last_reload_success_timestamp_seconds',
     help: 'When the configuration was last loaded successfully, at start or by a reload, as a Unix time.',
-    registers: [registry],
     collect() {
       this.set(reloads().lastSuccessAt / 1000);
     },

@@ -1,4 +1,4 @@
-import { Gauge } from 'prom-client';
+import { gauge } from './account-series.js';
 import type { MetricsContext } from './source.js';
 
 /**
@@ -7,10 +7,9 @@ import type { MetricsContext } from './source.js';
  * one to tell, through this gauge and the PodwardenDatabaseNotWritable rule.
  */
 export function registerDatabaseMetrics({ registry, source }: MetricsContext): void {
-  new Gauge({
+  gauge(registry, {
     name: 'podwarden_database_writable',
     help: "1 while the database's last write succeeded; 0 after a failed write (disk full, read-only), until one succeeds.",
-    registers: [registry],
     collect() {
       // The scrape reads no database, but a closed one fails it as a whole: Prometheus then
       // sees the target down rather than values that can no longer change.

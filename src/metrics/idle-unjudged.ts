@@ -1,4 +1,4 @@
-import { Gauge } from 'prom-client';
+import { gauge } from './account-series.js';
 import { accountNames, type MetricsContext } from './source.js';
 
 /**
@@ -10,11 +10,10 @@ import { accountNames, type MetricsContext } from './source.js';
  */
 export function registerIdleUnjudgedMetrics({ registry, source, config, onClose }: MetricsContext): void {
   if (config.idle.rules.length === 0) return;
-  const unjudged = new Gauge({
+  const unjudged = gauge(registry, {
     name: 'podwarden_idle_unjudged',
     help: 'Whether the idle rule could not judge some Pod of the account at the latest evaluation (stale Pod data, missing telemetry, or evidence restarted by a telemetry gap not yet covering the window): 1, else 0; absent without idle rules.',
     labelNames: ['account'],
-    registers: [registry],
   });
   const accounts = accountNames(config);
   for (const account of accounts) unjudged.set({ account }, 0);

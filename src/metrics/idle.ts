@@ -2,6 +2,7 @@ import { Gauge } from 'prom-client';
 import { type IdleCandidate, idleCandidates } from '../actions/idle-status.js';
 import { collectorsFeeding } from '../collectors/index.js';
 import { podSamples, pods } from '../db/schema.js';
+import { gauge } from './account-series.js';
 import type { MetricsContext } from './source.js';
 
 /**
@@ -21,9 +22,9 @@ export function registerIdleMetrics(context: MetricsContext): void {
     labelNames: string[],
     fill: (gauge: Gauge<string>, candidate: IdleCandidate, now: number) => void,
   ) => {
-    const gauge = new Gauge({ name, help, labelNames, registers: [registry] });
-    gauges.push(gauge);
-    fills.push((candidate, now) => fill(gauge, candidate, now));
+    const created = gauge(registry, { name, help, labelNames });
+    gauges.push(created);
+    fills.push((candidate, now) => fill(created, candidate, now));
   };
   const pod = (c: IdleCandidate) => ({ account: c.account, pod_id: c.podId });
 
@@ -55,8 +56,8 @@ export function registerIdleMetrics(context: MetricsContext): void {
   );
 
   if (config.idle.rules.length === 0) return;
-  context.refreshOn(['tick', ...collectorsFeeding(pods, podSamples)], ({ now }) => {
-    const candidates = idleCandidates(source.db, config, now);
+  context.refreshOn(['tick', ...collectorsFeeding(pods, podSamples)], async ({ now }) => {
+    const candidates = await idleCandidates(source.db, config, now);
     for (const gauge of gauges) gauge.reset();
     for (const candidate of candidates) for (const fill of fills) fill(candidate, now);
   });

@@ -1,5 +1,7 @@
-import { podsFreshness } from '../actions/guards.js';
+import { freshnessOf } from '../actions/guards.js';
 import type { Config } from '../config/schema.js';
+import { lastSuccessAt } from '../db/collector-runs.js';
+import { pingDatabase } from '../db/ping.js';
 import { formatDuration } from '../duration.js';
 import { cronIntervalMs } from '../scheduler/cron.js';
 import type { MetricsSource } from './source.js';
@@ -15,17 +17,18 @@ export interface Readiness {
  * Pods were collected successfully within two of its intervals: the fresh-data rule the stop
  * guards apply, and what the rest of podwarden (idle rules, dashboards) stands on.
  */
-export function checkReadiness(source: MetricsSource, config: Config, now: number): Readiness {
+export async function checkReadiness(source: MetricsSource, config: Config, now: number): Promise<Readiness> {
   const reasons: string[] = [];
-  const databaseProblem = probeDatabase(source);
+  const databaseProblem = await probeDatabase(source);
   if (databaseProblem) return { ready: false, reasons: [databaseProblem] };
   if (source.enabledCollectors().includes('pods')) {
     const intervalMs = cronIntervalMs(config.collectors.pods.schedule, now);
     for (const { name: account } of config.accounts) {
-      const { fresh, lastSuccessAt, limitMs } = podsFreshness(source.db, account, now, intervalMs);
-      if (lastSuccessAt === null) reasons.push(`account ${account}: Pods not collected successfully yet`);
+      const last = await lastSuccessAt(source.db, account, 'pods');
+      const { fresh, limitMs } = freshnessOf(last, now, intervalMs);
+      if (last === null) reasons.push(`account ${account}: Pods not collected successfully yet`);
       else if (!fresh) {
-        const age = formatDuration(Math.round((now - lastSuccessAt) / 1000) * 1000);
+        const age = formatDuration(Math.round((now - last) / 1000) * 1000);
         reasons.push(`account ${account}: Pods last collected ${age} ago (limit ${formatDuration(limitMs)})`);
       }
     }
@@ -33,12 +36,12 @@ export function checkReadiness(source: MetricsSource, config: Config, now: numbe
   return { ready: reasons.length === 0, reasons };
 }
 
-function probeDatabase(source: MetricsSource): string | undefined {
+async function probeDatabase(source: MetricsSource): Promise<string | undefined> {
   if (!source.db.sqlite.open) return 'database: closed';
   const writeProblem = source.databaseWriteProblem();
   if (writeProblem) return `database: cannot be written (${writeProblem})`;
   try {
-    source.db.sqlite.prepare('SELECT 1').get();
+    await pingDatabase(source.db);
     return undefined;
   } catch (error) {
     return `database: ${(error as Error).message}`;

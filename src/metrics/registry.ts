@@ -1,9 +1,10 @@
-import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
+import { collectDefaultMetrics, Registry } from 'prom-client';
 import type { Clock } from '../clock.js';
 import type { CollectorName } from '../collectors/collector.js';
 import type { ConfigReloadStatus } from '../config/reload-status.js';
 import type { Config } from '../config/schema.js';
 import { version } from '../package-root.js';
+import { gauge } from './account-series.js';
 import { registerActionMetrics } from './actions.js';
 import { registerAlertmanagerMetrics } from './alertmanager.js';
 import { registerAlertMetrics } from './alerts.js';
@@ -65,11 +66,10 @@ export function createMetrics(options: {
   const ready = () => refreshing.then(() => started);
   const registry = new RefreshedRegistry(ready);
   collectDefaultMetrics({ register: registry });
-  new Gauge({
+  gauge(registry, {
     name: 'podwarden_build_info',
     help: 'Always 1: the podwarden version and the Node.js version it runs on.',
     labelNames: ['version', 'node_version'],
-    registers: [registry],
   }).set({ version, node_version: process.versions.node }, 1);
   const disposers: Array<() => void> = [];
   const refreshers: Array<{ triggers: readonly RefreshTrigger[]; refresh: (at: Refresh) => void | Promise<void> }> = [];

@@ -3,6 +3,7 @@ import type { CollectorName } from '../collectors/collector.js';
 import { collectorsFeeding } from '../collectors/index.js';
 import { bucketFloor } from '../db/buckets.js';
 import { lastSuccessAt } from '../db/collector-runs.js';
+import type { Database } from '../db/open.js';
 import { livePods } from '../db/pods.js';
 import {
   type BillingKind,
@@ -65,7 +66,7 @@ export function registerSpendMetrics(context: MetricsContext): void {
     const { bucketSize, enabled } = config.collectors.billing;
     for (const account of refreshedAccounts(config, at)) {
       const figures: Array<[Record<string, string>, number]> = [];
-      if (enabled && lastSuccessAt(source.db, account, 'billing') !== null) {
+      if (enabled && (await lastSuccessAt(source.db, account, 'billing')) !== null) {
         for (const period of periodsSummableFrom(bucketSize)) {
           const { from, to } = periodBounds(period, at.now);
           for (const kind of billingKinds) {
@@ -102,7 +103,7 @@ export function registerSpendMetrics(context: MetricsContext): void {
         // A run changes the rates of the kinds resting on its collector only.
         if (at.trigger !== 'start' && !collectors.includes(at.trigger as CollectorName)) continue;
         const key = `${account}\u0000${kind}`;
-        if (collectors.some((collector) => lastSuccessAt(source.db, account, collector) === null)) {
+        if (!(await allSucceeded(source.db, account, collectors))) {
           burn.clear(key);
           continue;
         }
@@ -111,11 +112,21 @@ export function registerSpendMetrics(context: MetricsContext): void {
           ? await spendSince(source.db, { account, kind, bucketSize, windowStart, now: at.now })
           : new Map();
         let perHour = 0;
-        live ??= await readLiveResources(source.db, account, livePods(source.db, account));
+        live ??= await readLiveResources(source.db, account, await livePods(source.db, account));
         for (const rate of currentRates(live, kind, billed, windowStart).values()) perHour += rate.perHour;
         burn.clear(key);
         burn.set(key, { account, kind }, perHour);
       }
     }
   });
+}
+
+/** Whether each of the collectors succeeded for the account at least once. */
+async function allSucceeded(
+  database: Database,
+  account: string,
+  collectors: readonly CollectorName[],
+): Promise<boolean> {
+  for (const collector of collectors) if ((await lastSuccessAt(database, account, collector)) === null) return false;
+  return true;
 }

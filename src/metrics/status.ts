@@ -16,8 +16,8 @@ const RECENT_RECEIPTS = 20;
 const isoOrNull = (ms: number | null | undefined) => (ms === null || ms === undefined ? null : toIso(ms));
 
 /** Collectors' health with its times as ISO text. */
-function collectors(source: MetricsSource, config: Config, now: number) {
-  return collectorHealth(source, config, now).map(({ lastRun: last, ...health }) => ({
+async function collectors(source: MetricsSource, config: Config, now: number) {
+  return (await collectorHealth(source, config, now)).map(({ lastRun: last, ...health }) => ({
     account: health.account,
     collector: health.collector,
     schedule: health.schedule,
@@ -55,8 +55,8 @@ async function budgets(source: MetricsSource, config: Config, now: number) {
   }));
 }
 
-function idle(source: MetricsSource, config: Config, now: number) {
-  return idleCandidates(source.db, config, now).map((candidate) => ({
+async function idle(source: MetricsSource, config: Config, now: number) {
+  return (await idleCandidates(source.db, config, now)).map((candidate) => ({
     account: candidate.account,
     podId: candidate.podId,
     podName: candidate.podName,
@@ -73,8 +73,8 @@ function idle(source: MetricsSource, config: Config, now: number) {
 }
 
 /** The latest decisions of the idle ladder, without the sample-by-sample evidence. */
-function receipts(source: MetricsSource) {
-  return recentReceipts(source.db, RECENT_RECEIPTS).map(
+async function receipts(source: MetricsSource) {
+  return (await recentReceipts(source.db, RECENT_RECEIPTS)).map(
     ({ evidence: _evidence, idempotencyKey: _key, ...receipt }) => ({
       ...receipt,
       decidedAt: toIso(receipt.decidedAt),
@@ -84,8 +84,8 @@ function receipts(source: MetricsSource) {
   );
 }
 
-function alerts(source: MetricsSource) {
-  return firingAlerts(source.db).map((alert) => ({
+async function alerts(source: MetricsSource) {
+  return (await firingAlerts(source.db)).map((alert) => ({
     key: alert.key,
     rule: alert.rule,
     account: alert.account,
@@ -102,19 +102,19 @@ function alerts(source: MetricsSource) {
  * database and memory only, like the metrics.
  */
 export async function buildStatus(source: MetricsSource, config: Config, now: number) {
-  const readiness = checkReadiness(source, config, now);
+  const readiness = await checkReadiness(source, config, now);
   return {
     now: toIso(now),
     version,
     ready: readiness.ready,
     reasons: readiness.reasons,
-    collectors: collectors(source, config, now),
+    collectors: await collectors(source, config, now),
     budgets: await budgets(source, config, now),
-    idle: idle(source, config, now),
-    receipts: receipts(source),
-    alerts: alerts(source),
+    idle: await idle(source, config, now),
+    receipts: await receipts(source),
+    alerts: await alerts(source),
     // Snoozes and silences that hold now, with where they were made (command, email link, status page).
-    held: heldDecisions(source.db, now).map((held) => ({
+    held: (await heldDecisions(source.db, now)).map((held) => ({
       ...held,
       until: toIso(held.until),
       createdAt: toIso(held.createdAt),

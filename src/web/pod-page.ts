@@ -37,8 +37,9 @@ export async function podData(
   podId: string,
   now: number,
 ): Promise<PodData> {
-  const pod = livePods(source.db, account).find((p) => p.podId === podId);
-  const candidate = idleCandidates(source.db, config, now).find((c) => c.account === account && c.podId === podId);
+  const pod = (await livePods(source.db, account)).find((p) => p.podId === podId);
+  const candidates = await idleCandidates(source.db, config, now);
+  const candidate = candidates.find((c) => c.account === account && c.podId === podId);
   const rule =
     config.idle.rules.find((r) => r.name === candidate?.rule) ??
     (pod ? ruleFor(pod, config.idle.rules) : undefined) ??
@@ -58,8 +59,8 @@ export async function podData(
     windowMs,
     threshold,
     samples,
-    snoozedUntil: podSnoozesAfter(source.db, podId, now).find((s) => s.account === account)?.until,
-    receipts: recentReceipts(source.db, POD_RECEIPTS, { account, podId }),
+    snoozedUntil: (await podSnoozesAfter(source.db, podId, now)).find((s) => s.account === account)?.until,
+    receipts: await recentReceipts(source.db, POD_RECEIPTS, { account, podId }),
   };
 }
 

@@ -20,7 +20,7 @@ export interface WebContext {
   source: MetricsSource;
   clock: Clock;
   /** The link secret (src/links/): signs the emails' tokens and the forms' CSRF values. */
-  secret(): Buffer;
+  secret(): Promise<Buffer>;
   /** Wrong tokens typed into /login lately, per client address and in all. */
   loginAttempts: LoginAttempts;
 }
@@ -102,17 +102,17 @@ export async function webRoute(context: WebContext, request: WebRequest): Promis
     return htmlReply(401, loginPage('That is not the configured token; try again'));
   }
   // What a link or a form acts with; the secret is read only by the routes that need it.
-  const actContext = (): LinkPageContext => ({
+  const actContext = async (): Promise<LinkPageContext> => ({
     db: source.db,
     config,
-    secret: context.secret(),
+    secret: await context.secret(),
     now: clock.now(),
     timeZone: pageTimeZone(config),
   });
   const target = linkTarget(path);
   if (target) {
     // No login: the signed token is the authority (the link works from a phone's mail app).
-    const linkContext = actContext();
+    const linkContext = await actContext();
     if (method === 'GET' || method === 'HEAD')
       return linkConfirmation(linkContext, target, request.query.get('t') ?? '');
     if (method === 'POST') return linkAct(linkContext, target, req, request.form);
@@ -123,14 +123,14 @@ export async function webRoute(context: WebContext, request: WebRequest): Promis
     const access = pageAccess(req, config);
     if (!access.ok) return refused(access);
     const by = access.loopbackOnly ? `status page (loopback)` : 'status page (signed in with the token)';
-    return consoleAct({ ...actContext(), binding: access.binding, by }, path, req, request.form);
+    return consoleAct({ ...(await actContext()), binding: access.binding, by }, path, req, request.form);
   }
   if (path === '/' || POD_PAGE.test(path)) {
     if (method !== 'GET' && method !== 'HEAD') return undefined;
     const access = pageAccess(req, config);
     if (!access.ok) return refused(access);
     const now = clock.now();
-    const forms = statusForms(context.secret(), access.binding);
+    const forms = statusForms(await context.secret(), access.binding);
     const options = { timeZone: pageTimeZone(config), loopbackOnly: access.loopbackOnly, forms };
     if (path === '/') return htmlReply(200, renderStatusPage(await statusData(source, config, now), options));
     const [, account = '', podId = ''] = (POD_PAGE.exec(path) ?? []).map((part) => safeDecode(part));

@@ -83,8 +83,8 @@ export async function startMetricsServer(options: MetricsServerOptions): Promise
   };
   let linkSecret: Buffer | undefined;
   // Read (or made and kept) on first use: a server that never serves a page or link never writes it.
-  const secret = () => {
-    linkSecret ??= loadLinkSecret(daemon.db, served.config, clock);
+  const secret = async () => {
+    linkSecret ??= await loadLinkSecret(daemon.db, served.config, clock);
     return linkSecret;
   };
 
@@ -131,7 +131,7 @@ export async function startMetricsServer(options: MetricsServerOptions): Promise
       case '/metrics':
         return { status: 200, type: metrics.registry.contentType, body: await metrics.registry.metrics() };
       case '/readyz': {
-        const { ready, reasons } = checkReadiness(daemon, config, clock.now());
+        const { ready, reasons } = await checkReadiness(daemon, config, clock.now());
         return ready ? text(200, 'ready') : text(503, `not ready: ${reasons.join('; ')}`);
       }
       case '/api/status':

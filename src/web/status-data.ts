@@ -47,24 +47,24 @@ export interface StatusData {
 
 /** The same reads as /api/status (src/metrics/status.ts), kept as numbers for formatting. */
 export async function statusData(source: MetricsSource, config: Config, now: number): Promise<StatusData> {
-  const readiness = checkReadiness(source, config, now);
+  const readiness = await checkReadiness(source, config, now);
+  const snoozedUntil = new Map<string, number>();
+  for (const { name: account } of config.accounts) {
+    for (const [podId, until] of await activeSnoozes(source.db, account, now)) {
+      snoozedUntil.set(snoozeKey(account, podId), until);
+    }
+  }
   return {
     now,
     ready: readiness.ready,
     reasons: readiness.reasons,
-    collectors: collectorHealth(source, config, now),
+    collectors: await collectorHealth(source, config, now),
     budgets: await budgetStatus(source.db, config, now),
-    idle: idleCandidates(source.db, config, now),
-    snoozedUntil: new Map(
-      config.accounts.flatMap(({ name: account }) =>
-        [...activeSnoozes(source.db, account, now)].map(
-          ([podId, until]) => [snoozeKey(account, podId), until] as const,
-        ),
-      ),
-    ),
-    receipts: recentReceipts(source.db, RECENT_RECEIPTS),
-    alerts: firingAlerts(source.db),
-    capacity: capacityRows(source, config),
+    idle: await idleCandidates(source.db, config, now),
+    snoozedUntil,
+    receipts: await recentReceipts(source.db, RECENT_RECEIPTS),
+    alerts: await firingAlerts(source.db),
+    capacity: await capacityRows(source, config),
     commandLine: source.commandLine ?? BARE_COMMAND_LINE,
   };
 }
@@ -72,13 +72,13 @@ export async function statusData(source: MetricsSource, config: Config, now: num
 export const snoozeKey = (account: string, podId: string) => `${account}/${podId}`;
 
 /** Each watched GPU type's availability now, where each watch looks (globally or per data center). */
-function capacityRows(source: MetricsSource, config: Config): CapacityRow[] {
+async function capacityRows(source: MetricsSource, config: Config): Promise<CapacityRow[]> {
   const rows: CapacityRow[] = [];
   for (const account of config.accounts.map((a) => a.name)) {
     const watches = config.capacity.watch.filter((watch) => !watch.account || watch.account === account);
     if (watches.length === 0) continue;
-    const names = gpuTypeNames(source.db, account);
-    const latest = latestGpuAvailability(source.db, account);
+    const names = await gpuTypeNames(source.db, account);
+    const latest = await latestGpuAvailability(source.db, account);
     for (const watch of watches) {
       const ids = watchedGpuTypeIds(watch, names);
       for (const gpuTypeId of ids) {

@@ -25,8 +25,12 @@ describe('caps', () => {
     expect(world.actionRequests().map((entry) => entry.path)).toEqual(
       [1, 2, 3, 4, 5].map((n) => `/v2/pods/nb-${n}/action`),
     );
-    expect(timeline(world, 'nb-6')).toEqual(['00:40:30 notified', '00:40:30 warned', '00:55:30 blocked:cap_per_hour']);
-    expect(timeline(world, 'nb-7').at(-1)).toBe('00:55:30 blocked:cap_per_hour');
+    expect(await timeline(world, 'nb-6')).toEqual([
+      '00:40:30 notified',
+      '00:40:30 warned',
+      '00:55:30 blocked:cap_per_hour',
+    ]);
+    expect((await timeline(world, 'nb-7')).at(-1)).toBe('00:55:30 blocked:cap_per_hour');
     await world.runUntil('2h');
     // An hour after the five stops, the two that waited go.
     expect(stoppedAt(world).slice(5)).toEqual([`nb-6@${115.5 * MIN}`, `nb-7@${115.5 * MIN}`]);
@@ -45,14 +49,17 @@ describe('caps', () => {
     });
     await world.runUntil('1h');
     expect(stoppedAt(world)).toEqual([`nb-large@${55.5 * MIN}`, `nb-mid@${55.5 * MIN}`, `nb-small@${56.5 * MIN}`]);
-    expect(timeline(world, 'nb-small').slice(2)).toEqual(['00:55:30 blocked:cap_per_evaluation', '00:56:30 stopped']);
+    expect((await timeline(world, 'nb-small')).slice(2)).toEqual([
+      '00:55:30 blocked:cap_per_evaluation',
+      '00:56:30 stopped',
+    ]);
   });
 
   it('stops none when one evaluation would stop more than the set share of running Pods, and alerts', async () => {
     world = await startIdleWorld(scenario([...notebooks(3), ...busyPods(1)]), live);
     await world.runUntil('1h');
     expect(world.actionRequests()).toEqual([]);
-    for (const n of [1, 2, 3]) expect(timeline(world, `nb-${n}`).at(-1)).toBe('00:55:30 blocked:blast_radius');
+    for (const n of [1, 2, 3]) expect((await timeline(world, `nb-${n}`)).at(-1)).toBe('00:55:30 blocked:blast_radius');
     const alert = world.findingsAt('55m30s').find((finding) => finding.key === 'idle:sim:default:blast-radius');
     expect(alert?.severity).toBe('critical');
     expect(alert?.summary).toContain('3 stop(s) of 4 running Pod(s), limit 2 (50%)');
@@ -78,7 +85,7 @@ describe('scarcity', () => {
     );
     await world.runUntil('58m');
     expect(world.actionRequests()).toEqual([]);
-    expect(timeline(world, 'nb').at(-1)).toBe('00:55:30 blocked:scarcity');
+    expect((await timeline(world, 'nb')).at(-1)).toBe('00:55:30 blocked:scarcity');
     const alert = world.findingsAt('57m30s').find((finding) => finding.key === 'idle:sim:nb:scarce');
     expect(alert?.summary).toContain(`${GPU} at availability LOW: it may not come back once stopped`);
     await world.runUntil('1h5m');
@@ -90,10 +97,7 @@ describe('scarcity', () => {
     world = await startIdleWorld(scarce('NONE'), { ...live, stopWhenScarce: true });
     await world.runUntil('1h');
     expect(stoppedAt(world)).toEqual([`nb@${55.5 * MIN}`]);
-    const guard = world
-      .receipts('nb')
-      .at(-1)
-      ?.guards.find((g) => g.guard === 'scarcity');
+    const guard = (await world.receipts('nb')).at(-1)?.guards.find((g) => g.guard === 'scarcity');
     expect(guard).toEqual({
       guard: 'scarcity',
       passed: true,
@@ -117,7 +121,7 @@ describe('exclusions, quiet hours, snooze', () => {
     });
     await world.runUntil('1h');
     expect(stoppedAt(world)).toEqual([`nb@${55.5 * MIN}`]);
-    expect(world.receipts().filter((receipt) => receipt.podId !== 'nb')).toEqual([]);
+    expect((await world.receipts()).filter((receipt) => receipt.podId !== 'nb')).toEqual([]);
     const keys = world.ticks.flatMap((tick) => tick.findings.map((finding) => finding.key));
     expect(new Set(keys)).toEqual(new Set(['idle:sim:nb', 'idle:sim:nb:warn']));
   });
@@ -128,7 +132,7 @@ describe('exclusions, quiet hours, snooze', () => {
       quietHours: [{ from: '00:50', to: '01:20' }],
     });
     await world.runUntil('1h30m');
-    const warned = world.receipts('nb')[1];
+    const warned = (await world.receipts('nb'))[1];
     expect(warned?.plannedStopAt).toBe(at('1h20m'));
     expect(stoppedAt(world)).toEqual([`nb@${80.5 * MIN}`]);
   });
@@ -152,7 +156,7 @@ describe('exclusions, quiet hours, snooze', () => {
     });
     world = await startIdleWorld(source, { ...live, quietHours: [{ from: '00:58', to: '01:30' }] });
     await world.runUntil('1h40m');
-    expect(timeline(world, 'nb')).toEqual([
+    expect(await timeline(world, 'nb')).toEqual([
       '00:40:30 notified',
       '00:40:30 warned',
       '00:55:30 blocked:scarcity',
@@ -166,7 +170,7 @@ describe('exclusions, quiet hours, snooze', () => {
     await world.runUntil('45m');
     snoozePod(world.h.db, { account: 'sim', podId: 'nb', until: at('1h45m'), createdAt: at('45m') });
     await world.runUntil('2h30m');
-    expect(timeline(world, 'nb')).toEqual([
+    expect(await timeline(world, 'nb')).toEqual([
       '00:40:30 notified',
       '00:40:30 warned',
       '00:45:30 cancelled',
@@ -174,7 +178,7 @@ describe('exclusions, quiet hours, snooze', () => {
       '01:45:30 warned',
       '02:00:30 stopped',
     ]);
-    expect(world.receipts('nb')[2]?.reason).toContain('snoozed until 2026-11-02T01:45:00Z');
+    expect((await world.receipts('nb'))[2]?.reason).toContain('snoozed until 2026-11-02T01:45:00Z');
     expect(stoppedAt(world)).toEqual([`nb@${120.5 * MIN}`]);
   });
 });
@@ -184,7 +188,7 @@ describe('the re-read just before the stop', () => {
     world = await startIdleWorld(scenario([pod('nb', idleFrom('10m'), { locked: true })]), live);
     await world.runUntil('1h');
     expect(world.actionRequests()).toEqual([]);
-    const blocked = world.receipts('nb').at(-1);
+    const blocked = (await world.receipts('nb')).at(-1);
     expect(blocked?.decision).toBe('blocked');
     expect(blocked?.reason).toMatch(/^locked: the Pod is locked in RunPod/);
     expect(blocked?.guards.map((guard) => guard.guard)).toEqual(['locked']);
@@ -195,20 +199,20 @@ describe('the re-read just before the stop', () => {
     world = await startIdleWorld(scenario([waking]), live);
     await world.runUntil('1h');
     expect(world.actionRequests()).toEqual([]);
-    expect(timeline(world, 'nb')).toEqual([
+    expect(await timeline(world, 'nb')).toEqual([
       '00:40:30 notified',
       '00:40:30 warned',
       '00:55:30 blocked:pod_state',
       '00:56:30 cancelled',
     ]);
-    expect(world.receipts('nb')[2]?.reason).toBe('pod_state: live GPU 70% is above 5%');
+    expect((await world.receipts('nb'))[2]?.reason).toBe('pod_state: live GPU 70% is above 5%');
   });
 
   it('records a failed stop, tries again each evaluation, and gives up with an alert after three failures', async () => {
     const faults = [{ from: '0s', to: '3h', match: '/v2/pods/nb/action', kind: 'status', status: 500 }];
     world = await startIdleWorld(scenario([pod('nb', idleFrom('10m'))], { faults }), live);
     await world.runUntil('1h');
-    expect(timeline(world, 'nb')).toEqual([
+    expect(await timeline(world, 'nb')).toEqual([
       '00:40:30 notified',
       '00:40:30 warned',
       '00:55:30 failed',
@@ -216,7 +220,7 @@ describe('the re-read just before the stop', () => {
       '00:57:30 failed',
     ]);
     expect(world.actionRequests().map((entry) => entry.status)).toEqual([500, 500, 500]);
-    expect(world.receipts('nb')[2]?.reason).toContain('500');
+    expect((await world.receipts('nb'))[2]?.reason).toContain('500');
     const alert = world.findingsAt('59m30s').find((finding) => finding.key === 'idle:sim:nb:stop-failed');
     expect(alert?.severity).toBe('critical');
     expect(alert?.summary).toBe('Pod nb could not be stopped: gave up after 3 attempts');

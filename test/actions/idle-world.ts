@@ -78,7 +78,7 @@ export interface IdleWorld {
   runUntil(offset: string): Promise<void>;
   /** One evaluation now, outside the schedule (a re-run after a crash). */
   evaluateNow(): Promise<Finding[]>;
-  receipts(podId?: string): ReceiptRecord[];
+  receipts(podId?: string): Promise<ReceiptRecord[]>;
   /** Requests that changed a Pod (POST /pods/{id}/action) and re-reads (GET /pods/{id}). */
   actionRequests(): RequestLogEntry[];
   rereads(): RequestLogEntry[];
@@ -157,7 +157,7 @@ export async function startIdleWorld(
     decided,
     runUntil: (offset) => scheduler.runUntil(at(offset)),
     evaluateNow,
-    receipts: (podId) => recentReceipts(h.db, 10_000, podId ? { podId } : {}).reverse(),
+    receipts: async (podId) => (await recentReceipts(h.db, 10_000, podId ? { podId } : {})).reverse(),
     actionRequests: () => h.sim.requestLog.entries().filter((e) => e.method === 'POST' && actionPath.test(e.path)),
     rereads: () => h.sim.requestLog.entries().filter((e) => e.method === 'GET' && podPath.test(e.path)),
     findingsAt: (offset) => ticks.find((tick) => tick.at === at(offset))?.findings ?? [],
@@ -170,8 +170,8 @@ export async function startIdleWorld(
 }
 
 /** Decisions of a Pod's receipts as `HH:MM:SS decision[:reason]`, oldest first. */
-export function timeline(world: IdleWorld, podId: string): string[] {
-  return world.receipts(podId).map((receipt) => {
+export async function timeline(world: IdleWorld, podId: string): Promise<string[]> {
+  return (await world.receipts(podId)).map((receipt) => {
     const time = new Date(receipt.decidedAt).toISOString().slice(11, 19);
     const guard = receipt.decision === 'blocked' ? `:${receipt.reason?.split(':')[0]}` : '';
     return `${time} ${receipt.decision}${guard}`;

@@ -80,20 +80,20 @@ function startDaemon(args: string[]) {
   };
 }
 
-async function until<T>(probe: () => T | undefined, timeoutMs: number): Promise<T> {
+async function until<T>(probe: () => T | undefined | Promise<T | undefined>, timeoutMs: number): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const value = probe();
+    const value = await probe();
     if (value !== undefined) return value;
     if (Date.now() > deadline) throw new Error('condition not met in time');
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 
-function runsOf(dbPath: string, collector: string | undefined) {
+async function runsOf(dbPath: string, collector: string | undefined) {
   const database = openDatabase(dbPath, { migrate: false });
   try {
-    return recentRuns(database, { collector, limit: 100 });
+    return await recentRuns(database, { collector, limit: 100 });
   } finally {
     database.close();
   }
@@ -105,7 +105,10 @@ describe('one daemon per database file', () => {
     const first = startDaemon(['run', '--config', path]);
     await first.waitFor(/podwarden running/);
     // The Pods are known, so `why` and `snooze` below have a Pod to talk about.
-    await until(() => (runsOf(dbPath, 'pods').some((run) => run.outcome === 'ok') ? true : undefined), 30_000);
+    await until(
+      async () => ((await runsOf(dbPath, 'pods')).some((run) => run.outcome === 'ok') ? true : undefined),
+      30_000,
+    );
     const requestsBefore = sim.requestLog.entries().length;
 
     const second = await runCli(['run', '--config', path]);
@@ -154,11 +157,11 @@ describe('one daemon per database file', () => {
     const first = startDaemon(['run', '--config', path]);
     await first.waitFor(/podwarden running/);
     // The volumes run waits on the slow simulator; its row is written as going after a second.
-    const open = await until(() => runsOf(dbPath, 'volumes').find((run) => run.outcome === null), 30_000);
+    const open = await until(async () => (await runsOf(dbPath, 'volumes')).find((run) => run.outcome === null), 30_000);
     first.child.kill('SIGKILL');
     await first.exited;
-    expect(runsOf(dbPath, 'volumes').find((run) => run.id === open.id)?.outcome).toBeNull();
-    const left = runsOf(dbPath, undefined).filter((run) => run.outcome === null).length;
+    expect((await runsOf(dbPath, 'volumes')).find((run) => run.id === open.id)?.outcome).toBeNull();
+    const left = (await runsOf(dbPath, undefined)).filter((run) => run.outcome === null).length;
 
     const next = startDaemon(['run', '--config', path]);
     await next.waitFor(/podwarden running/);
@@ -167,7 +170,7 @@ describe('one daemon per database file', () => {
     );
     // Once: the next daemon's own runs are not among them.
     expect(next.stderr().match(/left unfinished/g)).toHaveLength(1);
-    const marked = runsOf(dbPath, 'volumes').find((run) => run.id === open.id);
+    const marked = (await runsOf(dbPath, 'volumes')).find((run) => run.id === open.id);
     expect(marked).toMatchObject({ outcome: 'aborted', error: INTERRUPTED_RUN_ERROR, endedAt: null });
     next.child.kill('SIGTERM');
     expect(await next.exited).toEqual([0, null]);

@@ -70,10 +70,14 @@ interface Running {
   stop(): Promise<number | null>;
 }
 
-async function until<T>(probe: () => T | undefined, what: string, timeoutMs = 30_000): Promise<T> {
+async function until<T>(
+  probe: () => T | undefined | Promise<T | undefined>,
+  what: string,
+  timeoutMs = 30_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const value = probe();
+    const value = await probe();
     if (value !== undefined) return value;
     if (Date.now() > deadline) throw new Error(`${what}: not in time`);
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -208,10 +212,10 @@ describe('podwarden run, reloading its configuration', () => {
     const dbPath = join(dir, 'inflight.db');
     writeConfig(configPath, { database: dbPath });
     const running = await startDaemon(configPath);
-    const billingRuns = () => {
+    const billingRuns = async () => {
       const database = openDatabase(dbPath, { migrate: false });
       try {
-        return recentRuns(database, { collector: 'billing', limit: 10 });
+        return await recentRuns(database, { collector: 'billing', limit: 10 });
       } finally {
         database.close();
       }
@@ -223,10 +227,10 @@ describe('podwarden run, reloading its configuration', () => {
       const [reloaded] = logLines(running, /^configuration reloaded$/);
       expect(reloaded).toBeDefined();
       // None had finished when the reload was applied (a run's row has no outcome until it ends).
-      expect(billingRuns().filter((run) => run.outcome !== null)).toEqual([]);
+      expect((await billingRuns()).filter((run) => run.outcome !== null)).toEqual([]);
 
-      const [run] = await until(() => {
-        const runs = billingRuns().filter((run) => run.outcome !== null);
+      const [run] = await until(async () => {
+        const runs = (await billingRuns()).filter((run) => run.outcome !== null);
         return runs.length > 0 ? runs : undefined;
       }, 'billing run finished');
       expect(run?.outcome).toBe('ok');

@@ -46,10 +46,10 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function until<T>(probe: () => T | undefined, timeoutMs: number): Promise<T> {
+async function until<T>(probe: () => T | undefined | Promise<T | undefined>, timeoutMs: number): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const value = probe();
+    const value = await probe();
     if (value !== undefined) return value;
     if (Date.now() > deadline) throw new Error('condition not met in time');
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -72,10 +72,10 @@ describe('podwarden run', () => {
         /memory: heap limit \d+(\.\d+)? [MG]B, a full collection once the heap grows 50% past live data \(podwarden\)/,
       );
       // Two Pod polls at least: the one at start and a scheduled one.
-      await until(() => {
+      await until(async () => {
         const db = openDatabase(dbPath, { migrate: false });
         try {
-          const ok = recentRuns(db, { collector: 'pods', limit: 10 }).filter((r) => r.outcome === 'ok');
+          const ok = (await recentRuns(db, { collector: 'pods', limit: 10 })).filter((r) => r.outcome === 'ok');
           return ok.length >= 2 ? ok : undefined;
         } finally {
           db.close();

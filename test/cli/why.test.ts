@@ -128,7 +128,7 @@ describe('podwarden why, after an emailed keep-running link', () => {
     const database = openDatabase(dbPath);
     try {
       const clock = await daemonNow(database);
-      const secret = loadLinkSecret(
+      const secret = await loadLinkSecret(
         database,
         { http: { listen: '0.0.0.0:9464', linkExpiryMs: 86_400_000, allowedHosts: [], trustedProxies: [] } },
         {

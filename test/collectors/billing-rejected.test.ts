@@ -87,7 +87,7 @@ describe('billing collector with a record the schema rejects', () => {
     expect(report.error).toMatch(
       new RegExp(`records\\[(\\d+)\\] \\(${BAD_POD}\\): response body records\\[\\1\\]\\.totalAmount: expected number`),
     );
-    const [run] = recentRuns(h.db, { collector: 'billing', limit: 1 });
+    const [run] = await recentRuns(h.db, { collector: 'billing', limit: 1 });
     expect(run).toMatchObject({ outcome: 'error', error: report.error });
     const line = spoiled.captured.lines.map((text) => JSON.parse(text)).find((entry) => entry.resourceId === BAD_POD);
     expect(line).toMatchObject({ level: 40 });

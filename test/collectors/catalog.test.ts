@@ -52,8 +52,8 @@ const scenario = {
   faults: [{ from: '5h30m', to: '6h30m', match: '/v2/catalog/datacenters', kind: 'status', status: 404 }],
 };
 
-function history(h: Harness, gpuTypeId: string, product: CatalogProduct, dataCenterId = '') {
-  return gpuAvailabilityHistory(h.db, { account: ACCOUNT, gpuTypeId, product, dataCenterId }).map((row) => ({
+async function history(h: Harness, gpuTypeId: string, product: CatalogProduct, dataCenterId = '') {
+  return (await gpuAvailabilityHistory(h.db, { account: ACCOUNT, gpuTypeId, product, dataCenterId })).map((row) => ({
     availability: row.availability,
     since: (row.sinceAt - h.scenario.startMs) / HOUR,
     lastSeen: (row.lastSeenAt - h.scenario.startMs) / HOUR,
@@ -67,24 +67,24 @@ describe('catalog collector', () => {
     });
     for (let at = 0; at <= 5 * HOUR; at += HOUR) expect((await runAt(h, catalogCollector, at)).outcome).toBe('ok');
 
-    expect(history(h, H200, 'POD')).toEqual([
+    expect(await history(h, H200, 'POD')).toEqual([
       { availability: 'NONE', since: 0, lastSeen: 1 },
       { availability: 'LOW', since: 2, lastSeen: 3 },
       { availability: 'HIGH', since: 4, lastSeen: 5 },
     ]);
-    expect(history(h, H200, 'SERVERLESS').map((row) => row.availability)).toEqual(['NONE', 'LOW', 'HIGH']);
-    expect(history(h, H200, 'POD', 'US-KS-2')).toEqual([
+    expect((await history(h, H200, 'SERVERLESS')).map((row) => row.availability)).toEqual(['NONE', 'LOW', 'HIGH']);
+    expect(await history(h, H200, 'POD', 'US-KS-2')).toEqual([
       { availability: 'LOW', since: 2, lastSeen: 3 },
       { availability: 'HIGH', since: 4, lastSeen: 5 },
     ]);
-    expect(history(h, H200, 'POD', 'US-TX-3')).toEqual([]); // not offered there
+    expect(await history(h, H200, 'POD', 'US-TX-3')).toEqual([]); // not offered there
     // A data center that drops out of the list when the type runs out is recorded as NONE.
-    expect(history(h, L40S, 'POD', 'EU-RO-1')).toEqual([
+    expect(await history(h, L40S, 'POD', 'EU-RO-1')).toEqual([
       { availability: 'HIGH', since: 0, lastSeen: 2 },
       { availability: 'NONE', since: 3, lastSeen: 5 },
     ]);
-    expect(history(h, L40S, 'SERVERLESS')).toEqual([{ availability: 'NONE', since: 0, lastSeen: 5 }]);
-    const [global] = gpuAvailabilityHistory(h.db, {
+    expect(await history(h, L40S, 'SERVERLESS')).toEqual([{ availability: 'NONE', since: 0, lastSeen: 5 }]);
+    const [global] = await gpuAvailabilityHistory(h.db, {
       account: ACCOUNT,
       gpuTypeId: H200,
       product: 'POD',
@@ -149,8 +149,8 @@ describe('catalog collector', () => {
       const report = await runAt(h, catalogCollector, 2 * HOUR, { api });
       expect(report.error).toBeUndefined();
       expect(report).toMatchObject({ outcome: 'ok' });
-      expect(history(h, H200, 'POD', 'US-KS-2')).toEqual([{ availability: 'MEDIUM', since: 2, lastSeen: 2 }]);
-      expect(history(h, H200, 'POD', 'EU-RO-1')).toEqual([{ availability: 'LOW', since: 2, lastSeen: 2 }]);
+      expect(await history(h, H200, 'POD', 'US-KS-2')).toEqual([{ availability: 'MEDIUM', since: 2, lastSeen: 2 }]);
+      expect(await history(h, H200, 'POD', 'EU-RO-1')).toEqual([{ availability: 'LOW', since: 2, lastSeen: 2 }]);
     } finally {
       await api.close();
     }

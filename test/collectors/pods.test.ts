@@ -243,7 +243,7 @@ describe('pods collector with a Pod the schema rejects', () => {
 
     expect(report.outcome).toBe('ok');
     expect(report.detail).toBe(`1 Pod rejected by the schema, treated as unknown: pods[${index}] (${bad}): ${reason}`);
-    const [run] = recentRuns(h.db, { collector: 'pods', limit: 1 });
+    const [run] = await recentRuns(h.db, { collector: 'pods', limit: 1 });
     expect(run).toMatchObject({ outcome: 'ok', detail: report.detail, error: null });
     const line = captured.lines.map((text) => JSON.parse(text)).find((entry) => entry.podId === bad);
     expect(line).toMatchObject({ level: 40, route: 'GET /pods', index, reason });

@@ -74,10 +74,10 @@ describe('a collector run’s books', () => {
     const { collector, finish } = gated(new Error('list pods: 503'));
     const running = runCollector(collector, base(database, clock, 0));
     await new Promise<void>((resolve) => setImmediate(resolve));
-    expect(recentRuns(database, { limit: 5 })).toMatchObject([{ startedAt: T0, endedAt: null, outcome: null }]);
+    expect(await recentRuns(database, { limit: 5 })).toMatchObject([{ startedAt: T0, endedAt: null, outcome: null }]);
     finish();
     expect(await running).toMatchObject({ outcome: 'error', error: 'list pods: 503' });
-    expect(recentRuns(database, { limit: 5 })).toMatchObject([
+    expect(await recentRuns(database, { limit: 5 })).toMatchObject([
       { startedAt: T0, endedAt: T0, outcome: 'error', error: 'list pods: 503' },
     ]);
   });
@@ -133,11 +133,14 @@ describe('a collector run’s real-time deadlines', () => {
     const { collector, finish } = gated({ rows: 2 });
     const running = runCollector(collector, base(database, new VirtualClock(T0), 20));
     // Waits for the row, however long the machine takes to get there.
-    while (recentRuns(database, { limit: 1 }).length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
-    expect(recentRuns(database, { limit: 5 })).toMatchObject([{ startedAt: T0, endedAt: null, outcome: null }]);
+    while ((await recentRuns(database, { limit: 1 })).length === 0)
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(await recentRuns(database, { limit: 5 })).toMatchObject([{ startedAt: T0, endedAt: null, outcome: null }]);
     finish();
     expect(await running).toMatchObject({ outcome: 'ok', rows: 2 });
-    expect(recentRuns(database, { limit: 5 })).toMatchObject([{ startedAt: T0, endedAt: T0, outcome: 'ok', rows: 2 }]);
+    expect(await recentRuns(database, { limit: 5 })).toMatchObject([
+      { startedAt: T0, endedAt: T0, outcome: 'ok', rows: 2 },
+    ]);
   });
 
   it('aborts a run that outlives its timeout, and only that one', async () => {
@@ -194,6 +197,6 @@ describe('recordRun', () => {
       error: 'GET /billing?api_key=rpa_RECORDRUNCANARY0123456789 failed',
       detail: null,
     });
-    expect(recentRuns(database, { limit: 1 })[0]?.error).toBe('GET /billing?api_key=[REDACTED] failed');
+    expect((await recentRuns(database, { limit: 1 }))[0]?.error).toBe('GET /billing?api_key=[REDACTED] failed');
   });
 });

@@ -27,8 +27,8 @@ function samplesAt(h: Harness, at: number) {
 }
 
 /** Endpoint ids by when their workers were last fetched (ms since T0), never-fetched ones under -1. */
-function freshness(h: Harness, ids: readonly string[]): Record<number, string[]> {
-  const fetched = lastFetched(h.db, ACCOUNT, ENDPOINT_WORKERS);
+async function freshness(h: Harness, ids: readonly string[]): Promise<Record<number, string[]>> {
+  const fetched = await lastFetched(h.db, ACCOUNT, ENDPOINT_WORKERS);
   const byTime: Record<number, string[]> = {};
   for (const id of ids) {
     const at = fetched.has(id) ? (fetched.get(id) as number) - T0 : -1;
@@ -96,22 +96,22 @@ describe('serverless collector', () => {
 
     // Each minute: 8 requests, 1 for the list, a reserve of 2, so 5 endpoints' workers.
     await pollAt(h, serverlessCollector, 0);
-    expect(freshness(h, ids)).toEqual({ 0: ids.slice(0, 5), [-1]: ids.slice(5) });
+    expect(await freshness(h, ids)).toEqual({ 0: ids.slice(0, 5), [-1]: ids.slice(5) });
     expect([...samplesAt(h, 0).keys()]).toEqual(ids.slice(0, 5));
 
     await pollAt(h, serverlessCollector, MINUTE);
-    expect(freshness(h, ids)).toEqual({ 0: ids.slice(0, 5), [MINUTE]: ids.slice(5, 10), [-1]: ids.slice(10) });
+    expect(await freshness(h, ids)).toEqual({ 0: ids.slice(0, 5), [MINUTE]: ids.slice(5, 10), [-1]: ids.slice(10) });
 
     // Never-fetched endpoints first, then the stalest.
     await pollAt(h, serverlessCollector, 2 * MINUTE);
-    expect(freshness(h, ids)).toEqual({
+    expect(await freshness(h, ids)).toEqual({
       0: ids.slice(3, 5),
       [MINUTE]: ids.slice(5, 10),
       [2 * MINUTE]: [...ids.slice(0, 3), ...ids.slice(10)],
     });
 
     await pollAt(h, serverlessCollector, 3 * MINUTE);
-    expect(freshness(h, ids)).toEqual({
+    expect(await freshness(h, ids)).toEqual({
       [MINUTE]: ids.slice(8, 10),
       [2 * MINUTE]: [...ids.slice(0, 3), ...ids.slice(10)],
       [3 * MINUTE]: ids.slice(3, 8),
@@ -147,7 +147,11 @@ describe('serverless collector', () => {
     await pollAt(h, serverlessCollector, MINUTE);
     expect([...samplesAt(h, MINUTE).keys()]).toEqual(['ep-01', 'ep-03']);
     expect(liveEndpoints(h.db, ACCOUNT)).toHaveLength(3);
-    expect([...lastFetched(h.db, ACCOUNT, ENDPOINT_WORKERS).keys()].sort()).toEqual(['ep-01', 'ep-02', 'ep-03']);
+    expect([...(await lastFetched(h.db, ACCOUNT, ENDPOINT_WORKERS)).keys()].sort()).toEqual([
+      'ep-01',
+      'ep-02',
+      'ep-03',
+    ]);
   });
 
   it('fails the run when one workers request fails, leaving the previous rows in place', async () => {
@@ -169,7 +173,7 @@ describe('serverless collector', () => {
     });
     expect(h.db.sqlite.prepare('SELECT * FROM endpoints ORDER BY endpoint_id').all()).toEqual(before);
     expect(workerSamplesBetween(h.db, ACCOUNT, T0 + 2 * MINUTE, T0 + HOUR)).toEqual([]);
-    expect(freshness(h, ['ep-01', 'ep-02', 'ep-03'])).toEqual({ [MINUTE]: ['ep-01', 'ep-02', 'ep-03'] });
+    expect(await freshness(h, ['ep-01', 'ep-02', 'ep-03'])).toEqual({ [MINUTE]: ['ep-01', 'ep-02', 'ep-03'] });
     // The other endpoints were read; the run still wrote nothing.
     const paths = h.sim.requestLog.entries().map((entry) => entry.path);
     expect(paths.filter((path) => path === '/v2/serverless/ep-03/workers')).toHaveLength(2);

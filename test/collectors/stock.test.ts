@@ -15,8 +15,8 @@ const harness = useTunedHarness();
 const H200 = 'NVIDIA H200';
 const H100 = 'NVIDIA H100 80GB HBM3';
 
-function stockHistory(h: Harness, gpuTypeId: string, cloud: 'SECURE' | 'COMMUNITY') {
-  return gpuStockHistory(h.db, { account: ACCOUNT, gpuTypeId, cloud }).map((row) => ({
+async function stockHistory(h: Harness, gpuTypeId: string, cloud: 'SECURE' | 'COMMUNITY') {
+  return (await gpuStockHistory(h.db, { account: ACCOUNT, gpuTypeId, cloud })).map((row) => ({
     stockStatus: row.stockStatus,
     availableGpuCounts: row.availableGpuCounts,
     since: (row.sinceAt - h.scenario.startMs) / HOUR,
@@ -71,7 +71,7 @@ describe('stock collector', () => {
     for (const at of [0, 4 * HOUR, 9 * HOUR, 10 * HOUR])
       expect((await runAt(h, stockCollector, at)).outcome).toBe('ok');
 
-    expect(stockHistory(h, H200, 'SECURE')).toEqual([
+    expect(await stockHistory(h, H200, 'SECURE')).toEqual([
       { stockStatus: 'None', availableGpuCounts: [], since: 0, lastSeen: 4 },
       { stockStatus: 'Low', availableGpuCounts: [1, 2, 4, 8], since: 9, lastSeen: 10 },
     ]);
@@ -101,7 +101,7 @@ describe('stock collector', () => {
       '1 GPU type rejected by the schema, its stock kept as last read: gpuTypes[1] (GPU B): ' +
         'response body data.gpuTypes[1].secure.stockStatus: expected string, received number',
     );
-    const [run] = recentRuns(h.db, { collector: 'stock', limit: 1 });
+    const [run] = await recentRuns(h.db, { collector: 'stock', limit: 1 });
     expect(run).toMatchObject({ outcome: 'ok', detail: second?.detail });
     const secure = (await latestGpuStock(h.db, ACCOUNT)).filter((row) => row.cloud === 'SECURE');
     expect(secure.map((row) => [row.gpuTypeId, row.stockStatus])).toEqual([
@@ -128,7 +128,7 @@ describe('stock collector', () => {
       ['catalog', 'ok'],
       ['billing', 'ok'],
     ]);
-    expect(recentRuns(h.db, { collector: 'stock', limit: 5 }).map((run) => run.outcome)).toEqual(['no_data']);
+    expect((await recentRuns(h.db, { collector: 'stock', limit: 5 })).map((run) => run.outcome)).toEqual(['no_data']);
     expect(h.db.sqlite.prepare('SELECT count(*) AS n FROM gpu_stock').get()).toEqual({ n: 0 });
     expect(
       (h.db.sqlite.prepare('SELECT count(*) AS n FROM gpu_availability').get() as { n: number }).n,
@@ -146,7 +146,7 @@ describe('stock collector', () => {
     expect(report.outcome).toBe('error');
     expect(report.error).toContain('404');
     expect(report.error).toContain('check api.graphqlBaseUrl');
-    expect(recentRuns(h.db, { collector: 'stock', limit: 5 }).map((run) => run.outcome)).toEqual(['error']);
+    expect((await recentRuns(h.db, { collector: 'stock', limit: 5 })).map((run) => run.outcome)).toEqual(['error']);
   });
 
   it('reports no data without asking when GraphQL is disabled in the config', async () => {

@@ -22,19 +22,19 @@ describe('collector runs', () => {
     const left = await startRun(database, { account: 'main', collector: 'billing', startedAt: T0 + MINUTE });
     const alsoLeft = await startRun(database, { account: 'other', collector: 'pods', startedAt: T0 + MINUTE });
 
-    expect(closeInterruptedRuns(database)).toBe(2);
-    const byId = new Map(recentRuns(database, { limit: 10 }).map((run) => [run.id, run]));
+    expect(await closeInterruptedRuns(database)).toBe(2);
+    const byId = new Map((await recentRuns(database, { limit: 10 })).map((run) => [run.id, run]));
     for (const id of [left, alsoLeft]) {
       expect(byId.get(id)).toMatchObject({ outcome: 'aborted', endedAt: null, error: INTERRUPTED_RUN_ERROR });
     }
     expect(byId.get(done)).toMatchObject({ outcome: 'ok', endedAt: T0 + 900, error: null });
-    expect(closeInterruptedRuns(database)).toBe(0);
+    expect(await closeInterruptedRuns(database)).toBe(0);
   });
 
   it('records a run from start to finish and finds the last success per collector', async () => {
     const database = temp.open();
     const first = await startRun(database, { account: 'main', collector: 'pods', startedAt: T0 });
-    expect(recentRuns(database, { collector: 'pods', limit: 5 })).toEqual([
+    expect(await recentRuns(database, { collector: 'pods', limit: 5 })).toEqual([
       {
         id: first,
         account: 'main',
@@ -61,13 +61,13 @@ describe('collector runs', () => {
     const other = await startRun(database, { account: 'other', collector: 'pods', startedAt: T0 + 2 * MINUTE });
     await finishRun(database, other, { endedAt: T0 + 2 * MINUTE + 10, outcome: 'ok', rows: 1 });
 
-    expect(lastSuccessAt(database, 'main', 'pods')).toBe(T0 + 900);
-    expect(lastSuccessAt(database, 'main', 'billing')).toBeNull();
-    expect(lastSuccesses(database)).toEqual([
+    expect(await lastSuccessAt(database, 'main', 'pods')).toBe(T0 + 900);
+    expect(await lastSuccessAt(database, 'main', 'billing')).toBeNull();
+    expect(await lastSuccesses(database)).toEqual([
       { account: 'main', collector: 'pods', endedAt: T0 + 900 },
       { account: 'other', collector: 'pods', endedAt: T0 + 2 * MINUTE + 10 },
     ]);
-    expect(recentRuns(database, { account: 'main', collector: 'pods', limit: 1 })).toMatchObject([
+    expect(await recentRuns(database, { account: 'main', collector: 'pods', limit: 1 })).toMatchObject([
       { id: second, outcome: 'error', error: 'list pods: 503' },
     ]);
   });

@@ -8,14 +8,14 @@ import { corruptPage, filledDatabase, useTempDatabases } from './support.js';
 const temp = useTempDatabases();
 
 describe('the integrity check at open', () => {
-  it('passes an intact database', () => {
+  it('passes an intact database', async () => {
     const path = join(temp.dir(), 'intact.db');
     filledDatabase(path);
     const database = temp.open('intact.db');
-    expect(integrityProblems(database.sqlite, 'full')).toEqual([]);
+    expect(await integrityProblems(database, 'full')).toEqual([]);
   });
 
-  it('refuses a database with a corrupt page, naming the file and what to do', () => {
+  it('refuses a database with a corrupt page, naming the file and what to do', async () => {
     const path = join(temp.dir(), 'corrupt.db');
     filledDatabase(path);
     corruptPage(path);
@@ -34,7 +34,7 @@ describe('the integrity check at open', () => {
     expect(() => openDatabase(path, { readonly: true })).toThrow(DatabaseCorruptError);
     const unchecked = openDatabase(path, { readonly: true, check: false });
     try {
-      expect(integrityProblems(unchecked.sqlite, 'full').length).toBeGreaterThan(0);
+      expect((await integrityProblems(unchecked, 'full')).length).toBeGreaterThan(0);
     } finally {
       unchecked.close();
     }

@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { liveClusters, syncClusters } from '../../src/db/clusters.js';
-import { lastFetched, markFetched, stalestFirst } from '../../src/db/freshness.js';
+import { lastFetched, stalestFirst } from '../../src/db/freshness.js';
+import type { Database } from '../../src/db/open.js';
 import {
   type EndpointInput,
   insertWorkerSamples,
   liveEndpoints,
+  storeEndpointPoll,
   syncEndpoints,
   workerSamplesBetween,
 } from '../../src/db/serverless.js';
@@ -78,6 +80,18 @@ describe('clusters, endpoints and network volumes', () => {
   });
 });
 
+/** Marks items fetched as an endpoint poll does that found no endpoints and sampled none. */
+const markFetched = (database: Database, account: string, kind: string, fetched: string[], now: number) =>
+  storeEndpointPoll(database, {
+    account,
+    endpoints: [],
+    unreadable: { ids: [], anonymous: false },
+    samples: [],
+    fetchedKind: kind,
+    fetched,
+    now,
+  });
+
 describe('item freshness', () => {
   it('orders a rotation never-fetched first, then stalest, and remembers across runs', async () => {
     const database = temp.open();
@@ -85,13 +99,13 @@ describe('item freshness', () => {
     const endpoints = ['ep-1', 'ep-2', 'ep-3', 'ep-4'];
     expect(await stalestFirst(database, 'main', kind, endpoints)).toEqual(endpoints);
 
-    markFetched(database, 'main', kind, ['ep-1', 'ep-2'], T0);
+    await markFetched(database, 'main', kind, ['ep-1', 'ep-2'], T0);
     expect(await stalestFirst(database, 'main', kind, endpoints)).toEqual(['ep-3', 'ep-4', 'ep-1', 'ep-2']);
-    markFetched(database, 'main', kind, ['ep-3', 'ep-4'], T0 + MINUTE);
-    markFetched(database, 'main', kind, ['ep-2'], T0 + 2 * MINUTE);
+    await markFetched(database, 'main', kind, ['ep-3', 'ep-4'], T0 + MINUTE);
+    await markFetched(database, 'main', kind, ['ep-2'], T0 + 2 * MINUTE);
     expect(await stalestFirst(database, 'main', kind, endpoints)).toEqual(['ep-1', 'ep-3', 'ep-4', 'ep-2']);
 
-    expect(lastFetched(database, 'main', kind)).toEqual(
+    expect(await lastFetched(database, 'main', kind)).toEqual(
       new Map([
         ['ep-1', T0],
         ['ep-2', T0 + 2 * MINUTE],
@@ -99,6 +113,6 @@ describe('item freshness', () => {
         ['ep-4', T0 + MINUTE],
       ]),
     );
-    expect(lastFetched(database, 'other', kind).size).toBe(0);
+    expect((await lastFetched(database, 'other', kind)).size).toBe(0);
   });
 });

@@ -69,12 +69,12 @@ afterAll(() => {
 });
 
 describe('a database podwarden may not write', () => {
-  it('is opened read-only for reading: no migration, no WAL switch, no file created beside it', () => {
+  it('is opened read-only for reading: no migration, no WAL switch, no file created beside it', async () => {
     const before = readdirSync(folder).sort();
     const database = openDatabase(path, { readonly: true });
     try {
       expect(database.sqlite.readonly).toBe(true);
-      expect(listSilences(database).map((silence) => silence.id)).toEqual(['silence-1']);
+      expect((await listSilences(database)).map((silence) => silence.id)).toEqual(['silence-1']);
       expect(() => database.sqlite.exec('DELETE FROM silences')).toThrow(/readonly/);
     } finally {
       database.close();

@@ -49,7 +49,7 @@ describe('recordReceipt', () => {
     written.evidence.samples = [{ at: T0 - MINUTE, state: 'IDLE', gpuUtil: 0, gpuMemoryUtil: null }];
     expect(await recordReceipt(database, written)).toBe(true);
     expect(await recordReceipt(database, { ...written, reason: 'again' })).toBe(false);
-    const [stored, ...rest] = recentReceipts(database, 10);
+    const [stored, ...rest] = await recentReceipts(database, 10);
     expect(rest).toEqual([]);
     expect({ ...stored, id: undefined }).toEqual({ ...written, id: undefined });
   });

@@ -240,7 +240,7 @@ describe('applyRetention', () => {
 
     const result = await applyRetention(database, policy, T0 + 3 * HOUR + MINUTE);
     expect(result.collectorRunsDeleted).toBe(3);
-    expect(lastSuccessAt(database, 'main', 'pods')).toBe(T0 + MINUTE + 1000);
+    expect(await lastSuccessAt(database, 'main', 'pods')).toBe(T0 + MINUTE + 1000);
     expect(database.sqlite.prepare('SELECT collector, started_at FROM collector_runs ORDER BY id').all()).toEqual([
       { collector: 'pods', started_at: T0 + MINUTE },
       { collector: 'billing', started_at: T0 + 3 * HOUR },

@@ -42,7 +42,7 @@ describe('gpu stock history', () => {
       ).changed,
     ).toBe(1);
 
-    const history = gpuStockHistory(db, { account: 'main', gpuTypeId: H100, cloud: 'SECURE' });
+    const history = await gpuStockHistory(db, { account: 'main', gpuTypeId: H100, cloud: 'SECURE' });
     expect(
       history.map((row) => [row.sinceAt - T0, row.lastSeenAt - T0, row.availableGpuCounts, row.stockStatus]),
     ).toEqual([
@@ -67,27 +67,30 @@ describe('gpu stock history', () => {
       { cloud: 'SECURE', stockStatus: 'None', availableGpuCounts: [] },
     ]);
     // Read by hand, the latest rows are the history's newest rows as drizzle maps them, field for field.
-    const newest = (cloud: 'SECURE' | 'COMMUNITY') =>
-      gpuStockHistory(db, { account: 'main', gpuTypeId: H100, cloud }).at(-1);
-    expect(await latestGpuStock(db, 'main')).toStrictEqual([newest('COMMUNITY'), newest('SECURE')]);
+    const newest = async (cloud: 'SECURE' | 'COMMUNITY') =>
+      (await gpuStockHistory(db, { account: 'main', gpuTypeId: H100, cloud })).at(-1);
+    expect(await latestGpuStock(db, 'main')).toStrictEqual([await newest('COMMUNITY'), await newest('SECURE')]);
   });
 
   it('lists what each poll leaves, whichever connection wrote it', async () => {
     const db = temp.open('kept.db');
     const other = temp.open('kept.db');
-    const fresh = (database: typeof db) =>
-      (['COMMUNITY', 'SECURE'] as const).flatMap((cloud) => {
-        const newest = gpuStockHistory(database, { account: 'main', gpuTypeId: H100, cloud }).at(-1);
-        return newest ? [newest] : [];
-      });
+    const fresh = async (database: typeof db) => {
+      const rows = [];
+      for (const cloud of ['COMMUNITY', 'SECURE'] as const) {
+        const newest = (await gpuStockHistory(database, { account: 'main', gpuTypeId: H100, cloud })).at(-1);
+        if (newest) rows.push(newest);
+      }
+      return rows;
+    };
     const statuses = ['High', 'High', 'Low', 'High', 'None'];
     for (const [step, stockStatus] of statuses.entries()) {
       const writer = step === 3 ? other : db;
       await recordGpuStock(writer, 'main', [h100({ stockStatus }), h100({ cloud: 'COMMUNITY' })], T0 + step * MINUTE);
       const kept = await latestGpuStock(db, 'main');
-      expect(kept, `poll ${step}`).toStrictEqual(fresh(db));
+      expect(kept, `poll ${step}`).toStrictEqual(await fresh(db));
     }
-    expect(await latestGpuStock(other, 'main')).toStrictEqual(fresh(other));
+    expect(await latestGpuStock(other, 'main')).toStrictEqual(await fresh(other));
   });
 
   it('rejects a cloud other than SECURE or COMMUNITY', async () => {

@@ -34,7 +34,7 @@ describe('a small-team day, end to end', () => {
     const db = openDatabase(dbPath);
     try {
       // Buckets that had ended when the last successful billing run read them are final.
-      const lastRead = lastSuccessAt(db, 'sim', 'billing');
+      const lastRead = await lastSuccessAt(db, 'sim', 'billing');
       expect(lastRead).not.toBeNull();
       const settledBefore = Math.floor((lastRead ?? 0) / HOUR) * HOUR;
       const from = scenario.startMs - 2 * 24 * HOUR;

@@ -104,7 +104,7 @@ describe('links in the mails the daemon sends', () => {
 
     const database = openDatabase(dbPath);
     try {
-      const secret = loadLinkSecret(database, config, clock);
+      const secret = await loadLinkSecret(database, config, clock);
       const target = { action: 'keep-running', account: 'sim', subject: 'nb' } as const;
       const [twoHours] = tokens as [string];
       const check = await checkLink(database, secret, twoHours, target, clock.now());

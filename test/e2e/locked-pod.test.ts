@@ -81,7 +81,7 @@ describe('a Pod locked in RunPod', () => {
 
     const database = openDatabase(dbPath);
     try {
-      const receipts = recentReceipts(database, 500, { podId: 'nb' });
+      const receipts = await recentReceipts(database, 500, { podId: 'nb' });
       expect(receipts.some((r) => r.decision === 'stopped' || r.decision === 'dry_run')).toBe(false);
       const blocked = receipts.filter((r) => r.decision === 'blocked');
       expect(blocked.length).toBeGreaterThan(0);

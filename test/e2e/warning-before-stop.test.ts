@@ -89,7 +89,7 @@ describe('warning before stop', () => {
     expect(acceptedAt).toBeGreaterThanOrEqual(START + HOUR);
     if (report.stops.length === 0) {
       const database = openDatabase(join(dir, 'podwarden.db'));
-      const last = recentReceipts(database, 1, { podId: 'nb' })[0];
+      const last = (await recentReceipts(database, 1, { podId: 'nb' }))[0];
       database.close();
       throw new Error(`no stop; the last receipt: ${JSON.stringify(last?.guards.filter((g) => !g.passed))}`);
     }
@@ -99,7 +99,7 @@ describe('warning before stop', () => {
 
     const database = openDatabase(join(dir, 'podwarden.db'));
     try {
-      const held = recentReceipts(database, 500, { podId: 'nb' }).filter((r) =>
+      const held = (await recentReceipts(database, 500, { podId: 'nb' })).filter((r) =>
         r.guards.some((g) => g.guard === 'warning_delivered' && !g.passed),
       );
       expect(held.length).toBeGreaterThan(0);

@@ -112,10 +112,14 @@ describe('a stop follows a warning of the same idle spell', () => {
     const database = openDatabase(full.dbPath);
     let episode: number;
     try {
-      const stopped = recentReceipts(database, 500, { podId: 'idle-late' }).find((r) => r.decision === 'stopped');
+      const stopped = (await recentReceipts(database, 500, { podId: 'idle-late' })).find(
+        (r) => r.decision === 'stopped',
+      );
       if (!stopped) throw new Error('no stopped receipt');
       episode = stopped.episodeStartedAt;
-      const cancelled = recentReceipts(database, 500, { podId: 'idle-late' }).filter((r) => r.decision === 'cancelled');
+      const cancelled = (await recentReceipts(database, 500, { podId: 'idle-late' })).filter(
+        (r) => r.decision === 'cancelled',
+      );
       // The scenario does what it says: a first spell warned and cancelled by the unknown stretch.
       expect(cancelled.length).toBe(1);
       expect(cancelled[0]!.episodeStartedAt).toBeLessThan(episode);
@@ -149,7 +153,7 @@ describe('a stop follows a warning of the same idle spell', () => {
     if (!token) throw new Error('the warning carries no keep-running link');
     const db = openDatabase(before.dbPath);
     try {
-      const secret = loadLinkSecret(db, before.config, before.clock);
+      const secret = await loadLinkSecret(db, before.config, before.clock);
       const target = { action: 'keep-running', account: 'sim', subject: 'idle-late' } as const;
       expect(await checkLink(db, secret, token[1] as string, target, stopAt)).toMatchObject({ ok: true });
     } finally {

@@ -42,15 +42,15 @@ const target = { action: 'keep-running', account: 'sim', subject: 'nb' } as cons
 describe('the link secret', () => {
   it('is generated once, kept in the database, and the same after it is opened again', async () => {
     const first = openDatabase(path);
-    const generated = loadLinkSecret(first, config(), clock);
+    const generated = await loadLinkSecret(first, config(), clock);
     expect(generated.length).toBe(32);
-    expect(loadLinkSecret(first, config(), clock).equals(generated)).toBe(true);
+    expect((await loadLinkSecret(first, config(), clock)).equals(generated)).toBe(true);
     const token = signLink(generated, claims);
     first.close();
 
     const reopened = openDatabase(path);
     try {
-      const again = loadLinkSecret(reopened, config(), clock);
+      const again = await loadLinkSecret(reopened, config(), clock);
       expect(again.equals(generated)).toBe(true);
       // Not a signature problem: the link passes that check and is refused only because the Pod is unknown here.
       expect(await checkLink(reopened, again, token, target, START)).toEqual({
@@ -65,8 +65,8 @@ describe('the link secret', () => {
   it('comes from the configuration when given there, over a stored one; links of the other are forged', async () => {
     const database = openDatabase(path);
     try {
-      const stored = loadLinkSecret(database, config(), clock);
-      const configured = loadLinkSecret(database, config('configured-secret-0001'), clock);
+      const stored = await loadLinkSecret(database, config(), clock);
+      const configured = await loadLinkSecret(database, config('configured-secret-0001'), clock);
       expect(configured.toString('utf8')).toBe('configured-secret-0001');
       expect(await checkLink(database, configured, signLink(stored, claims), target, START)).toEqual({
         ok: false,
@@ -75,8 +75,8 @@ describe('the link secret', () => {
       // A fresh database with a configured secret stores none: the configuration stays the one source.
       const fresh = openDatabase(join(dir, 'other.db'));
       try {
-        loadLinkSecret(fresh, config('configured-secret-0001'), clock);
-        const generated = loadLinkSecret(fresh, config(), clock);
+        await loadLinkSecret(fresh, config('configured-secret-0001'), clock);
+        const generated = await loadLinkSecret(fresh, config(), clock);
         expect(generated.equals(stored)).toBe(false);
       } finally {
         fresh.close();

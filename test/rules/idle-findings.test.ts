@@ -19,14 +19,14 @@ describe('held-idle', () => {
   it('is its own finding, and is only reported by default', async () => {
     world = await startIdleWorld(scenario([heldNotebook()]), { dryRun: false });
     await world.runUntil('1h30m');
-    expect(timeline(world, 'nb')).toEqual(['00:40:30 notified']);
+    expect(await timeline(world, 'nb')).toEqual(['00:40:30 notified']);
     expect(world.actionRequests()).toEqual([]);
     const [finding, ...others] = world.findingsAt('1h29m30s');
     expect(others).toEqual([]);
     expect(finding?.key).toBe('idle:sim:nb:held');
     expect(finding?.labels.held).toBe('true');
     expect(finding?.summary).toBe('Pod nb held-idle for 1h19m at $0.27/h: GPU memory in use, no compute');
-    expect(world.receipts('nb')[0]?.evidence.held).toBe(true);
+    expect((await world.receipts('nb'))[0]?.evidence.held).toBe(true);
   });
 
   it('is warned about and stopped when the rule allows stopping held-idle Pods', async () => {
@@ -35,7 +35,7 @@ describe('held-idle', () => {
       heldIdle: { memoryThreshold: 10, stop: true },
     });
     await world.runUntil('1h');
-    expect(timeline(world, 'nb')).toEqual(['00:40:30 notified', '00:40:30 warned', '00:55:30 stopped']);
+    expect(await timeline(world, 'nb')).toEqual(['00:40:30 notified', '00:40:30 warned', '00:55:30 stopped']);
   });
 });
 
@@ -48,7 +48,7 @@ describe('clusters', () => {
     const clusters = [{ id: 'cl-1', name: 'pretrain', type: 'TRAINING', pods: [member('cl-1-0'), member('cl-1-1')] }];
     world = await startIdleWorld(scenario([pod('busy', busy())], { clusters }), { dryRun: false });
     await world.runUntil('1h');
-    expect(world.receipts()).toEqual([]);
+    expect(await world.receipts()).toEqual([]);
     expect(world.actionRequests()).toEqual([]);
     const finding = world.findingsAt('59m30s').find((f) => f.key === 'idle:sim:cluster:cl-1');
     expect(finding?.summary).toBe('Cluster cl-1: all 2 Pods idle at $0.54/h (clusters are never stopped)');

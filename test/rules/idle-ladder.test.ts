@@ -17,7 +17,7 @@ describe('idle ladder against the simulator (virtual time)', () => {
     ]);
     world = await startIdleWorld(scenario([training]), live);
     await world.runUntil('6h');
-    expect(world.receipts('train')).toEqual([]);
+    expect(await world.receipts('train')).toEqual([]);
     expect(world.ticks.flatMap((tick) => tick.findings)).toEqual([]);
     expect(world.actionRequests()).toEqual([]);
     expect(world.h.sim.world.podStatuses(at('6h')).train).toBe('RUNNING');
@@ -27,7 +27,7 @@ describe('idle ladder against the simulator (virtual time)', () => {
     world = await startIdleWorld(scenario([pod('nb', idleFrom('10m'))]), live);
     await world.runUntil('1h');
     // Busy until 00:10; the first evaluation whose 30-minute window holds no busy sample is 00:40:30.
-    expect(timeline(world, 'nb')).toEqual(['00:40:30 notified', '00:40:30 warned', '00:55:30 stopped']);
+    expect(await timeline(world, 'nb')).toEqual(['00:40:30 notified', '00:40:30 warned', '00:55:30 stopped']);
     const [stop] = world.actionRequests();
     expect(world.actionRequests()).toHaveLength(1);
     expect(stop?.path).toBe('/v2/pods/nb/action');
@@ -42,7 +42,7 @@ describe('idle ladder against the simulator (virtual time)', () => {
     expect(warn?.summary).toContain('PODWARDEN_IGNORE=true');
     expect(world.findingsAt('40m30s').map((finding) => finding.key)).toEqual(['idle:sim:nb', 'idle:sim:nb:warn']);
 
-    const stopped = world.receipts('nb').at(-1);
+    const stopped = (await world.receipts('nb')).at(-1);
     expect(stopped?.guards.map((guard) => [guard.guard, guard.passed])).toEqual([
       ['fresh_data', true],
       ['exclusion', true],
@@ -75,7 +75,7 @@ describe('idle ladder against the simulator (virtual time)', () => {
     await world.runUntil('2h');
     // Idle from the first poll: warned at 00:27:30 (90 % of the window), stop planned for 00:42:30;
     // the gap from 00:40 cancels it, and the evidence must fill 90 % of a window after the gap again.
-    expect(timeline(world, 'nb')).toEqual([
+    expect(await timeline(world, 'nb')).toEqual([
       '00:27:30 notified',
       '00:27:30 warned',
       '00:40:30 cancelled',
@@ -83,7 +83,7 @@ describe('idle ladder against the simulator (virtual time)', () => {
       '01:17:30 warned',
       '01:32:30 stopped',
     ]);
-    const cancelled = world.receipts('nb')[2];
+    const cancelled = (await world.receipts('nb'))[2];
     expect(cancelled?.reason).toContain('unknown');
     expect(world.actionRequests().map((entry) => entry.atMs)).toEqual([at('1h32m30s')]);
   });
@@ -98,7 +98,7 @@ describe('idle ladder against the simulator (virtual time)', () => {
     ]);
     world = await startIdleWorld(scenario([blip]), live);
     await world.runUntil('2h');
-    expect(timeline(world, 'nb')).toEqual([
+    expect(await timeline(world, 'nb')).toEqual([
       '00:27:30 notified',
       '00:27:30 warned',
       '00:40:30 cancelled',
@@ -116,7 +116,7 @@ describe('idle ladder against the simulator (virtual time)', () => {
     await world.runUntil('2h');
     // Warned at 00:40:30 for 00:55:30; the Pod list fails from 00:50, so the stop is blocked by
     // fresh_data (recorded once) until the data is back, and the gap then restarts the evidence.
-    expect(timeline(world, 'nb')).toEqual([
+    expect(await timeline(world, 'nb')).toEqual([
       '00:40:30 notified',
       '00:40:30 warned',
       '00:55:30 blocked:fresh_data',
@@ -136,8 +136,8 @@ describe('idle ladder against the simulator (virtual time)', () => {
   it('runs and records the whole ladder in dry run, but sends no request for the Pod at all', async () => {
     world = await startIdleWorld(scenario([pod('nb', idleFrom('10m')), pod('busy', busy())]));
     await world.runUntil('1h');
-    expect(timeline(world, 'nb')).toEqual(['00:40:30 notified', '00:40:30 warned', '00:55:30 dry_run']);
-    expect(world.receipts('nb').every((receipt) => receipt.dryRun)).toBe(true);
+    expect(await timeline(world, 'nb')).toEqual(['00:40:30 notified', '00:40:30 warned', '00:55:30 dry_run']);
+    expect((await world.receipts('nb')).every((receipt) => receipt.dryRun)).toBe(true);
     expect(world.actionRequests()).toEqual([]);
     expect(world.rereads()).toEqual([]);
     expect(world.h.sim.world.podStatuses(at('1h')).nb).toBe('RUNNING');
@@ -151,12 +151,12 @@ describe('idle ladder against the simulator (virtual time)', () => {
     world = await startIdleWorld(scenario([pod('nb', idleFrom('10m'))]), live);
     for (const tick of ['40m30s', '55m30s']) {
       await world.runUntil(tick);
-      const receipts = world.receipts();
+      const receipts = await world.receipts();
       const requests = world.h.sim.requestLog.lastSeq();
       await world.evaluateNow();
-      expect(world.receipts()).toEqual(receipts);
+      expect(await world.receipts()).toEqual(receipts);
       expect(world.h.sim.requestLog.lastSeq()).toBe(requests);
     }
-    expect(timeline(world, 'nb')).toEqual(['00:40:30 notified', '00:40:30 warned', '00:55:30 stopped']);
+    expect(await timeline(world, 'nb')).toEqual(['00:40:30 notified', '00:40:30 warned', '00:55:30 stopped']);
   });
 });

@@ -163,7 +163,7 @@ run('the status page and the link confirmation pages in Chromium', () => {
     );
     server = await startMetricsServer({ config: h.config, daemon: h.daemon, clock: h.clock, log: silentLogger() });
     h.config.http.publicUrl = server.url;
-    secret = loadLinkSecret(h.daemon.db, h.config, h.clock);
+    secret = await loadLinkSecret(h.daemon.db, h.config, h.clock);
     browser = await launchBrowser();
     await h.drive(h.daemon.collectOnce());
     for (let i = 0; i < 90 && !smtp.received.some((mail) => mail.alertKeys.includes(WARN_KEY)); i++) await minute();
@@ -256,7 +256,7 @@ run('the status page and the link confirmation pages in Chromium', () => {
     const links = mailedLinks();
     expect(links.some((url) => url.includes('/keep-running?t='))).toBe(true);
     expect(links.some((url) => url.includes('/silence?t='))).toBe(true);
-    const silences = listSilences(h.daemon.db).length;
+    const silences = (await listSilences(h.daemon.db)).length;
     for (let round = 0; round < 2; round++) {
       for (const url of links) {
         const response = await request(url);
@@ -266,7 +266,7 @@ run('the status page and the link confirmation pages in Chromium', () => {
       }
     }
     expect(snoozes()).toEqual([]);
-    expect(listSilences(h.daemon.db)).toHaveLength(silences);
+    expect(await listSilences(h.daemon.db)).toHaveLength(silences);
   });
 
   it('refuses an altered token, a token for another Pod and an expired one, and changes nothing', async () => {
@@ -298,7 +298,7 @@ run('the status page and the link confirmation pages in Chromium', () => {
   });
 
   it('the status page Silence form acts with the session CSRF value; without it, or from another origin, refused', async () => {
-    const before = listSilences(h.daemon.db).length;
+    const before = (await listSilences(h.daemon.db)).length;
     const bare = await request(`${server.url}/console/silence`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -320,7 +320,7 @@ run('the status page and the link confirmation pages in Chromium', () => {
       });
       expect(foreign.statusCode).toBe(403);
       expect(await foreign.body.text()).toContain('another origin (https://evil.example)');
-      expect(listSilences(h.daemon.db)).toHaveLength(before);
+      expect(await listSilences(h.daemon.db)).toHaveLength(before);
 
       await Promise.all([page.waitForNavigation(), page.click('form[action="/console/silence"] button')]);
       // The first row's (budget gpu-small's) title, as its mails call it.
@@ -330,7 +330,7 @@ run('the status page and the link confirmation pages in Chromium', () => {
     } finally {
       await page.close();
     }
-    const silences = listSilences(h.daemon.db);
+    const silences = await listSilences(h.daemon.db);
     expect(silences).toHaveLength(before + 1);
     expect(silences.at(-1)).toMatchObject({ source: 'status page' });
   });

@@ -26,8 +26,12 @@ function rebound(name: string, port: string, extra: Record<string, string> = {})
 }
 
 /** The status page's CSRF value for a loopback viewer: what the attacker reads from the page. */
-function loopbackCsrf(harness: DaemonHarness): string {
-  return csrfFor(loadLinkSecret(harness.daemon.db, harness.config, harness.clock), 'status-page-form', 'loopback');
+async function loopbackCsrf(harness: DaemonHarness): Promise<string> {
+  return csrfFor(
+    await loadLinkSecret(harness.daemon.db, harness.config, harness.clock),
+    'status-page-form',
+    'loopback',
+  );
 }
 
 const snoozes = (harness: DaemonHarness) =>
@@ -47,7 +51,7 @@ describe('the Host header: only the names podwarden is reached by are answered',
     expect(api.status).toBe(421);
     expect(api.body).not.toContain('pod-1');
 
-    const form = { csrf: loopbackCsrf(h), account: 'sim', podId: 'pod-1', for: String(2 * 3_600_000) };
+    const form = { csrf: await loopbackCsrf(h), account: 'sim', podId: 'pod-1', for: String(2 * 3_600_000) };
     const keep = await call(`${server.url}/console/keep-running`, { method: 'POST', form, headers });
     expect(keep.status).toBe(421);
     const silence = await call(`${server.url}/console/silence`, {
@@ -73,7 +77,7 @@ describe('the Host header: only the names podwarden is reached by are answered',
       expect((await call(`${server.url}/`, { headers: { host } })).status, host).toBe(200);
     }
     expect((await call(`${server.url}/api/status`, { headers: { host: `localhost:${port}` } })).status).toBe(200);
-    const form = { csrf: loopbackCsrf(h), account: 'sim', podId: 'pod-1', for: String(2 * 3_600_000) };
+    const form = { csrf: await loopbackCsrf(h), account: 'sim', podId: 'pod-1', for: String(2 * 3_600_000) };
     const keep = await call(`${server.url}/console/keep-running`, {
       method: 'POST',
       form,
@@ -85,7 +89,7 @@ describe('the Host header: only the names podwarden is reached by are answered',
 
   it('the origin check compares against allowed hosts, not against whatever Host says', async () => {
     const { h, server, port } = await start();
-    const form = { csrf: loopbackCsrf(h), account: 'sim', podId: 'pod-1', for: String(2 * 3_600_000) };
+    const form = { csrf: await loopbackCsrf(h), account: 'sim', podId: 'pod-1', for: String(2 * 3_600_000) };
     // An allowed Host with a foreign Origin (an old browser without Sec-Fetch-Site).
     const foreign = await call(`${server.url}/console/keep-running`, {
       method: 'POST',
@@ -130,7 +134,7 @@ describe('the Host header: only the names podwarden is reached by are answered',
       http.allowedHosts = ['podwarden.lan'];
     });
     expect((await call(`${server.url}/`, { headers: { host: `podwarden.lan:${port}` } })).status).toBe(200);
-    const form = { csrf: loopbackCsrf(h), account: 'sim', podId: 'pod-1', for: String(2 * 3_600_000) };
+    const form = { csrf: await loopbackCsrf(h), account: 'sim', podId: 'pod-1', for: String(2 * 3_600_000) };
     const keep = await call(`${server.url}/console/keep-running`, {
       method: 'POST',
       form,
