@@ -13,7 +13,7 @@ import type { OutboxRow } from '../db/channel-outbox.js';
 import { type LogRecord, notificationLogAt } from '../db/notifications.js';
 import type { Database } from '../db/open.js';
 import { keepQuietPlan, planningInputs, planningState, type QuietPlanRecord } from '../db/plan-inputs.js';
-import { listSilencesNow, type SilenceRecord } from '../db/silences.js';
+import { listSilencesSync, type SilenceRecord } from '../db/silences.js';
 import { type NotifyAlert, toNotifyAlert } from './alert.js';
 import type { LogEntry } from './dedupe.js';
 import { flapPattern, mutedByFlap } from './flapping.js';
@@ -60,7 +60,7 @@ export async function notify(
     const resolved = ready(resolvedAlertsById(database, announced));
     const flaps = flapsOf(database, [...new Set([...firing, ...resolved].map((alert) => alert.key))]);
     const unmuted = (alert: NotifyAlert) => !mutedByFlap(alert, flaps, now);
-    const silences = listSilencesNow(database, now);
+    const silences = listSilencesSync(database, now);
     const queued: OutboxRow[] = [];
     let decided = 0;
     renderers.forEach((renderer, index) => {

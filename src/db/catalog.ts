@@ -87,11 +87,11 @@ type HistoryKey = { account: string; gpuTypeId: string; product: CatalogProduct;
 
 /** Every change of one GPU type's figures, oldest first. */
 export async function gpuAvailabilityHistory(database: Database, key: HistoryKey): Promise<GpuAvailabilityRecord[]> {
-  return gpuAvailabilityHistoryNow(database, key);
+  return gpuAvailabilityHistorySync(database, key);
 }
 
 /** gpuAvailabilityHistory, for a store function reading it inside its own (snapshot) transaction. */
-export function gpuAvailabilityHistoryNow(database: Database, key: HistoryKey): GpuAvailabilityRecord[] {
+export function gpuAvailabilityHistorySync(database: Database, key: HistoryKey): GpuAvailabilityRecord[] {
   return database.db
     .select()
     .from(gpuAvailability)

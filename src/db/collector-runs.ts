@@ -119,11 +119,11 @@ export async function closeInterruptedRuns(database: Database): Promise<number> 
 
 /** When the collector last finished with outcome ok for the account, or null if it never did. */
 export async function lastSuccessAt(database: Database, account: string, collector: string): Promise<number | null> {
-  return lastSuccessNow(database, account, collector);
+  return lastSuccessSync(database, account, collector);
 }
 
 /** lastSuccessAt, for a store function reading it inside its own (snapshot) transaction. */
-export function lastSuccessNow(database: Database, account: string, collector: string): number | null {
+export function lastSuccessSync(database: Database, account: string, collector: string): number | null {
   return (statements(database).lastSuccess.get(account, collector) as number | null | undefined) ?? null;
 }
 

@@ -40,7 +40,7 @@ export async function idleWindowSamples(
 }
 
 /** The open (not ended) episode of each Pod of the account. */
-export function openEpisodes(database: Database, account: string): ReadonlyMap<string, IdleEpisodeRecord> {
+export function openEpisodesSync(database: Database, account: string): ReadonlyMap<string, IdleEpisodeRecord> {
   return new Map(
     tickReads(database)
       .openEpisodes.all({ account })
@@ -72,7 +72,7 @@ export async function episodeAt(database: Database, key: EpisodeKey): Promise<Id
 }
 
 /** Every open episode of every account, for status pages and metrics. */
-export function allOpenEpisodes(database: Database): IdleEpisodeRecord[] {
+export async function allOpenEpisodes(database: Database): Promise<IdleEpisodeRecord[]> {
   return database.db.select().from(idleEpisodes).where(isNull(idleEpisodes.endedAt)).all();
 }
 
@@ -146,7 +146,7 @@ export function updateEpisode(database: Database, key: EpisodeKey, change: Episo
 }
 
 /** Snoozes a Pod until `until` (replacing an earlier snooze); `until <= now` ends it. */
-export function snoozePod(database: Database, snooze: typeof podSnoozes.$inferInsert): void {
+export function snoozePodSync(database: Database, snooze: typeof podSnoozes.$inferInsert): void {
   database.db
     .insert(podSnoozes)
     .values(snooze)
@@ -163,12 +163,12 @@ export function snoozePod(database: Database, snooze: typeof podSnoozes.$inferIn
 }
 
 /** The Pods of the account snoozed beyond `now`, and until when. */
-export function activeSnoozes(database: Database, account: string, now: number): ReadonlyMap<string, number> {
+export function activeSnoozesSync(database: Database, account: string, now: number): ReadonlyMap<string, number> {
   return new Map(tickReads(database).activeSnoozes.all(account, now));
 }
 
 /** The snoozes of a Pod id that last beyond `now`, per account, alphabetically. */
-export function podSnoozesAfter(
+export function podSnoozesAfterSync(
   database: Database,
   podId: string,
   now: number,
@@ -196,7 +196,7 @@ export interface SnoozeRecord {
 }
 
 /** Every snooze lasting beyond `now` (any account), ending soonest first: for /api/status and the digest. */
-export function snoozesAfter(database: Database, now: number): SnoozeRecord[] {
+export async function snoozesAfter(database: Database, now: number): Promise<SnoozeRecord[]> {
   return database.db
     .select()
     .from(podSnoozes)
@@ -225,4 +225,35 @@ export async function knownPodIds(database: Database, account?: string): Promise
     .orderBy(pods.podId)
     .all()
     .map((row) => row.podId);
+}
+
+/** openEpisodesSync for callers outside a store transaction. */
+export async function openEpisodes(
+  database: Database,
+  account: string,
+): Promise<ReadonlyMap<string, IdleEpisodeRecord>> {
+  return openEpisodesSync(database, account);
+}
+
+/** activeSnoozesSync for callers outside a store transaction. */
+export async function activeSnoozes(
+  database: Database,
+  account: string,
+  now: number,
+): Promise<ReadonlyMap<string, number>> {
+  return activeSnoozesSync(database, account, now);
+}
+
+/** podSnoozesAfterSync for callers outside a store transaction. */
+export async function podSnoozesAfter(
+  database: Database,
+  podId: string,
+  now: number,
+): Promise<ReturnType<typeof podSnoozesAfterSync>> {
+  return podSnoozesAfterSync(database, podId, now);
+}
+
+/** snoozePodSync for callers outside a store transaction. */
+export async function snoozePod(database: Database, snooze: typeof podSnoozes.$inferInsert): Promise<void> {
+  return snoozePodSync(database, snooze);
 }

@@ -1,5 +1,5 @@
 import { openAlertOf } from './alerts.js';
-import { openEpisodes, podSnoozesAfter, snoozePod } from './idle-state.js';
+import { openEpisodesSync, podSnoozesAfterSync, snoozePodSync } from './idle-state.js';
 import { type UsedLinkRecord, usedLinkNow, useLinkNonce } from './links.js';
 import type { Database } from './open.js';
 import { livePods } from './pods.js';
@@ -45,12 +45,12 @@ export async function redeemLinkWrite(
       return { status: 'written' };
     }
     const { snooze } = write;
-    const longer = podSnoozesAfter(database, snooze.podId, used.usedAt).find(
+    const longer = podSnoozesAfterSync(database, snooze.podId, used.usedAt).find(
       (other) => other.account === snooze.account && other.until >= snooze.until,
     );
     // A link never shortens a longer snooze someone made meanwhile.
     if (longer) return { status: 'longer', until: longer.until };
-    snoozePod(database, snooze);
+    snoozePodSync(database, snooze);
     return { status: 'written' };
   });
 }
@@ -74,5 +74,5 @@ function subjectUnchanged(database: Database, write: LinkWrite): boolean {
   const { account, podId } = write.snooze;
   const pod = livePods(database, account).find((candidate) => candidate.podId === podId);
   if (pod?.status !== 'RUNNING') return false;
-  return write.episode === null || openEpisodes(database, account).get(podId)?.startedAt === write.episode;
+  return write.episode === null || openEpisodesSync(database, account).get(podId)?.startedAt === write.episode;
 }

@@ -34,11 +34,11 @@ const gpuNames = perDatabase(({ sqlite }) =>
 
 /** Display names of the GPU types in an account's catalog, by gpuTypeId. */
 export async function gpuTypeNames(database: Database, account: string): Promise<Map<string, string>> {
-  return gpuTypeNamesNow(database, account);
+  return gpuTypeNamesSync(database, account);
 }
 
 /** gpuTypeNames, for a store function reading it inside its own (snapshot) transaction. */
-export function gpuTypeNamesNow(database: Database, account: string): Map<string, string> {
+export function gpuTypeNamesSync(database: Database, account: string): Map<string, string> {
   return new Map(
     gpuNames(database)
       .all(account)

@@ -1,6 +1,6 @@
 import { type CapacityWatch, watchedGpuTypeIds } from '../config/sections/capacity.js';
-import { type GpuAvailabilityRecord, gpuAvailabilityHistoryNow } from './catalog.js';
-import { gpuTypeNamesNow } from './names.js';
+import { type GpuAvailabilityRecord, gpuAvailabilityHistorySync } from './catalog.js';
+import { gpuTypeNamesSync } from './names.js';
 import type { Database } from './open.js';
 
 /** What the capacity watch list reads of one account: GPU names and the watched histories. */
@@ -21,7 +21,7 @@ export function readCapacitySnapshot(
   account: string,
   watches: readonly CapacityWatch[],
 ): CapacitySnapshot {
-  const names = gpuTypeNamesNow(database, account);
+  const names = gpuTypeNamesSync(database, account);
   const histories = new Map<string, readonly GpuAvailabilityRecord[]>();
   for (const watch of watches) {
     if (watch.account && watch.account !== account) continue;
@@ -31,7 +31,7 @@ export function readCapacitySnapshot(
         if (histories.has(key)) continue;
         histories.set(
           key,
-          gpuAvailabilityHistoryNow(database, { account, gpuTypeId, product: watch.product, dataCenterId }),
+          gpuAvailabilityHistorySync(database, { account, gpuTypeId, product: watch.product, dataCenterId }),
         );
       }
     }

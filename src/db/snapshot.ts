@@ -1,6 +1,6 @@
 import type { CapacityWatch } from '../config/sections/capacity.js';
-import { lastSuccessNow } from './collector-runs.js';
-import { activeSnoozes, type IdleEpisodeRecord, openEpisodes } from './idle-state.js';
+import { lastSuccessSync } from './collector-runs.js';
+import { activeSnoozesSync, type IdleEpisodeRecord, openEpisodesSync } from './idle-state.js';
 import type { Database } from './open.js';
 import { livePods, type PodRecord } from './pods.js';
 import { type UnknownSince, unknownPodsSince } from './sample-ends.js';
@@ -78,7 +78,7 @@ export async function readAccountSnapshot(
 function read(database: Database, account: string, window: SnapshotWindow): AccountSnapshot {
   const { now, samplesFrom } = window;
   const pods = livePods(database, account);
-  const episodes = openEpisodes(database, account);
+  const episodes = openEpisodesSync(database, account);
   const busy = new Set<string>();
   if (window.busy !== null) {
     for (const [podId, figures] of busiestSince(database, account, window.busy.from)) {
@@ -102,9 +102,9 @@ function read(database: Database, account: string, window: SnapshotWindow): Acco
     busy,
     samplesFrom,
     activity: window.activityFrom === null ? new Map() : unknownPodsSince(database, account, window.activityFrom),
-    podsPolledAt: lastSuccessNow(database, account, 'pods'),
+    podsPolledAt: lastSuccessSync(database, account, 'pods'),
     openEpisodes: episodes,
-    snoozes: activeSnoozes(database, account, now),
+    snoozes: activeSnoozesSync(database, account, now),
     waste: window.waste && readWasteSnapshot(database, account, pods, window.waste, now),
     capacity: readCapacitySnapshot(database, account, window.capacityWatches),
   };

@@ -35,7 +35,7 @@ beforeEach(async () => {
   });
   await world.runUntil('45m');
   secret = await loadLinkSecret(world.h.db, world.h.config, world.h.clock);
-  episode = openEpisodes(world.h.db, 'sim').get('nb')?.startedAt as number;
+  episode = (await openEpisodes(world.h.db, 'sim')).get('nb')?.startedAt as number;
 });
 afterEach(() => world.close());
 

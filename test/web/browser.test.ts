@@ -265,7 +265,7 @@ run('the status page and the link confirmation pages in Chromium', () => {
         expect(body).toMatch(/<p class="question">(Keep demo-notebook running until|Silence &#34;)/);
       }
     }
-    expect(snoozes()).toEqual([]);
+    expect(await snoozes()).toEqual([]);
     expect(await listSilences(h.daemon.db)).toHaveLength(silences);
   });
 
@@ -294,7 +294,7 @@ run('the status page and the link confirmation pages in Chromium', () => {
     });
     expect(post.statusCode).toBe(403);
     await post.body.text();
-    expect(snoozes()).toEqual([]);
+    expect(await snoozes()).toEqual([]);
   });
 
   it('the status page Silence form acts with the session CSRF value; without it, or from another origin, refused', async () => {
@@ -350,7 +350,7 @@ run('the status page and the link confirmation pages in Chromium', () => {
     } finally {
       await page.close();
     }
-    const [snooze] = snoozes();
+    const [snooze] = await snoozes();
     expect(snooze?.until).toBe(h.clock.now() + 2 * HOUR);
 
     const home = await pageText(`${server.url}/`);
@@ -367,6 +367,6 @@ run('the status page and the link confirmation pages in Chromium', () => {
     expect(again.text).toMatch(
       /already used at \w{3} 2 Nov, \d\d:\d\d UTC \(sent to ml@example\.com\); nothing changed/,
     );
-    expect(snoozes()).toHaveLength(1);
+    expect(await snoozes()).toHaveLength(1);
   }, 300_000);
 });
