@@ -24,7 +24,7 @@ export async function runAlertPipeline(ctx: NotificationContext, channels: reado
   if (ctx.unjudged.length > 0) {
     ctx.log.debug({ unjudged: ctx.unjudged }, 'not judged this tick: their alerts keep their state');
   }
-  const transitions = recordFindings(ctx.db, ctx.findings, ctx.now, settings, ctx.unjudged);
+  const transitions = await recordFindings(ctx.db, ctx.findings, ctx.now, settings, ctx.unjudged);
   for (const transition of transitions) ctx.events.emit('alert:state', transition);
   const renderers = channels.flatMap((channel) => channel.renderer?.(ctx) ?? []) as MessageRenderer[];
   const queued = await notify(ctx.db, settings, ctx.now, renderers);

@@ -156,7 +156,7 @@ describe('posting to Alertmanager', () => {
     const budget = budgetFinding('monthly', 'actual', 80);
     await bench.tick([]);
     // What a crash leaves: the row written and claimed, the POST's outcome never recorded.
-    recordFindings(bench.db, [budget], bench.clock.now(), alertSettings(bench.config));
+    await recordFindings(bench.db, [budget], bench.clock.now(), alertSettings(bench.config));
     await queueForAlertmanager(bench.db, bench.config, bench.clock.now());
     const [row] = allDeliveries(bench.db);
     expect(claimDelivery(bench.db, row?.id ?? 0, bench.clock.now(), bench.clock.now() + 70_000)).toBe(true);

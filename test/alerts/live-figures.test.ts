@@ -1,6 +1,4 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { alertSettings } from '../../src/alerts/settings.js';
-import { recordFindings } from '../../src/alerts/state.js';
 import {
   alertsById,
   firedEpisodesOf,
@@ -87,7 +85,7 @@ describe("an open alert's moving figures", () => {
     expect(figures(openAlerts(bench.db)[0])).toEqual(expected(later));
   });
 
-  it('stay those of the last committed tick when a tick rolls back, alone or within a caller’s transaction', async () => {
+  it('stay those of the last committed tick when a tick rolls back', async () => {
     bench = alertBench();
     const last = await seenFor(2);
     const now = bench.clock.now();
@@ -95,19 +93,6 @@ describe("an open alert's moving figures", () => {
     const broken = finding('waste:sim:volume-unmounted:vol-2', { details: { paid: 1n } });
     await expect(bench.tick([moving(now), broken])).rejects.toThrow(/BigInt/);
     expect(figures(openAlerts(bench.db)[0])).toEqual(expected(last));
-    const settings = alertSettings(bench.config);
-    expect(() =>
-      bench.db.transaction(() => {
-        recordFindings(bench.db, [moving(now)], now, settings);
-        expect(figures(openAlerts(bench.db)[0])).toEqual(expected(now));
-        throw new Error('the caller rolls back');
-      }),
-    ).toThrow('the caller rolls back');
-    expect(figures(openAlerts(bench.db)[0])).toEqual(expected(last));
     expect(figures(openAlerts(otherProcess())[0])).toEqual(expected(last));
-    // Within a caller's transaction that commits, the row has them.
-    bench.db.transaction(() => recordFindings(bench.db, [moving(now)], now, settings));
-    expect(figures(openAlerts(otherProcess())[0])).toEqual(expected(now));
-    expect(figures(openAlerts(bench.db)[0])).toEqual(expected(now));
   });
 });

@@ -75,9 +75,9 @@ describe('the outbox', () => {
     const settings = alertSettings(bench.config);
     const findings = [finding('waste:sim:volume-unmounted:vol-1')];
     // The tick gets as far as writing the outbox (state, then the queue), then the daemon dies.
-    recordFindings(bench.db, findings, bench.clock.now(), settings);
+    await recordFindings(bench.db, findings, bench.clock.now(), settings);
     await bench.clock.advanceBy(MINUTE);
-    recordFindings(bench.db, findings, bench.clock.now(), settings);
+    await recordFindings(bench.db, findings, bench.clock.now(), settings);
     const [written] = (await notify(bench.db, settings, bench.clock.now(), [emailRenderer('example.com')])).map(
       toEmailRecord,
     );
@@ -95,7 +95,7 @@ describe('the outbox', () => {
     bench = withEmail(peer.port);
     const settings = alertSettings(bench.config);
     const findings = [budgetFinding('gpu', 'actual', 80)];
-    recordFindings(bench.db, findings, bench.clock.now(), settings);
+    await recordFindings(bench.db, findings, bench.clock.now(), settings);
     await bench.clock.advanceBy(MINUTE);
     const [written] = (await notify(bench.db, settings, bench.clock.now(), [emailRenderer('example.com')])).map(
       toEmailRecord,
