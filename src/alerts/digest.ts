@@ -46,9 +46,9 @@ export async function queueDigests(
   ).startMs;
   const queued: OutboxRow[] = [];
   for (const account of config.accounts) {
-    const last = lastDigestAt(database, account.name);
+    const last = await lastDigestAt(database, account.name);
     if (last !== null && last >= dayStart) continue;
-    const notice = digestNotice(database, settings, account.name, last, digest.timeZone, now, held);
+    const notice = await digestNotice(database, settings, account.name, last, digest.timeZone, now, held);
     if (!notice) continue;
     const row = await queueDigestOnce(
       database,
@@ -70,7 +70,7 @@ export async function queueDigests(
 }
 
 /** What one account's digest says, or nothing when nothing is open and nothing was saved. */
-export function digestNotice(
+export async function digestNotice(
   database: Database,
   settings: AlertSettings,
   account: string,
@@ -78,24 +78,27 @@ export function digestNotice(
   timeZone: string,
   now: number,
   heldDecisions: HeldDecisions = () => [],
-): DigestNotice | undefined {
-  const silences = listSilences(database, now);
-  const flapping: FlappingNotice[] = [...openFlaps(database).values()]
-    .filter((flap) => flap.account === account && settings.emailed(flap.rule))
-    .flatMap((flap) => flappingNotice(database, flap, settings, silences, now) ?? []);
+): Promise<DigestNotice | undefined> {
+  const silences = await listSilences(database, now);
+  const flapping: FlappingNotice[] = [];
+  for (const flap of (await openFlaps(database)).values()) {
+    if (flap.account !== account || !settings.emailed(flap.rule)) continue;
+    const notice = await flappingNotice(database, flap, settings, silences, now);
+    if (notice) flapping.push(notice);
+  }
   const flappingKeys = new Set(flapping.map((flap) => flap.key));
-  const firing = firingAlerts(database)
+  const firing = (await firingAlerts(database))
     // A budget over every account (account `all`) concerns each of them: each digest lists it.
     .filter((record) => (record.account === account || record.account === 'all') && settings.emailed(record.rule))
     .filter((record) => !flappingKeys.has(record.key))
     .flatMap((record) => toNotifyAlert(record, settings.defaultRecipients) ?? []);
   const open = muteSilenced(firing, silences, now);
   const since = lastDigest ?? now - DAY_MS;
-  const savings = stopsBetween(database, account, now - SAVING_HORIZON_MS, now)
+  const savings = (await stopsBetween(database, account, now - SAVING_HORIZON_MS, now))
     .map((stop) => savingOf(stop, now, since))
     .filter((saving) => saving.decidedAt >= since || saving.notBilledMs > 0);
   const saved = savings.reduce((sum, saving) => sum + saving.saved, 0);
-  const held = heldDecisions(database, now, account);
+  const held = await heldDecisions(database, now, account);
   // A Pod kept running by someone's decision spends money: worth the digest on its own.
   if (open.length === 0 && flapping.length === 0 && saved <= 0 && held.length === 0) return undefined;
   const recipients = new Set([...open, ...flapping].flatMap((item) => item.recipients));

@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { notify } from '../../src/alerts/notify.js';
 import { alertSettings } from '../../src/alerts/settings.js';
 import { recordFindings } from '../../src/alerts/state.js';
+import { emailRenderer } from '../../src/channels/email.js';
 import { openAlerts } from '../../src/db/alerts.js';
 import { openDatabase } from '../../src/db/open.js';
 import { type AlertBench, alertBench, finding, HOUR, MINUTE } from './support.js';
@@ -38,6 +40,25 @@ describe('a writer that changed the alerts between another’s read and write', 
         findings.map((f) => [f.key, 'resolved']),
       );
       expect(await openAlerts(bench.db)).toEqual([]);
+    } finally {
+      other.close();
+    }
+  });
+
+  it('is seen by notify, which plans again: one message per decision', async () => {
+    bench = alertBench();
+    const other = openDatabase(bench.config.database.path);
+    try {
+      const settings = alertSettings(bench.config);
+      await recordFindings(bench.db, [finding('waste:sim:volume-unmounted:vol-1')], bench.clock.now(), settings);
+      const now = bench.clock.now() + 10 * MINUTE;
+      const renderers = [emailRenderer('example.com')];
+      const queued = await Promise.all([
+        notify(bench.db, settings, now, renderers),
+        notify(other, settings, now, renderers),
+      ]);
+      expect(queued.map((rows) => rows.length).sort()).toEqual([0, 1]);
+      expect((await bench.outbox()).map((message) => message.reason)).toEqual(['first']);
     } finally {
       other.close();
     }

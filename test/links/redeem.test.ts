@@ -122,7 +122,15 @@ describe('a keep-running link', () => {
         createdBy: ANA,
       },
     ]);
-    const digest = digestNotice(world.h.db, alertSettings(world.h.config), 'sim', null, 'UTC', at('1h'), heldDecisions);
+    const digest = await digestNotice(
+      world.h.db,
+      alertSettings(world.h.config),
+      'sim',
+      null,
+      'UTC',
+      at('1h'),
+      heldDecisions,
+    );
     expect(digest && renderDigest(digest).text).toContain(
       '  - nb kept running until Mon 2 Nov, 02:50 UTC, from an emailed link (ana@example.com)',
     );
