@@ -1,5 +1,5 @@
-import { type AlertChange, type AlertFields, applyAlertChanges, readAlertStates } from '../db/alert-changes.js';
 import type { AlertRecord, OpenAlertState } from '../db/alerts.js';
+import { type AlertChange, type AlertFields, applyAlertChanges, readAlertStates } from '../db/alerts.js';
 import type { Database } from '../db/open.js';
 import type { Finding } from '../rules/finding.js';
 import { isUnjudged, type Unjudged } from '../rules/unjudged.js';

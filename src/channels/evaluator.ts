@@ -54,7 +54,7 @@ async function deliverChannel(
   queued: ReadonlyArray<{ channel: string; payload: unknown }>,
 ): Promise<void> {
   // Most ticks have nothing due: no connection is opened.
-  if (!hasDueRows(ctx.db, channel.name, ctx.now)) return;
+  if (!(await hasDueRows(ctx.db, channel.name, ctx.now))) return;
   const deliverer = channel.deliverer(ctx);
   if (deliverer === undefined) {
     for (const row of queued) {

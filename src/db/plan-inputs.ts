@@ -80,12 +80,13 @@ export async function readNotifyInputs(
   now: number,
   channels: readonly string[],
 ): Promise<NotifyInputs> {
-  const firing = firingAlertsButDetails(database);
-  const logs = channels.map((channel) => notificationLogAt(database, now, channel));
+  const firing = await firingAlertsButDetails(database);
+  const logs: NotifyInputs['logs'] = [];
+  for (const channel of channels) logs.push(await notificationLogAt(database, now, channel));
   const announced = [...new Set(logs.flatMap((log) => [...log.values()].flatMap((row) => row.firing)))];
-  const resolved = resolvedAlertsById(database, announced).filter((record) => record.firedAt !== null);
-  const flaps = flapsOf(database, [...new Set([...firing, ...resolved].map((alert) => alert.key))]);
-  const unnoticed = [...openFlaps(database).values()].filter((flap) => flap.noticedAt === null);
+  const resolved = (await resolvedAlertsById(database, announced)).filter((record) => record.firedAt !== null);
+  const flaps = await flapsOf(database, [...new Set([...firing, ...resolved].map((alert) => alert.key))]);
+  const unnoticed = [...(await openFlaps(database)).values()].filter((flap) => flap.noticedAt === null);
   return { firing, logs, resolved, flaps, unnoticed };
 }
 

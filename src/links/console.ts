@@ -34,7 +34,7 @@ export async function silenceFromConsole(
   input: { alertKey: string; until: number; by: string },
   now: number,
 ): Promise<SilenceRecord | undefined> {
-  const alert = openAlertOf(database, input.alertKey);
+  const alert = await openAlertOf(database, input.alertKey);
   if (!alert) return undefined;
   const silence = newSilence({
     id: randomUUID(),

@@ -169,7 +169,7 @@ function subjectName(claims: LinkClaims): string {
 
 async function lookUp(database: Database, claims: LinkClaims): Promise<Subject> {
   if (claims.action === 'silence') {
-    const alert = openAlertOf(database, claims.subject);
+    const alert = await openAlertOf(database, claims.subject);
     return alert ? { kind: 'alert', alert } : { kind: 'gone', detail: `the alert ${claims.subject} is resolved` };
   }
   const pod = livePods(database, claims.account).find((candidate) => candidate.podId === claims.subject);

@@ -84,8 +84,8 @@ function receipts(source: MetricsSource) {
   );
 }
 
-function alerts(source: MetricsSource) {
-  return firingAlerts(source.db).map((alert) => ({
+async function alerts(source: MetricsSource) {
+  return (await firingAlerts(source.db)).map((alert) => ({
     key: alert.key,
     rule: alert.rule,
     account: alert.account,
@@ -101,7 +101,7 @@ function alerts(source: MetricsSource) {
  * `/api/status`: what the daemon knows now, as JSON for people and scripts. Read from the
  * database and memory only, like the metrics.
  */
-export function buildStatus(source: MetricsSource, config: Config, now: number) {
+export async function buildStatus(source: MetricsSource, config: Config, now: number) {
   const readiness = checkReadiness(source, config, now);
   return {
     now: toIso(now),
@@ -112,7 +112,7 @@ export function buildStatus(source: MetricsSource, config: Config, now: number) 
     budgets: budgets(source, config, now),
     idle: idle(source, config, now),
     receipts: receipts(source),
-    alerts: alerts(source),
+    alerts: await alerts(source),
     // Snoozes and silences that hold now, with where they were made (command, email link, status page).
     held: heldDecisions(source.db, now).map((held) => ({
       ...held,

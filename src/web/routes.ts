@@ -132,7 +132,7 @@ export async function webRoute(context: WebContext, request: WebRequest): Promis
     const now = clock.now();
     const forms = statusForms(context.secret(), access.binding);
     const options = { timeZone: pageTimeZone(config), loopbackOnly: access.loopbackOnly, forms };
-    if (path === '/') return htmlReply(200, renderStatusPage(statusData(source, config, now), options));
+    if (path === '/') return htmlReply(200, renderStatusPage(await statusData(source, config, now), options));
     const [, account = '', podId = ''] = (POD_PAGE.exec(path) ?? []).map((part) => safeDecode(part));
     if (!config.accounts.some((a) => a.name === account)) {
       return htmlReply(

@@ -46,7 +46,7 @@ export interface StatusData {
 }
 
 /** The same reads as /api/status (src/metrics/status.ts), kept as numbers for formatting. */
-export function statusData(source: MetricsSource, config: Config, now: number): StatusData {
+export async function statusData(source: MetricsSource, config: Config, now: number): Promise<StatusData> {
   const readiness = checkReadiness(source, config, now);
   return {
     now,
@@ -63,7 +63,7 @@ export function statusData(source: MetricsSource, config: Config, now: number): 
       ),
     ),
     receipts: recentReceipts(source.db, RECENT_RECEIPTS),
-    alerts: firingAlerts(source.db),
+    alerts: await firingAlerts(source.db),
     capacity: capacityRows(source, config),
     commandLine: source.commandLine ?? BARE_COMMAND_LINE,
   };
