@@ -77,7 +77,7 @@ async function decideBatch(
   // A rule that stops without a delivered warning never looks at deliveries.
   const delivered = rule.stopWithoutDeliveredWarning
     ? new Map<string, Delivery>()
-    : warningDeliveries(ctx, sc.account, ordered);
+    : await warningDeliveries(ctx, sc.account, ordered);
   // The same for every Pod of the batch: worded once (a due stop a guard holds is offered every tick).
   const fresh = freshDataGuard(sc.freshness, now);
   const quiet = quietHoursGuard(rule, now);
@@ -155,13 +155,13 @@ async function availabilityLookup(ctx: ActionContext, account: string): Promise<
  * even one whose alert stayed open through an unknown stretch, never counts for this one. Read for
  * the whole batch at once: every due Pod asks on every tick until it stops.
  */
-function warningDeliveries(
+async function warningDeliveries(
   ctx: ActionContext,
   account: string,
   batch: readonly DueStop[],
-): Map<string, Delivery | undefined> {
+): Promise<Map<string, Delivery | undefined>> {
   const keyOf = (podId: string) => `idle:${account}:${podId}:warn`;
   const since = new Map(batch.map(({ a, episode }) => [keyOf(a.pod.podId), episode.warnedAt ?? ctx.now]));
-  const deliveries = deliveriesOf(ctx.db, since);
+  const deliveries = await deliveriesOf(ctx.db, since);
   return new Map(batch.map(({ a }) => [a.pod.podId, deliveries.get(keyOf(a.pod.podId))]));
 }

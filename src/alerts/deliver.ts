@@ -4,7 +4,6 @@ import {
   dueRows,
   type OutboxRow,
   type RowOutcome,
-  recordAbandoned,
   recordOutcomes,
   targetBackingOff,
 } from '../db/channel-outbox.js';
@@ -79,17 +78,17 @@ export async function deliverDue(ctx: DeliveryContext, deliverer: Deliverer): Pr
 async function serveTarget(ctx: DeliveryContext, d: Deliverer, target: string, result: DeliveryResult) {
   while (!ctx.signal?.aborted) {
     const now = ctx.clock.now();
-    if (d.inOrder && targetBackingOff(ctx.db, d.channel, target, now)) return;
-    const due = dueRows(ctx.db, d.channel, now, { target, limit: d.batchSize });
+    if (d.inOrder && (await targetBackingOff(ctx.db, d.channel, target, now))) return;
+    const due = await dueRows(ctx.db, d.channel, now, { target, limit: d.batchSize });
     if (due.length === 0) return;
     const rows: OutboxRow[] = [];
     for (const row of due) {
       const why = whyAbandon(d, row, now);
       if (why !== undefined) {
-        recordAbandoned(ctx.db, row.id, now, why);
+        await recordOutcomes(ctx.db, [{ kind: 'failed', id: row.id, error: why }], now);
         result.abandoned++;
         d.recorded?.([row], { kind: 'abandoned', error: why }, now, target);
-      } else if (claimRow(ctx.db, row.id, now, now + d.leaseMs)) rows.push(row);
+      } else if (await claimRow(ctx.db, row.id, now, now + d.leaseMs)) rows.push(row);
     }
     if (rows.length === 0) continue;
     const attempt = d.deliver(rows, target, now);

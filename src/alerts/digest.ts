@@ -46,7 +46,7 @@ export async function queueDigests(
   ).startMs;
   const queued: OutboxRow[] = [];
   for (const account of config.accounts) {
-    const last = lastDigestAt(database, account.name);
+    const last = await lastDigestAt(database, account.name);
     if (last !== null && last >= dayStart) continue;
     const notice = await digestNotice(database, settings, account.name, last, digest.timeZone, now, held);
     if (!notice) continue;
@@ -80,18 +80,21 @@ export async function digestNotice(
   heldDecisions: HeldDecisions = async () => [],
 ): Promise<DigestNotice | undefined> {
   const silences = await listSilences(database, now);
-  const flapping: FlappingNotice[] = [...openFlaps(database).values()]
-    .filter((flap) => flap.account === account && settings.emailed(flap.rule))
-    .flatMap((flap) => flappingNotice(database, flap, settings, silences, now) ?? []);
+  const flapping: FlappingNotice[] = [];
+  for (const flap of (await openFlaps(database)).values()) {
+    if (flap.account !== account || !settings.emailed(flap.rule)) continue;
+    const notice = await flappingNotice(database, flap, settings, silences, now);
+    if (notice) flapping.push(notice);
+  }
   const flappingKeys = new Set(flapping.map((flap) => flap.key));
-  const firing = firingAlerts(database)
+  const firing = (await firingAlerts(database))
     // A budget over every account (account `all`) concerns each of them: each digest lists it.
     .filter((record) => (record.account === account || record.account === 'all') && settings.emailed(record.rule))
     .filter((record) => !flappingKeys.has(record.key))
     .flatMap((record) => toNotifyAlert(record, settings.defaultRecipients) ?? []);
   const open = muteSilenced(firing, silences, now);
   const since = lastDigest ?? now - DAY_MS;
-  const savings = stopsBetween(database, account, now - SAVING_HORIZON_MS, now)
+  const savings = (await stopsBetween(database, account, now - SAVING_HORIZON_MS, now))
     .map((stop) => savingOf(stop, now, since))
     .filter((saving) => saving.decidedAt >= since || saving.notBilledMs > 0);
   const saved = savings.reduce((sum, saving) => sum + saving.saved, 0);

@@ -1,56 +1,11 @@
-import {
-  type AlertRecord,
-  type FlapRecord,
-  firedCountSince,
-  openFlap,
-  openFlapOf,
-  openFlaps,
-  updateFlap,
-} from '../db/alerts.js';
-import type { Database } from '../db/open.js';
-import type { AlertSettings } from './settings.js';
+import type { AlertRecord, FlapRecord } from '../db/alerts.js';
 
 /**
  * Flapping, in the manner of Nagios' flap detection but on fires: a key that fired `count` times
  * within `window` flaps. While it flaps its episodes are not mailed one by one (one notice says
  * it flaps and what the pattern costs; the digest carries it); it settles once it has neither
- * fired nor resolved for a whole window. Called inside the transaction that records the change.
+ * fired nor resolved for a whole window (db/alert-changes.ts keeps the flaps).
  */
-export type FlapSettings = AlertSettings['flapping'];
-
-/** The key's episode just fired: extend its flap, or open one if this fire makes `count`. */
-export function noteFire(
-  database: Database,
-  alert: Pick<AlertRecord, 'key' | 'rule' | 'account'>,
-  now: number,
-  settings: FlapSettings,
-): boolean {
-  const open = openFlapOf(database, alert.key);
-  if (open) {
-    updateFlap(database, open.id, { lastChangeAt: now });
-    return false;
-  }
-  const fires = firedCountSince(database, alert.key, now - settings.windowMs);
-  if (fires < settings.count) return false;
-  openFlap(database, { key: alert.key, rule: alert.rule, account: alert.account, since: now, lastChangeAt: now });
-  return true;
-}
-
-export function noteResolve(database: Database, key: string, now: number): void {
-  const open = openFlapOf(database, key);
-  if (open) updateFlap(database, open.id, { lastChangeAt: now });
-}
-
-/** Flaps without a fire or a resolve for a whole window have settled. */
-export function settleFlaps(database: Database, now: number, settings: FlapSettings): FlapRecord[] {
-  const settled: FlapRecord[] = [];
-  for (const flap of openFlaps(database).values()) {
-    if (now - flap.lastChangeAt < settings.windowMs) continue;
-    updateFlap(database, flap.id, { settledAt: now });
-    settled.push({ ...flap, settledAt: now });
-  }
-  return settled;
-}
 
 /** Whether an episode is muted by a flap: firing while its key flaps, or resolved during a flap. */
 export function mutedByFlap(

@@ -1,14 +1,14 @@
-import { type OutboxRow, type QueuedRow, queueRow } from '../db/channel-outbox.js';
-import { putLogEntry } from '../db/notifications.js';
-import type { Database } from '../db/open.js';
+import type { QueuedRow } from '../db/channel-outbox.js';
+import type { PlannedMessage } from '../db/plan-inputs.js';
 import type { DigestNotice, FlappingNotice } from './notices.js';
 import type { Notification } from './pipeline.js';
 
 /**
  * The queue stage of every channel that delivers messages: a notification is rendered by its
  * channel and written to the channel's outbox in the same transaction as the notification-log
- * entry that records the decision to send it. A crash before the commit leaves neither, and the
- * next tick decides again; a crash after it leaves both, and the message goes out after restart.
+ * entry that records the decision to send it (db/plan-inputs.ts writeNotifications). A crash
+ * before the commit leaves neither, and the next tick decides again; a crash after it leaves
+ * both, and the message goes out after restart.
  */
 
 /** What a channel makes of a message when it is queued: what its outbox row keeps, delivered as is. */
@@ -28,44 +28,32 @@ export interface MessageRenderer {
 }
 
 /**
- * Writes each notification's message to its channel's outbox and its group's log entry, all in
- * one transaction. Log entries expire after twice the repeat interval (never for groups that do
- * not repeat).
+ * A notification's message as its channel renders it, with its group's log entry. Log entries
+ * expire after twice the repeat interval (never for groups that do not repeat).
  */
-export function queueNotifications(
-  database: Database,
-  notifications: readonly Notification[],
-  renderer: MessageRenderer,
-): OutboxRow[] {
-  return database.transaction(() =>
-    notifications.map((notification) => {
-      const { now } = notification;
-      const record = queueRow(database, {
-        channel: renderer.channel,
-        groupKey: notification.groupKey,
-        account: accountOf(notification),
-        reason: notification.reason,
-        alertKeys: announcedKeys(notification),
-        ...renderer.notification(notification),
-        createdAt: now,
-        nextAttemptAt: now,
-      });
-      const repeat = notification.repeatIntervalMs;
-      putLogEntry(
-        database,
-        {
-          groupKey: notification.groupKey,
-          receiver: notification.receiver,
-          firing: notification.firing.map((alert) => alert.id),
-          resolved: notification.resolved.map((alert) => alert.id),
-          notifiedAt: now,
-          expiresAt: Number.isFinite(repeat) ? now + 2 * repeat : null,
-        },
-        renderer.channel,
-      );
-      return record;
-    }),
-  );
+export function notificationMessage(notification: Notification, renderer: MessageRenderer): PlannedMessage {
+  const { now } = notification;
+  const repeat = notification.repeatIntervalMs;
+  return {
+    row: {
+      channel: renderer.channel,
+      groupKey: notification.groupKey,
+      account: accountOf(notification),
+      reason: notification.reason,
+      alertKeys: announcedKeys(notification),
+      ...renderer.notification(notification),
+      createdAt: now,
+      nextAttemptAt: now,
+    },
+    log: {
+      groupKey: notification.groupKey,
+      receiver: notification.receiver,
+      firing: notification.firing.map((alert) => alert.id),
+      resolved: notification.resolved.map((alert) => alert.id),
+      notifiedAt: now,
+      expiresAt: Number.isFinite(repeat) ? now + 2 * repeat : null,
+    },
+  };
 }
 
 /** The one account a message's alerts concern, or `all` (groupBy may leave `account` out). */
@@ -86,11 +74,7 @@ export interface QueuedNotice {
   now: number;
 }
 
-export function queueNotice(database: Database, notice: QueuedNotice): OutboxRow {
-  return queueRow(database, noticeRow(notice));
-}
-
-/** The outbox row of a notice, as queueNotice writes it. */
+/** The outbox row of a notice. */
 export function noticeRow(notice: QueuedNotice): QueuedRow {
   return {
     channel: notice.channel,
@@ -105,7 +89,7 @@ export function noticeRow(notice: QueuedNotice): QueuedRow {
 }
 
 /** The alerts a message is about: the new ones, all of them on a repeat, or the resolved ones. */
-export function announcedKeys(notification: Notification): string[] {
+function announcedKeys(notification: Notification): string[] {
   switch (notification.reason) {
     case 'first':
     case 'new_alerts':

@@ -1,17 +1,8 @@
-import {
-  type AlertRecord,
-  insertAlert,
-  markAlertAbsent,
-  markAlertFired,
-  markAlertResolved,
-  type OpenAlertState,
-  openAlertStates,
-  refreshAlert,
-} from '../db/alerts.js';
+import type { AlertRecord, OpenAlertState } from '../db/alerts.js';
+import { type AlertChange, type AlertFields, applyAlertChanges, readAlertStates } from '../db/alerts.js';
 import type { Database } from '../db/open.js';
 import type { Finding } from '../rules/finding.js';
 import { isUnjudged, type Unjudged } from '../rules/unjudged.js';
-import { noteFire, noteResolve, settleFlaps } from './flapping.js';
 import type { AlertSettings } from './settings.js';
 
 export type AlertState = 'pending' | 'firing' | 'resolved';
@@ -32,7 +23,27 @@ export interface Transition {
 export type StateSettings = Pick<AlertSettings, 'forMs' | 'resolveAfterMs' | 'flapping'>;
 
 /**
- * Folds one tick's findings into alert state, in one transaction. For each open episode:
+ * Folds one tick's findings into alert state (planAlertChanges says how), written in one
+ * transaction. Planned again on what is stored then when another writer changed which episodes
+ * are open or fired between the read and the write. Running it twice at the same `now` changes
+ * nothing the second time.
+ */
+export async function recordFindings(
+  database: Database,
+  findings: readonly Finding[],
+  now: number,
+  settings: StateSettings,
+  unjudged: readonly Unjudged[] = [],
+): Promise<Transition[]> {
+  for (;;) {
+    const { version, open } = await readAlertStates(database);
+    const { changes, transitions } = planAlertChanges(open, findings, now, settings, unjudged);
+    if (await applyAlertChanges(database, version, changes, now, settings.flapping)) return transitions;
+  }
+}
+
+/**
+ * The changes one tick's findings make to the open episodes. For each open episode:
  *
  * - reported this tick: its wording and figures are written to its row (the only copy of them);
  *   pending long enough (`for`), it fires;
@@ -42,74 +53,58 @@ export type StateSettings = Pick<AlertSettings, 'forMs' | 'resolveAfterMs' | 'fl
  *
  * A key reported for the first time opens a pending episode (firing at once without `for`), and
  * so does a finding that names another occurrence (`occurrenceLabel`) than its open episode's,
- * which resolves that one.
- * Every fire and resolve feeds flap detection. Running it twice at the same `now` changes nothing
- * the second time.
+ * which resolves that one. Every fire and resolve feeds flap detection (db/alert-changes.ts).
  */
-export function recordFindings(
-  database: Database,
+export function planAlertChanges(
+  openStates: readonly OpenAlertState[],
   findings: readonly Finding[],
   now: number,
   settings: StateSettings,
-  unjudged: readonly Unjudged[] = [],
-): Transition[] {
+  unjudged: readonly Unjudged[],
+): { changes: AlertChange[]; transitions: Transition[] } {
   const latest = new Map(findings.map((finding) => [finding.key, finding]));
+  const changes: AlertChange[] = [];
   const transitions: Transition[] = [];
   const note = (alert: Pick<OpenAlertState, 'key' | 'rule'>, state: AlertState) =>
     transitions.push({ at: now, key: alert.key, rule: alert.rule, state });
-  database.transaction(() => {
-    settleFlaps(database, now, settings.flapping);
-    const open = new Map(openAlertStates(database).map((alert) => [alert.key, alert]));
-    for (const alert of open.values()) {
-      const finding = latest.get(alert.key);
-      if (!finding) {
-        if (unjudged.length > 0 && isUnjudged(JSON.parse(alert.labels), unjudged)) continue;
-        if (alert.firedAt === null) {
-          markAlertResolved(database, alert.id, now);
-          continue;
-        }
+  const open = new Map(openStates.map((alert) => [alert.key, alert]));
+  for (const alert of open.values()) {
+    const finding = latest.get(alert.key);
+    const fired = alert.firedAt !== null;
+    if (!finding) {
+      if (unjudged.length > 0 && isUnjudged(JSON.parse(alert.labels), unjudged)) continue;
+      if (fired) {
         const absentSince = alert.absentSince ?? now;
-        if (alert.absentSince === null) markAlertAbsent(database, alert.id, now);
+        if (alert.absentSince === null) changes.push({ kind: 'absent', id: alert.id });
         if (now - absentSince < settings.resolveAfterMs(alert.rule)) continue;
-        markAlertResolved(database, alert.id, now);
-        noteResolve(database, alert.key, now);
         note(alert, 'resolved');
-        continue;
       }
-      if (isNewOccurrence(finding, alert)) {
-        // The open alert was about an earlier occurrence: it ends here, and the loop below opens
-        // the new one (a new id, so the pipeline announces it as a new alert).
-        markAlertResolved(database, alert.id, now);
-        if (alert.firedAt !== null) {
-          noteResolve(database, alert.key, now);
-          note(alert, 'resolved');
-        }
-        open.delete(alert.key);
-        continue;
-      }
-      refreshAlert(database, alert.id, fieldsOf(finding, now));
-      if (alert.firedAt === null && now - alert.activeSince >= settings.forMs(finding.rule)) {
-        markAlertFired(database, alert.id, now);
-        noteFire(database, alert, now, settings.flapping);
-        note(alert, 'firing');
-      }
+      changes.push({ kind: 'resolve', id: alert.id, key: alert.key, fired });
+      continue;
     }
-    for (const finding of latest.values()) {
-      if (open.has(finding.key)) continue;
-      const fires = settings.forMs(finding.rule) <= 0;
-      insertAlert(database, {
-        key: finding.key,
-        rule: finding.rule,
-        account: finding.account,
-        ...fieldsOf(finding, now),
-        activeSince: now,
-        firedAt: fires ? now : null,
-      });
-      if (fires) noteFire(database, finding, now, settings.flapping);
-      note(finding, fires ? 'firing' : 'pending');
+    if (isNewOccurrence(finding, alert)) {
+      // The open alert was about an earlier occurrence: it ends here, and the loop below opens
+      // the new one (a new id, so the pipeline announces it as a new alert).
+      changes.push({ kind: 'resolve', id: alert.id, key: alert.key, fired });
+      if (fired) note(alert, 'resolved');
+      open.delete(alert.key);
+      continue;
     }
-  });
-  return transitions;
+    changes.push({ kind: 'refresh', id: alert.id, fields: fieldsOf(finding, now) });
+    if (!fired && now - alert.activeSince >= settings.forMs(finding.rule)) {
+      changes.push({ kind: 'fire', alert });
+      note(alert, 'firing');
+    }
+  }
+  for (const finding of latest.values()) {
+    if (open.has(finding.key)) continue;
+    const fires = settings.forMs(finding.rule) <= 0;
+    const { key, rule, account } = finding;
+    const input = { key, rule, account, ...fieldsOf(finding, now), activeSince: now, firedAt: fires ? now : null };
+    changes.push({ kind: 'open', input });
+    note(finding, fires ? 'firing' : 'pending');
+  }
+  return { changes, transitions };
 }
 
 /** Whether the finding names another occurrence than the open alert's (its labels are JSON text). */
@@ -120,10 +115,7 @@ function isNewOccurrence(finding: Finding, alert: Pick<OpenAlertState, 'labels'>
   return stored !== finding.labels[name];
 }
 
-function fieldsOf(
-  finding: Finding,
-  now: number,
-): Pick<AlertRecord, 'severity' | 'summary' | 'labels' | 'details' | 'recipients' | 'lastSeenAt'> {
+function fieldsOf(finding: Finding, now: number): AlertFields {
   return {
     severity: finding.severity,
     summary: finding.summary,

@@ -66,7 +66,7 @@ export function alertmanagerDeliverer(
     inOrder: true,
     async deliver(rows, target, now): Promise<Outcome> {
       const records = new Map(
-        alertsById(ctx.db, [...new Set(rows.map((row) => row.alertId as number))]).map((r) => [r.id, r]),
+        (await alertsById(ctx.db, [...new Set(rows.map((row) => row.alertId as number))])).map((r) => [r.id, r]),
       );
       const payload = rows.flatMap((row) => {
         const record = records.get(row.alertId as number);

@@ -24,7 +24,7 @@ export async function runAlertPipeline(ctx: NotificationContext, channels: reado
   if (ctx.unjudged.length > 0) {
     ctx.log.debug({ unjudged: ctx.unjudged }, 'not judged this tick: their alerts keep their state');
   }
-  const transitions = recordFindings(ctx.db, ctx.findings, ctx.now, settings, ctx.unjudged);
+  const transitions = await recordFindings(ctx.db, ctx.findings, ctx.now, settings, ctx.unjudged);
   for (const transition of transitions) ctx.events.emit('alert:state', transition);
   const renderers: MessageRenderer[] = [];
   for (const channel of channels) if (channel.renderer) renderers.push(await channel.renderer(ctx));
@@ -55,7 +55,7 @@ async function deliverChannel(
   queued: ReadonlyArray<{ channel: string; payload: unknown }>,
 ): Promise<void> {
   // Most ticks have nothing due: no connection is opened.
-  if (!hasDueRows(ctx.db, channel.name, ctx.now)) return;
+  if (!(await hasDueRows(ctx.db, channel.name, ctx.now))) return;
   const deliverer = channel.deliverer(ctx);
   if (deliverer === undefined) {
     for (const row of queued) {

@@ -1,13 +1,5 @@
 import { and, asc, eq, gt, isNotNull, isNull, or, sql } from 'drizzle-orm';
-import { firingAlerts } from './alerts.js';
-import {
-  claimRow,
-  type OutboxRow,
-  recordClosed,
-  recordDelivered,
-  recordRetry,
-  tallyPrunedSql,
-} from './channel-outbox.js';
+import { type OutboxRow, recordClosed, tallyPrunedSql } from './channel-outbox.js';
 import type { Database } from './open.js';
 import { alerts, channelOutbox } from './schema.js';
 
@@ -56,9 +48,7 @@ const ours = eq(channelOutbox.channel, CHANNEL);
 const unfinished = and(ours, isNull(channelOutbox.finishedAt));
 
 /** Every row still delivering, with its alert's rule and resolve time (for the queue step). */
-export function openDeliveries(
-  database: Database,
-): Array<AlertmanagerRow & { rule: string; resolvedAt: number | null }> {
+function openDeliveries(database: Database): Array<AlertmanagerRow & { rule: string; resolvedAt: number | null }> {
   return database.db
     .select({ row: channelOutbox, rule: alerts.rule, resolvedAt: alerts.resolvedAt })
     .from(channelOutbox)
@@ -70,7 +60,7 @@ export function openDeliveries(
 }
 
 /** Whether any row is still delivering: without an Alertmanager, most ticks have none to close. */
-export function hasOpenDeliveries(database: Database): boolean {
+export async function hasOpenDeliveries(database: Database): Promise<boolean> {
   return (
     database.db.select({ id: channelOutbox.id }).from(channelOutbox).where(unfinished).limit(1).get() !== undefined
   );
@@ -80,7 +70,7 @@ export function hasOpenDeliveries(database: Database): boolean {
  * A firing episode must be delivered to `target`: a new row due now, or a row closed while the
  * rule was routed elsewhere opened again. A row already delivering is left as it is.
  */
-export function ensureFiring(
+function ensureFiring(
   database: Database,
   target: string,
   alert: { id: number; key: string; account: string },
@@ -110,7 +100,7 @@ export function ensureFiring(
 }
 
 /** The episode resolved: the row's next delivery says so, now (or when its backoff ends). */
-export function markResolving(database: Database, id: number, now: number): void {
+function markResolving(database: Database, id: number, now: number): void {
   database.db
     .update(channelOutbox)
     .set({
@@ -121,30 +111,14 @@ export function markResolving(database: Database, id: number, now: number): void
     .run();
 }
 
-/** Nothing more is sent for this row (`why` says what closed it). */
-export const finishDelivery = recordClosed;
-
-/** Takes a row for one attempt until `leaseUntil`; false when another run holds it. */
-export const claimDelivery = claimRow;
-
-/** Alertmanager took the row's `state`: a firing row is due again at `resendAt`, a resolved one is finished. */
-export function markDelivered(
-  database: Database,
-  row: Pick<AlertmanagerRow, 'id' | 'state'>,
-  at: number,
-  resendAt: number,
-): void {
-  recordDelivered(database, row, at, null, resendAt);
-}
-
-export const markDeliveryFailed = recordRetry;
-
 /**
  * Alerts waiting to reach an Alertmanager, by target and account: never delivered yet, a
  * resolved notice not yet delivered, or failing. Firing alerts only waiting for their next
  * resend are not counted.
  */
-export function queuedDeliveries(database: Database): Array<{ target: string; account: string; queued: number }> {
+export async function queuedDeliveries(
+  database: Database,
+): Promise<Array<{ target: string; account: string; queued: number }>> {
   return database.db
     .select({ target: channelOutbox.target, account: alerts.account, queued: sql<number>`count(*)` })
     .from(channelOutbox)
@@ -160,7 +134,7 @@ export function queuedDeliveries(database: Database): Array<{ target: string; ac
 }
 
 /** Every row, oldest first (for tests and the replay report). */
-export function allDeliveries(database: Database): AlertmanagerRow[] {
+export async function allDeliveries(database: Database): Promise<AlertmanagerRow[]> {
   return database.db
     .select()
     .from(channelOutbox)
@@ -189,6 +163,16 @@ export async function pruneFinishedDeliveries(database: Database, before: number
   });
 }
 
+/** The episodes firing now, oldest first: what the sync reads of them. */
+function firedEpisodes(database: Database) {
+  return database.db
+    .select({ id: alerts.id, key: alerts.key, rule: alerts.rule, account: alerts.account })
+    .from(alerts)
+    .where(and(isNull(alerts.resolvedAt), isNotNull(alerts.firedAt)))
+    .orderBy(asc(alerts.id))
+    .all();
+}
+
 /**
  * Brings the outbox in line with the alert state at `now`, in one transaction: fired episodes
  * `routed` to Alertmanager get a row per target URL, resolved ones turn their rows to
@@ -202,17 +186,16 @@ export async function syncAlertmanagerOutbox(
   now: number,
 ): Promise<void> {
   // Without a URL the only work is closing rows left from one: none, on almost every tick.
-  if (targets.length === 0 && !hasOpenDeliveries(database)) return;
+  if (targets.length === 0 && !(await hasOpenDeliveries(database))) return;
   database.transaction(() => {
-    for (const alert of targets.length > 0 ? firingAlerts(database) : []) {
+    for (const alert of targets.length > 0 ? firedEpisodes(database) : []) {
       if (!routed(alert.rule)) continue;
       for (const target of targets) ensureFiring(database, target, alert, now);
     }
     for (const row of openDeliveries(database)) {
-      if (!targets.includes(row.target)) finishDelivery(database, row.id, now, 'closed: URL no longer configured');
+      if (!targets.includes(row.target)) recordClosed(database, row.id, now, 'closed: URL no longer configured');
       else if (row.resolvedAt !== null) markResolving(database, row.id, now);
-      else if (!routed(row.rule))
-        finishDelivery(database, row.id, now, 'closed: rule no longer routed to alertmanager');
+      else if (!routed(row.rule)) recordClosed(database, row.id, now, 'closed: rule no longer routed to alertmanager');
     }
   });
 }

@@ -8,6 +8,7 @@ import {
   flapRead,
 } from './alert-rows.js';
 import type { Database } from './open.js';
+import { planningInputs } from './plan-inputs.js';
 import { alertFlaps } from './schema.js';
 import { perDatabase } from './statements.js';
 
@@ -18,7 +19,6 @@ export type AlertInput = Omit<AlertRecord, 'id' | 'firedAt' | 'resolvedAt' | 'ab
 
 const OPEN = 'FROM alerts WHERE resolved_at IS NULL ORDER BY id';
 const readOpen = alertRead<[]>(`SELECT ${ALERT_COLUMNS} ${OPEN}`);
-const readOpenButDetails = alertRead<[]>(`SELECT ${ALERT_COLUMNS_BUT_DETAILS} ${OPEN}`);
 const FIRING = 'FROM alerts WHERE resolved_at IS NULL AND fired_at IS NOT NULL ORDER BY id';
 const readFiring = alertRead<[]>(`SELECT ${ALERT_COLUMNS} ${FIRING}`);
 const readFiringButDetails = alertRead<[]>(`SELECT ${ALERT_COLUMNS_BUT_DETAILS} ${FIRING}`);
@@ -44,16 +44,8 @@ const readOpenFlaps = flapRead<[]>('settled_at IS NULL');
 const readFlapsOf = flapRead<[string]>('key IN (SELECT value FROM json_each(?))');
 
 /** Episodes still open (pending or firing), oldest first. */
-export function openAlerts(database: Database): AlertRecord[] {
+export async function openAlerts(database: Database): Promise<AlertRecord[]> {
   return readOpen(database);
-}
-
-/**
- * openAlerts with DETAILS_NOT_READ for details: for folding a tick's findings into state, which
- * replaces the details it reads (they change every tick, so each read parsed them all again).
- */
-export function openAlertsButDetails(database: Database): AlertRecord[] {
-  return readOpenButDetails(database);
 }
 
 /** What folding a tick's findings into state reads of an open episode. */
@@ -84,7 +76,7 @@ const openStatesStatement = perDatabase(({ sqlite }) =>
  * The open episodes, oldest first, with only what recordFindings reads: at `large` it reads about
  * a thousand every tick, and decoding them as whole records was most of the read.
  */
-export function openAlertStates(database: Database): OpenAlertState[] {
+function openAlertStates(database: Database): OpenAlertState[] {
   return openStatesStatement(database)
     .all()
     .map(([id, key, rule, account, severity, labels, recipients, activeSince, firedAt, absentSince]) => ({
@@ -102,7 +94,7 @@ export function openAlertStates(database: Database): OpenAlertState[] {
 }
 
 /** Alerts firing now: open episodes that have fired (for metrics and /api/status). */
-export function firingAlerts(database: Database): AlertRecord[] {
+export async function firingAlerts(database: Database): Promise<AlertRecord[]> {
   return readFiring(database);
 }
 
@@ -110,11 +102,11 @@ export function firingAlerts(database: Database): AlertRecord[] {
  * firingAlerts with DETAILS_NOT_READ for details: for the pipeline's planning (it reads the full
  * records of what it renders) and for counts.
  */
-export function firingAlertsButDetails(database: Database): AlertRecord[] {
+export async function firingAlertsButDetails(database: Database): Promise<AlertRecord[]> {
   return readFiringButDetails(database);
 }
 
-export function alertsById(database: Database, ids: readonly number[]): AlertRecord[] {
+export async function alertsById(database: Database, ids: readonly number[]): Promise<AlertRecord[]> {
   if (ids.length === 0) return [];
   return readById(database, JSON.stringify(ids));
 }
@@ -123,7 +115,7 @@ export function alertsById(database: Database, ids: readonly number[]): AlertRec
  * Those of `ids` that have resolved, oldest first: the pipeline asks every tick which announced
  * alerts ended, and most announced alerts still fire (reading and parsing them again was waste).
  */
-export function resolvedAlertsById(database: Database, ids: readonly number[]): AlertRecord[] {
+export async function resolvedAlertsById(database: Database, ids: readonly number[]): Promise<AlertRecord[]> {
   if (ids.length === 0) return [];
   return readResolvedById(database, JSON.stringify(ids));
 }
@@ -139,7 +131,12 @@ function jsonColumns(
   ];
 }
 
-export function insertAlert(database: Database, input: AlertInput): AlertRecord {
+/** Opens an episode (tests set up their alerts with it; a tick opens them in applyAlertChanges). */
+export async function insertAlert(database: Database, input: AlertInput): Promise<AlertRecord> {
+  return insertRow(database, input);
+}
+
+function insertRow(database: Database, input: AlertInput): AlertRecord {
   const row = insertReturning(
     database,
     input.key,
@@ -156,7 +153,7 @@ export function insertAlert(database: Database, input: AlertInput): AlertRecord 
 }
 
 /** This tick saw the key again: its latest wording and figures replace the old. */
-export function refreshAlert(
+function refreshAlert(
   database: Database,
   id: number,
   fields: Pick<AlertRecord, 'severity' | 'summary' | 'labels' | 'details' | 'recipients' | 'lastSeenAt'>,
@@ -165,12 +162,12 @@ export function refreshAlert(
 }
 
 /** The condition was judged absent this tick, for the first time since it was last seen. */
-export function markAlertAbsent(database: Database, id: number, at: number): void {
+function markAlertAbsent(database: Database, id: number, at: number): void {
   writes(database).absent.run(at, id);
 }
 
 /** Episodes of one key that fired at or after `since`, oldest first (how often it fired lately). */
-export function firedEpisodesOf(database: Database, key: string, since: number): AlertRecord[] {
+export async function firedEpisodesOf(database: Database, key: string, since: number): Promise<AlertRecord[]> {
   return readFiredSince(database, key, since);
 }
 
@@ -179,29 +176,33 @@ const firedCountStatement = perDatabase(({ sqlite }) =>
 );
 
 /** How many episodes of one key fired at or after `since` (firedEpisodesOf without reading them). */
-export function firedCountSince(database: Database, key: string, since: number): number {
+function firedCountSince(database: Database, key: string, since: number): number {
   return firedCountStatement(database).get(key, since) ?? 0;
 }
 
 /** Flaps not settled yet, by key. */
-export function openFlaps(database: Database): Map<string, FlapRecord> {
+export async function openFlaps(database: Database): Promise<Map<string, FlapRecord>> {
+  return openFlapsNow(database);
+}
+
+function openFlapsNow(database: Database): Map<string, FlapRecord> {
   return new Map(readOpenFlaps(database).map((row) => [row.key, row]));
 }
 
 const readOpenFlapOf = flapRead<[string]>('settled_at IS NULL AND key = ?');
 
 /** The flap of one key not settled yet, if any. */
-export function openFlapOf(database: Database, key: string): FlapRecord | undefined {
+function openFlapOf(database: Database, key: string): FlapRecord | undefined {
   return readOpenFlapOf(database, key)[0];
 }
 
 /** Every flap of these keys, settled or not (a resolved episode muted by a flap stays muted). */
-export function flapsOf(database: Database, keys: readonly string[]): FlapRecord[] {
+export async function flapsOf(database: Database, keys: readonly string[]): Promise<FlapRecord[]> {
   if (keys.length === 0) return [];
   return readFlapsOf(database, JSON.stringify(keys));
 }
 
-export function openFlap(database: Database, flap: Omit<FlapRecord, 'id' | 'noticedAt' | 'settledAt'>): void {
+function openFlap(database: Database, flap: Omit<FlapRecord, 'id' | 'noticedAt' | 'settledAt'>): void {
   database.db.insert(alertFlaps).values(flap).run();
 }
 
@@ -213,12 +214,16 @@ export function updateFlap(
   database.db.update(alertFlaps).set(change).where(eq(alertFlaps.id, id)).run();
 }
 
-export function markAlertFired(database: Database, id: number, at: number): void {
+function markAlertFired(database: Database, id: number, at: number): void {
   writes(database).fired.run(at, id);
 }
 
 /** Idempotent: an episode resolves once, at the first tick that no longer saw it. */
-export function markAlertResolved(database: Database, id: number, at: number): void {
+export async function markAlertResolved(database: Database, id: number, at: number): Promise<void> {
+  markResolved(database, id, at);
+}
+
+function markResolved(database: Database, id: number, at: number): void {
   writes(database).resolved.run(at, id);
 }
 
@@ -236,8 +241,92 @@ export async function alertsChangedBetween(database: Database, from: number, to:
 const readOpenOf = alertRead<[string]>(`SELECT ${ALERT_COLUMNS} FROM alerts WHERE key = ? AND resolved_at IS NULL`);
 
 /** The open (pending or firing) episode of a key, if any. */
-export function openAlertOf(database: Database, key: string): AlertRecord | undefined {
+export async function openAlertOf(database: Database, key: string): Promise<AlertRecord | undefined> {
   return readOpenOf(database, key)[0];
+}
+
+/** What a tick rewrites of an episode it saw again. */
+export type AlertFields = Pick<
+  AlertRecord,
+  'severity' | 'summary' | 'labels' | 'details' | 'recipients' | 'lastSeenAt'
+>;
+
+/** One change a tick makes to alert state (alerts/state.ts plans them), applied in order. */
+export type AlertChange =
+  | { kind: 'absent'; id: number }
+  /** `fired`: the episode had fired, so its resolve counts for flapping. */
+  | { kind: 'resolve'; id: number; key: string; fired: boolean }
+  | { kind: 'refresh'; id: number; fields: AlertFields }
+  | { kind: 'fire'; alert: Pick<OpenAlertState, 'id' | 'key' | 'rule' | 'account'> }
+  | { kind: 'open'; input: AlertInput };
+
+/** Flap detection's settings: a key that fired `count` times within `windowMs` flaps. */
+export interface FlapLimits {
+  count: number;
+  windowMs: number;
+}
+
+/**
+ * The open episodes, oldest first, and the planning inputs' count (plan_changes) read before
+ * them: a change by any connection to which episodes are open or fired moves it, so
+ * applyAlertChanges can tell that what it was planned on is still so.
+ */
+export async function readAlertStates(database: Database): Promise<{ version: string; open: OpenAlertState[] }> {
+  const version = planningInputs(database);
+  return { version, open: openAlertStates(database) };
+}
+
+/**
+ * Applies one tick's changes in one transaction, with flap detection's bookkeeping (a flap
+ * settles after a window without a fire or resolve, a fire extends its key's flap or opens one
+ * at `count`, a resolve extends it). Refuses (false, nothing written) when the planning inputs
+ * changed since `version` was read: another writer opened, fired or resolved an episode, and the
+ * changes planned on the older state could open a key twice or resolve what fired again.
+ */
+export async function applyAlertChanges(
+  database: Database,
+  version: string,
+  changes: readonly AlertChange[],
+  now: number,
+  flapping: FlapLimits,
+): Promise<boolean> {
+  return database.transaction(() => {
+    if (planningInputs(database) !== version) return false;
+    for (const flap of openFlapsNow(database).values()) {
+      if (now - flap.lastChangeAt >= flapping.windowMs) updateFlap(database, flap.id, { settledAt: now });
+    }
+    const changed = (key: string) => {
+      const open = openFlapOf(database, key);
+      if (open) updateFlap(database, open.id, { lastChangeAt: now });
+      return open !== undefined;
+    };
+    const fired = (alert: Pick<AlertRecord, 'key' | 'rule' | 'account'>) => {
+      if (changed(alert.key) || firedCountSince(database, alert.key, now - flapping.windowMs) < flapping.count) return;
+      openFlap(database, { key: alert.key, rule: alert.rule, account: alert.account, since: now, lastChangeAt: now });
+    };
+    for (const change of changes) {
+      switch (change.kind) {
+        case 'absent':
+          markAlertAbsent(database, change.id, now);
+          break;
+        case 'resolve':
+          markResolved(database, change.id, now);
+          if (change.fired) changed(change.key);
+          break;
+        case 'refresh':
+          refreshAlert(database, change.id, change.fields);
+          break;
+        case 'fire':
+          markAlertFired(database, change.alert.id, now);
+          fired(change.alert);
+          break;
+        case 'open':
+          insertRow(database, change.input);
+          if (change.input.firedAt !== null) fired(change.input);
+      }
+    }
+    return true;
+  });
 }
 
 /**

@@ -23,12 +23,12 @@ export function queueRow(database: Database, row: QueuedRow): OutboxRow {
 }
 
 /** The rows of `channel` (at `target`, when given) due at `now` and not leased, oldest first. */
-export function dueRows(
+export async function dueRows(
   database: Database,
   channel: string,
   now: number,
   options: { target?: string; limit?: number } = {},
-): OutboxRow[] {
+): Promise<OutboxRow[]> {
   const query = database.db
     .select()
     .from(channelOutbox)
@@ -46,7 +46,7 @@ export function dueRows(
 }
 
 /** Whether any row of `channel` is due at `now` (as dueRows), without reading one. */
-export function hasDueRows(database: Database, channel: string, now: number): boolean {
+export async function hasDueRows(database: Database, channel: string, now: number): Promise<boolean> {
   const row = database.db
     .select({ id: channelOutbox.id })
     .from(channelOutbox)
@@ -60,7 +60,12 @@ export function hasDueRows(database: Database, channel: string, now: number): bo
  * Whether `target` of `channel` is waiting out a backoff: one of its rows failed and is not due
  * yet. A channel that delivers in order backs off per target, so its rows arrive in the order written.
  */
-export function targetBackingOff(database: Database, channel: string, target: string, now: number): boolean {
+export async function targetBackingOff(
+  database: Database,
+  channel: string,
+  target: string,
+  now: number,
+): Promise<boolean> {
   const row = database.db
     .select({ id: channelOutbox.id })
     .from(channelOutbox)
@@ -82,7 +87,7 @@ export function targetBackingOff(database: Database, channel: string, target: st
  * Takes a row for one attempt until `leaseUntil`: true only for the one caller whose update
  * found it unleased (another daemon on the same database, or an overlapping run, gets false).
  */
-export function claimRow(database: Database, id: number, now: number, leaseUntil: number): boolean {
+export async function claimRow(database: Database, id: number, now: number, leaseUntil: number): Promise<boolean> {
   const result = database.db
     .update(channelOutbox)
     .set({ leaseUntil, attempts: sql`${channelOutbox.attempts} + 1` })
@@ -96,7 +101,7 @@ export function claimRow(database: Database, id: number, now: number, leaseUntil
  * `state`) is due again at `againAt` while firing and finished once resolved; if the episode
  * resolved while the firing form was on its way, the row stays due to say so.
  */
-export function recordDelivered(
+function recordDelivered(
   database: Database,
   row: Pick<OutboxRow, 'id' | 'state'>,
   at: number,
@@ -137,7 +142,7 @@ export function recordDelivered(
 }
 
 /** The attempt failed: the row is due again at `nextAttemptAt`, the lease released. */
-export function recordRetry(database: Database, id: number, nextAttemptAt: number, error: string): void {
+function recordRetry(database: Database, id: number, nextAttemptAt: number, error: string): void {
   database.db
     .update(channelOutbox)
     .set({ nextAttemptAt, lastError: error, leaseUntil: null })
@@ -146,7 +151,7 @@ export function recordRetry(database: Database, id: number, nextAttemptAt: numbe
 }
 
 /** Failed for good: never attempted again (`why` says why). */
-export function recordAbandoned(database: Database, id: number, at: number, why: string): void {
+function recordAbandoned(database: Database, id: number, at: number, why: string): void {
   database.db
     .update(channelOutbox)
     .set({ abandonedAt: at, finishedAt: at, lastError: why, leaseUntil: null })
@@ -206,11 +211,11 @@ type DeliveryRow = [
  * scan of the outbox from the earliest `since` (the idle ladder asks for every Pod whose stop is
  * due, every tick).
  */
-export function deliveriesOf(
+export async function deliveriesOf(
   database: Database,
   since: ReadonlyMap<string, number>,
   channels?: readonly string[],
-): Map<string, Delivery> {
+): Promise<Map<string, Delivery>> {
   if (since.size === 0 || channels?.length === 0) return new Map();
   const from = Math.min(...since.values());
   // SQL text: drizzle has no builder for a join on json_each.
@@ -249,7 +254,7 @@ export function deliveriesOf(
 }
 
 /** Every row of the channels given, oldest first (tests and reports). */
-export function rowsOf(database: Database, channels: readonly string[]): OutboxRow[] {
+export async function rowsOf(database: Database, channels: readonly string[]): Promise<OutboxRow[]> {
   return database.db
     .select()
     .from(channelOutbox)

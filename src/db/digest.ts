@@ -16,7 +16,11 @@ export function digestGroupKey(account: string): string {
 }
 
 /** When the account's latest digest was queued; null if it never had one. */
-export function lastDigestAt(database: Database, account: string): number | null {
+export async function lastDigestAt(database: Database, account: string): Promise<number | null> {
+  return latestDigestAt(database, account);
+}
+
+function latestDigestAt(database: Database, account: string): number | null {
   const row = database.db
     .select({ createdAt: channelOutbox.createdAt })
     .from(channelOutbox)
@@ -42,7 +46,12 @@ export interface StopSince {
 }
 
 /** The account's stops (sent or dry run) decided in [from, to], oldest first. */
-export function stopsBetween(database: Database, account: string, from: number, to: number): StopSince[] {
+export async function stopsBetween(
+  database: Database,
+  account: string,
+  from: number,
+  to: number,
+): Promise<StopSince[]> {
   return database.db
     .select({
       podId: actionReceipts.podId,
@@ -89,7 +98,7 @@ export async function queueDigestOnce(
   row: QueuedRow,
 ): Promise<OutboxRow | undefined> {
   return database.transaction(() => {
-    const last = lastDigestAt(database, account);
+    const last = latestDigestAt(database, account);
     if (last !== null && last >= dayStart) return undefined;
     return queueRow(database, row);
   });

@@ -1,17 +1,5 @@
 import { and, asc, eq, gte, isNull, lt, or, sql } from 'drizzle-orm';
-import {
-  deliveriesOf as channelDeliveriesOf,
-  claimRow,
-  type Delivery,
-  dueRows,
-  hasDueRows,
-  type OutboxRow,
-  queueRow,
-  recordAbandoned,
-  recordDelivered,
-  recordRetry,
-  tallyPrunedSql,
-} from './channel-outbox.js';
+import { dueRows, type OutboxRow, queueRow, tallyPrunedSql } from './channel-outbox.js';
 import { digestGroupKey } from './digest.js';
 import type { Database } from './open.js';
 import { channelOutbox, notificationLog, outboxPruned } from './schema.js';
@@ -21,8 +9,6 @@ import { channelOutbox, notificationLog, outboxPruned } from './schema.js';
  * metrics read (a message with its Message-ID, recipients and rendered text), and every
  * channel's notification log.
  */
-
-export type { Delivery } from './channel-outbox.js';
 
 const EMAIL = 'email';
 
@@ -100,7 +86,11 @@ export function toEmailRecord(row: OutboxRow): OutboxRecord {
 }
 
 /** The notification log's live entries of `channel` (expired ones count as absent), by group key. */
-export function notificationLogAt(database: Database, now: number, channel = EMAIL): Map<string, LogRecord> {
+export async function notificationLogAt(
+  database: Database,
+  now: number,
+  channel = EMAIL,
+): Promise<Map<string, LogRecord>> {
   const rows = database.db
     .select()
     .from(notificationLog)
@@ -124,29 +114,16 @@ export function putLogEntry(database: Database, entry: LogRecord, channel = EMAI
     .run();
 }
 
-export function insertOutbox(database: Database, message: OutboxInput): OutboxRecord {
+/** Writes an email to the outbox as the pipeline would (tests set up their messages with it). */
+export async function insertOutbox(database: Database, message: OutboxInput): Promise<OutboxRecord> {
   const { messageId, to, subject, text, html, ...row } = message;
   return toEmailRecord(queueRow(database, { ...row, channel: EMAIL, payload: { messageId, to, subject, text, html } }));
 }
 
 /** Messages due for an attempt at `now`: not sent, not abandoned, past their backoff and not leased. */
-export function dueMessages(database: Database, now: number): OutboxRecord[] {
-  return dueRows(database, EMAIL, now).map(toEmailRecord);
+export async function dueMessages(database: Database, now: number): Promise<OutboxRecord[]> {
+  return (await dueRows(database, EMAIL, now)).map(toEmailRecord);
 }
-
-/** Whether any message is due at `now` (as dueMessages), without reading one. */
-export function hasDueMessages(database: Database, now: number): boolean {
-  return hasDueRows(database, EMAIL, now);
-}
-
-export const claimMessage = claimRow;
-
-export function markMessageSent(database: Database, id: number, at: number, smtpResponse: string): void {
-  recordDelivered(database, { id, state: null }, at, smtpResponse);
-}
-
-export const markMessageFailed = recordRetry;
-export const abandonMessage = recordAbandoned;
 
 export interface OutboxCounts {
   /** Waiting for their first attempt or a retry. */
@@ -173,7 +150,7 @@ const emailRows = eq(channelOutbox.channel, EMAIL);
  * How the email outbox stands per account (`all` for messages spanning accounts), for metrics.
  * Sent and abandoned include the messages retention deleted, so they only ever grow.
  */
-export function outboxCountsByAccount(database: Database): Array<OutboxCounts & { account: string }> {
+export async function outboxCountsByAccount(database: Database): Promise<Array<OutboxCounts & { account: string }>> {
   const byAccount = new Map(
     database.db
       .select({ account: channelOutbox.account, ...countColumns })
@@ -201,7 +178,7 @@ export function outboxCountsByAccount(database: Database): Array<OutboxCounts & 
 }
 
 /** How the email outbox stands (for metrics and /api/status), deleted messages counted as in outboxCountsByAccount. */
-export function outboxCounts(database: Database): OutboxCounts {
+export async function outboxCounts(database: Database): Promise<OutboxCounts> {
   const row = database.db.select(countColumns).from(channelOutbox).where(emailRows).get();
   const counts = row ?? { pending: 0, sent: 0, abandoned: 0, oldestPendingAt: null };
   const pruned = database.db
@@ -216,7 +193,7 @@ export function outboxCounts(database: Database): OutboxCounts {
 }
 
 /** Every message written in [from, to), oldest first (the replay report's emails). */
-export function outboxMessagesBetween(database: Database, from: number, to: number): OutboxRecord[] {
+export async function outboxMessagesBetween(database: Database, from: number, to: number): Promise<OutboxRecord[]> {
   return database.db
     .select()
     .from(channelOutbox)
@@ -224,19 +201,6 @@ export function outboxMessagesBetween(database: Database, from: number, to: numb
     .orderBy(asc(channelOutbox.id))
     .all()
     .map(toEmailRecord);
-}
-
-/**
- * How the messages announcing `alertKey` written since `since` fared: the first accepted by the
- * SMTP server, or else the latest still waiting; undefined when none was written.
- */
-export function deliveryOf(database: Database, alertKey: string, since: number): Delivery | undefined {
-  return channelDeliveriesOf(database, new Map([[alertKey, since]]), [EMAIL]).get(alertKey);
-}
-
-/** deliveryOf for many alert keys at once, each with its own `since` (email only). */
-export function deliveriesOf(database: Database, since: ReadonlyMap<string, number>): Map<string, Delivery> {
-  return channelDeliveriesOf(database, since, [EMAIL]);
 }
 
 // Message rows (no alert_id) of every channel finished (delivered or abandoned) before @before and

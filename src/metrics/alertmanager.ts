@@ -30,8 +30,8 @@ export function registerAlertmanagerMetrics({ registry, source, config, onClose,
   });
   // What waits changes where deliveries are tried (each emits sent or failed) and on the
   // evaluation tick, which queues the alerts it decided.
-  const refreshQueued = () => {
-    const rows = queuedDeliveries(source.db);
+  const refreshQueued = async () => {
+    const rows = await queuedDeliveries(source.db);
     queued.reset();
     for (const alertmanager of urls) for (const account of accounts) queued.set({ alertmanager, account }, 0);
     for (const row of rows) {
@@ -46,15 +46,15 @@ export function registerAlertmanagerMetrics({ registry, source, config, onClose,
     }
   }
   onClose(
-    source.events.on('alertmanager:sent', (e) => {
+    source.events.on('alertmanager:sent', async (e) => {
       sent.inc({ alertmanager: e.alertmanager, account: e.account }, e.alerts);
-      refreshQueued();
+      await refreshQueued();
     }),
   );
   onClose(
-    source.events.on('alertmanager:failed', (e) => {
+    source.events.on('alertmanager:failed', async (e) => {
       failed.inc({ alertmanager: e.alertmanager, account: e.account }, e.alerts);
-      refreshQueued();
+      await refreshQueued();
     }),
   );
 }

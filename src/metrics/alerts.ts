@@ -38,12 +38,12 @@ export function registerAlertMetrics({ registry, source, config, refreshOn }: Me
     help: 'When the oldest email still waiting in the outbox was written, as a Unix time, by account; 0 when none waits.',
     labelNames: ['account'],
   });
-  refreshOn(['tick'], () => {
-    const outbox = outboxCountsByAccount(source.db);
+  refreshOn(['tick'], async () => {
+    const outbox = await outboxCountsByAccount(source.db);
     firing.reset();
     for (const account of accounts)
       for (const rule of ALERT_RULES) for (const severity of SEVERITIES) firing.set({ account, rule, severity }, 0);
-    for (const alert of firingAlertsButDetails(source.db)) {
+    for (const alert of await firingAlertsButDetails(source.db)) {
       firing.inc({ account: alert.account, rule: alert.rule, severity: alert.severity });
     }
     emails.reset();

@@ -25,12 +25,12 @@ export async function reportedAlerts(database: Database, from: number, to: numbe
  * to whom and its subject. `delivered` is false for a message still in the outbox, as every
  * message is when no email host is configured.
  */
-export function reportedEmails(
+export async function reportedEmails(
   database: Database,
   from: number,
   to: number,
-): Array<ReportedEmail & { account: string }> {
-  return outboxMessagesBetween(database, from, to).map((message) => ({
+): Promise<Array<ReportedEmail & { account: string }>> {
+  return (await outboxMessagesBetween(database, from, to)).map((message) => ({
     account: message.account,
     at: toIso(message.sentAt ?? message.createdAt),
     to: message.to,

@@ -143,7 +143,7 @@ export async function replay(options: ReplayOptions): Promise<ReplayReport> {
     const counts = sims.map((sim) => sim.requestLog.counts());
     const sum = (pick: (c: (typeof counts)[number]) => number) => counts.reduce((total, c) => total + pick(c), 0);
     const stops = await stopsDecided(daemon.db);
-    const emails = reportedEmails(daemon.db, scenario.startMs, endMs + 1);
+    const emails = await reportedEmails(daemon.db, scenario.startMs, endMs + 1);
     return {
       scenario: scenario.name,
       ...isoSpan(scenario.startMs, endMs),

@@ -107,7 +107,7 @@ export async function consoleAct(
   const ms = chosen(form, SILENCE_FOR);
   if (ms === undefined)
     return refused(400, `field "for": expected one of ${SILENCE_FOR.map(([, m]) => m).join(', ')} (ms)`);
-  const alert = openAlertOf(db, key);
+  const alert = await openAlertOf(db, key);
   if (!alert) return refused(404, `the alert ${key} is not open any more`);
   await silenceFromConsole(db, { alertKey: key, until: now + ms, by: context.by }, now);
   return htmlReply(

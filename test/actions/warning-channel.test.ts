@@ -36,7 +36,7 @@ describe('the warning_delivered guard', () => {
     config.alerts = { ...config.alerts, alertmanager, route: { idle: ['alertmanager'] } } as typeof config.alerts;
     const rule = { ...config.idle.rules[0], stopWithoutDeliveredWarning: false } as (typeof config.idle.rules)[0];
     const db = temp.open();
-    insertAlert(db, {
+    await insertAlert(db, {
       key: KEY,
       rule: 'idle',
       account: 'main',
@@ -60,17 +60,18 @@ describe('the warning_delivered guard', () => {
       commandLine: BARE_COMMAND_LINE,
     };
     const deliverer = alertmanagerDeliverer(ctx, config.alerts.alertmanager as NonNullable<typeof alertmanager>);
-    const guard = (now: number) => warningDeliveredGuard(rule, deliveriesOf(db, new Map([[KEY, T0]])).get(KEY), now);
+    const guard = async (now: number) =>
+      warningDeliveredGuard(rule, (await deliveriesOf(db, new Map([[KEY, T0]]))).get(KEY), now);
 
     await deliverDue(ctx, deliverer);
-    expect(guard(clock.now())).toMatchObject({ passed: false });
-    expect(guard(clock.now()).detail).toContain('has not been delivered: POST');
-    expect(guard(clock.now()).detail).toContain('HTTP 503');
+    expect(await guard(clock.now())).toMatchObject({ passed: false });
+    expect((await guard(clock.now())).detail).toContain('has not been delivered: POST');
+    expect((await guard(clock.now())).detail).toContain('HTTP 503');
 
     await clock.advanceTo(T0 + 10 * MINUTE);
     await deliverDue(ctx, deliverer);
     expect(receiver.posted.map((batch) => batch.at)).toEqual([T0 + 10 * MINUTE]);
-    expect(guard(T0 + 10 * MINUTE + rule.warnLeadMs - 1)).toMatchObject({ passed: false });
-    expect(guard(T0 + 10 * MINUTE + rule.warnLeadMs)).toMatchObject({ passed: true });
+    expect(await guard(T0 + 10 * MINUTE + rule.warnLeadMs - 1)).toMatchObject({ passed: false });
+    expect(await guard(T0 + 10 * MINUTE + rule.warnLeadMs)).toMatchObject({ passed: true });
   });
 });

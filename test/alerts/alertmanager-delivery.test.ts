@@ -10,7 +10,8 @@ import { queueForAlertmanager } from '../../src/channels/alertmanager.js';
 import type { PostableAlert } from '../../src/channels/alertmanager-payload.js';
 import { parseConfig } from '../../src/config/load.js';
 import type { Config } from '../../src/config/schema.js';
-import { allDeliveries, claimDelivery } from '../../src/db/alertmanager-outbox.js';
+import { allDeliveries } from '../../src/db/alertmanager-outbox.js';
+import { claimRow } from '../../src/db/channel-outbox.js';
 import { createMetrics } from '../../src/metrics/registry.js';
 import type { MetricsSource } from '../../src/metrics/source.js';
 import { hasPeer } from '../helpers/peers.js';
@@ -89,7 +90,7 @@ describe('posting to Alertmanager', () => {
       '2026-11-02T00:12:00Z',
       new Date(resolvedAt).toISOString().replace('.000', ''),
     ]);
-    expect(allDeliveries(bench.db).map((row) => row.finishedAt)).toEqual([resolvedAt]);
+    expect((await allDeliveries(bench.db)).map((row) => row.finishedAt)).toEqual([resolvedAt]);
   });
 
   it('keeps refused alerts, backs off, delivers them later, and counts all of it by account', async () => {
@@ -109,7 +110,7 @@ describe('posting to Alertmanager', () => {
     });
     const budget = budgetFinding('monthly', 'actual', 80);
     await bench.tick([budget]);
-    expect(allDeliveries(bench.db)[0]?.lastError).toBe(
+    expect((await allDeliveries(bench.db))[0]?.lastError).toBe(
       `POST ${server.url}/api/v2/alerts: HTTP 400: {"code":400,"message":"bad alert"}`,
     );
     const queued = await metrics.registry.getSingleMetricAsString('podwarden_alertmanager_alerts_queued');
@@ -124,7 +125,7 @@ describe('posting to Alertmanager', () => {
     await bench.clock.advanceBy(retryDelay(2));
     await bench.tick([budget]);
     expect(server.requests).toHaveLength(3);
-    expect(allDeliveries(bench.db).map((row) => [row.attempts, row.lastError])).toEqual([[0, null]]);
+    expect((await allDeliveries(bench.db)).map((row) => [row.attempts, row.lastError])).toEqual([[0, null]]);
 
     const exposition = await metrics.registry.metrics();
     expect(exposition).toContain(
@@ -156,24 +157,24 @@ describe('posting to Alertmanager', () => {
     const budget = budgetFinding('monthly', 'actual', 80);
     await bench.tick([]);
     // What a crash leaves: the row written and claimed, the POST's outcome never recorded.
-    recordFindings(bench.db, [budget], bench.clock.now(), alertSettings(bench.config));
+    await recordFindings(bench.db, [budget], bench.clock.now(), alertSettings(bench.config));
     await queueForAlertmanager(bench.db, bench.config, bench.clock.now());
-    const [row] = allDeliveries(bench.db);
-    expect(claimDelivery(bench.db, row?.id ?? 0, bench.clock.now(), bench.clock.now() + 70_000)).toBe(true);
+    const [row] = await allDeliveries(bench.db);
+    expect(await claimRow(bench.db, row?.id ?? 0, bench.clock.now(), bench.clock.now() + 70_000)).toBe(true);
     await bench.clock.advanceBy(MINUTE);
     await bench.tick([budget]);
     expect(server.requests).toHaveLength(0);
     await bench.clock.advanceBy(10_000);
     await bench.tick([budget]);
     expect(server.requests).toHaveLength(1);
-    expect(allDeliveries(bench.db).map((r) => [r.attempts, r.lastSentAt])).toEqual([[0, bench.clock.now()]]);
+    expect((await allDeliveries(bench.db)).map((r) => [r.attempts, r.lastSentAt])).toEqual([[0, bench.clock.now()]]);
   });
 
   it('gives up on an attempt after the timeout, and keeps the alert', async () => {
     server = await startScriptedServer(hang());
     bench = benchWith({ alertmanager: { urls: [server.url], timeout: '200ms' } });
     await bench.tick([budgetFinding('monthly', 'actual', 80)]);
-    expect(allDeliveries(bench.db).map((row) => [row.attempts, row.lastError])).toEqual([
+    expect((await allDeliveries(bench.db)).map((row) => [row.attempts, row.lastError])).toEqual([
       [1, `POST ${server.url}/api/v2/alerts: no answer within 200 ms`],
     ]);
   });
@@ -199,7 +200,7 @@ describe('posting to Alertmanager', () => {
     await bench.tick([budgetFinding('monthly', 'actual', 80), idle]);
     const [mail] = await smtp.waitFor(1);
     expect(mail?.alertKeys).toEqual(['budget:sim:monthly:actual:80']);
-    expect(bench.outbox()).toHaveLength(1);
+    expect(await bench.outbox()).toHaveLength(1);
     expect(
       server.requests.flatMap((_, i) => posted(server as ScriptedServer, i).map((a) => a.labels.alertname)),
       // Posted, then resent a minute later (the default resend interval).

@@ -24,13 +24,13 @@ describe('queueing for Alertmanager', () => {
     });
     benches.push(bench);
     await bench.tick([finding('waste:sim:volume-unmounted:vol-1')]);
-    expect(allDeliveries(bench.db).map((row) => row.finishedAt)).toEqual([null]);
-    expect(hasOpenDeliveries(bench.db)).toBe(true);
+    expect((await allDeliveries(bench.db)).map((row) => row.finishedAt)).toEqual([null]);
+    expect(await hasOpenDeliveries(bench.db)).toBe(true);
     bench.config.alerts.alertmanager = undefined;
     await queueForAlertmanager(bench.db, bench.config, bench.clock.now() + MINUTE);
-    expect(allDeliveries(bench.db).map((row) => [row.finishedAt, row.lastError])).toEqual([
+    expect((await allDeliveries(bench.db)).map((row) => [row.finishedAt, row.lastError])).toEqual([
       [bench.clock.now() + MINUTE, 'closed: URL no longer configured'],
     ]);
-    expect(hasOpenDeliveries(bench.db)).toBe(false);
+    expect(await hasOpenDeliveries(bench.db)).toBe(false);
   });
 });

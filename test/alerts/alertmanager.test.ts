@@ -97,7 +97,7 @@ describe.skipIf(!peer)('Alertmanager, the real one', () => {
       threshold: '80',
     });
     // The email's words, from the alert as recorded.
-    const [recorded] = firingAlerts(bench.db);
+    const [recorded] = await firingAlerts(bench.db);
     if (recorded === undefined) throw new Error('the budget alert is not recorded as firing');
     const words = alertWords({ ...recorded, firedAt, recipients: [] }, firedAt);
     expect(alert?.annotations.summary).toBe(words.summary);
@@ -130,7 +130,9 @@ describe.skipIf(!peer)('Alertmanager, the real one', () => {
     expect(notification.status).toBe('resolved');
     expect(Date.parse(notification.alerts[0]?.endsAt ?? '')).toBe(resolvedAt);
     expect(await am.alerts()).toEqual([]);
-    expect(allDeliveries(bench.db).map((row) => [row.state, row.finishedAt])).toEqual([['resolved', resolvedAt]]);
+    expect((await allDeliveries(bench.db)).map((row) => [row.state, row.finishedAt])).toEqual([
+      ['resolved', resolvedAt],
+    ]);
   });
 
   it('down for 30 virtual minutes, then up: nothing lost, nothing twice in /api/v2/alerts', async () => {
@@ -154,23 +156,23 @@ describe.skipIf(!peer)('Alertmanager, the real one', () => {
     };
     await bench.clock.advanceBy(MINUTE);
     await bench.run(30 * MINUTE, findingsAt);
-    const waiting = allDeliveries(bench.db);
+    const waiting = await allDeliveries(bench.db);
     expect(waiting.map((row) => row.state)).toEqual(['firing', 'resolved', 'firing']);
     expect(waiting.every((row) => row.finishedAt === null && row.attempts > 0)).toBe(true);
     expect(waiting[0]?.lastError).toMatch(/ECONNREFUSED/);
-    expect(queuedDeliveries(bench.db).map((row) => row.queued)).toEqual([3]);
+    expect((await queuedDeliveries(bench.db)).map((row) => row.queued)).toEqual([3]);
 
     alertmanager = await startAlertmanager({ dir: dir as string, webhookUrl: hook.url, port });
     const up = hook.received.length;
     // Tick until the backoff lets the outbox through (the retries double up to 16 minutes here).
-    for (let i = 0; i < 30 && queuedDeliveries(bench.db).length > 0; i++) {
+    for (let i = 0; i < 30 && (await queuedDeliveries(bench.db)).length > 0; i++) {
       await bench.tick(findingsAt(bench.clock.now()));
       await bench.clock.advanceBy(MINUTE);
     }
-    expect(queuedDeliveries(bench.db)).toEqual([]);
+    expect(await queuedDeliveries(bench.db)).toEqual([]);
 
     const listed = await alertmanager.alerts();
-    const fired = openAlerts(bench.db);
+    const fired = await openAlerts(bench.db);
     expect(listed.map((a) => a.labels.alertname).sort()).toEqual(['PodwardenBudget', 'PodwardenWaste']);
     expect(new Set(listed.map((a) => a.fingerprint)).size).toBe(listed.length);
     expect(listed.map((a) => [a.labels.alertname, Date.parse(a.startsAt)]).sort()).toEqual(
@@ -208,7 +210,7 @@ describe.skipIf(!peer)('Alertmanager, the real one', () => {
     const budget = budgetFinding('monthly', 'actual', 80);
     await bench.run(11 * MINUTE, () => [idle, budget]);
 
-    const rows = allDeliveries(bench.db);
+    const rows = await allDeliveries(bench.db);
     expect(rows).toHaveLength(2);
     // Posted at 0, 5 and 10 minutes: podwarden does not know of the silence and keeps Alertmanager current.
     expect(rows.map((row) => row.lastSentAt)).toEqual(
@@ -231,7 +233,7 @@ describe.skipIf(!peer)('Alertmanager, the real one', () => {
     bench = benchFor(am.url, 5 * MINUTE, { urls: [down, am.url] });
     await bench.tick([budgetFinding('monthly', 'actual', 80)]);
     await hook.waitFor('notified through the one up', (n) => n.alerts.some(named('PodwardenBudget')));
-    const rows = allDeliveries(bench.db);
+    const rows = await allDeliveries(bench.db);
     expect(rows.map((row) => [row.target, row.lastSentAt !== null, row.attempts])).toEqual([
       [down, false, 1],
       [am.url, true, 0],

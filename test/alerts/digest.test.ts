@@ -68,7 +68,7 @@ async function stopReceipt(bench: AlertBench, decidedAt: number, dryRun: boolean
   });
 }
 
-const digests = (bench: AlertBench) => bench.outbox().filter((message) => message.reason === 'digest');
+const digests = async (bench: AlertBench) => (await bench.outbox()).filter((message) => message.reason === 'digest');
 
 let bench: AlertBench | undefined;
 afterEach(() => bench?.close());
@@ -82,9 +82,9 @@ describe('the daily digest', () => {
     bench = b;
     await stopReceipt(b, START + 6 * HOUR, false);
     await b.run(8 * HOUR - MINUTE, () => [wasteFinding]);
-    expect(digests(b)).toEqual([]);
+    expect(await digests(b)).toEqual([]);
     await b.run(30 * MINUTE, () => [wasteFinding]);
-    const [first, ...more] = digests(b);
+    const [first, ...more] = await digests(b);
     expect(more).toEqual([]);
     expect(first?.createdAt).toBe(START + 8 * HOUR);
     expect(first?.to).toEqual(['ml-team@example.com']);
@@ -97,16 +97,16 @@ describe('the daily digest', () => {
 
     b.reopen();
     await b.run(23 * HOUR + 30 * MINUTE, () => [wasteFinding]);
-    expect(digests(b)).toHaveLength(1);
+    expect(await digests(b)).toHaveLength(1);
     await b.run(HOUR, () => [wasteFinding]);
-    const second = digests(b)[1];
+    const second = (await digests(b))[1];
     expect(second?.createdAt).toBe(START + 32 * HOUR);
     // The Pod is still stopped: the second digest counts the day since the first, not the 2h again.
     expect(second?.text).toContain('Since the last digest (Mon 2 Nov, 09:00 CET)');
     expect(second?.text).toMatch(
       /nb-bob\s+stopped Mon 2 Nov, 07:00 CET; 1d at \$1\.64\/h, still stopped: saved \$39\.36/,
     );
-    expect(digests(b)).toHaveLength(2);
+    expect(await digests(b)).toHaveLength(2);
   }, 120_000);
 
   it('says nothing when nothing is open and nothing was saved', async () => {
@@ -115,7 +115,7 @@ describe('the daily digest', () => {
     });
     bench = b;
     await b.run(10 * HOUR, () => []);
-    expect(b.outbox()).toEqual([]);
+    expect(await b.outbox()).toEqual([]);
   }, 120_000);
 
   it('goes out with nothing open when a stop saved something, to the default recipients', async () => {
@@ -126,7 +126,7 @@ describe('the daily digest', () => {
     bench = b;
     await stopReceipt(b, START + 7 * HOUR, true);
     await b.run(9 * HOUR, () => []);
-    const [only, ...more] = digests(b);
+    const [only, ...more] = await digests(b);
     expect(more).toEqual([]);
     expect(only?.to).toEqual(['ops@example.com']);
     expect(only?.subject).toBe('[sim] Daily: 0 open, would have saved $1.64');
@@ -139,8 +139,8 @@ describe('the daily digest', () => {
     bench = b;
     await stopReceipt(b, START + HOUR, false);
     await b.run(10 * HOUR, () => [wasteFinding]);
-    expect(b.outbox().length).toBeGreaterThan(0);
-    expect(digests(b)).toEqual([]);
+    expect((await b.outbox()).length).toBeGreaterThan(0);
+    expect(await digests(b)).toEqual([]);
   }, 120_000);
 });
 

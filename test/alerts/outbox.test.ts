@@ -5,7 +5,8 @@ import { alertSettings } from '../../src/alerts/settings.js';
 import { recordFindings } from '../../src/alerts/state.js';
 import { emailRenderer } from '../../src/channels/email.js';
 import { smtpMailer } from '../../src/channels/email-smtp.js';
-import { claimMessage, outboxCounts, outboxCountsByAccount, toEmailRecord } from '../../src/db/notifications.js';
+import { claimRow } from '../../src/db/channel-outbox.js';
+import { outboxCounts, outboxCountsByAccount, toEmailRecord } from '../../src/db/notifications.js';
 import { type SmtpPeer, startSmtp } from '../helpers/smtp.js';
 import { type AlertBench, alertBench, budgetFinding, finding, HOUR, MINUTE, START } from './support.js';
 
@@ -48,7 +49,7 @@ describe('the outbox', () => {
       );
     await bench.run(2 * HOUR, findingsAt);
     expect(bench.sent).toEqual([]);
-    const queued = bench.outbox();
+    const queued = await bench.outbox();
     expect(queued).toHaveLength(6);
     expect(queued.every((message) => message.sentAt === null && message.attempts >= 1)).toBe(true);
     expect(queued[0]?.lastError).toMatch(/ECONNECTION|ECONNREFUSED/);
@@ -59,9 +60,9 @@ describe('the outbox', () => {
     const received = await peer.waitFor(6);
     expect(received.map((mail) => mail.messageId).sort()).toEqual(queued.map((message) => message.messageId).sort());
     expect(new Set(received.map((mail) => mail.subject)).size).toBe(6);
-    expect(outboxCounts(bench.db)).toMatchObject({ pending: 0, sent: 6, abandoned: 0, oldestPendingAt: null });
+    expect(await outboxCounts(bench.db)).toMatchObject({ pending: 0, sent: 6, abandoned: 0, oldestPendingAt: null });
     // Retries followed the backoff on the virtual clock: every message got out within the longest delay.
-    for (const message of bench.outbox()) {
+    for (const message of await bench.outbox()) {
       expect((message.sentAt ?? 0) - (START + 2 * HOUR)).toBeLessThanOrEqual(retryDelay(100) + MINUTE);
     }
     await bench.run(2 * HOUR, findingsAt);
@@ -75,9 +76,9 @@ describe('the outbox', () => {
     const settings = alertSettings(bench.config);
     const findings = [finding('waste:sim:volume-unmounted:vol-1')];
     // The tick gets as far as writing the outbox (state, then the queue), then the daemon dies.
-    recordFindings(bench.db, findings, bench.clock.now(), settings);
+    await recordFindings(bench.db, findings, bench.clock.now(), settings);
     await bench.clock.advanceBy(MINUTE);
-    recordFindings(bench.db, findings, bench.clock.now(), settings);
+    await recordFindings(bench.db, findings, bench.clock.now(), settings);
     const [written] = (await notify(bench.db, settings, bench.clock.now(), [emailRenderer('example.com')])).map(
       toEmailRecord,
     );
@@ -87,7 +88,7 @@ describe('the outbox', () => {
     const [mail] = await peer.waitFor(1);
     expect(mail?.messageId).toBe(written?.messageId);
     expect(peer.received).toHaveLength(1);
-    expect(bench.outbox()).toHaveLength(1);
+    expect(await bench.outbox()).toHaveLength(1);
   });
 
   it('resends an attempt left in doubt by a crash once its lease runs out, with the same Message-ID', async () => {
@@ -95,14 +96,14 @@ describe('the outbox', () => {
     bench = withEmail(peer.port);
     const settings = alertSettings(bench.config);
     const findings = [budgetFinding('gpu', 'actual', 80)];
-    recordFindings(bench.db, findings, bench.clock.now(), settings);
+    await recordFindings(bench.db, findings, bench.clock.now(), settings);
     await bench.clock.advanceBy(MINUTE);
     const [written] = (await notify(bench.db, settings, bench.clock.now(), [emailRenderer('example.com')])).map(
       toEmailRecord,
     );
     if (!written) throw new Error('nothing queued');
     // The crash window: the attempt is leased and the server accepts the message, but "sent" is never recorded.
-    expect(claimMessage(bench.db, written.id, bench.clock.now(), bench.clock.now() + LEASE_MS)).toBe(true);
+    expect(await claimRow(bench.db, written.id, bench.clock.now(), bench.clock.now() + LEASE_MS)).toBe(true);
     const mailer = smtpMailer(bench.config.email);
     await mailer.send({ ...written, date: written.createdAt, headers: {} });
     mailer.close();
@@ -116,7 +117,7 @@ describe('the outbox', () => {
     expect(copies[0]?.raw.match(/^Date: .*$/m)?.[0]).toBe(copies[1]?.raw.match(/^Date: .*$/m)?.[0]);
     await bench.run(HOUR, () => findings);
     expect(peer.received).toHaveLength(2);
-    expect(bench.outbox()[0]?.sentAt).not.toBeNull();
+    expect((await bench.outbox())[0]?.sentAt).not.toBeNull();
   });
 
   it('abandons a message SMTP never took within giveUpAfter, instead of sending it late', async () => {
@@ -124,7 +125,7 @@ describe('the outbox', () => {
     bench = withEmail(port);
     bench.config.email.giveUpAfterMs = HOUR;
     await bench.run(90 * MINUTE, () => [finding('waste:sim:stuck-starting:pod-1')]);
-    expect(outboxCounts(bench.db)).toMatchObject({ pending: 0, sent: 0, abandoned: 1 });
+    expect(await outboxCounts(bench.db)).toMatchObject({ pending: 0, sent: 0, abandoned: 1 });
     peer = await startSmtp({ port });
     await bench.run(HOUR, () => [finding('waste:sim:stuck-starting:pod-1')]);
     expect(peer.received).toEqual([]);
@@ -133,7 +134,7 @@ describe('the outbox', () => {
   it('keeps notifications in the outbox, unsent, without an email host', async () => {
     bench = alertBench();
     await bench.run(10 * MINUTE, () => [budgetFinding('gpu', 'forecast', 100)]);
-    expect(bench.outbox().map((m) => [m.subject, m.to, m.sentAt])).toEqual([
+    expect((await bench.outbox()).map((m) => [m.subject, m.to, m.sentAt])).toEqual([
       ['[sim] Budget gpu: forecast crossed 100%', [], null],
     ]);
     expect(bench.sent).toEqual([]);
@@ -147,12 +148,12 @@ describe('the account of a message', () => {
     bench.config.alerts.groupBy = ['rule'];
     const other = (key: string) => finding(key, { account: 'other', labels: { rule: 'idle', account: 'other' } });
     await bench.run(HOUR, () => [finding('capacity:h100'), finding('idle:p1'), other('idle:p2')]);
-    const byRule = new Map(bench.outbox().map((message) => [message.groupKey, message.account]));
+    const byRule = new Map((await bench.outbox()).map((message) => [message.groupKey, message.account]));
     expect([...byRule.entries()].sort()).toEqual([
       ['{rule="capacity"}:ops@example.com', 'sim'],
       ['{rule="idle"}:ops@example.com', 'all'],
     ]);
-    expect(outboxCountsByAccount(bench.db).map((row) => [row.account, row.pending])).toEqual([
+    expect((await outboxCountsByAccount(bench.db)).map((row) => [row.account, row.pending])).toEqual([
       ['all', 1],
       ['sim', 1],
     ]);

@@ -8,8 +8,8 @@ import { type AlertBench, alertBench, budgetFinding, finding, HOUR, MINUTE, STAR
 let bench: AlertBench;
 afterEach(() => bench.close());
 
-const subjects = () => bench.outbox().map((message) => message.subject);
-const announced = () => bench.outbox().map((message) => message.alertKeys);
+const subjects = async () => (await bench.outbox()).map((message) => message.subject);
+const announced = async () => (await bench.outbox()).map((message) => message.alertKeys);
 
 describe('alert state', () => {
   it('holds an alert pending for its rule’s `for`, fires it, and resolves it when no rule reports it', async () => {
@@ -19,7 +19,7 @@ describe('alert state', () => {
     const waste = finding('waste:sim:volume-unmounted:vol-1');
     await bench.run(9 * MINUTE, () => [waste]);
     expect(bench.states.map((s) => s.state)).toEqual(['pending']);
-    expect(bench.outbox()).toEqual([]);
+    expect(await bench.outbox()).toEqual([]);
     await bench.run(5 * MINUTE, () => [waste]);
     expect(bench.states.map((s) => [s.state, s.at - START])).toEqual([
       ['pending', 0],
@@ -31,7 +31,7 @@ describe('alert state', () => {
     await bench.tick([]);
     expect(bench.states.at(-1)).toMatchObject({ state: 'resolved', key: waste.key, rule: 'waste' });
     expect(bench.states.at(-1)?.at).toBe(START + 44 * MINUTE);
-    expect(openAlerts(bench.db)).toEqual([]);
+    expect(await openAlerts(bench.db)).toEqual([]);
   });
 
   it('resolves nothing in a tick where an evaluator failed: its findings are missing, not gone', async () => {
@@ -40,9 +40,9 @@ describe('alert state', () => {
     await bench.run(2 * MINUTE, () => [budget]);
     await bench.tick([], [{ labels: { rule: 'budget' }, reason: 'evaluator budget failed' }]);
     await bench.clock.advanceBy(MINUTE);
-    expect(openAlerts(bench.db).map((alert) => alert.key)).toEqual([budget.key]);
+    expect((await openAlerts(bench.db)).map((alert) => alert.key)).toEqual([budget.key]);
     await bench.tick([]);
-    expect(openAlerts(bench.db)).toEqual([]);
+    expect(await openAlerts(bench.db)).toEqual([]);
     expect(bench.states.map((s) => s.state)).toEqual(['firing', 'resolved']);
   });
 
@@ -53,21 +53,21 @@ describe('alert state', () => {
     await bench.run(5 * MINUTE, () => [finding('waste:sim:stuck-starting:pod-1')]);
     await bench.run(30 * MINUTE, () => []);
     expect(bench.states.map((s) => s.state)).toEqual(['pending']);
-    expect(bench.outbox()).toEqual([]);
+    expect(await bench.outbox()).toEqual([]);
   });
 
   it('changes nothing when a tick is run again at the same time (a restart after a crash)', async () => {
     bench = alertBench();
     await bench.run(2 * MINUTE, () => [finding('waste:sim:stuck-starting:pod-1')]);
     await bench.tick([finding('waste:sim:stuck-starting:pod-1')]);
-    const before = { outbox: bench.outbox(), alerts: openAlerts(bench.db), states: bench.states.length };
+    const before = { outbox: await bench.outbox(), alerts: await openAlerts(bench.db), states: bench.states.length };
     bench.reopen();
     await bench.tick([finding('waste:sim:stuck-starting:pod-1')]);
     await bench.tick([finding('waste:sim:stuck-starting:pod-1')]);
-    expect(bench.outbox()).toEqual(before.outbox);
-    expect(openAlerts(bench.db)).toEqual(before.alerts);
+    expect(await bench.outbox()).toEqual(before.outbox);
+    expect(await openAlerts(bench.db)).toEqual(before.alerts);
     expect(bench.states).toHaveLength(before.states);
-    const [alert] = openAlerts(bench.db);
+    const [alert] = await openAlerts(bench.db);
     expect(alert && alertState(alert, bench.clock.now())).toBe('firing');
   });
 });
@@ -76,12 +76,12 @@ describe('grouping and digests', () => {
   it('waits groupWait so alerts firing together share one message', async () => {
     bench = alertBench();
     await bench.tick([finding('waste:sim:stuck-starting:pod-1')]);
-    expect(bench.outbox()).toEqual([]);
+    expect(await bench.outbox()).toEqual([]);
     await bench.clock.advanceBy(MINUTE);
     await bench.tick([finding('waste:sim:stuck-starting:pod-1'), finding('waste:sim:stuck-starting:pod-2')]);
-    expect(announced()).toEqual([['waste:sim:stuck-starting:pod-1', 'waste:sim:stuck-starting:pod-2']]);
-    expect(subjects()[0]).toMatch(/^\[sim\] waste:sim:stuck-starting:pod-\d happened, \$1\.00 \(\+1 more\)$/);
-    expect(bench.outbox()[0]?.text).toContain('2 new alerts');
+    expect(await announced()).toEqual([['waste:sim:stuck-starting:pod-1', 'waste:sim:stuck-starting:pod-2']]);
+    expect((await subjects())[0]).toMatch(/^\[sim\] waste:sim:stuck-starting:pod-\d happened, \$1\.00 \(\+1 more\)$/);
+    expect((await bench.outbox())[0]?.text).toContain('2 new alerts');
   });
 
   it('holds a talking group to groupInterval, then announces only what is new', async () => {
@@ -90,10 +90,10 @@ describe('grouping and digests', () => {
     const second = finding('waste:sim:stuck-starting:pod-2');
     await bench.run(2 * MINUTE, () => [first]);
     await bench.run(4 * MINUTE, () => [first, second]);
-    expect(announced()).toEqual([[first.key]]);
+    expect(await announced()).toEqual([[first.key]]);
     await bench.run(2 * MINUTE, () => [first, second]);
-    expect(announced()).toEqual([[first.key], [second.key]]);
-    const text = bench.outbox()[1]?.text ?? '';
+    expect(await announced()).toEqual([[first.key], [second.key]]);
+    const text = (await bench.outbox())[1]?.text ?? '';
     expect(text).toContain('1 new alert, 1 more still firing');
     expect(text).toContain(`Still firing (1)\n  - ${first.summary}`);
   });
@@ -109,7 +109,7 @@ describe('grouping and digests', () => {
       { ...finding('waste:sim:stuck-starting:pod-1'), recipients: ['ml@example.com'] },
       finding('waste:sim:stuck-starting:pod-2'),
     ]);
-    const byGroup = bench.outbox().map((message) => [message.to, message.alertKeys]);
+    const byGroup = (await bench.outbox()).map((message) => [message.to, message.alertKeys]);
     expect(byGroup).toEqual([
       [['ops@example.com'], ['budget:sim:gpu:actual:50', 'budget:sim:gpu:live:50']],
       [['ops@example.com'], ['budget:sim:cpu:actual:50']],
@@ -126,34 +126,29 @@ describe('repeat interval and resolved notices', () => {
     });
     const waste = finding('waste:sim:volume-unmounted:vol-1');
     await bench.run(9 * HOUR, () => [waste]);
-    expect(bench.outbox().map((m) => [m.reason, m.createdAt - START])).toEqual([
+    expect((await bench.outbox()).map((m) => [m.reason, m.createdAt - START])).toEqual([
       ['first', MINUTE],
       ['repeat_elapsed', MINUTE + 4 * HOUR],
       ['repeat_elapsed', MINUTE + 8 * HOUR],
     ]);
-    expect(subjects()[1]).toBe('[sim] Still: waste:sim:volume-unmounted:vol-1 happened, $1.00');
+    expect((await subjects())[1]).toBe('[sim] Still: waste:sim:volume-unmounted:vol-1 happened, $1.00');
     await bench.run(40 * MINUTE, () => []);
-    expect(
-      bench
-        .outbox()
-        .map((m) => m.reason)
-        .slice(3),
-    ).toEqual(['all_resolved']);
-    expect(subjects()[3]).toBe('[sim] Resolved: waste:sim:volume-unmounted:vol-1 happened, $1.00');
+    expect((await bench.outbox()).map((m) => m.reason).slice(3)).toEqual(['all_resolved']);
+    expect((await subjects())[3]).toBe('[sim] Resolved: waste:sim:volume-unmounted:vol-1 happened, $1.00');
     await bench.run(6 * HOUR, () => []);
-    expect(bench.outbox()).toHaveLength(4);
+    expect(await bench.outbox()).toHaveLength(4);
   });
 
   it('never repeats the noRepeat rules and sends no resolved notice for rules not in sendResolved', async () => {
     bench = alertBench();
     const capacity = finding('capacity:sim:H200:POD:all:rise@1', { summary: 'H200 SXM is back: NONE → HIGH' });
     await bench.run(9 * HOUR, () => [capacity, budgetFinding('gpu', 'actual', 50)]);
-    expect(bench.outbox().map((m) => m.reason)).toEqual(['first', 'first']);
+    expect((await bench.outbox()).map((m) => m.reason)).toEqual(['first', 'first']);
     await bench.run(HOUR, () => [budgetFinding('gpu', 'actual', 50)]);
-    expect(bench.outbox()).toHaveLength(2);
+    expect(await bench.outbox()).toHaveLength(2);
     await bench.run(HOUR, () => []);
-    expect(bench.outbox().map((m) => m.reason)).toEqual(['first', 'first', 'all_resolved']);
-    expect(bench.outbox()[2]?.alertKeys).toEqual(['budget:sim:gpu:actual:50']);
+    expect((await bench.outbox()).map((m) => m.reason)).toEqual(['first', 'first', 'all_resolved']);
+    expect((await bench.outbox())[2]?.alertKeys).toEqual(['budget:sim:gpu:actual:50']);
   });
 
   it('announces a partial resolution with what still fires', async () => {
@@ -162,9 +157,9 @@ describe('repeat interval and resolved notices', () => {
     const b = finding('waste:sim:stuck-starting:pod-2');
     await bench.run(10 * MINUTE, () => [a, b]);
     await bench.run(40 * MINUTE, () => [a]);
-    expect(bench.outbox().map((m) => m.reason)).toEqual(['first', 'new_resolved']);
-    expect(subjects()[1]).toBe('[sim] Resolved: waste:sim:stuck-starting:pod-2 happened, $1.00');
-    expect(bench.outbox()[1]?.text).toContain('1 resolved alert, 1 more still firing');
+    expect((await bench.outbox()).map((m) => m.reason)).toEqual(['first', 'new_resolved']);
+    expect((await subjects())[1]).toBe('[sim] Resolved: waste:sim:stuck-starting:pod-2 happened, $1.00');
+    expect((await bench.outbox())[1]?.text).toContain('1 resolved alert, 1 more still firing');
   });
 });
 
@@ -178,14 +173,14 @@ describe('inhibition', () => {
       ...(at(2)(now) ? [budgetFinding('gpu', 'actual', 100), budgetFinding('gpu', 'forecast', 50)] : []),
       ...(at(3)(now) ? [budgetFinding('cpu', 'actual', 50)] : []),
     ]);
-    expect(announced()).toEqual([
+    expect(await announced()).toEqual([
       ['budget:sim:gpu:actual:50'],
       ['budget:sim:gpu:actual:80'],
       ['budget:sim:gpu:actual:100', 'budget:sim:gpu:forecast:50'],
       ['budget:sim:cpu:actual:50'],
     ]);
     // The digest lists what still fires: never the muted lower thresholds.
-    expect(bench.outbox()[2]?.text).not.toContain('budget:sim:gpu:actual:80');
+    expect((await bench.outbox())[2]?.text).not.toContain('budget:sim:gpu:actual:80');
   });
 
   it('mutes nothing with inhibit: false', async () => {
@@ -193,7 +188,7 @@ describe('inhibition', () => {
       config.alerts.inhibit = false;
     });
     await bench.run(2 * MINUTE, () => [budgetFinding('gpu', 'actual', 50), budgetFinding('gpu', 'actual', 100)]);
-    expect(announced()).toEqual([['budget:sim:gpu:actual:50', 'budget:sim:gpu:actual:100']]);
+    expect(await announced()).toEqual([['budget:sim:gpu:actual:50', 'budget:sim:gpu:actual:100']]);
   });
 });
 
@@ -228,7 +223,7 @@ describe('silences', () => {
       finding('waste:sim:stuck-starting:pod-1'),
       finding('waste:sim:stuck-starting:pod-2'),
     ]);
-    expect(announced()).toEqual([
+    expect(await announced()).toEqual([
       ['budget:sim:gpu:forecast:80'],
       ['budget:sim:cpu:actual:50'],
       ['waste:sim:stuck-starting:pod-2'],
@@ -240,7 +235,7 @@ describe('silences', () => {
       ...(now - START >= 2 * HOUR ? [budgetFinding('gpu', 'actual', 80)] : []),
       finding('waste:sim:stuck-starting:pod-2'),
     ]);
-    expect(announced().slice(3)).toEqual([['budget:sim:gpu:actual:80']]);
+    expect((await announced()).slice(3)).toEqual([['budget:sim:gpu:actual:80']]);
   });
 });
 
@@ -256,11 +251,11 @@ describe('the messages the pipeline writes', () => {
       details: { ...ALERTS['budget-spent-80']?.details, value: billed, actual: billed, evaluatedAt: bench.clock.now() },
     });
     await bench.run(5 * MINUTE, () => [budget(92.4)]);
-    expect(bench.outbox()).toHaveLength(1);
+    expect(await bench.outbox()).toHaveLength(1);
     // The figure comes from the details alone (the summary names none).
-    expect(bench.outbox()[0]?.text).toContain('$92.40');
+    expect((await bench.outbox())[0]?.text).toContain('$92.40');
     await bench.run(HOUR, (now) => [budget(now - START > 30 * MINUTE ? 97.1 : 92.4)]);
-    const repeat = bench.outbox()[1];
+    const repeat = (await bench.outbox())[1];
     expect(repeat?.subject).toMatch(/^\[sim\] Still: /);
     expect(repeat?.text).toContain('$97.10');
     expect(repeat?.html).toContain('$97.10');

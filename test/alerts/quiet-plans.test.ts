@@ -84,8 +84,8 @@ async function script(bench: AlertBench, fresh: boolean): Promise<void> {
   }
 }
 
-const messages = (bench: AlertBench) =>
-  bench.outbox().map(({ groupKey, reason, to, subject, text, html, alertKeys, createdAt }) => ({
+const messages = async (bench: AlertBench) =>
+  (await bench.outbox()).map(({ groupKey, reason, to, subject, text, html, alertKeys, createdAt }) => ({
     groupKey,
     reason,
     to,
@@ -104,7 +104,7 @@ async function announcedOnce() {
   const bench = tuned();
   const waste = finding('waste:sim:volume-unmounted:vol-1');
   await bench.run(10 * MINUTE, () => [waste]);
-  expect(bench.outbox().map((message) => message.reason)).toEqual(['first']);
+  expect((await bench.outbox()).map((message) => message.reason)).toEqual(['first']);
   const statements: string[] = [];
   const traced = tracedDatabase(bench.config.database.path, statements);
   return { bench, statements, traced, settings: alertSettings(bench.config) };
@@ -116,8 +116,8 @@ describe('planning skipped while nothing it reads changes', () => {
     const fresh = tuned();
     await script(remembered, false);
     await script(fresh, true);
-    const written = messages(remembered);
-    expect(written).toEqual(messages(fresh));
+    const written = await messages(remembered);
+    expect(written).toEqual(await messages(fresh));
     // The script reaches every kind of decision a skipped tick could have missed.
     const reasons = new Set(written.map((message) => message.reason));
     for (const reason of ['first', 'new_alerts', 'repeat_elapsed', 'new_resolved', 'all_resolved', 'flapping']) {
@@ -253,7 +253,7 @@ describe('planning skipped while nothing it reads changes', () => {
       // Other recipients: planned, and announced to them.
       write(`UPDATE alerts SET recipients = '["ops@example.com"]'`);
       expect(await next()).toBeGreaterThan(3);
-      expect(bench.outbox().map((message) => message.to)).toEqual([[], ['ops@example.com']]);
+      expect((await bench.outbox()).map((message) => message.to)).toEqual([[], ['ops@example.com']]);
     } finally {
       traced.close();
     }

@@ -62,7 +62,7 @@ describe('alert state with unknown ticks and resolveAfter (3m)', () => {
       ['pending', 5],
       ['firing', 10],
     ]);
-    expect(bench.outbox().map((m) => m.reason)).toEqual([]);
+    expect((await bench.outbox()).map((m) => m.reason)).toEqual([]);
   });
 });
 
@@ -81,7 +81,7 @@ describe('flapping', () => {
       config.alerts.noRepeat = ['waste'];
     });
     await flap(5);
-    const mails = bench.outbox();
+    const mails = await bench.outbox();
     expect(mails.map((m) => m.reason)).toEqual(['first', 'all_resolved', 'new_alerts', 'all_resolved', 'flapping']);
     const notice = mails[4];
     expect(notice?.subject).toMatch(/^\[sim\] Flapping: /);
@@ -92,7 +92,7 @@ describe('flapping', () => {
     // Settled: no fire or resolve for a whole window, then it is mailed as any alert again.
     await bench.run(6 * HOUR + 10 * MINUTE, () => []);
     await bench.run(10 * MINUTE, () => [waste]);
-    expect(bench.outbox().map((m) => m.reason)).toEqual([
+    expect((await bench.outbox()).map((m) => m.reason)).toEqual([
       'first',
       'all_resolved',
       'new_alerts',
@@ -126,7 +126,7 @@ describe('a finding that names its occurrence', () => {
       ['resolved', 23],
       ['firing', 23],
     ]);
-    const mails = bench.outbox().filter((m) => m.alertKeys.includes('idle:sim:nb:warn'));
+    const mails = (await bench.outbox()).filter((m) => m.alertKeys.includes('idle:sim:nb:warn'));
     expect(mails.map((m) => m.reason)).toEqual(['first', 'new_alerts']);
   });
 

@@ -31,7 +31,7 @@ describe(`migration ${FIRST}`, () => {
     receiver = await startAlertReceiver(() => T0);
     const alertmanager = receiver;
     const old = temp.open('upgrade.db', { migrationsFolder: migrationsBefore(temp.dir(), FIRST) });
-    const alert = insertAlert(old, {
+    const alert = await insertAlert(old, {
       key: 'budget:main:gpu:actual:80',
       rule: 'budget',
       account: 'main',
@@ -90,7 +90,7 @@ describe(`migration ${FIRST}`, () => {
     old.close();
 
     const db = temp.open('upgrade.db');
-    const messages = outboxMessagesBetween(db, 0, Number.MAX_SAFE_INTEGER);
+    const messages = await outboxMessagesBetween(db, 0, Number.MAX_SAFE_INTEGER);
     expect(messages.map((m) => [m.messageId, m.subject, m.to, m.alertKeys, m.attempts, m.sentAt, m.lastError])).toEqual(
       [
         ['<sent@example.com>', 'already sent', ['ops@example.com'], ['k0'], 1, T0, null],
@@ -98,10 +98,10 @@ describe(`migration ${FIRST}`, () => {
         ['<new@example.com>', 'never tried', ['a@example.com', 'b@example.com'], ['k2', 'k3'], 0, null, null],
       ],
     );
-    expect(allDeliveries(db)).toMatchObject([
+    expect(await allDeliveries(db)).toMatchObject([
       { target: alertmanager.url, alertId: alert.id, state: 'firing', attempts: 2, nextAttemptAt: T0 + MINUTE },
     ]);
-    expect([...notificationLogAt(db, T0).values()]).toEqual([
+    expect([...(await notificationLogAt(db, T0)).values()]).toEqual([
       {
         groupKey: 'g',
         receiver: ['ops@example.com'],
@@ -154,6 +154,6 @@ describe(`migration ${FIRST}`, () => {
     expect(alertmanager.posted.map((batch) => batch.alerts)).toMatchObject([
       [{ labels: { alertname: 'PodwardenBudget', account: 'main' } }],
     ]);
-    expect(outboxMessagesBetween(db, 0, Number.MAX_SAFE_INTEGER).every((m) => m.sentAt !== null)).toBe(true);
+    expect((await outboxMessagesBetween(db, 0, Number.MAX_SAFE_INTEGER)).every((m) => m.sentAt !== null)).toBe(true);
   });
 });

@@ -49,32 +49,34 @@ afterAll(async () => {
 });
 
 /** A message waiting in the outbox, as the alert pipeline leaves it; the daemon sends it at start. */
-function queue(name: string): string {
+async function queue(name: string): Promise<string> {
   const database = openDatabase(dbPath);
   try {
     const now = new RealClock().now();
-    return insertOutbox(database, {
-      messageId: `<${name}@example.com>`,
-      groupKey: `test:${name}`,
-      reason: 'first',
-      account: 'main',
-      to: ['ops@example.com'],
-      subject: `test ${name}`,
-      text: name,
-      html: `<p>${name}</p>`,
-      alertKeys: [`test:${name}`],
-      createdAt: now,
-      nextAttemptAt: now,
-    }).messageId;
+    return (
+      await insertOutbox(database, {
+        messageId: `<${name}@example.com>`,
+        groupKey: `test:${name}`,
+        reason: 'first',
+        account: 'main',
+        to: ['ops@example.com'],
+        subject: `test ${name}`,
+        text: name,
+        html: `<p>${name}</p>`,
+        alertKeys: [`test:${name}`],
+        createdAt: now,
+        nextAttemptAt: now,
+      })
+    ).messageId;
   } finally {
     database.close();
   }
 }
 
-function outboxRows(): OutboxRecord[] {
+async function outboxRows(): Promise<OutboxRecord[]> {
   const database = openDatabase(dbPath, { migrate: false });
   try {
-    return outboxMessagesBetween(database, 0, Number.MAX_SAFE_INTEGER);
+    return await outboxMessagesBetween(database, 0, Number.MAX_SAFE_INTEGER);
   } finally {
     database.close();
   }
@@ -99,7 +101,7 @@ async function runUntilData(dataCount: number): Promise<{ code: number | null; s
 
 describe('podwarden run, SIGTERM while an email is being sent', () => {
   it('abandons a send the server never answers, exits 0, and sends it once after the restart, never twice', async () => {
-    const first = queue('first');
+    const first = await queue('first');
 
     // The server takes the data and never replies: only abandoning the send lets the daemon exit.
     smtp.setReplyDelay(Number.POSITIVE_INFINITY);
@@ -108,7 +110,7 @@ describe('podwarden run, SIGTERM while an email is being sent', () => {
     expect(abandoned.stderr).toContain('email send abandoned at shutdown');
     expect(abandoned.stderr).toMatch(/"msg":"stopped"/);
     expect(smtp.received).toEqual([]);
-    const [row] = outboxRows();
+    const [row] = await outboxRows();
     expect(row).toMatchObject({ messageId: first, sentAt: null, abandonedAt: null, leaseUntil: null });
 
     // A reply within the grace: the send finishes and is recorded before the database closes.
@@ -116,11 +118,11 @@ describe('podwarden run, SIGTERM while an email is being sent', () => {
     const finished = await runUntilData(2);
     expect(finished.code).toBe(0);
     expect(smtp.received.map((mail) => mail.messageId)).toEqual([first]);
-    expect(outboxRows()[0]?.sentAt).toEqual(expect.any(Number));
+    expect((await outboxRows())[0]?.sentAt).toEqual(expect.any(Number));
 
     // After the restart only the new message goes out: the outbox sends in order, so the first
     // would have gone before the second had it been due again.
-    const second = queue('second');
+    const second = await queue('second');
     smtp.setReplyDelay(0);
     const again = await runUntilData(3);
     expect(again.code).toBe(0);

@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  claimMessage,
-  dueMessages,
-  hasDueMessages,
-  insertOutbox,
-  markMessageFailed,
-  markMessageSent,
-} from '../../src/db/notifications.js';
+import { claimRow, hasDueRows, recordOutcomes } from '../../src/db/channel-outbox.js';
+import { dueMessages, insertOutbox } from '../../src/db/notifications.js';
 import { useTempDatabases } from './support.js';
 
 const databases = useTempDatabases();
@@ -14,14 +8,15 @@ const T0 = Date.parse('2026-11-02T00:00:00Z');
 const MIN = 60_000;
 
 describe('whether a message is due, asked every tick', () => {
-  it('answers as dueMessages does, through leases, retries and sends', () => {
+  it('answers as dueMessages does (hasDueRows), through leases, retries and sends', async () => {
     const db = databases.open();
-    const agree = (now: number) => {
-      expect({ now, due: hasDueMessages(db, now) }).toEqual({ now, due: dueMessages(db, now).length > 0 });
-      return hasDueMessages(db, now);
+    const agree = async (now: number) => {
+      const due = await hasDueRows(db, 'email', now);
+      expect({ now, due }).toEqual({ now, due: (await dueMessages(db, now)).length > 0 });
+      return due;
     };
-    expect(agree(T0)).toBe(false);
-    const { id } = insertOutbox(db, {
+    expect(await agree(T0)).toBe(false);
+    const { id } = await insertOutbox(db, {
       messageId: '<m1@podwarden>',
       groupKey: 'g',
       account: 'a',
@@ -34,15 +29,15 @@ describe('whether a message is due, asked every tick', () => {
       createdAt: T0 + MIN,
       nextAttemptAt: T0 + MIN,
     });
-    expect(agree(T0)).toBe(false);
-    expect(agree(T0 + MIN)).toBe(true);
-    expect(claimMessage(db, id, T0 + MIN, T0 + 5 * MIN)).toBe(true);
-    expect(agree(T0 + 2 * MIN)).toBe(false);
-    expect(agree(T0 + 5 * MIN)).toBe(true);
-    markMessageFailed(db, id, T0 + 8 * MIN, 'refused');
-    expect(agree(T0 + 7 * MIN)).toBe(false);
-    expect(agree(T0 + 8 * MIN)).toBe(true);
-    markMessageSent(db, id, T0 + 8 * MIN, '250 ok');
-    expect(agree(T0 + 9 * MIN)).toBe(false);
+    expect(await agree(T0)).toBe(false);
+    expect(await agree(T0 + MIN)).toBe(true);
+    expect(await claimRow(db, id, T0 + MIN, T0 + 5 * MIN)).toBe(true);
+    expect(await agree(T0 + 2 * MIN)).toBe(false);
+    expect(await agree(T0 + 5 * MIN)).toBe(true);
+    await recordOutcomes(db, [{ kind: 'retry', id, nextAttemptAt: T0 + 8 * MIN, error: 'refused' }], T0 + 5 * MIN);
+    expect(await agree(T0 + 7 * MIN)).toBe(false);
+    expect(await agree(T0 + 8 * MIN)).toBe(true);
+    await recordOutcomes(db, [{ kind: 'delivered', row: { id, state: null }, response: '250 ok' }], T0 + 8 * MIN);
+    expect(await agree(T0 + 9 * MIN)).toBe(false);
   });
 });

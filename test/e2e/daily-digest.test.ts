@@ -56,7 +56,7 @@ describe('the daily digest over a small-team day and a bit', () => {
 
     const db = openDatabase(dbPath);
     try {
-      const messages = outboxMessagesBetween(db, start, start + 26 * HOUR).filter(
+      const messages = (await outboxMessagesBetween(db, start, start + 26 * HOUR)).filter(
         (message) => message.reason === 'digest',
       );
       expect(messages).toHaveLength(2);

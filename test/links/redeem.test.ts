@@ -260,8 +260,8 @@ describe('a keep-running link', () => {
 
 describe('a silence link', () => {
   let alert: AlertRecord;
-  beforeEach(() => {
-    alert = insertAlert(world.h.db, {
+  beforeEach(async () => {
+    alert = await insertAlert(world.h.db, {
       key: 'idle/sim/nb',
       rule: 'idle',
       account: 'sim',
@@ -320,7 +320,7 @@ describe('a silence link', () => {
   });
 
   it('is gone once the alert resolved', async () => {
-    markAlertResolved(world.h.db, alert.id, at('50m'));
+    await markAlertResolved(world.h.db, alert.id, at('50m'));
     const token = signLink(secret, silenceClaims());
     const before = state();
     expect(await redeemLink(world.h.db, secret, token, target, at('1h'))).toEqual({
@@ -337,7 +337,7 @@ describe("the status page's own forms", () => {
     expect(
       await silenceFromConsole(world.h.db, { alertKey: 'no-such-alert', until: at('3h'), by: 'session' }, at('1h')),
     ).toBe(undefined);
-    insertAlert(world.h.db, {
+    await insertAlert(world.h.db, {
       key: 'idle/sim/nb2',
       rule: 'idle',
       account: 'sim',
