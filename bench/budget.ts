@@ -25,31 +25,34 @@ const rows = (db.sqlite.prepare('SELECT count(*) FROM billing_records WHERE star
   0) as number;
 
 /** Median time of `run`; a run that returns a number has timed itself (what it did before is not counted). */
-function median(run: () => unknown): number {
-  run();
+async function median(run: () => unknown): Promise<number> {
+  await run();
   const times: number[] = [];
   for (let i = 0; i < RUNS; i++) {
     const t = performance.now();
-    const own = run();
+    const own = await run();
     times.push(typeof own === 'number' ? own : performance.now() - t);
   }
   return times.sort((a, b) => a - b)[Math.floor(RUNS / 2)] as number;
 }
 
-const perBudget = config.budgets.map((budget) => ({
-  name: budget.name,
-  ms: median(() => budgetStatus(db, { ...config, budgets: [budget] }, MONTH_END_MS)),
-}));
+const perBudget: Array<{ name: string; ms: number }> = [];
+for (const budget of config.budgets) {
+  perBudget.push({
+    name: budget.name,
+    ms: await median(() => budgetStatus(db, { ...config, budgets: [budget] }, MONTH_END_MS)),
+  });
+}
 const statuses = budgetStatus(db, config, MONTH_END_MS);
-const tickMs = median(() => budgetStatus(db, config, MONTH_END_MS));
+const tickMs = await median(() => budgetStatus(db, config, MONTH_END_MS));
 // The tick after the billing collector stored something (one corrected bucket of the account
 // route, a real write): whatever the rule keeps between ticks must be read again.
 let landed = 0;
-const afterBillingMs = median(() => {
+const afterBillingMs = await median(async () => {
   landed += 1;
   const startTime = MONTH_END_MS - 3_600_000;
   const totalAmount = 100 + landed / 1000;
-  upsertBillingRecords(
+  await upsertBillingRecords(
     db,
     'bench',
     [
@@ -69,7 +72,7 @@ const afterBillingMs = median(() => {
   budgetStatus(db, config, MONTH_END_MS);
   return performance.now() - t;
 });
-const rawMs = median(() => rawSum.raw().all(monthStart));
+const rawMs = await median(() => rawSum.raw().all(monthStart));
 
 console.log(`large scenario, ${new Date(MONTH_END_MS).toISOString()}: ${fmt(rows)} billing rows this month`);
 for (const { name, ms } of perBudget) {

@@ -29,7 +29,7 @@ import type { Config } from '../src/config/schema.js';
 import { finishRun, startRun } from '../src/db/collector-runs.js';
 import { idleWindowSamples } from '../src/db/idle-state.js';
 import { type Database, openDatabase } from '../src/db/open.js';
-import { insertPodSamples, livePods, type PodInput, type PodSampleInput, syncPods } from '../src/db/pods.js';
+import { livePods, type PodInput, type PodSampleInput, storePodPoll, syncPods } from '../src/db/pods.js';
 import { refillSampleEnds } from '../src/db/sample-ends.js';
 import { readAccountSnapshot } from '../src/db/snapshot.js';
 import { refillPeaks } from '../src/db/util-peaks.js';
@@ -85,7 +85,7 @@ async function historyDatabase(days: number): Promise<{ config: Config; db: Data
   config.database.path = join(dir, `idle-${days}d.db`);
   const db = openDatabase(config.database.path);
   const started = performance.now();
-  syncPods(db, ACCOUNT, pods, NOW);
+  await syncPods(db, ACCOUNT, pods, NOW);
   db.sqlite.exec('CREATE TEMP TABLE bench_pods (pod_id TEXT, kind TEXT, busy_json TEXT, idle_json TEXT)');
   const addPod = db.sqlite.prepare('INSERT INTO bench_pods VALUES (?, ?, ?, ?)');
   pods.forEach((pod, i) => {
@@ -161,10 +161,7 @@ async function landMinute(db: Database, at: number): Promise<void> {
     };
   });
   const run = await startRun(db, { account: ACCOUNT, collector: 'pods', startedAt: at });
-  db.transaction(() => {
-    syncPods(db, ACCOUNT, pods, at);
-    insertPodSamples(db, ACCOUNT, samples);
-  });
+  await storePodPoll(db, { account: ACCOUNT, pods, unreadable: { ids: [], anonymous: false }, samples, now: at });
   await finishRun(db, run, { endedAt: at + 2_000, outcome: 'ok', rows: samples.length });
 }
 
@@ -204,7 +201,7 @@ for (let i = 1; i <= CYCLES; i++) {
     await landMinute(m.db, now - MINUTE / 2);
     const cpu = process.cpuUsage();
     const podList = performance.now();
-    livePods(m.db, ACCOUNT);
+    await livePods(m.db, ACCOUNT);
     const podListMs = performance.now() - podList;
     const result = await evaluation(m.config, m.db, now);
     const used = process.cpuUsage(cpu);

@@ -68,7 +68,7 @@ function podSeriesRead() {
 }
 
 const before = accountWindowRead();
-const after = podData(daemon, config, ACCOUNT, podId, now).samples;
+const after = (await podData(daemon, config, ACCOUNT, podId, now)).samples;
 if (JSON.stringify(after) !== JSON.stringify(before.samples)) throw new Error('the two reads disagree');
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
@@ -83,7 +83,7 @@ for (let i = 0; i < CALLS; i++) {
   podSeriesRead();
   newMs.push(performance.now() - start);
   start = performance.now();
-  podData(daemon, config, ACCOUNT, podId, now);
+  await podData(daemon, config, ACCOUNT, podId, now);
   pageMs.push(performance.now() - start);
 }
 const old = median(oldMs);

@@ -1,7 +1,7 @@
 import type { Config } from '../config/schema.js';
 import { allOpenEpisodes } from '../db/idle-state.js';
 import type { Database } from '../db/open.js';
-import { livePods } from '../db/pods.js';
+import { livePods, type PodRecord } from '../db/pods.js';
 import { idleSince } from './idle-findings.js';
 import { type LadderPhase, ladderPhase, plannedStopAt } from './ladder.js';
 import { savingPerHr } from './saving.js';
@@ -33,13 +33,13 @@ export interface IdleCandidate {
  * Every open idle episode as of the last evaluation, ordered by account and Pod. Reads stored
  * state only (episodes and Pods), never the API; the phase and countdown are derived at `now`.
  */
-export function idleCandidates(database: Database, config: Config, now: number): IdleCandidate[] {
+export async function idleCandidates(database: Database, config: Config, now: number): Promise<IdleCandidate[]> {
   const rules = new Map(config.idle.rules.map((rule) => [rule.name, rule]));
-  const podsByAccount = new Map<string, Map<string, ReturnType<typeof livePods>[number]>>();
-  const podOf = (account: string, podId: string) => {
+  const podsByAccount = new Map<string, Map<string, PodRecord>>();
+  const podOf = async (account: string, podId: string) => {
     let pods = podsByAccount.get(account);
     if (!pods) {
-      pods = new Map(livePods(database, account).map((pod) => [pod.podId, pod]));
+      pods = new Map((await livePods(database, account)).map((pod) => [pod.podId, pod]));
       podsByAccount.set(account, pods);
     }
     return pods.get(podId);
@@ -47,7 +47,7 @@ export function idleCandidates(database: Database, config: Config, now: number):
   const candidates: IdleCandidate[] = [];
   for (const episode of allOpenEpisodes(database)) {
     const rule = rules.get(episode.rule);
-    const pod = podOf(episode.account, episode.podId);
+    const pod = await podOf(episode.account, episode.podId);
     if (!rule || !pod) continue;
     const stopAt = plannedStopAt(rule, episode);
     candidates.push({

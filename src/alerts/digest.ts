@@ -48,7 +48,7 @@ export async function queueDigests(
   for (const account of config.accounts) {
     const last = lastDigestAt(database, account.name);
     if (last !== null && last >= dayStart) continue;
-    const notice = digestNotice(database, settings, account.name, last, digest.timeZone, now, held);
+    const notice = await digestNotice(database, settings, account.name, last, digest.timeZone, now, held);
     if (!notice) continue;
     const row = await queueDigestOnce(
       database,
@@ -70,15 +70,15 @@ export async function queueDigests(
 }
 
 /** What one account's digest says, or nothing when nothing is open and nothing was saved. */
-export function digestNotice(
+export async function digestNotice(
   database: Database,
   settings: AlertSettings,
   account: string,
   lastDigest: number | null,
   timeZone: string,
   now: number,
-  heldDecisions: HeldDecisions = () => [],
-): DigestNotice | undefined {
+  heldDecisions: HeldDecisions = async () => [],
+): Promise<DigestNotice | undefined> {
   const silences = listSilences(database, now);
   const flapping: FlappingNotice[] = [...openFlaps(database).values()]
     .filter((flap) => flap.account === account && settings.emailed(flap.rule))
@@ -95,7 +95,7 @@ export function digestNotice(
     .map((stop) => savingOf(stop, now, since))
     .filter((saving) => saving.decidedAt >= since || saving.notBilledMs > 0);
   const saved = savings.reduce((sum, saving) => sum + saving.saved, 0);
-  const held = heldDecisions(database, now, account);
+  const held = await heldDecisions(database, now, account);
   // A Pod kept running by someone's decision spends money: worth the digest on its own.
   if (open.length === 0 && flapping.length === 0 && saved <= 0 && held.length === 0) return undefined;
   const recipients = new Set([...open, ...flapping].flatMap((item) => item.recipients));

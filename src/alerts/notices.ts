@@ -95,4 +95,4 @@ export interface HeldDecision {
 }
 
 /** The snoozes and silences that hold now for an account (links/decisions.ts reads them). */
-export type HeldDecisions = (database: Database, now: number, account: string) => HeldDecision[];
+export type HeldDecisions = (database: Database, now: number, account: string) => Promise<HeldDecision[]>;

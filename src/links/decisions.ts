@@ -10,23 +10,26 @@ import { listSilences } from '../db/silences.js';
 export type { HeldDecision };
 
 /** Every snooze and active silence at `now`, ending soonest first; `account` keeps those that concern it. */
-export function heldDecisions(database: Database, now: number, account?: string): HeldDecision[] {
+export async function heldDecisions(database: Database, now: number, account?: string): Promise<HeldDecision[]> {
   const names = new Map<string, string>();
-  const nameOf = (podAccount: string, podId: string) => {
+  const nameOf = async (podAccount: string, podId: string) => {
     if (!names.has(podAccount))
-      for (const pod of livePods(database, podAccount)) names.set(`${podAccount}/${pod.podId}`, pod.name);
+      for (const pod of await livePods(database, podAccount)) names.set(`${podAccount}/${pod.podId}`, pod.name);
     return names.get(`${podAccount}/${podId}`) || null;
   };
-  const snoozes: HeldDecision[] = snoozesAfter(database, now).map((snooze) => ({
-    kind: 'snooze',
-    account: snooze.account,
-    subject: snooze.podId,
-    name: nameOf(snooze.account, snooze.podId),
-    until: snooze.until,
-    createdAt: snooze.createdAt,
-    source: snooze.source,
-    createdBy: snooze.createdBy,
-  }));
+  const snoozes: HeldDecision[] = [];
+  for (const snooze of snoozesAfter(database, now)) {
+    snoozes.push({
+      kind: 'snooze',
+      account: snooze.account,
+      subject: snooze.podId,
+      name: await nameOf(snooze.account, snooze.podId),
+      until: snooze.until,
+      createdAt: snooze.createdAt,
+      source: snooze.source,
+      createdBy: snooze.createdBy,
+    });
+  }
   const silences: HeldDecision[] = listSilences(database, now)
     .filter((silence) => silenceState(silence, now) === 'active')
     .map((silence) => ({

@@ -172,7 +172,7 @@ async function lookUp(database: Database, claims: LinkClaims): Promise<Subject> 
     const alert = openAlertOf(database, claims.subject);
     return alert ? { kind: 'alert', alert } : { kind: 'gone', detail: `the alert ${claims.subject} is resolved` };
   }
-  const pod = livePods(database, claims.account).find((candidate) => candidate.podId === claims.subject);
+  const pod = (await livePods(database, claims.account)).find((candidate) => candidate.podId === claims.subject);
   if (!pod) return { kind: 'gone', detail: `Pod ${claims.subject} no longer exists` };
   const name = pod.name || pod.podId;
   if (pod.status !== 'RUNNING') return { kind: 'gone', detail: `${name} is not running (${pod.status})` };

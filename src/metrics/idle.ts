@@ -55,8 +55,8 @@ export function registerIdleMetrics(context: MetricsContext): void {
   );
 
   if (config.idle.rules.length === 0) return;
-  context.refreshOn(['tick', ...collectorsFeeding(pods, podSamples)], ({ now }) => {
-    const candidates = idleCandidates(source.db, config, now);
+  context.refreshOn(['tick', ...collectorsFeeding(pods, podSamples)], async ({ now }) => {
+    const candidates = await idleCandidates(source.db, config, now);
     for (const gauge of gauges) gauge.reset();
     for (const candidate of candidates) for (const fill of fills) fill(candidate, now);
   });

@@ -26,9 +26,9 @@ export function registerPodMetrics(context: MetricsContext): void {
     labelNames: ['account', 'pod_id'],
   });
 
-  context.refreshOn(collectorsFeeding(pods), (at) => {
+  context.refreshOn(collectorsFeeding(pods), async (at) => {
     for (const account of refreshedAccounts(context.config, at)) {
-      const pods = livePods(context.source.db, account);
+      const pods = await livePods(context.source.db, account);
       for (const series of [cost, info, gpus]) series.clear(account);
       for (const pod of pods) {
         const gpuTypeId = pod.gpuTypeId ?? '';

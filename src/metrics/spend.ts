@@ -111,7 +111,7 @@ export function registerSpendMetrics(context: MetricsContext): void {
           ? await spendSince(source.db, { account, kind, bucketSize, windowStart, now: at.now })
           : new Map();
         let perHour = 0;
-        live ??= readLiveResources(source.db, account, livePods(source.db, account));
+        live ??= readLiveResources(source.db, account, await livePods(source.db, account));
         for (const rate of currentRates(live, kind, billed, windowStart).values()) perHour += rate.perHour;
         burn.clear(key);
         burn.set(key, { account, kind }, perHour);

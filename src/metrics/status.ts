@@ -55,8 +55,8 @@ function budgets(source: MetricsSource, config: Config, now: number) {
   }));
 }
 
-function idle(source: MetricsSource, config: Config, now: number) {
-  return idleCandidates(source.db, config, now).map((candidate) => ({
+async function idle(source: MetricsSource, config: Config, now: number) {
+  return (await idleCandidates(source.db, config, now)).map((candidate) => ({
     account: candidate.account,
     podId: candidate.podId,
     podName: candidate.podName,
@@ -101,7 +101,7 @@ function alerts(source: MetricsSource) {
  * `/api/status`: what the daemon knows now, as JSON for people and scripts. Read from the
  * database and memory only, like the metrics.
  */
-export function buildStatus(source: MetricsSource, config: Config, now: number) {
+export async function buildStatus(source: MetricsSource, config: Config, now: number) {
   const readiness = checkReadiness(source, config, now);
   return {
     now: toIso(now),
@@ -110,11 +110,11 @@ export function buildStatus(source: MetricsSource, config: Config, now: number) 
     reasons: readiness.reasons,
     collectors: collectors(source, config, now),
     budgets: budgets(source, config, now),
-    idle: idle(source, config, now),
+    idle: await idle(source, config, now),
     receipts: receipts(source),
     alerts: alerts(source),
     // Snoozes and silences that hold now, with where they were made (command, email link, status page).
-    held: heldDecisions(source.db, now).map((held) => ({
+    held: (await heldDecisions(source.db, now)).map((held) => ({
       ...held,
       until: toIso(held.until),
       createdAt: toIso(held.createdAt),

@@ -11,7 +11,7 @@ import { type MetricsContext, refreshedAccounts } from './source.js';
  * shows its last busy figures.
  */
 async function latestSamples(db: Database, account: string): Promise<PodSampleRecord[]> {
-  const pods = livePods(db, account);
+  const pods = await livePods(db, account);
   const polledAt = await podListPolledAt(db, account);
   if (polledAt === undefined) return [];
   const live = new Set(pods.map((pod) => pod.podId));

@@ -30,9 +30,17 @@ export interface PodData {
 }
 
 /** A Pod's idle window now and its decisions: the page form of `podwarden why`. */
-export function podData(source: MetricsSource, config: Config, account: string, podId: string, now: number): PodData {
-  const pod = livePods(source.db, account).find((p) => p.podId === podId);
-  const candidate = idleCandidates(source.db, config, now).find((c) => c.account === account && c.podId === podId);
+export async function podData(
+  source: MetricsSource,
+  config: Config,
+  account: string,
+  podId: string,
+  now: number,
+): Promise<PodData> {
+  const pod = (await livePods(source.db, account)).find((p) => p.podId === podId);
+  const candidate = (await idleCandidates(source.db, config, now)).find(
+    (c) => c.account === account && c.podId === podId,
+  );
   const rule =
     config.idle.rules.find((r) => r.name === candidate?.rule) ??
     (pod ? ruleFor(pod, config.idle.rules) : undefined) ??

@@ -132,7 +132,7 @@ export async function webRoute(context: WebContext, request: WebRequest): Promis
     const now = clock.now();
     const forms = statusForms(context.secret(), access.binding);
     const options = { timeZone: pageTimeZone(config), loopbackOnly: access.loopbackOnly, forms };
-    if (path === '/') return htmlReply(200, renderStatusPage(statusData(source, config, now), options));
+    if (path === '/') return htmlReply(200, renderStatusPage(await statusData(source, config, now), options));
     const [, account = '', podId = ''] = (POD_PAGE.exec(path) ?? []).map((part) => safeDecode(part));
     if (!config.accounts.some((a) => a.name === account)) {
       return htmlReply(
@@ -143,7 +143,7 @@ export async function webRoute(context: WebContext, request: WebRequest): Promis
         }),
       );
     }
-    return htmlReply(200, renderPodPage(podData(source, config, account, podId, now), { ...options, now }));
+    return htmlReply(200, renderPodPage(await podData(source, config, account, podId, now), { ...options, now }));
   }
   return undefined;
 }

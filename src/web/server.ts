@@ -138,7 +138,7 @@ export async function startMetricsServer(options: MetricsServerOptions): Promise
         return {
           status: 200,
           type: 'application/json; charset=utf-8',
-          body: `${JSON.stringify(buildStatus(daemon, config, clock.now()), null, 2)}\n`,
+          body: `${JSON.stringify(await buildStatus(daemon, config, clock.now()), null, 2)}\n`,
         };
       default:
         return text(404, `no route ${path}; see /, /metrics, /healthz, /readyz, /api/status`);

@@ -46,7 +46,7 @@ export interface StatusData {
 }
 
 /** The same reads as /api/status (src/metrics/status.ts), kept as numbers for formatting. */
-export function statusData(source: MetricsSource, config: Config, now: number): StatusData {
+export async function statusData(source: MetricsSource, config: Config, now: number): Promise<StatusData> {
   const readiness = checkReadiness(source, config, now);
   return {
     now,
@@ -54,7 +54,7 @@ export function statusData(source: MetricsSource, config: Config, now: number): 
     reasons: readiness.reasons,
     collectors: collectorHealth(source, config, now),
     budgets: budgetStatus(source.db, config, now),
-    idle: idleCandidates(source.db, config, now),
+    idle: await idleCandidates(source.db, config, now),
     snoozedUntil: new Map(
       config.accounts.flatMap(({ name: account }) =>
         [...activeSnoozes(source.db, account, now)].map(

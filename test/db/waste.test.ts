@@ -42,7 +42,10 @@ describe('endpoint activity', () => {
     // Two endpoints polled every 5 minutes; ep-b is busy in its third hour only.
     for (let at = T0; at < T0 + 6 * HOUR; at += 5 * MINUTE) {
       const busy = at >= T0 + 2 * HOUR && at < T0 + 3 * HOUR ? 1 : 0;
-      insertWorkerSamples(database, 'main', [endpointSample('ep-a', at, 0), endpointSample('ep-b', at + MINUTE, busy)]);
+      await insertWorkerSamples(database, 'main', [
+        endpointSample('ep-a', at, 0),
+        endpointSample('ep-b', at + MINUTE, busy),
+      ]);
     }
     const first = endpointActivity(database, 'main', T0 + HOUR + 30_000);
     expect(sorted(first)).toEqual(fromSamples(database, T0 + HOUR + 30_000));
@@ -60,7 +63,7 @@ describe('endpoint activity', () => {
     }
     const settled = endpointActivity(database, 'main', T0 + 5 * HOUR);
     expect(settled.find((a) => a.endpointId === 'ep-b')?.lastBusyAt).toBeNull();
-    insertWorkerSamples(database, 'main', [endpointSample('ep-b', T0 + 6 * HOUR, 2)]);
+    await insertWorkerSamples(database, 'main', [endpointSample('ep-b', T0 + 6 * HOUR, 2)]);
     const written = endpointActivity(database, 'main', T0 + 5 * HOUR);
     expect(written.find((a) => a.endpointId === 'ep-b')?.lastBusyAt).toBe(T0 + 6 * HOUR);
     expect(sorted(written)).toEqual(fromSamples(database, T0 + 5 * HOUR));
@@ -68,7 +71,8 @@ describe('endpoint activity', () => {
 
   it('follows retention deleting the samples it read, and a write by another connection', async () => {
     const database = temp.open();
-    for (let at = T0; at < T0 + DAY; at += HOUR) insertWorkerSamples(database, 'main', [endpointSample('ep-a', at, 1)]);
+    for (let at = T0; at < T0 + DAY; at += HOUR)
+      await insertWorkerSamples(database, 'main', [endpointSample('ep-a', at, 1)]);
     const from = T0 + 2 * HOUR;
     expect(endpointActivity(database, 'main', from)[0]?.firstAt).toBe(from);
     const policy: RetentionPolicy = {
@@ -82,7 +86,7 @@ describe('endpoint activity', () => {
     expect(endpointActivity(database, 'main', from)).toEqual(fromSamples(database, from));
     expect(endpointActivity(database, 'main', from)[0]?.firstAt).toBe(T0 + 12 * HOUR);
     const other = temp.open();
-    insertWorkerSamples(other, 'main', [endpointSample('ep-c', T0 + DAY, 0)]);
+    await insertWorkerSamples(other, 'main', [endpointSample('ep-c', T0 + DAY, 0)]);
     expect(
       endpointActivity(database, 'main', from)
         .map((a) => a.endpointId)
@@ -93,7 +97,7 @@ describe('endpoint activity', () => {
   it('finds nothing in an empty window until a sample lands', async () => {
     const database = temp.open();
     expect(endpointActivity(database, 'main', T0)).toEqual([]);
-    insertWorkerSamples(database, 'main', [endpointSample('ep-a', T0 + HOUR, 0)]);
+    await insertWorkerSamples(database, 'main', [endpointSample('ep-a', T0 + HOUR, 0)]);
     expect(endpointActivity(database, 'main', T0 + MINUTE).map((a) => a.firstAt)).toEqual([T0 + HOUR]);
   });
 });
@@ -119,7 +123,7 @@ describe('endpoint_activity, the fold of the worker samples', () => {
         // A poll: some endpoints, busy or not; now and then a late sample older than the latest.
         now += 5 * MINUTE;
         const polled = ENDPOINTS.filter(() => next() < 0.7);
-        insertWorkerSamples(
+        await insertWorkerSamples(
           database,
           'main',
           polled.map((id) =>
@@ -132,7 +136,7 @@ describe('endpoint_activity, the fold of the worker samples', () => {
           .prepare('SELECT endpoint_id, observed_at FROM endpoint_worker_samples ORDER BY random() LIMIT 1')
           .raw()
           .get() as [string, number] | undefined;
-        if (row) insertWorkerSamples(database, 'main', [endpointSample(row[0], row[1], next() < 0.5 ? 1 : 0)]);
+        if (row) await insertWorkerSamples(database, 'main', [endpointSample(row[0], row[1], next() < 0.5 ? 1 : 0)]);
       } else if (roll < 0.85) {
         // A delete of what the fold points at: the latest, or the latest busy sample.
         const endpointId = pick(ENDPOINTS);
@@ -195,7 +199,7 @@ describe('endpoint_activity, the fold of the worker samples', () => {
   it('is folded from the samples an older podwarden stored', async () => {
     const old = temp.open('older.db', { migrationsFolder: migrationsBefore(temp.dir(), '0020_endpoint_activity') });
     for (let at = T0; at < T0 + 3 * HOUR; at += 5 * MINUTE) {
-      insertWorkerSamples(old, 'main', [
+      await insertWorkerSamples(old, 'main', [
         endpointSample('ep-a', at, at < T0 + HOUR ? 1 : 0),
         endpointSample('ep-b', at + MINUTE, 0),
       ]);
@@ -241,14 +245,14 @@ describe('last compute of stopped Pods', () => {
         podHour('pod-c', hour, false),
       );
     }
-    upsertBillingRecords(database, 'main', records, T0 + 72 * HOUR);
+    await upsertBillingRecords(database, 'main', records, T0 + 72 * HOUR);
     for (let since = T0 + 20 * HOUR; since <= T0 + 70 * HOUR; since += 10 * MINUTE) {
       expect(lastComputeAt(database, 'main', 'hour', pods, since)).toEqual(computeFromBuckets(database, since));
     }
     const since = T0 + 61 * HOUR;
     const before = lastComputeAt(database, 'main', 'hour', pods, since);
     expect(before.get('pod-c')).toBeUndefined();
-    upsertBillingRecords(database, 'main', [podHour('pod-c', 66, true)], T0 + 73 * HOUR);
+    await upsertBillingRecords(database, 'main', [podHour('pod-c', 66, true)], T0 + 73 * HOUR);
     expect(lastComputeAt(database, 'main', 'hour', pods, since).get('pod-c')).toBe(T0 + 67 * HOUR);
     expect(lastComputeAt(database, 'main', 'hour', pods, since)).toEqual(computeFromBuckets(database, since));
   });

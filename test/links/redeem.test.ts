@@ -110,7 +110,7 @@ describe('a keep-running link', () => {
     }
 
     // Shown where people look: the held decisions (/api/status) and the next digest.
-    expect(heldDecisions(world.h.db, at('1h'))).toEqual([
+    expect(await heldDecisions(world.h.db, at('1h'))).toEqual([
       {
         kind: 'snooze',
         account: 'sim',
@@ -122,7 +122,15 @@ describe('a keep-running link', () => {
         createdBy: ANA,
       },
     ]);
-    const digest = digestNotice(world.h.db, alertSettings(world.h.config), 'sim', null, 'UTC', at('1h'), heldDecisions);
+    const digest = await digestNotice(
+      world.h.db,
+      alertSettings(world.h.config),
+      'sim',
+      null,
+      'UTC',
+      at('1h'),
+      heldDecisions,
+    );
     expect(digest && renderDigest(digest).text).toContain(
       '  - nb kept running until Mon 2 Nov, 02:50 UTC, from an emailed link (ana@example.com)',
     );
@@ -348,7 +356,7 @@ describe("the status page's own forms", () => {
       source: 'status page',
       endsAt: at('5h'),
     });
-    expect(heldDecisions(world.h.db, at('2h')).map((held) => [held.kind, held.subject, held.source])).toEqual([
+    expect((await heldDecisions(world.h.db, at('2h'))).map((held) => [held.kind, held.subject, held.source])).toEqual([
       ['snooze', 'nb', 'status page'],
       ['silence', 'rule=idle account=sim pod_id=nb2', 'status page'],
     ]);

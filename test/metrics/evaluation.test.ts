@@ -219,8 +219,8 @@ describe('metrics of budgets, idle Pods, stops and alerts', () => {
     ).toBeGreaterThanOrEqual(h.scenario.startMs / 1000);
   });
 
-  it('puts budgets, idle candidates, receipts and firing alerts in /api/status', () => {
-    const status = buildStatus(h.daemon, h.config, h.clock.now());
+  it('puts budgets, idle candidates, receipts and firing alerts in /api/status', async () => {
+    const status = await buildStatus(h.daemon, h.config, h.clock.now());
     expect(status.budgets.map((b) => b.budget)).toEqual(['daily', 'monthly']);
     expect(status.budgets[0]).toMatchObject({ account: 'all', scope: 'account', amount: 150 });
     expect(status.budgets[0]?.drivers[0]).toMatchObject({ resourceId: 'train-8xh100', kind: 'pods' });
@@ -240,7 +240,7 @@ describe('metrics of budgets, idle Pods, stops and alerts', () => {
     expect(status.alerts.some((alert) => alert.rule === 'budget')).toBe(true);
   });
 
-  it('lists the snoozes that hold in /api/status, with where they were made and by whom', () => {
+  it('lists the snoozes that hold in /api/status, with where they were made and by whom', async () => {
     const now = h.clock.now();
     snoozePod(h.daemon.db, {
       account: 'sim',
@@ -250,7 +250,7 @@ describe('metrics of budgets, idle Pods, stops and alerts', () => {
       source: 'email link',
       createdBy: 'ana@example.com',
     });
-    expect(buildStatus(h.daemon, h.config, now).held).toEqual([
+    expect((await buildStatus(h.daemon, h.config, now)).held).toEqual([
       {
         kind: 'snooze',
         account: 'sim',

@@ -61,7 +61,7 @@ describe('idleCandidates', () => {
       scenario([pod('nb', [{ at: '-2h', gpu: 0, gpuMemory: 0, memory: 5 }]), pod('b', busy())]),
     );
     await world.runUntil('30m');
-    const [candidate, ...others] = idleCandidates(world.h.db, world.h.config, at('30m'));
+    const [candidate, ...others] = await idleCandidates(world.h.db, world.h.config, at('30m'));
     expect(others).toEqual([]);
     expect(candidate).toMatchObject({
       account: 'sim',
@@ -74,6 +74,6 @@ describe('idleCandidates', () => {
       dryRun: true,
       costPerHr: 0.27,
     });
-    expect(idleCandidates(world.h.db, world.h.config, at('43m'))[0]?.phase).toBe('stop_due');
+    expect((await idleCandidates(world.h.db, world.h.config, at('43m')))[0]?.phase).toBe('stop_due');
   });
 });
