@@ -6,7 +6,13 @@ import type { BucketSize } from './schema.js';
 import { type EndpointRecord, liveEndpointRows } from './serverless.js';
 import { type ResourceSpend, readSpendSince } from './spend.js';
 import { liveNetworkVolumeRows, type NetworkVolumeRecord } from './volumes.js';
-import { type EndpointActivity, endpointActivity, lastComputeAt, type VolumeMounts, volumeMounts } from './waste.js';
+import {
+  type EndpointActivity,
+  endpointActivityRows,
+  lastComputeRows,
+  type VolumeMounts,
+  volumeMounts,
+} from './waste.js';
 
 /** How far back the waste checks look at `now` (times before their bucket flooring). */
 export interface WasteWindow {
@@ -55,12 +61,12 @@ export function readWasteSnapshot(
     .map((pod) => pod.podId);
   return {
     endpoints: liveEndpointRows(database, account),
-    endpointActivity: endpointActivity(database, account, window.endpointActivityFrom),
+    endpointActivity: endpointActivityRows(database, account, window.endpointActivityFrom),
     endpointSpend: billed('serverless', window.endpointSpendFrom),
     networkVolumes: liveNetworkVolumeRows(database, account),
     volumeMounts: volumeMounts(database, account, pods),
     volumeSpend: billed('network_volumes', window.volumeSpendFrom),
-    lastComputeAt: lastComputeAt(database, account, bucketSize, notRunning, window.computeFrom),
+    lastComputeAt: lastComputeRows(database, account, bucketSize, notRunning, window.computeFrom),
     podsBilledSince: backfillOf(database, { account, kind: 'pods', bucketSize })?.cursorStartTime,
   };
 }

@@ -183,7 +183,9 @@ describe('billing_days kept by the billing store', () => {
         expect([computeStart, computeEnd]).toEqual([fromStart, fromEnd]);
       }
       const since = T0 + Math.floor(next() * HOURS) * HOUR - Math.floor(next() * HOUR);
-      expect(lastComputeAt(database, 'main', 'hour', PODS, since)).toEqual(lastComputeFromBuckets(database, since));
+      expect(await lastComputeAt(database, 'main', 'hour', PODS, since)).toEqual(
+        lastComputeFromBuckets(database, since),
+      );
     }
     // The sequence did exercise what it is meant to.
     expect(corrections).toBeGreaterThan(20);

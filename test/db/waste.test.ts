@@ -47,24 +47,24 @@ describe('endpoint activity', () => {
         endpointSample('ep-b', at + MINUTE, busy),
       ]);
     }
-    const first = endpointActivity(database, 'main', T0 + HOUR + 30_000);
+    const first = await endpointActivity(database, 'main', T0 + HOUR + 30_000);
     expect(sorted(first)).toEqual(fromSamples(database, T0 + HOUR + 30_000));
     // Every start up to the oldest sample (ep-b's at 1h01) reads the same samples.
     for (const from of [T0 + HOUR + 45_000, T0 + HOUR + MINUTE]) {
-      expect(endpointActivity(database, 'main', from)).toEqual(first);
+      expect(await endpointActivity(database, 'main', from)).toEqual(first);
     }
     // Past it, a sample drops out of the window.
-    const later = endpointActivity(database, 'main', T0 + HOUR + MINUTE + 1);
+    const later = await endpointActivity(database, 'main', T0 + HOUR + MINUTE + 1);
     expect(sorted(later)).toEqual(fromSamples(database, T0 + HOUR + MINUTE + 1));
     expect(sorted(later).map((a) => a.firstAt)).toEqual([T0 + HOUR + 5 * MINUTE, T0 + HOUR + 6 * MINUTE]);
     // Walking the start minute by minute agrees with a fresh read at every step, busy hour leaving included.
     for (let from = T0 + HOUR; from <= T0 + 5 * HOUR; from += MINUTE) {
-      expect(sorted(endpointActivity(database, 'main', from))).toEqual(fromSamples(database, from));
+      expect(sorted(await endpointActivity(database, 'main', from))).toEqual(fromSamples(database, from));
     }
-    const settled = endpointActivity(database, 'main', T0 + 5 * HOUR);
+    const settled = await endpointActivity(database, 'main', T0 + 5 * HOUR);
     expect(settled.find((a) => a.endpointId === 'ep-b')?.lastBusyAt).toBeNull();
     await insertWorkerSamples(database, 'main', [endpointSample('ep-b', T0 + 6 * HOUR, 2)]);
-    const written = endpointActivity(database, 'main', T0 + 5 * HOUR);
+    const written = await endpointActivity(database, 'main', T0 + 5 * HOUR);
     expect(written.find((a) => a.endpointId === 'ep-b')?.lastBusyAt).toBe(T0 + 6 * HOUR);
     expect(sorted(written)).toEqual(fromSamples(database, T0 + 5 * HOUR));
   });
@@ -74,7 +74,7 @@ describe('endpoint activity', () => {
     for (let at = T0; at < T0 + DAY; at += HOUR)
       await insertWorkerSamples(database, 'main', [endpointSample('ep-a', at, 1)]);
     const from = T0 + 2 * HOUR;
-    expect(endpointActivity(database, 'main', from)[0]?.firstAt).toBe(from);
+    expect((await endpointActivity(database, 'main', from))[0]?.firstAt).toBe(from);
     const policy: RetentionPolicy = {
       rawSamplesMs: 12 * HOUR,
       fiveMinuteRollupsMs: 30 * DAY,
@@ -83,22 +83,18 @@ describe('endpoint activity', () => {
       outboxMs: DAY,
     };
     expect((await applyRetention(database, policy, T0 + DAY)).workerSamplesDeleted).toBe(12);
-    expect(endpointActivity(database, 'main', from)).toEqual(fromSamples(database, from));
-    expect(endpointActivity(database, 'main', from)[0]?.firstAt).toBe(T0 + 12 * HOUR);
+    expect(await endpointActivity(database, 'main', from)).toEqual(fromSamples(database, from));
+    expect((await endpointActivity(database, 'main', from))[0]?.firstAt).toBe(T0 + 12 * HOUR);
     const other = temp.open();
     await insertWorkerSamples(other, 'main', [endpointSample('ep-c', T0 + DAY, 0)]);
-    expect(
-      endpointActivity(database, 'main', from)
-        .map((a) => a.endpointId)
-        .sort(),
-    ).toEqual(['ep-a', 'ep-c']);
+    expect((await endpointActivity(database, 'main', from)).map((a) => a.endpointId).sort()).toEqual(['ep-a', 'ep-c']);
   });
 
   it('finds nothing in an empty window until a sample lands', async () => {
     const database = temp.open();
-    expect(endpointActivity(database, 'main', T0)).toEqual([]);
+    expect(await endpointActivity(database, 'main', T0)).toEqual([]);
     await insertWorkerSamples(database, 'main', [endpointSample('ep-a', T0 + HOUR, 0)]);
-    expect(endpointActivity(database, 'main', T0 + MINUTE).map((a) => a.firstAt)).toEqual([T0 + HOUR]);
+    expect((await endpointActivity(database, 'main', T0 + MINUTE)).map((a) => a.firstAt)).toEqual([T0 + HOUR]);
   });
 });
 
@@ -161,7 +157,7 @@ describe('endpoint_activity, the fold of the worker samples', () => {
       if (counts[1] < ENDPOINTS.length) checks.emptied += 1;
       if (counts[2] < counts[1]) checks.busyLost += 1;
       for (const from of [T0 - DAY, now - 2 * HOUR, now - 20 * MINUTE, now - Math.floor(next() * 8) * HOUR]) {
-        expect(sorted(endpointActivity(database, 'main', from)), `step ${step}, from ${from - T0}`).toEqual(
+        expect(sorted(await endpointActivity(database, 'main', from)), `step ${step}, from ${from - T0}`).toEqual(
           fromSamples(database, from),
         );
       }
@@ -207,9 +203,9 @@ describe('endpoint_activity, the fold of the worker samples', () => {
     old.close();
     const database = temp.open('older.db');
     for (const from of [T0 - HOUR, T0 + 30 * MINUTE, T0 + 2 * HOUR]) {
-      expect(sorted(endpointActivity(database, 'main', from))).toEqual(fromSamples(database, from));
+      expect(sorted(await endpointActivity(database, 'main', from))).toEqual(fromSamples(database, from));
     }
-    expect(endpointActivity(database, 'main', T0)[0]?.lastBusyAt).toBe(T0 + 55 * MINUTE);
+    expect((await endpointActivity(database, 'main', T0))[0]?.lastBusyAt).toBe(T0 + 55 * MINUTE);
   });
 });
 
@@ -247,13 +243,13 @@ describe('last compute of stopped Pods', () => {
     }
     await upsertBillingRecords(database, 'main', records, T0 + 72 * HOUR);
     for (let since = T0 + 20 * HOUR; since <= T0 + 70 * HOUR; since += 10 * MINUTE) {
-      expect(lastComputeAt(database, 'main', 'hour', pods, since)).toEqual(computeFromBuckets(database, since));
+      expect(await lastComputeAt(database, 'main', 'hour', pods, since)).toEqual(computeFromBuckets(database, since));
     }
     const since = T0 + 61 * HOUR;
-    const before = lastComputeAt(database, 'main', 'hour', pods, since);
+    const before = await lastComputeAt(database, 'main', 'hour', pods, since);
     expect(before.get('pod-c')).toBeUndefined();
     await upsertBillingRecords(database, 'main', [podHour('pod-c', 66, true)], T0 + 73 * HOUR);
-    expect(lastComputeAt(database, 'main', 'hour', pods, since).get('pod-c')).toBe(T0 + 67 * HOUR);
-    expect(lastComputeAt(database, 'main', 'hour', pods, since)).toEqual(computeFromBuckets(database, since));
+    expect((await lastComputeAt(database, 'main', 'hour', pods, since)).get('pod-c')).toBe(T0 + 67 * HOUR);
+    expect(await lastComputeAt(database, 'main', 'hour', pods, since)).toEqual(computeFromBuckets(database, since));
   });
 });
