@@ -62,21 +62,16 @@ export async function replaceBillingWindow(
   records: readonly BillingRecordInput[],
   fetchedAt: number,
 ): Promise<{ written: number; deleted: number }> {
-  const buckets: ReportedBucket[] = [];
-  for (const [startTime, bucket] of bucketsOf(records)) buckets.push(new RecordsBucket(startTime, bucket));
-  return replaceBillingBuckets(database, window, buckets, fetchedAt);
-}
-
-/** A bucket of records already parsed. A class rather than a closure per bucket (as TextBucket in billing-text.ts). */
-class RecordsBucket implements ReportedBucket {
-  readonly digest = null;
-  constructor(
-    readonly startTime: number,
-    private readonly bucket: readonly BillingRecordInput[],
-  ) {}
-  records(): readonly BillingRecordInput[] {
-    return this.bucket;
+  const byStart = new Map<number, BillingRecordInput[]>();
+  for (const record of records) {
+    const bucket = byStart.get(record.startTime);
+    if (bucket) bucket.push(record);
+    else byStart.set(record.startTime, [record]);
   }
+  const buckets = [...byStart].map(
+    ([startTime, bucket]): ReportedBucket => ({ startTime, digest: null, records: () => bucket }),
+  );
+  return replaceBillingBuckets(database, window, buckets, fetchedAt);
 }
 
 /** One bucket of a route's answer: its records, made only when needed, and the digest of their text. */
@@ -130,26 +125,6 @@ export async function replaceBillingBuckets(
     writer.finish();
   });
   return { written: writer.written, deleted: writer.deleted };
-}
-
-/** Records by bucket start, in the order the buckets first appear. */
-function bucketsOf(records: readonly BillingRecordInput[]): Map<number, BillingRecordInput[]> {
-  const buckets = new Map<number, BillingRecordInput[]>();
-  let last: BillingRecordInput[] | undefined;
-  let lastStart = Number.NaN;
-  for (const record of records) {
-    // Records come a bucket at a time: look the bucket up only when it changes.
-    if (record.startTime !== lastStart) {
-      lastStart = record.startTime;
-      last = buckets.get(lastStart);
-      if (last === undefined) {
-        last = [];
-        buckets.set(lastStart, last);
-      }
-    }
-    (last as BillingRecordInput[]).push(record);
-  }
-  return buckets;
 }
 
 export interface BillingWindow {
