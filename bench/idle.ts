@@ -28,7 +28,7 @@ import type { Config } from '../src/config/schema.js';
 import { finishRun, startRun } from '../src/db/collector-runs.js';
 import { idleWindowSamples } from '../src/db/idle-state.js';
 import { type Database, openDatabase } from '../src/db/open.js';
-import { insertPodSamples, type PodInput, type PodSampleInput, syncPods } from '../src/db/pods.js';
+import { type PodInput, type PodSampleInput, storePodPoll, syncPods } from '../src/db/pods.js';
 import { refillSampleEnds } from '../src/db/sample-ends.js';
 import { idleSamplesFrom } from '../src/db/sample-horizon.js';
 import { refillSampleTails } from '../src/db/sample-tails.js';
@@ -85,7 +85,7 @@ async function historyDatabase(days: number): Promise<{ config: Config; db: Data
   config.database.path = join(dir, `idle-${days}d.db`);
   const db = openDatabase(config.database.path);
   const started = performance.now();
-  syncPods(db, ACCOUNT, pods, NOW);
+  await syncPods(db, ACCOUNT, pods, NOW);
   db.sqlite.exec('CREATE TEMP TABLE bench_pods (pod_id TEXT, kind TEXT, busy_json TEXT, idle_json TEXT)');
   const addPod = db.sqlite.prepare('INSERT INTO bench_pods VALUES (?, ?, ?, ?)');
   pods.forEach((pod, i) => {
@@ -166,9 +166,13 @@ async function landMinute(config: Config, db: Database, at: number): Promise<voi
     };
   });
   const run = await startRun(db, { account: ACCOUNT, collector: 'pods', startedAt: at });
-  db.transaction(() => {
-    syncPods(db, ACCOUNT, pods, at);
-    insertPodSamples(db, ACCOUNT, samples, idleSamplesFrom(config, at));
+  await storePodPoll(db, {
+    account: ACCOUNT,
+    pods,
+    unreadable: { ids: [], anonymous: false },
+    samples,
+    now: at,
+    tailFrom: idleSamplesFrom(config, at),
   });
   await finishRun(db, run, { endedAt: at + 2_000, outcome: 'ok', rows: samples.length });
 }

@@ -1,10 +1,5 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import {
-  type BillingRecordInput,
-  type ReportedBucket,
-  replaceBillingBuckets,
-  replaceBillingWindow,
-} from '../db/billing.js';
+import { type BillingRecordInput, type ReportedBucket, replaceBillingBuckets } from '../db/billing.js';
 import { textDigest } from '../db/billing-digest.js';
 import type { Database } from '../db/open.js';
 import type { BillingPage } from './billing-routes.js';
@@ -63,7 +58,7 @@ export function slicesOf(
 
 export interface StoreOptions {
   signal: AbortSignal;
-  /** Runs inside each slice's transaction: bookkeeping (a backfill cursor) that commits with its rows. */
+  /** Runs after each slice's transaction has committed. */
   onSliceStored?(window: BucketWindow): void;
   maxRows?: number;
 }
@@ -91,12 +86,17 @@ export async function storeBillingPage(
       await yieldToEventLoop();
       options.signal.throwIfAborted();
     }
-    const { onSliceStored } = options;
-    const inside = onSliceStored && (() => onSliceStored(slice.window));
-    const window = storedWindow(account, page, slice.window);
-    const result = replaceBillingBuckets(database, window, bucketsOf(slice.records), fetchedAt, inside);
+    const window = {
+      account,
+      kind: page.kind,
+      bucketSize: page.bucketSize,
+      from: slice.window.startMs,
+      to: slice.window.endMs,
+    };
+    const result = await replaceBillingBuckets(database, window, bucketsOf(slice.records), fetchedAt);
     written += result.written;
     deleted += result.deleted;
+    options.onSliceStored?.(slice.window);
   }
   return { written, deleted };
 }
@@ -133,35 +133,4 @@ class CheckedBucket implements ReportedBucket {
   records(): readonly BillingRecordInput[] {
     return this.bucket;
   }
-}
-
-/**
- * The same as storeBillingPage for a few small pages, in one synchronous transaction (tests and
- * tools that build pages by hand).
- */
-export function replaceBillingPages(
-  database: Database,
-  account: string,
-  pages: ReadonlyArray<Pick<BillingPage, 'kind' | 'bucketSize' | 'window' | 'records'>>,
-  fetchedAt: number,
-): { written: number; deleted: number } {
-  let written = 0;
-  let deleted = 0;
-  database.transaction(() => {
-    for (const page of pages) {
-      const result = replaceBillingWindow(database, storedWindow(account, page, page.window), page.records, fetchedAt);
-      written += result.written;
-      deleted += result.deleted;
-    }
-  });
-  return { written, deleted };
-}
-
-/** The stored window a page (or one slice of it) replaces: its account, route and time span. */
-function storedWindow(
-  account: string,
-  page: Pick<BillingPage, 'kind' | 'bucketSize'>,
-  span: { startMs: number; endMs: number },
-) {
-  return { account, kind: page.kind, bucketSize: page.bucketSize, from: span.startMs, to: span.endMs };
 }

@@ -24,12 +24,12 @@ const statements = perDatabase(({ sqlite }) => ({
 }));
 
 /** Idempotent: a bucket is keyed by (account, kind, bucketSize, startTime, resourceId). */
-export function upsertBillingRecords(
+export async function upsertBillingRecords(
   database: Database,
   account: string,
   records: readonly BillingRecordInput[],
   fetchedAt: number,
-): BillingUpsertResult {
+): Promise<BillingUpsertResult> {
   const { one } = statements(database);
   const writer = new BucketWriter(database, account, fetchedAt);
   database.transaction(() => {
@@ -56,28 +56,22 @@ export function upsertBillingRecords(
  * Makes the stored buckets of `window` exactly `records` (all of its kind and bucket size), in one
  * transaction, as replaceBillingBuckets does; records without their text write no digest.
  */
-export function replaceBillingWindow(
+export async function replaceBillingWindow(
   database: Database,
   window: BillingWindow,
   records: readonly BillingRecordInput[],
   fetchedAt: number,
-  inside?: () => void,
-): { written: number; deleted: number } {
-  const buckets: ReportedBucket[] = [];
-  for (const [startTime, bucket] of bucketsOf(records)) buckets.push(new RecordsBucket(startTime, bucket));
-  return replaceBillingBuckets(database, window, buckets, fetchedAt, inside);
-}
-
-/** A bucket of records already parsed. A class rather than a closure per bucket (as TextBucket in billing-text.ts). */
-class RecordsBucket implements ReportedBucket {
-  readonly digest = null;
-  constructor(
-    readonly startTime: number,
-    private readonly bucket: readonly BillingRecordInput[],
-  ) {}
-  records(): readonly BillingRecordInput[] {
-    return this.bucket;
+): Promise<{ written: number; deleted: number }> {
+  const byStart = new Map<number, BillingRecordInput[]>();
+  for (const record of records) {
+    const bucket = byStart.get(record.startTime);
+    if (bucket) bucket.push(record);
+    else byStart.set(record.startTime, [record]);
   }
+  const buckets = [...byStart].map(
+    ([startTime, bucket]): ReportedBucket => ({ startTime, digest: null, records: () => bucket }),
+  );
+  return replaceBillingBuckets(database, window, buckets, fetchedAt);
 }
 
 /** One bucket of a route's answer: its records, made only when needed, and the digest of their text. */
@@ -96,16 +90,14 @@ export interface ReportedBucket {
  * simply stops appearing; keeping its old amount would count money that is not owed). Most of a
  * re-read window is unchanged: a bucket whose text has the digest stored with it
  * (billing-digest.ts) is skipped without making its records or reading its rows back; any other
- * is compared row by row, and only what differs is written. `inside` runs last inside the same
- * transaction: bookkeeping that commits with the rows (a backfill cursor).
+ * is compared row by row, and only what differs is written.
  */
-export function replaceBillingBuckets(
+export async function replaceBillingBuckets(
   database: Database,
   window: BillingWindow,
   buckets: readonly ReportedBucket[],
   fetchedAt: number,
-  inside?: () => void,
-): { written: number; deleted: number } {
+): Promise<{ written: number; deleted: number }> {
   const { kind, bucketSize, from, to } = window;
   const writer = new BucketWriter(database, window.account, fetchedAt);
   database.transaction(() => {
@@ -131,29 +123,8 @@ export function replaceBillingBuckets(
       if (!reported.has(startTime)) dropDigest(database, window, startTime);
     }
     writer.finish();
-    inside?.();
   });
   return { written: writer.written, deleted: writer.deleted };
-}
-
-/** Records by bucket start, in the order the buckets first appear. */
-function bucketsOf(records: readonly BillingRecordInput[]): Map<number, BillingRecordInput[]> {
-  const buckets = new Map<number, BillingRecordInput[]>();
-  let last: BillingRecordInput[] | undefined;
-  let lastStart = Number.NaN;
-  for (const record of records) {
-    // Records come a bucket at a time: look the bucket up only when it changes.
-    if (record.startTime !== lastStart) {
-      lastStart = record.startTime;
-      last = buckets.get(lastStart);
-      if (last === undefined) {
-        last = [];
-        buckets.set(lastStart, last);
-      }
-    }
-    (last as BillingRecordInput[]).push(record);
-  }
-  return buckets;
 }
 
 export interface BillingWindow {
@@ -176,10 +147,10 @@ function inWindow(window: BillingWindow): SQL | undefined {
 }
 
 /** Total per resource over a window, from stored buckets of one size (sizes never mix: no double count). */
-export function sumBillingByResource(
+export async function sumBillingByResource(
   database: Database,
   window: BillingWindow,
-): Array<{ resourceId: string; totalAmount: number }> {
+): Promise<Array<{ resourceId: string; totalAmount: number }>> {
   return database.db
     .select({ resourceId: billingRecords.resourceId, totalAmount: sql<number>`total(${billingRecords.totalAmount})` })
     .from(billingRecords)
@@ -190,7 +161,7 @@ export function sumBillingByResource(
 }
 
 /** Total of one kind over a window (every resource). */
-export function sumBilling(database: Database, window: BillingWindow): number {
+export async function sumBilling(database: Database, window: BillingWindow): Promise<number> {
   const row = database.db
     .select({ totalAmount: sql<number>`total(${billingRecords.totalAmount})` })
     .from(billingRecords)
@@ -202,7 +173,7 @@ export function sumBilling(database: Database, window: BillingWindow): number {
 export type BillingRecord = typeof billingRecords.$inferSelect;
 
 /** Stored buckets of one kind in a window, oldest first (for reports and tests against ground truth). */
-export function billingRecordsIn(database: Database, window: BillingWindow): BillingRecord[] {
+export async function billingRecordsIn(database: Database, window: BillingWindow): Promise<BillingRecord[]> {
   return recordsInWindow(database).all({ ...window });
 }
 

@@ -11,7 +11,7 @@ export type ClusterInput = LatestInput<typeof clusters>;
 export const syncClusters = trackedSync(clusters, 'clusterId');
 
 /** The account's live items, by id. */
-export function liveClusters(database: Database, account: string): readonly ClusterRecord[] {
+export async function liveClusters(database: Database, account: string): Promise<readonly ClusterRecord[]> {
   return liveQuery(database).all({ account });
 }
 

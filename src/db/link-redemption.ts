@@ -2,7 +2,7 @@ import { openAlertOf } from './alerts.js';
 import { openEpisodesSync, podSnoozesAfterSync, snoozePodSync } from './idle-state.js';
 import { type UsedLinkRecord, usedLinkNow, useLinkNonce } from './links.js';
 import type { Database } from './open.js';
-import { livePods } from './pods.js';
+import { livePodRows } from './pod-list.js';
 import type { podSnoozes, silences } from './schema.js';
 import { insertSilenceNow } from './silences.js';
 
@@ -72,7 +72,7 @@ export async function silenceOpenAlert(
 function subjectUnchanged(database: Database, write: LinkWrite): boolean {
   if (write.kind === 'silence') return openAlertOf(database, write.alertKey) !== undefined;
   const { account, podId } = write.snooze;
-  const pod = livePods(database, account).find((candidate) => candidate.podId === podId);
+  const pod = livePodRows(database, account).find((candidate) => candidate.podId === podId);
   if (pod?.status !== 'RUNNING') return false;
   return write.episode === null || openEpisodesSync(database, account).get(podId)?.startedAt === write.episode;
 }

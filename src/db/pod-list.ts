@@ -82,11 +82,12 @@ type LiveRow = [
 ];
 
 /**
- * The account's Pods not gone, by id. Read as arrays and built as one literal: every record has
- * the same shape, keys in the table's column order, and only the columns a record holds are read
- * (the account is the one asked for, goneAt is null for a live Pod).
+ * The account's Pods not gone, by id, for store functions reading them in their own transaction
+ * (livePods in pods.ts for everyone else). Read as arrays and built as one literal: every record
+ * has the same shape, keys in the table's column order, and only the columns a record holds are
+ * read (the account is the one asked for, goneAt is null for a live Pod).
  */
-export function livePods(database: Database, account: string): readonly PodRecord[] {
+export function livePodRows(database: Database, account: string): readonly PodRecord[] {
   return statements(database)
     .liveRecords.all(account)
     .map((row) => ({
@@ -128,7 +129,7 @@ export async function podListPolledAt(database: Database, account: string): Prom
 }
 
 /** When a poll last listed each of the account's Pods, gone ones included, by podId (see pod_lists). */
-export function podsLastSeenAt(database: Database, account: string): Map<string, number> {
+export async function podsLastSeenAt(database: Database, account: string): Promise<Map<string, number>> {
   return new Map(
     statements(database)
       .lastSeen.all(account)

@@ -1,14 +1,19 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { type SyncResult, trackedRows, type UnreadableItems } from './latest.js';
 import type { Database } from './open.js';
-import { type PodInput, podListPoll, podListSyncing } from './pod-list.js';
+import { livePodRows, type PodInput, type PodRecord, podListPoll, podListSyncing } from './pod-list.js';
 import { followSampleEnds } from './sample-ends.js';
 import { followSampleTails } from './sample-tails.js';
 import { pods, type SampleState } from './schema.js';
 import { perDatabase } from './statements.js';
 import { writeFollowingPeaks } from './util-peaks.js';
 
-export { livePods, type PodInput, type PodRecord, podListPolledAt, podsLastSeenAt } from './pod-list.js';
+export { type PodInput, type PodRecord, podListPolledAt, podsLastSeenAt } from './pod-list.js';
+
+/** The account's Pods not gone, by id. */
+export async function livePods(database: Database, account: string): Promise<readonly PodRecord[]> {
+  return livePodRows(database, account);
+}
 
 const syncPodList = trackedRows(pods, 'podId');
 
@@ -32,7 +37,18 @@ function writePoll(database: Database, account: string, seenAt: number, syncedAt
  * The latest `GET /pods` of an account: upserts every Pod, marks the missing ones gone, and
  * records the poll in pod_lists (see there for what last_seen_at then means).
  */
-export function syncPods(
+export async function syncPods(
+  database: Database,
+  account: string,
+  items: readonly PodInput[],
+  now: number,
+  unreadable?: UnreadableItems,
+): Promise<SyncResult> {
+  return syncPodRows(database, account, items, now, unreadable);
+}
+
+/** syncPods' body, run within storePodPoll's transaction. */
+function syncPodRows(
   database: Database,
   account: string,
   items: readonly PodInput[],
@@ -146,8 +162,8 @@ export async function storePodPoll(
 ): Promise<SyncResult & { sampled: number }> {
   const { account } = poll;
   return database.transaction(() => {
-    const { upserted, gone } = syncPods(database, account, poll.pods, poll.now, poll.unreadable);
-    return { upserted, gone, sampled: insertPodSamples(database, account, poll.samples, poll.tailFrom) };
+    const { upserted, gone } = syncPodRows(database, account, poll.pods, poll.now, poll.unreadable);
+    return { upserted, gone, sampled: writePodSamples(database, account, poll.samples, poll.tailFrom) };
   });
 }
 
@@ -155,11 +171,21 @@ export async function storePodPoll(
  * Stores samples (a re-sent sample replaces itself); the busiest-GPU figures are derived here,
  * once. Each Pod's sample tail keeps what is observed from `tailFrom` on (null: everything).
  */
-export function insertPodSamples(
+export async function insertPodSamples(
   database: Database,
   account: string,
   samples: readonly PodSampleInput[],
   tailFrom: number | null = null,
+): Promise<number> {
+  return writePodSamples(database, account, samples, tailFrom);
+}
+
+/** insertPodSamples' body, run within storePodPoll's transaction. */
+function writePodSamples(
+  database: Database,
+  account: string,
+  samples: readonly PodSampleInput[],
+  tailFrom: number | null,
 ): number {
   const writes = sampleWrites(database);
   const rows = samples.map((sample) => ({

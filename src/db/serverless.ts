@@ -34,14 +34,19 @@ export async function storeEndpointPoll(
   const { account, now } = poll;
   return database.transaction(() => {
     const { upserted, gone } = endpointRows(database, account, poll.endpoints, now, poll.unreadable);
-    const sampled = insertWorkerSamples(database, account, poll.samples);
+    const sampled = writeWorkerSamples(database, account, poll.samples);
     markFetched(database, account, poll.fetchedKind, poll.fetched, now);
     return { upserted, gone, sampled };
   });
 }
 
 /** The account's live items, by id. */
-export function liveEndpoints(database: Database, account: string): readonly EndpointRecord[] {
+export async function liveEndpoints(database: Database, account: string): Promise<readonly EndpointRecord[]> {
+  return liveEndpointRows(database, account);
+}
+
+/** liveEndpoints' read, for store functions reading in their own transaction. */
+export function liveEndpointRows(database: Database, account: string): readonly EndpointRecord[] {
   return liveQuery(database).all({ account });
 }
 
@@ -70,25 +75,28 @@ const insertSample = perDatabase((database) =>
   ),
 );
 
-export function insertWorkerSamples(
+export async function insertWorkerSamples(
   database: Database,
   account: string,
   samples: readonly WorkerSampleInput[],
-): number {
+): Promise<number> {
+  return database.transaction(() => writeWorkerSamples(database, account, samples));
+}
+
+/** insertWorkerSamples' body, run within storeEndpointPoll's transaction. */
+function writeWorkerSamples(database: Database, account: string, samples: readonly WorkerSampleInput[]): number {
   const insert = insertSample(database);
-  database.transaction(() => {
-    for (const sample of samples) insert({ ...sample, account });
-  });
+  for (const sample of samples) insert({ ...sample, account });
   return samples.length;
 }
 
 /** Every endpoint's samples with from <= observed_at <= to, oldest first. */
-export function workerSamplesBetween(
+export async function workerSamplesBetween(
   database: Database,
   account: string,
   from: number,
   to: number,
-): WorkerSampleRecord[] {
+): Promise<WorkerSampleRecord[]> {
   return database.db
     .select()
     .from(endpointWorkerSamples)

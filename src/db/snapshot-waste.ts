@@ -3,10 +3,16 @@ import { bucketFloor } from './buckets.js';
 import type { Database } from './open.js';
 import type { PodRecord } from './pods.js';
 import type { BucketSize } from './schema.js';
-import { type EndpointRecord, liveEndpoints } from './serverless.js';
+import { type EndpointRecord, liveEndpointRows } from './serverless.js';
 import { type ResourceSpend, readSpendSince } from './spend.js';
-import { liveNetworkVolumes, type NetworkVolumeRecord } from './volumes.js';
-import { type EndpointActivity, endpointActivity, lastComputeAt, type VolumeMounts, volumeMounts } from './waste.js';
+import { liveNetworkVolumeRows, type NetworkVolumeRecord } from './volumes.js';
+import {
+  type EndpointActivity,
+  endpointActivityRows,
+  lastComputeRows,
+  type VolumeMounts,
+  volumeMounts,
+} from './waste.js';
 
 /** How far back the waste checks look at `now` (times before their bucket flooring). */
 export interface WasteWindow {
@@ -54,13 +60,13 @@ export function readWasteSnapshot(
     .filter((pod) => pod.status !== 'RUNNING' && (pod.volumeGb ?? 0) > 0 && pod.clusterId === null)
     .map((pod) => pod.podId);
   return {
-    endpoints: liveEndpoints(database, account),
-    endpointActivity: endpointActivity(database, account, window.endpointActivityFrom),
+    endpoints: liveEndpointRows(database, account),
+    endpointActivity: endpointActivityRows(database, account, window.endpointActivityFrom),
     endpointSpend: billed('serverless', window.endpointSpendFrom),
-    networkVolumes: liveNetworkVolumes(database, account),
+    networkVolumes: liveNetworkVolumeRows(database, account),
     volumeMounts: volumeMounts(database, account, pods),
     volumeSpend: billed('network_volumes', window.volumeSpendFrom),
-    lastComputeAt: lastComputeAt(database, account, bucketSize, notRunning, window.computeFrom),
+    lastComputeAt: lastComputeRows(database, account, bucketSize, notRunning, window.computeFrom),
     podsBilledSince: backfillOf(database, { account, kind: 'pods', bucketSize })?.cursorStartTime,
   };
 }

@@ -2,7 +2,7 @@ import type { CapacityWatch } from '../config/sections/capacity.js';
 import { lastSuccessSync } from './collector-runs.js';
 import { activeSnoozesSync, type IdleEpisodeRecord, openEpisodesSync } from './idle-state.js';
 import type { Database } from './open.js';
-import { livePods, type PodRecord } from './pods.js';
+import { livePodRows, type PodRecord } from './pod-list.js';
 import { type UnknownSince, unknownPodsSince } from './sample-ends.js';
 import { type SampleSeries, windowSamples } from './sample-window.js';
 import { type CapacitySnapshot, readCapacitySnapshot } from './snapshot-capacity.js';
@@ -77,7 +77,7 @@ export async function readAccountSnapshot(
 
 function read(database: Database, account: string, window: SnapshotWindow): AccountSnapshot {
   const { now, samplesFrom } = window;
-  const pods = livePods(database, account);
+  const pods = livePodRows(database, account);
   const episodes = openEpisodesSync(database, account);
   const busy = new Set<string>();
   if (window.busy !== null) {

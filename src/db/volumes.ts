@@ -11,7 +11,12 @@ export type NetworkVolumeInput = LatestInput<typeof networkVolumes>;
 export const syncNetworkVolumes = trackedSync(networkVolumes, 'networkVolumeId');
 
 /** The account's live items, by id. */
-export function liveNetworkVolumes(database: Database, account: string): readonly NetworkVolumeRecord[] {
+export async function liveNetworkVolumes(database: Database, account: string): Promise<readonly NetworkVolumeRecord[]> {
+  return liveNetworkVolumeRows(database, account);
+}
+
+/** liveNetworkVolumes' read, for store functions reading in their own transaction. */
+export function liveNetworkVolumeRows(database: Database, account: string): readonly NetworkVolumeRecord[] {
   return liveQuery(database).all({ account });
 }
 

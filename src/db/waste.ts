@@ -55,7 +55,16 @@ const statements = perDatabase(({ sqlite }) => ({
 }));
 
 /** Every endpoint's worker activity since `from`. */
-export function endpointActivity(database: Database, account: string, from: number): readonly EndpointActivity[] {
+export async function endpointActivity(
+  database: Database,
+  account: string,
+  from: number,
+): Promise<readonly EndpointActivity[]> {
+  return endpointActivityRows(database, account, from);
+}
+
+/** endpointActivity's read, for the waste snapshot within its transaction. */
+export function endpointActivityRows(database: Database, account: string, from: number): readonly EndpointActivity[] {
   return statements(database).activity.all({ account, from });
 }
 
@@ -89,7 +98,18 @@ export function volumeMounts(
  * stopped from then on. Pods without compute since `since` are absent. The bound keeps the cost
  * to the buckets after it, which matters with hundreds of stopped Pods evaluated every minute.
  */
-export function lastComputeAt(
+export async function lastComputeAt(
+  database: Database,
+  account: string,
+  bucketSize: BucketSize,
+  podIds: readonly string[],
+  since: number,
+): Promise<ReadonlyMap<string, number>> {
+  return lastComputeRows(database, account, bucketSize, podIds, since);
+}
+
+/** lastComputeAt's read, for the waste snapshot within its transaction. */
+export function lastComputeRows(
   database: Database,
   account: string,
   bucketSize: BucketSize,

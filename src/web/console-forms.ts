@@ -92,7 +92,7 @@ export async function consoleAct(
     const ms = chosen(form, KEEP_FOR);
     if (ms === undefined)
       return refused(400, `field "for": expected one of ${KEEP_FOR.map(([, m]) => m).join(', ')} (ms)`);
-    const pod = livePods(db, account).find((p) => p.podId === podId);
+    const pod = (await livePods(db, account)).find((p) => p.podId === podId);
     if (!pod) return refused(404, `no Pod ${podId} in account ${account}`);
     await snoozeFromConsole(db, { account, podId, until: now + ms, by: context.by }, now);
     return htmlReply(

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { apiClientFor } from '../../src/api/from-config.js';
 import { billingCollector, CHUNK_MS } from '../../src/collectors/billing.js';
 import { BILLING_ROUTES } from '../../src/collectors/billing-routes.js';
-import { backfillOf, getBackfill } from '../../src/db/billing.js';
+import { getBackfill } from '../../src/db/billing.js';
 import { createLogger, silentLogger } from '../../src/log.js';
 import { ACCOUNT, type Harness } from '../helpers/harness.js';
 import {
@@ -74,7 +74,7 @@ describe('billing backfill', () => {
     for (const backfill of await backfills(h)) expect(backfill?.doneAt).toBeNull();
     for (const [k, cursor] of cursors.entries()) {
       expect((from - cursor) % CHUNK_MS).toBe(0);
-      expectBillingMatchesTruth(h, cursor, from, [billingKinds[k] as (typeof billingKinds)[number]]);
+      await expectBillingMatchesTruth(h, cursor, from, [billingKinds[k] as (typeof billingKinds)[number]]);
     }
     const chunksDone = cursors.reduce((sum, cursor) => sum + (from - cursor) / CHUNK_MS, 0);
     expect(chunksDone).toBeGreaterThanOrEqual(2 * KINDS);
@@ -111,7 +111,7 @@ describe('billing backfill', () => {
         doneAt: T0,
       });
     }
-    expectBillingMatchesTruth(h, from - 30 * DAY, T0);
+    await expectBillingMatchesTruth(h, from - 30 * DAY, T0);
   });
 
   it('while the first run walks back, what is stored reaches unbroken from each cursor up to now', async () => {
@@ -129,8 +129,8 @@ describe('billing backfill', () => {
     expect(Math.min(...cursors)).toBeLessThan(T0 - 2 * DAY);
     for (const [k, cursor] of cursors.entries()) {
       const kind = billingKinds[k] as (typeof billingKinds)[number];
-      expectBillingMatchesTruth(h, cursor, T0, [kind]);
-      if (kind === 'network_volumes') expect(storedRecords(h, kind, T0 - 2 * DAY, T0).length).toBe(2 * 48);
+      await expectBillingMatchesTruth(h, cursor, T0, [kind]);
+      if (kind === 'network_volumes') expect((await storedRecords(h, kind, T0 - 2 * DAY, T0)).length).toBe(2 * 48);
     }
   });
 
@@ -148,7 +148,12 @@ describe('billing backfill', () => {
     // When a Pods chunk is asked for, where the stored cursor stands.
     let askedAhead = 0;
     // Read synchronously, at the very moment the chunk is asked for.
-    const podsCursor = () => backfillOf(h.db, { account: ACCOUNT, kind: 'pods', bucketSize: 'hour' })?.cursorStartTime;
+    const cursorRow = h.db.sqlite
+      .prepare<[string], number>(
+        "SELECT cursor_start_time FROM billing_backfill WHERE account = ? AND kind = 'pods' AND bucket_size = 'hour'",
+      )
+      .pluck();
+    const podsCursor = () => cursorRow.get(ACCOUNT);
     const billingPods = api.rest.billingPods.bind(api.rest);
     api.rest.billingPods = (query, call) => {
       const cursor = podsCursor();
@@ -173,7 +178,7 @@ describe('billing backfill', () => {
     const cursors = (await backfills(h)).map((backfill) => backfill?.cursorStartTime as number);
     for (const [k, cursor] of cursors.entries()) {
       expect((from - cursor) % CHUNK_MS).toBe(0);
-      expectBillingMatchesTruth(h, cursor, from, [billingKinds[k] as (typeof billingKinds)[number]]);
+      await expectBillingMatchesTruth(h, cursor, from, [billingKinds[k] as (typeof billingKinds)[number]]);
     }
     expect(cursors[billingKinds.indexOf('pods')]).toBeGreaterThanOrEqual(from - 5 * CHUNK_MS);
 
@@ -183,7 +188,7 @@ describe('billing backfill', () => {
     expect(resumed.outcome).toBe('ok');
     for (const backfill of await backfills(h))
       expect(backfill).toMatchObject({ cursorStartTime: from - 30 * DAY, doneAt: T0 });
-    expectBillingMatchesTruth(h, from - 30 * DAY, T0);
+    await expectBillingMatchesTruth(h, from - 30 * DAY, T0);
   });
 
   it('restarted days after a crash, also reads what happened in between', async () => {
@@ -197,7 +202,7 @@ describe('billing backfill', () => {
 
     // The first run never completed, and day 1 is older than the 48 h window of day 3: only
     // reaching back to where the backfill began reads it.
-    expectBillingMatchesTruth(h, T0 - 32 * DAY, T0 + 3 * DAY);
-    expect(storedRecords(h, 'network_volumes', T0 - DAY, T0 + DAY).length).toBe(2 * 48);
+    await expectBillingMatchesTruth(h, T0 - 32 * DAY, T0 + 3 * DAY);
+    expect((await storedRecords(h, 'network_volumes', T0 - DAY, T0 + DAY)).length).toBe(2 * 48);
   });
 });

@@ -63,8 +63,14 @@ function bodyOf(records: Array<Record<string, unknown>>): string {
 const byKey = (a: BillingRecordInput, b: BillingRecordInput) =>
   a.startTime - b.startTime || a.resourceId.localeCompare(b.resourceId);
 
-function stored(database: Database): BillingRecordInput[] {
-  const rows = billingRecordsIn(database, { account: 'main', kind: 'pods', bucketSize: 'hour', from: 0, to: T0 * 2 });
+async function stored(database: Database): Promise<BillingRecordInput[]> {
+  const rows = await billingRecordsIn(database, {
+    account: 'main',
+    kind: 'pods',
+    bucketSize: 'hour',
+    from: 0,
+    to: T0 * 2,
+  });
   return rows
     .map(({ kind, resourceId, bucketSize, startTime, endTime, totalAmount, amounts }) => ({
       kind,
@@ -139,7 +145,7 @@ describe('a billing answer read whole and stored a slice at a time', () => {
     const database = databases.open();
     const { result, fetched } = await readPods(database, await serve([bodyOf(records)]));
 
-    expect(stored(database)).toEqual(records.map(asInput).sort(byKey));
+    expect(await stored(database)).toEqual(records.map(asInput).sort(byKey));
     expect(result).toEqual({ written: records.length, deleted: 0 });
     const slices = slicesOf(fetched.page);
     expect(slices.length).toBe(2);
@@ -154,13 +160,13 @@ describe('a billing answer read whole and stored a slice at a time', () => {
     const database = databases.open();
     await readPods(database, await serve([bodyOf(shuffled)]));
 
-    expect(stored(database)).toEqual(records.map(asInput).sort(byKey));
+    expect(await stored(database)).toEqual(records.map(asInput).sort(byKey));
   });
 
   it('rejects malformed JSON, naming the route; stored rows stay', async () => {
     const database = databases.open();
     const before = apiRecords(1).map(asInput);
-    upsertBillingRecords(database, 'main', before, T0);
+    await upsertBillingRecords(database, 'main', before, T0);
     const body = bodyOf(apiRecords().slice(0, 10));
     const at = body.indexOf('{"startTime"', body.indexOf('{"startTime"') + 1);
     const broken = `${body.slice(0, at + 1)}#${body.slice(at + 1)}`;
@@ -168,7 +174,7 @@ describe('a billing answer read whole and stored a slice at a time', () => {
 
     expect(error.message).toContain(OP);
     expect(error.message).toContain('response body is not valid JSON');
-    expect(stored(database)).toEqual(before.sort(byKey));
+    expect(await stored(database)).toEqual(before.sort(byKey));
   });
 
   it('rejects a body that ends in the middle of a record as not JSON', async () => {
@@ -178,7 +184,7 @@ describe('a billing answer read whole and stored a slice at a time', () => {
     const error = await failure(readPods(database, await serve([body.slice(0, at + 40)])));
 
     expect(error.message).toContain(`${OP}: response body is not valid JSON`);
-    expect(stored(database)).toEqual([]);
+    expect(await stored(database)).toEqual([]);
   });
 
   it('a connection reset mid-body is retried: everything stored once', async () => {
@@ -193,14 +199,14 @@ describe('a billing answer read whole and stored a slice at a time', () => {
     const { result } = await readPods(database, server, 1);
 
     expect(server.requests).toHaveLength(2);
-    expect(stored(database)).toEqual(records.map(asInput).sort(byKey));
+    expect(await stored(database)).toEqual(records.map(asInput).sort(byKey));
     expect(result.written).toBe(records.length);
   });
 
   it('rejects a record that fails the schema, naming its field; stores the other buckets and keeps its own', async () => {
     const database = databases.open();
     const before = apiRecords(1).map(asInput);
-    upsertBillingRecords(database, 'main', before, T0);
+    await upsertBillingRecords(database, 'main', before, T0);
     const records = apiRecords();
     const bad = 5 * PODS + 7;
     records[bad] = { ...records[bad], gpuAmount: '1.5' };
@@ -215,7 +221,7 @@ describe('a billing answer read whole and stored a slice at a time', () => {
       },
     ]);
     const hour5 = (record: BillingRecordInput) => record.startTime === T0 + 5 * HOUR;
-    expect(stored(database)).toEqual(
+    expect(await stored(database)).toEqual(
       [...records.map(asInput).filter((record) => !hour5(record)), ...before.filter(hour5)].sort(byKey),
     );
   });
@@ -234,7 +240,7 @@ describe('a repeated key in a billing answer', () => {
     const { fetched } = await readPods(database, await serve([repeated]));
 
     expect(fetched.rejected).toEqual([]);
-    expect(stored(database)).toEqual(records.map(asInput).sort(byKey));
+    expect(await stored(database)).toEqual(records.map(asInput).sort(byKey));
   });
 
   it('stores a record whose startTime is written twice in the bucket of the last one', async () => {
@@ -256,6 +262,6 @@ describe('a repeated key in a billing answer', () => {
     await readPods(database, await serve([duplicated]));
 
     const expected = records.map((record, n) => (n === 1 ? moved : record)) as Array<Record<string, unknown>>;
-    expect(stored(database)).toEqual(expected.map(asInput).sort(byKey));
+    expect(await stored(database)).toEqual(expected.map(asInput).sort(byKey));
   });
 });

@@ -38,16 +38,18 @@ function podRecords(from: number, to: number, version = 0): BillingRecordInput[]
   return records;
 }
 
-function stored(database: Database, from: number, to: number) {
-  return billingRecordsIn(database, { account: 'main', kind: 'pods', bucketSize: 'hour', from, to }).map((row) => ({
-    kind: row.kind,
-    resourceId: row.resourceId,
-    bucketSize: row.bucketSize,
-    startTime: row.startTime,
-    endTime: row.endTime,
-    totalAmount: row.totalAmount,
-    amounts: row.amounts,
-  }));
+async function stored(database: Database, from: number, to: number) {
+  return (await billingRecordsIn(database, { account: 'main', kind: 'pods', bucketSize: 'hour', from, to })).map(
+    (row) => ({
+      kind: row.kind,
+      resourceId: row.resourceId,
+      bucketSize: row.bucketSize,
+      startTime: row.startTime,
+      endTime: row.endTime,
+      totalAmount: row.totalAmount,
+      amounts: row.amounts,
+    }),
+  );
 }
 
 const byKey = (a: BillingRecordInput, b: BillingRecordInput) =>
@@ -251,11 +253,11 @@ describe('billing stored a slice at a time', () => {
     expect(first.startMs).toBeGreaterThan(T0);
     const newer = after.filter((r) => r.startTime >= first.startMs).sort(byKey);
     const older = before.filter((r) => r.startTime < first.startMs).sort(byKey);
-    expect(stored(database, first.startMs, T0 + DAY)).toEqual(newer);
-    expect(stored(database, T0, first.startMs)).toEqual(older);
+    expect(await stored(database, first.startMs, T0 + DAY)).toEqual(newer);
+    expect(await stored(database, T0, first.startMs)).toEqual(older);
 
     await storeBillingPage(database, 'main', page, T0 + DAY + 2 * HOUR, { signal: new AbortController().signal });
-    expect(stored(database, T0, T0 + DAY)).toEqual([...after].sort(byKey));
+    expect(await stored(database, T0, T0 + DAY)).toEqual([...after].sort(byKey));
   });
 
   /**
@@ -278,7 +280,7 @@ describe('billing stored a slice at a time', () => {
     expect(crashed.error).toContain('GET /billing/pods');
     const key = { account: 'main', kind: 'pods' as const, bucketSize: 'hour' as const };
     expect(await getBackfill(database, key)).toMatchObject({ cursorStartTime: reReadStart - CHUNK_MS, doneAt: null });
-    expect(stored(database, 0, now + DAY)).toEqual(podRecords(reReadStart - CHUNK_MS, now));
+    expect(await stored(database, 0, now + DAY)).toEqual(podRecords(reReadStart - CHUNK_MS, now));
 
     const seen = server.requests.length;
     billingApi(server, null);
@@ -292,7 +294,7 @@ describe('billing stored a slice at a time', () => {
       .map((request) => request.query.get('startTime'));
     expect(podsStarts).not.toContain(new Date(reReadStart - CHUNK_MS).toISOString());
     expect((await getBackfill(database, key))?.doneAt).not.toBeNull();
-    expect(stored(database, 0, now + DAY)).toEqual(podRecords(reReadStart - 3 * DAY, now).sort(byKey));
+    expect(await stored(database, 0, now + DAY)).toEqual(podRecords(reReadStart - 3 * DAY, now).sort(byKey));
   }
 
   it('a backfill whose answer is cut mid-body resumes at its cursor: every bucket stored once, none lost', () =>

@@ -92,8 +92,8 @@ export function resourcesOf(h: Harness, kind: BillingKind): string[] {
 
 const HALF_CENT = 0.005;
 
-export function storedRecords(h: Harness, kind: BillingKind, fromMs: number, toMs: number) {
-  return billingRecordsIn(h.db, { account: ACCOUNT, kind, bucketSize: 'hour', from: fromMs, to: toMs });
+export async function storedRecords(h: Harness, kind: BillingKind, fromMs: number, toMs: number) {
+  return await billingRecordsIn(h.db, { account: ACCOUNT, kind, bucketSize: 'hour', from: fromMs, to: toMs });
 }
 
 /**
@@ -101,16 +101,16 @@ export function storedRecords(h: Harness, kind: BillingKind, fromMs: number, toM
  * [fromMs, toMs) field by field, and each resource's total over the span (which catches missing
  * buckets). `toMs` is where the last run read up to, on a bucket boundary.
  */
-export function expectBillingMatchesTruth(
+export async function expectBillingMatchesTruth(
   h: Harness,
   fromMs: number,
   toMs: number,
   kinds: readonly BillingKind[] = billingKinds,
-): void {
+): Promise<void> {
   const now = h.clock.now();
   const { world } = h.sim;
   for (const kind of kinds) {
-    const records = storedRecords(h, kind, fromMs, toMs);
+    const records = await storedRecords(h, kind, fromMs, toMs);
     for (const record of records) {
       const truth = world.accrued(now, {
         kind: truthKind(kind),

@@ -30,10 +30,10 @@ describe('billing collector', () => {
     expect(failed).toEqual([3.5 * HOUR, 6 * HOUR]);
     const target = (await getBackfill(h.db, { account: ACCOUNT, kind: 'pods', bucketSize: 'hour' }))?.targetStartTime;
     expect(target).toBe(T0 - 2 * DAY - 30 * DAY);
-    expectBillingMatchesTruth(h, target as number, T0 + 7 * HOUR);
+    await expectBillingMatchesTruth(h, target as number, T0 + 7 * HOUR);
     // Something real was compared: every kind the scenario bills has money stored.
     for (const kind of billingKinds.filter((kind) => kind !== 'endpoints')) {
-      expect(storedRecords(h, kind, T0, T0 + 7 * HOUR).length, kind).toBeGreaterThan(0);
+      expect((await storedRecords(h, kind, T0, T0 + 7 * HOUR)).length, kind).toBeGreaterThan(0);
     }
   });
 
@@ -51,21 +51,21 @@ describe('billing collector', () => {
   it('replaces a bucket read while in progress with its later, complete amount', async () => {
     const h = await harness(calmSmallTeam());
     const T0 = h.scenario.startMs;
-    const hourOne = () =>
-      storedRecords(h, 'pods', T0 + HOUR, T0 + 2 * HOUR).find((r) => r.resourceId === 'infer-embed');
+    const hourOne = async () =>
+      (await storedRecords(h, 'pods', T0 + HOUR, T0 + 2 * HOUR)).find((r) => r.resourceId === 'infer-embed');
     const truth = (toMs: number) =>
       h.sim.world.accrued(h.clock.now(), { kind: 'pods', id: 'infer-embed', fromMs: T0 + HOUR, toMs }).totalAmount;
 
     await runAt(h, billingCollector, HOUR + 30 * MINUTE);
-    const partial = hourOne()?.totalAmount;
+    const partial = (await hourOne())?.totalAmount;
     expect(partial).toBe(truth(T0 + HOUR + 30 * MINUTE));
     await runAt(h, billingCollector, 2 * HOUR + 30 * MINUTE);
 
     // infer-embed runs all day: the second read holds the whole hour, twice the half hour.
-    expect(hourOne()?.totalAmount).toBe(truth(T0 + 2 * HOUR));
-    expect(hourOne()?.totalAmount).toBeCloseTo(2 * (partial as number), 6);
-    expect(hourOne()?.totalAmount).toBeGreaterThan(0.69);
-    expectBillingMatchesTruth(h, T0 - 2 * DAY, T0 + 2 * HOUR);
+    expect((await hourOne())?.totalAmount).toBe(truth(T0 + 2 * HOUR));
+    expect((await hourOne())?.totalAmount).toBeCloseTo(2 * (partial as number), 6);
+    expect((await hourOne())?.totalAmount).toBeGreaterThan(0.69);
+    await expectBillingMatchesTruth(h, T0 - 2 * DAY, T0 + 2 * HOUR);
   });
 
   it('a corrected amount replaces the stored one, and buckets the API no longer reports are deleted, inside the re-read window only', async () => {
@@ -84,7 +84,7 @@ describe('billing collector', () => {
     });
     const recent = T0 - 5 * HOUR; // inside the 48 h re-read window
     const old = T0 - 5 * DAY; // outside it: final, never re-read
-    upsertBillingRecords(
+    await upsertBillingRecords(
       h.db,
       ACCOUNT,
       [bucket(recent, 'infer-embed', 99), bucket(recent, 'pod-ghost', 7), bucket(old, 'pod-ghost', 3)],
@@ -94,15 +94,11 @@ describe('billing collector', () => {
     const report = await runAt(h, billingCollector, 0);
 
     expect(report).toMatchObject({ outcome: 'ok', rows: 2 }); // one correction, one deletion
-    const stored = (startTime: number) => storedRecords(h, 'pods', startTime, startTime + HOUR);
+    const stored = async (startTime: number) => await storedRecords(h, 'pods', startTime, startTime + HOUR);
     const truth = h.sim.world.accrued(T0, { kind: 'pods', id: 'infer-embed', fromMs: recent, toMs: recent + HOUR });
-    expect(stored(recent).find((r) => r.resourceId === 'infer-embed')?.amounts).toEqual(truth);
-    expect(stored(recent).some((r) => r.resourceId === 'pod-ghost')).toBe(false);
-    expect(
-      stored(old)
-        .filter((r) => r.resourceId === 'pod-ghost')
-        .map((r) => r.totalAmount),
-    ).toEqual([3]);
+    expect((await stored(recent)).find((r) => r.resourceId === 'infer-embed')?.amounts).toEqual(truth);
+    expect((await stored(recent)).some((r) => r.resourceId === 'pod-ghost')).toBe(false);
+    expect((await stored(old)).filter((r) => r.resourceId === 'pod-ghost').map((r) => r.totalAmount)).toEqual([3]);
     const after = billingFingerprint(h).map((kind) =>
       kind.kind === 'pods' ? { ...kind, rows: kind.rows - 1, total: kind.total - 3 } : kind,
     );
@@ -118,9 +114,9 @@ describe('billing collector', () => {
     const report = await runAt(h, billingCollector, 5 * DAY);
 
     expect(report.outcome).toBe('ok');
-    expectBillingMatchesTruth(h, T0 - 32 * DAY, T0 + 5 * DAY);
+    await expectBillingMatchesTruth(h, T0 - 32 * DAY, T0 + 5 * DAY);
     // Day 1 lies outside the 48 h trailing window of day 5: only the catch-up read it.
-    expect(storedRecords(h, 'network_volumes', T0 + DAY, T0 + 2 * DAY).length).toBe(48);
+    expect((await storedRecords(h, 'network_volumes', T0 + DAY, T0 + 2 * DAY)).length).toBe(48);
 
     // Once a run has succeeded, the next reaches back only its trailing window before that run,
     // 48 h + 1 h, and asks for it in one request per route.
@@ -135,6 +131,6 @@ describe('billing collector', () => {
       const end = Date.parse(query.get('endTime') ?? '');
       expect((end - start) / HOUR).toBe(49);
     }
-    expectBillingMatchesTruth(h, T0 - 32 * DAY, T0 + 5 * DAY + HOUR);
+    await expectBillingMatchesTruth(h, T0 - 32 * DAY, T0 + 5 * DAY + HOUR);
   });
 });

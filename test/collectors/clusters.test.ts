@@ -6,9 +6,9 @@ import { HOUR, MINUTE, pollAt, T0, useHarness } from './support.js';
 
 const harness = useHarness();
 
-function expectMatchesWorld(h: Harness) {
+async function expectMatchesWorld(h: Harness) {
   const truth = h.sim.world.clustersView(h.clock.now());
-  const rows = liveClusters(h.db, ACCOUNT);
+  const rows = await liveClusters(h.db, ACCOUNT);
   expect(rows.map((row) => row.clusterId)).toEqual(truth.map((cluster) => cluster.id).sort());
   for (const cluster of truth) {
     expect(rows.find((row) => row.clusterId === cluster.id)).toMatchObject({
@@ -29,9 +29,9 @@ describe('clusters collector', () => {
   it('stores every cluster as the simulator serves it, and follows its members through the day', async () => {
     const h = await harness('small-team.yaml');
     const result = await pollAt(h, clustersCollector, 30 * MINUTE);
-    expectMatchesWorld(h);
+    await expectMatchesWorld(h);
     expect(result.rows).toBe(1);
-    expect(liveClusters(h.db, ACCOUNT)[0]).toMatchObject({
+    expect((await liveClusters(h.db, ACCOUNT))[0]).toMatchObject({
       clusterId: 'cl-pretrain',
       name: 'pretrain-cluster',
       type: 'TRAINING',
@@ -45,7 +45,7 @@ describe('clusters collector', () => {
 
     // Both members are terminated at 16:00.
     await pollAt(h, clustersCollector, 16 * HOUR + 5 * MINUTE);
-    expectMatchesWorld(h);
-    expect(liveClusters(h.db, ACCOUNT)[0]).toMatchObject({ podsByStatus: {}, firstSeenAt: T0 + 30 * MINUTE });
+    await expectMatchesWorld(h);
+    expect((await liveClusters(h.db, ACCOUNT))[0]).toMatchObject({ podsByStatus: {}, firstSeenAt: T0 + 30 * MINUTE });
   });
 });

@@ -52,8 +52,8 @@ describe('pods collector', () => {
     const result = await pollAt(h, podsCollector, 30 * MINUTE);
 
     const truth = h.sim.world.podsView(h.clock.now(), { includeClusterPods: true });
-    const live = livePods(h.db, ACCOUNT);
-    const lastSeen = podsLastSeenAt(h.db, ACCOUNT);
+    const live = await livePods(h.db, ACCOUNT);
+    const lastSeen = await podsLastSeenAt(h.db, ACCOUNT);
     expect(live.map((row) => row.podId)).toEqual(truth.map((pod) => pod.id).sort());
     for (const pod of truth) {
       const row = live.find((candidate) => candidate.podId === pod.id);
@@ -127,7 +127,7 @@ describe('pods collector', () => {
     expect(samples.has('eval-broken')).toBe(false);
     expect(samples.get('infer-vllm-1')?.state).toBe('known');
     // The stopped Pods are still stored, with their latest state.
-    expect(livePods(h.db, ACCOUNT).find((row) => row.podId === 'cpu-etl')).toMatchObject({
+    expect((await livePods(h.db, ACCOUNT)).find((row) => row.podId === 'cpu-etl')).toMatchObject({
       status: 'EXITED',
       costPerHr: 0,
     });
@@ -136,11 +136,11 @@ describe('pods collector', () => {
   it('marks a terminated Pod gone on the next poll and keeps its row and samples', async () => {
     const h = await harness('small-team.yaml');
     await pollAt(h, podsCollector, 10 * HOUR + 50 * MINUTE);
-    expect(livePods(h.db, ACCOUNT).map((row) => row.podId)).toContain('dev-box');
+    expect((await livePods(h.db, ACCOUNT)).map((row) => row.podId)).toContain('dev-box');
 
     await pollAt(h, podsCollector, 11 * HOUR + 5 * MINUTE);
     expect(h.sim.world.podStatuses(h.clock.now())['dev-box']).toBe('TERMINATED');
-    expect(livePods(h.db, ACCOUNT).map((row) => row.podId)).not.toContain('dev-box');
+    expect((await livePods(h.db, ACCOUNT)).map((row) => row.podId)).not.toContain('dev-box');
     expect(storedPods(h).find((row) => row.pod_id === 'dev-box')).toMatchObject({
       status: 'RUNNING',
       last_seen_at: T0 + 10 * HOUR + 50 * MINUTE,
@@ -167,7 +167,7 @@ describe('pods collector', () => {
       }),
     );
     await pollAt(h, podsCollector, MINUTE);
-    const env = new Map(livePods(h.db, ACCOUNT).map((row) => [row.podId, row.env]));
+    const env = new Map((await livePods(h.db, ACCOUNT)).map((row) => [row.podId, row.env]));
     expect(env.get('pod-a')).toEqual({ PODWARDEN_IGNORE: 'true', PROJECT: 'ocr', TEAM: 'vision' });
     expect(env.get('pod-b')).toEqual({});
     for (const file of [h.dbPath, `${h.dbPath}-wal`]) {
@@ -248,7 +248,7 @@ describe('pods collector with a Pod the schema rejects', () => {
     const line = captured.lines.map((text) => JSON.parse(text)).find((entry) => entry.podId === bad);
     expect(line).toMatchObject({ level: 40, route: 'GET /pods', index, reason });
 
-    const lastSeen = podsLastSeenAt(h.db, ACCOUNT);
+    const lastSeen = await podsLastSeenAt(h.db, ACCOUNT);
     expect(lastSeen.get(bad)).toBe(T0 + 30 * MINUTE);
     expect(lastSeen.get('infer-vllm-2')).toBe(T0 + HOUR);
     const samples = await samplesAt(h, HOUR);
@@ -265,6 +265,6 @@ describe('pods collector with a Pod the schema rejects', () => {
     ]);
     expect(report.outcome).toBe('ok');
     expect(report.detail).toContain('missing, expected string');
-    expect(livePods(h.db, ACCOUNT).find((row) => row.podId === 'infer-vllm-1')?.goneAt).toBeNull();
+    expect((await livePods(h.db, ACCOUNT)).find((row) => row.podId === 'infer-vllm-1')?.goneAt).toBeNull();
   });
 });

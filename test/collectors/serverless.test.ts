@@ -22,8 +22,10 @@ function endpoints(count: number, min = 1) {
   });
 }
 
-function samplesAt(h: Harness, at: number) {
-  return new Map(workerSamplesBetween(h.db, ACCOUNT, T0 + at, T0 + at).map((sample) => [sample.endpointId, sample]));
+async function samplesAt(h: Harness, at: number) {
+  return new Map(
+    (await workerSamplesBetween(h.db, ACCOUNT, T0 + at, T0 + at)).map((sample) => [sample.endpointId, sample]),
+  );
 }
 
 /** Endpoint ids by when their workers were last fetched (ms since T0), never-fetched ones under -1. */
@@ -43,7 +45,7 @@ describe('serverless collector', () => {
     const result = await pollAt(h, serverlessCollector, 13 * HOUR + MINUTE);
 
     const truth = h.sim.world.endpointsView(h.clock.now());
-    const rows = liveEndpoints(h.db, ACCOUNT);
+    const rows = await liveEndpoints(h.db, ACCOUNT);
     expect(rows.map((row) => row.endpointId)).toEqual(['ep-sdxl', 'ep-whisper']);
     for (const endpoint of truth) {
       expect(rows.find((row) => row.endpointId === endpoint.id)).toMatchObject({
@@ -59,7 +61,7 @@ describe('serverless collector', () => {
     }
 
     // ep-whisper scales to zero (workers.min 0): listed, but its workers are not read.
-    const samples = samplesAt(h, 13 * HOUR + MINUTE);
+    const samples = await samplesAt(h, 13 * HOUR + MINUTE);
     expect([...samples.keys()]).toEqual(['ep-sdxl']);
     expect(samples.get('ep-sdxl')).toMatchObject({ running: 4, idle: 1, initializing: 0, throttled: 0, total: 5 });
     expect(samples.get('ep-sdxl')).toMatchObject(h.sim.world.workersView('ep-sdxl', h.clock.now())?.summary ?? {});
@@ -77,9 +79,9 @@ describe('serverless collector', () => {
       '/v2/serverless/ep-02/workers',
       '/v2/serverless/ep-03/workers',
     ]);
-    expect([...samplesAt(h, MINUTE).keys()].sort()).toEqual(['ep-01', 'ep-02', 'ep-03']);
+    expect([...(await samplesAt(h, MINUTE)).keys()].sort()).toEqual(['ep-01', 'ep-02', 'ep-03']);
     // Every endpoint is still listed and stored, whatever its minimum.
-    expect(liveEndpoints(h.db, ACCOUNT).map((row) => [row.endpointId, row.workersMin])).toEqual([
+    expect((await liveEndpoints(h.db, ACCOUNT)).map((row) => [row.endpointId, row.workersMin])).toEqual([
       ['ep-01', 1],
       ['ep-02', 1],
       ['ep-03', 1],
@@ -97,7 +99,7 @@ describe('serverless collector', () => {
     // Each minute: 8 requests, 1 for the list, a reserve of 2, so 5 endpoints' workers.
     await pollAt(h, serverlessCollector, 0);
     expect(await freshness(h, ids)).toEqual({ 0: ids.slice(0, 5), [-1]: ids.slice(5) });
-    expect([...samplesAt(h, 0).keys()]).toEqual(ids.slice(0, 5));
+    expect([...(await samplesAt(h, 0)).keys()]).toEqual(ids.slice(0, 5));
 
     await pollAt(h, serverlessCollector, MINUTE);
     expect(await freshness(h, ids)).toEqual({ 0: ids.slice(0, 5), [MINUTE]: ids.slice(5, 10), [-1]: ids.slice(10) });
@@ -116,7 +118,7 @@ describe('serverless collector', () => {
       [2 * MINUTE]: [...ids.slice(0, 3), ...ids.slice(10)],
       [3 * MINUTE]: ids.slice(3, 8),
     });
-    expect(liveEndpoints(h.db, ACCOUNT)).toHaveLength(12);
+    expect(await liveEndpoints(h.db, ACCOUNT)).toHaveLength(12);
 
     const log = h.sim.requestLog.entries();
     expect(h.sim.requestLog.counts().status429).toBe(0);
@@ -133,8 +135,8 @@ describe('serverless collector', () => {
     const list = endpoints(12);
     const h = await harness(emptyScenario({ rateLimit: { minute: 100 }, endpoints: list }));
     await pollAt(h, serverlessCollector, 0);
-    expect(samplesAt(h, 0).size).toBe(12);
-    expect(samplesAt(h, 0).get('ep-03')).toMatchObject({ running: 2, idle: 1, total: 3 });
+    expect((await samplesAt(h, 0)).size).toBe(12);
+    expect((await samplesAt(h, 0)).get('ep-03')).toMatchObject({ running: 2, idle: 1, total: 3 });
   });
 
   it('treats a 404 for one endpoint (deleted meanwhile) as no sample, not as a failed run', async () => {
@@ -145,8 +147,8 @@ describe('serverless collector', () => {
       }),
     );
     await pollAt(h, serverlessCollector, MINUTE);
-    expect([...samplesAt(h, MINUTE).keys()]).toEqual(['ep-01', 'ep-03']);
-    expect(liveEndpoints(h.db, ACCOUNT)).toHaveLength(3);
+    expect([...(await samplesAt(h, MINUTE)).keys()]).toEqual(['ep-01', 'ep-03']);
+    expect(await liveEndpoints(h.db, ACCOUNT)).toHaveLength(3);
     expect([...(await lastFetched(h.db, ACCOUNT, ENDPOINT_WORKERS)).keys()].sort()).toEqual([
       'ep-01',
       'ep-02',
@@ -172,7 +174,7 @@ describe('serverless collector', () => {
       message: expect.stringContaining('ep-02'),
     });
     expect(h.db.sqlite.prepare('SELECT * FROM endpoints ORDER BY endpoint_id').all()).toEqual(before);
-    expect(workerSamplesBetween(h.db, ACCOUNT, T0 + 2 * MINUTE, T0 + HOUR)).toEqual([]);
+    expect(await workerSamplesBetween(h.db, ACCOUNT, T0 + 2 * MINUTE, T0 + HOUR)).toEqual([]);
     expect(await freshness(h, ['ep-01', 'ep-02', 'ep-03'])).toEqual({ [MINUTE]: ['ep-01', 'ep-02', 'ep-03'] });
     // The other endpoints were read; the run still wrote nothing.
     const paths = h.sim.requestLog.entries().map((entry) => entry.path);

@@ -6,9 +6,9 @@ import { emptyScenario, HOUR, MINUTE, pollAt, T0, useHarness } from './support.j
 
 const harness = useHarness();
 
-function expectMatchesWorld(h: Harness) {
+async function expectMatchesWorld(h: Harness) {
   const truth = h.sim.world.volumesView(h.clock.now());
-  const rows = liveNetworkVolumes(h.db, ACCOUNT);
+  const rows = await liveNetworkVolumes(h.db, ACCOUNT);
   expect(rows.map((row) => row.networkVolumeId)).toEqual(truth.map((volume) => volume.id).sort());
   for (const volume of truth) {
     expect(rows.find((row) => row.networkVolumeId === volume.id)).toMatchObject({
@@ -24,9 +24,9 @@ describe('volumes collector', () => {
   it('stores every network volume of small-team as the simulator serves it', async () => {
     const h = await harness('small-team.yaml');
     const result = await pollAt(h, volumesCollector, MINUTE);
-    expectMatchesWorld(h);
+    await expectMatchesWorld(h);
     expect(result.rows).toBe(2);
-    expect(liveNetworkVolumes(h.db, ACCOUNT).find((row) => row.networkVolumeId === 'vol-ckpt')).toMatchObject({
+    expect((await liveNetworkVolumes(h.db, ACCOUNT)).find((row) => row.networkVolumeId === 'vol-ckpt')).toMatchObject({
       name: 'checkpoints',
       sizeGb: 500,
       dataCenterId: 'US-TX-3',
@@ -44,11 +44,15 @@ describe('volumes collector', () => {
       }),
     );
     await pollAt(h, volumesCollector, MINUTE);
-    expect(liveNetworkVolumes(h.db, ACCOUNT).map((row) => row.networkVolumeId)).toEqual(['vol-a']);
+    expect((await liveNetworkVolumes(h.db, ACCOUNT)).map((row) => row.networkVolumeId)).toEqual(['vol-a']);
     await pollAt(h, volumesCollector, 2 * HOUR);
-    expectMatchesWorld(h);
+    await expectMatchesWorld(h);
     expect(
-      liveNetworkVolumes(h.db, ACCOUNT).map((row) => [row.networkVolumeId, row.firstSeenAt - T0, row.lastSeenAt - T0]),
+      (await liveNetworkVolumes(h.db, ACCOUNT)).map((row) => [
+        row.networkVolumeId,
+        row.firstSeenAt - T0,
+        row.lastSeenAt - T0,
+      ]),
     ).toEqual([
       ['vol-a', MINUTE, 2 * HOUR],
       ['vol-b', 2 * HOUR, 2 * HOUR],

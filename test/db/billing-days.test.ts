@@ -85,14 +85,19 @@ function storeWithTriggers(
 }
 
 /** The same window re-read stored by podwarden into `database` and as before, with triggers, into `old`. */
-function replaceWindowBothWays(
+async function replaceWindowBothWays(
   database: Database,
   old: Database,
   window: { from: number; to: number },
   records: BillingRecordInput[],
   fetchedAt: number,
 ) {
-  replaceBillingWindow(database, { account: 'main', kind: 'pods', bucketSize: 'hour', ...window }, records, fetchedAt);
+  await replaceBillingWindow(
+    database,
+    { account: 'main', kind: 'pods', bucketSize: 'hour', ...window },
+    records,
+    fetchedAt,
+  );
   storeWithTriggers(old.sqlite, window, records, fetchedAt);
 }
 
@@ -135,7 +140,7 @@ function lastComputeFromBuckets(database: Database, since: number): Map<string, 
 }
 
 describe('billing_days kept by the billing store', () => {
-  it('holds the very figures the triggers held, through new, corrected, repeated and withdrawn buckets', () => {
+  it('holds the very figures the triggers held, through new, corrected, repeated and withdrawn buckets', async () => {
     const database = temp.open('store.db');
     const old = temp.open('triggers.db', {
       migrationsFolder: migrationsBefore(temp.dir(), '0015_billing_without_rowid'),
@@ -166,9 +171,9 @@ describe('billing_days kept by the billing store', () => {
       if (records.length > 0 && next() < 0.2) records.push(bucket(records[0]?.resourceId ?? 'pod-a', fromHour, next));
       const window = { from: T0 + fromHour * HOUR, to: T0 + toHour * HOUR };
       if (next() < 0.8) {
-        replaceWindowBothWays(database, old, window, records, fetchedAt);
+        await replaceWindowBothWays(database, old, window, records, fetchedAt);
       } else {
-        upsertBillingRecords(database, 'main', records, fetchedAt);
+        await upsertBillingRecords(database, 'main', records, fetchedAt);
         storeWithTriggers(old.sqlite, undefined, records, fetchedAt);
       }
       expect(database.sqlite.prepare(RECORDS_SQL).raw().all()).toEqual(old.sqlite.prepare(RECORDS_SQL).raw().all());
@@ -178,14 +183,16 @@ describe('billing_days kept by the billing store', () => {
         expect([computeStart, computeEnd]).toEqual([fromStart, fromEnd]);
       }
       const since = T0 + Math.floor(next() * HOURS) * HOUR - Math.floor(next() * HOUR);
-      expect(lastComputeAt(database, 'main', 'hour', PODS, since)).toEqual(lastComputeFromBuckets(database, since));
+      expect(await lastComputeAt(database, 'main', 'hour', PODS, since)).toEqual(
+        lastComputeFromBuckets(database, since),
+      );
     }
     // The sequence did exercise what it is meant to.
     expect(corrections).toBeGreaterThan(20);
     expect(withdrawn).toBeGreaterThan(10);
   });
 
-  it('holds them too for days of many resources, written many to a statement, corrections and withdrawals among them', () => {
+  it('holds them too for days of many resources, written many to a statement, corrections and withdrawals among them', async () => {
     const database = temp.open('many.db');
     const old = temp.open('many-triggers.db', {
       migrationsFolder: migrationsBefore(temp.dir(), '0015_billing_without_rowid'),
@@ -218,7 +225,7 @@ describe('billing_days kept by the billing store', () => {
           records.push(bucket(pod, hour, next));
         }
       }
-      replaceWindowBothWays(database, old, window, records, fetchedAt);
+      await replaceWindowBothWays(database, old, window, records, fetchedAt);
       expect(database.sqlite.prepare(RECORDS_SQL).raw().all()).toEqual(old.sqlite.prepare(RECORDS_SQL).raw().all());
       expect(database.sqlite.prepare(DAYS_SQL).raw().all()).toEqual(old.sqlite.prepare(DAYS_SQL).raw().all());
       for (const [, , computeStart, computeEnd, fromStart, fromEnd] of computeFromBuckets(database)) {

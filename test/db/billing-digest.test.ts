@@ -68,7 +68,8 @@ function digestOf(records: BillingRecordInput[]): number {
 let made: number[] = [];
 
 /** Stores a report as a re-read does: each bucket with the digest of its text, its records made on demand. */
-function store(database: Database, records: BillingRecordInput[], fetchedAt: number) {
+/** `failing` ends the report with a bucket that throws when its records are made. */
+async function store(database: Database, records: BillingRecordInput[], fetchedAt: number, failing?: string) {
   const buckets = new Map<number, BillingRecordInput[]>();
   for (const record of records) buckets.set(record.startTime, [...(buckets.get(record.startTime) ?? []), record]);
   const reported = [...buckets].map(
@@ -81,7 +82,13 @@ function store(database: Database, records: BillingRecordInput[], fetchedAt: num
       },
     }),
   );
-  return replaceBillingBuckets(database, window, reported, fetchedAt);
+  if (failing !== undefined) {
+    const fail = (): never => {
+      throw new Error(failing);
+    };
+    reported.push({ startTime: window.to - HOUR, digest: null, records: fail });
+  }
+  return await replaceBillingBuckets(database, window, reported, fetchedAt);
 }
 
 describe('billing digests', () => {
@@ -109,68 +116,67 @@ describe('billing digests', () => {
     expect(Number.isSafeInteger(digestOf(base))).toBe(true);
   });
 
-  it('a re-read that reports what is stored is skipped bucket by bucket, without making its records', () => {
+  it('a re-read that reports what is stored is skipped bucket by bucket, without making its records', async () => {
     made = [];
     const database = temp.open();
-    expect(store(database, report(), T0 + 5 * HOUR)).toEqual({ written: 12, deleted: 0 });
+    expect(await store(database, report(), T0 + 5 * HOUR)).toEqual({ written: 12, deleted: 0 });
     expect(digests(database)).toHaveLength(4);
     // Changed behind the store's back (as only a bug could): a digest hit does not look.
     database.sqlite.prepare("UPDATE billing_records SET fetched_at = 1 WHERE resource_id = 'pod-a'").run();
     const before = rows(database);
     expect(made).toEqual([T0, T0 + HOUR, T0 + 2 * HOUR, T0 + 3 * HOUR]);
-    expect(store(database, report(), T0 + 6 * HOUR)).toEqual({ written: 0, deleted: 0 });
+    expect(await store(database, report(), T0 + 6 * HOUR)).toEqual({ written: 0, deleted: 0 });
     expect(rows(database)).toEqual(before);
     expect(made).toHaveLength(4);
     // One bucket's text changes (a record's amount): only that bucket is made and compared.
     const corrected = report((r) =>
       r.resourceId === 'pod-b' && r.startTime === T0 + HOUR ? podBucket('pod-b', 1, 2) : r,
     );
-    expect(store(database, corrected, T0 + 7 * HOUR)).toEqual({ written: 1, deleted: 0 });
+    expect(await store(database, corrected, T0 + 7 * HOUR)).toEqual({ written: 1, deleted: 0 });
     expect(made.slice(4)).toEqual([T0 + HOUR]);
   });
 
-  it('records written without their text write no digest, and drop the one stored', () => {
+  it('records written without their text write no digest, and drop the one stored', async () => {
     made = [];
     const database = temp.open();
-    store(database, report(), T0 + 5 * HOUR);
+    await store(database, report(), T0 + 5 * HOUR);
     const reported = rows(database);
-    expect(replaceBillingWindow(database, window, report(), T0 + 6 * HOUR)).toEqual({ written: 0, deleted: 0 });
+    expect(await replaceBillingWindow(database, window, report(), T0 + 6 * HOUR)).toEqual({ written: 0, deleted: 0 });
     expect(digests(database)).toEqual([]);
     // The next re-read as text compares every bucket row by row, finds it equal, and digests it again.
-    expect(store(database, report(), T0 + 7 * HOUR)).toEqual({ written: 0, deleted: 0 });
+    expect(await store(database, report(), T0 + 7 * HOUR)).toEqual({ written: 0, deleted: 0 });
     expect(made).toHaveLength(8);
     expect(digests(database)).toHaveLength(4);
     expect(rows(database)).toEqual(reported);
   });
 
-  it('a bucket written otherwise loses its digest, so the next re-read compares it row by row and restores it', () => {
+  it('a bucket written otherwise loses its digest, so the next re-read compares it row by row and restores it', async () => {
     const database = temp.open();
-    store(database, report(), T0 + 5 * HOUR);
+    await store(database, report(), T0 + 5 * HOUR);
     const reported = rows(database);
-    upsertBillingRecords(database, 'main', [podBucket('pod-b', 2, 9.99)], T0 + 5 * HOUR);
+    await upsertBillingRecords(database, 'main', [podBucket('pod-b', 2, 9.99)], T0 + 5 * HOUR);
     expect(digests(database).map(([start]) => start)).toEqual([T0, T0 + HOUR, T0 + 3 * HOUR]);
-    expect(store(database, report(), T0 + 5 * HOUR)).toEqual({ written: 1, deleted: 0 });
+    expect(await store(database, report(), T0 + 5 * HOUR)).toEqual({ written: 1, deleted: 0 });
     expect(rows(database)).toEqual(reported);
     expect(digests(database)).toHaveLength(4);
   });
 
-  it('a digest miss with a changed amount writes only that record, then hits again', () => {
+  it('a digest miss with a changed amount writes only that record, then hits again', async () => {
     const database = temp.open();
-    store(database, report(), T0 + 5 * HOUR);
+    await store(database, report(), T0 + 5 * HOUR);
     const stored = digests(database);
     const corrected = report((r) =>
       r.resourceId === 'pod-c' && r.startTime === T0 + 3 * HOUR
         ? { ...r, totalAmount: 0.07, amounts: { ...r.amounts, totalAmount: 0.07, gpuAmount: 0.06 } }
         : r,
     );
-    expect(store(database, corrected, T0 + 6 * HOUR)).toEqual({ written: 1, deleted: 0 });
+    expect(await store(database, corrected, T0 + 6 * HOUR)).toEqual({ written: 1, deleted: 0 });
     const after = digests(database);
     expect(after.slice(0, 3)).toEqual(stored.slice(0, 3));
     expect(after[3]?.[1]).not.toBe(stored[3]?.[1]);
-    expect(sumBillingByResource(database, window).find((r) => r.resourceId === 'pod-c')?.totalAmount).toBeCloseTo(
-      0.04 + 0.05 + 0.06 + 0.07,
-      10,
-    );
+    expect(
+      (await sumBillingByResource(database, window)).find((r) => r.resourceId === 'pod-c')?.totalAmount,
+    ).toBeCloseTo(0.04 + 0.05 + 0.06 + 0.07, 10);
     const amounts = database.sqlite
       .prepare("SELECT amounts, fetched_at FROM billing_records WHERE resource_id = 'pod-c' AND start_time = ?")
       .get(T0 + 3 * HOUR);
@@ -178,16 +184,16 @@ describe('billing digests', () => {
       amounts: JSON.stringify({ totalAmount: 0.07, gpuAmount: 0.06, cpuAmount: 0, diskAmount: 0.01 }),
       fetched_at: T0 + 6 * HOUR,
     });
-    expect(store(database, corrected, T0 + 7 * HOUR)).toEqual({ written: 0, deleted: 0 });
+    expect(await store(database, corrected, T0 + 7 * HOUR)).toEqual({ written: 0, deleted: 0 });
   });
 
-  it('deletes a withdrawn bucket with its digest and its day, and a record withdrawn from a bucket', () => {
+  it('deletes a withdrawn bucket with its digest and its day, and a record withdrawn from a bucket', async () => {
     const database = temp.open();
-    store(database, report(), T0 + 5 * HOUR);
+    await store(database, report(), T0 + 5 * HOUR);
     const withdrawn = report().filter(
       (r) => r.startTime !== T0 + 2 * HOUR && !(r.resourceId === 'pod-a' && r.startTime === T0 + HOUR),
     );
-    expect(store(database, withdrawn, T0 + 6 * HOUR)).toEqual({ written: 0, deleted: 4 });
+    expect(await store(database, withdrawn, T0 + 6 * HOUR)).toEqual({ written: 0, deleted: 4 });
     expect(rows(database).map(([id, start]) => `${id}@${(start - T0) / HOUR}`)).toEqual([
       'pod-a@0',
       'pod-b@0',
@@ -201,7 +207,7 @@ describe('billing digests', () => {
     expect(digests(database).map(([start]) => (start - T0) / HOUR)).toEqual([0, 1, 3]);
     // billing_days as if only what is left had ever been stored (a day summed again may differ in the last bit).
     const fresh = temp.open('fresh.db');
-    store(fresh, withdrawn, T0 + 5 * HOUR);
+    await store(fresh, withdrawn, T0 + 5 * HOUR);
     const comparable = (database: Database) =>
       days(database).map((d) => {
         const day = d as { total_amount: number; covered_through: number };
@@ -209,26 +215,21 @@ describe('billing digests', () => {
       });
     expect(comparable(database)).toEqual(comparable(fresh));
     // Withdrawn again from an empty window: nothing stored, no digest left.
-    expect(store(database, [], T0 + 7 * HOUR)).toEqual({ written: 0, deleted: 8 });
+    expect(await store(database, [], T0 + 7 * HOUR)).toEqual({ written: 0, deleted: 8 });
     expect(digests(database)).toEqual([]);
     expect(days(database)).toEqual([]);
   });
 
-  it('rolled back with its transaction, leaves no digest behind: the same report is stored again in full', () => {
+  it('rolled back with its transaction, leaves no digest behind: the same report is stored again in full', async () => {
     const database = temp.open();
-    store(database, report(), T0 + 5 * HOUR);
+    await store(database, report(), T0 + 5 * HOUR);
     const before = { rows: rows(database), digests: digests(database), days: days(database) };
     const doubled = report((r) => ({ ...r, totalAmount: r.totalAmount * 2 }));
-    expect(() =>
-      database.transaction(() => {
-        expect(store(database, doubled, T0 + 6 * HOUR)).toEqual({ written: 12, deleted: 0 });
-        throw new Error('killed mid-slice');
-      }),
-    ).toThrow('killed mid-slice');
+    await expect(store(database, doubled, T0 + 6 * HOUR, 'killed mid-slice')).rejects.toThrow('killed mid-slice');
     expect({ rows: rows(database), digests: digests(database), days: days(database) }).toEqual(before);
-    expect(store(database, doubled, T0 + 6 * HOUR)).toEqual({ written: 12, deleted: 0 });
+    expect(await store(database, doubled, T0 + 6 * HOUR)).toEqual({ written: 12, deleted: 0 });
     const sums = [0.51 + 0.52 + 0.53 + 0.54, 1.26 + 1.27 + 1.28 + 1.29, 0.04 + 0.05 + 0.06 + 0.07];
-    expect(sumBillingByResource(database, window).map((r) => r.totalAmount)).toEqual(
+    expect((await sumBillingByResource(database, window)).map((r) => r.totalAmount)).toEqual(
       sums.map((sum) => expect.closeTo(sum * 2, 10)),
     );
   });

@@ -82,7 +82,7 @@ describe(`migration ${TAG}`, () => {
       ['other', 'pod-a', 'hour', T0 + DAY, T0 + 47 * HOUR, T0 + 2 * DAY],
       ['other', 'pod-a', 'hour', T0 + 2 * DAY, T0 + 71 * HOUR, T0 + 3 * DAY],
     ]);
-    expect(lastComputeAt(upgraded, 'main', 'hour', ['pod-a', 'pod-b', 'pod-c'], T0 + 12 * HOUR)).toEqual(
+    expect(await lastComputeAt(upgraded, 'main', 'hour', ['pod-a', 'pod-b', 'pod-c'], T0 + 12 * HOUR)).toEqual(
       new Map([
         ['pod-a', T0 + 30 * HOUR],
         ['pod-b', T0 + 71 * HOUR],

@@ -109,14 +109,14 @@ describe('billing_months kept by the billing store', () => {
         for (const pod of PODS) records.push(bucket('pods', pod, hour, next));
       }
       const window = { account: 'main', kind: 'pods' as const, bucketSize: 'hour' as const };
-      replaceBillingWindow(
+      await replaceBillingWindow(
         database,
         { ...window, from: START + day * DAY, to: START + (day + 1) * DAY },
         records,
         fetchedAt,
       );
     }
-    upsertBillingRecords(database, 'main', [bucket('serverless', 'ep-1', 70, next)], fetchedAt);
+    await upsertBillingRecords(database, 'main', [bucket('serverless', 'ep-1', 70, next)], fetchedAt);
     expect(months(database)).toEqual(freshMonths(database));
     expect(months(database).length).toBe(PODS.length * 2 + 1);
     let corrections = 0;
@@ -142,14 +142,14 @@ describe('billing_months kept by the billing store', () => {
       }
       const window = { from: START + fromHour * HOUR, to: START + toHour * HOUR };
       if (next() < 0.7) {
-        replaceBillingWindow(
+        await replaceBillingWindow(
           database,
           { account: 'main', kind: 'pods', bucketSize: 'hour', ...window },
           records,
           fetchedAt,
         );
       } else {
-        upsertBillingRecords(database, 'main', records, fetchedAt);
+        await upsertBillingRecords(database, 'main', records, fetchedAt);
       }
       // toEqual on doubles is exact.
       expect(months(database)).toEqual(freshMonths(database));

@@ -24,8 +24,8 @@ function report(hours: number[], scale = 1): BillingRecordInput[] {
   return hours.flatMap((hour) => [podBucket('pod-a', hour, 0.5 * scale), podBucket('pod-b', hour, 1.25 * scale)]);
 }
 
-/** Stores records as a re-read does: by bucket, each with a digest of its records. */
-function store(database: Database, window: BillingWindow, records: BillingRecordInput[], inside?: () => void) {
+/** Stores records as a re-read does: by bucket, each with a digest of its records; `failing` ends with a bucket that throws. */
+async function store(database: Database, window: BillingWindow, records: BillingRecordInput[], failing?: string) {
   const buckets = new Map<number, BillingRecordInput[]>();
   for (const record of records) buckets.set(record.startTime, [...(buckets.get(record.startTime) ?? []), record]);
   const reported = [...buckets].map(
@@ -35,7 +35,13 @@ function store(database: Database, window: BillingWindow, records: BillingRecord
       records: () => bucket,
     }),
   );
-  return replaceBillingBuckets(database, window, reported, T0 + 50 * HOUR, inside);
+  if (failing !== undefined) {
+    const fail = (): never => {
+      throw new Error(failing);
+    };
+    reported.push({ startTime: window.to - HOUR, digest: null, records: fail });
+  }
+  return await replaceBillingBuckets(database, window, reported, T0 + 50 * HOUR);
 }
 
 function stored(database: Database) {
@@ -54,60 +60,49 @@ function deleteHour(database: Database, hour: number) {
 }
 
 describe('a billing window written over what is stored', () => {
-  it('reads the change another connection committed', () => {
+  it('reads the change another connection committed', async () => {
     const database = temp.open();
     const other = temp.open();
     const window = windowOf(0, 3);
-    store(database, window, report([0, 1, 2]));
+    await store(database, window, report([0, 1, 2]));
     deleteHour(other, 1);
-    expect(store(database, window, report([0, 1, 2]))).toEqual({ written: 2, deleted: 0 });
-    expect(stored(database)).toEqual(expectedHours([0, 1, 2]));
+    expect(await store(database, window, report([0, 1, 2]))).toEqual({ written: 2, deleted: 0 });
+    expect(await stored(database)).toEqual(expectedHours([0, 1, 2]));
   });
 
-  it('leaves nothing of a write that rolls back, nor of one inside a transaction that rolls back', () => {
+  it('leaves nothing of a write that rolls back', async () => {
     const database = temp.open();
     const window = windowOf(0, 3);
-    store(database, window, report([0, 1, 2]));
+    await store(database, window, report([0, 1, 2]));
     const doubled = report([0, 1, 2], 2);
-    expect(() =>
-      store(database, window, doubled, () => {
-        throw new Error('cursor write failed');
-      }),
-    ).toThrow('cursor write failed');
-    expect(stored(database)).toEqual(expectedHours([0, 1, 2]));
-    expect(() =>
-      database.transaction(() => {
-        expect(store(database, window, doubled)).toEqual({ written: 6, deleted: 0 });
-        throw new Error('killed');
-      }),
-    ).toThrow('killed');
-    expect(stored(database)).toEqual(expectedHours([0, 1, 2]));
+    await expect(store(database, window, doubled, 'a record the schema rejects')).rejects.toThrow('schema rejects');
+    expect(await stored(database)).toEqual(expectedHours([0, 1, 2]));
     // What is on disk is read again: every bucket differs from the report, and is written.
-    expect(store(database, window, doubled)).toEqual({ written: 6, deleted: 0 });
-    expect(stored(database)).toEqual(expectedHours([0, 1, 2], 2));
+    expect(await store(database, window, doubled)).toEqual({ written: 6, deleted: 0 });
+    expect(await stored(database)).toEqual(expectedHours([0, 1, 2], 2));
   });
 
-  it('reads what a write of records without their text (another writer of the route) left', () => {
+  it('reads what a write of records without their text (another writer of the route) left', async () => {
     const database = temp.open();
     const window = windowOf(0, 3);
-    store(database, window, report([0, 1, 2]));
+    await store(database, window, report([0, 1, 2]));
     // The records path keeps what it left too, with no digests: the next re-read compares and rewrites.
-    replaceBillingWindow(database, window, report([0, 1, 2], 3), T0 + 51 * HOUR);
-    expect(store(database, window, report([0, 1, 2]))).toEqual({ written: 6, deleted: 0 });
-    expect(stored(database)).toEqual(expectedHours([0, 1, 2]));
+    await replaceBillingWindow(database, window, report([0, 1, 2], 3), T0 + 51 * HOUR);
+    expect(await store(database, window, report([0, 1, 2]))).toEqual({ written: 6, deleted: 0 });
+    expect(await stored(database)).toEqual(expectedHours([0, 1, 2]));
   });
 
-  it('deletes withdrawn buckets on both sides of a moved window', () => {
+  it('deletes withdrawn buckets on both sides of a moved window', async () => {
     const database = temp.open();
     // Hour 4 stored by one write, hours 0-3 by the next, which is what is kept.
-    store(database, windowOf(4, 5), report([4]));
-    store(database, windowOf(0, 4), report([0, 1, 2, 3]));
+    await store(database, windowOf(4, 5), report([4]));
+    await store(database, windowOf(0, 4), report([0, 1, 2, 3]));
     // The window moves an hour: hour 1 (kept) and hour 4 (read from disk) are no longer reported.
-    expect(store(database, windowOf(1, 5), report([2, 3]))).toEqual({ written: 0, deleted: 4 });
-    expect(stored(database)).toEqual(expectedHours([0, 2, 3]));
+    expect(await store(database, windowOf(1, 5), report([2, 3]))).toEqual({ written: 0, deleted: 4 });
+    expect(await stored(database)).toEqual(expectedHours([0, 2, 3]));
     // And moved back over what was kept and what is before it: hour 0 read from disk, hour 1 new.
-    expect(store(database, windowOf(0, 3), report([1, 2]))).toEqual({ written: 2, deleted: 2 });
-    expect(stored(database)).toEqual(expectedHours([1, 2, 3]));
+    expect(await store(database, windowOf(0, 3), report([1, 2]))).toEqual({ written: 2, deleted: 2 });
+    expect(await stored(database)).toEqual(expectedHours([1, 2, 3]));
   });
 });
 

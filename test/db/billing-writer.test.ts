@@ -7,7 +7,7 @@ import { HOUR, T0, useTempDatabases } from './support.js';
 const temp = useTempDatabases();
 
 describe('billing rows inserted many to a statement', () => {
-  it('stores every row as given when kinds and bucket sizes alternate within one write, batches and rests alike', () => {
+  it('stores every row as given when kinds and bucket sizes alternate within one write, batches and rests alike', async () => {
     const database = temp.open('writer.db');
     const next = seededRandom(5);
     const groups: Array<[BillingKind, BucketSize, number]> = [
@@ -36,7 +36,7 @@ describe('billing rows inserted many to a statement', () => {
       }
     }
     const fetchedAt = T0 + 2_000 * HOUR;
-    expect(upsertBillingRecords(database, 'main', records, fetchedAt)).toEqual({
+    expect(await upsertBillingRecords(database, 'main', records, fetchedAt)).toEqual({
       written: records.length,
       unchanged: 0,
     });

@@ -22,22 +22,22 @@ function snapshot(database: ReturnType<typeof temp.open>) {
 }
 
 describe('billing records', () => {
-  it('stores a window once: re-polling the same window changes nothing, not even fetched_at', () => {
+  it('stores a window once: re-polling the same window changes nothing, not even fetched_at', async () => {
     const database = temp.open();
     const records = [podBucket('pod-a', 0, 2.99), podBucket('pod-a', 1, 2.99), podBucket('pod-b', 0, 0.44)];
-    expect(upsertBillingRecords(database, 'main', records, T0 + 2 * HOUR)).toEqual({ written: 3, unchanged: 0 });
+    expect(await upsertBillingRecords(database, 'main', records, T0 + 2 * HOUR)).toEqual({ written: 3, unchanged: 0 });
     const before = snapshot(database);
 
-    expect(upsertBillingRecords(database, 'main', records, T0 + 3 * HOUR)).toEqual({ written: 0, unchanged: 3 });
+    expect(await upsertBillingRecords(database, 'main', records, T0 + 3 * HOUR)).toEqual({ written: 0, unchanged: 3 });
     expect(snapshot(database)).toEqual(before);
-    expect(sumBilling(database, window)).toBeCloseTo(2.99 * 2 + 0.44 + 0.03, 10);
+    expect(await sumBilling(database, window)).toBeCloseTo(2.99 * 2 + 0.44 + 0.03, 10);
   });
 
-  it('replaces a bucket whose amounts were corrected, and keeps every amount field verbatim', () => {
+  it('replaces a bucket whose amounts were corrected, and keeps every amount field verbatim', async () => {
     const database = temp.open();
-    upsertBillingRecords(database, 'main', [podBucket('pod-a', 0, 1.5), podBucket('pod-a', 1, 2.99)], T0 + HOUR);
+    await upsertBillingRecords(database, 'main', [podBucket('pod-a', 0, 1.5), podBucket('pod-a', 1, 2.99)], T0 + HOUR);
     // Billing lags: the second read of the trailing window reports the full first hour.
-    const result = upsertBillingRecords(
+    const result = await upsertBillingRecords(
       database,
       'main',
       [podBucket('pod-a', 0, 2.99), podBucket('pod-a', 1, 2.99)],
@@ -45,7 +45,7 @@ describe('billing records', () => {
     );
     expect(result).toEqual({ written: 1, unchanged: 1 });
 
-    const stored = billingRecordsIn(database, window);
+    const stored = await billingRecordsIn(database, window);
     expect(stored).toHaveLength(2);
     expect(stored[0]).toMatchObject({
       resourceId: 'pod-a',
@@ -58,9 +58,9 @@ describe('billing records', () => {
     expect(stored[1]?.fetchedAt).toBe(T0 + HOUR);
   });
 
-  it('sums per resource over [from, to), without mixing bucket sizes, kinds or accounts', () => {
+  it('sums per resource over [from, to), without mixing bucket sizes, kinds or accounts', async () => {
     const database = temp.open();
-    upsertBillingRecords(
+    await upsertBillingRecords(
       database,
       'main',
       [
@@ -73,22 +73,22 @@ describe('billing records', () => {
       ],
       T0,
     );
-    upsertBillingRecords(database, 'other', [podBucket('pod-a', 1, 1000)], T0);
+    await upsertBillingRecords(database, 'other', [podBucket('pod-a', 1, 1000)], T0);
 
-    expect(sumBillingByResource(database, window)).toEqual([
+    expect(await sumBillingByResource(database, window)).toEqual([
       { resourceId: 'pod-a', totalAmount: expect.closeTo(2.02, 10) },
       { resourceId: 'pod-b', totalAmount: expect.closeTo(2.01, 10) },
     ]);
-    expect(sumBillingByResource(database, { ...window, kind: 'account' })).toEqual([
+    expect(await sumBillingByResource(database, { ...window, kind: 'account' })).toEqual([
       { resourceId: '', totalAmount: expect.closeTo(7.01, 10) },
     ]);
-    expect(sumBilling(database, { ...window, kind: 'clusters' })).toBe(0);
+    expect(await sumBilling(database, { ...window, kind: 'clusters' })).toBe(0);
   });
 
-  it('rejects a kind or bucket size outside the API vocabulary', () => {
+  it('rejects a kind or bucket size outside the API vocabulary', async () => {
     const database = temp.open();
     const bad = { ...podBucket('pod-a', 0, 1), kind: 'gpus' } as unknown as BillingRecordInput;
-    expect(() => upsertBillingRecords(database, 'main', [bad], T0)).toThrow(
+    await expect(upsertBillingRecords(database, 'main', [bad], T0)).rejects.toThrow(
       /CHECK constraint failed: billing_records_kind_check/,
     );
   });
@@ -110,7 +110,7 @@ describe('billing backfill progress', () => {
     });
     // Two windows stored, each followed by its progress; then a crash.
     for (const cursor of [began - 7 * DAY, began - 14 * DAY]) {
-      upsertBillingRecords(first, 'main', [podBucket('pod-a', (cursor - T0) / HOUR, 1)], began);
+      await upsertBillingRecords(first, 'main', [podBucket('pod-a', (cursor - T0) / HOUR, 1)], began);
       await advanceBackfill(first, key, cursor);
     }
     first.close();

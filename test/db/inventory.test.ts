@@ -40,7 +40,7 @@ describe('clusters, endpoints and network volumes', () => {
       upserted: 1,
       gone: ['c2'],
     });
-    expect(liveClusters(database, 'main')).toMatchObject([
+    expect(await liveClusters(database, 'main')).toMatchObject([
       { clusterId: 'c1', podsByStatus: { RUNNING: 4 }, firstSeenAt: T0, lastSeenAt: T0 + MINUTE, goneAt: null },
     ]);
   });
@@ -48,16 +48,18 @@ describe('clusters, endpoints and network volumes', () => {
   it('tracks endpoints and stores their worker summaries per poll', async () => {
     const database = temp.open();
     await syncEndpoints(database, 'main', [endpoint], T0);
-    expect(liveEndpoints(database, 'main')).toMatchObject([{ endpointId: 'ep-1', gpuPools: ['ADA_24'], goneAt: null }]);
+    expect(await liveEndpoints(database, 'main')).toMatchObject([
+      { endpointId: 'ep-1', gpuPools: ['ADA_24'], goneAt: null },
+    ]);
     const summary = { running: 1, idle: 0, initializing: 0, throttled: 0, unhealthy: 0, total: 1 };
-    insertWorkerSamples(database, 'main', [
+    await insertWorkerSamples(database, 'main', [
       { endpointId: 'ep-1', observedAt: T0, ...summary },
       { endpointId: 'ep-1', observedAt: T0 + MINUTE, ...summary, running: 0, idle: 1 },
     ]);
-    insertWorkerSamples(database, 'main', [
+    await insertWorkerSamples(database, 'main', [
       { endpointId: 'ep-1', observedAt: T0 + MINUTE, ...summary, running: 0, idle: 1 },
     ]);
-    expect(workerSamplesBetween(database, 'main', T0 + MINUTE, T0 + 2 * MINUTE)).toEqual([
+    expect(await workerSamplesBetween(database, 'main', T0 + MINUTE, T0 + 2 * MINUTE)).toEqual([
       { account: 'main', endpointId: 'ep-1', observedAt: T0 + MINUTE, ...summary, running: 0, idle: 1 },
     ]);
     expect((await syncEndpoints(database, 'main', [], T0 + 2 * MINUTE)).gone).toEqual(['ep-1']);
@@ -74,7 +76,7 @@ describe('clusters, endpoints and network volumes', () => {
     };
     await syncNetworkVolumes(database, 'main', [volume], T0);
     await syncNetworkVolumes(database, 'main', [{ ...volume, sizeGb: 1000 }], T0 + MINUTE);
-    expect(liveNetworkVolumes(database, 'main')).toEqual([
+    expect(await liveNetworkVolumes(database, 'main')).toEqual([
       { account: 'main', ...volume, sizeGb: 1000, firstSeenAt: T0, lastSeenAt: T0 + MINUTE, goneAt: null },
     ]);
   });

@@ -48,7 +48,7 @@ const unknown = {
  * Two hours of minute samples: GPU Pod `gpu` is busy at `minute`% on its busiest GPU and unknown
  * for minutes 10–14; CPU Pod `cpu` has no GPU. Plus one sample in another account.
  */
-function seed(database: Database): void {
+async function seed(database: Database): Promise<void> {
   const samples: PodSampleInput[] = [];
   for (let minute = 0; minute < 120; minute++) {
     const at = T0 + minute * MINUTE;
@@ -56,8 +56,8 @@ function seed(database: Database): void {
     samples.push(sample('gpu', at, gpu));
     samples.push(sample('cpu', at, { gpuUtil: null, gpuMemoryUtil: null, cpuUtil: minute % 2 === 0 ? 20 : 40 }));
   }
-  insertPodSamples(database, 'main', samples);
-  insertPodSamples(database, 'other', [sample('x', T0)]);
+  await insertPodSamples(database, 'main', samples);
+  await insertPodSamples(database, 'other', [sample('x', T0)]);
 }
 
 function rollups(database: Database, table: 'pod_samples_5m' | 'pod_samples_1h', podId: string) {
@@ -69,7 +69,7 @@ function rollups(database: Database, table: 'pod_samples_5m' | 'pod_samples_1h',
 describe('applyRetention', () => {
   it('rolls whole hours older than the raw retention into 5m and 1h buckets, then deletes them', async () => {
     const database = temp.open();
-    seed(database);
+    await seed(database);
     // Raw cutoff: 2h30m - 1h = 1h30m, aligned down to the hour: T0 + 1h.
     const result = await applyRetention(database, policy, T0 + 2 * HOUR + 30 * MINUTE);
     expect(result).toEqual({ ...nothing, rolled5m: 12 + 12 + 1, rolled1h: 3, rawSamplesDeleted: 60 + 60 + 1 });
@@ -116,7 +116,7 @@ describe('applyRetention', () => {
 
   it('is idempotent: a second run at the same time changes nothing', async () => {
     const database = temp.open();
-    seed(database);
+    await seed(database);
     const now = T0 + 2 * HOUR + 30 * MINUTE;
     await applyRetention(database, policy, now);
     const before = database.sqlite.prepare('SELECT * FROM pod_samples_5m UNION ALL SELECT * FROM pod_samples_1h').all();
@@ -128,10 +128,10 @@ describe('applyRetention', () => {
 
   it('merges a late sample into the buckets already rolled', async () => {
     const database = temp.open();
-    seed(database);
+    await seed(database);
     const now = T0 + 2 * HOUR + 30 * MINUTE;
     await applyRetention(database, policy, now);
-    insertPodSamples(database, 'main', [sample('gpu', T0 + 30_000, { gpuUtil: [100], gpuMemoryUtil: [90] })]);
+    await insertPodSamples(database, 'main', [sample('gpu', T0 + 30_000, { gpuUtil: [100], gpuMemoryUtil: [90] })]);
 
     expect(await applyRetention(database, policy, now)).toEqual({
       ...nothing,
@@ -152,9 +152,9 @@ describe('applyRetention', () => {
 
   it('drops rollups older than the rollup retention and worker samples older than the raw retention', async () => {
     const database = temp.open();
-    seed(database);
+    await seed(database);
     await applyRetention(database, policy, T0 + 2 * HOUR + 30 * MINUTE);
-    insertWorkerSamples(database, 'main', [
+    await insertWorkerSamples(database, 'main', [
       {
         endpointId: 'ep-1',
         observedAt: T0 + 3 * HOUR,
@@ -193,7 +193,7 @@ describe('applyRetention', () => {
 
   it('keeps each rollup level for its own retention: 5-minute buckets go first, hourly ones stay', async () => {
     const database = temp.open();
-    seed(database);
+    await seed(database);
     const levels = {
       rawSamplesMs: HOUR,
       fiveMinuteRollupsMs: 3 * HOUR,

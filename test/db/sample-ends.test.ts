@@ -102,7 +102,7 @@ describe('pod_sample_ends', () => {
         written.push([podId, at]);
       }
       if (step % 50 === 49) unknownOdds.set(PODS[step % PODS.length] as string, next());
-      insertPodSamples(database, ACCOUNT, batch);
+      await insertPodSamples(database, ACCOUNT, batch);
       expect(held(database), `after step ${step}`).toEqual(expected(database));
       unknownRuns += held(database).filter(
         ([, , known, unknownSince]) => unknownSince !== null && known !== null,
@@ -115,7 +115,11 @@ describe('pod_sample_ends', () => {
     // Unknown runs across the first cutoff: p6 after a known sample before it, p7 never known.
     const run = (podId: string, from: number) =>
       Array.from({ length: (170 - from) / 10 + 1 }, (_, i) => sample(podId, T0 + (from + 10 * i) * MINUTE, false));
-    insertPodSamples(database, ACCOUNT, [sample('p6', T0 + 30 * MINUTE, true), ...run('p6', 40), ...run('p7', 10)]);
+    await insertPodSamples(database, ACCOUNT, [
+      sample('p6', T0 + 30 * MINUTE, true),
+      ...run('p6', 40),
+      ...run('p7', 10),
+    ]);
     expect(held(database)).toEqual(expected(database));
     // Cutoffs at T0 + 1 h, 2 h, 2 h again and 3 h: the Pods' latest samples are near T0 + 170 min.
     const now = T0 + DAY + 3 * HOUR;
@@ -131,20 +135,20 @@ describe('pod_sample_ends', () => {
       applyRetention(database, policy, now);
       expect(held(database), `after retention of ${rawSamplesMs} ms`).toEqual(expected(database));
     }
-    insertPodSamples(database, ACCOUNT, [sample('p1', now - HOUR, false), sample('p2', now, false)]);
+    await insertPodSamples(database, ACCOUNT, [sample('p1', now - HOUR, false), sample('p2', now, false)]);
     expect(held(database)).toEqual(expected(database));
     const before = held(database);
     await refillSampleEnds(database, ACCOUNT);
     expect(held(database)).toEqual(before);
   });
 
-  it('lists the Pods whose latest sample is unknown as the raw samples since a time say', () => {
+  it('lists the Pods whose latest sample is unknown as the raw samples since a time say', async () => {
     const database = temp.open();
     const next = seededRandom(7);
     for (let step = 0; step < 120; step++) {
       const at = T0 + Math.floor(next() * 90) * MINUTE;
       const pods = PODS.filter(() => next() < 0.7);
-      insertPodSamples(
+      await insertPodSamples(
         database,
         ACCOUNT,
         pods.map((podId) => sample(podId, at, next() < 0.6)),

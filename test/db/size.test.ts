@@ -42,7 +42,7 @@ describe('measureFile (what bench:db-size projects from)', () => {
     }
   });
 
-  it('accounts for every page of a podwarden database: tables, their indexes and SQLite’s own', () => {
+  it('accounts for every page of a podwarden database: tables, their indexes and SQLite’s own', async () => {
     const database = temp.open();
     const samples: PodSampleInput[] = [];
     for (let minute = 0; minute < 600; minute++) {
@@ -59,7 +59,7 @@ describe('measureFile (what bench:db-size projects from)', () => {
         });
       }
     }
-    insertPodSamples(database, 'main', samples);
+    await insertPodSamples(database, 'main', samples);
     const size = measureFile(database.sqlite);
     const counted = size.tables.reduce((sum, t) => sum + t.tableBytes + t.indexBytes, 0);
     expect(counted + size.otherBytes).toBe(size.fileBytes);

@@ -53,7 +53,7 @@ describe('the tick snapshot without the samples of busy Pods', () => {
       if (i === 8) return { ...pod(i), gpuCount: 0 };
       return i >= 30 && i % 5 <= 2 ? { ...pod(i), clusterId: `cl-${i % 5}` } : pod(i);
     });
-    syncPods(database, ACCOUNT, pods, T0);
+    await syncPods(database, ACCOUNT, pods, T0);
     const next = seededRandom(7);
     const now = T0 + 60 * MINUTE + 30_000;
     for (let minute = 0; minute <= 60; minute++) {
@@ -78,10 +78,10 @@ describe('the tick snapshot without the samples of busy Pods', () => {
           memoryUtil: null,
         });
       });
-      insertPodSamples(database, ACCOUNT, samples);
+      await insertPodSamples(database, ACCOUNT, samples);
     }
     // A sample from after the tick's time: the Pod is not taken as busy on it.
-    insertPodSamples(database, ACCOUNT, [{ ...sampleOf(pods[0] as PodInput, now + MINUTE), gpuUtil: [99] }]);
+    await insertPodSamples(database, ACCOUNT, [{ ...sampleOf(pods[0] as PodInput, now + MINUTE), gpuUtil: [99] }]);
 
     // An open episode ends with the window's samples in its receipt: that Pod's are read.
     openEpisode(database, { account: ACCOUNT, podId: 'pod-001', startedAt: T0, rule: 'strict' });

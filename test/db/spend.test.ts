@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { replaceBillingPages } from '../../src/collectors/billing-store.js';
-import { type BillingRecordInput, upsertBillingRecords } from '../../src/db/billing.js';
+import { type BillingRecordInput, replaceBillingWindow, upsertBillingRecords } from '../../src/db/billing.js';
 import type { Database } from '../../src/db/open.js';
 import { type SpendQuery, spendByResource, spendSince } from '../../src/db/spend.js';
 import { DAY, HOUR, T0, useTempDatabases } from './support.js';
@@ -81,16 +80,16 @@ async function expectAgreement(database: Database) {
 describe('spend from the daily billing rollup', () => {
   it('agrees with a sum over every stored bucket, for periods and windows cut anywhere in a day', async () => {
     const database = temp.open();
-    upsertBillingRecords(database, 'main', tenDays(), T0 + 240 * HOUR);
+    await upsertBillingRecords(database, 'main', tenDays(), T0 + 240 * HOUR);
     expect((await spendByResource(database, queries[0] as SpendQuery)).length).toBe(3);
     await expectAgreement(database);
   });
 
   it('follows a corrected bucket and a withdrawn one in the same transaction', async () => {
     const database = temp.open();
-    upsertBillingRecords(database, 'main', tenDays(), T0 + 240 * HOUR);
+    await upsertBillingRecords(database, 'main', tenDays(), T0 + 240 * HOUR);
     const before = await spendByResource(database, queries[0] as SpendQuery);
-    upsertBillingRecords(database, 'main', [bucket('pod-a', 200, 42)], T0 + 241 * HOUR);
+    await upsertBillingRecords(database, 'main', [bucket('pod-a', 200, 42)], T0 + 241 * HOUR);
     const after = await spendByResource(database, queries[0] as SpendQuery);
     expect((after[0]?.periodAmount ?? 0) - (before[0]?.periodAmount ?? 0)).toBeCloseTo(42 - (1 + (200 % 7) / 10), 9);
     // The API stops reporting pod-c's buckets of its fifth day: they are owed no more.
@@ -98,12 +97,14 @@ describe('spend from the daily billing rollup', () => {
     const kept = tenDays().filter(
       (r) => r.resourceId !== 'pod-c' && r.startTime >= window.startMs && r.startTime < window.endMs,
     );
-    replaceBillingPages(
-      database,
-      'main',
-      [{ kind: 'pods', bucketSize: 'hour', window, records: kept }],
-      T0 + 242 * HOUR,
-    );
+    const stored = {
+      account: 'main',
+      kind: 'pods',
+      bucketSize: 'hour',
+      from: window.startMs,
+      to: window.endMs,
+    } as const;
+    await replaceBillingWindow(database, stored, kept, T0 + 242 * HOUR);
     await expectAgreement(database);
     const withdrawn = await spendByResource(database, query(T0 + 4 * DAY, T0 + 5 * DAY, T0 + 4 * DAY));
     expect(withdrawn.map((row) => row.resourceId)).toEqual(['pod-a', 'pod-b']);
@@ -111,7 +112,7 @@ describe('spend from the daily billing rollup', () => {
 
   it('counts what was billed since a start up to the bucket holding now, and follows billing writes', async () => {
     const database = temp.open();
-    upsertBillingRecords(database, 'main', tenDays(), T0 + 240 * HOUR);
+    await upsertBillingRecords(database, 'main', tenDays(), T0 + 240 * HOUR);
     const read = (now: number) =>
       spendSince(database, { account: 'main', kind: 'pods', bucketSize: 'hour', windowStart: T0 + 110 * HOUR, now });
     const figures = async (now: number) => [...(await read(now)).values()];
@@ -122,7 +123,7 @@ describe('spend from the daily billing rollup', () => {
     const next = await figures(T0 + 121 * HOUR);
     expect((next[0]?.windowAmount ?? 0) - (first[0]?.windowAmount ?? 0)).toBeCloseTo(1 + (121 % 7) / 10, 9);
     expect(await figures(T0 + 121 * HOUR + 30 * 60_000)).toEqual(next);
-    upsertBillingRecords(database, 'main', [bucket('pod-a', 115, 9)], T0 + 241 * HOUR);
+    await upsertBillingRecords(database, 'main', [bucket('pod-a', 115, 9)], T0 + 241 * HOUR);
     expect((await read(T0 + 121 * HOUR + 31 * 60_000)).get('pod-a')?.windowAmount).toBeCloseTo(
       (next[0]?.windowAmount ?? 0) + 9 - (1 + (115 % 7) / 10),
       9,

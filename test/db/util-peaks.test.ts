@@ -93,7 +93,7 @@ describe('pod_util_peaks', () => {
         if (next() < 0.05) batch.push(sample(podId, at, next)); // listed twice: the later copy wins
         written.push([podId, at]);
       }
-      insertPodSamples(database, ACCOUNT, batch);
+      await insertPodSamples(database, ACCOUNT, batch);
       expect(kept(database), `after step ${step}`).toEqual(expected(database));
     }
     expect(kept(database).length).toBeGreaterThan(PODS.length);
@@ -110,7 +110,7 @@ describe('pod_util_peaks', () => {
       await applyRetention(database, policy, now);
       expect(kept(database), `after retention of ${rawSamplesMs} ms`).toEqual(expected(database));
     }
-    insertPodSamples(database, ACCOUNT, [sample('p1', now - HOUR, next), sample('p2', now, next)]);
+    await insertPodSamples(database, ACCOUNT, [sample('p1', now - HOUR, next), sample('p2', now, next)]);
     expect(kept(database)).toEqual(expected(database));
     const before = kept(database);
     await refillPeaks(database, ACCOUNT);
@@ -132,9 +132,13 @@ describe('pod_util_peaks', () => {
       cpuUtil: null,
       memoryUtil: null,
     });
-    for (let minute = 0; minute < 30; minute++) insertPodSamples(database, ACCOUNT, [steady(T0 + minute * MINUTE)]);
+    for (let minute = 0; minute < 30; minute++)
+      await insertPodSamples(database, ACCOUNT, [steady(T0 + minute * MINUTE)]);
     statements.length = 0;
-    insertPodSamples(database, ACCOUNT, [steady(T0 + 29 * MINUTE), { ...steady(T0 + 10 * MINUTE), gpuUtil: [0, 0] }]);
+    await insertPodSamples(database, ACCOUNT, [
+      steady(T0 + 29 * MINUTE),
+      { ...steady(T0 + 10 * MINUTE), gpuUtil: [0, 0] },
+    ]);
     expect(statements.filter((sql) => /FROM pod_samples\s+WHERE account = \S+ AND observed_at > /.test(sql))).toEqual(
       [],
     );
@@ -181,7 +185,7 @@ describe('pod_util_peaks', () => {
       cpuUtil: null,
       memoryUtil: null,
     });
-    insertPodSamples(database, ACCOUNT, [
+    await insertPodSamples(database, ACCOUNT, [
       known('p1', T0, [90]),
       known('p1', T0 + MINUTE, [10, 40]),
       known('p1', T0 + 2 * MINUTE, [5]),

@@ -42,35 +42,39 @@ describe('endpoint activity', () => {
     // Two endpoints polled every 5 minutes; ep-b is busy in its third hour only.
     for (let at = T0; at < T0 + 6 * HOUR; at += 5 * MINUTE) {
       const busy = at >= T0 + 2 * HOUR && at < T0 + 3 * HOUR ? 1 : 0;
-      insertWorkerSamples(database, 'main', [endpointSample('ep-a', at, 0), endpointSample('ep-b', at + MINUTE, busy)]);
+      await insertWorkerSamples(database, 'main', [
+        endpointSample('ep-a', at, 0),
+        endpointSample('ep-b', at + MINUTE, busy),
+      ]);
     }
-    const first = endpointActivity(database, 'main', T0 + HOUR + 30_000);
+    const first = await endpointActivity(database, 'main', T0 + HOUR + 30_000);
     expect(sorted(first)).toEqual(fromSamples(database, T0 + HOUR + 30_000));
     // Every start up to the oldest sample (ep-b's at 1h01) reads the same samples.
     for (const from of [T0 + HOUR + 45_000, T0 + HOUR + MINUTE]) {
-      expect(endpointActivity(database, 'main', from)).toEqual(first);
+      expect(await endpointActivity(database, 'main', from)).toEqual(first);
     }
     // Past it, a sample drops out of the window.
-    const later = endpointActivity(database, 'main', T0 + HOUR + MINUTE + 1);
+    const later = await endpointActivity(database, 'main', T0 + HOUR + MINUTE + 1);
     expect(sorted(later)).toEqual(fromSamples(database, T0 + HOUR + MINUTE + 1));
     expect(sorted(later).map((a) => a.firstAt)).toEqual([T0 + HOUR + 5 * MINUTE, T0 + HOUR + 6 * MINUTE]);
     // Walking the start minute by minute agrees with a fresh read at every step, busy hour leaving included.
     for (let from = T0 + HOUR; from <= T0 + 5 * HOUR; from += MINUTE) {
-      expect(sorted(endpointActivity(database, 'main', from))).toEqual(fromSamples(database, from));
+      expect(sorted(await endpointActivity(database, 'main', from))).toEqual(fromSamples(database, from));
     }
-    const settled = endpointActivity(database, 'main', T0 + 5 * HOUR);
+    const settled = await endpointActivity(database, 'main', T0 + 5 * HOUR);
     expect(settled.find((a) => a.endpointId === 'ep-b')?.lastBusyAt).toBeNull();
-    insertWorkerSamples(database, 'main', [endpointSample('ep-b', T0 + 6 * HOUR, 2)]);
-    const written = endpointActivity(database, 'main', T0 + 5 * HOUR);
+    await insertWorkerSamples(database, 'main', [endpointSample('ep-b', T0 + 6 * HOUR, 2)]);
+    const written = await endpointActivity(database, 'main', T0 + 5 * HOUR);
     expect(written.find((a) => a.endpointId === 'ep-b')?.lastBusyAt).toBe(T0 + 6 * HOUR);
     expect(sorted(written)).toEqual(fromSamples(database, T0 + 5 * HOUR));
   });
 
   it('follows retention deleting the samples it read, and a write by another connection', async () => {
     const database = temp.open();
-    for (let at = T0; at < T0 + DAY; at += HOUR) insertWorkerSamples(database, 'main', [endpointSample('ep-a', at, 1)]);
+    for (let at = T0; at < T0 + DAY; at += HOUR)
+      await insertWorkerSamples(database, 'main', [endpointSample('ep-a', at, 1)]);
     const from = T0 + 2 * HOUR;
-    expect(endpointActivity(database, 'main', from)[0]?.firstAt).toBe(from);
+    expect((await endpointActivity(database, 'main', from))[0]?.firstAt).toBe(from);
     const policy: RetentionPolicy = {
       rawSamplesMs: 12 * HOUR,
       fiveMinuteRollupsMs: 30 * DAY,
@@ -79,22 +83,18 @@ describe('endpoint activity', () => {
       outboxMs: DAY,
     };
     expect((await applyRetention(database, policy, T0 + DAY)).workerSamplesDeleted).toBe(12);
-    expect(endpointActivity(database, 'main', from)).toEqual(fromSamples(database, from));
-    expect(endpointActivity(database, 'main', from)[0]?.firstAt).toBe(T0 + 12 * HOUR);
+    expect(await endpointActivity(database, 'main', from)).toEqual(fromSamples(database, from));
+    expect((await endpointActivity(database, 'main', from))[0]?.firstAt).toBe(T0 + 12 * HOUR);
     const other = temp.open();
-    insertWorkerSamples(other, 'main', [endpointSample('ep-c', T0 + DAY, 0)]);
-    expect(
-      endpointActivity(database, 'main', from)
-        .map((a) => a.endpointId)
-        .sort(),
-    ).toEqual(['ep-a', 'ep-c']);
+    await insertWorkerSamples(other, 'main', [endpointSample('ep-c', T0 + DAY, 0)]);
+    expect((await endpointActivity(database, 'main', from)).map((a) => a.endpointId).sort()).toEqual(['ep-a', 'ep-c']);
   });
 
   it('finds nothing in an empty window until a sample lands', async () => {
     const database = temp.open();
-    expect(endpointActivity(database, 'main', T0)).toEqual([]);
-    insertWorkerSamples(database, 'main', [endpointSample('ep-a', T0 + HOUR, 0)]);
-    expect(endpointActivity(database, 'main', T0 + MINUTE).map((a) => a.firstAt)).toEqual([T0 + HOUR]);
+    expect(await endpointActivity(database, 'main', T0)).toEqual([]);
+    await insertWorkerSamples(database, 'main', [endpointSample('ep-a', T0 + HOUR, 0)]);
+    expect((await endpointActivity(database, 'main', T0 + MINUTE)).map((a) => a.firstAt)).toEqual([T0 + HOUR]);
   });
 });
 
@@ -119,7 +119,7 @@ describe('endpoint_activity, the fold of the worker samples', () => {
         // A poll: some endpoints, busy or not; now and then a late sample older than the latest.
         now += 5 * MINUTE;
         const polled = ENDPOINTS.filter(() => next() < 0.7);
-        insertWorkerSamples(
+        await insertWorkerSamples(
           database,
           'main',
           polled.map((id) =>
@@ -132,7 +132,7 @@ describe('endpoint_activity, the fold of the worker samples', () => {
           .prepare('SELECT endpoint_id, observed_at FROM endpoint_worker_samples ORDER BY random() LIMIT 1')
           .raw()
           .get() as [string, number] | undefined;
-        if (row) insertWorkerSamples(database, 'main', [endpointSample(row[0], row[1], next() < 0.5 ? 1 : 0)]);
+        if (row) await insertWorkerSamples(database, 'main', [endpointSample(row[0], row[1], next() < 0.5 ? 1 : 0)]);
       } else if (roll < 0.85) {
         // A delete of what the fold points at: the latest, or the latest busy sample.
         const endpointId = pick(ENDPOINTS);
@@ -157,7 +157,7 @@ describe('endpoint_activity, the fold of the worker samples', () => {
       if (counts[1] < ENDPOINTS.length) checks.emptied += 1;
       if (counts[2] < counts[1]) checks.busyLost += 1;
       for (const from of [T0 - DAY, now - 2 * HOUR, now - 20 * MINUTE, now - Math.floor(next() * 8) * HOUR]) {
-        expect(sorted(endpointActivity(database, 'main', from)), `step ${step}, from ${from - T0}`).toEqual(
+        expect(sorted(await endpointActivity(database, 'main', from)), `step ${step}, from ${from - T0}`).toEqual(
           fromSamples(database, from),
         );
       }
@@ -195,7 +195,7 @@ describe('endpoint_activity, the fold of the worker samples', () => {
   it('is folded from the samples an older podwarden stored', async () => {
     const old = temp.open('older.db', { migrationsFolder: migrationsBefore(temp.dir(), '0020_endpoint_activity') });
     for (let at = T0; at < T0 + 3 * HOUR; at += 5 * MINUTE) {
-      insertWorkerSamples(old, 'main', [
+      await insertWorkerSamples(old, 'main', [
         endpointSample('ep-a', at, at < T0 + HOUR ? 1 : 0),
         endpointSample('ep-b', at + MINUTE, 0),
       ]);
@@ -203,9 +203,9 @@ describe('endpoint_activity, the fold of the worker samples', () => {
     old.close();
     const database = temp.open('older.db');
     for (const from of [T0 - HOUR, T0 + 30 * MINUTE, T0 + 2 * HOUR]) {
-      expect(sorted(endpointActivity(database, 'main', from))).toEqual(fromSamples(database, from));
+      expect(sorted(await endpointActivity(database, 'main', from))).toEqual(fromSamples(database, from));
     }
-    expect(endpointActivity(database, 'main', T0)[0]?.lastBusyAt).toBe(T0 + 55 * MINUTE);
+    expect((await endpointActivity(database, 'main', T0))[0]?.lastBusyAt).toBe(T0 + 55 * MINUTE);
   });
 });
 
@@ -241,15 +241,15 @@ describe('last compute of stopped Pods', () => {
         podHour('pod-c', hour, false),
       );
     }
-    upsertBillingRecords(database, 'main', records, T0 + 72 * HOUR);
+    await upsertBillingRecords(database, 'main', records, T0 + 72 * HOUR);
     for (let since = T0 + 20 * HOUR; since <= T0 + 70 * HOUR; since += 10 * MINUTE) {
-      expect(lastComputeAt(database, 'main', 'hour', pods, since)).toEqual(computeFromBuckets(database, since));
+      expect(await lastComputeAt(database, 'main', 'hour', pods, since)).toEqual(computeFromBuckets(database, since));
     }
     const since = T0 + 61 * HOUR;
-    const before = lastComputeAt(database, 'main', 'hour', pods, since);
+    const before = await lastComputeAt(database, 'main', 'hour', pods, since);
     expect(before.get('pod-c')).toBeUndefined();
-    upsertBillingRecords(database, 'main', [podHour('pod-c', 66, true)], T0 + 73 * HOUR);
-    expect(lastComputeAt(database, 'main', 'hour', pods, since).get('pod-c')).toBe(T0 + 67 * HOUR);
-    expect(lastComputeAt(database, 'main', 'hour', pods, since)).toEqual(computeFromBuckets(database, since));
+    await upsertBillingRecords(database, 'main', [podHour('pod-c', 66, true)], T0 + 73 * HOUR);
+    expect((await lastComputeAt(database, 'main', 'hour', pods, since)).get('pod-c')).toBe(T0 + 67 * HOUR);
+    expect(await lastComputeAt(database, 'main', 'hour', pods, since)).toEqual(computeFromBuckets(database, since));
   });
 });

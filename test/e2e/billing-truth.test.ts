@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { billingRecordsIn } from '../../src/db/billing.js';
+import { type BillingRecord, billingRecordsIn } from '../../src/db/billing.js';
 import { lastSuccessAt } from '../../src/db/collector-runs.js';
 import { openDatabase } from '../../src/db/open.js';
 import { billingKinds } from '../../src/db/schema.js';
@@ -38,9 +38,12 @@ describe('a small-team day, end to end', () => {
       expect(lastRead).not.toBeNull();
       const settledBefore = Math.floor((lastRead ?? 0) / HOUR) * HOUR;
       const from = scenario.startMs - 2 * 24 * HOUR;
-      const records = billingKinds.flatMap((kind) =>
-        billingRecordsIn(db, { account: 'sim', kind, bucketSize: 'hour', from, to: settledBefore }),
-      );
+      const records: BillingRecord[] = [];
+      for (const kind of billingKinds) {
+        records.push(
+          ...(await billingRecordsIn(db, { account: 'sim', kind, bucketSize: 'hour', from, to: settledBefore })),
+        );
+      }
       expect(records.length).toBeGreaterThan(500);
 
       // The simulator's world is deterministic and the daemon changed nothing in it (no stops

@@ -27,14 +27,14 @@ function config(budgets: unknown[]): Config {
  * since with a 50 GB volume; a network volume at $0.10/h. October's spend must not count.
  */
 async function november(database: Database, history = true): Promise<void> {
-  billHourly(database, 'pods', 'train-a', 2, NOV1 - DAY, BILLED_TO);
-  billHourly(database, 'pods', 'train-b', 1, NOV1, BILLED_TO);
-  billHourly(database, 'pods', 'notebook', 0.5, NOV1, NOV1 + DAY);
-  billHourly(database, 'network_volumes', 'vol-1', 0.1, NOV1, BILLED_TO, 'standardAmount');
-  billHourly(database, 'account', '', 2, NOV1 - DAY, NOV1);
-  billHourly(database, 'account', '', 3.6, NOV1, NOV1 + DAY);
-  billHourly(database, 'account', '', 3.1, NOV1 + DAY, BILLED_TO);
-  storePods(
+  await billHourly(database, 'pods', 'train-a', 2, NOV1 - DAY, BILLED_TO);
+  await billHourly(database, 'pods', 'train-b', 1, NOV1, BILLED_TO);
+  await billHourly(database, 'pods', 'notebook', 0.5, NOV1, NOV1 + DAY);
+  await billHourly(database, 'network_volumes', 'vol-1', 0.1, NOV1, BILLED_TO, 'standardAmount');
+  await billHourly(database, 'account', '', 2, NOV1 - DAY, NOV1);
+  await billHourly(database, 'account', '', 3.6, NOV1, NOV1 + DAY);
+  await billHourly(database, 'account', '', 3.1, NOV1 + DAY, BILLED_TO);
+  await storePods(
     database,
     [
       pod({ podId: 'train-a', name: 'train-a', costPerHr: 2, startedAt: NOV1 - 30 * DAY }),

@@ -36,8 +36,8 @@ export function volume(overrides: Partial<NetworkVolumeInput> & { networkVolumeI
   return { name: overrides.networkVolumeId, sizeGb: 100, dataCenterId: 'US-KS-2', type: 'STANDARD', ...overrides };
 }
 
-export function storePods(database: Database, pods: PodInput[], now: number): void {
-  syncPods(database, ACCOUNT, pods, now);
+export async function storePods(database: Database, pods: PodInput[], now: number): Promise<void> {
+  await syncPods(database, ACCOUNT, pods, now);
 }
 
 export async function storeVolumes(database: Database, volumes: NetworkVolumeInput[], now: number): Promise<void> {
@@ -48,7 +48,7 @@ export async function storeVolumes(database: Database, volumes: NetworkVolumeInp
  * Hourly billing as the billing collector stores it, each hour read right after it ended: one
  * record per resource and hour in [from, to) at `perHour` (the amount a `field` of the record).
  */
-export function billHourly(
+export async function billHourly(
   database: Database,
   kind: BillingKind,
   resourceId: string,
@@ -56,9 +56,9 @@ export function billHourly(
   from: number,
   to: number,
   field = 'gpuAmount',
-): void {
+): Promise<void> {
   for (let start = from; start < to; start += HOUR) {
-    upsertBillingRecords(
+    await upsertBillingRecords(
       database,
       ACCOUNT,
       [

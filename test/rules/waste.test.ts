@@ -49,8 +49,8 @@ describe('waste', () => {
       samples.push({ endpointId: 'ep-zero', ...summary(t, 0, 1) });
     }
     for (const { endpointId, ...sample } of samples)
-      insertWorkerSamples(database, ACCOUNT, [{ endpointId, ...sample }]);
-    billHourly(database, 'serverless', 'ep-idle', 0.69, NOW - 12 * HOUR, NOW);
+      await insertWorkerSamples(database, ACCOUNT, [{ endpointId, ...sample }]);
+    await billHourly(database, 'serverless', 'ep-idle', 0.69, NOW - 12 * HOUR, NOW);
     const findings = await wasteFindings(database, config(), NOW);
     expect(findings.map((f) => [f.key, f.summary])).toEqual([
       [
@@ -79,9 +79,9 @@ describe('waste', () => {
       NOW - 20 * DAY,
     );
     // vol-left's Pod went away 8 days ago; vol-used is mounted by a live Pod.
-    storePods(database, [pod({ podId: 'p-old', networkVolumeId: 'vol-left' })], NOW - 9 * DAY);
-    storePods(database, [], NOW - 8 * DAY);
-    storePods(database, [pod({ podId: 'p-live', status: 'EXITED', networkVolumeId: 'vol-used' })], NOW);
+    await storePods(database, [pod({ podId: 'p-old', networkVolumeId: 'vol-left' })], NOW - 9 * DAY);
+    await storePods(database, [], NOW - 8 * DAY);
+    await storePods(database, [pod({ podId: 'p-live', status: 'EXITED', networkVolumeId: 'vol-used' })], NOW);
     await storeVolumes(
       database,
       [
@@ -93,7 +93,7 @@ describe('waste', () => {
       NOW,
     );
     // Billing knows vol-left's rate: 500 GB at $0.07/GB-month is $35 a month.
-    billHourly(database, 'network_volumes', 'vol-left', 35 / 730, NOW - DAY, NOW - HOUR, 'standardAmount');
+    await billHourly(database, 'network_volumes', 'vol-left', 35 / 730, NOW - DAY, NOW - HOUR, 'standardAmount');
     const findings = await wasteFindings(database, config(), NOW);
     expect(findings.map((f) => f.summary)).toEqual([
       'Network volume old-data (vol-left, 500 GB): no Pod has mounted it for 8d, $35.00/month',
@@ -105,7 +105,7 @@ describe('waste', () => {
   it('finds stopped Pods paying for their volume for days, with what they paid', async () => {
     const database = databases.open();
     await historyFrom(database, NOW - 30 * DAY, ['pods']);
-    storePods(
+    await storePods(
       database,
       [
         pod({ podId: 'nb-old', name: 'notebook', status: 'EXITED', volumeGb: 100 }),
@@ -116,9 +116,9 @@ describe('waste', () => {
       ],
       NOW,
     );
-    billHourly(database, 'pods', 'nb-old', 0.5, NOW - 6 * DAY, NOW - 4 * DAY);
-    billHourly(database, 'pods', 'nb-recent', 0.5, NOW - 2 * DAY, NOW - DAY);
-    billHourly(database, 'pods', 'nb-ancient', 0.5, NOW - 12 * DAY, NOW - 10 * DAY);
+    await billHourly(database, 'pods', 'nb-old', 0.5, NOW - 6 * DAY, NOW - 4 * DAY);
+    await billHourly(database, 'pods', 'nb-recent', 0.5, NOW - 2 * DAY, NOW - DAY);
+    await billHourly(database, 'pods', 'nb-ancient', 0.5, NOW - 12 * DAY, NOW - 10 * DAY);
     const findings = await wasteFindings(database, config(), NOW);
     expect(findings.map((f) => f.summary)).toEqual([
       // No compute found within twice the threshold: stopped for longer than that.
@@ -135,7 +135,7 @@ describe('waste', () => {
 
   it('finds RUNNING Pods that report no runtime for long, and not those that do or just started', async () => {
     const database = databases.open();
-    storePods(
+    await storePods(
       database,
       [
         pod({ podId: 'stuck', costPerHr: 2.99, startedAt: NOW - 50 * MINUTE }),
@@ -166,7 +166,7 @@ describe('waste', () => {
       });
       if (t >= NOW - 10 * MINUTE) samples.push(unknown('fresh', t));
     }
-    insertPodSamples(database, ACCOUNT, samples);
+    await insertPodSamples(database, ACCOUNT, samples);
     const findings = await wasteFindings(database, config(), NOW);
     expect(findings.map((f) => f.summary)).toEqual([
       'Pod stuck (stuck) RUNNING with no runtime data for 50m (stuck starting?): $2.99/h, $2.49 so far',
@@ -175,7 +175,7 @@ describe('waste', () => {
 
   it('follows the samples that land between ticks, and a Pod that starts reporting its runtime', async () => {
     const database = databases.open();
-    storePods(
+    await storePods(
       database,
       [
         pod({ podId: 'slow', costPerHr: 1.5, startedAt: NOW - 60 * MINUTE }),
@@ -193,12 +193,12 @@ describe('waste', () => {
       cpuUtil: null,
       memoryUtil: null,
     });
-    const land = (from: number, to: number, lateKnownFrom: number) => {
+    const land = async (from: number, to: number, lateKnownFrom: number) => {
       const samples = [];
       for (let t = from; t <= to; t += MINUTE) {
         samples.push(sample('slow', t, false), sample('late', t, t >= lateKnownFrom));
       }
-      insertPodSamples(database, ACCOUNT, samples);
+      await insertPodSamples(database, ACCOUNT, samples);
     };
     const stuck = async (now: number) => (await wasteFindings(database, config(), now)).map((f) => f.key);
     // Both without runtime for 20 minutes: not yet stuck (the threshold is 30 minutes).
