@@ -8,7 +8,7 @@ import {
   flapRead,
 } from './alert-rows.js';
 import type { Database } from './open.js';
-import { planningInputs } from './plan-inputs.js';
+import { planningInputs } from './plan-version.js';
 import { alertFlaps } from './schema.js';
 import { perDatabase } from './statements.js';
 

@@ -10,10 +10,10 @@ import {
 import { type OutboxRow, type QueuedRow, queueRow } from './channel-outbox.js';
 import { type LogRecord, notificationLogAt, putLogEntry } from './notifications.js';
 import type { Database } from './open.js';
+import { planningInputs } from './plan-version.js';
 import { perDatabase } from './statements.js';
 
 const statements = perDatabase(({ sqlite }) => ({
-  count: sqlite.prepare<[], number>('SELECT n FROM plan_changes WHERE id = 1').pluck(),
   state: sqlite
     .prepare<[], [number, number | null, string | null, number | null, number | null]>(
       'SELECT n, quiet_n, quiet_settings, quiet_from, quiet_until FROM plan_changes WHERE id = 1',
@@ -23,18 +23,6 @@ const statements = perDatabase(({ sqlite }) => ({
     'UPDATE plan_changes SET quiet_n = ?, quiet_settings = ?, quiet_from = ?, quiet_until = ? WHERE id = 1',
   ),
 }));
-
-/**
- * A fingerprint of everything the email pipeline's planning reads from the database
- * (alerts/notify.ts): the count of plan_changes, which triggers move with every change to those
- * inputs by any connection, in the transaction that makes it (migration 0024 lists them). Equal
- * fingerprints mean equal inputs.
- */
-export function planningInputs(database: Database): string {
-  const n = statements(database).count.get();
-  if (n === undefined) throw new Error('read planning inputs: plan_changes has no row');
-  return String(n);
-}
 
 /**
  * A plan that decided nothing: the inputs' fingerprint it planned on, its settings' fingerprint,

@@ -154,7 +154,11 @@ export async function refillSampleEnds(database: Database, account: string): Pro
  * taken, the latest known one if at or after `from`, and where the unknown run begins from `from`
  * on. One row per such Pod; pod_samples is read only for a run that began before `from`.
  */
-export function unknownPodsSince(database: Database, account: string, from: number): ReadonlyMap<string, UnknownSince> {
+export function unknownPodsSinceSync(
+  database: Database,
+  account: string,
+  from: number,
+): ReadonlyMap<string, UnknownSince> {
   const s = statements(database);
   const result = new Map<string, UnknownSince>();
   for (const [podId, latestAt, latestKnownAt, unknownSince] of s.unknownSince.all(account, from)) {
@@ -165,4 +169,13 @@ export function unknownPodsSince(database: Database, account: string, from: numb
     });
   }
   return result;
+}
+
+/** unknownPodsSinceSync for callers outside a store transaction. */
+export async function unknownPodsSince(
+  database: Database,
+  account: string,
+  from: number,
+): Promise<ReadonlyMap<string, UnknownSince>> {
+  return unknownPodsSinceSync(database, account, from);
 }

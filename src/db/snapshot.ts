@@ -3,11 +3,11 @@ import { lastSuccessSync } from './collector-runs.js';
 import { activeSnoozesSync, type IdleEpisodeRecord, openEpisodesSync } from './idle-state.js';
 import type { Database } from './open.js';
 import { livePodRows, type PodRecord } from './pod-list.js';
-import { type UnknownSince, unknownPodsSince } from './sample-ends.js';
+import { type UnknownSince, unknownPodsSinceSync } from './sample-ends.js';
 import { type SampleSeries, windowSamples } from './sample-window.js';
 import { type CapacitySnapshot, readCapacitySnapshot } from './snapshot-capacity.js';
 import { readWasteSnapshot, type WasteSnapshot, type WasteWindow } from './snapshot-waste.js';
-import { busiestSince } from './util-peaks.js';
+import { busiestSinceSync } from './util-peaks.js';
 
 /**
  * What one evaluation tick knows of one account, read once at the tick's start and dropped when
@@ -81,7 +81,7 @@ function read(database: Database, account: string, window: SnapshotWindow): Acco
   const episodes = openEpisodesSync(database, account);
   const busy = new Set<string>();
   if (window.busy !== null) {
-    for (const [podId, figures] of busiestSince(database, account, window.busy.from)) {
+    for (const [podId, figures] of busiestSinceSync(database, account, window.busy.from)) {
       if (figures.maxGpuUtil > window.busy.above && figures.latestKnownAt <= now && !episodes.has(podId)) {
         busy.add(podId);
       }
@@ -101,7 +101,7 @@ function read(database: Database, account: string, window: SnapshotWindow): Acco
     ),
     busy,
     samplesFrom,
-    activity: window.activityFrom === null ? new Map() : unknownPodsSince(database, account, window.activityFrom),
+    activity: window.activityFrom === null ? new Map() : unknownPodsSinceSync(database, account, window.activityFrom),
     podsPolledAt: lastSuccessSync(database, account, 'pods'),
     openEpisodes: episodes,
     snoozes: activeSnoozesSync(database, account, now),

@@ -173,11 +173,20 @@ export function dropPeaksBefore(database: Database, account: string, cutoff: num
  * Per Pod with a known sample observed at or after `from`, the busiest known figure since (the
  * figure of its earliest kept row since) and its latest known sample's time (its last kept row).
  */
-export function busiestSince(database: Database, account: string, from: number): ReadonlyMap<string, BusiestSince> {
+export function busiestSinceSync(database: Database, account: string, from: number): ReadonlyMap<string, BusiestSince> {
   const result = new Map<string, BusiestSince>();
   for (const [podId, observedAt, util] of statements(database).since.all(account, from)) {
     const first = result.get(podId);
     result.set(podId, { maxGpuUtil: first?.maxGpuUtil ?? util, latestKnownAt: observedAt });
   }
   return result;
+}
+
+/** busiestSinceSync for callers outside a store transaction. */
+export async function busiestSince(
+  database: Database,
+  account: string,
+  from: number,
+): Promise<ReadonlyMap<string, BusiestSince>> {
+  return busiestSinceSync(database, account, from);
 }

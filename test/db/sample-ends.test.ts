@@ -154,7 +154,7 @@ describe('pod_sample_ends', () => {
         pods.map((podId) => sample(podId, at, next() < 0.6)),
       );
       for (const from of [T0 - MINUTE, T0 + 20 * MINUTE, T0 + 45 * MINUTE, T0 + 80 * MINUTE, T0 + 95 * MINUTE]) {
-        expect(unknownPodsSince(database, ACCOUNT, from), `step ${step}, from ${from - T0}`).toEqual(
+        expect(await unknownPodsSince(database, ACCOUNT, from), `step ${step}, from ${from - T0}`).toEqual(
           expectedSince(database, from),
         );
       }

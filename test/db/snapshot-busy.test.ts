@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/config/load.js';
-import { openEpisode } from '../../src/db/idle-state.js';
 import { insertPodSamples, type PodInput, type PodSampleInput, syncPods } from '../../src/db/pods.js';
 import { podPollIntervalMs } from '../../src/db/sample-horizon.js';
 import { sampleWindow } from '../../src/db/sample-window.js';
+import { idleEpisodes } from '../../src/db/schema.js';
 import { readAccountSnapshot } from '../../src/db/snapshot.js';
 import { assessPods, type IdleInput, idleClusters, receiptEvidence } from '../../src/rules/idle.js';
 import { snapshotWindow } from '../../src/rules/snapshot-window.js';
@@ -84,7 +84,10 @@ describe('the tick snapshot without the samples of busy Pods', () => {
     await insertPodSamples(database, ACCOUNT, [{ ...sampleOf(pods[0] as PodInput, now + MINUTE), gpuUtil: [99] }]);
 
     // An open episode ends with the window's samples in its receipt: that Pod's are read.
-    openEpisode(database, { account: ACCOUNT, podId: 'pod-001', startedAt: T0, rule: 'strict' });
+    database.db
+      .insert(idleEpisodes)
+      .values({ account: ACCOUNT, podId: 'pod-001', startedAt: T0, rule: 'strict' })
+      .run();
 
     const window = snapshotWindow(config, now);
     const snapshot = await readAccountSnapshot(database, ACCOUNT, window);

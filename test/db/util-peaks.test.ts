@@ -170,7 +170,7 @@ describe('pod_util_peaks', () => {
     const upgraded = temp.open('upgrade.db');
     expect(kept(upgraded).length).toBeGreaterThan(PODS.length);
     expect(kept(upgraded)).toEqual(expected(upgraded));
-    expect(busiestSince(upgraded, 'other', T0)).toEqual(new Map([['p1', { maxGpuUtil: 50, latestKnownAt: T0 }]]));
+    expect(await busiestSince(upgraded, 'other', T0)).toEqual(new Map([['p1', { maxGpuUtil: 50, latestKnownAt: T0 }]]));
   });
 
   it('gives each Pod the busiest known figure from a time on, and when its latest known sample was taken', async () => {
@@ -193,15 +193,15 @@ describe('pod_util_peaks', () => {
       known('p2', T0, [70]),
       known('p3', T0 + 2 * MINUTE, null),
     ]);
-    expect(busiestSince(database, ACCOUNT, T0)).toEqual(
+    expect(await busiestSince(database, ACCOUNT, T0)).toEqual(
       new Map([
         ['p1', { maxGpuUtil: 90, latestKnownAt: T0 + 2 * MINUTE }],
         ['p2', { maxGpuUtil: 70, latestKnownAt: T0 }],
       ]),
     );
-    expect(busiestSince(database, ACCOUNT, T0 + 1)).toEqual(
+    expect(await busiestSince(database, ACCOUNT, T0 + 1)).toEqual(
       new Map([['p1', { maxGpuUtil: 40, latestKnownAt: T0 + 2 * MINUTE }]]),
     );
-    expect(busiestSince(database, ACCOUNT, T0 + 2 * MINUTE + 1)).toEqual(new Map());
+    expect(await busiestSince(database, ACCOUNT, T0 + 2 * MINUTE + 1)).toEqual(new Map());
   });
 });
