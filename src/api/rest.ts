@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { ApiError } from './errors.js';
 import type { ApiRequest, HttpTransport, QueryValue } from './http.js';
-import { type IdOf, type ParsedList, parseBody, parseBodyAt, parseItems } from './parse.js';
+import { type IdOf, type ParsedList, parseBody, parseBodyAt, parseEach, parseItems } from './parse.js';
 import {
   type BillingBucketSize,
   type Cloud,
@@ -17,12 +17,13 @@ import {
   ListEndpointWorkersResponse,
   ListNetworkVolumeBillingResponse,
   ListPodBillingResponse,
-  ListPodsResponse,
   ListServerlessBillingResponse,
   NetworkVolume,
   Pod,
   type PodAction,
   type Product,
+  Worker,
+  type WorkerSummary,
 } from './schemas.js';
 import type { RequestPriority } from './semaphore.js';
 
@@ -111,8 +112,8 @@ export class RestClient {
     return this.get('/clusters/{id}', { id }, {}, Cluster, call);
   }
 
-  async listClusterPods(id: string, call?: CallOptions): Promise<Pod[]> {
-    return (await this.get('/clusters/{id}/pods', { id }, {}, ListPodsResponse, call)).pods;
+  async listClusterPods(id: string, call?: CallOptions): Promise<ParsedList<Pod>> {
+    return this.list('/clusters/{id}/pods', {}, 'pods', Pod, call, { id });
   }
 
   /** Serverless endpoints (`GET /serverless`). */
@@ -124,8 +125,14 @@ export class RestClient {
     return this.get('/serverless/{id}', { id }, {}, Endpoint, call);
   }
 
-  async listEndpointWorkers(id: string, call?: CallOptions): Promise<ListEndpointWorkersResponse> {
-    return this.get('/serverless/{id}/workers', { id }, {}, ListEndpointWorkersResponse, call);
+  /** An endpoint's workers, item by item, and the summary the API counted (`endpointVersion` null when absent). */
+  async listEndpointWorkers(
+    id: string,
+    call?: CallOptions,
+  ): Promise<{ workers: ParsedList<Worker>; summary: WorkerSummary; endpointVersion: number | null }> {
+    const answer = await this.get('/serverless/{id}/workers', { id }, {}, ListEndpointWorkersResponse, call);
+    const workers = parseEach(Worker, 'workers', answer.workers);
+    return { workers, summary: answer.summary, endpointVersion: answer.endpointVersion ?? null };
   }
 
   async listNetworkVolumes(call?: CallOptions): Promise<ParsedList<NetworkVolume>> {
@@ -252,8 +259,9 @@ export class RestClient {
     key: string,
     item: S,
     call: CallOptions | undefined,
+    params: Record<string, string> = {},
   ): Promise<ParsedList<z.output<S>>> {
-    const response = await this.http.send({ ...getRequest(route, {}, query), signal: call?.signal });
+    const response = await this.http.send({ ...getRequest(route, params, query), signal: call?.signal });
     return parseItems(item, key, response.body, response.op);
   }
 }

@@ -44,7 +44,7 @@ export const serverlessCollector: Collector<'serverless'> = {
         'request budget short: rotating workers fetches',
       );
     }
-    const summaries = await fetchSummaries(ctx, chosen);
+    const { summaries, rejected } = await fetchSummaries(ctx, chosen);
     const samples = [...summaries].map(([endpointId, summary]) => workerSample(endpointId, summary, ctx.now));
     const { upserted, gone, sampled } = await storeEndpointPoll(ctx.db, {
       account: ctx.account,
@@ -56,7 +56,8 @@ export const serverlessCollector: Collector<'serverless'> = {
       fetched: chosen,
       now: ctx.now,
     });
-    return { rows: upserted + gone.length + sampled, ...rejectedDetail(listed.rejected, ENDPOINT_LIST) };
+    const details = [rejectedDetail(listed.rejected, ENDPOINT_LIST), ...rejected].flatMap((r) => r.detail ?? []);
+    return { rows: upserted + gone.length + sampled, ...(details.length > 0 ? { detail: details.join('; ') } : {}) };
   },
 };
 
@@ -77,27 +78,41 @@ export function affordable(windows: readonly RateLimitWindow[]): number {
 }
 
 /**
- * Every chosen endpoint's summary, or none for an endpoint deleted since the list (404). Waits
- * for every request before failing, so a failed run leaves nothing in flight behind it.
+ * Every chosen endpoint's summary, or none for an endpoint deleted since the list (404), and the
+ * workers the schema rejected, named per endpoint (the summary is the API's count either way).
+ * Waits for every request before failing, so a failed run leaves nothing in flight behind it.
  */
-async function fetchSummaries(ctx: CollectContext, ids: readonly string[]): Promise<Map<string, WorkerSummary>> {
+async function fetchSummaries(
+  ctx: CollectContext,
+  ids: readonly string[],
+): Promise<{ summaries: Map<string, WorkerSummary>; rejected: Array<{ detail?: string }> }> {
   const settled = await Promise.allSettled(
     ids.map(async (id) => {
       try {
-        return { id, summary: (await ctx.api.rest.listEndpointWorkers(id, { signal: ctx.signal })).summary };
+        return { id, answer: await ctx.api.rest.listEndpointWorkers(id, { signal: ctx.signal }) };
       } catch (error) {
         if (!(error instanceof ApiError && error.kind === 'not_found')) throw error;
         ctx.log.debug({ endpointId: id }, 'endpoint gone before its workers were read');
-        return { id, summary: null };
+        return { id, answer: null };
       }
     }),
   );
   const summaries = new Map<string, WorkerSummary>();
+  const rejected: Array<{ detail?: string }> = [];
   for (const result of settled) {
     if (result.status === 'rejected') throw result.reason;
-    if (result.value.summary) summaries.set(result.value.id, result.value.summary);
+    const { id, answer } = result.value;
+    if (!answer) continue;
+    summaries.set(id, answer.summary);
+    const list = {
+      key: `${id} workers`,
+      one: 'worker',
+      many: 'workers',
+      kept: 'the summary stored as the API counted it',
+    };
+    rejected.push(rejectedDetail(answer.workers.rejected, list));
   }
-  return summaries;
+  return { summaries, rejected };
 }
 
 function endpointRow(endpoint: Endpoint): EndpointInput {

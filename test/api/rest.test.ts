@@ -124,6 +124,31 @@ describe('responses', () => {
     ]);
   });
 
+  it('sets aside a bad worker and a bad cluster Pod the same way: every list keeps its good items', async () => {
+    const workers = documentExample('get', '/v2/serverless/{id}/workers') as {
+      workers: Array<Record<string, unknown>>;
+      summary: unknown;
+    };
+    const [worker] = workers.workers;
+    server.enqueue(json(200, { ...workers, workers: [worker, { ...worker, id: 'w2', gpuCount: 'two' }] }));
+    const answer = await run(client.rest.listEndpointWorkers('ep-1'));
+    expect(answer.summary).toEqual(workers.summary);
+    expect(answer.workers.items.map((item) => item.id)).toEqual([worker?.id]);
+    expect(answer.workers.rejected).toMatchObject([
+      { index: 1, id: 'w2', reason: 'response body workers[1].gpuCount: expected number, received string' },
+    ]);
+
+    // An answer without endpointVersion says null, explicitly.
+    const { endpointVersion: _absent, ...versionless } = workers as Record<string, unknown>;
+    server.enqueue(json(200, versionless));
+    expect((await run(client.rest.listEndpointWorkers('ep-1'))).endpointVersion).toBeNull();
+
+    server.enqueue(json(200, { pods: [pod(), { ...pod(), id: 'p2', cost: '0.44' }] }));
+    const members = await run(client.rest.listClusterPods('c1'));
+    expect(members.items.map((item) => item.id)).toEqual([pod().id]);
+    expect(members.rejected).toMatchObject([{ index: 1, id: 'p2' }]);
+  });
+
   it('still fails the whole list when the envelope itself is wrong', async () => {
     server.enqueue(json(200, { pods: { id: 'p1' } }));
     const error = await rejectionOf(run(client.rest.listPods()));

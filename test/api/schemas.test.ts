@@ -82,15 +82,6 @@ describe('normalisation', () => {
     expect(pod.gpu).toEqual({ id: 'NVIDIA GeForce RTX 4090', count: 1 });
   });
 
-  it('gives workers an explicit endpointVersion of null when the answer has none', () => {
-    const parsed = parseBody(
-      ListEndpointWorkersResponse,
-      { workers: [], summary: { running: 0, idle: 0, initializing: 0, throttled: 0, unhealthy: 0, total: 0 } },
-      'GET /serverless/{id}/workers',
-    );
-    expect(parsed.endpointVersion).toBeNull();
-  });
-
   it('rejects v1-style billing times, which are not RFC 3339', () => {
     const [[, example]] = documentExamples('get', '/v2/billing/pods') as [[string, Record<string, unknown>]];
     const records = [{ ...(example.records as object[])[0], startTime: '2026-08-17 16:00:00' }];

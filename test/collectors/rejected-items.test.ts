@@ -100,6 +100,46 @@ describe('a list with one record its schema rejects', () => {
     });
   }
 
+  it('endpoint workers: a worker its schema rejects is named, and the summary the API counted is stored', async () => {
+    const h = await harness(calmSmallTeam());
+    expect((await runAt(h, serverlessCollector, HOUR)).outcome).toBe('ok');
+    const workersPath = h.sim.requestLog
+      .entries()
+      .map((entry) => entry.path)
+      .find((path) => /^\/v2\/serverless\/[^/]+\/workers$/.test(path));
+    if (!workersPath) throw new Error('the scenario has no endpoint whose workers are read');
+    const endpointId = workersPath.split('/')[3] as string;
+    let spoiled = '';
+    let summary: unknown;
+    const proxy = await startRewritingProxy(h.sim.restBaseUrl, workersPath, (answer) => {
+      const body = answer as { workers: Array<Record<string, unknown>>; summary: unknown };
+      const first = body.workers[0];
+      if (!first) throw new Error(`endpoint ${endpointId} has no worker to spoil`);
+      spoiled = String(first.id);
+      first.gpuCount = 'two';
+      summary = body.summary;
+      return answer;
+    });
+    const account = { ...h.config.accounts[0], restBaseUrl: `${proxy.url}/v2` } as (typeof h.config.accounts)[0];
+    const api = apiClientFor(h.config, account, { clock: h.clock, log: h.context().log, inflight: h.inflight });
+    try {
+      const report = await runAt(h, serverlessCollector, 2 * HOUR, { api });
+      expect(report.error).toBeUndefined();
+      expect(report.outcome).toBe('ok');
+      expect(report.detail).toContain(
+        `1 worker rejected by the schema, the summary stored as the API counted it: ${endpointId} workers[0] (${spoiled}): response body workers[0].gpuCount`,
+      );
+    } finally {
+      await api.close();
+    }
+    const stored = h.db.sqlite
+      .prepare(
+        'SELECT running, idle, initializing, throttled, unhealthy, total FROM endpoint_worker_samples WHERE account = ? AND endpoint_id = ? AND observed_at = ?',
+      )
+      .get(ACCOUNT, endpointId, h.scenario.startMs + 2 * HOUR);
+    expect(stored).toEqual(summary);
+  });
+
   it('catalog: keeps the other GPU types, leaves the bad one as last stored, and names it with its list', async () => {
     const h = await harness(calmSmallTeam());
     expect((await runAt(h, catalogCollector, HOUR)).outcome).toBe('ok');

@@ -78,12 +78,9 @@ export const WorkerSummary = z.looseObject({
 });
 export type WorkerSummary = z.infer<typeof WorkerSummary>;
 
-/** Normalised so callers see `endpointVersion: null` rather than a missing key. */
-export const ListEndpointWorkersResponse = z
-  .looseObject({
-    workers: z.array(Worker),
-    summary: WorkerSummary,
-    endpointVersion: Int.nullable().optional(),
-  })
-  .transform((raw) => ({ workers: raw.workers, summary: raw.summary, endpointVersion: raw.endpointVersion ?? null }));
-export type ListEndpointWorkersResponse = z.infer<typeof ListEndpointWorkersResponse>;
+/** The workers answer's envelope: its workers are read one by one (parseEach), so one bad worker hides no other. */
+export const ListEndpointWorkersResponse = z.looseObject({
+  workers: z.array(z.unknown()),
+  summary: WorkerSummary,
+  endpointVersion: Int.nullable().optional(),
+});
