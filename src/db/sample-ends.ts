@@ -10,6 +10,8 @@
  *   known sample older than it, and moves an older unknown_since to the Pod's first sample kept.
  * Every function here runs inside the transaction of the write it follows.
  */
+
+import { byPod } from './by-pod.js';
 import type { Database } from './open.js';
 import { perDatabase } from './statements.js';
 
@@ -93,13 +95,7 @@ const statements = perDatabase(({ sqlite }) => ({
  */
 export function followSampleEnds(database: Database, account: string, samples: readonly EndsInput[]): void {
   const s = statements(database);
-  const byPod = new Map<string, EndsInput[]>();
-  for (const sample of samples) {
-    const listed = byPod.get(sample.podId);
-    if (listed) listed.push(sample);
-    else byPod.set(sample.podId, [sample]);
-  }
-  for (const [podId, listed] of byPod) {
+  for (const [podId, listed] of byPod(samples)) {
     const stored = s.row.get(account, podId);
     let latest = stored?.[0] ?? Number.NEGATIVE_INFINITY;
     let known = stored?.[1] ?? null;

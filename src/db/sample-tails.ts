@@ -11,6 +11,8 @@
  * - a reader asking for samples from before covered_from reads pod_samples for that Pod.
  * Every function here but the read runs inside the transaction of the write it follows.
  */
+
+import { byPod } from './by-pod.js';
 import type { Database } from './open.js';
 import { perDatabase } from './statements.js';
 
@@ -160,13 +162,7 @@ export function followSampleTails(
   keepFrom: number | null,
 ): void {
   const s = statements(database);
-  const byPod = new Map<string, TailInput[]>();
-  for (const sample of samples) {
-    const listed = byPod.get(sample.podId);
-    if (listed) listed.push(sample);
-    else byPod.set(sample.podId, [sample]);
-  }
-  for (const [podId, listed] of byPod) {
+  for (const [podId, listed] of byPod(samples)) {
     const stored = s.row.get(account, podId);
     if (stored !== undefined && appended(database, account, podId, stored, listed, keepFrom)) continue;
     let coveredFrom: number;
