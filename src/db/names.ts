@@ -1,3 +1,4 @@
+import type BetterSqlite3 from 'better-sqlite3';
 import type { Database } from './open.js';
 import type { BillingKind } from './schema.js';
 import { perDatabase } from './statements.js';
@@ -9,21 +10,21 @@ const NAME_SOURCES: Partial<Record<BillingKind, { table: string; id: string }>> 
   clusters: { table: 'clusters', id: 'cluster_id' },
 };
 
+// Rows as [id, name] arrays: a budget tick reads every Pod's name, and Map takes the pairs as they come.
 const nameStatements = perDatabase(({ sqlite }) => {
-  const statements = new Map<BillingKind, ReturnType<typeof sqlite.prepare<[string], { id: string; name: string }>>>();
+  const statements = new Map<BillingKind, BetterSqlite3.Statement<[string], [string, string]>>();
   for (const [kind, source] of Object.entries(NAME_SOURCES)) {
-    statements.set(
-      kind as BillingKind,
-      sqlite.prepare(`SELECT ${source.id} AS id, name FROM ${source.table} WHERE account = ?`),
+    const read = sqlite.prepare<[string], [string, string]>(
+      `SELECT ${source.id}, name FROM ${source.table} WHERE account = ?`,
     );
+    statements.set(kind as BillingKind, read.raw());
   }
   return statements;
 });
 
 /** The name of every resource of a billing kind ever seen (gone ones too), by id. */
 export function resourceNames(database: Database, account: string, kind: BillingKind): ReadonlyMap<string, string> {
-  const rows = nameStatements(database).get(kind)?.all(account) ?? [];
-  return new Map(rows.map((row) => [row.id, row.name]));
+  return new Map(nameStatements(database).get(kind)?.all(account));
 }
 
 const gpuNames = perDatabase(({ sqlite }) =>
