@@ -119,5 +119,6 @@ async function drainMicrotasks(): Promise<void> {
 
 /** RFC 3339 in UTC with second precision, the form the RunPod API uses. */
 export function toIso(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  // toISOString always ends in ".sssZ": cut the milliseconds off (a billing backfill formats millions).
+  return `${new Date(ms).toISOString().slice(0, -5)}Z`;
 }
