@@ -103,6 +103,7 @@ export function emailView(notification: Notification, options: RenderOptions = {
     `podwarden · ${describeReason(notification.reason)} · ${formatDateTime(notification.now, ctx.timeZone)}`,
     `Account ${accounts.join(', ')} · sent to ${notification.receiver.join(', ')}`,
   ];
+  const common = { sections: [], actions: options.actions ?? [], footer };
   if (!top) {
     return {
       subject: 'podwarden: nothing to report',
@@ -110,9 +111,7 @@ export function emailView(notification: Notification, options: RenderOptions = {
       heading: 'Nothing to report',
       lead: [],
       blocks: [],
-      sections: [],
-      actions: options.actions ?? [],
-      footer,
+      ...common,
     };
   }
   const tail: Block[] = [];
@@ -149,9 +148,7 @@ export function emailView(notification: Notification, options: RenderOptions = {
       heading: `${prefix}${top.headline}`,
       lead: top.lead,
       blocks: top.blocks,
-      sections: [],
-      actions: options.actions ?? [],
-      footer,
+      ...common,
     };
   }
   const count = announced.length - folded;
@@ -167,7 +164,7 @@ export function emailView(notification: Notification, options: RenderOptions = {
       ...views.map((view) => ({ heading: view.headline, tone: view.tone, lead: view.lead, blocks: view.blocks })),
       ...(tail.length > 0 ? [{ heading: 'And', tone: 'info' as Tone, lead: [], blocks: tail }] : []),
     ],
-    actions: options.actions ?? [],
+    actions: common.actions,
     footer,
   };
 }
