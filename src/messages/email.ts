@@ -64,7 +64,11 @@ const DETAILED = 20;
 const LISTED = 200;
 
 export function renderMessage(notification: Notification, options: RenderOptions = {}): RenderedMessage {
-  const view = emailView(notification, options);
+  return renderView(emailView(notification, options));
+}
+
+/** A view model as a message: its subject, the plain-text part and the HTML part. */
+export function renderView(view: EmailView): RenderedMessage {
   return { subject: view.subject, text: renderText(view), html: renderHtml(view) };
 }
 
