@@ -205,12 +205,14 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
   };
 }
 
-class BodyTooLargeError extends Error {}
+class BodyTooLargeError extends Error {
+  constructor() {
+    super(`request body exceeds ${MAX_BODY_BYTES} bytes`);
+  }
+}
 
 function checkedSize(body: string): string {
-  if (Buffer.byteLength(body) > MAX_BODY_BYTES) {
-    throw new BodyTooLargeError(`request body exceeds ${MAX_BODY_BYTES} bytes`);
-  }
+  if (Buffer.byteLength(body) > MAX_BODY_BYTES) throw new BodyTooLargeError();
   return body;
 }
 
@@ -219,7 +221,7 @@ async function readBody(req: IncomingMessage): Promise<string> {
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw new BodyTooLargeError(`request body exceeds ${MAX_BODY_BYTES} bytes`);
+    if (size > MAX_BODY_BYTES) throw new BodyTooLargeError();
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks).toString('utf8');
