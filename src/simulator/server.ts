@@ -9,7 +9,6 @@ import { failure, handleGraphql } from './graphql.js';
 import { RateLimiter } from './rate-limit.js';
 import { type EncodedReply, encodeReply, type SimReply, sendReply } from './reply.js';
 import { RequestLog } from './request-log.js';
-import { targetOf } from './request-target.js';
 import { handleRest } from './rest.js';
 import { problem } from './rest-reply.js';
 import type { Scenario } from './scenario.js';
@@ -203,6 +202,17 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
         server.closeAllConnections();
       }),
   };
+}
+
+/**
+ * The request line's target as the URL parser reads it (dot segments, percent-encoding), and its
+ * query for the request log with GraphQL's `api_key` masked: keys never reach a log.
+ */
+function targetOf(requestUrl: string) {
+  const url = new URL(requestUrl, 'http://simulator');
+  const logged = new URLSearchParams(url.searchParams);
+  if (logged.has('api_key')) logged.set('api_key', '[REDACTED]');
+  return { pathname: url.pathname, search: url.search, logQuery: logged.toString() };
 }
 
 class BodyTooLargeError extends Error {
