@@ -4,6 +4,9 @@ import { redact } from './redact.js';
 
 export type { Logger };
 
+/** Every line passes through `redact` on its way out, whatever field a secret hid in. */
+const hooks = { streamWrite: redact };
+
 export interface LogOptions {
   level?: string;
   /** Human-readable output; defaults to on when stderr is a terminal. */
@@ -14,14 +17,10 @@ export interface LogOptions {
   file?: string;
 }
 
-/**
- * Structured JSON logs on stderr (stdout is for command output). Every line passes through
- * `redact` on its way out, whatever field a secret hid in.
- */
+/** Structured JSON logs on stderr (stdout is for command output). */
 export function createLogger(options: LogOptions = {}): Logger {
   const pretty = options.pretty ?? (process.stderr.isTTY === true && !options.destination);
   const level = options.level ?? process.env.PODWARDEN_LOG_LEVEL ?? 'info';
-  const hooks = { streamWrite: (line: string) => redact(line) };
   if (pretty) {
     return pino({
       level,
@@ -51,7 +50,7 @@ export function consoleLogger(level = process.env.PODWARDEN_LOG_LEVEL ?? 'info')
     translateTime: 'SYS:HH:MM:ss',
     ignore: 'pid,hostname',
   });
-  return pino({ level, hooks: { streamWrite: (line: string) => redact(line) }, base: undefined }, stream);
+  return pino({ level, hooks, base: undefined }, stream);
 }
 
 /** A logger that discards everything, for library callers and tests that do not care. */

@@ -121,15 +121,14 @@ function spentSentence(d: BudgetDetails, ratio: number, amount: string): string 
  * "Live spend $100.84 of $100 is over by $0.84; billed spend is $92.40 so far (billing lags)".
  */
 function overBy(d: BudgetDetails): string {
-  const amount = formatUsdBrief(d.amount);
-  const live = `Live spend ${formatUsd(d.live)} of ${amount} is over by ${formatUsd(cents(d.live - d.amount))}`;
-  if (d.actual === d.live)
-    return `Billed spend ${formatUsd(d.actual)} of ${amount} is over by ${formatUsd(cents(d.actual - d.amount))}`;
+  const over = (spent: number) =>
+    `${formatUsd(spent)} of ${formatUsdBrief(d.amount)} is over by ${formatUsd(cents(spent - d.amount))}`;
+  if (d.actual === d.live) return `Billed spend ${over(d.actual)}`;
   const billed =
     d.actual >= d.amount
-      ? `billed spend ${formatUsd(d.actual)} of ${amount} is over by ${formatUsd(cents(d.actual - d.amount))}`
+      ? `billed spend ${over(d.actual)}`
       : `billed spend is ${formatUsd(d.actual)} so far (billing lags)`;
-  return `${live}; ${billed}`;
+  return `Live spend ${over(d.live)}; ${billed}`;
 }
 
 /** "$175.00 at the last 24h average ($4.94/h), $675.00 if the current $38.50/h continues". */
@@ -146,8 +145,5 @@ function driverLabel(driver: BudgetDetails['drivers'][number]): string {
 }
 
 function driverText(driver: BudgetDetails['drivers'][number]): string {
-  if (driver.kind === 'endpoints' || driver.kind === 'account')
-    return `${DRIVER_KIND[driver.kind]}: ${formatUsd(driver.amount)}`;
-  const id = driver.name === driver.resourceId ? '' : ` (${driver.resourceId})`;
-  return `${DRIVER_KIND[driver.kind]} ${driver.name}${id}: ${formatUsd(driver.amount)}`;
+  return `${driverLabel(driver)}: ${formatUsd(driver.amount)}`;
 }

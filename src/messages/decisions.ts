@@ -4,16 +4,15 @@ import { formatDateTime } from '../format.js';
 
 export type { HeldDecision };
 
+const SOURCE_WORDS: Record<DecisionSource, string> = {
+  'email link': 'an emailed link',
+  'status page': 'the status page',
+  command: 'the command line',
+};
+
 /** Where a snooze or silence was made, as a phrase: "from an emailed link (ana@example.com)". */
 export function describeSource(source: DecisionSource, createdBy: string | null): string {
-  switch (source) {
-    case 'email link':
-      return `from an emailed link${createdBy ? ` (${createdBy})` : ''}`;
-    case 'status page':
-      return `from the status page${createdBy ? ` (${createdBy})` : ''}`;
-    case 'command':
-      return createdBy ? `from the command line (${createdBy})` : 'from the command line';
-  }
+  return `from ${SOURCE_WORDS[source]}${createdBy ? ` (${createdBy})` : ''}`;
 }
 
 /** One line of the digest's "kept running and silenced" list. */

@@ -124,10 +124,7 @@ export function digestView(notice: DigestNotice, commandLine: CommandLine = BARE
         ? [`${saved > 0 ? 'its' : "podwarden's"} dry-run stops would have saved ${formatUsd(wouldHave)}`]
         : []),
     ];
-    const when = notice.sinceLastDigest
-      ? `Since the last digest (${formatDateTime(notice.since, notice.timeZone)})`
-      : 'In the last 24 hours';
-    lead.push(`${when}, ${parts.join(' and ')}.`);
+    lead.push(`${sinceWords[0]?.toUpperCase()}${sinceWords.slice(1)}, ${parts.join(' and ')}.`);
   }
 
   // A table for each kind of finding there is, in this order.

@@ -64,7 +64,11 @@ const DETAILED = 20;
 const LISTED = 200;
 
 export function renderMessage(notification: Notification, options: RenderOptions = {}): RenderedMessage {
-  const view = emailView(notification, options);
+  return renderView(emailView(notification, options));
+}
+
+/** A view model as a message: its subject, the plain-text part and the HTML part. */
+export function renderView(view: EmailView): RenderedMessage {
   return { subject: view.subject, text: renderText(view), html: renderHtml(view) };
 }
 
@@ -103,6 +107,7 @@ export function emailView(notification: Notification, options: RenderOptions = {
     `podwarden · ${describeReason(notification.reason)} · ${formatDateTime(notification.now, ctx.timeZone)}`,
     `Account ${accounts.join(', ')} · sent to ${notification.receiver.join(', ')}`,
   ];
+  const common = { sections: [], actions: options.actions ?? [], footer };
   if (!top) {
     return {
       subject: 'podwarden: nothing to report',
@@ -110,9 +115,7 @@ export function emailView(notification: Notification, options: RenderOptions = {
       heading: 'Nothing to report',
       lead: [],
       blocks: [],
-      sections: [],
-      actions: options.actions ?? [],
-      footer,
+      ...common,
     };
   }
   const tail: Block[] = [];
@@ -149,9 +152,7 @@ export function emailView(notification: Notification, options: RenderOptions = {
       heading: `${prefix}${top.headline}`,
       lead: top.lead,
       blocks: top.blocks,
-      sections: [],
-      actions: options.actions ?? [],
-      footer,
+      ...common,
     };
   }
   const count = announced.length - folded;
@@ -167,7 +168,7 @@ export function emailView(notification: Notification, options: RenderOptions = {
       ...views.map((view) => ({ heading: view.headline, tone: view.tone, lead: view.lead, blocks: view.blocks })),
       ...(tail.length > 0 ? [{ heading: 'And', tone: 'info' as Tone, lead: [], blocks: tail }] : []),
     ],
-    actions: options.actions ?? [],
+    actions: common.actions,
     footer,
   };
 }

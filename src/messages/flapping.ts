@@ -23,14 +23,14 @@ export function flappingView(
   const podName = notice.labels.pod_name ?? notice.labels.pod_id;
   const held = notice.labels.held === 'true';
   // An idle Pod says what it does; any other alert says that its condition holds.
-  const what = notice.rule === 'idle' && podName ? podName : view.title;
-  const pattern =
-    notice.rule === 'idle' && podName
-      ? `${podName} sits idle${held ? ' with GPU memory held' : ''} ${share}`
-      : `${view.title} holds ${share}`;
+  const idlePod = notice.rule === 'idle' ? podName : undefined;
+  const what = idlePod || view.title;
+  const pattern = idlePod
+    ? `${idlePod} sits idle${held ? ' with GPU memory held' : ''} ${share}`
+    : `${view.title} holds ${share}`;
   // The subject says the share shorter, so the account before it and the cost after it fit.
   const shortShare = `~${formatElapsed(notice.heldPerHourMs)} an hour`;
-  const subject = `Flapping: ${notice.rule === 'idle' && podName ? `${podName} idle${held ? ', memory held,' : ''} ${shortShare}` : pattern}${perDay}`;
+  const subject = `Flapping: ${idlePod ? `${idlePod} idle${held ? ', memory held,' : ''} ${shortShare}` : pattern}${perDay}`;
   const lead = [
     `${pattern}${perDay ? `, which costs${perDay.slice(1)}` : ''}; its alert fired ${notice.fires} times in the last ${formatElapsed(notice.windowMs)}.`,
     `podwarden will not mail each occurrence until it settles (${formatElapsed(notice.windowMs)} without a change); fix the pattern or silence it.`,

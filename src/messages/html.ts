@@ -21,12 +21,6 @@ const TONE_COLOR: Record<Tone, string> = {
   critical: '#b91c1c',
   resolved: '#15803d',
 };
-const TONE_WORD: Record<Tone, string> = {
-  info: 'Info',
-  warning: 'Warning',
-  critical: 'Critical',
-  resolved: 'Resolved',
-};
 const MUTED = '#6b7280';
 const TRACK = '#e5e7eb';
 const FONT = "-apple-system, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif";
@@ -61,7 +55,7 @@ export function renderHtml(view: EmailView): string {
 function mjmlOf(view: EmailView): string {
   const color = TONE_COLOR[view.tone];
   const body = [
-    `<mj-text font-size="12px" font-weight="700" color="${color}" padding="0 0 4px 0" css-class="tone">${TONE_WORD[view.tone].toUpperCase()}</mj-text>`,
+    `<mj-text font-size="12px" font-weight="700" color="${color}" padding="0 0 4px 0" css-class="tone">${view.tone.toUpperCase()}</mj-text>`,
     `<mj-text font-size="20px" line-height="1.3" font-weight="700" padding="0 0 12px 0">${escapeHtml(view.heading)}</mj-text>`,
     ...leadOf(view.lead),
     // Right under the lead: on a phone, "Keep running" must not hide below the figures.

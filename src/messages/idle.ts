@@ -25,9 +25,7 @@ const perDay = (perHour: number) => `${formatUsd(perHour * 24)}/day`;
  * the lead time count it from the warning.
  */
 function earliestStop(d: IdleDetails, now: number): number | null {
-  if (d.stopAt === null) return null;
-  const lead = d.warnLeadMs ?? (d.warnedAt === null ? 0 : d.stopAt - d.warnedAt);
-  return Math.max(d.stopAt, now + lead);
+  return d.stopAt === null ? null : Math.max(d.stopAt, now + (leadOf(d) ?? 0));
 }
 
 /** The lead time a warning names, when it knows it. */
@@ -35,7 +33,6 @@ const leadOf = (d: IdleDetails) =>
   d.warnLeadMs ?? (d.stopAt !== null && d.warnedAt !== null ? d.stopAt - d.warnedAt : null);
 
 const LOCKED = 'Its owner locked it in RunPod, so podwarden will not stop it: stop it yourself if you do not need it.';
-const podName = (d: { podName: string; podId: string }) => (d.podName === d.podId ? d.podId : d.podName);
 const podWithId = (d: { podName: string; podId: string }) =>
   d.podName === d.podId ? d.podId : `${d.podName} (${d.podId})`;
 
@@ -46,7 +43,7 @@ export function idleView(alert: AlertData, d: IdleDetails, ctx: RenderContext): 
   const gpus = d.gpuTypeId ? ` on ${d.gpuCount ?? 1}× ${d.gpuTypeId}` : '';
   const since = `since ${formatDateTime(d.idleSince, zone)} (${idleFor})`;
   const what = d.stage === 'held' ? 'has held GPU memory with no GPU work' : 'has done no GPU work';
-  const name = podName(d);
+  const name = d.podName;
   let headline: string;
   let title = d.stage === 'held' ? `Pod ${name} held idle` : `Pod ${name} idle`;
   const lead = [`Pod ${podWithId(d)}${gpus} ${what} ${since} and costs ${cost}.`];
@@ -158,7 +155,7 @@ export function idleView(alert: AlertData, d: IdleDetails, ctx: RenderContext): 
 }
 
 export function notStoppedView(alert: AlertData, d: IdleNotStoppedDetails, ctx: RenderContext): AlertView {
-  const name = podName(d);
+  const name = d.podName;
   const scarce = d.why === 'scarce';
   return {
     headline: scarce

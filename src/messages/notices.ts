@@ -1,11 +1,8 @@
 import type { DigestNotice, FlappingNotice } from '../alerts/notices.js';
-
 import { BARE_COMMAND_LINE, type CommandLine } from './commands.js';
 import { digestView } from './digest.js';
-import type { RenderedMessage } from './email.js';
+import { type RenderedMessage, renderView } from './email.js';
 import { flappingView } from './flapping.js';
-import { renderHtml } from './html.js';
-import { renderText } from './text.js';
 
 /** Notices that are not a group's alerts (flapping), through the same view model as every mail. */
 export function renderFlappingNotice(
@@ -13,12 +10,10 @@ export function renderFlappingNotice(
   timeZone = 'UTC',
   commandLine: CommandLine = BARE_COMMAND_LINE,
 ): RenderedMessage {
-  const view = flappingView(notice, timeZone, commandLine);
-  return { subject: view.subject, text: renderText(view), html: renderHtml(view) };
+  return renderView(flappingView(notice, timeZone, commandLine));
 }
 
 /** The daily digest of an account, through the same view model. */
 export function renderDigest(notice: DigestNotice, commandLine: CommandLine = BARE_COMMAND_LINE): RenderedMessage {
-  const view = digestView(notice, commandLine);
-  return { subject: view.subject, text: renderText(view), html: renderHtml(view) };
+  return renderView(digestView(notice, commandLine));
 }

@@ -14,19 +14,9 @@ export function identify(
   headers: IncomingHttpHeaders,
   queryKey?: string | null,
 ): Identity {
-  const key = queryKey || bearerOf(headers.authorization);
+  const key = queryKey || /^Bearer\s+(\S+)\s*$/i.exec(headers.authorization ?? '')?.[1];
   if (!key) return { ok: false, detail: 'missing bearer token' };
   if (key === scenario.apiKey) return { ok: true, key, access: 'full' };
   if (scenario.readOnlyKey !== undefined && key === scenario.readOnlyKey) return { ok: true, key, access: 'read-only' };
   return { ok: false, detail: 'invalid bearer token' };
-}
-
-/** The last header read and its token: a client sends the same header on every request. */
-let last: { header: string | undefined; token: string | undefined } | undefined;
-
-function bearerOf(header: string | undefined): string | undefined {
-  if (last?.header !== header || last === undefined) {
-    last = { header, token: /^Bearer\s+(\S+)\s*$/i.exec(header ?? '')?.[1] };
-  }
-  return last.token;
 }

@@ -1,4 +1,5 @@
-import { problemReply, type SimReply } from './reply.js';
+import type { SimReply } from './reply.js';
+import { problem } from './rest-reply.js';
 import type { Scenario } from './scenario.js';
 
 export type Fault = Scenario['faults'][number];
@@ -49,7 +50,7 @@ export function faultReply(fault: Fault, path: string, headers: Record<string, s
         status === 410 && path.startsWith('/graphql')
           ? 'The GraphQL API has been retired; use the REST API at /v2.'
           : `simulated fault on ${fault.match}`;
-      return problemReply(status, detail, headers);
+      return problem(status, detail, headers);
     }
   }
 }

@@ -1,5 +1,5 @@
 import type { Scenario, ScenarioPod, Timeline } from './scenario.js';
-import { indexAt } from './timeline.js';
+import { indexAt, valueAt } from './timeline.js';
 import type { PodAction, PodStatus } from './v2-types.js';
 
 /** The statuses in which a Pod holds its machine: it reports a non-zero `cost` and is billed. */
@@ -55,8 +55,7 @@ export class PodLifecycle {
   }
 
   statusAt(t: number): PodStatus {
-    const index = indexAt(this.history, t);
-    return index < 0 ? 'EXITED' : (this.history[index] as { value: PodStatus }).value;
+    return valueAt(this.history, t, 'EXITED');
   }
 
   existsAt(t: number): boolean {

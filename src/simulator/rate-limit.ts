@@ -23,15 +23,22 @@ export interface RateLimitDecision {
   headers: Record<string, string>;
 }
 
+interface Window {
+  name: RateWindow;
+  quota: number;
+  lengthMs: number;
+}
+
+/** One key's count in one window. */
 interface WindowCount {
+  window: Window;
   startMs: number;
   count: number;
 }
 
 export class RateLimiter {
-  private readonly windows: Array<{ name: RateWindow; quota: number; lengthMs: number }>;
+  private readonly windows: Window[];
   private readonly policyHeader: string;
-  /** Per key, one count per window, in the order of `windows`. */
   private readonly counts = new Map<string, WindowCount[]>();
 
   constructor(limits: RateLimits) {
@@ -53,27 +60,21 @@ export class RateLimiter {
    * resets last, since the request stays refused until every spent window has reset).
    */
   take(key: string, nowMs: number): RateLimitDecision {
-    // Plain loops and one string, no arrays of intermediate objects: every REST request passes here.
     const states = this.statesOf(key, nowMs);
-    let spent = false;
-    for (let index = 0; index < states.length; index++) {
-      if ((states[index] as WindowCount).count >= (this.windows[index] as { quota: number }).quota) spent = true;
-    }
-    let rateLimit = '';
+    const spent = states.some((state) => state.count >= state.window.quota);
+    const parts: string[] = [];
     let longest: RateLimitExceeded | undefined;
-    for (let index = 0; index < states.length; index++) {
-      const window = this.windows[index] as { name: RateWindow; quota: number; lengthMs: number };
-      const state = states[index] as WindowCount;
+    for (const state of states) {
+      const { name, quota, lengthMs } = state.window;
       if (!spent) state.count++;
-      const reset = secondsUntilReset(state, window.lengthMs, nowMs);
-      if (index > 0) rateLimit += ', ';
-      rateLimit += `"${window.name}";r=${Math.max(0, window.quota - state.count)};t=${reset}`;
+      const reset = Math.max(1, Math.ceil((state.startMs + lengthMs - nowMs) / 1000));
+      parts.push(`"${name}";r=${Math.max(0, quota - state.count)};t=${reset}`);
       // The window that resets last; the earlier one on a tie.
-      if (state.count >= window.quota && (longest === undefined || reset > longest.retryAfterSeconds)) {
-        longest = { window: window.name, retryAfterSeconds: reset };
+      if (state.count >= quota && (longest === undefined || reset > longest.retryAfterSeconds)) {
+        longest = { window: name, retryAfterSeconds: reset };
       }
     }
-    const headers: Record<string, string> = { 'RateLimit-Policy': this.policyHeader, RateLimit: rateLimit };
+    const headers: Record<string, string> = { 'RateLimit-Policy': this.policyHeader, RateLimit: parts.join(', ') };
     if (!spent || longest === undefined) return { headers };
     headers['Retry-After'] = String(longest.retryAfterSeconds);
     return { exceeded: longest, headers };
@@ -83,13 +84,11 @@ export class RateLimiter {
   private statesOf(key: string, nowMs: number): WindowCount[] {
     let states = this.counts.get(key);
     if (!states) {
-      states = this.windows.map(() => ({ startMs: Number.NaN, count: 0 }));
+      states = this.windows.map((window) => ({ window, startMs: Number.NaN, count: 0 }));
       this.counts.set(key, states);
     }
-    for (let index = 0; index < states.length; index++) {
-      const lengthMs = (this.windows[index] as { lengthMs: number }).lengthMs;
-      const startMs = Math.floor(nowMs / lengthMs) * lengthMs;
-      const state = states[index] as WindowCount;
+    for (const state of states) {
+      const startMs = Math.floor(nowMs / state.window.lengthMs) * state.window.lengthMs;
       if (state.startMs !== startMs) {
         state.startMs = startMs;
         state.count = 0;
@@ -97,8 +96,4 @@ export class RateLimiter {
     }
     return states;
   }
-}
-
-function secondsUntilReset(state: WindowCount, lengthMs: number, nowMs: number): number {
-  return Math.max(1, Math.ceil((state.startMs + lengthMs - nowMs) / 1000));
 }

@@ -1,5 +1,4 @@
 import type { ServerResponse } from 'node:http';
-import { problem } from './rest-reply.js';
 
 /** What the simulator answers, before it is written to the socket. */
 export interface SimReply {
@@ -12,16 +11,6 @@ export interface SimReply {
 }
 
 const PROBLEM_JSON = 'application/problem+json';
-
-/** An RFC 9457 problem (the v2 `ErrorResponse`), for the gates in front of the REST router. */
-export function problemReply(
-  status: number,
-  detail: string,
-  headers: Record<string, string> = {},
-  errors?: string[],
-): SimReply {
-  return problem(status, detail, errors, headers);
-}
 
 /** A reply as it goes on the wire: status, headers (Content-Type and Content-Length set) and the body text. */
 export interface EncodedReply {

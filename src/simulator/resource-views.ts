@@ -112,14 +112,7 @@ export function workersOf(endpoint: ScenarioEndpoint, catalog: Scenario['catalog
       });
     }
   }
-  const summary: V2WorkerSummary = {
-    running: load.running,
-    idle: load.idle,
-    initializing: load.initializing,
-    throttled: load.throttled,
-    unhealthy: load.unhealthy,
-    total: workers.length,
-  };
+  const summary: V2WorkerSummary = { ...load, total: workers.length };
   return { workers, summary, endpointVersion: endpoint.version };
 }
 

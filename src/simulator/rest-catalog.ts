@@ -38,11 +38,7 @@ function gpuQuery(query: URLSearchParams): GpuAvailabilityQuery | undefined {
   const cudaVersions = params.list('cudaVersions', /^\d+\.\d+$/);
   const minCudaVersion = params.pattern('minCudaVersion', /^\d+(\.\d+)?$/);
   params.done();
-  if (!include) {
-    const stray = GPU_FILTERS.filter((name) => params.has(name));
-    if (stray.length > 0) throw badRequest(`${stray.join(', ')}: valid only with include=AVAILABILITY`);
-    return undefined;
-  }
+  if (!include) return refuseFilters(params, GPU_FILTERS, undefined);
   if (!products) throw badRequest('product is required with include=AVAILABILITY (POD, CLUSTER or SERVERLESS)');
   if (cudaVersions && minCudaVersion) throw badRequest('cudaVersions and minCudaVersion are mutually exclusive');
   const availability: GpuAvailabilityQuery = { products, count: count ?? 1, cloud: cloud ?? 'SECURE' };
@@ -71,16 +67,19 @@ function cpuQuery(query: URLSearchParams): { withAvailability: boolean; vcpuCoun
   const products = params.list('product', ['POD', 'SERVERLESS'] as const);
   const vcpuCount = params.integer('vcpuCount', 2);
   params.done();
-  if (!include) {
-    const stray = ['product', 'vcpuCount'].filter((name) => params.has(name));
-    if (stray.length > 0) throw badRequest(`${stray.join(', ')}: valid only with include=AVAILABILITY`);
-    return { withAvailability: false };
-  }
+  if (!include) return refuseFilters(params, ['product', 'vcpuCount'], { withAvailability: false });
   if (!products) throw badRequest('product is required with include=AVAILABILITY (POD or SERVERLESS)');
   if (vcpuCount !== undefined && (vcpuCount & (vcpuCount - 1)) !== 0) {
     throw badRequest(`vcpuCount must be a power of two, got ${vcpuCount}`);
   }
   return vcpuCount === undefined ? { withAvailability: true } : { withAvailability: true, vcpuCount };
+}
+
+/** Without include=AVAILABILITY the filters mean nothing: a request that sends one is refused. */
+function refuseFilters<T>(params: QueryParams, filters: string[], answer: T): T {
+  const stray = filters.filter((name) => params.has(name));
+  if (stray.length > 0) throw badRequest(`${stray.join(', ')}: valid only with include=AVAILABILITY`);
+  return answer;
 }
 
 export function listDataCenters(world: World, query: URLSearchParams, t: number): RestReply {

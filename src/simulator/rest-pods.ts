@@ -1,26 +1,17 @@
 import { QueryParams } from './rest-params.js';
-import { noContent, ok, problem, RequestError, type RestReply } from './rest-reply.js';
+import { type HandlerInput, noContent, ok, problem, RequestError, type RestReply } from './rest-reply.js';
 import { POD_ACTIONS, type PodAction } from './v2-types.js';
-import type { World } from './world.js';
 
 /** `/v2/pods`: the list, one Pod's actions and its deletion. */
 
-interface PodInput {
-  world: World;
-  ids: string[];
-  query: URLSearchParams;
-  body: unknown;
-  t: number;
-}
-
-export function podsReply({ world, query, t }: PodInput): RestReply {
+export function podsReply({ world, query, t }: HandlerInput): RestReply {
   const params = new QueryParams(query);
   const includeClusterPods = params.boolean('includeClusterPods') ?? false;
   params.done();
   return ok({ pods: world.podsView(t, { includeClusterPods }) });
 }
 
-export function podActionReply({ world, ids, body, t }: PodInput): RestReply {
+export function podActionReply({ world, ids, body, t }: HandlerInput): RestReply {
   const action = actionOf(body);
   const result = world.podAction(ids[0] as string, action, t);
   if (!result.ok) return problem(result.status, result.detail);
@@ -28,7 +19,7 @@ export function podActionReply({ world, ids, body, t }: PodInput): RestReply {
 }
 
 /** DELETE is terminate: 204, 404 for an unknown Pod, 409 for a cluster member. */
-export function podDeleteReply({ world, ids, t }: PodInput): RestReply {
+export function podDeleteReply({ world, ids, t }: HandlerInput): RestReply {
   const result = world.podAction(ids[0] as string, 'terminate', t);
   return result.ok ? noContent() : problem(result.status, result.detail);
 }

@@ -1,10 +1,21 @@
 import { STATUS_CODES } from 'node:http';
+import type { World } from './world.js';
 
 /** What the REST router answers; the HTTP server writes it out. */
 export interface RestReply {
   status: number;
   body?: unknown;
   headers?: Record<string, string>;
+}
+
+/** What a route's handler is given. */
+export interface HandlerInput {
+  world: World;
+  /** Path parameters in order of appearance (`{id}`, `{workerId}`), decoded. */
+  ids: string[];
+  query: URLSearchParams;
+  body: unknown;
+  t: number;
 }
 
 export function ok(body: unknown): RestReply {
@@ -19,8 +30,8 @@ export function noContent(): RestReply {
 export function problem(
   status: number,
   detail: string,
-  errors?: string[],
   headers?: Record<string, string>,
+  errors?: string[],
 ): RestReply {
   const body: { title: string; status: number; detail: string; errors?: string[] } = {
     title: STATUS_CODES[status] ?? 'Error',
@@ -47,7 +58,7 @@ export class RequestError extends Error {
   }
 
   toReply(): RestReply {
-    return problem(this.status, this.message, this.errors);
+    return problem(this.status, this.message, {}, this.errors);
   }
 }
 

@@ -2,7 +2,7 @@ import { BILLING_ROUTES, billingReply } from './rest-billing.js';
 import { getCpu, getDataCenter, getGpu, listCpus, listDataCenters, listGpus } from './rest-catalog.js';
 import { QueryParams } from './rest-params.js';
 import { podActionReply, podDeleteReply, podsReply } from './rest-pods.js';
-import { notFound, ok, problem, RequestError, type RestReply } from './rest-reply.js';
+import { type HandlerInput, notFound, ok, problem, RequestError, type RestReply } from './rest-reply.js';
 import type { World } from './world.js';
 
 export type { RestReply } from './rest-reply.js';
@@ -14,15 +14,6 @@ export interface RestRequest {
   query: URLSearchParams;
   /** The parsed JSON body, or undefined when there was none. */
   body: unknown;
-}
-
-interface HandlerInput {
-  world: World;
-  /** Path parameters in order of appearance (`{id}`, `{workerId}`), decoded. */
-  ids: string[];
-  query: URLSearchParams;
-  body: unknown;
-  t: number;
 }
 
 type Handler = (input: HandlerInput) => RestReply;
@@ -56,9 +47,14 @@ const ROUTES: Array<{ path: string; methods: Record<string, Handler | null> }> =
   },
   {
     path: '/v2/clusters/{id}/pods',
-    methods: { GET: ({ world, ids, t }) => found(wrap('pods', world.clusterPodsView(id0(ids), t)), 'cluster', ids) },
+    methods: {
+      GET: ({ world, ids, t }) => {
+        const pods = world.clusterPodsView(id0(ids), t);
+        return found(pods && { pods }, 'cluster', ids);
+      },
+    },
   },
-  { path: '/v2/serverless', methods: { GET: endpointsReply, POST: null } },
+  { path: '/v2/serverless', methods: { GET: ({ world, t }) => ok({ endpoints: world.endpointsView(t) }), POST: null } },
   {
     path: '/v2/serverless/{id}',
     methods: {
@@ -80,7 +76,7 @@ const ROUTES: Array<{ path: string; methods: Record<string, Handler | null> }> =
   },
   {
     path: '/v2/network-volumes',
-    methods: { GET: volumesReply, POST: null },
+    methods: { GET: ({ world, t }) => ok({ networkVolumes: world.volumesView(t) }), POST: null },
   },
   {
     path: '/v2/network-volumes/{id}',
@@ -134,7 +130,7 @@ export function handleRest(world: World, req: RestRequest, nowMs: number): RestR
   const method = req.method.toUpperCase();
   if (!(method in match.route.methods)) {
     const allow = Object.keys(match.route.methods).join(', ');
-    return problem(405, 'The requested method is not allowed for this path.', undefined, { allow });
+    return problem(405, 'The requested method is not allowed for this path.', { allow });
   }
   const handler = match.route.methods[method];
   if (!handler) return problem(501, `the simulator does not implement ${method} ${match.route.path}`);
@@ -184,18 +180,6 @@ function id0(ids: string[]): string {
 function found(value: unknown, what: string, ids: string[]): RestReply {
   if (value === undefined) throw notFound(`${what} ${id0(ids)} not found`);
   return ok(value);
-}
-
-function wrap(key: string, value: unknown): unknown {
-  return value === undefined ? undefined : { [key]: value };
-}
-
-function endpointsReply({ world, t }: HandlerInput): RestReply {
-  return ok({ endpoints: world.endpointsView(t) });
-}
-
-function volumesReply({ world, t }: HandlerInput): RestReply {
-  return ok({ networkVolumes: world.volumesView(t) });
 }
 
 function releasesReply({ world, ids, t }: HandlerInput): RestReply {

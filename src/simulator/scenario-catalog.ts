@@ -93,25 +93,23 @@ function referencedDataCenters(raw: RawScenario): string[] {
 
 type RawDc = { id: string; name: string } & Partial<Omit<ScenarioDataCenter, 'id' | 'name'>>;
 
+const REGION_OF_PREFIX: Record<string, string> = {
+  US: 'NORTH_AMERICA',
+  CA: 'NORTH_AMERICA',
+  EU: 'EUROPE',
+  EUR: 'EUROPE',
+  AP: 'ASIA',
+  OC: 'OCEANIA',
+};
+
 /** RunPod's ids say where they are: `US-KS-2`, `EU-RO-1`, `EUR-IS-1`, `CA-MTL-1`, `AP-JP-1`. */
 function dataCenterOf(id: string, dc: RawDc): ScenarioDataCenter {
   const [first = '', second = ''] = id.toUpperCase().split('-');
   const country = dc.country ?? (first === 'US' || first === 'CA' || second.length !== 2 ? first.slice(0, 2) : second);
-  const region =
-    dc.region ??
-    (first === 'US' || first === 'CA'
-      ? 'NORTH_AMERICA'
-      : first === 'EU' || first === 'EUR'
-        ? 'EUROPE'
-        : first === 'AP'
-          ? 'ASIA'
-          : first === 'OC'
-            ? 'OCEANIA'
-            : 'UNKNOWN');
   return {
     id,
     name: dc.name,
-    region,
+    region: dc.region ?? REGION_OF_PREFIX[first] ?? 'UNKNOWN',
     country: /^[A-Z]{2}$/.test(country) ? country : 'US',
     globalNetwork: dc.globalNetwork ?? false,
     networkVolumeTypes: dc.networkVolumeTypes ?? ['STANDARD', 'HIGH_PERFORMANCE'],

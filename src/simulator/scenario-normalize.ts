@@ -27,26 +27,11 @@ export function normalizeScenario(raw: RawScenario, source: string, report: Repo
     return { id: cluster.id, name: cluster.name, type: cluster.type, pods: members, createdAtMs };
   });
 
-  checkUnique(
-    [...pods, ...clusters.flatMap((cluster) => cluster.pods)].map((pod) => pod.id),
-    'pod id',
-    report,
-  );
-  checkUnique(
-    raw.volumes.map((volume) => volume.id),
-    'volume id',
-    report,
-  );
-  checkUnique(
-    raw.endpoints.map((endpoint) => endpoint.id),
-    'endpoint id',
-    report,
-  );
-  checkUnique(
-    raw.clusters.map((cluster) => cluster.id),
-    'cluster id',
-    report,
-  );
+  const ids = (items: Array<{ id: string }>) => items.map((item) => item.id);
+  checkUnique(ids([...pods, ...clusters.flatMap((cluster) => cluster.pods)]), 'pod id', report);
+  checkUnique(ids(raw.volumes), 'volume id', report);
+  checkUnique(ids(raw.endpoints), 'endpoint id', report);
+  checkUnique(ids(raw.clusters), 'cluster id', report);
 
   return {
     name: raw.name,

@@ -1,10 +1,7 @@
 import type { AvailabilityLevel, Cloud, ClusterType, PodAction, PodStatus, VolumeType } from './v2-types.js';
 
-/*
- * The normalized scenario's shapes, apart from the code that builds them: scenario.ts, the
- * normalizer and its catalog and resource halves all need them, and with the types in
- * scenario.ts the imports ran in a circle.
- */
+/* The normalized scenario's shapes, apart from the code that builds them: the normalizer's
+ * files all need them, and beside that code they would import each other in a circle. */
 
 /**
  * A scenario (SCENARIO.md) with every time made absolute (epoch ms) and every default filled,

@@ -7,7 +7,6 @@ import { normalizeScenario } from './scenario-normalize.js';
 import { rawScenarioSchema } from './scenario-schema.js';
 import type { Scenario } from './scenario-types.js';
 
-/** The shapes live in scenario-types.ts; re-exported so importers keep one name for "the scenario". */
 export type * from './scenario-types.js';
 
 export class ScenarioError extends Error {
@@ -32,13 +31,13 @@ export function parseScenario(raw: unknown, source: string, overrides: ScenarioO
   return scenario;
 }
 
-/** Reads a scenario file: `.json`, or `.yaml`/`.yml`. */
 /** What a caller may change in a scenario as it is loaded. */
 export interface ScenarioOverrides {
   /** Play the scenario from this instant instead of its `start` (e.g. wall-clock now). */
   startMs?: number;
 }
 
+/** Reads a scenario file: `.json`, or `.yaml`/`.yml`. */
 export function loadScenario(path: string, overrides: ScenarioOverrides = {}): Scenario {
   let text: string;
   try {

@@ -7,10 +7,10 @@ import { identify } from './auth.js';
 import { faultReply, planFaults } from './faults.js';
 import { failure, handleGraphql } from './graphql.js';
 import { RateLimiter } from './rate-limit.js';
-import { type EncodedReply, encodeReply, problemReply, type SimReply, sendReply } from './reply.js';
+import { type EncodedReply, encodeReply, type SimReply, sendReply } from './reply.js';
 import { RequestLog } from './request-log.js';
-import { targetOf } from './request-target.js';
 import { handleRest } from './rest.js';
+import { problem } from './rest-reply.js';
 import type { Scenario } from './scenario.js';
 import { handleTruth } from './truth.js';
 import { World } from './world.js';
@@ -83,23 +83,23 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     const rawBody = await req.body();
     const isGraphql = path === '/graphql';
     if (!isGraphql && path !== '/v2' && !path.startsWith('/v2/')) {
-      return { reply: problemReply(404, `no route ${path}: the API lives under /v2 and /graphql`) };
+      return { reply: problem(404, `no route ${path}: the API lives under /v2 and /graphql`) };
     }
     const identity = identify(scenario, req.headers, isGraphql ? query.get('api_key') : undefined);
     if (!identity.ok) {
       return {
-        reply: isGraphql ? failure(401, 'UNAUTHENTICATED', identity.detail) : problemReply(401, identity.detail),
+        reply: isGraphql ? failure(401, 'UNAUTHENTICATED', identity.detail) : problem(401, identity.detail),
       };
     }
     // RunPod publishes rate limits for REST v2 only; GraphQL has none documented (api-notes §5.4).
     const limit = isGraphql ? undefined : limiter?.take(identity.key, nowMs);
     const headers = limit?.headers ?? {};
     if (limit?.exceeded) {
-      return { reply: problemReply(429, `rate limit exceeded for the ${limit.exceeded.window} window`, headers) };
+      return { reply: problem(429, `rate limit exceeded for the ${limit.exceeded.window} window`, headers) };
     }
     // GraphQL sends every operation as a POST; it refuses a read-only key's mutations itself.
     if (!isGraphql && identity.access === 'read-only' && method !== 'GET' && method !== 'HEAD') {
-      return { reply: problemReply(403, 'access denied', headers) };
+      return { reply: problem(403, 'access denied', headers) };
     }
     const plan = planFaults(scenario.faults, path, nowMs);
     if (plan.latencyMs > 0) await clock.sleep(plan.latencyMs, closing.signal);
@@ -108,7 +108,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     if (body instanceof SyntaxError) {
       const detail = `request body is not valid JSON: ${body.message}`;
       return {
-        reply: isGraphql ? failure(400, 'BAD_REQUEST', detail) : problemReply(400, detail, headers),
+        reply: isGraphql ? failure(400, 'BAD_REQUEST', detail) : problem(400, detail, headers),
         fault: plan.label,
       };
     }
@@ -139,10 +139,10 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
       outcome = await serve(req, path, query, nowMs);
     } catch (error) {
       if (closing.signal.aborted) return 'closed';
-      if (error instanceof BodyTooLargeError) outcome = { reply: problemReply(413, error.message) };
+      if (error instanceof BodyTooLargeError) outcome = { reply: problem(413, error.message) };
       else {
         log.error({ err: error, method, path }, 'simulator: request failed');
-        outcome = { reply: problemReply(500, `simulator error: ${(error as Error).message}`) };
+        outcome = { reply: problem(500, `simulator error: ${(error as Error).message}`) };
       }
     }
     const status = outcome.reply === 'reset' ? null : outcome.reply.status;
@@ -204,12 +204,25 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
   };
 }
 
-class BodyTooLargeError extends Error {}
+/**
+ * The request line's target as the URL parser reads it (dot segments, percent-encoding), and its
+ * query for the request log with GraphQL's `api_key` masked: keys never reach a log.
+ */
+function targetOf(requestUrl: string) {
+  const url = new URL(requestUrl, 'http://simulator');
+  const logged = new URLSearchParams(url.searchParams);
+  if (logged.has('api_key')) logged.set('api_key', '[REDACTED]');
+  return { pathname: url.pathname, search: url.search, logQuery: logged.toString() };
+}
+
+class BodyTooLargeError extends Error {
+  constructor() {
+    super(`request body exceeds ${MAX_BODY_BYTES} bytes`);
+  }
+}
 
 function checkedSize(body: string): string {
-  if (Buffer.byteLength(body) > MAX_BODY_BYTES) {
-    throw new BodyTooLargeError(`request body exceeds ${MAX_BODY_BYTES} bytes`);
-  }
+  if (Buffer.byteLength(body) > MAX_BODY_BYTES) throw new BodyTooLargeError();
   return body;
 }
 
@@ -218,7 +231,7 @@ async function readBody(req: IncomingMessage): Promise<string> {
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw new BodyTooLargeError(`request body exceeds ${MAX_BODY_BYTES} bytes`);
+    if (size > MAX_BODY_BYTES) throw new BodyTooLargeError();
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks).toString('utf8');

@@ -1,7 +1,8 @@
 import { toIso } from '../clock.js';
 import { DurationError, parseDuration } from '../duration.js';
-import { problemReply, type SimReply } from './reply.js';
+import type { SimReply } from './reply.js';
 import type { RequestLog } from './request-log.js';
+import { problem } from './rest-reply.js';
 import { type AccruedFilter, BILLING_KINDS, type World } from './world.js';
 
 /**
@@ -29,7 +30,7 @@ export interface TruthContext {
 }
 
 export function handleTruth(method: string, path: string, query: URLSearchParams, ctx: TruthContext): SimReply {
-  if (method !== 'GET') return problemReply(405, `${path} only answers GET`, { Allow: 'GET' });
+  if (method !== 'GET') return problem(405, `${path} only answers GET`, { Allow: 'GET' });
   const at = toIso(ctx.nowMs);
   switch (path) {
     case '/_sim/clock':
@@ -41,11 +42,11 @@ export function handleTruth(method: string, path: string, query: URLSearchParams
     case '/_sim/requests': {
       const after = Number(query.get('after') ?? 0);
       if (!Number.isInteger(after) || after < 0)
-        return problemReply(400, `after: expected a request seq, got ${query.get('after')}`);
+        return problem(400, `after: expected a request seq, got ${query.get('after')}`);
       return { status: 200, body: { counts: ctx.requestLog.counts(), entries: ctx.requestLog.entries(after) } };
     }
     default:
-      return problemReply(
+      return problem(
         404,
         `no ground-truth route ${path}; see /_sim/clock, /_sim/truth/pods, /_sim/truth/accrued, /_sim/requests`,
       );
@@ -56,10 +57,7 @@ function accrued(query: URLSearchParams, ctx: TruthContext, at: string): SimRepl
   const kind = query.get('kind');
   const kinds: string[] = [...BILLING_KINDS, 'all'];
   if (!kind || !kinds.includes(kind)) {
-    return problemReply(
-      400,
-      `kind: expected one of ${kinds.join(', ')}, got ${kind === null ? 'nothing' : `"${kind}"`}`,
-    );
+    return problem(400, `kind: expected one of ${kinds.join(', ')}, got ${kind === null ? 'nothing' : `"${kind}"`}`);
   }
   const id = query.get('id') ?? undefined;
   let fromMs: number;
@@ -68,10 +66,10 @@ function accrued(query: URLSearchParams, ctx: TruthContext, at: string): SimRepl
     fromMs = timeParam(query.get('from'), 'from', ctx.scenarioStartMs, ctx.scenarioStartMs);
     toMs = timeParam(query.get('to'), 'to', ctx.scenarioStartMs, ctx.nowMs);
   } catch (error) {
-    if (error instanceof TimeParamError) return problemReply(400, error.message);
+    if (error instanceof TimeParamError) return problem(400, error.message);
     throw error;
   }
-  if (toMs < fromMs) return problemReply(400, `to (${toIso(toMs)}) is before from (${toIso(fromMs)})`);
+  if (toMs < fromMs) return problem(400, `to (${toIso(toMs)}) is before from (${toIso(fromMs)})`);
   const amount = ctx.world.accrued(ctx.nowMs, { kind: kind as AccruedFilter['kind'], id, fromMs, toMs });
   return { status: 200, body: { at, kind, id: id ?? null, from: toIso(fromMs), to: toIso(toMs), accrued: amount } };
 }

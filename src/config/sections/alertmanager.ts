@@ -1,9 +1,7 @@
 import { z } from 'zod';
 import { duration, httpUrl, type ParseContext } from '../fields.js';
 import { secretShape, withSecret } from '../secret.js';
-
-/** The rules with a runbook URL (the same list as `alerts`; kept here to avoid a cycle). */
-const RULES = ['budget', 'idle', 'capacity', 'waste', 'health'] as const;
+import { perRule } from './rule-names.js';
 
 /** The Alertmanager channel as routing sees it: configured with `alerts.alertmanager`. */
 export const alertmanagerChannelConfig = {
@@ -18,9 +16,7 @@ function basicAuth(ctx: ParseContext) {
       ...secretShape('password', ctx),
     }),
     'password',
-    {
-      required: true,
-    },
+    { required: true },
   );
 }
 
@@ -38,18 +34,9 @@ export function alertmanagerSection(ctx: ParseContext) {
     /** Firing alerts are sent again this often; each says it ends 4 intervals later unless sent again. */
     resendInterval: duration().prefault('1m'),
     /** `runbook_url` annotations, per rule. */
-    runbookUrls: z
-      .strictObject(
-        Object.fromEntries(
-          RULES.map((rule) => [
-            rule,
-            httpUrl().optional().describe("The runbook_url annotation of this rule's alerts."),
-          ]),
-        ) as {
-          [R in (typeof RULES)[number]]: z.ZodOptional<ReturnType<typeof httpUrl>>;
-        },
-      )
-      .prefault({}),
+    runbookUrls: perRule(() =>
+      httpUrl().optional().describe("The runbook_url annotation of this rule's alerts."),
+    ).prefault({}),
   });
   return withSecret(fields, 'bearerToken', { required: false })
     .superRefine((section, issues) => {

@@ -2,12 +2,9 @@ import { z } from 'zod';
 import { duration, durationOrZero, type ParseContext, timeZone, withMs } from '../fields.js';
 import { alertmanagerSection } from './alertmanager.js';
 import { channelName } from './channels.js';
+import { ALERT_RULES, perRule } from './rule-names.js';
 
-/**
- * Every rule that produces findings, in the order the configuration lists them: the rules' own
- * names (`RuleName` of rules/finding.ts; test/config/alert-rules.test.ts holds them equal).
- */
-export const ALERT_RULES = ['budget', 'idle', 'capacity', 'waste', 'health'] as const;
+export { ALERT_RULES } from './rule-names.js';
 
 const rules = () => z.array(z.enum(ALERT_RULES));
 
@@ -16,19 +13,12 @@ const rules = () => z.array(z.enum(ALERT_RULES));
  * that is configured (email when `email.host` is set, Alertmanager when `alerts.alertmanager`
  * is); `[]` notifies nobody (the alert state and metrics stay).
  */
-const routeSection = z
-  .strictObject(
-    Object.fromEntries(
-      ALERT_RULES.map((rule) => [
-        rule,
-        z
-          .array(channelName)
-          .optional()
-          .describe("Where this rule's alerts go: email, alertmanager or both; [] notifies nobody."),
-      ]),
-    ) as { [R in (typeof ALERT_RULES)[number]]: z.ZodOptional<z.ZodArray<typeof channelName>> },
-  )
-  .prefault({});
+const routeSection = perRule(() =>
+  z
+    .array(channelName)
+    .optional()
+    .describe("Where this rule's alerts go: email, alertmanager or both; [] notifies nobody."),
+).prefault({});
 
 const fireAfter = () =>
   duration().optional().describe("How long this rule's condition must hold before its alert fires; absent: at once.");
