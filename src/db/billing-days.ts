@@ -16,7 +16,7 @@ export interface DayBucket {
   compute: boolean;
 }
 
-/** Whether a bucket's amounts bill compute, as waste.ts asked billing_records before the rollup. */
+/** Whether a bucket's amounts bill compute (GPU or CPU). */
 export function billsCompute(amounts: Record<string, number>): boolean {
   return (amounts.gpuAmount ?? 0) + (amounts.cpuAmount ?? 0) > 0;
 }
@@ -89,10 +89,9 @@ const COMPUTE_SQL =
 
 /**
  * billing_days kept in step with the bucket writes of one transaction: each day a write touches
- * is read once, changed in memory, and written once at `finish` (after the buckets), instead of
- * a trigger statement per bucket. The arithmetic is the triggers' own, in their order (a new
- * bucket adds its amount, a changed one takes the old amount back and adds the new), so the
- * totals come out bit for bit as before; a deleted bucket has its day summed again.
+ * is read once, changed in memory, and written once at `finish` (after the buckets). A new bucket
+ * adds its amount, a changed one takes the old amount back and adds the new, in write order; a
+ * deleted bucket has its day summed again.
  */
 export class DayRollup {
   private readonly days = new Map<string, Map<string, Day>>();
@@ -108,10 +107,7 @@ export class DayRollup {
     this.months = new MonthRollup(database, account);
   }
 
-  /**
-   * A new bucket, in parts rather than a DayBucket: a backfill adds millions, and an object for
-   * each was garbage. `covered` is min(endTime, fetchedAt).
-   */
+  /** A new bucket, in parts (a backfill adds millions: no object each); `covered` is min(endTime, fetchedAt). */
   added(
     kind: BillingKind,
     bucketSize: BucketSize,

@@ -73,6 +73,12 @@ const statements = perDatabase(({ sqlite }) => ({
        WHERE account = ? AND kind = ? AND bucket_size = ? AND day_start = ?`,
     )
     .raw(),
+  // Where the rollup's days end: no whole-day range reads past it (a period's future days).
+  lastDay: sqlite
+    .prepare<[string, string, string], number | null>(
+      'SELECT max(day_start) FROM billing_days WHERE account = ? AND kind = ? AND bucket_size = ?',
+    )
+    .pluck(),
   // Whole UTC days from the rollup; a day counts for a figure when it lies wholly after its start
   // and outside the month read for it.
   days: sqlite
@@ -118,11 +124,12 @@ function union(ranges: Array<[number, number]>): Array<[number, number]> {
 }
 
 /**
- * The bucket reads of one evaluation's spend queries, by what decides their rows (bucketReadKey):
- * queries of one kind with the same burn-rate window cut the same day, and read its buckets once.
- * Made per evaluation and dropped with it; the rows are never changed.
+ * The bucket and single-day reads of one evaluation's spend queries, by what decides their rows
+ * (bucketReadKey; a day's account, kind, size and start): queries of one kind with the same
+ * burn-rate window cut the same day and read its buckets once, and a month's and a week's figures
+ * read today's row once. Made per evaluation and dropped with it; the rows are never changed.
  */
-export type BucketReads = Map<string, readonly SpendRow[]>;
+export type BucketReads = Map<string, readonly SpendRow[] | readonly OneRow[]>;
 
 /**
  * What decides a bucket read's rows: its account, kind, size and range, and for each figure the
@@ -218,12 +225,17 @@ export function readSpendByResource(
     ...daysOutsideMonths(windowDays, windowMonths, monthsEnd, daysEnd),
   ]);
   const outsideMonths = (day: number, months: number) => !(day >= months && day < monthsEnd);
-  for (const [rangeFrom, rangeTo] of wholeDays) {
+  const daysStored = wholeDays.length > 0 ? (s.lastDay.get(account, kind, bucketSize) ?? -DAY_MS) + DAY_MS : 0;
+  for (const [rangeFrom, rangeTo] of wholeDays.map(([f, t]) => [f, Math.min(t, daysStored)] as const)) {
     if (rangeTo - rangeFrom === DAY_MS) {
-      const rows = s.day.all(account, kind, bucketSize, rangeFrom);
+      const key = `${account}\u0000${kind}\u0000${bucketSize}\u0000${rangeFrom}`;
+      const rows =
+        (reads?.get(key) as readonly OneRow[] | undefined) ?? s.day.all(account, kind, bucketSize, rangeFrom);
+      reads?.set(key, rows);
       const forPeriod = rangeFrom >= periodDays && outsideMonths(rangeFrom, periodMonths);
       addOne(rows, forPeriod, rangeFrom >= windowDays && outsideMonths(rangeFrom, windowMonths));
-    } else for (const row of s.days.all({ ...bounds, from: rangeFrom, to: rangeTo })) add(...row);
+    } else if (rangeFrom < rangeTo)
+      for (const row of s.days.all({ ...bounds, from: rangeFrom, to: rangeTo })) add(...row);
   }
   const cut = union([
     [from, Math.min(daysFrom, to)],
@@ -234,7 +246,7 @@ export function readSpendByResource(
   for (const [rangeFrom, rangeTo] of cut) {
     const range = { ...bounds, from: rangeFrom, to: rangeTo };
     const key = bucketReadKey(range);
-    let rows = reads?.get(key);
+    let rows = reads?.get(key) as readonly SpendRow[] | undefined;
     if (!rows) {
       rows = s.buckets.all(range);
       reads?.set(key, rows);

@@ -62,6 +62,9 @@ const queries = [
   query(T0 + 3 * DAY + HOUR, T0 + 3 * DAY + 9 * HOUR, T0 + 3 * DAY + 2 * HOUR),
   query(T0 + 5 * DAY + 10 * HOUR, T0 + 9 * DAY, T0 + 5 * DAY + 3 * HOUR),
   query(T0 + 6 * DAY, T0 + 8 * DAY, T0 + 2 * DAY),
+  // Weeks whose days run past the stored ones: the last stored day alone, and none.
+  query(T0 + 9 * DAY, T0 + 16 * DAY, T0 + 8 * DAY + 20 * HOUR),
+  query(T0 + 12 * DAY, T0 + 19 * DAY, T0 + 11 * DAY),
 ];
 
 async function expectAgreement(database: Database) {
