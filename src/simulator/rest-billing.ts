@@ -54,12 +54,14 @@ export function billingReply(world: World, route: BillingRoute, query: URLSearch
   }
   rows.sort((a, b) => a.bucket - b.bucket || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const total: Micros = {};
+  // Rows come bucket by bucket: each bucket's bounds are formatted once.
+  let bounds = { bucket: Number.NaN, startTime: '', endTime: '' };
   const records = rows.map(({ bucket, id: resourceId, micros }) => {
     addMicros(total, micros);
-    const record: Record<string, unknown> = {
-      startTime: toIso(bucket),
-      endTime: toIso(nextBucket(bucket, bucketSize)),
-    };
+    if (bucket !== bounds.bucket) {
+      bounds = { bucket, startTime: toIso(bucket), endTime: toIso(nextBucket(bucket, bucketSize)) };
+    }
+    const record: Record<string, unknown> = { startTime: bounds.startTime, endTime: bounds.endTime };
     if (route.filter !== undefined) record[route.filter] = resourceId;
     return Object.assign(record, amountsOf(kind, micros));
   });
