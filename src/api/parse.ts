@@ -1,4 +1,3 @@
-import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { z } from 'zod';
 import { formatPath } from '../format.js';
 import { ApiError } from './errors.js';
@@ -51,56 +50,42 @@ export interface ParsedList<T> {
   rejected: RejectedItem[];
 }
 
-/** Items parsed between two yields to the event loop (parseItems). */
-const TURN = 2_000;
-
 /**
  * Parses `body[key]` item by item, so one record we cannot read does not hide all the others.
- * The envelope itself (not an object, `key` not an array) is still a contract error. A long
- * list (a billing answer of ~100,000 records) is parsed TURN items at a time, yielding to the
- * event loop between turns, so the answers of other requests in flight are read meanwhile.
+ * The envelope itself (not an object, `key` not an array) is still a contract error.
  */
-export async function parseItems<S extends z.ZodType>(
+export function parseItems<S extends z.ZodType>(
   item: S,
   key: string,
   body: unknown,
   op: string,
   idOf: IdOf = idField,
-): Promise<ParsedList<z.output<S>>> {
-  const list = parseBody(z.looseObject({ [key]: z.array(z.unknown()) }), body, op)[key] as unknown[];
-  const parsed: ParsedList<z.output<S>> = { items: [], rejected: [] };
-  for (let from = 0; from < list.length; from += TURN) {
-    if (from > 0) await yieldToEventLoop();
-    parseEach(item, key, list, idOf, parsed, from, Math.min(list.length, from + TURN));
-  }
-  return parsed;
+): ParsedList<z.output<S>> {
+  const envelope = parseBody(z.looseObject({ [key]: z.array(z.unknown()) }), body, op);
+  return parseEach(item, key, envelope[key] as unknown[], idOf);
 }
 
 /**
  * Parses each item of a list already found at `key` (a path such as `data.gpuTypes` names it in
- * errors: `data.gpuTypes[3].secure…`): the items read, and the rejected ones named; those of
- * [from, to) only, added to `parsed`, when given.
+ * errors: `data.gpuTypes[3].secure…`): the items read, and the rejected ones named.
  */
 export function parseEach<S extends z.ZodType>(
   item: S,
   key: string,
   list: readonly unknown[],
   idOf: IdOf = idField,
-  parsed: ParsedList<z.output<S>> = { items: [], rejected: [] },
-  from = 0,
-  to = list.length,
 ): ParsedList<z.output<S>> {
-  for (let index = from; index < to; index++) {
-    const raw = list[index];
+  const parsed: ParsedList<z.output<S>> = { items: [], rejected: [] };
+  list.forEach((raw, index) => {
     const result = item.safeParse(raw);
     if (result.success) {
       parsed.items.push(result.data);
-      continue;
+      return;
     }
     const reason = describeIssues(result.error.issues, [key, index], { [key]: { [index]: raw } });
     const id = raw !== null && typeof raw === 'object' ? idOf(raw as Record<string, unknown>) : undefined;
     parsed.rejected.push({ index, id: typeof id === 'string' ? id : null, reason, raw });
-  }
+  });
   return parsed;
 }
 

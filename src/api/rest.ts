@@ -230,7 +230,7 @@ export class RestClient {
     const response = await this.http.send({ ...request, label, signal: call?.signal });
     const { records, metadata } = schema.shape;
     // The envelope first, so a body without a records array is a contract error, as for every list.
-    const parsed = await parseItems(records.element, 'records', response.body, response.op, billingIdOf);
+    const parsed = parseItems(records.element, 'records', response.body, response.op, billingIdOf);
     const meta = (response.body as { metadata?: unknown }).metadata;
     return {
       records: parsed as BillingList<S>['records'],
