@@ -1,11 +1,9 @@
 /**
  * The amounts of a billing record (every number field named `*Amount`), as an object and as the
  * JSON text stored in billing_records.amounts. A Pod bills the same amounts hour after hour
- * while it runs, so the records of a backfill repeat a few hundred distinct amounts over and
- * over (930 among 177,628 Pod records of a 3-day `large` backfill). Turning each record's
- * numbers into text again (JSON.stringify) was the largest piece of a backfill's own work
- * after SQLite's insert; here a record whose amounts equal ones seen before gets their object
- * and text back instead, shared: neither is ever changed once made.
+ * while it runs, so a backfill's records repeat a few hundred distinct amounts: a record whose
+ * amounts equal ones seen before gets their object and text back, shared (neither is ever
+ * changed once made), instead of a JSON.stringify of its own.
  */
 
 /** The amounts of one record: the object (read-only) and JSON.stringify of it. */

@@ -5,17 +5,12 @@ import { perDatabase } from './statements.js';
 
 /**
  * The digests of billing_digests (tables/billing.ts): what a route reported for one bucket, as
- * the text of its records in the order they came, joined by commas (exactly as they stood in
- * the answer's array), hashed before any of it is parsed: a re-read whose bucket hashes to its
- * stored digest is skipped without parsing, checking or comparing a record (a 15-minute re-read
- * of `large` reports ~110,000 records, nearly all unchanged). 53 bits of SHA-1, so SQLite stores
- * it as an integer: a change that left the digest equal would need a 53-bit collision between
- * two reports of the same bucket. Migration 0017 dropped the digests of the decoded records that
- * came before, so no digest of one kind is ever compared with one of the other.
+ * text made of its checked records (billing-store.ts), hashed: a re-read whose bucket hashes to
+ * its stored digest is not compared or written row by row. 53 bits of SHA-1, so SQLite stores it
+ * as an integer: a change that left the digest equal would need a 53-bit collision between two
+ * reports of the same bucket.
  */
 export function textDigest(text: string): number {
-  // One call, no Hash object: a re-read hashes every bucket of its window (~1,000 an hour for a
-  // small team), and making the object was half the cost of hashing a bucket's few hundred bytes.
   const hash = oneShotHash('sha1', text, 'buffer');
   return hash.readUIntBE(0, 6) * 32 + ((hash[6] as number) >>> 3);
 }

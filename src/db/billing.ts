@@ -246,9 +246,7 @@ export async function completeBackfill(database: Database, key: BackfillKey, don
   backfillStatements(database).complete.run(doneAt, key.account, key.kind, key.bucketSize);
 }
 
-// Prepared once: a backfill moves its cursor once per chunk (180 chunks for 30 days of six routes),
-// each move has the next run read the row again, and building each statement through drizzle cost
-// more than running it.
+// Prepared once: a backfill moves its cursor once per chunk, and drizzle builds a statement anew each time.
 const backfillStatements = perDatabase(({ sqlite }) => ({
   read: sqlite.prepare(
     `SELECT account, kind, bucket_size AS bucketSize, cursor_start_time AS cursorStartTime,

@@ -11,8 +11,7 @@ export function valuesOf(row: string, rows: number): string {
 /**
  * Rows bound into multi-row statements. What every row of a batch shares is bound once, by name
  * (SQLite gives a repeated name one parameter), as `shared`; the rest, `perRow` values a row, are
- * pushed onto `values`. Binding is a good part of a row's cost: 5 parameters a row instead of 9
- * took a fifth off a backfill's inserts. A full batch goes out as one step of `batch`; what is
+ * pushed onto `values`. A full batch goes out as one step of `batch`; what is
  * left at a flush, one step of `one` per row. The caller pushes the values itself (no array per
  * row on the backfill's path), calls `added` after each row, and flushes before it changes
  * `shared` or runs a statement that must see the rows.

@@ -48,23 +48,30 @@ export function billingReply(world: World, route: BillingRoute, query: URLSearch
   }
   const kind = route.kind;
   const usage = world.usage(t, kind, window, bucketSize, id === undefined ? {} : { id });
-  const rows: Array<{ bucket: number; id: string; micros: Micros }> = [];
-  for (const [resourceId, buckets] of usage) {
-    for (const [bucket, micros] of buckets) rows.push({ bucket, id: resourceId, micros });
+  // By bucket, and within a bucket by resource id (the order RunPod lists them in): no row sort.
+  const byBucket = new Map<number, Array<[string, Micros]>>();
+  for (const resourceId of [...usage.keys()].sort()) {
+    for (const [bucket, micros] of usage.get(resourceId) ?? []) {
+      const rows = byBucket.get(bucket);
+      if (rows) rows.push([resourceId, micros]);
+      else byBucket.set(bucket, [[resourceId, micros]]);
+    }
   }
-  rows.sort((a, b) => a.bucket - b.bucket || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const total: Micros = {};
-  const records = rows.map(({ bucket, id: resourceId, micros }) => {
-    addMicros(total, micros);
-    const record: Record<string, unknown> = {
-      startTime: toIso(bucket),
-      endTime: toIso(nextBucket(bucket, bucketSize)),
-    };
-    if (route.filter !== undefined) record[route.filter] = resourceId;
-    return Object.assign(record, amountsOf(kind, micros));
-  });
+  const records: Array<Record<string, unknown>> = [];
+  for (const bucket of [...byBucket.keys()].sort((a, b) => a - b)) {
+    const startTime = toIso(bucket);
+    const endTime = toIso(nextBucket(bucket, bucketSize));
+    for (const [resourceId, micros] of byBucket.get(bucket) ?? []) {
+      addMicros(total, micros);
+      const record: Record<string, unknown> = { startTime, endTime };
+      if (route.filter !== undefined) record[route.filter] = resourceId;
+      records.push(Object.assign(record, amountsOf(kind, micros)));
+    }
+  }
   const metadata: Record<string, unknown> = { query: echo, recordCount: records.length };
-  if (route.unique !== undefined) metadata[route.unique] = new Set(rows.map((row) => row.id)).size;
+  // Every resource in `usage` billed in some bucket.
+  if (route.unique !== undefined) metadata[route.unique] = usage.size;
   metadata.totals = amountsOf(kind, total);
   return ok({ records, metadata });
 }
