@@ -21,13 +21,10 @@ export function migrateCommand(): Command {
       const log = createLogger({ level: config.log.level, pretty: prettyLogs(config.log.format) });
       const path = config.database.path;
       const database = openDatabase(path, { log, migrate: true });
-      try {
-        for (const tag of database.applied) process.stdout.write(`applied ${tag}\n`);
-        const state = database.applied.length > 0 ? 'now at' : 'up to date at';
-        process.stdout.write(`database ${path}: ${state} schema version ${database.schemaVersion}\n`);
-      } finally {
-        database.close();
-      }
+      database.close();
+      for (const tag of database.applied) process.stdout.write(`applied ${tag}\n`);
+      const state = database.applied.length > 0 ? 'now at' : 'up to date at';
+      process.stdout.write(`database ${path}: ${state} schema version ${database.schemaVersion}\n`);
     });
 }
 
