@@ -10,45 +10,10 @@ import { alerts, channelOutbox } from './schema.js';
 
 const CHANNEL = 'alertmanager';
 
-export interface AlertmanagerRow {
-  id: number;
-  /** The Alertmanager's base URL as configured. */
-  target: string;
-  alertId: number;
-  /** What the next delivery says: `firing` or `resolved`. */
-  state: 'firing' | 'resolved';
-  createdAt: number;
-  /** Failed attempts since the last delivery (the backoff's exponent). */
-  attempts: number;
-  nextAttemptAt: number;
-  leaseUntil: number | null;
-  lastError: string | null;
-  lastSentAt: number | null;
-  /** The resolved notice was delivered, or the row was closed (see lastError); nothing more is sent. */
-  finishedAt: number | null;
-}
-
-export function toAlertmanagerRow(row: OutboxRow): AlertmanagerRow {
-  return {
-    id: row.id,
-    target: row.target,
-    alertId: row.alertId as number,
-    state: row.state as 'firing' | 'resolved',
-    createdAt: row.createdAt,
-    attempts: row.attempts,
-    nextAttemptAt: row.nextAttemptAt,
-    leaseUntil: row.leaseUntil,
-    lastError: row.lastError,
-    lastSentAt: row.lastDeliveredAt,
-    finishedAt: row.finishedAt,
-  };
-}
-
-const ours = eq(channelOutbox.channel, CHANNEL);
-const unfinished = and(ours, isNull(channelOutbox.finishedAt));
+const unfinished = and(eq(channelOutbox.channel, CHANNEL), isNull(channelOutbox.finishedAt));
 
 /** Every row still delivering, with its alert's rule and resolve time (for the queue step). */
-function openDeliveries(database: Database): Array<AlertmanagerRow & { rule: string; resolvedAt: number | null }> {
+function openDeliveries(database: Database): Array<OutboxRow & { rule: string; resolvedAt: number | null }> {
   return database.db
     .select({ row: channelOutbox, rule: alerts.rule, resolvedAt: alerts.resolvedAt })
     .from(channelOutbox)
@@ -56,7 +21,7 @@ function openDeliveries(database: Database): Array<AlertmanagerRow & { rule: str
     .where(unfinished)
     .orderBy(asc(channelOutbox.id))
     .all()
-    .map(({ row, rule, resolvedAt }) => ({ ...toAlertmanagerRow(row), rule, resolvedAt }));
+    .map(({ row, rule, resolvedAt }) => ({ ...row, rule, resolvedAt }));
 }
 
 /** Whether any row is still delivering: without an Alertmanager, most ticks have none to close. */
@@ -131,17 +96,6 @@ export async function queuedDeliveries(
     )
     .groupBy(channelOutbox.target, alerts.account)
     .all();
-}
-
-/** Every row, oldest first (for tests and the replay report). */
-export async function allDeliveries(database: Database): Promise<AlertmanagerRow[]> {
-  return database.db
-    .select()
-    .from(channelOutbox)
-    .where(ours)
-    .orderBy(asc(channelOutbox.id))
-    .all()
-    .map(toAlertmanagerRow);
 }
 
 // Episode rows (an alert_id) of every channel finished before @before and not leased.

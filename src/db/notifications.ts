@@ -1,5 +1,5 @@
 import { and, asc, eq, gte, isNull, lt, or, sql } from 'drizzle-orm';
-import { dueRows, type OutboxRow, queueRow, tallyPrunedSql } from './channel-outbox.js';
+import { type OutboxRow, tallyPrunedSql } from './channel-outbox.js';
 import { digestGroupKey } from './digest.js';
 import type { Database } from './open.js';
 import { channelOutbox, notificationLog, outboxPruned } from './schema.js';
@@ -36,21 +36,6 @@ export interface OutboxRecord {
   smtpResponse: string | null;
   abandonedAt: number | null;
 }
-
-export type OutboxInput = Pick<
-  OutboxRecord,
-  | 'messageId'
-  | 'groupKey'
-  | 'account'
-  | 'reason'
-  | 'to'
-  | 'subject'
-  | 'text'
-  | 'html'
-  | 'alertKeys'
-  | 'createdAt'
-  | 'nextAttemptAt'
->;
 
 /** What the email channel keeps of a message in its row's `payload`. */
 export interface EmailPayload {
@@ -114,17 +99,6 @@ export function putLogEntry(database: Database, entry: LogRecord, channel = EMAI
     .run();
 }
 
-/** Writes an email to the outbox as the pipeline would (tests set up their messages with it). */
-export async function insertOutbox(database: Database, message: OutboxInput): Promise<OutboxRecord> {
-  const { messageId, to, subject, text, html, ...row } = message;
-  return toEmailRecord(queueRow(database, { ...row, channel: EMAIL, payload: { messageId, to, subject, text, html } }));
-}
-
-/** Messages due for an attempt at `now`: not sent, not abandoned, past their backoff and not leased. */
-export async function dueMessages(database: Database, now: number): Promise<OutboxRecord[]> {
-  return (await dueRows(database, EMAIL, now)).map(toEmailRecord);
-}
-
 export interface OutboxCounts {
   /** Waiting for their first attempt or a retry. */
   pending: number;
@@ -175,21 +149,6 @@ export async function outboxCountsByAccount(database: Database): Promise<Array<O
     });
   }
   return [...byAccount.values()].sort((a, b) => (a.account < b.account ? -1 : a.account > b.account ? 1 : 0));
-}
-
-/** How the email outbox stands (for metrics and /api/status), deleted messages counted as in outboxCountsByAccount. */
-export async function outboxCounts(database: Database): Promise<OutboxCounts> {
-  const row = database.db.select(countColumns).from(channelOutbox).where(emailRows).get();
-  const counts = row ?? { pending: 0, sent: 0, abandoned: 0, oldestPendingAt: null };
-  const pruned = database.db
-    .select({
-      sent: sql<number>`coalesce(sum(${outboxPruned.sent}), 0)`,
-      abandoned: sql<number>`coalesce(sum(${outboxPruned.abandoned}), 0)`,
-    })
-    .from(outboxPruned)
-    .where(eq(outboxPruned.channel, EMAIL))
-    .get();
-  return { ...counts, sent: counts.sent + (pruned?.sent ?? 0), abandoned: counts.abandoned + (pruned?.abandoned ?? 0) };
 }
 
 /** Every message written in [from, to), oldest first (the replay report's emails). */
