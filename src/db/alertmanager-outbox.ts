@@ -1,5 +1,5 @@
 import { and, asc, eq, gt, isNotNull, isNull, or, sql } from 'drizzle-orm';
-import { type OutboxRow, recordClosed, tallyPrunedSql } from './channel-outbox.js';
+import { type OutboxRow, pruneRows, recordClosed } from './channel-outbox.js';
 import type { Database } from './open.js';
 import { alerts, channelOutbox } from './schema.js';
 
@@ -104,17 +104,13 @@ const PRUNABLE = `alert_id IS NOT NULL AND finished_at IS NOT NULL AND finished_
   AND (lease_until IS NULL OR lease_until <= @now)`;
 
 /**
- * Deletes the episode rows of every channel finished before `before` and not leased, counting
- * them per channel and account in outbox_pruned in the same transaction. A finished row says
+ * Deletes the episode rows of every channel finished before `before` and not leased, counted in
+ * outbox_pruned. A finished row says
  * nothing more will be sent; if its alert fires again towards the same target, ensureFiring
  * writes a new row, as it would have reopened the old one. Returns how many were deleted.
  */
 export async function pruneFinishedDeliveries(database: Database, before: number, now: number): Promise<number> {
-  const params = { before, now };
-  return database.transaction(() => {
-    database.sqlite.prepare(tallyPrunedSql(PRUNABLE)).run(params);
-    return database.sqlite.prepare(`DELETE FROM channel_outbox WHERE ${PRUNABLE}`).run(params).changes;
-  });
+  return pruneRows(database, PRUNABLE, { before, now });
 }
 
 /** The episodes firing now, oldest first: what the sync reads of them. */

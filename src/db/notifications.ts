@@ -1,5 +1,5 @@
 import { and, asc, eq, gte, isNull, lt, or, sql } from 'drizzle-orm';
-import { type OutboxRow, tallyPrunedSql } from './channel-outbox.js';
+import { type OutboxRow, pruneRows } from './channel-outbox.js';
 import { digestGroupKey } from './digest.js';
 import type { Database } from './open.js';
 import { channelOutbox, notificationLog, outboxPruned } from './schema.js';
@@ -14,31 +14,9 @@ const EMAIL = 'email';
 
 export type LogRecord = Omit<typeof notificationLog.$inferSelect, 'channel'>;
 
-/** One email as the outbox holds it. */
-export interface OutboxRecord {
-  id: number;
-  /** The Message-ID header, fixed when the message is written, so every attempt carries the same one. */
-  messageId: string;
-  groupKey: string;
-  account: string;
-  reason: string;
-  to: string[];
-  subject: string;
-  text: string;
-  html: string;
-  alertKeys: string[];
-  createdAt: number;
-  attempts: number;
-  nextAttemptAt: number;
-  leaseUntil: number | null;
-  lastError: string | null;
-  sentAt: number | null;
-  smtpResponse: string | null;
-  abandonedAt: number | null;
-}
-
 /** What the email channel keeps of a message in its row's `payload`. */
 export interface EmailPayload {
+  /** The Message-ID header, fixed when the message is written, so every attempt carries the same one. */
   messageId: string;
   to: string[];
   subject: string;
@@ -46,7 +24,10 @@ export interface EmailPayload {
   html: string;
 }
 
-export function toEmailRecord(row: OutboxRow): OutboxRecord {
+/** One email as the outbox holds it. */
+export type OutboxRecord = ReturnType<typeof toEmailRecord>;
+
+export function toEmailRecord(row: OutboxRow) {
   const payload = row.payload as EmailPayload;
   return {
     id: row.id,
@@ -177,14 +158,9 @@ const PRUNABLE = `alert_id IS NULL AND finished_at IS NOT NULL AND finished_at <
 
 /**
  * Deletes the message rows of every channel finished before `before` that no reader needs any
- * more (see PRUNABLE), counting them per channel and account in outbox_pruned in the same
- * transaction. A message still due or leased is never touched, so nothing is lost or sent twice.
+ * more (see PRUNABLE), counted in outbox_pruned. A message still due or leased is never touched, so nothing is lost or sent twice.
  * Returns how many were deleted.
  */
 export async function pruneFinishedMessages(database: Database, before: number, now: number): Promise<number> {
-  const params = { before, now, digests: `${digestGroupKey('')}%` };
-  return database.transaction(() => {
-    database.sqlite.prepare(tallyPrunedSql(PRUNABLE)).run(params);
-    return database.sqlite.prepare(`DELETE FROM channel_outbox WHERE ${PRUNABLE}`).run(params).changes;
-  });
+  return pruneRows(database, PRUNABLE, { before, now, digests: `${digestGroupKey('')}%` });
 }
