@@ -4,11 +4,11 @@ import { syncAlertmanagerOutbox } from '../../src/db/alertmanager-outbox.js';
 import { type AlertInput, insertAlert, markAlertResolved } from '../../src/db/alerts.js';
 import { claimRow, type QueuedRow, recordOutcomes, rowsOf } from '../../src/db/channel-outbox.js';
 import { lastDigestAt } from '../../src/db/digest.js';
-import { outboxCountsByAccount, outboxMessagesBetween } from '../../src/db/notifications.js';
+import { insertOutbox, outboxCountsByAccount, outboxMessagesBetween } from '../../src/db/notifications.js';
 import type { Database } from '../../src/db/open.js';
 import { applyRetention } from '../../src/db/retention.js';
 import { channelOutbox } from '../../src/db/schema.js';
-import { insertOutbox, outboxCounts } from '../helpers/email-outbox.js';
+import { outboxCounts } from '../helpers/email-outbox.js';
 import { DAY, HOUR, MINUTE, T0, useTempDatabases } from './support.js';
 
 const temp = useTempDatabases();
