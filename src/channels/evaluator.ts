@@ -15,11 +15,10 @@ import { CHANNELS } from './index.js';
  * alert state, the shared stages queue what each channel must be told, and each channel delivers
  * what is due. A channel that is not configured keeps its rows in the outbox, unsent.
  */
-export function runNotifications(ctx: NotificationContext): Promise<void> {
-  return runAlertPipeline(ctx, CHANNELS);
-}
-
-export async function runAlertPipeline(ctx: NotificationContext, channels: readonly Channel[]): Promise<void> {
+export async function runNotifications(
+  ctx: NotificationContext,
+  channels: readonly Channel[] = CHANNELS,
+): Promise<void> {
   const settings = alertSettings(ctx.config);
   if (ctx.unjudged.length > 0) {
     ctx.log.debug({ unjudged: ctx.unjudged }, 'not judged this tick: their alerts keep their state');

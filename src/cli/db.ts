@@ -3,9 +3,9 @@ import { loadConfig } from '../config/load.js';
 import { compactDatabase } from '../db/compact.js';
 import { DatabaseCorruptError } from '../db/errors.js';
 import { integrityProblems } from '../db/integrity.js';
-import { openDatabase } from '../db/open.js';
 import { formatBytes } from '../format.js';
 import { configOption } from './config-option.js';
+import { withDatabase } from './with-database.js';
 
 /**
  * `podwarden db check`: SQLite's full integrity check of the configured database, on demand (the
@@ -22,18 +22,19 @@ export function dbCommand(): Command {
     .action(async (options: { config?: string }) => {
       const config = loadConfig({ path: options.config, env: process.env });
       const path = config.database.path;
-      const database = openDatabase(path, { readonly: true, check: false });
-      let problems: string[];
-      try {
-        problems = await integrityProblems(database, 'full');
-      } finally {
-        database.close();
-      }
+      const { problems, schemaVersion } = await withDatabase(
+        path,
+        { readonly: true, check: false },
+        async (database) => ({
+          problems: await integrityProblems(database, 'full'),
+          schemaVersion: database.schemaVersion,
+        }),
+      );
       if (problems.length > 0) {
         // The same advice as a refused start, with every problem listed.
         throw new DatabaseCorruptError(path, problems);
       }
-      process.stdout.write(`database ${path}: ok (integrity_check, schema version ${database.schemaVersion})\n`);
+      process.stdout.write(`database ${path}: ok (integrity_check, schema version ${schemaVersion})\n`);
     });
   command
     .command('compact')
@@ -45,17 +46,12 @@ export function dbCommand(): Command {
       const config = loadConfig({ path: options.config, env: process.env });
       const path = config.database.path;
       // Not migrated here: the daemon migrates at start; this only rewrites what is there.
-      const database = openDatabase(path, { migrate: false });
-      try {
-        const result = await compactDatabase(database, path);
-        process.stdout.write(
-          result.compacted
-            ? `database ${path}: compacted from ${formatBytes(result.beforeBytes)} to ${formatBytes(result.afterBytes)}\n`
-            : `database ${path}: nothing to compact (${formatBytes(result.beforeBytes)}, no free pages)\n`,
-        );
-      } finally {
-        database.close();
-      }
+      const result = await withDatabase(path, { migrate: false }, (database) => compactDatabase(database, path));
+      process.stdout.write(
+        result.compacted
+          ? `database ${path}: compacted from ${formatBytes(result.beforeBytes)} to ${formatBytes(result.afterBytes)}\n`
+          : `database ${path}: nothing to compact (${formatBytes(result.beforeBytes)}, no free pages)\n`,
+      );
     });
   return command;
 }

@@ -1,8 +1,8 @@
 import { Command } from 'commander';
 import { loadConfig } from '../config/load.js';
 import { openDatabase } from '../db/open.js';
-import { createLogger } from '../log.js';
 import { configOption } from './config-option.js';
+import { loggerFor } from './logger.js';
 
 /**
  * `podwarden migrate`: applies pending migrations to the configured database and prints each one
@@ -18,19 +18,12 @@ export function migrateCommand(): Command {
     )
     .action((options: { config?: string }) => {
       const config = loadConfig({ path: options.config, env: process.env });
-      const log = createLogger({ level: config.log.level, pretty: prettyLogs(config.log.format) });
+      const log = loggerFor(config);
       const path = config.database.path;
       const database = openDatabase(path, { log, migrate: true });
-      try {
-        for (const tag of database.applied) process.stdout.write(`applied ${tag}\n`);
-        const state = database.applied.length > 0 ? 'now at' : 'up to date at';
-        process.stdout.write(`database ${path}: ${state} schema version ${database.schemaVersion}\n`);
-      } finally {
-        database.close();
-      }
+      database.close();
+      for (const tag of database.applied) process.stdout.write(`applied ${tag}\n`);
+      const state = database.applied.length > 0 ? 'now at' : 'up to date at';
+      process.stdout.write(`database ${path}: ${state} schema version ${database.schemaVersion}\n`);
     });
-}
-
-function prettyLogs(format: 'auto' | 'json' | 'pretty'): boolean | undefined {
-  return format === 'auto' ? undefined : format === 'pretty';
 }

@@ -7,7 +7,6 @@ import { toIso } from '../clock.js';
 import { loadConfig } from '../config/load.js';
 import type { Config } from '../config/schema.js';
 import { ALERT_RULES } from '../config/sections/alerts.js';
-import { openDatabase } from '../db/open.js';
 import type { SilenceMatcher } from '../db/schema.js';
 import { expireSilence, getSilence, insertSilence, listSilences } from '../db/silences.js';
 import { DurationError, parseDuration } from '../duration.js';
@@ -16,21 +15,7 @@ import { didYouMean } from '../near-miss.js';
 import { configOption } from './config-option.js';
 import { daemonNow } from './daemon-now.js';
 import { UsageError } from './exit.js';
-
-/** Runs `work` on the configured database and closes it once `work` has finished, awaited. */
-async function withDatabase<T>(
-  configPath: string | undefined,
-  work: (database: ReturnType<typeof openDatabase>, config: Config) => T | Promise<T>,
-  options: { readonly?: boolean } = {},
-): Promise<T> {
-  const config = loadConfig({ path: configPath, env: process.env });
-  const database = openDatabase(config.database.path, options);
-  try {
-    return await work(database, config);
-  } finally {
-    database.close();
-  }
-}
+import { withDatabase } from './with-database.js';
 
 /**
  * A silence on `rule=wsate` or an account that does not exist matches nothing, silently: the
@@ -85,7 +70,8 @@ export function silenceCommand(): Command {
       let durationMs: number;
       try {
         durationMs = parseDuration(options.for);
-        const silence = await withDatabase(options.config, async (database, config) => {
+        const config = loadConfig({ path: options.config, env: process.env });
+        const silence = await withDatabase(config.database.path, {}, async (database) => {
           const matchers = options.match.map((text) => knownLabelValue(parseMatcher(text), text, config));
           // Starts now on the daemon's clock: beside the demo, 2h means 2h of the scenario's day.
           const silence = newSilence({
@@ -113,14 +99,11 @@ export function silenceCommand(): Command {
     .option('--all', 'include expired silences')
     .addOption(configOption())
     .action(async (options: { all?: boolean; config?: string }) => {
-      const { now, rows } = await withDatabase(
-        options.config,
-        async (database) => {
-          const { now } = await daemonNow(database);
-          return { now, rows: await listSilences(database, options.all ? undefined : now) };
-        },
-        { readonly: true },
-      );
+      const config = loadConfig({ path: options.config, env: process.env });
+      const { now, rows } = await withDatabase(config.database.path, { readonly: true }, async (database) => {
+        const { now } = await daemonNow(database);
+        return { now, rows: await listSilences(database, options.all ? undefined : now) };
+      });
       process.stdout.write('ID\tSTATE\tENDS\tMATCHERS\tCREATED BY\tCOMMENT\n');
       for (const silence of rows) {
         const matchers = silence.matchers.map(formatMatcher).join(',');
@@ -135,7 +118,8 @@ export function silenceCommand(): Command {
     .argument('<id>', 'the silence id (from silence add or list)')
     .addOption(configOption())
     .action(async (id: string, options: { config?: string }) => {
-      await withDatabase(options.config, async (database) => {
+      const config = loadConfig({ path: options.config, env: process.env });
+      await withDatabase(config.database.path, {}, async (database) => {
         if (!(await getSilence(database, id))) throw new UsageError(`silence ${id}: no such silence`);
         await expireSilence(database, id, (await daemonNow(database)).now);
       });

@@ -2,11 +2,11 @@ import { Command } from 'commander';
 import { toIso } from '../clock.js';
 import { loadConfig } from '../config/load.js';
 import { accountsOfPod, snoozePod } from '../db/idle-state.js';
-import { openDatabase } from '../db/open.js';
 import { DurationError, formatDuration, parseDuration } from '../duration.js';
 import { configOption } from './config-option.js';
 import { clockNote, daemonNow } from './daemon-now.js';
 import { UsageError } from './exit.js';
+import { withDatabase } from './with-database.js';
 
 interface SnoozeOptions {
   config?: string;
@@ -32,8 +32,7 @@ export function snoozeCommand(): Command {
       if (options.account !== undefined && !known.includes(options.account)) {
         throw new UsageError(`--account: no account "${options.account}" in the configuration (${known.join(', ')})`);
       }
-      const database = openDatabase(config.database.path);
-      try {
+      await withDatabase(config.database.path, {}, async (database) => {
         const accounts = options.account ? [options.account] : await accountsOfPod(database, podId);
         if (accounts.length === 0) {
           throw new UsageError(`snooze ${podId}: no account has seen this Pod yet; pass --account to snooze it anyway`);
@@ -49,9 +48,7 @@ export function snoozeCommand(): Command {
               : `snoozed until ${toIso(now + durationMs)}${clockNote(clock)} (${formatDuration(durationMs)})`;
           process.stdout.write(`${podId} (${account}): ${what}\n`);
         }
-      } finally {
-        database.close();
-      }
+      });
     });
 }
 

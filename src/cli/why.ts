@@ -2,7 +2,6 @@ import { Command, InvalidArgumentError } from 'commander';
 import { toIso } from '../clock.js';
 import { loadConfig } from '../config/load.js';
 import { accountsOfPod, knownPodIds, podSnoozesAfter } from '../db/idle-state.js';
-import { openDatabase } from '../db/open.js';
 import { type ReceiptRecord, recentReceipts } from '../db/receipts.js';
 import { formatDuration } from '../duration.js';
 import { formatSparkline } from '../format.js';
@@ -12,6 +11,7 @@ import { didYouMean } from '../near-miss.js';
 import { configOption } from './config-option.js';
 import { clockNote, daemonNow } from './daemon-now.js';
 import { UsageError } from './exit.js';
+import { withDatabase } from './with-database.js';
 
 interface WhyOptions {
   config?: string;
@@ -36,8 +36,7 @@ export function whyCommand(): Command {
         );
       }
       // Read-only: works on a database podwarden may not write (another user's, a read-only mount).
-      const database = openDatabase(config.database.path, { readonly: true });
-      try {
+      await withDatabase(config.database.path, { readonly: true }, async (database) => {
         const receipts = (await recentReceipts(database, options.limit, { podId, account: options.account })).reverse();
         const clock = await daemonNow(database);
         const snoozes = (await podSnoozesAfter(database, podId, clock.now)).filter(
@@ -57,9 +56,7 @@ export function whyCommand(): Command {
             `${podId} (${snooze.account}): snoozed until ${toIso(snooze.until)}${clockNote(clock)} ${describeSource(snooze.source, snooze.createdBy)}: no idle warning or stop before then\n`,
           );
         }
-      } finally {
-        database.close();
-      }
+      });
     });
 }
 

@@ -6,18 +6,15 @@ export type AlertRecord = typeof alerts.$inferSelect;
 export type FlapRecord = typeof alertFlaps.$inferSelect;
 
 /**
- * Alert rows read as arrays through statements prepared once, decoded here: every evaluation
- * tick reads the open alerts two or three times (state, pipeline, Alertmanager), and drizzle's
- * row mapping cost more than the reads.
+ * Alert rows read as arrays through statements prepared once, decoded here rather than by
+ * drizzle's row mapping: every evaluation tick reads the open alerts several times.
  */
 export const ALERT_COLUMNS = `id, key, rule, account, severity, summary, labels, details, recipients,
   active_since, last_seen_at, fired_at, resolved_at, absent_since`;
 
 /**
- * The same columns but the details (read as NULL): every tick rewrites each open alert's details
- * (findings carry when they were evaluated), and the pipeline plans on every firing alert but
- * renders only those of a message it writes. At `large` (about 1,000 firing alerts) reading and
- * parsing the details was half of reading the firing alerts.
+ * The same columns but the details (read as NULL): the pipeline plans on every firing alert but
+ * renders only those of a message it writes.
  */
 export const ALERT_COLUMNS_BUT_DETAILS = ALERT_COLUMNS.replace('details,', 'NULL,');
 

@@ -1,5 +1,5 @@
 import { and, asc, eq, gt, isNotNull, isNull, or, sql } from 'drizzle-orm';
-import { type OutboxRow, recordClosed, tallyPrunedSql } from './channel-outbox.js';
+import { type OutboxRow, pruneRows, recordClosed } from './channel-outbox.js';
 import type { Database } from './open.js';
 import { alerts, channelOutbox } from './schema.js';
 
@@ -10,45 +10,10 @@ import { alerts, channelOutbox } from './schema.js';
 
 const CHANNEL = 'alertmanager';
 
-export interface AlertmanagerRow {
-  id: number;
-  /** The Alertmanager's base URL as configured. */
-  target: string;
-  alertId: number;
-  /** What the next delivery says: `firing` or `resolved`. */
-  state: 'firing' | 'resolved';
-  createdAt: number;
-  /** Failed attempts since the last delivery (the backoff's exponent). */
-  attempts: number;
-  nextAttemptAt: number;
-  leaseUntil: number | null;
-  lastError: string | null;
-  lastSentAt: number | null;
-  /** The resolved notice was delivered, or the row was closed (see lastError); nothing more is sent. */
-  finishedAt: number | null;
-}
-
-export function toAlertmanagerRow(row: OutboxRow): AlertmanagerRow {
-  return {
-    id: row.id,
-    target: row.target,
-    alertId: row.alertId as number,
-    state: row.state as 'firing' | 'resolved',
-    createdAt: row.createdAt,
-    attempts: row.attempts,
-    nextAttemptAt: row.nextAttemptAt,
-    leaseUntil: row.leaseUntil,
-    lastError: row.lastError,
-    lastSentAt: row.lastDeliveredAt,
-    finishedAt: row.finishedAt,
-  };
-}
-
-const ours = eq(channelOutbox.channel, CHANNEL);
-const unfinished = and(ours, isNull(channelOutbox.finishedAt));
+const unfinished = and(eq(channelOutbox.channel, CHANNEL), isNull(channelOutbox.finishedAt));
 
 /** Every row still delivering, with its alert's rule and resolve time (for the queue step). */
-function openDeliveries(database: Database): Array<AlertmanagerRow & { rule: string; resolvedAt: number | null }> {
+function openDeliveries(database: Database): Array<OutboxRow & { rule: string; resolvedAt: number | null }> {
   return database.db
     .select({ row: channelOutbox, rule: alerts.rule, resolvedAt: alerts.resolvedAt })
     .from(channelOutbox)
@@ -56,7 +21,7 @@ function openDeliveries(database: Database): Array<AlertmanagerRow & { rule: str
     .where(unfinished)
     .orderBy(asc(channelOutbox.id))
     .all()
-    .map(({ row, rule, resolvedAt }) => ({ ...toAlertmanagerRow(row), rule, resolvedAt }));
+    .map(({ row, rule, resolvedAt }) => ({ ...row, rule, resolvedAt }));
 }
 
 /** Whether any row is still delivering: without an Alertmanager, most ticks have none to close. */
@@ -133,34 +98,19 @@ export async function queuedDeliveries(
     .all();
 }
 
-/** Every row, oldest first (for tests and the replay report). */
-export async function allDeliveries(database: Database): Promise<AlertmanagerRow[]> {
-  return database.db
-    .select()
-    .from(channelOutbox)
-    .where(ours)
-    .orderBy(asc(channelOutbox.id))
-    .all()
-    .map(toAlertmanagerRow);
-}
-
 // Episode rows (an alert_id) of every channel finished before @before and not leased.
 // SQL text: the tally and the delete share this condition.
 const PRUNABLE = `alert_id IS NOT NULL AND finished_at IS NOT NULL AND finished_at < @before
   AND (lease_until IS NULL OR lease_until <= @now)`;
 
 /**
- * Deletes the episode rows of every channel finished before `before` and not leased, counting
- * them per channel and account in outbox_pruned in the same transaction. A finished row says
+ * Deletes the episode rows of every channel finished before `before` and not leased, counted in
+ * outbox_pruned. A finished row says
  * nothing more will be sent; if its alert fires again towards the same target, ensureFiring
  * writes a new row, as it would have reopened the old one. Returns how many were deleted.
  */
 export async function pruneFinishedDeliveries(database: Database, before: number, now: number): Promise<number> {
-  const params = { before, now };
-  return database.transaction(() => {
-    database.sqlite.prepare(tallyPrunedSql(PRUNABLE)).run(params);
-    return database.sqlite.prepare(`DELETE FROM channel_outbox WHERE ${PRUNABLE}`).run(params).changes;
-  });
+  return pruneRows(database, PRUNABLE, { before, now });
 }
 
 /** The episodes firing now, oldest first: what the sync reads of them. */

@@ -72,27 +72,6 @@ const openStatesStatement = perDatabase(({ sqlite }) =>
     .raw(),
 );
 
-/**
- * The open episodes, oldest first, with only what recordFindings reads: at `large` it reads about
- * a thousand every tick, and decoding them as whole records was most of the read.
- */
-function openAlertStates(database: Database): OpenAlertState[] {
-  return openStatesStatement(database)
-    .all()
-    .map(([id, key, rule, account, severity, labels, recipients, activeSince, firedAt, absentSince]) => ({
-      id,
-      key,
-      rule,
-      account,
-      severity,
-      labels,
-      recipients,
-      activeSince,
-      firedAt,
-      absentSince,
-    }));
-}
-
 /** Alerts firing now: open episodes that have fired (for metrics and /api/status). */
 export async function firingAlerts(database: Database): Promise<AlertRecord[]> {
   return readFiring(database);
@@ -111,10 +90,7 @@ export async function alertsById(database: Database, ids: readonly number[]): Pr
   return readById(database, JSON.stringify(ids));
 }
 
-/**
- * Those of `ids` that have resolved, oldest first: the pipeline asks every tick which announced
- * alerts ended, and most announced alerts still fire (reading and parsing them again was waste).
- */
+/** Those of `ids` that have resolved, oldest first (which announced alerts ended). */
 export async function resolvedAlertsById(database: Database, ids: readonly number[]): Promise<AlertRecord[]> {
   if (ids.length === 0) return [];
   return readResolvedById(database, JSON.stringify(ids));
@@ -150,20 +126,6 @@ function insertRow(database: Database, input: AlertInput): AlertRecord {
     input.firedAt,
   );
   return row[0] as AlertRecord;
-}
-
-/** This tick saw the key again: its latest wording and figures replace the old. */
-function refreshAlert(
-  database: Database,
-  id: number,
-  fields: Pick<AlertRecord, 'severity' | 'summary' | 'labels' | 'details' | 'recipients' | 'lastSeenAt'>,
-): void {
-  writes(database).refresh.run(fields.severity, fields.summary, ...jsonColumns(fields), fields.lastSeenAt, id);
-}
-
-/** The condition was judged absent this tick, for the first time since it was last seen. */
-function markAlertAbsent(database: Database, id: number, at: number): void {
-  writes(database).absent.run(at, id);
 }
 
 /** Episodes of one key that fired at or after `since`, oldest first (how often it fired lately). */
@@ -214,16 +176,8 @@ export function updateFlap(
   database.db.update(alertFlaps).set(change).where(eq(alertFlaps.id, id)).run();
 }
 
-function markAlertFired(database: Database, id: number, at: number): void {
-  writes(database).fired.run(at, id);
-}
-
 /** Idempotent: an episode resolves once, at the first tick that no longer saw it. */
 export async function markAlertResolved(database: Database, id: number, at: number): Promise<void> {
-  markResolved(database, id, at);
-}
-
-function markResolved(database: Database, id: number, at: number): void {
   writes(database).resolved.run(at, id);
 }
 
@@ -267,13 +221,28 @@ export interface FlapLimits {
 }
 
 /**
- * The open episodes, oldest first, and the planning inputs' count (plan_changes) read before
- * them: a change by any connection to which episodes are open or fired moves it, so
- * applyAlertChanges can tell that what it was planned on is still so.
+ * The open episodes, oldest first, with only what recordFindings reads (not whole records), and
+ * the planning inputs' count (plan_changes) read before them: a change by any connection to which
+ * episodes are open or fired moves it, so applyAlertChanges can tell that what it was planned on
+ * is still so.
  */
 export async function readAlertStates(database: Database): Promise<{ version: string; open: OpenAlertState[] }> {
   const version = planningInputs(database);
-  return { version, open: openAlertStates(database) };
+  const open = openStatesStatement(database)
+    .all()
+    .map(([id, key, rule, account, severity, labels, recipients, activeSince, firedAt, absentSince]) => ({
+      id,
+      key,
+      rule,
+      account,
+      severity,
+      labels,
+      recipients,
+      activeSince,
+      firedAt,
+      absentSince,
+    }));
+  return { version, open };
 }
 
 /**
@@ -304,20 +273,23 @@ export async function applyAlertChanges(
       if (changed(alert.key) || firedCountSince(database, alert.key, now - flapping.windowMs) < flapping.count) return;
       openFlap(database, { key: alert.key, rule: alert.rule, account: alert.account, since: now, lastChangeAt: now });
     };
+    const write = writes(database);
     for (const change of changes) {
       switch (change.kind) {
         case 'absent':
-          markAlertAbsent(database, change.id, now);
+          write.absent.run(now, change.id);
           break;
         case 'resolve':
-          markResolved(database, change.id, now);
+          write.resolved.run(now, change.id);
           if (change.fired) changed(change.key);
           break;
-        case 'refresh':
-          refreshAlert(database, change.id, change.fields);
+        case 'refresh': {
+          const { fields } = change;
+          write.refresh.run(fields.severity, fields.summary, ...jsonColumns(fields), fields.lastSeenAt, change.id);
           break;
+        }
         case 'fire':
-          markAlertFired(database, change.alert.id, now);
+          write.fired.run(now, change.alert.id);
           fired(change.alert);
           break;
         case 'open':
@@ -330,9 +302,8 @@ export async function applyAlertChanges(
 }
 
 /**
- * The writes every evaluation tick makes, prepared once per database: building them with drizzle
- * on each call cost more than running them (most ticks find little to change). JSON columns are
- * bound as drizzle encodes them (JSON.stringify; recipients' null stays SQL NULL), as the insert.
+ * The writes every evaluation tick makes, prepared once per database. JSON columns are bound as
+ * drizzle encodes them (JSON.stringify; recipients' null stays SQL NULL), as the insert.
  */
 const writes = perDatabase((database: Database) => ({
   refresh: database.sqlite.prepare<[string, string, string, string, string | null, number, number]>(

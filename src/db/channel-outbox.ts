@@ -264,12 +264,20 @@ export async function rowsOf(database: Database, channels: readonly string[]): P
 }
 
 /**
- * SQL text adding the rows `where` selects (a condition on channel_outbox) to outbox_pruned, per
- * channel and account, by outcome: run before deleting them, in the same transaction.
+ * Deletes the rows `where` selects (SQL text, a condition on channel_outbox with named `params`),
+ * counting them per channel and account, by outcome, in outbox_pruned in the same transaction.
+ * Returns how many were deleted.
  */
-export function tallyPrunedSql(where: string): string {
-  return `INSERT INTO outbox_pruned (channel, account, sent, abandoned)
-    SELECT channel, account, sum(delivered_at IS NOT NULL), sum(abandoned_at IS NOT NULL) FROM channel_outbox
-    WHERE ${where} GROUP BY channel, account
-    ON CONFLICT (channel, account) DO UPDATE SET sent = sent + excluded.sent, abandoned = abandoned + excluded.abandoned`;
+export function pruneRows(database: Database, where: string, params: Record<string, unknown>): number {
+  return database.transaction(() => {
+    database.sqlite
+      .prepare(
+        `INSERT INTO outbox_pruned (channel, account, sent, abandoned)
+         SELECT channel, account, sum(delivered_at IS NOT NULL), sum(abandoned_at IS NOT NULL) FROM channel_outbox
+         WHERE ${where} GROUP BY channel, account
+         ON CONFLICT (channel, account) DO UPDATE SET sent = sent + excluded.sent, abandoned = abandoned + excluded.abandoned`,
+      )
+      .run(params);
+    return database.sqlite.prepare(`DELETE FROM channel_outbox WHERE ${where}`).run(params).changes;
+  });
 }

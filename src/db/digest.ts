@@ -31,27 +31,14 @@ function latestDigestAt(database: Database, account: string): number | null {
   return row?.createdAt ?? null;
 }
 
-export interface StopSince {
-  podId: string;
-  podName: string;
-  decidedAt: number;
-  dryRun: boolean;
-  savingPerHr: number;
-  /** When the idle episode of the stop ended (the Pod active again, gone…); null while open. */
-  episodeEndedAt: number | null;
-  /** The Pod as last seen: its status, when it last started, when it vanished. */
-  podStatus: string | null;
-  podStartedAt: number | null;
-  podGoneAt: number | null;
-}
+/**
+ * A stop with what became of it: when the idle episode of the stop ended (null while open) and
+ * the Pod as last seen (its status, when it last started, when it vanished).
+ */
+export type StopSince = Awaited<ReturnType<typeof stopsBetween>>[number];
 
 /** The account's stops (sent or dry run) decided in [from, to], oldest first. */
-export async function stopsBetween(
-  database: Database,
-  account: string,
-  from: number,
-  to: number,
-): Promise<StopSince[]> {
+export async function stopsBetween(database: Database, account: string, from: number, to: number) {
   return database.db
     .select({
       podId: actionReceipts.podId,

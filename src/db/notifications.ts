@@ -1,5 +1,5 @@
 import { and, asc, eq, gte, isNull, lt, or, sql } from 'drizzle-orm';
-import { dueRows, type OutboxRow, queueRow, tallyPrunedSql } from './channel-outbox.js';
+import { type OutboxRow, pruneRows, queueRow } from './channel-outbox.js';
 import { digestGroupKey } from './digest.js';
 import type { Database } from './open.js';
 import { channelOutbox, notificationLog, outboxPruned } from './schema.js';
@@ -14,46 +14,9 @@ const EMAIL = 'email';
 
 export type LogRecord = Omit<typeof notificationLog.$inferSelect, 'channel'>;
 
-/** One email as the outbox holds it. */
-export interface OutboxRecord {
-  id: number;
-  /** The Message-ID header, fixed when the message is written, so every attempt carries the same one. */
-  messageId: string;
-  groupKey: string;
-  account: string;
-  reason: string;
-  to: string[];
-  subject: string;
-  text: string;
-  html: string;
-  alertKeys: string[];
-  createdAt: number;
-  attempts: number;
-  nextAttemptAt: number;
-  leaseUntil: number | null;
-  lastError: string | null;
-  sentAt: number | null;
-  smtpResponse: string | null;
-  abandonedAt: number | null;
-}
-
-export type OutboxInput = Pick<
-  OutboxRecord,
-  | 'messageId'
-  | 'groupKey'
-  | 'account'
-  | 'reason'
-  | 'to'
-  | 'subject'
-  | 'text'
-  | 'html'
-  | 'alertKeys'
-  | 'createdAt'
-  | 'nextAttemptAt'
->;
-
 /** What the email channel keeps of a message in its row's `payload`. */
 export interface EmailPayload {
+  /** The Message-ID header, fixed when the message is written, so every attempt carries the same one. */
   messageId: string;
   to: string[];
   subject: string;
@@ -61,7 +24,10 @@ export interface EmailPayload {
   html: string;
 }
 
-export function toEmailRecord(row: OutboxRow): OutboxRecord {
+/** One email as the outbox holds it. */
+export type OutboxRecord = ReturnType<typeof toEmailRecord>;
+
+export function toEmailRecord(row: OutboxRow) {
   const payload = row.payload as EmailPayload;
   return {
     id: row.id,
@@ -83,6 +49,18 @@ export function toEmailRecord(row: OutboxRow): OutboxRecord {
     smtpResponse: row.response,
     abandonedAt: row.abandonedAt,
   };
+}
+
+/** Writes an email to the outbox as the pipeline would (tests set up their messages with it). */
+export async function insertOutbox(
+  database: Database,
+  message: Omit<
+    OutboxRecord,
+    'id' | 'attempts' | 'leaseUntil' | 'lastError' | 'sentAt' | 'smtpResponse' | 'abandonedAt'
+  >,
+): Promise<OutboxRecord> {
+  const { messageId, to, subject, text, html, ...row } = message;
+  return toEmailRecord(queueRow(database, { ...row, channel: EMAIL, payload: { messageId, to, subject, text, html } }));
 }
 
 /** The notification log's live entries of `channel` (expired ones count as absent), by group key. */
@@ -112,17 +90,6 @@ export function putLogEntry(database: Database, entry: LogRecord, channel = EMAI
     .values({ ...entry, channel })
     .onConflictDoUpdate({ target: [notificationLog.channel, notificationLog.groupKey], set: rest })
     .run();
-}
-
-/** Writes an email to the outbox as the pipeline would (tests set up their messages with it). */
-export async function insertOutbox(database: Database, message: OutboxInput): Promise<OutboxRecord> {
-  const { messageId, to, subject, text, html, ...row } = message;
-  return toEmailRecord(queueRow(database, { ...row, channel: EMAIL, payload: { messageId, to, subject, text, html } }));
-}
-
-/** Messages due for an attempt at `now`: not sent, not abandoned, past their backoff and not leased. */
-export async function dueMessages(database: Database, now: number): Promise<OutboxRecord[]> {
-  return (await dueRows(database, EMAIL, now)).map(toEmailRecord);
 }
 
 export interface OutboxCounts {
@@ -177,21 +144,6 @@ export async function outboxCountsByAccount(database: Database): Promise<Array<O
   return [...byAccount.values()].sort((a, b) => (a.account < b.account ? -1 : a.account > b.account ? 1 : 0));
 }
 
-/** How the email outbox stands (for metrics and /api/status), deleted messages counted as in outboxCountsByAccount. */
-export async function outboxCounts(database: Database): Promise<OutboxCounts> {
-  const row = database.db.select(countColumns).from(channelOutbox).where(emailRows).get();
-  const counts = row ?? { pending: 0, sent: 0, abandoned: 0, oldestPendingAt: null };
-  const pruned = database.db
-    .select({
-      sent: sql<number>`coalesce(sum(${outboxPruned.sent}), 0)`,
-      abandoned: sql<number>`coalesce(sum(${outboxPruned.abandoned}), 0)`,
-    })
-    .from(outboxPruned)
-    .where(eq(outboxPruned.channel, EMAIL))
-    .get();
-  return { ...counts, sent: counts.sent + (pruned?.sent ?? 0), abandoned: counts.abandoned + (pruned?.abandoned ?? 0) };
-}
-
 /** Every message written in [from, to), oldest first (the replay report's emails). */
 export async function outboxMessagesBetween(database: Database, from: number, to: number): Promise<OutboxRecord[]> {
   return database.db
@@ -218,14 +170,9 @@ const PRUNABLE = `alert_id IS NULL AND finished_at IS NOT NULL AND finished_at <
 
 /**
  * Deletes the message rows of every channel finished before `before` that no reader needs any
- * more (see PRUNABLE), counting them per channel and account in outbox_pruned in the same
- * transaction. A message still due or leased is never touched, so nothing is lost or sent twice.
+ * more (see PRUNABLE), counted in outbox_pruned. A message still due or leased is never touched, so nothing is lost or sent twice.
  * Returns how many were deleted.
  */
 export async function pruneFinishedMessages(database: Database, before: number, now: number): Promise<number> {
-  const params = { before, now, digests: `${digestGroupKey('')}%` };
-  return database.transaction(() => {
-    database.sqlite.prepare(tallyPrunedSql(PRUNABLE)).run(params);
-    return database.sqlite.prepare(`DELETE FROM channel_outbox WHERE ${PRUNABLE}`).run(params).changes;
-  });
+  return pruneRows(database, PRUNABLE, { before, now, digests: `${digestGroupKey('')}%` });
 }

@@ -59,15 +59,10 @@ export async function recentReceipts(
     .all();
 }
 
-export interface StopDecision {
-  at: number;
-  account: string;
-  podId: string;
-  dryRun: boolean;
-}
+export type StopDecision = Awaited<ReturnType<typeof stopsDecided>>[number];
 
 /** Every stop decided (dry run or not), in time order: the replay report's `stops`. */
-export async function stopsDecided(database: Database): Promise<StopDecision[]> {
+export async function stopsDecided(database: Database) {
   return database.db
     .select({
       at: actionReceipts.decidedAt,

@@ -16,11 +16,6 @@ export function insertSilenceNow(database: Database, silence: typeof silences.$i
 
 /** Every silence, oldest first; `endingAfter` keeps those ending after that time. */
 export async function listSilences(database: Database, endingAfter?: number): Promise<SilenceRecord[]> {
-  return listSilencesSync(database, endingAfter);
-}
-
-/** listSilences, for a store function reading it inside its own transaction (the email pipeline's planning). */
-export function listSilencesSync(database: Database, endingAfter?: number): SilenceRecord[] {
   const read = reads(database);
   return endingAfter === undefined ? read.all.all() : read.endingAfter.all({ endingAfter });
 }

@@ -46,19 +46,17 @@ export function registerAlertMetrics({ registry, source, config, refreshOn }: Me
     for (const alert of await firingAlertsButDetails(source.db)) {
       firing.inc({ account: alert.account, rule: alert.rule, severity: alert.severity });
     }
-    emails.reset();
-    for (const account of accounts) for (const outcome of ['sent', 'abandoned']) emails.inc({ account, outcome }, 0);
-    for (const counts of outbox) {
-      emails.inc({ account: counts.account, outcome: 'sent' }, counts.sent);
-      emails.inc({ account: counts.account, outcome: 'abandoned' }, counts.abandoned);
+    for (const series of [emails, queued, oldest]) series.reset();
+    for (const account of accounts) {
+      for (const outcome of ['sent', 'abandoned']) emails.inc({ account, outcome }, 0);
+      queued.set({ account }, 0);
+      oldest.set({ account }, 0);
     }
-    queued.reset();
-    for (const account of accounts) queued.set({ account }, 0);
-    for (const counts of outbox) queued.set({ account: counts.account }, counts.pending);
-    oldest.reset();
-    for (const account of accounts) oldest.set({ account }, 0);
-    for (const counts of outbox) {
-      oldest.set({ account: counts.account }, (counts.oldestPendingAt ?? 0) / 1000);
+    for (const { account, sent, abandoned, pending, oldestPendingAt } of outbox) {
+      emails.inc({ account, outcome: 'sent' }, sent);
+      emails.inc({ account, outcome: 'abandoned' }, abandoned);
+      queued.set({ account }, pending);
+      oldest.set({ account }, (oldestPendingAt ?? 0) / 1000);
     }
   });
 }

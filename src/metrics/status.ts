@@ -10,14 +10,34 @@ import { collectorHealth } from './collector-health.js';
 import { checkReadiness } from './readiness.js';
 import type { MetricsSource } from './source.js';
 
+/**
+ * What /api/status and the status page both show, read from the database and memory only, never
+ * the API; times stay numbers here, each reader formats them.
+ */
+export async function readStatus(source: MetricsSource, config: Config, now: number, receipts: number) {
+  const readiness = await checkReadiness(source, config, now);
+  return {
+    now,
+    ready: readiness.ready,
+    reasons: readiness.reasons,
+    collectors: await collectorHealth(source, config, now),
+    budgets: await budgetStatus(source.db, config, now),
+    idle: await idleCandidates(source.db, config, now),
+    receipts: await recentReceipts(source.db, receipts),
+    alerts: await firingAlerts(source.db),
+  };
+}
+
+type Status = Awaited<ReturnType<typeof readStatus>>;
+
 /** How many of the latest idle-ladder receipts the status shows (`podwarden why POD` has the rest). */
 const RECENT_RECEIPTS = 20;
 
 const isoOrNull = (ms: number | null | undefined) => (ms === null || ms === undefined ? null : toIso(ms));
 
 /** Collectors' health with its times as ISO text. */
-async function collectors(source: MetricsSource, config: Config, now: number) {
-  return (await collectorHealth(source, config, now)).map(({ lastRun: last, ...health }) => ({
+function collectors(status: Status) {
+  return status.collectors.map(({ lastRun: last, ...health }) => ({
     account: health.account,
     collector: health.collector,
     schedule: health.schedule,
@@ -38,8 +58,8 @@ async function collectors(source: MetricsSource, config: Config, now: number) {
   }));
 }
 
-async function budgets(source: MetricsSource, config: Config, now: number) {
-  return (await budgetStatus(source.db, config, now)).map((status) => ({
+function budgets(status: Status) {
+  return status.budgets.map((status) => ({
     budget: status.budget,
     account: status.account,
     scope: status.scope,
@@ -55,8 +75,8 @@ async function budgets(source: MetricsSource, config: Config, now: number) {
   }));
 }
 
-async function idle(source: MetricsSource, config: Config, now: number) {
-  return (await idleCandidates(source.db, config, now)).map((candidate) => ({
+function idle({ idle, now }: Status) {
+  return idle.map((candidate) => ({
     account: candidate.account,
     podId: candidate.podId,
     podName: candidate.podName,
@@ -73,19 +93,17 @@ async function idle(source: MetricsSource, config: Config, now: number) {
 }
 
 /** The latest decisions of the idle ladder, without the sample-by-sample evidence. */
-async function receipts(source: MetricsSource) {
-  return (await recentReceipts(source.db, RECENT_RECEIPTS)).map(
-    ({ evidence: _evidence, idempotencyKey: _key, ...receipt }) => ({
-      ...receipt,
-      decidedAt: toIso(receipt.decidedAt),
-      episodeStartedAt: toIso(receipt.episodeStartedAt),
-      plannedStopAt: isoOrNull(receipt.plannedStopAt),
-    }),
-  );
+function receipts(status: Status) {
+  return status.receipts.map(({ evidence: _evidence, idempotencyKey: _key, ...receipt }) => ({
+    ...receipt,
+    decidedAt: toIso(receipt.decidedAt),
+    episodeStartedAt: toIso(receipt.episodeStartedAt),
+    plannedStopAt: isoOrNull(receipt.plannedStopAt),
+  }));
 }
 
-async function alerts(source: MetricsSource) {
-  return (await firingAlerts(source.db)).map((alert) => ({
+function alerts(status: Status) {
+  return status.alerts.map((alert) => ({
     key: alert.key,
     rule: alert.rule,
     account: alert.account,
@@ -97,22 +115,19 @@ async function alerts(source: MetricsSource) {
   }));
 }
 
-/**
- * `/api/status`: what the daemon knows now, as JSON for people and scripts. Read from the
- * database and memory only, like the metrics.
- */
+/** `/api/status`: what the daemon knows now, as JSON for people and scripts. */
 export async function buildStatus(source: MetricsSource, config: Config, now: number) {
-  const readiness = await checkReadiness(source, config, now);
+  const status = await readStatus(source, config, now, RECENT_RECEIPTS);
   return {
     now: toIso(now),
     version,
-    ready: readiness.ready,
-    reasons: readiness.reasons,
-    collectors: await collectors(source, config, now),
-    budgets: await budgets(source, config, now),
-    idle: await idle(source, config, now),
-    receipts: await receipts(source),
-    alerts: await alerts(source),
+    ready: status.ready,
+    reasons: status.reasons,
+    collectors: collectors(status),
+    budgets: budgets(status),
+    idle: idle(status),
+    receipts: receipts(status),
+    alerts: alerts(status),
     // Snoozes and silences that hold now, with where they were made (command, email link, status page).
     held: (await heldDecisions(source.db, now)).map((held) => ({
       ...held,

@@ -15,14 +15,10 @@ export function sessionValue(token: string): string {
   return createHmac('sha256', token).update('podwarden status page session v1').digest('base64url');
 }
 
-function sameSecret(a: string, b: string): boolean {
+/** Whether two secrets (a typed token, a session cookie) are the same, in constant time. */
+export function sameSecret(a: string, b: string): boolean {
   const digest = (value: string) => createHash('sha256').update(value).digest();
   return timingSafeEqual(digest(a), digest(b));
-}
-
-/** Whether the token typed into the login form is the configured one (constant time). */
-export function tokenMatches(given: string, token: string): boolean {
-  return sameSecret(given, token);
 }
 
 export function cookies(req: IncomingMessage): Map<string, string> {

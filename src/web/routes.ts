@@ -3,7 +3,7 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config/schema.js';
 import { formatElapsed } from '../format.js';
 import type { MetricsSource } from '../metrics/source.js';
-import { type Access, pageAccess, sameOrigin, servedOverHttps, sessionCookie, tokenMatches } from './access.js';
+import { type Access, pageAccess, sameOrigin, sameSecret, servedOverHttps, sessionCookie } from './access.js';
 import { clientAddress } from './client-address.js';
 import { consoleAct, KEEP_RUNNING_PATH, SILENCE_PATH, statusForms } from './console-forms.js';
 import { type LinkPageContext, linkAct, linkConfirmation, linkTarget } from './link-pages.js';
@@ -95,7 +95,7 @@ export async function webRoute(context: WebContext, request: WebRequest): Promis
         { 'retry-after': String(wait) },
       );
     }
-    if (tokenMatches(request.form.get('token') ?? '', token)) {
+    if (sameSecret(request.form.get('token') ?? '', token)) {
       return seeOther('/', { 'set-cookie': sessionCookie(token, servedOverHttps(req, config)) });
     }
     context.loginAttempts.failed(client, now);

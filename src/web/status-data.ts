@@ -1,17 +1,11 @@
-import { type IdleCandidate, idleCandidates } from '../actions/idle-status.js';
 import type { Config } from '../config/schema.js';
 import { type AvailabilityLevel, watchedGpuTypeIds } from '../config/sections/capacity.js';
-import { type AlertRecord, firingAlerts } from '../db/alerts.js';
 import { latestGpuAvailability } from '../db/catalog.js';
 import { activeSnoozes } from '../db/idle-state.js';
 import { gpuTypeNames } from '../db/names.js';
-import { type ReceiptRecord, recentReceipts } from '../db/receipts.js';
 import { BARE_COMMAND_LINE, type CommandLine } from '../messages/commands.js';
-import { type CollectorHealth, collectorHealth } from '../metrics/collector-health.js';
-import { checkReadiness } from '../metrics/readiness.js';
 import type { MetricsSource } from '../metrics/source.js';
-import type { BudgetStatus } from '../rules/budget.js';
-import { budgetStatus } from '../tick/budget-status.js';
+import { readStatus } from '../metrics/status.js';
 
 /** How many of the latest idle decisions the page shows (the Pod's page has its own). */
 const RECENT_RECEIPTS = 15;
@@ -28,26 +22,16 @@ export interface CapacityRow {
   priceSecure: number | null;
 }
 
-/** Everything the status page shows, read like /api/status: the database and memory, never the API. */
-export interface StatusData {
-  now: number;
-  ready: boolean;
-  reasons: string[];
-  collectors: CollectorHealth[];
-  budgets: BudgetStatus[];
-  idle: IdleCandidate[];
+/** Everything the status page shows (readStatus, as /api/status), kept as numbers for formatting. */
+export type StatusData = Awaited<ReturnType<typeof readStatus>> & {
   /** Snoozes lasting beyond now, by `account/podId`: a snoozed Pod's planned stop is off. */
   snoozedUntil: Map<string, number>;
-  receipts: ReceiptRecord[];
-  alerts: AlertRecord[];
   capacity: CapacityRow[];
   /** How the commands the page quotes run this podwarden. */
   commandLine: CommandLine;
-}
+};
 
-/** The same reads as /api/status (src/metrics/status.ts), kept as numbers for formatting. */
 export async function statusData(source: MetricsSource, config: Config, now: number): Promise<StatusData> {
-  const readiness = await checkReadiness(source, config, now);
   const snoozedUntil = new Map<string, number>();
   for (const { name: account } of config.accounts) {
     for (const [podId, until] of await activeSnoozes(source.db, account, now)) {
@@ -55,15 +39,8 @@ export async function statusData(source: MetricsSource, config: Config, now: num
     }
   }
   return {
-    now,
-    ready: readiness.ready,
-    reasons: readiness.reasons,
-    collectors: await collectorHealth(source, config, now),
-    budgets: await budgetStatus(source.db, config, now),
-    idle: await idleCandidates(source.db, config, now),
+    ...(await readStatus(source, config, now, RECENT_RECEIPTS)),
     snoozedUntil,
-    receipts: await recentReceipts(source.db, RECENT_RECEIPTS),
-    alerts: await firingAlerts(source.db),
     capacity: await capacityRows(source, config),
     commandLine: source.commandLine ?? BARE_COMMAND_LINE,
   };

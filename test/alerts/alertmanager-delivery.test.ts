@@ -10,8 +10,7 @@ import { queueForAlertmanager } from '../../src/channels/alertmanager.js';
 import type { PostableAlert } from '../../src/channels/alertmanager-payload.js';
 import { parseConfig } from '../../src/config/load.js';
 import type { Config } from '../../src/config/schema.js';
-import { allDeliveries } from '../../src/db/alertmanager-outbox.js';
-import { claimRow } from '../../src/db/channel-outbox.js';
+import { claimRow, rowsOf } from '../../src/db/channel-outbox.js';
 import { createMetrics } from '../../src/metrics/registry.js';
 import type { MetricsSource } from '../../src/metrics/source.js';
 import { hasPeer } from '../helpers/peers.js';
@@ -90,7 +89,7 @@ describe('posting to Alertmanager', () => {
       '2026-11-02T00:12:00Z',
       new Date(resolvedAt).toISOString().replace('.000', ''),
     ]);
-    expect((await allDeliveries(bench.db)).map((row) => row.finishedAt)).toEqual([resolvedAt]);
+    expect((await rowsOf(bench.db, ['alertmanager'])).map((row) => row.finishedAt)).toEqual([resolvedAt]);
   });
 
   it('keeps refused alerts, backs off, delivers them later, and counts all of it by account', async () => {
@@ -110,7 +109,7 @@ describe('posting to Alertmanager', () => {
     });
     const budget = budgetFinding('monthly', 'actual', 80);
     await bench.tick([budget]);
-    expect((await allDeliveries(bench.db))[0]?.lastError).toBe(
+    expect((await rowsOf(bench.db, ['alertmanager']))[0]?.lastError).toBe(
       `POST ${server.url}/api/v2/alerts: HTTP 400: {"code":400,"message":"bad alert"}`,
     );
     const queued = await metrics.registry.getSingleMetricAsString('podwarden_alertmanager_alerts_queued');
@@ -125,7 +124,7 @@ describe('posting to Alertmanager', () => {
     await bench.clock.advanceBy(retryDelay(2));
     await bench.tick([budget]);
     expect(server.requests).toHaveLength(3);
-    expect((await allDeliveries(bench.db)).map((row) => [row.attempts, row.lastError])).toEqual([[0, null]]);
+    expect((await rowsOf(bench.db, ['alertmanager'])).map((row) => [row.attempts, row.lastError])).toEqual([[0, null]]);
 
     const exposition = await metrics.registry.metrics();
     expect(exposition).toContain(
@@ -159,7 +158,7 @@ describe('posting to Alertmanager', () => {
     // What a crash leaves: the row written and claimed, the POST's outcome never recorded.
     await recordFindings(bench.db, [budget], bench.clock.now(), alertSettings(bench.config));
     await queueForAlertmanager(bench.db, bench.config, bench.clock.now());
-    const [row] = await allDeliveries(bench.db);
+    const [row] = await rowsOf(bench.db, ['alertmanager']);
     expect(await claimRow(bench.db, row?.id ?? 0, bench.clock.now(), bench.clock.now() + 70_000)).toBe(true);
     await bench.clock.advanceBy(MINUTE);
     await bench.tick([budget]);
@@ -167,14 +166,16 @@ describe('posting to Alertmanager', () => {
     await bench.clock.advanceBy(10_000);
     await bench.tick([budget]);
     expect(server.requests).toHaveLength(1);
-    expect((await allDeliveries(bench.db)).map((r) => [r.attempts, r.lastSentAt])).toEqual([[0, bench.clock.now()]]);
+    expect((await rowsOf(bench.db, ['alertmanager'])).map((r) => [r.attempts, r.lastDeliveredAt])).toEqual([
+      [0, bench.clock.now()],
+    ]);
   });
 
   it('gives up on an attempt after the timeout, and keeps the alert', async () => {
     server = await startScriptedServer(hang());
     bench = benchWith({ alertmanager: { urls: [server.url], timeout: '200ms' } });
     await bench.tick([budgetFinding('monthly', 'actual', 80)]);
-    expect((await allDeliveries(bench.db)).map((row) => [row.attempts, row.lastError])).toEqual([
+    expect((await rowsOf(bench.db, ['alertmanager'])).map((row) => [row.attempts, row.lastError])).toEqual([
       [1, `POST ${server.url}/api/v2/alerts: no answer within 200 ms`],
     ]);
   });

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { queueForAlertmanager } from '../../src/channels/alertmanager.js';
-import { allDeliveries, hasOpenDeliveries } from '../../src/db/alertmanager-outbox.js';
+import { hasOpenDeliveries } from '../../src/db/alertmanager-outbox.js';
+import { rowsOf } from '../../src/db/channel-outbox.js';
 import { type AlertBench, alertBench, finding, MINUTE } from './support.js';
 
 /**
@@ -24,11 +25,11 @@ describe('queueing for Alertmanager', () => {
     });
     benches.push(bench);
     await bench.tick([finding('waste:sim:volume-unmounted:vol-1')]);
-    expect((await allDeliveries(bench.db)).map((row) => row.finishedAt)).toEqual([null]);
+    expect((await rowsOf(bench.db, ['alertmanager'])).map((row) => row.finishedAt)).toEqual([null]);
     expect(await hasOpenDeliveries(bench.db)).toBe(true);
     bench.config.alerts.alertmanager = undefined;
     await queueForAlertmanager(bench.db, bench.config, bench.clock.now() + MINUTE);
-    expect((await allDeliveries(bench.db)).map((row) => [row.finishedAt, row.lastError])).toEqual([
+    expect((await rowsOf(bench.db, ['alertmanager'])).map((row) => [row.finishedAt, row.lastError])).toEqual([
       [bench.clock.now() + MINUTE, 'closed: URL no longer configured'],
     ]);
     expect(await hasOpenDeliveries(bench.db)).toBe(false);

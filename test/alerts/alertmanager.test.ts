@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { alertWords } from '../../src/channels/alertmanager-words.js';
 import type { AlertmanagerConfig } from '../../src/config/sections/alertmanager.js';
-import { allDeliveries, queuedDeliveries } from '../../src/db/alertmanager-outbox.js';
+import { queuedDeliveries } from '../../src/db/alertmanager-outbox.js';
 import { firingAlerts, openAlerts } from '../../src/db/alerts.js';
+import { rowsOf } from '../../src/db/channel-outbox.js';
 import { freePort } from '../e2e/support/prometheus.js';
 import {
   type AlertmanagerPeer,
@@ -130,7 +131,7 @@ describe.skipIf(!peer)('Alertmanager, the real one', () => {
     expect(notification.status).toBe('resolved');
     expect(Date.parse(notification.alerts[0]?.endsAt ?? '')).toBe(resolvedAt);
     expect(await am.alerts()).toEqual([]);
-    expect((await allDeliveries(bench.db)).map((row) => [row.state, row.finishedAt])).toEqual([
+    expect((await rowsOf(bench.db, ['alertmanager'])).map((row) => [row.state, row.finishedAt])).toEqual([
       ['resolved', resolvedAt],
     ]);
   });
@@ -156,7 +157,7 @@ describe.skipIf(!peer)('Alertmanager, the real one', () => {
     };
     await bench.clock.advanceBy(MINUTE);
     await bench.run(30 * MINUTE, findingsAt);
-    const waiting = await allDeliveries(bench.db);
+    const waiting = await rowsOf(bench.db, ['alertmanager']);
     expect(waiting.map((row) => row.state)).toEqual(['firing', 'resolved', 'firing']);
     expect(waiting.every((row) => row.finishedAt === null && row.attempts > 0)).toBe(true);
     expect(waiting[0]?.lastError).toMatch(/ECONNREFUSED/);
@@ -210,10 +211,10 @@ describe.skipIf(!peer)('Alertmanager, the real one', () => {
     const budget = budgetFinding('monthly', 'actual', 80);
     await bench.run(11 * MINUTE, () => [idle, budget]);
 
-    const rows = await allDeliveries(bench.db);
+    const rows = await rowsOf(bench.db, ['alertmanager']);
     expect(rows).toHaveLength(2);
     // Posted at 0, 5 and 10 minutes: podwarden does not know of the silence and keeps Alertmanager current.
-    expect(rows.map((row) => row.lastSentAt)).toEqual(
+    expect(rows.map((row) => row.lastDeliveredAt)).toEqual(
       [rows[0]?.createdAt, rows[1]?.createdAt].map((t) => (t ?? 0) + 10 * MINUTE),
     );
 
@@ -233,8 +234,8 @@ describe.skipIf(!peer)('Alertmanager, the real one', () => {
     bench = benchFor(am.url, 5 * MINUTE, { urls: [down, am.url] });
     await bench.tick([budgetFinding('monthly', 'actual', 80)]);
     await hook.waitFor('notified through the one up', (n) => n.alerts.some(named('PodwardenBudget')));
-    const rows = await allDeliveries(bench.db);
-    expect(rows.map((row) => [row.target, row.lastSentAt !== null, row.attempts])).toEqual([
+    const rows = await rowsOf(bench.db, ['alertmanager']);
+    expect(rows.map((row) => [row.target, row.lastDeliveredAt !== null, row.attempts])).toEqual([
       [down, false, 1],
       [am.url, true, 0],
     ]);

@@ -6,7 +6,8 @@ import { recordFindings } from '../../src/alerts/state.js';
 import { emailRenderer } from '../../src/channels/email.js';
 import { smtpMailer } from '../../src/channels/email-smtp.js';
 import { claimRow } from '../../src/db/channel-outbox.js';
-import { outboxCounts, outboxCountsByAccount, toEmailRecord } from '../../src/db/notifications.js';
+import { outboxCountsByAccount, toEmailRecord } from '../../src/db/notifications.js';
+import { outboxCounts } from '../helpers/email-outbox.js';
 import { type SmtpPeer, startSmtp } from '../helpers/smtp.js';
 import { type AlertBench, alertBench, budgetFinding, finding, HOUR, MINUTE, START } from './support.js';
 

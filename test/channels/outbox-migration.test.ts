@@ -5,8 +5,8 @@ import { emailDeliverer } from '../../src/channels/email.js';
 import { smtpMailer } from '../../src/channels/email-smtp.js';
 import { VirtualClock } from '../../src/clock.js';
 import { defaultConfig } from '../../src/config/load.js';
-import { allDeliveries } from '../../src/db/alertmanager-outbox.js';
 import { insertAlert } from '../../src/db/alerts.js';
+import { rowsOf } from '../../src/db/channel-outbox.js';
 import { notificationLogAt, outboxMessagesBetween } from '../../src/db/notifications.js';
 import { EventBus } from '../../src/events.js';
 import { silentLogger } from '../../src/log.js';
@@ -98,7 +98,7 @@ describe(`migration ${FIRST}`, () => {
         ['<new@example.com>', 'never tried', ['a@example.com', 'b@example.com'], ['k2', 'k3'], 0, null, null],
       ],
     );
-    expect(await allDeliveries(db)).toMatchObject([
+    expect(await rowsOf(db, ['alertmanager'])).toMatchObject([
       { target: alertmanager.url, alertId: alert.id, state: 'firing', attempts: 2, nextAttemptAt: T0 + MINUTE },
     ]);
     expect([...(await notificationLogAt(db, T0)).values()]).toEqual([

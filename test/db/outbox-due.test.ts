@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { claimRow, hasDueRows, recordOutcomes } from '../../src/db/channel-outbox.js';
-import { dueMessages, insertOutbox } from '../../src/db/notifications.js';
+import { claimRow, dueRows, hasDueRows, recordOutcomes } from '../../src/db/channel-outbox.js';
+import { insertOutbox } from '../../src/db/notifications.js';
 import { useTempDatabases } from './support.js';
 
 const databases = useTempDatabases();
@@ -8,11 +8,11 @@ const T0 = Date.parse('2026-11-02T00:00:00Z');
 const MIN = 60_000;
 
 describe('whether a message is due, asked every tick', () => {
-  it('answers as dueMessages does (hasDueRows), through leases, retries and sends', async () => {
+  it('answers as dueRows does (hasDueRows), through leases, retries and sends', async () => {
     const db = databases.open();
     const agree = async (now: number) => {
       const due = await hasDueRows(db, 'email', now);
-      expect({ now, due }).toEqual({ now, due: (await dueMessages(db, now)).length > 0 });
+      expect({ now, due }).toEqual({ now, due: (await dueRows(db, 'email', now)).length > 0 });
       return due;
     };
     expect(await agree(T0)).toBe(false);

@@ -1,18 +1,14 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { allDeliveries, syncAlertmanagerOutbox } from '../../src/db/alertmanager-outbox.js';
+import { syncAlertmanagerOutbox } from '../../src/db/alertmanager-outbox.js';
 import { type AlertInput, insertAlert, markAlertResolved } from '../../src/db/alerts.js';
 import { claimRow, type QueuedRow, recordOutcomes, rowsOf } from '../../src/db/channel-outbox.js';
 import { lastDigestAt } from '../../src/db/digest.js';
-import {
-  insertOutbox,
-  outboxCounts,
-  outboxCountsByAccount,
-  outboxMessagesBetween,
-} from '../../src/db/notifications.js';
+import { insertOutbox, outboxCountsByAccount, outboxMessagesBetween } from '../../src/db/notifications.js';
 import type { Database } from '../../src/db/open.js';
 import { applyRetention } from '../../src/db/retention.js';
 import { channelOutbox } from '../../src/db/schema.js';
+import { outboxCounts } from '../helpers/email-outbox.js';
 import { DAY, HOUR, MINUTE, T0, useTempDatabases } from './support.js';
 
 const temp = useTempDatabases();
@@ -128,7 +124,7 @@ describe('applyRetention on the Alertmanager outbox', () => {
   it('deletes rows finished before the retention and keeps rows still delivering or finished recently', async () => {
     const database = temp.open();
     const deliver = async (alertId: number, at: number) => {
-      const row = (await allDeliveries(database)).find((r) => r.alertId === alertId);
+      const row = (await rowsOf(database, ['alertmanager'])).find((r) => r.alertId === alertId);
       if (!row) throw new Error(`no row for alert ${alertId}`);
       expect(await claimRow(database, row.id, at, at + MINUTE)).toBe(true);
       await recordOutcomes(database, [{ kind: 'delivered', row, response: null, againAt: at + HOUR }], at);
@@ -138,7 +134,7 @@ describe('applyRetention on the Alertmanager outbox', () => {
     const [resolvedLongAgo, closed, firing, resolvedRecently, leased] = ids as [number, number, number, number, number];
     await syncAlertmanagerOutbox(database, [AM], () => true, T0);
     const rowOf = async (alertId: number) =>
-      (await allDeliveries(database)).find((r) => r.alertId === alertId)?.id as number;
+      (await rowsOf(database, ['alertmanager'])).find((r) => r.alertId === alertId)?.id as number;
     const resolve = async (alertId: number, at: number) => {
       await markAlertResolved(database, alertId, at);
       await syncAlertmanagerOutbox(database, [AM], () => true, at);
@@ -161,7 +157,11 @@ describe('applyRetention on the Alertmanager outbox', () => {
     expect(await claimRow(database, await rowOf(leased), NOW - MINUTE, NOW + MINUTE)).toBe(true);
 
     expect((await applyRetention(database, policy, NOW)).alertmanagerDeliveriesDeleted).toBe(2);
-    expect((await allDeliveries(database)).map((row) => row.alertId)).toEqual([firing, resolvedRecently, leased]);
+    expect((await rowsOf(database, ['alertmanager'])).map((row) => row.alertId)).toEqual([
+      firing,
+      resolvedRecently,
+      leased,
+    ]);
     expect((await applyRetention(database, policy, NOW)).alertmanagerDeliveriesDeleted).toBe(0);
   });
 });
