@@ -7,7 +7,7 @@ import { type UnknownSince, unknownPodsSinceSync } from './sample-ends.js';
 import { type SampleSeries, windowSamples } from './sample-window.js';
 import { type CapacitySnapshot, readCapacitySnapshot } from './snapshot-capacity.js';
 import { readWasteSnapshot, type WasteSnapshot, type WasteWindow } from './snapshot-waste.js';
-import { busiestSinceSync } from './util-peaks.js';
+import { busyPodsSync } from './util-peaks.js';
 
 /**
  * What one evaluation tick knows of one account, read once at the tick's start and dropped when
@@ -81,10 +81,8 @@ function read(database: Database, account: string, window: SnapshotWindow): Acco
   const episodes = openEpisodesSync(database, account);
   const busy = new Set<string>();
   if (window.busy !== null) {
-    for (const [podId, figures] of busiestSinceSync(database, account, window.busy.from)) {
-      if (figures.maxGpuUtil > window.busy.above && figures.latestKnownAt <= now && !episodes.has(podId)) {
-        busy.add(podId);
-      }
+    for (const podId of busyPodsSync(database, account, { ...window.busy, to: now })) {
+      if (!episodes.has(podId)) busy.add(podId);
     }
   }
   const judged = pods.filter((pod) => pod.status === 'RUNNING' && pod.gpuCount && !busy.has(pod.podId));

@@ -205,10 +205,10 @@ class SeriesEvidence implements WindowEvidence {
   readonly latest: WindowSample | undefined;
   // Private (#): the evidence reads, compares and logs as its figures only. The arrays are the
   // series' own, taken when judged; [lo, hi) the window's samples (lo -1: none).
-  readonly #times: readonly number[];
-  readonly #known: readonly number[];
-  readonly #gpu: readonly number[];
-  readonly #memory: readonly number[];
+  readonly #times: ArrayLike<number>;
+  readonly #known: ArrayLike<number>;
+  readonly #gpu: ArrayLike<number>;
+  readonly #memory: ArrayLike<number>;
   readonly #utilThreshold: number;
   readonly #lo: number;
   readonly #hi: number;
