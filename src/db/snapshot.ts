@@ -18,6 +18,8 @@ export interface AccountSnapshot {
   readonly account: string;
   /** The tick's time: every figure below is as of it. */
   readonly now: number;
+  /** How often the Pod collector polls at `now` (podPollIntervalMs). */
+  readonly pollIntervalMs: number;
   /** The Pods of the latest poll. */
   readonly pods: readonly PodRecord[];
   /**
@@ -51,6 +53,7 @@ export interface AccountSnapshot {
 /** What the tick asks of an account's snapshot: its time and how far back the rules look at samples. */
 export interface SnapshotWindow {
   now: number;
+  pollIntervalMs: number;
   samplesFrom: number;
   /**
    * Which Pods are busy enough to need no samples: a known busiest-GPU figure above `above`
@@ -76,7 +79,7 @@ export async function readAccountSnapshot(
 }
 
 function read(database: Database, account: string, window: SnapshotWindow): AccountSnapshot {
-  const { now, samplesFrom } = window;
+  const { now, pollIntervalMs, samplesFrom } = window;
   const pods = livePodRows(database, account);
   const episodes = openEpisodesSync(database, account);
   const busy = new Set<string>();
@@ -89,6 +92,7 @@ function read(database: Database, account: string, window: SnapshotWindow): Acco
   return {
     account,
     now,
+    pollIntervalMs,
     pods,
     samples: windowSamples(
       database,
