@@ -39,11 +39,6 @@ const COLUMNS = ['observedAt', 'known', 'uptimeS', 'maxGpuUtil', 'maxGpuMemoryUt
 
 // SQL text: the blob column is read and written raw, one row per Pod, on every poll and tick.
 const statements = perDatabase(({ sqlite }) => ({
-  row: sqlite
-    .prepare<[string, string], [number, Buffer]>(
-      'SELECT covered_from, samples FROM pod_sample_tails WHERE account = ? AND pod_id = ?',
-    )
-    .raw(),
   put: sqlite.prepare<[string, string, number, number, Buffer]>(
     `INSERT OR REPLACE INTO pod_sample_tails (account, pod_id, covered_from, latest_at, samples)
      VALUES (?, ?, ?, ?, ?)`,
@@ -163,8 +158,13 @@ export function followSampleTails(
   keepFrom: number | null,
 ): void {
   const s = statements(database);
-  for (const [podId, listed] of byPod(samples)) {
-    const stored = s.row.get(account, podId);
+  const written = byPod(samples);
+  // The tails of the Pods written, read in one statement.
+  const tails = new Map<string, [number, Buffer]>();
+  for (const [podId, from, blob] of s.of.all(account, JSON.stringify([...written.keys()])))
+    tails.set(podId, [from, blob]);
+  for (const [podId, listed] of written) {
+    const stored = tails.get(podId);
     if (stored !== undefined && appended(database, account, podId, stored, listed, keepFrom)) continue;
     let coveredFrom: number;
     let tail: TailColumns;
