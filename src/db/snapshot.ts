@@ -82,12 +82,11 @@ function read(database: Database, account: string, window: SnapshotWindow): Acco
   const { now, pollIntervalMs, samplesFrom } = window;
   const pods = livePodRows(database, account);
   const episodes = openEpisodesSync(database, account);
-  const busy = new Set<string>();
-  if (window.busy !== null) {
-    for (const podId of busyPodsSync(database, account, { ...window.busy, to: now })) {
-      if (!episodes.has(podId)) busy.add(podId);
-    }
-  }
+  const busy = new Set(
+    window.busy === null
+      ? []
+      : busyPodsSync(database, account, { ...window.busy, to: now }).filter((id) => !episodes.has(id)),
+  );
   const judged = pods.filter((pod) => pod.status === 'RUNNING' && pod.gpuCount && !busy.has(pod.podId));
   return {
     account,

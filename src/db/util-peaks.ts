@@ -173,11 +173,11 @@ export function dropPeaksBefore(database: Database, account: string, cutoff: num
 }
 
 /** The Pods busy in `window`, in no particular order. */
-export function busyPodsSync(database: Database, account: string, window: BusyWindow): ReadonlySet<string> {
-  return new Set(statements(database).busy.all(account, window.from, window.above, window.to));
+export function busyPodsSync(database: Database, account: string, window: BusyWindow): string[] {
+  return statements(database).busy.all(account, window.from, window.above, window.to);
 }
 
 /** busyPodsSync for callers outside a store transaction. */
-export async function busyPods(database: Database, account: string, window: BusyWindow): Promise<ReadonlySet<string>> {
+export async function busyPods(database: Database, account: string, window: BusyWindow): Promise<string[]> {
   return busyPodsSync(database, account, window);
 }

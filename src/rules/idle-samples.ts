@@ -60,14 +60,6 @@ export interface WindowEvidence {
   peaks(buckets: number): { gpu: (number | null)[]; memory: (number | null)[] };
 }
 
-/**
- * Sums what the samples say about [from, to]. `samples` are one Pod's, oldest first, and may
- * start before `from` (the sample just before the window vouches for its first minutes).
- */
-export function windowEvidence(samples: readonly WindowSample[], options: WindowOptions): WindowEvidence {
-  return seriesEvidence(seriesOf(samples[0]?.podId ?? '', samples), options);
-}
-
 /** The same samples, column by column (null figures as NaN). */
 export function seriesOf(podId: string, samples: readonly WindowSample[]): SampleSeries {
   return {
