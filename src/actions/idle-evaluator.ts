@@ -1,7 +1,6 @@
 import type { IdleRuleConfig } from '../config/sections/idle.js';
 import type { IdleEpisodeRecord } from '../db/idle-state.js';
 import type { PodRecord } from '../db/pods.js';
-import { podPollIntervalMs } from '../db/sample-horizon.js';
 import type { AccountSnapshot } from '../db/snapshot.js';
 import { assessPods, type IdleInput, idleClusters, isIdle, type PodAssessment } from '../rules/idle.js';
 import type { ActionContext } from './context.js';
@@ -28,9 +27,8 @@ export async function runIdleLadder(ctx: ActionContext): Promise<void> {
 
 async function evaluateAccount(ctx: ActionContext, snapshot: AccountSnapshot): Promise<void> {
   const { now, config } = ctx;
-  const { account, pods, openEpisodes: episodes } = snapshot;
+  const { account, pods, openEpisodes: episodes, pollIntervalMs } = snapshot;
   const rules = config.idle.rules;
-  const pollIntervalMs = podPollIntervalMs(config, now);
   const freshness = freshnessOf(snapshot.podsPolledAt, now, pollIntervalMs);
   const steps = new LadderSteps(ctx, account);
   if (!freshness.fresh) {

@@ -39,26 +39,42 @@ export async function idleWindowSamples(
   return windowStatement(database).all(account, from, to);
 }
 
-/** The open (not ended) episode of each Pod of the account. */
+/**
+ * The open (not ended) episode of each Pod of the account. Read as arrays and built as one
+ * literal, keys in the table's column order, of the columns an open episode does not hold for
+ * sure (the account is the one asked for; it has neither ended nor a reason to).
+ */
 export function openEpisodesSync(database: Database, account: string): ReadonlyMap<string, IdleEpisodeRecord> {
-  return new Map(
-    tickReads(database)
-      .openEpisodes.all({ account })
-      .map((row) => [row.podId, row]),
-  );
+  const open = new Map<string, IdleEpisodeRecord>();
+  for (const [podId, startedAt, rule, notifiedAt, warnedAt, decidedAt, stopFailures] of tickReads(
+    database,
+  ).openEpisodes.all(account)) {
+    open.set(podId, {
+      account,
+      podId,
+      startedAt,
+      rule,
+      notifiedAt,
+      warnedAt,
+      decidedAt,
+      stopFailures,
+      endedAt: null,
+      endReason: null,
+    });
+  }
+  return open;
 }
 
-/** Every column of idle_episodes under its record name (all plain values: nothing to decode). */
-const episodeColumns = Object.entries(getTableColumns(idleEpisodes))
-  .map(([key, column]) => `"${column.name}" AS "${key}"`)
-  .join(', ');
+type OpenEpisodeRow = [string, number, string, number | null, number | null, number | null, number];
 
-// Read by the idle rule on every tick: prepared once per database. The open episodes straight
-// from better-sqlite3 (every column is a plain one): hundreds of rows a tick at a large account.
+// Read by the idle rule on every tick (hundreds of rows at a large account): prepared once per database.
 const tickReads = perDatabase((database) => ({
-  openEpisodes: database.sqlite.prepare<{ account: string }, IdleEpisodeRecord>(
-    `SELECT ${episodeColumns} FROM idle_episodes WHERE account = @account AND ended_at IS NULL`,
-  ),
+  openEpisodes: database.sqlite
+    .prepare<[string], OpenEpisodeRow>(
+      `SELECT pod_id, started_at, rule, notified_at, warned_at, decided_at, stop_failures
+       FROM idle_episodes WHERE account = ? AND ended_at IS NULL`,
+    )
+    .raw(),
   activeSnoozes: database.sqlite
     .prepare<[string, number], [string, number]>(
       'SELECT pod_id, until FROM pod_snoozes WHERE account = ? AND until > ?',

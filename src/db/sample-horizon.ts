@@ -15,7 +15,7 @@ export function gapLimitMs(pollIntervalMs: number): number {
  * The oldest sample the idle rules read at `now`: the longest rule's window, plus the sample just
  * before it (it vouches for the window's first minutes). What a Pod's sample tail keeps.
  */
-export function idleSamplesFrom(config: Config, now: number): number {
+export function idleSamplesFrom(config: Config, now: number, pollIntervalMs = podPollIntervalMs(config, now)): number {
   const longest = Math.max(0, ...config.idle.rules.map((rule) => rule.windowMs));
-  return now - longest - gapLimitMs(podPollIntervalMs(config, now));
+  return now - longest - gapLimitMs(pollIntervalMs);
 }

@@ -39,11 +39,6 @@ const COLUMNS = ['observedAt', 'known', 'uptimeS', 'maxGpuUtil', 'maxGpuMemoryUt
 
 // SQL text: the blob column is read and written raw, one row per Pod, on every poll and tick.
 const statements = perDatabase(({ sqlite }) => ({
-  row: sqlite
-    .prepare<[string, string], [number, Buffer]>(
-      'SELECT covered_from, samples FROM pod_sample_tails WHERE account = ? AND pod_id = ?',
-    )
-    .raw(),
   put: sqlite.prepare<[string, string, number, number, Buffer]>(
     `INSERT OR REPLACE INTO pod_sample_tails (account, pod_id, covered_from, latest_at, samples)
      VALUES (?, ?, ?, ?, ?)`,
@@ -86,18 +81,16 @@ function unpackTail(blob: Buffer): Float64Array {
   return new Float64Array(new Uint8Array(blob).buffer);
 }
 
-/** A blob's columns from the first sample at or after `from` on (undefined: none is), as plain arrays. */
-function columnsOf(blob: Buffer, from = Number.NEGATIVE_INFINITY): TailColumns | undefined {
+/**
+ * A blob's columns from the first sample at or after `from` on (undefined: none is), as views of
+ * one aligned copy of the blob: no value is copied out.
+ */
+function columnsOf(blob: Buffer, from = Number.NEGATIVE_INFINITY): TailView | undefined {
   const packed = unpackTail(blob);
   const n = packed.length / COLUMNS.length;
   const start = firstFrom(packed, 0, n, from);
   if (start === n) return undefined;
-  // A loop: Array.from over a view costs twice as much.
-  const column = (c: number) => {
-    const values = new Array<number>(n - start);
-    for (let i = start; i < n; i++) values[i - start] = packed[c * n + i] as number;
-    return values;
-  };
+  const column = (c: number) => packed.subarray(c * n + start, (c + 1) * n);
   return {
     observedAt: column(0),
     known: column(1),
@@ -107,9 +100,12 @@ function columnsOf(blob: Buffer, from = Number.NEGATIVE_INFINITY): TailColumns |
   };
 }
 
+/** A tail's columns as read, oldest first (see TailColumns). */
+export type TailView = { readonly [name in keyof TailColumns]: Float64Array };
+
 const emptyTail = (): TailColumns => ({ observedAt: [], known: [], uptimeS: [], maxGpuUtil: [], maxGpuMemoryUtil: [] });
 
-function pack(tail: TailColumns, from: number): Buffer {
+function pack(tail: TailColumns | TailView, from: number): Buffer {
   const n = tail.observedAt.length - from;
   const packed = new Float64Array(n * COLUMNS.length);
   for (const [c, name] of COLUMNS.entries()) packed.set(tail[name].slice(from), c * n);
@@ -162,8 +158,13 @@ export function followSampleTails(
   keepFrom: number | null,
 ): void {
   const s = statements(database);
-  for (const [podId, listed] of byPod(samples)) {
-    const stored = s.row.get(account, podId);
+  const written = byPod(samples);
+  // The tails of the Pods written, read in one statement.
+  const tails = new Map<string, [number, Buffer]>();
+  for (const [podId, from, blob] of s.of.all(account, JSON.stringify([...written.keys()])))
+    tails.set(podId, [from, blob]);
+  for (const [podId, listed] of written) {
+    const stored = tails.get(podId);
     if (stored !== undefined && appended(database, account, podId, stored, listed, keepFrom)) continue;
     let coveredFrom: number;
     let tail: TailColumns;
@@ -173,7 +174,10 @@ export function followSampleTails(
       tail = emptyTail();
     } else {
       coveredFrom = stored[0];
-      tail = columnsOf(stored[1]) ?? emptyTail();
+      const columns = columnsOf(stored[1]);
+      // Arrays: merge inserts into them.
+      tail = emptyTail();
+      if (columns) for (const name of COLUMNS) tail[name] = Array.from(columns[name]);
     }
     merge(
       tail,
@@ -259,7 +263,7 @@ export async function refillSampleTails(database: Database, account: string, fro
 /** A Pod's samples from some time on, column by column, oldest first (as a tail holds them). */
 export interface TailSeries {
   readonly podId: string;
-  readonly columns: TailColumns;
+  readonly columns: TailView;
 }
 
 /**

@@ -2,20 +2,23 @@ import type { Database } from './open.js';
 import { readSampleTails, type TailColumns } from './sample-tails.js';
 import { perDatabase } from './statements.js';
 
+/** One column of a series: an array, or a view of a sample tail's packed blob. */
+type Column = ArrayLike<number>;
+
 /**
  * One Pod's recent samples, column by column, oldest first, from index `start`. A null figure is
- * NaN, so each column stays an array of plain numbers (the idle rule walks tens of thousands of
- * them every minute).
+ * NaN, so each column holds plain numbers only (the idle rule walks tens of thousands of them
+ * every minute).
  */
 export interface SampleSeries {
   readonly podId: string;
   readonly start: number;
-  readonly observedAt: readonly number[];
+  readonly observedAt: Column;
   /** 1 for a known sample (runtime reported), 0 for an unknown one. */
-  readonly known: readonly number[];
-  readonly uptimeS: readonly number[];
-  readonly maxGpuUtil: readonly number[];
-  readonly maxGpuMemoryUtil: readonly number[];
+  readonly known: Column;
+  readonly uptimeS: Column;
+  readonly maxGpuUtil: Column;
+  readonly maxGpuMemoryUtil: Column;
 }
 
 type Row = [
@@ -73,7 +76,7 @@ export function windowSamples(
   _now: number,
   podIds?: readonly string[],
 ): ReadonlyMap<string, SampleSeries> {
-  const series = new Map<string, SampleSeries & TailColumns>();
+  const series = new Map<string, SampleSeries>();
   let unread = podIds;
   if (podIds !== undefined) {
     const tails = readSampleTails(database, account, from, podIds);
@@ -81,14 +84,16 @@ export function windowSamples(
     unread = tails.uncovered;
   }
   if (unread?.length === 0) return series;
+  const read = new Map<string, SampleSeries & TailColumns>();
   const rows =
     unread === undefined
       ? since(database).all(account, from)
       : sinceOf(database).all(account, from, JSON.stringify(unread));
   for (const [podId, observedAt, known, uptimeS, gpu, memory] of rows) {
-    let one = series.get(podId);
+    let one = read.get(podId);
     if (one === undefined) {
       one = { podId, start: 0, observedAt: [], known: [], uptimeS: [], maxGpuUtil: [], maxGpuMemoryUtil: [] };
+      read.set(podId, one);
       series.set(podId, one);
     }
     one.observedAt.push(observedAt);

@@ -7,7 +7,7 @@ import { type UnknownSince, unknownPodsSinceSync } from './sample-ends.js';
 import { type SampleSeries, windowSamples } from './sample-window.js';
 import { type CapacitySnapshot, readCapacitySnapshot } from './snapshot-capacity.js';
 import { readWasteSnapshot, type WasteSnapshot, type WasteWindow } from './snapshot-waste.js';
-import { busiestSinceSync } from './util-peaks.js';
+import { busyPodsSync } from './util-peaks.js';
 
 /**
  * What one evaluation tick knows of one account, read once at the tick's start and dropped when
@@ -18,6 +18,8 @@ export interface AccountSnapshot {
   readonly account: string;
   /** The tick's time: every figure below is as of it. */
   readonly now: number;
+  /** How often the Pod collector polls at `now` (podPollIntervalMs). */
+  readonly pollIntervalMs: number;
   /** The Pods of the latest poll. */
   readonly pods: readonly PodRecord[];
   /**
@@ -51,6 +53,7 @@ export interface AccountSnapshot {
 /** What the tick asks of an account's snapshot: its time and how far back the rules look at samples. */
 export interface SnapshotWindow {
   now: number;
+  pollIntervalMs: number;
   samplesFrom: number;
   /**
    * Which Pods are busy enough to need no samples: a known busiest-GPU figure above `above`
@@ -76,21 +79,19 @@ export async function readAccountSnapshot(
 }
 
 function read(database: Database, account: string, window: SnapshotWindow): AccountSnapshot {
-  const { now, samplesFrom } = window;
+  const { now, pollIntervalMs, samplesFrom } = window;
   const pods = livePodRows(database, account);
   const episodes = openEpisodesSync(database, account);
-  const busy = new Set<string>();
-  if (window.busy !== null) {
-    for (const [podId, figures] of busiestSinceSync(database, account, window.busy.from)) {
-      if (figures.maxGpuUtil > window.busy.above && figures.latestKnownAt <= now && !episodes.has(podId)) {
-        busy.add(podId);
-      }
-    }
-  }
+  const busy = new Set(
+    window.busy === null
+      ? []
+      : busyPodsSync(database, account, { ...window.busy, to: now }).filter((id) => !episodes.has(id)),
+  );
   const judged = pods.filter((pod) => pod.status === 'RUNNING' && pod.gpuCount && !busy.has(pod.podId));
   return {
     account,
     now,
+    pollIntervalMs,
     pods,
     samples: windowSamples(
       database,

@@ -14,10 +14,11 @@
 import type { Database } from './open.js';
 import { perDatabase } from './statements.js';
 
-/** A Pod's busiest known GPU figure from some time on, and when its latest known sample was taken. */
-export interface BusiestSince {
-  readonly maxGpuUtil: number;
-  readonly latestKnownAt: number;
+/** Which Pods count as busy: a known busiest-GPU figure above `above` from `from` on, none newer than `to`. */
+export interface BusyWindow {
+  readonly from: number;
+  readonly above: number;
+  readonly to: number;
 }
 
 /** A sample as written, with its busiest GPU's figure (null: unknown, or no GPU figure). */
@@ -82,12 +83,14 @@ const statements = perDatabase(({ sqlite }) => ({
      ORDER BY pod_id, observed_at`,
   ),
   retain: sqlite.prepare<[string, number]>('DELETE FROM pod_util_peaks WHERE account = ? AND observed_at < ?'),
-  since: sqlite
-    .prepare<[string, number], [string, number, number]>(
-      `SELECT pod_id, observed_at, max_gpu_util FROM pod_util_peaks
-       WHERE account = ? AND observed_at >= ? ORDER BY pod_id, observed_at`,
+  // The kept rows fall towards now: the largest figure since `from` is the busiest known one, and
+  // the latest kept row is the latest known sample.
+  busy: sqlite
+    .prepare<[string, number, number, number], string>(
+      `SELECT pod_id FROM pod_util_peaks WHERE account = ? AND observed_at >= ?
+       GROUP BY pod_id HAVING max(max_gpu_util) > ? AND max(observed_at) <= ?`,
     )
-    .raw(),
+    .pluck(),
 }));
 
 /** A known sample's figure, else null (unknown, no GPU figure, or none stored). */
@@ -169,24 +172,12 @@ export function dropPeaksBefore(database: Database, account: string, cutoff: num
   return statements(database).retain.run(account, cutoff).changes;
 }
 
-/**
- * Per Pod with a known sample observed at or after `from`, the busiest known figure since (the
- * figure of its earliest kept row since) and its latest known sample's time (its last kept row).
- */
-export function busiestSinceSync(database: Database, account: string, from: number): ReadonlyMap<string, BusiestSince> {
-  const result = new Map<string, BusiestSince>();
-  for (const [podId, observedAt, util] of statements(database).since.all(account, from)) {
-    const first = result.get(podId);
-    result.set(podId, { maxGpuUtil: first?.maxGpuUtil ?? util, latestKnownAt: observedAt });
-  }
-  return result;
+/** The Pods busy in `window`, in no particular order. */
+export function busyPodsSync(database: Database, account: string, window: BusyWindow): string[] {
+  return statements(database).busy.all(account, window.from, window.above, window.to);
 }
 
-/** busiestSinceSync for callers outside a store transaction. */
-export async function busiestSince(
-  database: Database,
-  account: string,
-  from: number,
-): Promise<ReadonlyMap<string, BusiestSince>> {
-  return busiestSinceSync(database, account, from);
+/** busyPodsSync for callers outside a store transaction. */
+export async function busyPods(database: Database, account: string, window: BusyWindow): Promise<string[]> {
+  return busyPodsSync(database, account, window);
 }

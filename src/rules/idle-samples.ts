@@ -60,14 +60,6 @@ export interface WindowEvidence {
   peaks(buckets: number): { gpu: (number | null)[]; memory: (number | null)[] };
 }
 
-/**
- * Sums what the samples say about [from, to]. `samples` are one Pod's, oldest first, and may
- * start before `from` (the sample just before the window vouches for its first minutes).
- */
-export function windowEvidence(samples: readonly WindowSample[], options: WindowOptions): WindowEvidence {
-  return seriesEvidence(seriesOf(samples[0]?.podId ?? '', samples), options);
-}
-
 /** The same samples, column by column (null figures as NaN). */
 export function seriesOf(podId: string, samples: readonly WindowSample[]): SampleSeries {
   return {
@@ -205,10 +197,10 @@ class SeriesEvidence implements WindowEvidence {
   readonly latest: WindowSample | undefined;
   // Private (#): the evidence reads, compares and logs as its figures only. The arrays are the
   // series' own, taken when judged; [lo, hi) the window's samples (lo -1: none).
-  readonly #times: readonly number[];
-  readonly #known: readonly number[];
-  readonly #gpu: readonly number[];
-  readonly #memory: readonly number[];
+  readonly #times: ArrayLike<number>;
+  readonly #known: ArrayLike<number>;
+  readonly #gpu: ArrayLike<number>;
+  readonly #memory: ArrayLike<number>;
   readonly #utilThreshold: number;
   readonly #lo: number;
   readonly #hi: number;

@@ -58,17 +58,6 @@ export interface IdleInput {
   pollIntervalMs: number;
 }
 
-/** The account's samples (oldest first) as one series per Pod, for callers holding rows. */
-export function seriesByPod(samples: readonly WindowSample[]): Map<string, SampleSeries> {
-  const byPod = new Map<string, WindowSample[]>();
-  for (const sample of samples) {
-    const list = byPod.get(sample.podId);
-    if (list) list.push(sample);
-    else byPod.set(sample.podId, [sample]);
-  }
-  return new Map([...byPod].map(([podId, list]) => [podId, seriesOf(podId, list)]));
-}
-
 const NO_SAMPLES: SampleSeries = seriesOf('', []);
 
 /** One verdict per Pod, judged afresh from the tick's input. */

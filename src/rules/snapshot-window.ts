@@ -1,5 +1,5 @@
 import type { Config } from '../config/schema.js';
-import { idleSamplesFrom } from '../db/sample-horizon.js';
+import { idleSamplesFrom, podPollIntervalMs } from '../db/sample-horizon.js';
 import type { SnapshotWindow } from '../db/snapshot.js';
 
 const DAY_MS = 24 * 3_600_000;
@@ -13,9 +13,11 @@ const DAY_MS = 24 * 3_600_000;
 export function snapshotWindow(config: Config, now: number): SnapshotWindow {
   const rules = config.idle.rules;
   const waste = config.waste;
+  const pollIntervalMs = podPollIntervalMs(config, now);
   return {
     now,
-    samplesFrom: idleSamplesFrom(config, now),
+    pollIntervalMs,
+    samplesFrom: idleSamplesFrom(config, now, pollIntervalMs),
     // Above every rule's threshold within the shortest window: active by whichever rule matches.
     busy:
       rules.length === 0

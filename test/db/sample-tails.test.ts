@@ -65,7 +65,16 @@ async function expectWindowsEqual(
   const plain = (series: Awaited<ReturnType<typeof sampleWindow>>) =>
     [...series.values()]
       .filter((s) => podIds.includes(s.podId))
-      .map((s) => ({ ...s }))
+      // Columns as arrays: a tail's are views of its blob.
+      .map((s) => ({
+        ...s,
+        ...Object.fromEntries(
+          (['observedAt', 'known', 'uptimeS', 'maxGpuUtil', 'maxGpuMemoryUtil'] as const).map((c) => [
+            c,
+            Array.from(s[c]),
+          ]),
+        ),
+      }))
       .sort((a, b) => a.podId.localeCompare(b.podId));
   expect({ what, held: plain(await sampleWindow(database, ACCOUNT, from, now, podIds)) }).toEqual({
     what,

@@ -38,11 +38,11 @@ function held(series: ReadonlyMap<string, SampleSeries>) {
   return [...series.values()]
     .map((s) => ({
       podId: s.podId,
-      observedAt: s.observedAt.slice(s.start),
-      known: s.known.slice(s.start),
-      uptimeS: s.uptimeS.slice(s.start),
-      maxGpuUtil: s.maxGpuUtil.slice(s.start),
-      maxGpuMemoryUtil: s.maxGpuMemoryUtil.slice(s.start),
+      observedAt: Array.from(s.observedAt).slice(s.start),
+      known: Array.from(s.known).slice(s.start),
+      uptimeS: Array.from(s.uptimeS).slice(s.start),
+      maxGpuUtil: Array.from(s.maxGpuUtil).slice(s.start),
+      maxGpuMemoryUtil: Array.from(s.maxGpuMemoryUtil).slice(s.start),
     }))
     .sort((a, b) => a.podId.localeCompare(b.podId));
 }

@@ -4,7 +4,7 @@ import type { Database } from '../../src/db/open.js';
 import { openDatabase } from '../../src/db/open.js';
 import { insertPodSamples, type PodSampleInput } from '../../src/db/pods.js';
 import { applyRetention } from '../../src/db/retention.js';
-import { busiestSince, refillPeaks } from '../../src/db/util-peaks.js';
+import { busyPods, refillPeaks } from '../../src/db/util-peaks.js';
 import { seededRandom } from '../helpers/seeded-random.js';
 import { tracedDatabase } from '../helpers/traced-database.js';
 import { DAY, HOUR, MINUTE, migrationsBefore, T0, useTempDatabases } from './support.js';
@@ -170,10 +170,10 @@ describe('pod_util_peaks', () => {
     const upgraded = temp.open('upgrade.db');
     expect(kept(upgraded).length).toBeGreaterThan(PODS.length);
     expect(kept(upgraded)).toEqual(expected(upgraded));
-    expect(await busiestSince(upgraded, 'other', T0)).toEqual(new Map([['p1', { maxGpuUtil: 50, latestKnownAt: T0 }]]));
+    expect(await busyPods(upgraded, 'other', { from: T0, above: 49, to: T0 })).toEqual(['p1']);
   });
 
-  it('gives each Pod the busiest known figure from a time on, and when its latest known sample was taken', async () => {
+  it('names the Pods whose busiest known figure from a time on is above a threshold, with no known sample after a time', async () => {
     const database = temp.open();
     const known = (podId: string, at: number, util: number[] | null): PodSampleInput => ({
       podId,
@@ -193,15 +193,15 @@ describe('pod_util_peaks', () => {
       known('p2', T0, [70]),
       known('p3', T0 + 2 * MINUTE, null),
     ]);
-    expect(await busiestSince(database, ACCOUNT, T0)).toEqual(
-      new Map([
-        ['p1', { maxGpuUtil: 90, latestKnownAt: T0 + 2 * MINUTE }],
-        ['p2', { maxGpuUtil: 70, latestKnownAt: T0 }],
-      ]),
-    );
-    expect(await busiestSince(database, ACCOUNT, T0 + 1)).toEqual(
-      new Map([['p1', { maxGpuUtil: 40, latestKnownAt: T0 + 2 * MINUTE }]]),
-    );
-    expect(await busiestSince(database, ACCOUNT, T0 + 2 * MINUTE + 1)).toEqual(new Map());
+    const busy = async (from: number, above: number, to: number) =>
+      new Set(await busyPods(database, ACCOUNT, { from, above, to }));
+    expect(await busy(T0, 50, T0 + 3 * MINUTE)).toEqual(new Set(['p1', 'p2']));
+    expect(await busy(T0, 70, T0 + 3 * MINUTE)).toEqual(new Set(['p1']));
+    expect(await busy(T0, 90, T0 + 3 * MINUTE)).toEqual(new Set());
+    // p1's latest known sample (T0 + 2 min) is newer than `to`.
+    expect(await busy(T0, 50, T0 + 2 * MINUTE - 1)).toEqual(new Set(['p2']));
+    expect(await busy(T0 + 1, 30, T0 + 3 * MINUTE)).toEqual(new Set(['p1']));
+    expect(await busy(T0 + 1, 40, T0 + 3 * MINUTE)).toEqual(new Set());
+    expect(await busy(T0 + 2 * MINUTE + 1, 0, T0 + 3 * MINUTE)).toEqual(new Set());
   });
 });

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/config/load.js';
 import type { IdleRuleConfig } from '../../src/config/sections/idle.js';
+import { byPod } from '../../src/db/by-pod.js';
 import type { PodRecord } from '../../src/db/pods.js';
-import { assessPods, type IdleInput, idleClusters, seriesByPod } from '../../src/rules/idle.js';
-import type { WindowSample } from '../../src/rules/idle-samples.js';
+import { assessPods, type IdleInput, idleClusters } from '../../src/rules/idle.js';
+import { seriesOf, type WindowSample } from '../../src/rules/idle-samples.js';
 
 const MIN = 60_000;
 const NOW = Date.parse('2026-11-02T12:00:30Z');
@@ -52,7 +53,7 @@ function input(pods: PodRecord[], samples: WindowSample[], change: Partial<IdleI
   const sorted = [...samples].sort((x, y) => x.observedAt - y.observedAt || x.podId.localeCompare(y.podId));
   return {
     pods,
-    series: seriesByPod(sorted),
+    series: new Map([...byPod(sorted)].map(([podId, listed]) => [podId, seriesOf(podId, listed)])),
     rules: [base],
     snoozes: new Map(),
     now: NOW,
