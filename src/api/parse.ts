@@ -61,8 +61,16 @@ export function parseItems<S extends z.ZodType>(
   op: string,
   idOf: IdOf = idField,
 ): ParsedList<z.output<S>> {
-  const envelope = parseBody(z.looseObject({ [key]: z.array(z.unknown()) }), body, op);
+  const envelope = parseBody(envelopeAt(key), body, op);
   return parseEach(item, key, envelope[key] as unknown[], idOf);
+}
+
+/** One envelope schema per list key: zod compiles a schema on its first parse. */
+const envelopes = new Map<string, z.ZodType<Record<string, unknown>>>();
+function envelopeAt(key: string): z.ZodType<Record<string, unknown>> {
+  const schema = envelopes.get(key) ?? z.looseObject({ [key]: z.array(z.unknown()) });
+  envelopes.set(key, schema);
+  return schema;
 }
 
 /**
