@@ -61,17 +61,13 @@ export function parseItems<S extends z.ZodType>(
   op: string,
   idOf: IdOf = idField,
 ): ParsedList<z.output<S>> {
-  const envelope = parseBody(envelopeAt(key), body, op);
+  // One envelope schema per key, kept: zod compiles a schema on its first parse.
+  if (!envelopes.has(key)) envelopes.set(key, z.looseObject({ [key]: z.array(z.unknown()) }));
+  const envelope = parseBody(envelopes.get(key) as z.ZodType<Record<string, unknown>>, body, op);
   return parseEach(item, key, envelope[key] as unknown[], idOf);
 }
 
-/** One envelope schema per list key: zod compiles a schema on its first parse. */
 const envelopes = new Map<string, z.ZodType<Record<string, unknown>>>();
-function envelopeAt(key: string): z.ZodType<Record<string, unknown>> {
-  const schema = envelopes.get(key) ?? z.looseObject({ [key]: z.array(z.unknown()) });
-  envelopes.set(key, schema);
-  return schema;
-}
 
 /**
  * Parses each item of a list already found at `key` (a path such as `data.gpuTypes` names it in
