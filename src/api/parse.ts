@@ -61,9 +61,13 @@ export function parseItems<S extends z.ZodType>(
   op: string,
   idOf: IdOf = idField,
 ): ParsedList<z.output<S>> {
-  const envelope = parseBody(z.looseObject({ [key]: z.array(z.unknown()) }), body, op);
+  // One envelope schema per key, kept: zod compiles a schema on its first parse.
+  if (!envelopes.has(key)) envelopes.set(key, z.looseObject({ [key]: z.array(z.unknown()) }));
+  const envelope = parseBody(envelopes.get(key) as z.ZodType<Record<string, unknown>>, body, op);
   return parseEach(item, key, envelope[key] as unknown[], idOf);
 }
+
+const envelopes = new Map<string, z.ZodType<Record<string, unknown>>>();
 
 /**
  * Parses each item of a list already found at `key` (a path such as `data.gpuTypes` names it in

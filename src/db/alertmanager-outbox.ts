@@ -2,6 +2,7 @@ import { and, asc, eq, gt, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import { type OutboxRow, pruneRows, recordClosed } from './channel-outbox.js';
 import type { Database } from './open.js';
 import { alerts, channelOutbox } from './schema.js';
+import { perDatabase } from './statements.js';
 
 /**
  * The Alertmanager channel's rows of the outbox: one per (Alertmanager URL, alert episode), each
@@ -26,10 +27,13 @@ function openDeliveries(database: Database): Array<OutboxRow & { rule: string; r
 
 /** Whether any row is still delivering: without an Alertmanager, most ticks have none to close. */
 export async function hasOpenDeliveries(database: Database): Promise<boolean> {
-  return (
-    database.db.select({ id: channelOutbox.id }).from(channelOutbox).where(unfinished).limit(1).get() !== undefined
-  );
+  return openQuery(database).get() !== undefined;
 }
+
+// Built once per database: every tick asks it.
+const openQuery = perDatabase((database) =>
+  database.db.select({ id: channelOutbox.id }).from(channelOutbox).where(unfinished).limit(1).prepare(),
+);
 
 /**
  * A firing episode must be delivered to `target`: a new row due now, or a row closed while the

@@ -1,6 +1,7 @@
-import { and, asc, eq, gt, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, lte, or, type Placeholder, sql } from 'drizzle-orm';
 import type { Database } from './open.js';
 import { channelOutbox } from './schema.js';
+import { perDatabase } from './statements.js';
 
 /**
  * The store of every channel's durable outbox (tables/outbox.ts): what the shared delivery stage
@@ -15,7 +16,8 @@ export type QueuedRow = Pick<
 > & { target?: string };
 
 const unfinished = isNull(channelOutbox.finishedAt);
-const unleased = (now: number) => or(isNull(channelOutbox.leaseUntil), lte(channelOutbox.leaseUntil, now));
+const unleased = (now: number | Placeholder) =>
+  or(isNull(channelOutbox.leaseUntil), lte(channelOutbox.leaseUntil, now));
 
 /** Writes a row to deliver (a channel's rendered message); the caller's transaction holds what decided it. */
 export function queueRow(database: Database, row: QueuedRow): OutboxRow {
@@ -47,14 +49,26 @@ export async function dueRows(
 
 /** Whether any row of `channel` is due at `now` (as dueRows), without reading one. */
 export async function hasDueRows(database: Database, channel: string, now: number): Promise<boolean> {
-  const row = database.db
+  return dueQuery(database).get({ channel, now }) !== undefined;
+}
+
+// Built once per database: every tick asks it for every channel.
+const dueQuery = perDatabase((database) => {
+  const now = sql.placeholder('now');
+  return database.db
     .select({ id: channelOutbox.id })
     .from(channelOutbox)
-    .where(and(unfinished, eq(channelOutbox.channel, channel), lte(channelOutbox.nextAttemptAt, now), unleased(now)))
+    .where(
+      and(
+        unfinished,
+        eq(channelOutbox.channel, sql.placeholder('channel')),
+        lte(channelOutbox.nextAttemptAt, now),
+        unleased(now),
+      ),
+    )
     .limit(1)
-    .get();
-  return row !== undefined;
-}
+    .prepare();
+});
 
 /**
  * Whether `target` of `channel` is waiting out a backoff: one of its rows failed and is not due

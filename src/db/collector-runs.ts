@@ -62,34 +62,17 @@ export interface RunEnd {
 }
 
 export async function finishRun(database: Database, id: number, end: RunEnd): Promise<void> {
-  const error = end.error ? redact(end.error) : null;
-  const detail = end.detail ? redact(end.detail) : null;
-  const result = statements(database).finish.run({
-    id,
-    endedAt: end.endedAt,
-    outcome: end.outcome,
-    rows: end.rows,
-    error,
-    detail,
-  });
+  const { endedAt, outcome, rows } = end;
+  const result = statements(database).finish.run({ id, endedAt, outcome, rows, ...redacted(end) });
   if (result.changes !== 1) throw new Error(`finish collector run ${id}: no such run`);
 }
 
-type FinishedRun = { account: string; collector: string; startedAt: number } & RunEnd;
-type RunRow = Parameters<ReturnType<typeof statements>['record']['run']>[0];
-
-function runRow(run: FinishedRun): RunRow {
-  return {
-    account: run.account,
-    collector: run.collector,
-    startedAt: run.startedAt,
-    endedAt: run.endedAt,
-    outcome: run.outcome,
-    rows: run.rows,
-    error: run.error ? redact(run.error) : null,
-    detail: run.detail ? redact(run.detail) : null,
-  };
+/** A run's error and detail, redacted again here, because a database row outlives every log line. */
+function redacted(end: RunEnd): { error: string | null; detail: string | null } {
+  return { error: end.error ? redact(end.error) : null, detail: end.detail ? redact(end.detail) : null };
 }
+
+type FinishedRun = { account: string; collector: string; startedAt: number } & RunEnd;
 
 /**
  * A run that is over, written in one statement: the row `startRun` then `finishRun` would leave.
@@ -97,7 +80,8 @@ function runRow(run: FinishedRun): RunRow {
  * it is written once, not opened and then closed.
  */
 export async function recordRun(database: Database, run: FinishedRun): Promise<void> {
-  statements(database).record.run(runRow(run));
+  const { account, collector, startedAt, endedAt, outcome, rows } = run;
+  statements(database).record.run({ account, collector, startedAt, endedAt, outcome, rows, ...redacted(run) });
 }
 
 /** What an interrupted run's row says: it never ended by itself, so its end stays unknown (NULL). */

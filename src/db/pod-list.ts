@@ -1,7 +1,6 @@
-import { getTableColumns } from 'drizzle-orm';
 import type { LatestInput, UnreadableItems } from './latest.js';
 import type { Database } from './open.js';
-import { pods } from './schema.js';
+import type { pods } from './schema.js';
 import { perDatabase } from './statements.js';
 
 /**
@@ -11,12 +10,14 @@ import { perDatabase } from './statements.js';
 export type PodRecord = Omit<typeof pods.$inferSelect, 'lastSeenAt'>;
 export type PodInput = LatestInput<typeof pods>;
 
-type PodRow = Omit<PodRecord, 'env' | 'actions'> & { env: string; actions: string; lastSeenAt: number };
-
-/** The columns a sync takes from the API as they are (env and actions are compared as stored JSON). */
-const plainColumns = Object.keys(getTableColumns(pods)).filter(
-  (key) => !['account', 'firstSeenAt', 'lastSeenAt', 'goneAt', 'env', 'actions'].includes(key),
-) as Array<keyof PodInput & keyof PodRecord>;
+/**
+ * The columns a sync takes from the API as they are, with their place in LiveRow (env and actions
+ * are compared as stored JSON).
+ */
+const plainColumns = (
+  `podId name status costPerHr gpuTypeId gpuCount cpuTypeId cloud dataCenterId clusterId clusterRole volumeGb
+   networkVolumeId env actions locked createdAt startedAt`.split(/\s+/) as Array<keyof PodInput & keyof PodRecord>
+).flatMap((key, index) => (key === 'env' || key === 'actions' ? [] : [[key, index] as const]));
 
 /** An account's pod_lists row. */
 export interface PodListPoll {
@@ -25,20 +26,12 @@ export interface PodListPoll {
 }
 
 const statements = perDatabase(({ sqlite }) => ({
-  live: sqlite.prepare<[string], PodRow>(
-    `SELECT account, pod_id AS podId, name, status, cost_per_hr AS costPerHr, gpu_type_id AS gpuTypeId,
-       gpu_count AS gpuCount, cpu_type_id AS cpuTypeId, cloud, data_center_id AS dataCenterId,
-       cluster_id AS clusterId, cluster_role AS clusterRole, volume_gb AS volumeGb,
-       network_volume_id AS networkVolumeId, env, actions, locked, created_at AS createdAt, started_at AS startedAt,
-       first_seen_at AS firstSeenAt, last_seen_at AS lastSeenAt, gone_at AS goneAt
-     FROM pods WHERE account = ? AND gone_at IS NULL ORDER BY pod_id`,
-  ),
-  /** The live Pods as arrays, in LiveRow's order: what a tick reads (no account, last_seen_at, gone_at). */
+  /** The live Pods as arrays, in LiveRow's order: what a tick and a sync read (no account, gone_at). */
   liveRecords: sqlite
     .prepare<[string], LiveRow>(
       `SELECT pod_id, name, status, cost_per_hr, gpu_type_id, gpu_count, cpu_type_id, cloud, data_center_id,
          cluster_id, cluster_role, volume_gb, network_volume_id, env, actions, locked, created_at, started_at,
-         first_seen_at
+         first_seen_at, last_seen_at
        FROM pods WHERE account = ? AND gone_at IS NULL ORDER BY pod_id`,
     )
     .raw(),
@@ -79,6 +72,7 @@ type LiveRow = [
   createdAt: number | null,
   startedAt: number | null,
   firstSeenAt: number,
+  lastSeenAt: number,
 ];
 
 /**
@@ -154,19 +148,19 @@ export function podListSyncing(
 ): PodListChange {
   // An unreadable item is not upserted: its last_seen_at would differ from the rest.
   if (unreadable !== undefined && (unreadable.anonymous || unreadable.ids.length > 0)) return 'changed';
-  const rows = statements(database).live.all(account);
+  const rows = statements(database).liveRecords.all(account);
   if (rows.length === 0 || rows.length !== items.length) return 'changed';
-  const stored = new Map(rows.map((row) => [row.podId, row]));
-  let common: number | undefined = rows[0]?.lastSeenAt;
-  for (const row of rows) if (row.lastSeenAt !== common) common = undefined;
+  const stored = new Map(rows.map((row) => [row[0], row]));
+  let common: number | undefined = rows[0]?.[19];
+  for (const row of rows) if (row[19] !== common) common = undefined;
   const seen = new Set<string>();
   for (const item of items) {
     const row = stored.get(item.podId);
     if (row === undefined || seen.has(item.podId)) return 'changed';
     seen.add(item.podId);
-    for (const key of plainColumns) if (item[key] !== row[key]) return 'changed';
+    for (const [key, index] of plainColumns) if (item[key] !== row[index]) return 'changed';
     // The same encoding as the JSON columns' writer, so equal text is an equal row.
-    if (JSON.stringify(item.env) !== row.env || JSON.stringify(item.actions) !== row.actions) return 'changed';
+    if (JSON.stringify(item.env) !== row[13] || JSON.stringify(item.actions) !== row[14]) return 'changed';
   }
   return poll !== undefined && common === poll.syncedAt ? 'none' : 'seen';
 }
