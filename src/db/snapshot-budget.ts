@@ -3,21 +3,11 @@ import type { ClusterRecord } from './clusters.js';
 import { resourceNames } from './names.js';
 import type { Database } from './open.js';
 import type { PodRecord } from './pods.js';
-import type { BillingKind, BucketSize } from './schema.js';
+import { type BillingKind, type BucketSize, billingKinds } from './schema.js';
 import type { EndpointRecord } from './serverless.js';
 import { type BucketReads, type ResourceSpend, readSpendByResource, type SpendQuery } from './spend.js';
 import { perDatabase } from './statements.js';
 import type { NetworkVolumeRecord } from './volumes.js';
-
-/** Every billing kind a budget may be scoped to: the whole account's `/billing`, then each route. */
-export const BUDGET_KINDS: readonly BillingKind[] = [
-  'account',
-  'pods',
-  'serverless',
-  'network_volumes',
-  'clusters',
-  'endpoints',
-];
 
 /** What a budget reads of a live Pod: what it costs now and since when. */
 export type BudgetPod = Pick<
@@ -103,7 +93,7 @@ function liveResources(database: Database, account: string, pods?: readonly Budg
 function budgetResources(database: Database, account: string, pods?: readonly BudgetPod[]): BudgetResources {
   return {
     ...liveResources(database, account, pods),
-    names: new Map(BUDGET_KINDS.map((kind) => [kind, resourceNames(database, account, kind)])),
+    names: new Map(billingKinds.map((kind) => [kind, resourceNames(database, account, kind)])),
   };
 }
 
@@ -120,7 +110,7 @@ function billedSince(
 ): ReadonlyMap<string, number> {
   const since = new Map<string, number>();
   for (const account of accounts) {
-    for (const kind of BUDGET_KINDS) {
+    for (const kind of billingKinds) {
       const start = backfillOf(database, { account, kind, bucketSize })?.cursorStartTime;
       if (start !== undefined) since.set(billedKey(account, kind), start);
     }

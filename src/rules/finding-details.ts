@@ -9,14 +9,10 @@
  * (the stored column's type).
  */
 import type { BudgetFigure, BudgetScope } from '../config/sections/budgets.js';
+import type { CostDriver } from './budget-status.js';
 
-export type CostDriverDetail = {
-  kind: 'account' | 'pods' | 'serverless' | 'endpoints' | 'network_volumes' | 'clusters';
-  resourceId: string;
-  name: string;
-  /** Spend in the period so far, billed and not yet billed. */
-  amount: number;
-};
+/** A cost driver as an alert stores it: the account is the alert's. */
+export type CostDriverDetail = Omit<CostDriver, 'account'>;
 
 /** The figures that say what has been spent (forecast says where spending is heading). */
 export type SpentFigure = Exclude<BudgetFigure, 'forecast'>;
