@@ -58,10 +58,7 @@ const live = perDatabase(({ sqlite }) => ({
   ),
 }));
 
-/**
- * The account's live resources; `pods` as the caller read them (the tick's snapshot holds them),
- * else read here.
- */
+/** The account's live resources; `pods` as the caller read them (the tick's snapshot), else read here. */
 export async function readLiveResources(
   database: Database,
   account: string,

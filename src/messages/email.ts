@@ -2,6 +2,7 @@ import type { NotifyAlert } from '../alerts/alert.js';
 import { describeReason } from '../alerts/dedupe.js';
 import type { Notification } from '../alerts/pipeline.js';
 import { formatDateTime, formatElapsed } from '../format.js';
+import { ALL_ACCOUNTS } from '../rules/budget-status.js';
 import { alertView } from './alert-view.js';
 import { BARE_COMMAND_LINE, type CommandLine } from './commands.js';
 import { renderHtml } from './html.js';
@@ -36,9 +37,6 @@ export const SUBJECT_MAX = 80;
 export function fitSubject(subject: string): string {
   return subject.length <= SUBJECT_MAX ? subject : `${subject.slice(0, SUBJECT_MAX - 1).trimEnd()}…`;
 }
-
-/** The account label of what concerns every account together (a budget without `account`). */
-const ALL_ACCOUNTS = 'all';
 
 /**
  * Every subject starts with the account it is about, "[prod] Pod … idle", so two accounts never
