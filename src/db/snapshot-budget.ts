@@ -143,10 +143,8 @@ export interface BudgetReads {
 }
 
 /**
- * The budget rule's reads, in one read transaction: where each account's billing history begins,
- * the spend of the queries `queriesOf` asks given those beginnings (the rule's periods and
- * windows depend on them), and each account's live resources (its Pods as `pods` gives them, if
- * it does, else read here).
+ * The budget rule's reads in one read transaction; `queriesOf` is given where each account's
+ * billing history begins, as the rule's periods and windows depend on it.
  */
 export async function readBudgetSnapshot(
   database: Database,
