@@ -49,23 +49,28 @@ export function formatElapsed(ms: number): string {
   return (ms < 0 ? '-' : '') + parts.join(' ');
 }
 
-const timeFormats = new Map<string, Intl.DateTimeFormat>();
+const dateTimeFormats = new Map<string, Intl.DateTimeFormat>();
 
-function formatIn(timeZone: string, withDate: boolean): Intl.DateTimeFormat {
-  const key = `${timeZone}|${withDate}`;
-  let format = timeFormats.get(key);
+/** An Intl.DateTimeFormat made once per locale and options: making one costs far more than using it. */
+export function dateTimeFormat(locale: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = `${locale} ${JSON.stringify(options)}`;
+  let format = dateTimeFormats.get(key);
   if (!format) {
-    format = new Intl.DateTimeFormat('en-GB', {
-      timeZone,
-      hourCycle: 'h23',
-      hour: '2-digit',
-      minute: '2-digit',
-      timeZoneName: 'short',
-      ...(withDate ? { weekday: 'short', day: 'numeric', month: 'short' } : {}),
-    });
-    timeFormats.set(key, format);
+    format = new Intl.DateTimeFormat(locale, options);
+    dateTimeFormats.set(key, format);
   }
   return format;
+}
+
+function formatIn(timeZone: string, withDate: boolean): Intl.DateTimeFormat {
+  return dateTimeFormat('en-GB', {
+    timeZone,
+    hourCycle: 'h23',
+    hour: '2-digit',
+    minute: '2-digit',
+    timeZoneName: 'short',
+    ...(withDate ? { weekday: 'short', day: 'numeric', month: 'short' } : {}),
+  });
 }
 
 /** `17:30 UTC`: a clock time with its zone named, in the zone the reader configured. */

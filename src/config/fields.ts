@@ -12,14 +12,10 @@ export interface ParseContext {
  * A duration written like `90s`, `30m`, `1h30m`; comes out as milliseconds (> 0). The object
  * holding it renames the key `<key>Ms` (see `withMs`), so the unit is in the name.
  */
-export function duration() {
-  return durationField(false);
-}
+export const duration = () => durationField(false);
 
 /** Like `duration()`, but `0s` is allowed (comes out as 0): "no wait at all". */
-export function durationOrZero() {
-  return durationField(true);
-}
+export const durationOrZero = () => durationField(true);
 
 function durationField(allowZero: boolean) {
   return z

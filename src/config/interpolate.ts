@@ -21,30 +21,18 @@ export function interpolateEnv(raw: unknown, env: NodeJS.ProcessEnv): { value: u
   return { value: walk(raw, []), problems };
 }
 
+/** `$${` is a literal `${`; a `${` without its `}` leaves the rest of the text as written. */
+const REFERENCE = /\$\$\{|\$\{([^}]*)(\})?/g;
+
 function substitute(text: string, env: NodeJS.ProcessEnv, path: string, problems: Problem[]): string {
-  let out = '';
-  let index = 0;
-  while (index < text.length) {
-    const dollar = text.indexOf('$', index);
-    if (dollar < 0) break;
-    out += text.slice(index, dollar);
-    if (text.startsWith('$${', dollar)) {
-      out += '${';
-      index = dollar + 3;
-    } else if (text.startsWith('${', dollar)) {
-      const close = text.indexOf('}', dollar + 2);
-      if (close < 0) {
-        problems.push({ path, message: 'unterminated "${" (write "$${" for a literal "${")' });
-        return out + text.slice(dollar);
-      }
-      out += resolveReference(text.slice(dollar + 2, close), env, path, problems);
-      index = close + 1;
-    } else {
-      out += '$';
-      index = dollar + 1;
+  return text.replace(REFERENCE, (match, reference: string | undefined, close: string | undefined) => {
+    if (reference === undefined) return '${';
+    if (close === undefined) {
+      problems.push({ path, message: 'unterminated "${" (write "$${" for a literal "${")' });
+      return match;
     }
-  }
-  return out + text.slice(index);
+    return resolveReference(reference, env, path, problems);
+  });
 }
 
 function resolveReference(reference: string, env: NodeJS.ProcessEnv, path: string, problems: Problem[]): string {

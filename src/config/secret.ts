@@ -77,17 +77,14 @@ export function withSecret<S extends z.ZodObject, K extends SecretField, Require
           }
         }
       },
-      { when: (payload) => isMapping(payload.value) },
+      { when: ({ value }) => value !== null && typeof value === 'object' && !Array.isArray(value) },
     )
     .transform((value) => {
       const out: Record<string, unknown> = {};
       for (const [name, item] of Object.entries(value)) {
-        const secret = fileKeys.get(name) ?? (keys.includes(name as K) ? name : undefined);
-        if (secret !== undefined) {
-          if (item !== undefined) out[secret] = item;
-        } else {
-          out[name] = item;
-        }
+        const field = fileKeys.get(name) ?? name;
+        // An unset secret field is left out, so `<key>File` never overwrites `<key>` with nothing.
+        if (item !== undefined || !keys.includes(field as K)) out[field] = item;
       }
       return out as WithSecret<z.output<S>, K, Required>;
     });
@@ -123,8 +120,4 @@ function readSecretFile(ctx: ParseContext, rules: SecretRules) {
     }
     return accepted(rules)(value, issues);
   };
-}
-
-function isMapping(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

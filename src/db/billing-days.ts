@@ -36,6 +36,7 @@ interface Day {
 }
 
 const NO_COMPUTE = { computeStart: null, computeEnd: null };
+const UNCHANGED = { touched: false, resum: false, recompute: false };
 
 type DayRow = [string, number, number, number | null, number | null];
 
@@ -150,7 +151,7 @@ export class DayRollup {
     const days = this.dayOf(kind, bucketSize, startTime);
     const day = days.get(resourceId);
     if (day) day.resum = true;
-    else days.set(resourceId, { total: 0, covered: 0, ...NO_COMPUTE, touched: false, resum: true, recompute: false });
+    else days.set(resourceId, { total: 0, covered: 0, ...NO_COMPUTE, ...UNCHANGED, resum: true });
   }
 
   /** Writes the touched days, then their months; call after every bucket write of the transaction. */
@@ -208,15 +209,7 @@ export class DayRollup {
       days = new Map();
       const rows = statements(this.database).read.all(this.account, kind, bucketSize, dayStart) as DayRow[];
       for (const [resourceId, total, covered, computeStart, computeEnd] of rows) {
-        days.set(resourceId, {
-          total,
-          covered,
-          computeStart,
-          computeEnd,
-          touched: false,
-          resum: false,
-          recompute: false,
-        });
+        days.set(resourceId, { total, covered, computeStart, computeEnd, ...UNCHANGED });
       }
       this.days.set(key, days);
     }

@@ -52,12 +52,7 @@ export class MonthRollup {
   /** The day starting at `dayStart` of `resourceId` changed (or went). */
   changed(kind: BillingKind, bucketSize: BucketSize, dayStart: number, resourceId: string): void {
     const key = `${kind}\u0000${bucketSize}\u0000${monthFloor(dayStart)}`;
-    let ids = this.months.get(key);
-    if (!ids) {
-      ids = new Set();
-      this.months.set(key, ids);
-    }
-    ids.add(resourceId);
+    this.months.set(key, (this.months.get(key) ?? new Set()).add(resourceId));
   }
 
   finish(): void {

@@ -28,9 +28,7 @@ export function resourceNames(database: Database, account: string, kind: Billing
 }
 
 const gpuNames = perDatabase(({ sqlite }) =>
-  sqlite.prepare<[string], { id: string; name: string }>(
-    'SELECT gpu_type_id AS id, name FROM gpu_types WHERE account = ?',
-  ),
+  sqlite.prepare<[string], [string, string]>('SELECT gpu_type_id, name FROM gpu_types WHERE account = ?').raw(),
 );
 
 /** Display names of the GPU types in an account's catalog, by gpuTypeId. */
@@ -40,9 +38,5 @@ export async function gpuTypeNames(database: Database, account: string): Promise
 
 /** gpuTypeNames, for a store function reading it inside its own (snapshot) transaction. */
 export function gpuTypeNamesSync(database: Database, account: string): Map<string, string> {
-  return new Map(
-    gpuNames(database)
-      .all(account)
-      .map((row) => [row.id, row.name]),
-  );
+  return new Map(gpuNames(database).all(account));
 }

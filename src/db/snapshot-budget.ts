@@ -3,21 +3,11 @@ import type { ClusterRecord } from './clusters.js';
 import { resourceNames } from './names.js';
 import type { Database } from './open.js';
 import type { PodRecord } from './pods.js';
-import type { BillingKind, BucketSize } from './schema.js';
+import { type BillingKind, type BucketSize, billingKinds } from './schema.js';
 import type { EndpointRecord } from './serverless.js';
 import { type BucketReads, type ResourceSpend, readSpendByResource, type SpendQuery } from './spend.js';
 import { perDatabase } from './statements.js';
 import type { NetworkVolumeRecord } from './volumes.js';
-
-/** Every billing kind a budget may be scoped to: the whole account's `/billing`, then each route. */
-export const BUDGET_KINDS: readonly BillingKind[] = [
-  'account',
-  'pods',
-  'serverless',
-  'network_volumes',
-  'clusters',
-  'endpoints',
-];
 
 /** What a budget reads of a live Pod: what it costs now and since when. */
 export type BudgetPod = Pick<
@@ -68,10 +58,7 @@ const live = perDatabase(({ sqlite }) => ({
   ),
 }));
 
-/**
- * The account's live resources; `pods` as the caller read them (the tick's snapshot holds them),
- * else read here.
- */
+/** The account's live resources; `pods` as the caller read them (the tick's snapshot), else read here. */
 export async function readLiveResources(
   database: Database,
   account: string,
@@ -103,7 +90,7 @@ function liveResources(database: Database, account: string, pods?: readonly Budg
 function budgetResources(database: Database, account: string, pods?: readonly BudgetPod[]): BudgetResources {
   return {
     ...liveResources(database, account, pods),
-    names: new Map(BUDGET_KINDS.map((kind) => [kind, resourceNames(database, account, kind)])),
+    names: new Map(billingKinds.map((kind) => [kind, resourceNames(database, account, kind)])),
   };
 }
 
@@ -120,7 +107,7 @@ function billedSince(
 ): ReadonlyMap<string, number> {
   const since = new Map<string, number>();
   for (const account of accounts) {
-    for (const kind of BUDGET_KINDS) {
+    for (const kind of billingKinds) {
       const start = backfillOf(database, { account, kind, bucketSize })?.cursorStartTime;
       if (start !== undefined) since.set(billedKey(account, kind), start);
     }
@@ -156,10 +143,8 @@ export interface BudgetReads {
 }
 
 /**
- * The budget rule's reads, in one read transaction: where each account's billing history begins,
- * the spend of the queries `queriesOf` asks given those beginnings (the rule's periods and
- * windows depend on them), and each account's live resources (its Pods as `pods` gives them, if
- * it does, else read here).
+ * The budget rule's reads in one read transaction; `queriesOf` is given where each account's
+ * billing history begins, as the rule's periods and windows depend on it.
  */
 export async function readBudgetSnapshot(
   database: Database,

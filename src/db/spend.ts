@@ -58,9 +58,8 @@ type OneRow = [string, number, number];
 // The budget tick reads thousands of these rows: positional binds and arrays (`.raw()`), SQL text
 // because drizzle's row mapping costs as much as the read itself here.
 const statements = perDatabase(({ sqlite }) => ({
-  // One whole UTC month (the total of its days, billing-months.ts) or one whole UTC day: one row
-  // per resource, in resource order, no GROUP BY (and its sort); which figures count it is the
-  // same for every row, so it is decided once by the caller.
+  // One whole UTC month (billing-months.ts) or day: a row per resource, no GROUP BY (and its
+  // sort); which figures count it is the same for every row, so the caller decides it once.
   month: sqlite
     .prepare<[string, string, string, number], OneRow>(
       `SELECT resource_id, total_amount, covered_through FROM billing_months
@@ -125,9 +124,8 @@ function union(ranges: Array<[number, number]>): Array<[number, number]> {
 
 /**
  * The bucket and single-day reads of one evaluation's spend queries, by what decides their rows
- * (bucketReadKey; a day's account, kind, size and start): queries of one kind with the same
- * burn-rate window cut the same day and read its buckets once, and a month's and a week's figures
- * read today's row once. Made per evaluation and dropped with it; the rows are never changed.
+ * (bucketReadKey; a day's account, kind, size and start), so that alike queries read them once.
+ * Made per evaluation and dropped with it; the rows are never changed.
  */
 export type BucketReads = Map<string, readonly SpendRow[] | readonly OneRow[]>;
 
@@ -163,21 +161,16 @@ function daysOutsideMonths(days: number, months: number, monthsEnd: number, days
 }
 
 /**
- * Spend per resource of one billing kind: the same figures as a sum over every bucket starting
- * in [min(periodStart, windowStart), periodEnd), with the UTC days that lie wholly after the
- * period's or the window's start read from the daily rollup (about 30 rows per resource for a
- * month), or from the monthly one when they make one UTC month (one row per resource: a UTC
- * calendar month's budget), and only the part of a day a boundary cuts read bucket by bucket.
- * Ordered by resource id.
+ * Spend per resource of one billing kind, ordered by resource id: the same figures as a sum over
+ * every bucket starting in [min(periodStart, windowStart), periodEnd), with whole UTC days read
+ * from the daily rollup (or the monthly one when they make one UTC month) and only the part of a
+ * day a boundary cuts read bucket by bucket.
  */
 export async function spendByResource(database: Database, query: SpendQuery): Promise<readonly ResourceSpend[]> {
   return readSpendByResource(database, query);
 }
 
-/**
- * spendByResource for the snapshots' synchronous read transactions (src/db/snapshot-*.ts) only;
- * outside src/db, await spendByResource.
- */
+/** spendByResource inside the snapshots' synchronous read transactions (src/db/snapshot-*.ts). */
 export function readSpendByResource(
   database: Database,
   query: SpendQuery,

@@ -6,9 +6,10 @@ import {
   formatUsdBrief,
   formatUsdPerHour,
 } from '../format.js';
+import { severityOf } from '../rules/budget-findings.js';
 import type { BudgetDetails } from '../rules/finding-details.js';
 import { silenceBlock } from './commands.js';
-import type { AlertData, AlertView, Block, RenderContext, Tone } from './view.js';
+import type { AlertData, AlertView, Block, RenderContext } from './view.js';
 
 /**
  * Budget mails: where spend stands against the amount (a bar), where it is heading (a range
@@ -30,11 +31,6 @@ const LEGACY_FIGURE_WORDS: Record<'actual' | 'live', string> = {
   actual: 'Billed spend',
   live: 'Spend (billed and not yet billed)',
 };
-
-function toneOf(threshold: number): Tone {
-  if (threshold >= 100) return 'critical';
-  return threshold >= 80 ? 'warning' : 'info';
-}
 
 export function budgetView(alert: AlertData, d: BudgetDetails, ctx: RenderContext): AlertView {
   const zone = d.timeZone;
@@ -98,7 +94,7 @@ export function budgetView(alert: AlertData, d: BudgetDetails, ctx: RenderContex
   blocks.push(
     silenceBlock(ctx.commandLine, alert, `Silence this budget's alerts for 24h`, '24h', `budget ${d.budget} known`),
   );
-  return { headline, title, tone: toneOf(d.threshold), lead, blocks };
+  return { headline, title, tone: severityOf(d.threshold), lead, blocks };
 }
 
 /** A difference of two figures in cents, as exact as the figures are: no float tail, no sub-cent digits. */

@@ -2,6 +2,7 @@ import type { NotifyAlert } from '../alerts/alert.js';
 import { describeReason } from '../alerts/dedupe.js';
 import type { Notification } from '../alerts/pipeline.js';
 import { formatDateTime, formatElapsed } from '../format.js';
+import { ALL_ACCOUNTS } from '../rules/budget-status.js';
 import { alertView } from './alert-view.js';
 import { BARE_COMMAND_LINE, type CommandLine } from './commands.js';
 import { renderHtml } from './html.js';
@@ -32,21 +33,15 @@ export interface RenderOptions {
 
 export const SUBJECT_MAX = 80;
 
-/** Subjects stay short enough for a phone's list: a longer one is cut with an ellipsis. */
-export function fitSubject(subject: string): string {
-  return subject.length <= SUBJECT_MAX ? subject : `${subject.slice(0, SUBJECT_MAX - 1).trimEnd()}…`;
-}
-
-/** The account label of what concerns every account together (a budget without `account`). */
-const ALL_ACCOUNTS = 'all';
-
 /**
  * Every subject starts with the account it is about, "[prod] Pod … idle", so two accounts never
- * send the same subject and an inbox can be filtered by account; then it is fitted.
+ * send the same subject and an inbox can be filtered by account; then it is cut with an
+ * ellipsis at SUBJECT_MAX, short enough for a phone's list.
  */
-export function accountSubject(accounts: readonly string[], subject: string): string {
+export function accountSubject(accounts: readonly string[], text: string): string {
   const names = [...new Set(accounts)].map((account) => (account === ALL_ACCOUNTS ? 'all accounts' : account));
-  return fitSubject(names.length === 0 ? subject : `[${names.join(', ')}] ${subject}`);
+  const subject = names.length === 0 ? text : `[${names.join(', ')}] ${text}`;
+  return subject.length <= SUBJECT_MAX ? subject : `${subject.slice(0, SUBJECT_MAX - 1).trimEnd()}…`;
 }
 
 const SEVERITY_ORDER = ['critical', 'warning', 'info'];

@@ -116,23 +116,15 @@ export function idleView(alert: AlertData, d: IdleDetails, ctx: RenderContext): 
   const blocks: Block[] = [];
   if (d.utilization) {
     const u = d.utilization;
+    const span = { type: 'spark' as const, from: formatClock(u.from, zone), to: formatClock(u.to, zone) };
     blocks.push({
-      type: 'spark',
+      ...span,
       label: `GPU use over the last ${formatElapsed(u.to - u.from)} (idle at or below ${u.threshold}%)`,
       values: u.gpu,
       threshold: u.threshold,
-      from: formatClock(u.from, zone),
-      to: formatClock(u.to, zone),
     });
     if (d.stage === 'held') {
-      blocks.push({
-        type: 'spark',
-        label: 'GPU memory in use over the same window',
-        values: u.memory,
-        threshold: -1,
-        from: formatClock(u.from, zone),
-        to: formatClock(u.to, zone),
-      });
+      blocks.push({ ...span, label: 'GPU memory in use over the same window', values: u.memory, threshold: -1 });
     }
   }
   blocks.push({ type: 'table', rows });

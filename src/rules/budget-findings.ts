@@ -1,26 +1,12 @@
 import { formatUsd } from '../format.js';
-import type { BudgetStatus, CostDriver } from './budget-status.js';
+import type { BudgetStatus } from './budget-status.js';
 import type { Finding } from './finding.js';
 import type { BudgetAlertFigure, BudgetDetails, SpentFigure } from './finding-details.js';
 
-const KIND_NAMES: Record<CostDriver['kind'], string> = {
-  account: 'account',
-  pods: 'Pod',
-  serverless: 'endpoint',
-  endpoints: 'Public Endpoints',
-  network_volumes: 'network volume',
-  clusters: 'cluster',
-};
-
-function severityOf(threshold: number): Finding['severity'] {
+/** A budget alert's severity (and its mail's tone) by the threshold it crossed. */
+export function severityOf(threshold: number): Finding['severity'] {
   if (threshold >= 100) return 'critical';
   return threshold >= 80 ? 'warning' : 'info';
-}
-
-export function describeDriver(driver: CostDriver): string {
-  const what = driver.kind === 'endpoints' ? KIND_NAMES.endpoints : `${KIND_NAMES[driver.kind]} ${driver.name}`;
-  const id = driver.kind === 'endpoints' || driver.name === driver.resourceId ? '' : ` (${driver.resourceId})`;
-  return `${what}${id}: ${formatUsd(driver.amount)}`;
 }
 
 /**

@@ -23,18 +23,7 @@ export type { BudgetInputs } from './spend.js';
 const DRIVERS = 3;
 
 /** A budget's accounts, period and burn-rate window at `now`. */
-interface BudgetWindow {
-  accounts: string[];
-  knownSince: number | null;
-  window: SpendWindow;
-}
-
-function windowOf(
-  config: Config,
-  budget: BudgetConfig,
-  billedSince: ReadonlyMap<string, number>,
-  now: number,
-): BudgetWindow {
+function windowOf(config: Config, budget: BudgetConfig, billedSince: ReadonlyMap<string, number>, now: number) {
   const bucketSize = config.collectors.billing.bucketSize;
   const accounts = config.accounts
     .map((a) => a.name)
@@ -44,7 +33,8 @@ function windowOf(
   const known = accounts.map((account) => billedSince.get(billedKey(account, budget.scope)));
   const knownSince = known.every((t) => t !== undefined) && known.length > 0 ? Math.max(...(known as number[])) : null;
   const windowStart = bucketFloor(Math.max(now - budget.forecastWindowMs, knownSince ?? now), bucketSize);
-  return { accounts, knownSince, window: { period, windowStart, now, bucketSize } };
+  const window: SpendWindow = { period, windowStart, now, bucketSize };
+  return { accounts, knownSince, window };
 }
 
 /** The spend every configured budget reads at `now`, given where each account's billing history begins. */

@@ -8,15 +8,11 @@
  * These are `type` aliases, not interfaces, so they stay assignable to `Record<string, unknown>`
  * (the stored column's type).
  */
-import type { BudgetFigure, BudgetScope } from '../config/sections/budgets.js';
+import type { BudgetFigure } from '../config/sections/budgets.js';
+import type { BudgetStatus, CostDriver } from './budget-status.js';
 
-export type CostDriverDetail = {
-  kind: 'account' | 'pods' | 'serverless' | 'endpoints' | 'network_volumes' | 'clusters';
-  resourceId: string;
-  name: string;
-  /** Spend in the period so far, billed and not yet billed. */
-  amount: number;
-};
+/** A cost driver as an alert stores it: the account is the alert's. */
+export type CostDriverDetail = Omit<CostDriver, 'account'>;
 
 /** The figures that say what has been spent (forecast says where spending is heading). */
 export type SpentFigure = Exclude<BudgetFigure, 'forecast'>;
@@ -27,31 +23,20 @@ export type SpentFigure = Exclude<BudgetFigure, 'forecast'>;
  */
 export type BudgetAlertFigure = 'spent' | BudgetFigure;
 
-export type BudgetDetails = {
+/** The figures of a budget's status an alert stores, rounded to cents (rates to 1/100 cent). */
+type StoredStatus = 'budget' | 'scope' | 'amount' | 'timeZone' | 'actual' | 'live' | 'currentPerHour';
+
+export type BudgetDetails = Pick<BudgetStatus, StoredStatus | 'forecastAtCurrentRate' | 'runsOutAt' | 'evaluatedAt'> & {
   kind: 'budget';
-  budget: string;
-  scope: BudgetScope;
   figure: BudgetAlertFigure;
   threshold: number;
   /** The figure's value: for `spent`, the highest of the figures that reached the threshold. */
   value: number;
   /** For `spent`: the configured figures that reached the threshold (billed, live or both). */
   crossed?: SpentFigure[];
-  amount: number;
-  /** The budget's time zone: its periods and every time shown for it are in this zone. */
-  timeZone: string;
-  period: { kind: 'day' | 'week' | 'month'; label: string; startMs: number; endMs: number };
-  actual: number;
-  live: number;
-  /** USD per hour the scope costs right now (live Pod prices, recent billing where there is none). */
-  currentPerHour: number;
+  period: { kind: BudgetStatus['periodKind'] } & BudgetStatus['period'];
   /** The forecast at the trailing average: null until enough history is known. */
   trailing: { perHour: number; windowMs: number; forecast: number } | null;
-  /** Live spend plus the current rate until the period ends. */
-  forecastAtCurrentRate: number;
-  /** When live spend reaches the amount at the current rate; null if it has or never will. */
-  runsOutAt: number | null;
-  evaluatedAt: number;
   drivers: CostDriverDetail[];
 };
 

@@ -1,5 +1,6 @@
 import type { BudgetConfig } from '../config/sections/budgets.js';
 import { WEEKDAYS } from '../config/sections/budgets.js';
+import { dateTimeFormat } from '../format.js';
 
 /** A budget period: [startMs, endMs) in UTC milliseconds, and how people name it. */
 export interface Period {
@@ -19,25 +20,18 @@ interface LocalDate {
   weekday: number;
 }
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
 function formatter(timeZone: string): Intl.DateTimeFormat {
-  let format = formatters.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-      weekday: 'long',
-    });
-    formatters.set(timeZone, format);
-  }
-  return format;
+  return dateTimeFormat('en-US', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+    second: 'numeric',
+    weekday: 'long',
+  });
 }
 
 /** The wall-clock reading of `ms` in `timeZone`, as if that reading were UTC, and the local date. */

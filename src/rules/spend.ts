@@ -1,6 +1,6 @@
 import type { BudgetConfig } from '../config/sections/budgets.js';
 import type { BillingKind, BucketSize } from '../db/schema.js';
-import { type BudgetReads, type BudgetResources, billedKey, spendKey } from '../db/snapshot-budget.js';
+import { type BudgetReads, type BudgetResources, spendKey } from '../db/snapshot-budget.js';
 import type { ResourceSpend, SpendQuery } from '../db/spend.js';
 import { currentRates } from './current-rates.js';
 import { namePattern } from './idle-match.js';
@@ -32,8 +32,6 @@ export interface ScopeSpend {
   actual: number;
   billedInWindow: number;
   resources: ResourceCost[];
-  /** Where the account's stored billing history begins; null before the first billing run. */
-  knownSince: number | null;
 }
 
 export interface SpendWindow {
@@ -49,8 +47,7 @@ export type BudgetInputs = BudgetReads;
 
 /** The spend queries `scopeSpend` reads the answers of, for one account. */
 export function scopeQueries(account: string, budget: BudgetConfig, window: SpendWindow): SpendQuery[] {
-  const kinds = budget.scope === 'account' ? RESOURCE_KINDS : [budget.scope];
-  const queries = kinds.map((kind) => query(account, kind, window));
+  const queries = kindsOf(budget).map((kind) => query(account, kind, window));
   if (budget.scope === 'account') queries.push(query(account, 'account', window));
   return queries;
 }
@@ -67,21 +64,22 @@ export function scopeSpend(
   window: SpendWindow,
   costs: KindCosts = new Map(),
 ): ScopeSpend {
-  const totalsKind: BillingKind = budget.scope;
-  const kinds = budget.scope === 'account' ? RESOURCE_KINDS : [budget.scope];
-  const resources = kinds.flatMap((kind) => costsOf(costs, inputs, account, kind, window));
-  const chosen = resources.filter((resource) => inScope(budget, resource));
-  const knownSince = inputs.billedSince.get(billedKey(account, totalsKind)) ?? null;
+  const resources = kindsOf(budget).flatMap((kind) => costsOf(costs, inputs, account, kind, window));
   if (budget.scope !== 'account') {
+    const chosen = resources.filter((resource) => inScope(budget, resource));
     return {
       actual: sum(chosen, (r) => r.billedInPeriod),
       billedInWindow: sum(chosen, (r) => r.billedInWindow),
       resources: chosen,
-      knownSince,
     };
   }
   const [total] = spendOf(inputs, query(account, 'account', window));
-  return { actual: total?.periodAmount ?? 0, billedInWindow: total?.windowAmount ?? 0, resources, knownSince };
+  return { actual: total?.periodAmount ?? 0, billedInWindow: total?.windowAmount ?? 0, resources };
+}
+
+/** The billing kinds whose resources a budget's scope holds. */
+function kindsOf(budget: BudgetConfig): readonly BillingKind[] {
+  return budget.scope === 'account' ? RESOURCE_KINDS : [budget.scope];
 }
 
 function inScope(budget: BudgetConfig, resource: ResourceCost): boolean {

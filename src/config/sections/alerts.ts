@@ -57,16 +57,7 @@ export function alertsSection(ctx: ParseContext) {
        * 30m by default: a Pod poll failing for a few minutes pauses idle stops, which is safe and
        * needs no mail; half an hour of it does.
        */
-      for: withMs(
-        {
-          budget: fireAfter(),
-          idle: fireAfter(),
-          capacity: fireAfter(),
-          waste: fireAfter(),
-          health: fireAfter(),
-        },
-        ALERT_RULES,
-      ).prefault({ health: '30m' }),
+      for: withMs(perRule(fireAfter).shape, ALERT_RULES).prefault({ health: '30m' }),
       /**
        * How long a rule's condition must be judged absent before its alert resolves (Prometheus'
        * keep_firing_for). Ticks in which the rule could not judge (stale data) do not count.
