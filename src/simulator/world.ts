@@ -6,7 +6,7 @@ import { type BillingKind, type BillingLine, endpointLine, podLines, volumeLine 
 import { clusterRecord, endpointRecord, volumeRecord, workersOf } from './resource-views.js';
 import type { Scenario, ScenarioGpuType } from './scenario.js';
 import { valueAt } from './timeline.js';
-import type { AvailabilityLevel, GpuTypeView, PodAction, PodStatus, V2Pod } from './v2-types.js';
+import type { AvailabilityLevel, PodAction, PodStatus, V2Pod } from './v2-types.js';
 
 export const BILLING_KINDS: readonly BillingKind[] = ['pods', 'serverless', 'network_volumes', 'clusters', 'endpoints'];
 
@@ -163,18 +163,6 @@ export class World {
   availabilityOf(gpu: ScenarioGpuType, nowMs: number): AvailabilityLevel {
     const t = this.advance(nowMs);
     return valueAt(gpu.availability, t, gpu.availability[0]?.value ?? 'NONE');
-  }
-
-  gpuTypesView(nowMs: number): GpuTypeView[] {
-    return this.scenario.catalog.gpus.map((gpu) => ({
-      id: gpu.id,
-      name: gpu.name,
-      memory: gpu.memory,
-      manufacturer: gpu.manufacturer,
-      price: { secure: gpu.price.secure, community: gpu.price.community },
-      availability: this.availabilityOf(gpu, nowMs),
-      maxCount: { ...gpu.maxCount },
-    }));
   }
 
   /** Ground truth: the money accrued in [fromMs, toMs) (up to now), per amount field in USD. */
