@@ -26,11 +26,7 @@ export interface UsageOptions {
 
 export type PodActionResult = { ok: true; pod: V2Pod | null } | { ok: false; status: 404 | 409; detail: string };
 
-interface OwnerEvent {
-  atMs: number;
-  podId: string;
-  action: PodAction;
-}
+type OwnerEvent = { atMs: number; podId: string; action: PodAction };
 
 /**
  * The account at any time. Every public method takes `nowMs` and first brings the world up to
