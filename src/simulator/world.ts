@@ -18,12 +18,6 @@ export interface AccruedFilter {
   toMs: number;
 }
 
-export interface UsageOptions {
-  /** Only this resource (podId, serverlessId, networkVolumeId, clusterId). */
-  id?: string;
-  perResource?: boolean;
-}
-
 export type PodActionResult = { ok: true; pod: V2Pod | null } | { ok: false; status: 404 | 409; detail: string };
 
 type OwnerEvent = { atMs: number; podId: string; action: PodAction };
@@ -174,9 +168,15 @@ export class World {
 
   /**
    * Micro-dollars of one billing route per bucket, per resource (keyed by its id) or, with
-   * `perResource` false, for all resources together (keyed '').
+   * `perResource` false, for all resources together (keyed ''); `id` keeps only that resource.
    */
-  usage(nowMs: number, kind: BillingKind, window: Window, size: BucketSize, options: UsageOptions = {}): Usage {
+  usage(
+    nowMs: number,
+    kind: BillingKind,
+    window: Window,
+    size: BucketSize,
+    options: { id?: string; perResource?: boolean } = {},
+  ): Usage {
     const t = this.advance(nowMs);
     const clipped = { startMs: window.startMs, endMs: Math.min(window.endMs, t) };
     return usageByBucket(this.linesOf(kind, clipped, options.id), size, options.perResource ?? true);
