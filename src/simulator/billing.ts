@@ -50,8 +50,7 @@ const AGGREGATE_FIELDS = Object.values(AGGREGATE_FIELD).flatMap((fields) => Obje
 export function forEachHour(pieces: RatePiece[], visit: (hourMs: number, micros: number, count: number) => void): void {
   let cell = Number.NaN;
   let rateMs = 0; // USD/hour × ms, summed over the cell
-  // A partial cell is flushed by visitCell, called at each place rather than as a closure made
-  // per call: under tsx (the replay's benches) each such closure is also given its name.
+  // Partial cells are flushed through visitCell, not a closure made per call: this runs per line.
   for (const { fromMs, toMs, perHour } of pieces) {
     if (perHour === 0) continue;
     for (let t = fromMs; t < toMs; ) {
@@ -131,7 +130,7 @@ export function usageByBucket(lines: BillingLine[], size: BucketSize, perResourc
   return usage;
 }
 
-/** Adds a line's micro-dollars in one bucket (a function of its own for the reason forEachHour gives). */
+/** Adds a line's micro-dollars in one bucket. */
 function addUsage(usage: Usage, key: string, bucket: number, field: string, sum: number): void {
   let buckets = usage.get(key);
   if (!buckets) {

@@ -23,12 +23,11 @@ export function planFaults(faults: readonly Fault[], path: string, nowMs: number
   const latencies = active.filter((f) => f.kind === 'latency');
   const latencyMs = latencies.reduce((sum, f) => sum + (f.ms ?? 0), 0);
   const breaking = active.find((f) => f.kind !== 'latency');
-  const labels = [...(latencyMs > 0 ? [`latency:${latencyMs}`] : []), ...(breaking ? [labelOf(breaking)] : [])];
+  const labels = [
+    ...(latencyMs > 0 ? [`latency:${latencyMs}`] : []),
+    ...(breaking ? [breaking.kind === 'status' ? `status:${breaking.status}` : breaking.kind] : []),
+  ];
   return { latencyMs, breaking, label: labels.length > 0 ? labels.join('+') : undefined };
-}
-
-function labelOf(fault: Fault): string {
-  return fault.kind === 'status' ? `status:${fault.status}` : fault.kind;
 }
 
 /** A body that starts like JSON and stops mid-record, as a proxy cutting a response would leave it. */

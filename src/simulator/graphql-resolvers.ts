@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { GraphQLError } from 'graphql';
-import type { GpuTypeView, PodAction, V2Pod } from './v2-types.js';
+import type { ScenarioGpuType } from './scenario.js';
+import type { AvailabilityLevel, PodAction, V2Pod } from './v2-types.js';
 import type { World } from './world.js';
 
 /**
@@ -32,10 +33,9 @@ export const runpodRoot = {
   }),
   pod: ({ input }: PodInput, ctx: GraphqlContext) => findPod(ctx, input.podId),
   gpuTypes: ({ input }: { input?: { id?: string | null; ids?: string[] | null } | null }, ctx: GraphqlContext) =>
-    ctx.world
-      .gpuTypesView(ctx.nowMs)
+    ctx.world.scenario.catalog.gpus
       .filter((gpu) => (input?.id == null || gpu.id === input.id) && (input?.ids == null || input.ids.includes(gpu.id)))
-      .map(toGpuType),
+      .map((gpu) => toGpuType(gpu, ctx.world.availabilityOf(gpu, ctx.nowMs))),
   podStop: ({ input }: PodInput, ctx: GraphqlContext) => act(ctx, input.podId, 'stop'),
   podResume: ({ input }: PodInput, ctx: GraphqlContext) => act(ctx, input.podId, 'start'),
   podTerminate: ({ input }: PodInput, ctx: GraphqlContext) => {
@@ -74,7 +74,7 @@ function desiredStatusOf(status: string): string {
 function toPod(pod: V2Pod, ctx: GraphqlContext): Record<string, unknown> {
   const runtime = pod.runtime;
   const gpuName = pod.gpu
-    ? (ctx.world.gpuTypesView(ctx.nowMs).find((g) => g.id === pod.gpu?.id)?.name ?? pod.gpu.id)
+    ? (ctx.world.scenario.catalog.gpus.find((g) => g.id === pod.gpu?.id)?.name ?? pod.gpu.id)
     : null;
   const desiredStatus = desiredStatusOf(pod.status);
   return {
@@ -123,7 +123,7 @@ export function gpuDeviceId(podId: string, index: number): string {
   return `GPU-${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }
 
-function toGpuType(gpu: GpuTypeView): Record<string, unknown> {
+function toGpuType(gpu: ScenarioGpuType, availability: AvailabilityLevel): Record<string, unknown> {
   return {
     id: gpu.id,
     displayName: gpu.name,
@@ -134,7 +134,7 @@ function toGpuType(gpu: GpuTypeView): Record<string, unknown> {
     communityCloud: gpu.maxCount.community > 0,
     securePrice: gpu.price.secure,
     communityPrice: gpu.price.community,
-    lowestPrice: ({ input }: { input?: LowestPriceInput | null }) => lowestPrice(gpu, input ?? {}),
+    lowestPrice: ({ input }: { input?: LowestPriceInput | null }) => lowestPrice(gpu, availability, input ?? {}),
   };
 }
 
@@ -147,18 +147,18 @@ interface LowestPriceInput {
  * The cheapest on-demand offer (USD per GPU and hour) in the cloud asked for, or in either when
  * `secureCloud` is not given, and whether `gpuCount` GPUs of the type can be had now.
  */
-function lowestPrice(gpu: GpuTypeView, input: LowestPriceInput): Record<string, unknown> {
+function lowestPrice(gpu: ScenarioGpuType, availability: AvailabilityLevel, input: LowestPriceInput) {
   const gpuCount = input.gpuCount ?? 1;
   const clouds = (['secure', 'community'] as const).filter(
     (cloud) => (input.secureCloud == null || input.secureCloud === (cloud === 'secure')) && gpu.maxCount[cloud] > 0,
   );
   const cheapest = clouds.sort((a, b) => gpu.price[a] - gpu.price[b])[0];
   const maxCount = cheapest ? gpu.maxCount[cheapest] : 0;
-  const inStock = cheapest !== undefined && gpu.availability !== 'NONE' && gpuCount <= maxCount;
+  const inStock = cheapest !== undefined && availability !== 'NONE' && gpuCount <= maxCount;
   return {
     gpuName: gpu.name,
     gpuTypeId: gpu.id,
-    stockStatus: cheapest ? STOCK_STATUS[gpu.availability] : null,
+    stockStatus: cheapest ? STOCK_STATUS[availability] : null,
     uninterruptablePrice: cheapest ? gpu.price[cheapest] : null,
     minimumBidPrice: null,
     minMemory: null,

@@ -1,13 +1,4 @@
-import {
-  buildSchema,
-  type DocumentNode,
-  type ExecutionResult,
-  executeSync,
-  GraphQLError,
-  getOperationAST,
-  parse,
-  validate,
-} from 'graphql';
+import { buildSchema, type DocumentNode, executeSync, GraphQLError, getOperationAST, parse, validate } from 'graphql';
 import { type GraphqlContext, runpodRoot } from './graphql-resolvers.js';
 import { RUNPOD_SDL } from './graphql-sdl.js';
 import type { SimReply } from './reply.js';
@@ -39,10 +30,17 @@ export function handleGraphql(request: GraphqlRequest): SimReply {
   if (body.variables !== undefined && body.variables !== null && !isRecord(body.variables)) {
     return failure(400, 'BAD_REQUEST', '"variables" must be a JSON object.');
   }
-  const checked = check(body.query);
-  if ('errors' in checked) return errorsReply(400, checked.code, checked.errors);
+  let document: DocumentNode;
+  try {
+    document = parse(body.query);
+  } catch (error) {
+    if (!(error instanceof GraphQLError)) throw error;
+    return errorsReply(400, 'GRAPHQL_PARSE_FAILED', [error]);
+  }
+  const invalid = validate(schema, document);
+  if (invalid.length > 0) return errorsReply(400, 'GRAPHQL_VALIDATION_FAILED', invalid);
   const operationName = typeof body.operationName === 'string' ? body.operationName : undefined;
-  const operation = getOperationAST(checked.document, operationName) ?? undefined;
+  const operation = getOperationAST(document, operationName) ?? undefined;
   if (operation !== undefined && schema.getRootType(operation.operation) === undefined) {
     const error = new GraphQLError(`Schema is not configured to execute ${operation.operation} operation.`, {
       nodes: operation,
@@ -52,46 +50,18 @@ export function handleGraphql(request: GraphqlRequest): SimReply {
   if (operation?.operation === 'mutation' && request.readOnly) {
     return failure(403, 'FORBIDDEN', 'access denied: this API key is read-only');
   }
-  return answer(request, { document: checked.document, operationName, variables: body.variables });
-}
-
-interface Run {
-  document: DocumentNode;
-  operationName: string | undefined;
-  variables: unknown;
-}
-
-/** Runs one valid document: the answer to any request that got this far. */
-function answer(request: GraphqlRequest, run: Run): SimReply {
-  const result: ExecutionResult = executeSync({
+  const result = executeSync({
     schema,
-    document: run.document,
+    document,
     rootValue: runpodRoot,
     contextValue: { world: request.world, nowMs: request.nowMs } satisfies GraphqlContext,
-    variableValues: run.variables as Record<string, unknown> | null | undefined,
-    operationName: run.operationName,
+    variableValues: body.variables as Record<string, unknown> | null | undefined,
+    operationName,
   });
   // No `data` at all: the variables or the operation name did not fit the document.
   if (!('data' in result)) return errorsReply(400, 'GRAPHQL_VALIDATION_FAILED', result.errors ?? []);
   if (result.errors === undefined) return envelope(200, { data: result.data });
   return envelope(200, { errors: result.errors.map((e) => entry(e, 'INTERNAL_SERVER_ERROR')), data: result.data });
-}
-
-type Checked =
-  | { document: DocumentNode }
-  | { code: 'GRAPHQL_PARSE_FAILED' | 'GRAPHQL_VALIDATION_FAILED'; errors: readonly GraphQLError[] };
-
-/** A document parsed and validated against the schema, or why it is not one. */
-function check(query: string): Checked {
-  let document: DocumentNode;
-  try {
-    document = parse(query);
-  } catch (error) {
-    if (!(error instanceof GraphQLError)) throw error;
-    return { code: 'GRAPHQL_PARSE_FAILED', errors: [error] };
-  }
-  const errors = validate(schema, document);
-  return errors.length > 0 ? { code: 'GRAPHQL_VALIDATION_FAILED', errors } : { document };
 }
 
 /** An error as RunPod's Apollo server answers it: `extensions.code` always set. */

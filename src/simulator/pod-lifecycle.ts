@@ -1,5 +1,5 @@
-import type { Scenario, ScenarioPod, Timeline } from './scenario.js';
-import { indexAt, valueAt } from './timeline.js';
+import type { Scenario, ScenarioPod } from './scenario.js';
+import { indexAt, type Timeline, valueAt } from './timeline.js';
 import type { PodAction, PodStatus } from './v2-types.js';
 
 /** The statuses in which a Pod holds its machine: it reports a non-zero `cost` and is billed. */

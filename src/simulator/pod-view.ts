@@ -10,15 +10,14 @@ export interface PodState {
   lifecycle: PodLifecycle;
 }
 
-const NO_LOAD: Utilization = { gpus: [], gpuMemory: [], cpu: 0, memory: 0 };
-
 /** The complete v2 `Pod` record at time `t`. */
-export function podRecord({ spec, lifecycle }: PodState, t: number): V2Pod {
+export function podRecord(pod: PodState, t: number): V2Pod {
+  const { spec, lifecycle } = pod;
   const status = lifecycle.statusAt(t);
   const held = MACHINE_HELD.has(status);
   const startedAt = lifecycle.lastStartedAt(t);
   const runningSince = lifecycle.runningSince(t);
-  const record: V2Pod = {
+  return {
     id: spec.id,
     name: spec.name,
     status,
@@ -36,7 +35,7 @@ export function podRecord({ spec, lifecycle }: PodState, t: number): V2Pod {
     ssh: {
       // The proxy needs a machine assignment, which a Pod gets once it leaves PROVISIONING.
       proxy: status === 'PROVISIONING' ? null : proxySsh(spec.id),
-      direct: runningSince !== undefined ? directSshOf(spec) : null,
+      direct: directSshAt(pod, t),
     },
     template: spec.template,
     cost: held ? spec.cost : 0,
@@ -45,30 +44,22 @@ export function podRecord({ spec, lifecycle }: PodState, t: number): V2Pod {
     runtime: runningSince === undefined ? null : runtimeOf(spec, t, runningSince),
     createdAt: toIso(spec.createdAtMs),
     startedAt: startedAt === null ? null : toIso(startedAt),
+    ...(spec.gpu && { gpu: { ...spec.gpu } }),
+    ...(spec.cpu && { cpu: { ...spec.cpu } }),
+    ...(spec.cluster && { cluster: { ...spec.cluster, ip: `10.65.0.${spec.cluster.rank + 2}` } }),
   };
-  if (spec.gpu) record.gpu = { ...spec.gpu };
-  if (spec.cpu) record.cpu = { ...spec.cpu };
-  if (spec.cluster) record.cluster = { ...spec.cluster, ip: `10.65.0.${spec.cluster.rank + 2}` };
-  return record;
 }
 
 /** The v2 `ssh.direct` at `t`: set while the container runs, for a Pod that maps port 22. */
 export function directSshAt({ spec, lifecycle }: PodState, t: number): V2Pod['ssh']['direct'] {
-  return lifecycle.runningSince(t) !== undefined ? directSshOf(spec) : null;
+  return lifecycle.runningSince(t) !== undefined && spec.ports.includes('22/tcp') ? directSsh(spec.id) : null;
 }
 
-function directSshOf(spec: ScenarioPod): V2Pod['ssh']['direct'] {
-  return spec.ports.includes('22/tcp') ? directSsh(spec.id) : null;
-}
-
-/** The scenario's utilization timeline in force at `t`, or null in a telemetry gap. */
-export function utilizationAt(spec: ScenarioPod, t: number): Utilization | null {
-  const first = spec.utilization[0]?.value ?? NO_LOAD;
-  return valueAt(spec.utilization, t, first);
-}
+const NO_LOAD: Utilization = { gpus: [], gpuMemory: [], cpu: 0, memory: 0 };
 
 function runtimeOf(spec: ScenarioPod, t: number, runningSince: number): V2PodRuntime | null {
-  const load = utilizationAt(spec, t);
+  // Before its first entry a Pod reports that entry's load (none when there is none).
+  const load = valueAt(spec.utilization, t, spec.utilization[0]?.value ?? NO_LOAD);
   if (load === null) return null;
   const count = spec.gpu?.count ?? 0;
   return {

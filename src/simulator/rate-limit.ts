@@ -12,14 +12,9 @@ export type RateLimits = Partial<Record<RateWindow, number>>;
 const WINDOW_SECONDS: Record<RateWindow, number> = { minute: 60, hour: 3600, day: 86_400 };
 const WINDOWS: RateWindow[] = ['minute', 'hour', 'day'];
 
-export interface RateLimitExceeded {
-  window: RateWindow;
-  retryAfterSeconds: number;
-}
-
 export interface RateLimitDecision {
   /** Absent when the request is allowed. */
-  exceeded?: RateLimitExceeded;
+  exceeded?: { window: RateWindow; retryAfterSeconds: number };
   headers: Record<string, string>;
 }
 
@@ -63,7 +58,7 @@ export class RateLimiter {
     const states = this.statesOf(key, nowMs);
     const spent = states.some((state) => state.count >= state.window.quota);
     const parts: string[] = [];
-    let longest: RateLimitExceeded | undefined;
+    let longest: RateLimitDecision['exceeded'];
     for (const state of states) {
       const { name, quota, lengthMs } = state.window;
       if (!spent) state.count++;

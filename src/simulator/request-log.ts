@@ -14,13 +14,7 @@ export interface RequestLogEntry {
   fault?: string;
 }
 
-export interface RequestCounts {
-  total: number;
-  byStatus: Record<string, number>;
-  status429: number;
-  status5xx: number;
-  resets: number;
-}
+export type RequestCounts = ReturnType<typeof emptyCounts>;
 
 const DEFAULT_CAPACITY = 10_000;
 
@@ -97,6 +91,6 @@ export class RequestLog {
   }
 }
 
-function emptyCounts(): RequestCounts {
-  return { total: 0, byStatus: {}, status429: 0, status5xx: 0, resets: 0 };
+function emptyCounts() {
+  return { total: 0, byStatus: {} as Record<string, number>, status429: 0, status5xx: 0, resets: 0 };
 }

@@ -3,11 +3,10 @@ import { directSshAt, hash, type PodState } from './pod-view.js';
 import { NO_WORKERS } from './pricing.js';
 import type { Scenario, ScenarioCluster, ScenarioEndpoint, ScenarioVolume, WorkerLoad } from './scenario.js';
 import { indexAt, valueAt } from './timeline.js';
-import type { V2Cluster, V2Endpoint, V2NetworkVolume, V2Worker, V2WorkerSummary, WorkerStatus } from './v2-types.js';
 
 /** Records of the v2 document for clusters, serverless endpoints and network volumes. */
 
-export function clusterRecord(cluster: ScenarioCluster, members: PodState[], t: number): V2Cluster {
+export function clusterRecord(cluster: ScenarioCluster, members: PodState[], t: number) {
   const present = members.filter((member) => member.lifecycle.existsAt(t));
   const byStatus: Record<string, number> = {};
   for (const member of present) {
@@ -15,7 +14,11 @@ export function clusterRecord(cluster: ScenarioCluster, members: PodState[], t: 
     byStatus[status] = (byStatus[status] ?? 0) + 1;
   }
   const first = cluster.pods[0];
-  const record: V2Cluster = {
+  const placed = present.find((member) => member.spec.dataCenterId !== null)?.spec.dataCenterId;
+  const primary = present.find((member) => member.spec.cluster?.rank === 0);
+  // Only what the record shows of its primary, not the whole Pod record (with its runtime).
+  const direct = primary && directSshAt(primary, t);
+  return {
     id: cluster.id,
     name: cluster.name,
     type: cluster.type,
@@ -27,25 +30,23 @@ export function clusterRecord(cluster: ScenarioCluster, members: PodState[], t: 
     pods: { total: present.length, byStatus },
     network: { cidr: '10.65.0.0/16' },
     createdAt: toIso(cluster.createdAtMs),
+    ...(placed && { dataCenterId: placed }),
+    ...(primary && {
+      primary: {
+        podId: primary.spec.id,
+        status: primary.lifecycle.statusAt(t),
+        ...(direct && { sshEndpoint: `${direct.host}:${direct.port}` }),
+      },
+    }),
   };
-  const placed = present.find((member) => member.spec.dataCenterId !== null);
-  if (placed?.spec.dataCenterId) record.dataCenterId = placed.spec.dataCenterId;
-  const primary = present.find((member) => member.spec.cluster?.rank === 0);
-  if (primary) {
-    // Only what the record shows of its primary, not the whole Pod record (with its runtime).
-    record.primary = { podId: primary.spec.id, status: primary.lifecycle.statusAt(t) };
-    const direct = directSshAt(primary, t);
-    if (direct) record.primary.sshEndpoint = `${direct.host}:${direct.port}`;
-  }
-  return record;
 }
 
-export function volumeRecord(volume: ScenarioVolume): V2NetworkVolume {
+export function volumeRecord(volume: ScenarioVolume) {
   return { id: volume.id, name: volume.name, size: volume.size, dataCenter: volume.dataCenter, type: volume.type };
 }
 
-export function endpointRecord(endpoint: ScenarioEndpoint): V2Endpoint {
-  const record: V2Endpoint = {
+export function endpointRecord(endpoint: ScenarioEndpoint) {
+  return {
     id: endpoint.id,
     name: endpoint.name,
     type: 'QUEUE',
@@ -62,32 +63,26 @@ export function endpointRecord(endpoint: ScenarioEndpoint): V2Endpoint {
     timeout: 600_000,
     flashboot: 'FLASHBOOT',
     createdAt: toIso(endpoint.createdAtMs),
+    ...(endpoint.gpu && {
+      gpu: { pools: endpoint.gpu.pools, count: endpoint.gpu.count, allowedCudaVersions: [], minCudaVersion: null },
+    }),
+    ...(endpoint.cpu && { cpu: [{ ...endpoint.cpu }] }),
   };
-  if (endpoint.gpu) {
-    record.gpu = {
-      pools: endpoint.gpu.pools,
-      count: endpoint.gpu.count,
-      allowedCudaVersions: [],
-      minCudaVersion: null,
-    };
-  }
-  if (endpoint.cpu) record.cpu = [{ ...endpoint.cpu }];
-  return record;
 }
 
-const STATUS_ORDER: Array<[WorkerStatus, keyof WorkerLoad]> = [
+const STATUS_ORDER = [
   ['RUNNING', 'running'],
   ['IDLE', 'idle'],
   ['INITIALIZING', 'initializing'],
   ['UNHEALTHY', 'unhealthy'],
   ['THROTTLED', 'throttled'],
-];
+] as const;
 
 /** `GET /v2/serverless/{id}/workers`: one worker per active slot, ordered by status. */
 export function workersOf(endpoint: ScenarioEndpoint, catalog: Scenario['catalog'], t: number) {
   const load = valueAt(endpoint.load, t, NO_WORKERS);
   const gpuTypeId = catalog.gpus.find((gpu) => gpu.pool !== null && endpoint.gpu?.pools.includes(gpu.pool))?.id ?? null;
-  const workers: V2Worker[] = [];
+  const workers: Array<Record<string, unknown>> = [];
   for (const [status, field] of STATUS_ORDER) {
     for (let n = 0; n < load[field]; n++) {
       const index = workers.length;
@@ -112,8 +107,7 @@ export function workersOf(endpoint: ScenarioEndpoint, catalog: Scenario['catalog
       });
     }
   }
-  const summary: V2WorkerSummary = { ...load, total: workers.length };
-  return { workers, summary, endpointVersion: endpoint.version };
+  return { workers, summary: { ...load, total: workers.length }, endpointVersion: endpoint.version };
 }
 
 /** When worker slot `index` came up: the start of the unbroken stretch with more workers than it. */

@@ -11,16 +11,16 @@ export function podsReply({ world, query, t }: HandlerInput): RestReply {
   return ok({ pods: world.podsView(t, { includeClusterPods }) });
 }
 
-export function podActionReply({ world, ids, body, t }: HandlerInput): RestReply {
+export function podActionReply({ world, id, body, t }: HandlerInput): RestReply {
   const action = actionOf(body);
-  const result = world.podAction(ids[0] as string, action, t);
+  const result = world.podAction(id, action, t);
   if (!result.ok) return problem(result.status, result.detail);
   return result.pod === null ? noContent() : ok(result.pod);
 }
 
 /** DELETE is terminate: 204, 404 for an unknown Pod, 409 for a cluster member. */
-export function podDeleteReply({ world, ids, t }: HandlerInput): RestReply {
-  const result = world.podAction(ids[0] as string, 'terminate', t);
+export function podDeleteReply({ world, id, t }: HandlerInput): RestReply {
+  const result = world.podAction(id, 'terminate', t);
   return result.ok ? noContent() : problem(result.status, result.detail);
 }
 

@@ -11,8 +11,8 @@ export interface RestReply {
 /** What a route's handler is given. */
 export interface HandlerInput {
   world: World;
-  /** Path parameters in order of appearance (`{id}`, `{workerId}`), decoded. */
-  ids: string[];
+  /** The path's `{id}`, decoded ('' on a path without one). */
+  id: string;
   query: URLSearchParams;
   body: unknown;
   t: number;

@@ -29,7 +29,7 @@ const ROUTES: Array<{ path: string; methods: Record<string, Handler | null> }> =
   {
     path: '/v2/pods/{id}',
     methods: {
-      GET: ({ world, ids, t }) => found(world.podView(id0(ids), t), 'pod', ids),
+      GET: ({ world, id, t }) => found(world.podView(id, t), `pod ${id}`),
       PATCH: null,
       DELETE: podDeleteReply,
     },
@@ -40,7 +40,7 @@ const ROUTES: Array<{ path: string; methods: Record<string, Handler | null> }> =
   {
     path: '/v2/clusters/{id}',
     methods: {
-      GET: ({ world, ids, t }) => found(world.clusterView(id0(ids), t), 'cluster', ids),
+      GET: ({ world, id, t }) => found(world.clusterView(id, t), `cluster ${id}`),
       PATCH: null,
       DELETE: null,
     },
@@ -48,9 +48,9 @@ const ROUTES: Array<{ path: string; methods: Record<string, Handler | null> }> =
   {
     path: '/v2/clusters/{id}/pods',
     methods: {
-      GET: ({ world, ids, t }) => {
-        const pods = world.clusterPodsView(id0(ids), t);
-        return found(pods && { pods }, 'cluster', ids);
+      GET: ({ world, id, t }) => {
+        const pods = world.clusterPodsView(id, t);
+        return found(pods && { pods }, `cluster ${id}`);
       },
     },
   },
@@ -58,21 +58,21 @@ const ROUTES: Array<{ path: string; methods: Record<string, Handler | null> }> =
   {
     path: '/v2/serverless/{id}',
     methods: {
-      GET: ({ world, ids, t }) => found(world.endpointView(id0(ids), t), 'serverless endpoint', ids),
+      GET: ({ world, id, t }) => found(world.endpointView(id, t), `serverless endpoint ${id}`),
       PATCH: null,
       DELETE: null,
     },
   },
   {
     path: '/v2/serverless/{id}/workers',
-    methods: { GET: ({ world, ids, t }) => found(world.workersView(id0(ids), t), 'serverless endpoint', ids) },
+    methods: { GET: ({ world, id, t }) => found(world.workersView(id, t), `serverless endpoint ${id}`) },
   },
   { path: '/v2/serverless/{id}/releases', methods: { GET: releasesReply } },
   { path: '/v2/serverless/{id}/workers/{workerId}/logs', methods: { GET: null } },
   { path: '/v2/templates', methods: { GET: () => ok({ templates: [] }), POST: null } },
   {
     path: '/v2/templates/{id}',
-    methods: { GET: ({ ids }) => found(undefined, 'template', ids), PATCH: null, DELETE: null },
+    methods: { GET: ({ id }) => found(undefined, `template ${id}`), PATCH: null, DELETE: null },
   },
   {
     path: '/v2/network-volumes',
@@ -81,23 +81,23 @@ const ROUTES: Array<{ path: string; methods: Record<string, Handler | null> }> =
   {
     path: '/v2/network-volumes/{id}',
     methods: {
-      GET: ({ world, ids, t }) => found(world.volumeView(id0(ids), t), 'network volume', ids),
+      GET: ({ world, id, t }) => found(world.volumeView(id, t), `network volume ${id}`),
       PATCH: null,
       DELETE: null,
     },
   },
   { path: '/v2/registries', methods: { GET: () => ok({ registries: [] }), POST: null } },
   { path: '/v2/registries/delegations', methods: { GET: () => ok({ delegations: [] }), POST: null } },
-  { path: '/v2/registries/delegations/{id}', methods: { DELETE: ({ ids }) => found(undefined, 'delegation', ids) } },
-  { path: '/v2/registries/{id}', methods: { GET: ({ ids }) => found(undefined, 'registry', ids), DELETE: null } },
+  { path: '/v2/registries/delegations/{id}', methods: { DELETE: ({ id }) => found(undefined, `delegation ${id}`) } },
+  { path: '/v2/registries/{id}', methods: { GET: ({ id }) => found(undefined, `registry ${id}`), DELETE: null } },
   { path: '/v2/catalog/gpus', methods: { GET: ({ world, query, t }) => listGpus(world, query, t) } },
-  { path: '/v2/catalog/gpus/{id}', methods: { GET: ({ world, ids, query, t }) => getGpu(world, id0(ids), query, t) } },
+  { path: '/v2/catalog/gpus/{id}', methods: { GET: ({ world, id, query, t }) => getGpu(world, id, query, t) } },
   { path: '/v2/catalog/cpus', methods: { GET: ({ world, query }) => listCpus(world, query) } },
-  { path: '/v2/catalog/cpus/{id}', methods: { GET: ({ world, ids, query }) => getCpu(world, id0(ids), query) } },
+  { path: '/v2/catalog/cpus/{id}', methods: { GET: ({ world, id, query }) => getCpu(world, id, query) } },
   { path: '/v2/catalog/datacenters', methods: { GET: ({ world, query, t }) => listDataCenters(world, query, t) } },
   {
     path: '/v2/catalog/datacenters/{id}',
-    methods: { GET: ({ world, ids, query, t }) => getDataCenter(world, id0(ids), query, t) },
+    methods: { GET: ({ world, id, query, t }) => getDataCenter(world, id, query, t) },
   },
   { path: '/v2/catalog/templates', methods: { GET: catalogTemplatesReply } },
   ...Object.entries(BILLING_ROUTES).map(([path, route]) => ({
@@ -119,7 +119,7 @@ const COMPILED = ROUTES.map((route) => ({ ...route, segments: route.path.split('
 const LITERAL = new Map(
   COMPILED.filter((route) => !route.path.includes('{') && scan(route.path)?.route === route).map((route) => [
     route.path,
-    { route, ids: [] as string[] },
+    route,
   ]),
 );
 
@@ -135,7 +135,7 @@ export function handleRest(world: World, req: RestRequest, nowMs: number): RestR
   const handler = match.route.methods[method];
   if (!handler) return problem(501, `the simulator does not implement ${method} ${match.route.path}`);
   try {
-    return handler({ world, ids: match.ids, query: req.query, body: req.body, t: nowMs });
+    return handler({ world, id: match.ids[0] ?? '', query: req.query, body: req.body, t: nowMs });
   } catch (error) {
     if (error instanceof RequestError) return error.toReply();
     throw error;
@@ -144,8 +144,7 @@ export function handleRest(world: World, req: RestRequest, nowMs: number): RestR
 
 function matchRoute(path: string) {
   const literal = LITERAL.get(path);
-  if (literal !== undefined) return { route: literal.route, ids: [] };
-  return scan(path);
+  return literal ? { route: literal, ids: [] } : scan(path);
 }
 
 function scan(path: string) {
@@ -173,18 +172,14 @@ function decode(segment: string): string {
   }
 }
 
-function id0(ids: string[]): string {
-  return ids[0] as string;
-}
-
-function found(value: unknown, what: string, ids: string[]): RestReply {
-  if (value === undefined) throw notFound(`${what} ${id0(ids)} not found`);
+function found(value: unknown, what: string): RestReply {
+  if (value === undefined) throw notFound(`${what} not found`);
   return ok(value);
 }
 
-function releasesReply({ world, ids, t }: HandlerInput): RestReply {
-  const workers = world.workersView(id0(ids), t);
-  if (!workers) throw notFound(`serverless endpoint ${id0(ids)} not found`);
+function releasesReply({ world, id, t }: HandlerInput): RestReply {
+  const workers = world.workersView(id, t);
+  if (!workers) throw notFound(`serverless endpoint ${id} not found`);
   const total = workers.summary.total;
   return ok({
     endpointVersion: workers.endpointVersion,

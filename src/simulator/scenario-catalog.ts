@@ -1,22 +1,22 @@
 import type { RawGpuType, RawScenario } from './scenario-schema.js';
-import type {
-  Report,
-  Scenario,
-  ScenarioCpuType,
-  ScenarioDataCenter,
-  ScenarioGpuType,
-  Timeline,
-} from './scenario-types.js';
-import type { AvailabilityLevel } from './v2-types.js';
+import { type AvailabilityLevel, VOLUME_TYPES } from './v2-types.js';
+
+/** Where the normalizer reports a problem it finds (a path in the file and what is wrong). */
+export type Report = (path: string, message: string) => void;
+
+export type Catalog = ReturnType<typeof normalizeCatalog>;
+export type ScenarioGpuType = ReturnType<typeof gpuTypeOf>;
+export type ScenarioCpuType = ReturnType<typeof cpuFlavor>;
+export type ScenarioDataCenter = ReturnType<typeof dataCenterOf>;
 
 /** RunPod's CPU flavors, used when a scenario names none (prices from the public catalog). */
-const DEFAULT_CPUS: ScenarioCpuType[] = [
+const DEFAULT_CPUS = [
   cpuFlavor('cpu3c', 'Compute-Optimized', 'Gen 3', 2, 0.03, 0.04),
   cpuFlavor('cpu3g', 'General Purpose', 'Gen 3', 4, 0.04, 0.05),
   cpuFlavor('cpu5c', 'Compute-Optimized', 'Gen 5', 2, 0.04, 0.05),
 ];
 
-function cpuFlavor(id: string, name: string, group: string, ram: number, pod: number, sls: number): ScenarioCpuType {
+function cpuFlavor(id: string, name: string, group: string, ram: number, pod: number, sls: number) {
   return {
     id,
     name,
@@ -24,18 +24,18 @@ function cpuFlavor(id: string, name: string, group: string, ram: number, pod: nu
     vcpu: { min: 2, max: 32 },
     ramGbPerVcpu: ram,
     price: { securePerVcpu: pod, serverlessPerVcpu: sls },
-    availability: 'HIGH',
+    availability: 'HIGH' as AvailabilityLevel,
   };
 }
 
-export function normalizeCatalog(raw: RawScenario, startMs: number, report: Report): Scenario['catalog'] {
+export function normalizeCatalog(raw: RawScenario, startMs: number, report: Report) {
   const dataCenters = raw.catalog.dataCenters
     ? raw.catalog.dataCenters.map((dc) => dataCenterOf(dc.id, dc))
     : referencedDataCenters(raw).map((id) => dataCenterOf(id, { id, name: id }));
   const dcIds = dataCenters.map((dc) => dc.id);
   const gpus = raw.catalog.gpus.map((gpu, index) => gpuTypeOf(gpu, `catalog.gpus[${index}]`, startMs, dcIds, report));
   const cpus = raw.catalog.cpus
-    ? raw.catalog.cpus.map((cpu) => {
+    ? raw.catalog.cpus.map((cpu): ScenarioCpuType => {
         const fallback = DEFAULT_CPUS.find((known) => known.id === cpu.id) ?? DEFAULT_CPUS[0];
         return {
           id: cpu.id,
@@ -51,30 +51,29 @@ export function normalizeCatalog(raw: RawScenario, startMs: number, report: Repo
   return { gpus, dataCenters, cpus };
 }
 
-function gpuTypeOf(gpu: RawGpuType, path: string, startMs: number, dcIds: string[], report: Report): ScenarioGpuType {
+function gpuTypeOf(gpu: RawGpuType, path: string, startMs: number, dcIds: string[], report: Report) {
   for (const dc of gpu.dataCenters ?? []) {
     if (!dcIds.includes(dc)) report(`${path}.dataCenters`, `unknown data center "${dc}"`);
   }
   const manufacturer =
     gpu.manufacturer ?? (gpu.id.startsWith('AMD') ? 'AMD' : gpu.id.startsWith('NVIDIA') ? 'NVIDIA' : 'UNKNOWN');
-  const availability: Timeline<AvailabilityLevel> =
+  const availability =
     typeof gpu.availability === 'string'
       ? [{ atMs: startMs, value: gpu.availability }]
       : gpu.availability.map((entry) => ({ atMs: startMs + entry.at, value: entry.value })).sort(byTime);
-  const normalized: ScenarioGpuType = {
+  const { secure, community, serverless } = gpu.price;
+  return {
     id: gpu.id,
     name: gpu.name,
     memory: gpu.memory,
     manufacturer,
     pool: gpu.pool ?? null,
-    price: { secure: gpu.price.secure, community: gpu.price.community },
+    price: { secure, community, ...(serverless !== undefined && { serverless }) },
     maxCount: gpu.maxCount ?? { secure: 8, community: 8 },
     availability,
     dataCenterIds: gpu.dataCenters ?? dcIds,
     cudaVersions: gpu.cudaVersions ?? (manufacturer === 'NVIDIA' ? ['12.4', '12.6', '12.8'] : []),
   };
-  if (gpu.price.serverless !== undefined) normalized.price.serverless = gpu.price.serverless;
-  return normalized;
 }
 
 export function byTime<T extends { atMs: number }>(a: T, b: T): number {
@@ -91,7 +90,7 @@ function referencedDataCenters(raw: RawScenario): string[] {
   return [...ids];
 }
 
-type RawDc = { id: string; name: string } & Partial<Omit<ScenarioDataCenter, 'id' | 'name'>>;
+type RawDc = NonNullable<RawScenario['catalog']['dataCenters']>[number];
 
 const REGION_OF_PREFIX: Record<string, string> = {
   US: 'NORTH_AMERICA',
@@ -103,7 +102,7 @@ const REGION_OF_PREFIX: Record<string, string> = {
 };
 
 /** RunPod's ids say where they are: `US-KS-2`, `EU-RO-1`, `EUR-IS-1`, `CA-MTL-1`, `AP-JP-1`. */
-function dataCenterOf(id: string, dc: RawDc): ScenarioDataCenter {
+function dataCenterOf(id: string, dc: Pick<RawDc, 'name'> & Partial<RawDc>) {
   const [first = '', second = ''] = id.toUpperCase().split('-');
   const country = dc.country ?? (first === 'US' || first === 'CA' || second.length !== 2 ? first.slice(0, 2) : second);
   return {
@@ -112,7 +111,7 @@ function dataCenterOf(id: string, dc: RawDc): ScenarioDataCenter {
     region: dc.region ?? REGION_OF_PREFIX[first] ?? 'UNKNOWN',
     country: /^[A-Z]{2}$/.test(country) ? country : 'US',
     globalNetwork: dc.globalNetwork ?? false,
-    networkVolumeTypes: dc.networkVolumeTypes ?? ['STANDARD', 'HIGH_PERFORMANCE'],
-    compliance: dc.compliance ?? [],
+    networkVolumeTypes: dc.networkVolumeTypes ?? [...VOLUME_TYPES],
+    compliance: dc.compliance ?? ([] as string[]),
   };
 }

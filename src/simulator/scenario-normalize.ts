@@ -1,24 +1,33 @@
-import { normalizeCatalog } from './scenario-catalog.js';
-import { normalizeEndpoint, normalizePod, type PodContext } from './scenario-resources.js';
+import { normalizeCatalog, type Report } from './scenario-catalog.js';
+import { normalizeEndpoint, normalizePod, type PodContext, type ScenarioPod } from './scenario-resources.js';
 import type { RawScenario } from './scenario-schema.js';
-import type { Report, Scenario, ScenarioCluster, ScenarioFault } from './scenario-types.js';
+
+/**
+ * A scenario (SCENARIO.md) with every time made absolute (epoch ms) and every default filled,
+ * so the world never has to interpret the file again.
+ */
+export type Scenario = ReturnType<typeof normalizeScenario>;
+export type ScenarioCluster = Scenario['clusters'][number];
+export type ScenarioVolume = Scenario['volumes'][number];
+export type ScenarioFault = Scenario['faults'][number];
 
 const DEFAULT_PROVISIONING_MS = 20_000;
 const DEFAULT_STARTING_MS = 30_000;
 
 /** Makes times absolute, fills defaults and checks what zod cannot: references and order. */
-export function normalizeScenario(raw: RawScenario, source: string, report: Report): Scenario {
+export function normalizeScenario(raw: RawScenario, source: string, report: Report) {
   const startMs = raw.start;
   const catalog = normalizeCatalog(raw, startMs, report);
   const volumeIds = new Set(raw.volumes.map((volume) => volume.id));
   const context: PodContext = { startMs, catalog, volumeIds, report };
 
   const pods = raw.pods.map((pod, index) => normalizePod(pod, `pods[${index}]`, context));
-  const clusters: ScenarioCluster[] = raw.clusters.map((cluster, index) => {
+  const clusters = raw.clusters.map((cluster, index) => {
     const path = `clusters[${index}]`;
-    const members = cluster.pods.map((pod, rank) =>
-      normalizePod(pod, `${path}.pods[${rank}]`, context, { id: cluster.id, rank, role: roleOf(cluster.type, rank) }),
-    );
+    const members = cluster.pods.map((pod, rank) => {
+      const role = roleOf(cluster.type, rank);
+      return normalizePod(pod, `${path}.pods[${rank}]`, context, { id: cluster.id, rank, ...(role && { role }) });
+    });
     checkHomogeneous(members, path, report);
     const createdAtMs =
       cluster.createdAt === undefined
@@ -40,11 +49,13 @@ export function normalizeScenario(raw: RawScenario, source: string, report: Repo
     apiKey: raw.apiKey,
     ...(raw.readOnlyKey === undefined ? {} : { readOnlyKey: raw.readOnlyKey }),
     ...(raw.rateLimit === undefined ? {} : { rateLimit: raw.rateLimit }),
+    /** How long a started Pod spends in PROVISIONING and then STARTING before RUNNING. */
     lifecycle: {
       provisioningMs: raw.lifecycle?.provisioning ?? DEFAULT_PROVISIONING_MS,
       startingMs: raw.lifecycle?.starting ?? DEFAULT_STARTING_MS,
     },
     catalog,
+    /** Standalone Pods; cluster members live under `clusters[].pods`. */
     pods,
     volumes: raw.volumes.map((volume) => ({
       id: volume.id,
@@ -62,14 +73,14 @@ export function normalizeScenario(raw: RawScenario, source: string, report: Repo
   };
 }
 
-function roleOf(type: ScenarioCluster['type'], rank: number): string | undefined {
+function roleOf(type: RawScenario['clusters'][number]['type'], rank: number): string | undefined {
   if (type === 'SLURM') return rank === 0 ? 'SLURM_CONTROLLER' : 'SLURM_COMPUTE';
   if (type === 'RAY') return rank === 0 ? 'RAY_HEAD' : 'RAY_WORKER';
   return undefined;
 }
 
 /** A cluster's shape is homogeneous (ClusterCompute): one GPU type and count for every Pod. */
-function checkHomogeneous(members: Scenario['pods'], path: string, report: Report): void {
+function checkHomogeneous(members: ScenarioPod[], path: string, report: Report): void {
   const first = members[0]?.gpu;
   members.forEach((member, rank) => {
     if (!member.gpu) report(`${path}.pods[${rank}].gpu`, 'cluster Pods are GPU Pods: gpu is required');
@@ -91,13 +102,12 @@ function normalizeFault(fault: RawScenario['faults'][number], path: string, star
   if (fault.to <= fault.from) report(`${path}.to`, 'must be after from');
   if (fault.kind === 'status' && fault.status === undefined) report(`${path}.status`, 'required for kind "status"');
   if (fault.kind === 'latency' && fault.ms === undefined) report(`${path}.ms`, 'required for kind "latency"');
-  const normalized: ScenarioFault = {
+  return {
     fromMs: startMs + fault.from,
     toMs: startMs + fault.to,
     match: fault.match,
     kind: fault.kind,
+    ...(fault.status !== undefined && { status: fault.status }),
+    ...(fault.ms !== undefined && { ms: fault.ms }),
   };
-  if (fault.status !== undefined) normalized.status = fault.status;
-  if (fault.ms !== undefined) normalized.ms = fault.ms;
-  return normalized;
 }

@@ -1,18 +1,16 @@
-import { byTime } from './scenario-catalog.js';
+import { byTime, type Catalog, type Report } from './scenario-catalog.js';
 import type { RawEndpoint, RawPod, RawUtilization } from './scenario-schema.js';
-import type {
-  Report,
-  Scenario,
-  ScenarioEndpoint,
-  ScenarioPod,
-  Timeline,
-  Utilization,
-  WorkerLoad,
-} from './scenario-types.js';
+import type { Timeline } from './timeline.js';
+
+export type ScenarioPod = ReturnType<typeof normalizePod>;
+/** What a RUNNING Pod reports; null in its timeline is a telemetry gap (RUNNING, runtime null). */
+export type Utilization = NonNullable<ReturnType<typeof utilizationOf>>;
+export type ScenarioEndpoint = ReturnType<typeof normalizeEndpoint>;
+export type WorkerLoad = ScenarioEndpoint['load'][number]['value'];
 
 export interface PodContext {
   startMs: number;
-  catalog: Scenario['catalog'];
+  catalog: Catalog;
   volumeIds: Set<string>;
   report: Report;
 }
@@ -24,8 +22,8 @@ export function normalizePod(
   raw: RawPod,
   path: string,
   ctx: PodContext,
-  cluster?: ScenarioPod['cluster'],
-): ScenarioPod {
+  cluster?: { id: string; rank: number; role?: string },
+) {
   const { startMs, catalog, report } = ctx;
   if (!raw.gpu && !raw.cpu) report(path, 'a Pod needs gpu (GPU Pod) or cpu (CPU Pod)');
   if (raw.gpu && raw.cpu) report(path, 'a Pod has gpu or cpu, not both');
@@ -52,10 +50,12 @@ export function normalizePod(
   const times = podTimes(raw, path, startMs, report);
   const isGpu = raw.gpu !== undefined;
 
-  const pod: ScenarioPod = {
+  return {
     id: raw.id,
     name: raw.name,
+    /** USD per hour while the Pod holds its machine. */
     cost: raw.cost ?? Math.round(listPrice * 1000) / 1000,
+    /** Status at start. */
     status: raw.status,
     ...times,
     dataCenterId: raw.dataCenterId ?? catalog.dataCenters[0]?.id ?? null,
@@ -72,17 +72,16 @@ export function normalizePod(
       utilizationOf(entry, gpuCount, `${path}.utilization[${index}]`, report),
     ),
     events: eventsOf(raw, path, startMs, report),
+    ...(raw.gpu && { gpu: { id: raw.gpu.id, count: raw.gpu.count } }),
+    ...(raw.cpu && { cpu: { ...raw.cpu } }),
+    ...(raw.volumeGb !== undefined && { volumeGb: raw.volumeGb }),
+    ...(raw.networkVolumeId !== undefined && { networkVolumeId: raw.networkVolumeId }),
+    ...(cluster && { cluster }),
   };
-  if (raw.gpu) pod.gpu = { id: raw.gpu.id, count: raw.gpu.count };
-  if (raw.cpu) pod.cpu = { ...raw.cpu };
-  if (raw.volumeGb !== undefined) pod.volumeGb = raw.volumeGb;
-  if (raw.networkVolumeId !== undefined) pod.networkVolumeId = raw.networkVolumeId;
-  if (cluster) pod.cluster = cluster.role === undefined ? { id: cluster.id, rank: cluster.rank } : cluster;
-  return pod;
 }
 
 /** The owner's actions, from start on: the past is told by status, startedAt and stoppedAt. */
-function eventsOf(raw: RawPod, path: string, startMs: number, report: Report): ScenarioPod['events'] {
+function eventsOf(raw: RawPod, path: string, startMs: number, report: Report) {
   raw.events.forEach((event, index) => {
     if (event.at < 0)
       report(
@@ -120,7 +119,7 @@ function podTimes(raw: RawPod, path: string, startMs: number, report: Report) {
   };
 }
 
-function utilizationOf(entry: RawUtilization, gpuCount: number, path: string, report: Report): Utilization | null {
+function utilizationOf(entry: RawUtilization, gpuCount: number, path: string, report: Report) {
   if (entry.runtime === null) return null;
   const perGpu = (values: number | number[] | undefined, fallback: number, field: string): number[] => {
     if (Array.isArray(values)) {
@@ -142,7 +141,7 @@ function utilizationOf(entry: RawUtilization, gpuCount: number, path: string, re
 type Repeating = { at: number; every?: number | undefined; until?: number | undefined };
 
 /** Turns entries (some repeating `every` … `until`) into a sorted timeline of absolute times. */
-export function expand<E extends Repeating, T>(
+function expand<E extends Repeating, T>(
   entries: E[],
   path: string,
   startMs: number,
@@ -169,13 +168,7 @@ export function expand<E extends Repeating, T>(
   return timeline.sort(byTime);
 }
 
-export function normalizeEndpoint(
-  raw: RawEndpoint,
-  path: string,
-  startMs: number,
-  catalog: Scenario['catalog'],
-  report: Report,
-): ScenarioEndpoint {
+export function normalizeEndpoint(raw: RawEndpoint, path: string, startMs: number, catalog: Catalog, report: Report) {
   if (!raw.gpu && !raw.cpu) report(path, 'an endpoint needs gpu (pools) or cpu');
   if (raw.workers.min > raw.workers.max) report(`${path}.workers`, 'min must not exceed max');
   const poolGpu = catalog.gpus.find(
@@ -194,7 +187,8 @@ export function normalizeEndpoint(
   const loadEntries = raw.load ?? [
     { at: raw.createdAt ?? 0, running: 0, idle: raw.workers.min, initializing: 0, throttled: 0, unhealthy: 0 },
   ];
-  const load = expand(loadEntries, `${path}.load`, startMs, report, (entry, index): WorkerLoad => {
+  // Before the first entry the endpoint has no workers.
+  const load = expand(loadEntries, `${path}.load`, startMs, report, (entry, index) => {
     const { running, idle, initializing, throttled, unhealthy } = entry;
     const value = { running, idle, initializing, throttled, unhealthy };
     const total = running + idle + initializing + throttled + unhealthy;
@@ -202,7 +196,7 @@ export function normalizeEndpoint(
       report(`${path}.load[${index}]`, `${total} workers exceed workers.max ${raw.workers.max}`);
     return value;
   });
-  const endpoint: ScenarioEndpoint = {
+  return {
     id: raw.id,
     name: raw.name,
     workers: { ...raw.workers },
@@ -212,8 +206,7 @@ export function normalizeEndpoint(
     image: raw.image,
     version: raw.version,
     createdAtMs: Math.min(startMs + (raw.createdAt ?? 0), load[0]?.atMs ?? startMs),
+    ...(raw.gpu && { gpu: { pools: raw.gpu.pools, count: raw.gpu.count } }),
+    ...(raw.cpu && { cpu: { ...raw.cpu } }),
   };
-  if (raw.gpu) endpoint.gpu = { pools: raw.gpu.pools, count: raw.gpu.count };
-  if (raw.cpu) endpoint.cpu = { ...raw.cpu };
-  return endpoint;
 }

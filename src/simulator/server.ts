@@ -28,9 +28,7 @@ export interface SimulatorOptions {
 export interface Simulator {
   /** `http://127.0.0.1:PORT` */
   url: string;
-  /** `url + '/v2'` */
   restBaseUrl: string;
-  /** `url + '/graphql'` */
   graphqlUrl: string;
   world: World;
   requestLog: RequestLog;

@@ -1,4 +1,5 @@
-import type { Timeline } from './scenario.js';
+/** Piecewise constant: each value holds from its `atMs` until the next entry's. Sorted. */
+export type Timeline<T> = Array<{ atMs: number; value: T }>;
 
 /** Index of the last entry at or before `t`, or -1 when `t` precedes every entry. */
 export function indexAt<T>(timeline: Timeline<T>, t: number): number {

@@ -2,25 +2,20 @@ import { toIso } from '../clock.js';
 import { DurationError, parseDuration } from '../duration.js';
 import type { SimReply } from './reply.js';
 import type { RequestLog } from './request-log.js';
-import { problem } from './rest-reply.js';
+import { badRequest, problem, RequestError } from './rest-reply.js';
 import { type AccruedFilter, BILLING_KINDS, type World } from './world.js';
 
 /**
  * Ground truth for tests and reports, outside the RunPod API: no auth, no rate limits, no
  * faults, and not counted in the request log.
  *
- *   GET /_sim/clock                       → { now, nowMs }: the simulator's virtual time
- *   GET /_sim/truth/pods                  → { at, pods }: every Pod's real status (world.podStatuses)
- *   GET /_sim/truth/accrued?kind=&id=&from=&to=
- *                                         → { at, kind, id, from, to, accrued }: USD the world
- *                                           accrued in [from, to) up to now, per amount field
- *                                           (world.accrued). `kind`: pods, serverless,
- *                                           network_volumes, clusters, endpoints or all; `id`
- *                                           filters as the kind's billing route does; `from`/`to`
- *                                           are RFC 3339 times, epoch ms, or offsets from the
- *                                           scenario's start (`0s`, `2h`, `-1d`); `from`
- *                                           defaults to the start, `to` to now
- *   GET /_sim/requests?after=SEQ          → { counts, entries }: the request log (after an entry)
+ *   GET /_sim/clock            → { now, nowMs }: the simulator's virtual time
+ *   GET /_sim/truth/pods       → { at, pods }: every Pod's real status (world.podStatuses)
+ *   GET /_sim/truth/accrued?kind=&id=&from=&to= → { at, kind, id, from, to, accrued }: USD the
+ *       world accrued in [from, to) up to now, per amount field (world.accrued). `kind` is a
+ *       billing kind or all; `id` filters as its billing route does; `from`/`to` are RFC 3339
+ *       times, epoch ms or offsets from the scenario's start (`2h`), by default start and now
+ *   GET /_sim/requests?after=SEQ → { counts, entries }: the request log (after an entry)
  */
 export interface TruthContext {
   world: World;
@@ -66,7 +61,7 @@ function accrued(query: URLSearchParams, ctx: TruthContext, at: string): SimRepl
     fromMs = timeParam(query.get('from'), 'from', ctx.scenarioStartMs, ctx.scenarioStartMs);
     toMs = timeParam(query.get('to'), 'to', ctx.scenarioStartMs, ctx.nowMs);
   } catch (error) {
-    if (error instanceof TimeParamError) return problem(400, error.message);
+    if (error instanceof RequestError) return error.toReply();
     throw error;
   }
   if (toMs < fromMs) return problem(400, `to (${toIso(toMs)}) is before from (${toIso(fromMs)})`);
@@ -74,14 +69,12 @@ function accrued(query: URLSearchParams, ctx: TruthContext, at: string): SimRepl
   return { status: 200, body: { at, kind, id: id ?? null, from: toIso(fromMs), to: toIso(toMs), accrued: amount } };
 }
 
-class TimeParamError extends Error {}
-
 /** An RFC 3339 time, epoch milliseconds, or an offset from the scenario's start. */
 function timeParam(text: string | null, name: string, startMs: number, fallback: number): number {
   if (text === null || text === '') return fallback;
   if (/^\d{4}-\d{2}-\d{2}T/.test(text)) {
     const ms = Date.parse(text);
-    if (Number.isNaN(ms)) throw new TimeParamError(`${name}: invalid time "${text}"`);
+    if (Number.isNaN(ms)) throw badRequest(`${name}: invalid time "${text}"`);
     return ms;
   }
   if (/^-?\d+$/.test(text)) return Number(text);
@@ -89,7 +82,7 @@ function timeParam(text: string | null, name: string, startMs: number, fallback:
     return startMs + parseDuration(text);
   } catch (error) {
     if (error instanceof DurationError) {
-      throw new TimeParamError(`${name}: expected an RFC 3339 time, epoch ms or an offset such as 2h, got "${text}"`);
+      throw badRequest(`${name}: expected an RFC 3339 time, epoch ms or an offset such as 2h, got "${text}"`);
     }
     throw error;
   }

@@ -44,7 +44,6 @@ export const COMPLIANCE = [
   'HIPAA',
   'RENEWABLE',
 ] as const;
-export type ClusterType = 'APPLICATION' | 'TRAINING' | 'SLURM' | 'RAY';
 
 export interface V2PodRuntimePort {
   private: number;
@@ -94,80 +93,4 @@ export interface V2Pod {
   runtime: V2PodRuntime | null;
   createdAt: string;
   startedAt: string | null;
-}
-
-export interface V2Cluster {
-  id: string;
-  name: string;
-  type: ClusterType;
-  compute: { gpuTypeId: string; gpuCountPerPod: number; podCount: number };
-  dataCenterId?: string;
-  pods: { total: number; byStatus: Record<string, number> };
-  network?: { cidr: string };
-  primary?: { podId: string; status: PodStatus; sshEndpoint?: string };
-  createdAt: string;
-}
-
-export interface V2NetworkVolume {
-  id: string;
-  name: string;
-  size: number;
-  dataCenter: string;
-  type: VolumeType;
-}
-
-export type WorkerStatus = 'RUNNING' | 'IDLE' | 'INITIALIZING' | 'THROTTLED' | 'UNHEALTHY';
-
-export interface V2Worker {
-  id: string;
-  status: WorkerStatus;
-  isStale: boolean;
-  version: number | null;
-  gpuCount: number;
-  image: string | null;
-  uptimeSeconds: number | null;
-  gpuTypeId: string | null;
-  dataCenterId: string | null;
-  startedAt: string | null;
-}
-
-export interface V2WorkerSummary {
-  running: number;
-  idle: number;
-  initializing: number;
-  throttled: number;
-  unhealthy: number;
-  total: number;
-}
-
-export interface V2Endpoint {
-  id: string;
-  name: string;
-  type: 'QUEUE';
-  image: string;
-  args: string;
-  disk: number;
-  env: Record<string, string>;
-  ports: string[];
-  registry: string | null;
-  gpu?: { pools: string[]; count: number; allowedCudaVersions: string[]; minCudaVersion: string | null };
-  cpu?: Array<{ id: string; vcpuCount: number; memory: number }>;
-  workers: { min: number; max: number; idleTimeout: number };
-  scaling: { type: 'QUEUE_DELAY'; queueDelay: number };
-  dataCenterIds: string[];
-  networkVolumes: string[];
-  timeout: number;
-  flashboot: 'OFF' | 'FLASHBOOT' | 'PRIORITY_FLASHBOOT';
-  createdAt: string;
-}
-
-/** The shape GraphQL's gpuTypes/lowestPrice is built from (see graphql-resolvers.ts). */
-export interface GpuTypeView {
-  id: string;
-  name: string;
-  memory: number;
-  manufacturer: 'NVIDIA' | 'AMD' | 'UNKNOWN';
-  price: { secure: number; community: number };
-  availability: AvailabilityLevel;
-  maxCount: { secure: number; community: number };
 }

@@ -6,7 +6,7 @@ import { type BillingKind, type BillingLine, endpointLine, podLines, volumeLine 
 import { clusterRecord, endpointRecord, volumeRecord, workersOf } from './resource-views.js';
 import type { Scenario, ScenarioGpuType } from './scenario.js';
 import { valueAt } from './timeline.js';
-import type { AvailabilityLevel, GpuTypeView, PodAction, PodStatus, V2Pod } from './v2-types.js';
+import type { AvailabilityLevel, PodAction, PodStatus, V2Pod } from './v2-types.js';
 
 export const BILLING_KINDS: readonly BillingKind[] = ['pods', 'serverless', 'network_volumes', 'clusters', 'endpoints'];
 
@@ -18,19 +18,9 @@ export interface AccruedFilter {
   toMs: number;
 }
 
-export interface UsageOptions {
-  /** Only this resource (podId, serverlessId, networkVolumeId, clusterId). */
-  id?: string;
-  perResource?: boolean;
-}
-
 export type PodActionResult = { ok: true; pod: V2Pod | null } | { ok: false; status: 404 | 409; detail: string };
 
-interface OwnerEvent {
-  atMs: number;
-  podId: string;
-  action: PodAction;
-}
+type OwnerEvent = { atMs: number; podId: string; action: PodAction };
 
 /**
  * The account at any time. Every public method takes `nowMs` and first brings the world up to
@@ -165,18 +155,6 @@ export class World {
     return valueAt(gpu.availability, t, gpu.availability[0]?.value ?? 'NONE');
   }
 
-  gpuTypesView(nowMs: number): GpuTypeView[] {
-    return this.scenario.catalog.gpus.map((gpu) => ({
-      id: gpu.id,
-      name: gpu.name,
-      memory: gpu.memory,
-      manufacturer: gpu.manufacturer,
-      price: { secure: gpu.price.secure, community: gpu.price.community },
-      availability: this.availabilityOf(gpu, nowMs),
-      maxCount: { ...gpu.maxCount },
-    }));
-  }
-
   /** Ground truth: the money accrued in [fromMs, toMs) (up to now), per amount field in USD. */
   accrued(nowMs: number, filter: AccruedFilter): Record<string, number> {
     const t = this.advance(nowMs);
@@ -190,9 +168,15 @@ export class World {
 
   /**
    * Micro-dollars of one billing route per bucket, per resource (keyed by its id) or, with
-   * `perResource` false, for all resources together (keyed '').
+   * `perResource` false, for all resources together (keyed ''); `id` keeps only that resource.
    */
-  usage(nowMs: number, kind: BillingKind, window: Window, size: BucketSize, options: UsageOptions = {}): Usage {
+  usage(
+    nowMs: number,
+    kind: BillingKind,
+    window: Window,
+    size: BucketSize,
+    options: { id?: string; perResource?: boolean } = {},
+  ): Usage {
     const t = this.advance(nowMs);
     const clipped = { startMs: window.startMs, endMs: Math.min(window.endMs, t) };
     return usageByBucket(this.linesOf(kind, clipped, options.id), size, options.perResource ?? true);

@@ -30,8 +30,8 @@ describe('bundled scenario: demo', () => {
 
   it('the H200 comes back in stock three minutes in', () => {
     const world = new World(scenario);
-    const h200 = (minutes: number) =>
-      world.gpuTypesView(at(minutes)).find((gpu) => gpu.id === 'NVIDIA H200')?.availability;
+    const gpu = world.scenario.catalog.gpus.find((candidate) => candidate.id === 'NVIDIA H200');
+    const h200 = (minutes: number) => gpu && world.availabilityOf(gpu, at(minutes));
     expect([h200(0), h200(2), h200(3)]).toEqual(['NONE', 'NONE', 'HIGH']);
   });
 });

@@ -115,23 +115,25 @@ describe('world: runtime from the utilization timeline', () => {
 describe('world: catalog availability timelines', () => {
   it('follows the GPU type timeline (NONE → HIGH after 3 minutes)', () => {
     const world = worldOf({});
-    const level = (offset: number) =>
-      world.gpuTypesView(START_MS + offset).find((gpu) => gpu.id === 'NVIDIA GeForce RTX 4090')?.availability;
+    const rtx = world.scenario.catalog.gpus.find((gpu) => gpu.id === 'NVIDIA GeForce RTX 4090');
+    const level = (offset: number) => rtx && world.availabilityOf(rtx, START_MS + offset);
     expect(level(0)).toBe('NONE');
     expect(level(3 * MINUTE - 1)).toBe('NONE');
     expect(level(3 * MINUTE)).toBe('HIGH');
   });
 
   it('gives GraphQL the fields it needs', () => {
-    expect(worldOf({}).gpuTypesView(START_MS)[0]).toEqual({
+    const world = worldOf({});
+    const h100 = world.scenario.catalog.gpus[0];
+    expect(h100).toMatchObject({
       id: H100,
       name: 'H100 SXM',
       memory: 80,
       manufacturer: 'NVIDIA',
       price: { secure: 2.99, community: 2.39 },
-      availability: 'HIGH',
       maxCount: { secure: 8, community: 8 },
     });
+    expect(h100 && world.availabilityOf(h100, START_MS)).toBe('HIGH');
   });
 });
 
