@@ -182,6 +182,11 @@ const readOpenOf = alertRead<[string]>(`SELECT ${ALERT_COLUMNS} FROM alerts WHER
 
 /** The open (pending or firing) episode of a key, if any. */
 export async function openAlertOf(database: Database, key: string): Promise<AlertRecord | undefined> {
+  return openAlertOfNow(database, key);
+}
+
+/** openAlertOf, for a store function reading it inside its own transaction. */
+export function openAlertOfNow(database: Database, key: string): AlertRecord | undefined {
   return readOpenOf(database, key)[0];
 }
 
