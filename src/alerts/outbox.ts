@@ -62,30 +62,16 @@ function accountOf(notification: Notification): string {
   return accounts.size === 1 ? ([...accounts][0] as string) : 'all';
 }
 
-/** A notice that is not a group's message (flapping, digest): written to the outbox as rendered. */
-export interface QueuedNotice {
-  channel: string;
-  groupKey: string;
-  reason: string;
-  /** The account the notice concerns, or `all` (metrics and the outbox count by it). */
-  account: string;
-  rendered: RenderedPayload;
-  alertKeys: string[];
-  now: number;
-}
-
-/** The outbox row of a notice. */
-export function noticeRow(notice: QueuedNotice): QueuedRow {
-  return {
-    channel: notice.channel,
-    groupKey: notice.groupKey,
-    reason: notice.reason,
-    account: notice.account,
-    ...notice.rendered,
-    alertKeys: notice.alertKeys,
-    createdAt: notice.now,
-    nextAttemptAt: notice.now,
-  };
+/**
+ * The outbox row of a notice that is not a group's message (flapping, digest), written as
+ * rendered; its account is the one it concerns, or `all` (metrics and the outbox count by it).
+ */
+export function noticeRow({
+  rendered,
+  now,
+  ...row
+}: Omit<QueuedRow, 'payload' | 'createdAt' | 'nextAttemptAt'> & { rendered: RenderedPayload; now: number }): QueuedRow {
+  return { ...row, ...rendered, createdAt: now, nextAttemptAt: now };
 }
 
 /** The alerts a message is about: the new ones, all of them on a repeat, or the resolved ones. */

@@ -8,7 +8,7 @@ import { clientAddress } from './client-address.js';
 import { consoleAct, KEEP_RUNNING_PATH, SILENCE_PATH, statusForms } from './console-forms.js';
 import { type LinkPageContext, linkAct, linkConfirmation, linkTarget } from './link-pages.js';
 import type { LoginAttempts } from './login-attempts.js';
-import { loginPage, messagePage, sentence } from './message-page.js';
+import { loginPage, messagePage, refusedFormPage } from './message-page.js';
 import { podData, renderPodPage } from './pod-page.js';
 import { htmlReply, type Reply, seeOther } from './reply.js';
 import { statusData } from './status-data.js';
@@ -72,8 +72,7 @@ export async function webRoute(context: WebContext, request: WebRequest): Promis
     }
     if (method !== 'POST') return undefined;
     const origin = sameOrigin(req, config);
-    if (!origin.ok)
-      return htmlReply(403, messagePage('Refused', [`${sentence(origin.reason)}; nothing changed.`], { tone: 'bad' }));
+    if (!origin.ok) return htmlReply(403, refusedFormPage(origin.reason));
     const token = config.http.bearerToken;
     if (token === undefined) return seeOther('/');
     const client = clientAddress(req, config);
