@@ -1,5 +1,6 @@
 import type { QueuedRow } from '../db/channel-outbox.js';
 import type { PlannedMessage } from '../db/plan-inputs.js';
+import type { NotifyAlert } from './alert.js';
 import type { DigestNotice, FlappingNotice } from './notices.js';
 import type { Notification } from './pipeline.js';
 
@@ -40,7 +41,7 @@ export function notificationMessage(notification: Notification, renderer: Messag
       groupKey: notification.groupKey,
       account: accountOf(notification),
       reason: notification.reason,
-      alertKeys: announcedKeys(notification),
+      alertKeys: announcedAlerts(notification).map((alert) => alert.key),
       ...renderer.notification(notification),
       createdAt: now,
       nextAttemptAt: now,
@@ -75,14 +76,14 @@ export function noticeRow({
 }
 
 /** The alerts a message is about: the new ones, all of them on a repeat, or the resolved ones. */
-function announcedKeys(notification: Notification): string[] {
+export function announcedAlerts(notification: Notification): readonly NotifyAlert[] {
   switch (notification.reason) {
     case 'first':
     case 'new_alerts':
-      return notification.fresh.map((alert) => alert.key);
+      return notification.fresh;
     case 'repeat_elapsed':
-      return notification.firing.map((alert) => alert.key);
+      return notification.firing;
     default:
-      return notification.resolved.map((alert) => alert.key);
+      return notification.resolved;
   }
 }
