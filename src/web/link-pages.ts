@@ -32,7 +32,8 @@ const STATUS: Record<LinkRefusal['reason'], number> = {
   gone: 410,
 };
 
-function decode(part: string): string | undefined {
+/** A path segment decoded, or undefined when it is not valid percent-encoding. */
+export function decodePart(part: string): string | undefined {
   try {
     return decodeURIComponent(part);
   } catch {
@@ -46,8 +47,8 @@ export function linkTarget(path: string): LinkTarget | undefined {
   const silence = keep ? null : SILENCE.exec(path);
   const match = keep ?? silence;
   if (!match) return undefined;
-  const account = decode(match[1] ?? '');
-  const subject = decode(match[2] ?? '');
+  const account = decodePart(match[1] ?? '');
+  const subject = decodePart(match[2] ?? '');
   if (account === undefined || subject === undefined) return undefined;
   return { action: keep ? 'keep-running' : 'silence', account, subject };
 }
