@@ -5,17 +5,7 @@ export interface LogEntry {
   notifiedAt: number;
 }
 
-export const NOTIFY_REASONS = [
-  'first',
-  'new_alerts',
-  'new_resolved',
-  'all_resolved',
-  'repeat_elapsed',
-  'none',
-] as const;
-export type NotifyReason = (typeof NOTIFY_REASONS)[number];
-
-const DESCRIPTIONS: Record<NotifyReason, string> = {
+const DESCRIPTIONS = {
   first: 'first notification',
   new_alerts: 'new alerts in group',
   new_resolved: 'alerts resolved',
@@ -23,6 +13,7 @@ const DESCRIPTIONS: Record<NotifyReason, string> = {
   repeat_elapsed: 'repeat interval elapsed',
   none: 'nothing new',
 };
+export type NotifyReason = keyof typeof DESCRIPTIONS;
 
 export function describeReason(reason: NotifyReason): string {
   return DESCRIPTIONS[reason];

@@ -1,5 +1,6 @@
 import type { QueuedRow } from '../db/channel-outbox.js';
 import type { PlannedMessage } from '../db/plan-inputs.js';
+import type { NotifyAlert } from './alert.js';
 import type { DigestNotice, FlappingNotice } from './notices.js';
 import type { Notification } from './pipeline.js';
 
@@ -40,7 +41,7 @@ export function notificationMessage(notification: Notification, renderer: Messag
       groupKey: notification.groupKey,
       account: accountOf(notification),
       reason: notification.reason,
-      alertKeys: announcedKeys(notification),
+      alertKeys: announcedAlerts(notification).map((alert) => alert.key),
       ...renderer.notification(notification),
       createdAt: now,
       nextAttemptAt: now,
@@ -62,41 +63,27 @@ function accountOf(notification: Notification): string {
   return accounts.size === 1 ? ([...accounts][0] as string) : 'all';
 }
 
-/** A notice that is not a group's message (flapping, digest): written to the outbox as rendered. */
-export interface QueuedNotice {
-  channel: string;
-  groupKey: string;
-  reason: string;
-  /** The account the notice concerns, or `all` (metrics and the outbox count by it). */
-  account: string;
-  rendered: RenderedPayload;
-  alertKeys: string[];
-  now: number;
-}
-
-/** The outbox row of a notice. */
-export function noticeRow(notice: QueuedNotice): QueuedRow {
-  return {
-    channel: notice.channel,
-    groupKey: notice.groupKey,
-    reason: notice.reason,
-    account: notice.account,
-    ...notice.rendered,
-    alertKeys: notice.alertKeys,
-    createdAt: notice.now,
-    nextAttemptAt: notice.now,
-  };
+/**
+ * The outbox row of a notice that is not a group's message (flapping, digest), written as
+ * rendered; its account is the one it concerns, or `all` (metrics and the outbox count by it).
+ */
+export function noticeRow({
+  rendered,
+  now,
+  ...row
+}: Omit<QueuedRow, 'payload' | 'createdAt' | 'nextAttemptAt'> & { rendered: RenderedPayload; now: number }): QueuedRow {
+  return { ...row, ...rendered, createdAt: now, nextAttemptAt: now };
 }
 
 /** The alerts a message is about: the new ones, all of them on a repeat, or the resolved ones. */
-function announcedKeys(notification: Notification): string[] {
+export function announcedAlerts(notification: Notification): readonly NotifyAlert[] {
   switch (notification.reason) {
     case 'first':
     case 'new_alerts':
-      return notification.fresh.map((alert) => alert.key);
+      return notification.fresh;
     case 'repeat_elapsed':
-      return notification.firing.map((alert) => alert.key);
+      return notification.firing;
     default:
-      return notification.resolved.map((alert) => alert.key);
+      return notification.resolved;
   }
 }

@@ -31,10 +31,8 @@ const BATCH = 64;
 const LEASE_MARGIN_MS = 60_000;
 
 /**
- * Brings the outbox in line with the alert state at `now`, in one transaction: fired episodes
- * routed to Alertmanager get a row per URL, resolved ones turn their rows to `resolved`, and
- * rows nobody should receive any more (URL removed, rule routed elsewhere) are closed; the
- * Alertmanager ends those alerts itself when their `endsAt` passes.
+ * The outbox in line with the alert state at `now` (db/alertmanager-outbox.ts); a closed row's
+ * alert is ended by the Alertmanager itself when its `endsAt` passes.
  */
 export async function queueForAlertmanager(database: Database, config: Config, now: number): Promise<void> {
   const targets = config.alerts.alertmanager?.urls ?? [];

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { Deliverer, Outcome, Recorded } from '../alerts/deliver.js';
 import type { MessageRenderer, RenderedPayload } from '../alerts/outbox.js';
 import { LEASE_MS } from '../alerts/retry.js';
-import type { Config } from '../config/schema.js';
 import type { OutboxRow } from '../db/channel-outbox.js';
 import type { EmailPayload } from '../db/notifications.js';
 import { type EmailLinks, emailLinksFor } from '../links/email-links.js';
@@ -20,13 +19,8 @@ import { type Mailer, SendError, smtpMailer } from './email-smtp.js';
  * Without an email host messages are queued, not sent.
  */
 
-/** The host part of Message-IDs: the sender's domain, so they are unique to this installation's mail. */
-export function messageDomain(config: Config): string {
-  return config.email.from?.split('@')[1] ?? 'podwarden.invalid';
-}
-
 /** An email's payload: the rendered message, its recipients and a Message-ID of its own. */
-export function emailPayload(to: readonly string[], rendered: RenderedMessage, domain: string): RenderedPayload {
+function emailPayload(to: readonly string[], rendered: RenderedMessage, domain: string): RenderedPayload {
   const payload: EmailPayload = { messageId: `<${randomUUID()}@${domain}>`, to: [...to], ...rendered };
   return { payload };
 }
@@ -34,8 +28,13 @@ export function emailPayload(to: readonly string[], rendered: RenderedMessage, d
 export const emailChannel: Channel = {
   name: 'email',
   notConfigured: 'no email host configured',
+  // Message-IDs end in the sender's domain, so they are unique to this installation's mail.
   renderer: async (ctx) =>
-    emailRenderer(messageDomain(ctx.config), await emailLinksFor(ctx.db, ctx.config, ctx.clock), ctx.commandLine),
+    emailRenderer(
+      ctx.config.email.from?.split('@')[1] ?? 'podwarden.invalid',
+      await emailLinksFor(ctx.db, ctx.config, ctx.clock),
+      ctx.commandLine,
+    ),
   deliverer(ctx) {
     if (!ctx.config.email.host) return undefined;
     const mailer = ctx.mailer ?? smtpMailer(ctx.config.email);
@@ -79,21 +78,22 @@ export function emailDeliverer(
     giveUpAfterMs: ctx.config.email.giveUpAfterMs,
     undeliverable: (row) =>
       email(row).to.length === 0 ? "no recipients: set email.to or the rule's recipients" : undefined,
-    async deliver([row]): Promise<Outcome> {
-      const message = email(row as OutboxRow);
-      if ((row as OutboxRow).leaseUntil !== null) {
+    // batchSize 1: every attempt and record has exactly one row.
+    async deliver([first]): Promise<Outcome> {
+      const row = first as OutboxRow;
+      const message = email(row);
+      if (row.leaseUntil !== null) {
         ctx.log.warn(
           { messageId: message.messageId },
           'an earlier attempt ended without an outcome (crash?): sending again, same Message-ID',
         );
       }
-      const { alertKeys, reason, createdAt } = row as OutboxRow;
       try {
         const response = await mailer.send(
           {
             ...message,
-            date: createdAt,
-            headers: { 'X-Podwarden-Alert-Keys': alertKeys.join(', '), 'X-Podwarden-Reason': reason },
+            date: row.createdAt,
+            headers: { 'X-Podwarden-Alert-Keys': row.alertKeys.join(', '), 'X-Podwarden-Reason': row.reason },
           },
           ctx.signal,
         );
@@ -114,10 +114,10 @@ export function emailDeliverer(
         return { kind: 'retry', error: (error as Error).message, unreachable };
       }
     },
-    recorded([row], outcome: Recorded, at) {
-      const message = email(row as OutboxRow);
-      const { messageId, subject, to } = message;
-      const attempts = (row as OutboxRow).attempts + 1;
+    recorded([first], outcome: Recorded, at) {
+      const row = first as OutboxRow;
+      const { messageId, subject, to } = email(row);
+      const attempts = row.attempts + 1;
       switch (outcome.kind) {
         case 'delivered':
           ctx.log.info({ messageId, to, subject, attempts }, 'email sent');
@@ -133,7 +133,7 @@ export function emailDeliverer(
         default:
           if (outcome.error.startsWith('no recipients'))
             ctx.log.error({ messageId, subject }, 'email abandoned: no recipients');
-          else ctx.log.error({ messageId, subject, lastError: (row as OutboxRow).lastError }, 'email abandoned');
+          else ctx.log.error({ messageId, subject, lastError: row.lastError }, 'email abandoned');
       }
     },
   };

@@ -109,9 +109,8 @@ const PRUNABLE = `alert_id IS NOT NULL AND finished_at IS NOT NULL AND finished_
 
 /**
  * Deletes the episode rows of every channel finished before `before` and not leased, counted in
- * outbox_pruned. A finished row says
- * nothing more will be sent; if its alert fires again towards the same target, ensureFiring
- * writes a new row, as it would have reopened the old one. Returns how many were deleted.
+ * outbox_pruned; returns how many. A finished row says nothing more will be sent: if its alert
+ * fires again towards the same target, ensureFiring writes a new row as it would have reopened it.
  */
 export async function pruneFinishedDeliveries(database: Database, before: number, now: number): Promise<number> {
   return pruneRows(database, PRUNABLE, { before, now });

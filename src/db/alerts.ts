@@ -137,26 +137,12 @@ const firedCountStatement = perDatabase(({ sqlite }) =>
   sqlite.prepare<[string, number], number>('SELECT count(*) FROM alerts WHERE key = ? AND fired_at >= ?').pluck(),
 );
 
-/** How many episodes of one key fired at or after `since` (firedEpisodesOf without reading them). */
-function firedCountSince(database: Database, key: string, since: number): number {
-  return firedCountStatement(database).get(key, since) ?? 0;
-}
-
 /** Flaps not settled yet, by key. */
 export async function openFlaps(database: Database): Promise<Map<string, FlapRecord>> {
-  return openFlapsNow(database);
-}
-
-function openFlapsNow(database: Database): Map<string, FlapRecord> {
   return new Map(readOpenFlaps(database).map((row) => [row.key, row]));
 }
 
 const readOpenFlapOf = flapRead<[string]>('settled_at IS NULL AND key = ?');
-
-/** The flap of one key not settled yet, if any. */
-function openFlapOf(database: Database, key: string): FlapRecord | undefined {
-  return readOpenFlapOf(database, key)[0];
-}
 
 /** Every flap of these keys, settled or not (a resolved episode muted by a flap stays muted). */
 export async function flapsOf(database: Database, keys: readonly string[]): Promise<FlapRecord[]> {
@@ -196,6 +182,11 @@ const readOpenOf = alertRead<[string]>(`SELECT ${ALERT_COLUMNS} FROM alerts WHER
 
 /** The open (pending or firing) episode of a key, if any. */
 export async function openAlertOf(database: Database, key: string): Promise<AlertRecord | undefined> {
+  return openAlertOfNow(database, key);
+}
+
+/** openAlertOf, for a store function reading it inside its own transaction. */
+export function openAlertOfNow(database: Database, key: string): AlertRecord | undefined {
   return readOpenOf(database, key)[0];
 }
 
@@ -261,16 +252,17 @@ export async function applyAlertChanges(
 ): Promise<boolean> {
   return database.transaction(() => {
     if (planningInputs(database) !== version) return false;
-    for (const flap of openFlapsNow(database).values()) {
+    for (const flap of readOpenFlaps(database)) {
       if (now - flap.lastChangeAt >= flapping.windowMs) updateFlap(database, flap.id, { settledAt: now });
     }
     const changed = (key: string) => {
-      const open = openFlapOf(database, key);
+      const open = readOpenFlapOf(database, key)[0];
       if (open) updateFlap(database, open.id, { lastChangeAt: now });
       return open !== undefined;
     };
     const fired = (alert: Pick<AlertRecord, 'key' | 'rule' | 'account'>) => {
-      if (changed(alert.key) || firedCountSince(database, alert.key, now - flapping.windowMs) < flapping.count) return;
+      if (changed(alert.key)) return;
+      if ((firedCountStatement(database).get(alert.key, now - flapping.windowMs) ?? 0) < flapping.count) return;
       openFlap(database, { key: alert.key, rule: alert.rule, account: alert.account, since: now, lastChangeAt: now });
     };
     const write = writes(database);

@@ -1,4 +1,4 @@
-import { openAlertOf } from './alerts.js';
+import { openAlertOfNow } from './alerts.js';
 import { openEpisodesSync, podSnoozesAfterSync, snoozePodSync } from './idle-state.js';
 import { type UsedLinkRecord, usedLinkNow, useLinkNonce } from './links.js';
 import type { Database } from './open.js';
@@ -62,7 +62,7 @@ export async function silenceOpenAlert(
   silence: typeof silences.$inferInsert,
 ): Promise<boolean> {
   return database.transaction(() => {
-    if (openAlertOf(database, alertKey) === undefined) return false;
+    if (openAlertOfNow(database, alertKey) === undefined) return false;
     insertSilenceNow(database, silence);
     return true;
   });
@@ -70,7 +70,7 @@ export async function silenceOpenAlert(
 
 /** Whether the subject still passes the check the caller made before the write. */
 function subjectUnchanged(database: Database, write: LinkWrite): boolean {
-  if (write.kind === 'silence') return openAlertOf(database, write.alertKey) !== undefined;
+  if (write.kind === 'silence') return openAlertOfNow(database, write.alertKey) !== undefined;
   const { account, podId } = write.snooze;
   const pod = livePodRows(database, account).find((candidate) => candidate.podId === podId);
   if (pod?.status !== 'RUNNING') return false;

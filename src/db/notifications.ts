@@ -170,8 +170,8 @@ const PRUNABLE = `alert_id IS NULL AND finished_at IS NOT NULL AND finished_at <
 
 /**
  * Deletes the message rows of every channel finished before `before` that no reader needs any
- * more (see PRUNABLE), counted in outbox_pruned. A message still due or leased is never touched, so nothing is lost or sent twice.
- * Returns how many were deleted.
+ * more (PRUNABLE), counted in outbox_pruned; returns how many. A message still due or leased is
+ * never touched, so nothing is lost or sent twice.
  */
 export async function pruneFinishedMessages(database: Database, before: number, now: number): Promise<number> {
   return pruneRows(database, PRUNABLE, { before, now, digests: `${digestGroupKey('')}%` });

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { NotifyAlert } from '../alerts/alert.js';
+import { announcedAlerts } from '../alerts/outbox.js';
 import type { Notification } from '../alerts/pipeline.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config/schema.js';
@@ -61,12 +62,8 @@ export async function emailLinksFor(database: Database, config: Config, clock: C
 export function emailLinks(settings: EmailLinkSettings): EmailLinks {
   const nonce = settings.nonce ?? (() => randomBytes(12).toString('base64url'));
   return (notification) => {
-    const announced =
-      notification.reason === 'first' || notification.reason === 'new_alerts'
-        ? notification.fresh
-        : notification.reason === 'repeat_elapsed'
-          ? notification.firing
-          : [];
+    const resolved = notification.reason === 'new_resolved' || notification.reason === 'all_resolved';
+    const announced = resolved ? [] : announcedAlerts(notification);
     // In the message's order: the links under a Pod's section are for its most severe alert (the
     // warning, not the notice before it), so a Silence link there names and silences the warning.
     const alerts = [...announced].sort(bySeverity).slice(0, LINKED_ALERTS);

@@ -9,7 +9,7 @@ import { keepRunningDone, silenceDone } from '../messages/links.js';
 import { sameOrigin } from './access.js';
 import { html } from './html.js';
 import type { LinkPageContext } from './link-pages.js';
-import { messagePage, sentence } from './message-page.js';
+import { messagePage, refusedFormPage, STATUS_PAGE_LINK } from './message-page.js';
 import { podPath } from './receipt-view.js';
 import { htmlReply, type Reply } from './reply.js';
 import type { StatusForms } from './status-page.js';
@@ -56,18 +56,13 @@ export interface ConsoleContext extends LinkPageContext {
   by: string;
 }
 
-const refused = (status: number, reason: string) =>
-  htmlReply(
-    status,
-    messagePage('Refused', [`${sentence(reason)}; nothing changed.`], {
-      tone: 'bad',
-      link: { href: '/', text: 'The status page' },
-    }),
-  );
+const refused = (status: number, reason: string) => htmlReply(status, refusedFormPage(reason, STATUS_PAGE_LINK));
 
-function chosen(form: URLSearchParams, choices: ReadonlyArray<[string, number]>): number | undefined {
+/** The duration the form chose, or the refusal of one it does not offer. */
+function chosen(form: URLSearchParams, choices: ReadonlyArray<[string, number]>): number | Reply {
   const ms = Number(form.get('for'));
-  return choices.some(([, offered]) => offered === ms) ? ms : undefined;
+  if (choices.some(([, offered]) => offered === ms)) return ms;
+  return refused(400, `field "for": expected one of ${choices.map(([, m]) => m).join(', ')} (ms)`);
 }
 
 /** A POST of one of the status page's forms: same origin, the session's CSRF value, then the act. */
@@ -90,8 +85,7 @@ export async function consoleAct(
     const account = form.get('account') ?? '';
     const podId = form.get('podId') ?? '';
     const ms = chosen(form, KEEP_FOR);
-    if (ms === undefined)
-      return refused(400, `field "for": expected one of ${KEEP_FOR.map(([, m]) => m).join(', ')} (ms)`);
+    if (typeof ms !== 'number') return ms;
     const pod = (await livePods(db, account)).find((p) => p.podId === podId);
     if (!pod) return refused(404, `no Pod ${podId} in account ${account}`);
     await snoozeFromConsole(db, { account, podId, until: now + ms, by: context.by }, now);
@@ -105,8 +99,7 @@ export async function consoleAct(
   }
   const key = form.get('alertKey') ?? '';
   const ms = chosen(form, SILENCE_FOR);
-  if (ms === undefined)
-    return refused(400, `field "for": expected one of ${SILENCE_FOR.map(([, m]) => m).join(', ')} (ms)`);
+  if (typeof ms !== 'number') return ms;
   const alert = await openAlertOf(db, key);
   if (!alert) return refused(404, `the alert ${key} is not open any more`);
   await silenceFromConsole(db, { alertKey: key, until: now + ms, by: context.by }, now);
@@ -114,7 +107,7 @@ export async function consoleAct(
     200,
     messagePage('Done', [silenceDone(alertTitle(alert, now, timeZone), now + ms, now, timeZone)], {
       tone: 'good',
-      link: { href: '/', text: 'The status page' },
+      link: STATUS_PAGE_LINK,
     }),
   );
 }

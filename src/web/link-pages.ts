@@ -13,7 +13,7 @@ import {
 import { sameOrigin } from './access.js';
 import { html } from './html.js';
 import { page } from './layout.js';
-import { messagePage, sentence } from './message-page.js';
+import { messagePage, refusedFormPage, STATUS_PAGE_LINK } from './message-page.js';
 import { htmlReply, type Reply } from './reply.js';
 
 /** The URLs emails carry (contract with src/links/): the path names what the token must be for. */
@@ -32,7 +32,8 @@ const STATUS: Record<LinkRefusal['reason'], number> = {
   gone: 410,
 };
 
-function decode(part: string): string | undefined {
+/** A path segment decoded, or undefined when it is not valid percent-encoding. */
+export function decodePart(part: string): string | undefined {
   try {
     return decodeURIComponent(part);
   } catch {
@@ -46,8 +47,8 @@ export function linkTarget(path: string): LinkTarget | undefined {
   const silence = keep ? null : SILENCE.exec(path);
   const match = keep ?? silence;
   if (!match) return undefined;
-  const account = decode(match[1] ?? '');
-  const subject = decode(match[2] ?? '');
+  const account = decodePart(match[1] ?? '');
+  const subject = decodePart(match[2] ?? '');
   if (account === undefined || subject === undefined) return undefined;
   return { action: keep ? 'keep-running' : 'silence', account, subject };
 }
@@ -65,7 +66,7 @@ function refusedPage(refusal: LinkRefusal, timeZone: string): Reply {
     STATUS[refusal.reason],
     messagePage('This link cannot be used', [describeRefusal(refusal, timeZone)], {
       tone: 'bad',
-      link: { href: '/', text: 'The status page' },
+      link: STATUS_PAGE_LINK,
     }),
   );
 }
@@ -105,25 +106,12 @@ export async function linkAct(
   form: URLSearchParams,
 ): Promise<Reply> {
   const origin = sameOrigin(req, context.config);
-  if (!origin.ok)
-    return htmlReply(403, messagePage('Refused', [`${sentence(origin.reason)}; nothing changed.`], { tone: 'bad' }));
+  if (!origin.ok) return htmlReply(403, refusedFormPage(origin.reason));
   const token = form.get('t') ?? '';
   if (!csrfMatches(context.secret, CSRF_PURPOSE, token, form.get('csrf') ?? '')) {
-    return htmlReply(
-      403,
-      messagePage(
-        'Refused',
-        ['The form lacks its check value (open the link from the email again); nothing changed.'],
-        {
-          tone: 'bad',
-        },
-      ),
-    );
+    return htmlReply(403, refusedFormPage('the form lacks its check value (open the link from the email again)'));
   }
   const result = await redeemLink(context.db, context.secret, token, target, context.now);
   if (!result.ok) return refusedPage(result.refusal, context.timeZone);
-  return htmlReply(
-    200,
-    messagePage('Done', [result.done], { tone: 'good', link: { href: '/', text: 'The status page' } }),
-  );
+  return htmlReply(200, messagePage('Done', [result.done], { tone: 'good', link: STATUS_PAGE_LINK }));
 }

@@ -20,6 +20,14 @@ export function messagePage(
   });
 }
 
+/** The link back to `/` under a page that acted or refused. */
+export const STATUS_PAGE_LINK = { href: '/', text: 'The status page' };
+
+/** A form that was refused: why, and that nothing changed. */
+export function refusedFormPage(reason: string, link?: { href: string; text: string }): string {
+  return messagePage('Refused', [`${sentence(reason)}; nothing changed.`], { tone: 'bad', link });
+}
+
 /** The login form: the token is sent once and exchanged for a session cookie. */
 export function loginPage(reason: string): string {
   return page({

@@ -6,9 +6,9 @@ import type { MetricsSource } from '../metrics/source.js';
 import { type Access, pageAccess, sameOrigin, sameSecret, servedOverHttps, sessionCookie } from './access.js';
 import { clientAddress } from './client-address.js';
 import { consoleAct, KEEP_RUNNING_PATH, SILENCE_PATH, statusForms } from './console-forms.js';
-import { type LinkPageContext, linkAct, linkConfirmation, linkTarget } from './link-pages.js';
+import { decodePart, type LinkPageContext, linkAct, linkConfirmation, linkTarget } from './link-pages.js';
 import type { LoginAttempts } from './login-attempts.js';
-import { loginPage, messagePage, sentence } from './message-page.js';
+import { loginPage, messagePage, refusedFormPage } from './message-page.js';
 import { podData, renderPodPage } from './pod-page.js';
 import { htmlReply, type Reply, seeOther } from './reply.js';
 import { statusData } from './status-data.js';
@@ -72,8 +72,7 @@ export async function webRoute(context: WebContext, request: WebRequest): Promis
     }
     if (method !== 'POST') return undefined;
     const origin = sameOrigin(req, config);
-    if (!origin.ok)
-      return htmlReply(403, messagePage('Refused', [`${sentence(origin.reason)}; nothing changed.`], { tone: 'bad' }));
+    if (!origin.ok) return htmlReply(403, refusedFormPage(origin.reason));
     const token = config.http.bearerToken;
     if (token === undefined) return seeOther('/');
     const client = clientAddress(req, config);
@@ -133,7 +132,7 @@ export async function webRoute(context: WebContext, request: WebRequest): Promis
     const forms = statusForms(await context.secret(), access.binding);
     const options = { timeZone: pageTimeZone(config), loopbackOnly: access.loopbackOnly, forms };
     if (path === '/') return htmlReply(200, renderStatusPage(await statusData(source, config, now), options));
-    const [, account = '', podId = ''] = (POD_PAGE.exec(path) ?? []).map((part) => safeDecode(part));
+    const [, account = '', podId = ''] = (POD_PAGE.exec(path) ?? []).map((part) => decodePart(part) ?? part);
     if (!config.accounts.some((a) => a.name === account)) {
       return htmlReply(
         404,
@@ -146,12 +145,4 @@ export async function webRoute(context: WebContext, request: WebRequest): Promis
     return htmlReply(200, renderPodPage(await podData(source, config, account, podId, now), { ...options, now }));
   }
   return undefined;
-}
-
-function safeDecode(part: string): string {
-  try {
-    return decodeURIComponent(part);
-  } catch {
-    return part;
-  }
 }
