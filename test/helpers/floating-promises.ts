@@ -5,7 +5,7 @@ export interface FloatingPromise {
   file: string;
   line: number;
   text: string;
-  why: 'not awaited' | 'returned to a caller that ignores it';
+  why: 'not awaited' | 'returned to a caller that ignores it' | 'tested, not awaited';
 }
 
 /** The program of a tsconfig, for checking its files with the types tsc sees. */
@@ -27,6 +27,11 @@ function isThenable(checker: ts.TypeChecker, type: ts.Type): boolean {
   return thenType.getCallSignatures().length > 0;
 }
 
+/** Thenable whatever it holds: a `Promise | undefined` may rightly be tested for presence. */
+function isAlwaysThenable(checker: ts.TypeChecker, type: ts.Type): boolean {
+  return type.isUnion() ? type.types.every((part) => isThenable(checker, part)) : isThenable(checker, type);
+}
+
 function isVoid(type: ts.Type): boolean {
   return (type.flags & (ts.TypeFlags.Void | ts.TypeFlags.Undefined)) !== 0;
 }
@@ -40,11 +45,28 @@ function handlesRejection(expression: ts.Expression): boolean {
   );
 }
 
+const COMPARISONS = new Set([
+  ts.SyntaxKind.EqualsEqualsEqualsToken,
+  ts.SyntaxKind.ExclamationEqualsEqualsToken,
+  ts.SyntaxKind.EqualsEqualsToken,
+  ts.SyntaxKind.ExclamationEqualsToken,
+]);
+
+/** The operands whose truth or identity the node tests: a promise there is always defined and truthy. */
+function testedOperands(node: ts.Node): ts.Expression[] {
+  if (ts.isBinaryExpression(node) && COMPARISONS.has(node.operatorToken.kind)) return [node.left, node.right];
+  if (ts.isPrefixUnaryExpression(node) && node.operator === ts.SyntaxKind.ExclamationToken) return [node.operand];
+  if (ts.isIfStatement(node) || ts.isWhileStatement(node) || ts.isConditionalExpression(node))
+    return [ts.isConditionalExpression(node) ? node.condition : node.expression];
+  return [];
+}
+
 /**
  * Every promise under the given files that is neither awaited, returned, `void`-ed nor given a
  * rejection handler: an expression statement whose value is thenable, and a function returning a
  * thenable where the caller's type says it returns nothing (an event handler, a `forEach`
- * callback, a timer), whose promise nobody waits for.
+ * callback, a timer), whose promise nobody waits for. Also a promise compared or tested where its
+ * value was meant (`read() === undefined`, `if (read())`): the test is decided before it settles.
  */
 export function floatingPromises(program: ts.Program, include: (fileName: string) => boolean): FloatingPromise[] {
   const checker = program.getTypeChecker();
@@ -68,6 +90,8 @@ export function floatingPromises(program: ts.Program, include: (fileName: string
           stored || ts.isAwaitExpression(expression) || ts.isVoidExpression(expression) || handlesRejection(expression);
         if (!handled && isThenable(checker, checker.getTypeAtLocation(expression))) report(node, 'not awaited');
       }
+      for (const operand of testedOperands(node))
+        if (isAlwaysThenable(checker, checker.getTypeAtLocation(operand))) report(operand, 'tested, not awaited');
       if (ts.isArrowFunction(node) || ts.isFunctionExpression(node)) {
         const expected = checker.getContextualType(node)?.getNonNullableType().getCallSignatures() ?? [];
         if (expected.length > 0 && expected.every((signature) => isVoid(checker.getReturnTypeOfSignature(signature)))) {
