@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { ApiError } from './errors.js';
 import type { ApiRequest, HttpTransport, QueryValue } from './http.js';
-import { type IdOf, type ParsedList, parseBody, parseBodyAt, parseEach, parseItems } from './parse.js';
+import { type IdOf, type ParsedList, parseBody, parseEach, parseItems } from './parse.js';
 import {
   type BillingBucketSize,
   type Cloud,
@@ -215,7 +215,7 @@ export class RestClient {
     const meta = (response.body as { metadata?: unknown }).metadata;
     return {
       records: parsed as BillingList<S>['records'],
-      metadata: parseBodyAt(metadata, meta, response.op, ['metadata']) as BillingList<S>['metadata'],
+      metadata: parseBody(metadata, meta, response.op, ['metadata']) as BillingList<S>['metadata'],
     };
   }
 

@@ -18,6 +18,17 @@ export interface BillingRecordInput {
   amountsText?: string;
 }
 
+/** Records by the start of their bucket, in the order they come. */
+export function byStartTime(records: readonly BillingRecordInput[]): Map<number, BillingRecordInput[]> {
+  const byStart = new Map<number, BillingRecordInput[]>();
+  for (const record of records) {
+    const bucket = byStart.get(record.startTime);
+    if (bucket) bucket.push(record);
+    else byStart.set(record.startTime, [record]);
+  }
+  return byStart;
+}
+
 /** A stored bucket as a write compares it: resource_id, start_time, end_time, total_amount, amounts. */
 export type StoredBucket = [string, number, number, number, string];
 

@@ -1,6 +1,6 @@
 import { and, eq, gte, lt, type SQL, sql } from 'drizzle-orm';
 import { digestsIn, dropDigest, storedStartsIn, writeDigest } from './billing-digest.js';
-import { type BillingRecordInput, BucketWriter, type StoredBucket } from './billing-writer.js';
+import { type BillingRecordInput, BucketWriter, byStartTime, type StoredBucket } from './billing-writer.js';
 import type { Database } from './open.js';
 import { type BillingKind, type BucketSize, billingBackfill, billingRecords } from './schema.js';
 import { perDatabase } from './statements.js';
@@ -62,13 +62,7 @@ export async function replaceBillingWindow(
   records: readonly BillingRecordInput[],
   fetchedAt: number,
 ): Promise<{ written: number; deleted: number }> {
-  const byStart = new Map<number, BillingRecordInput[]>();
-  for (const record of records) {
-    const bucket = byStart.get(record.startTime);
-    if (bucket) bucket.push(record);
-    else byStart.set(record.startTime, [record]);
-  }
-  const buckets = [...byStart].map(
+  const buckets = [...byStartTime(records)].map(
     ([startTime, bucket]): ReportedBucket => ({ startTime, digest: null, records: () => bucket }),
   );
   return replaceBillingBuckets(database, window, buckets, fetchedAt);
@@ -174,26 +168,13 @@ export type BillingRecord = typeof billingRecords.$inferSelect;
 
 /** Stored buckets of one kind in a window, oldest first (for reports and tests against ground truth). */
 export async function billingRecordsIn(database: Database, window: BillingWindow): Promise<BillingRecord[]> {
-  return recordsInWindow(database).all({ ...window });
-}
-
-// Read for every page the billing collector stores.
-const recordsInWindow = perDatabase((database) =>
-  database.db
+  return database.db
     .select()
     .from(billingRecords)
-    .where(
-      and(
-        eq(billingRecords.account, sql.placeholder('account')),
-        eq(billingRecords.kind, sql.placeholder('kind')),
-        eq(billingRecords.bucketSize, sql.placeholder('bucketSize')),
-        gte(billingRecords.startTime, sql.placeholder('from')),
-        lt(billingRecords.startTime, sql.placeholder('to')),
-      ),
-    )
+    .where(inWindow(window))
     .orderBy(billingRecords.startTime, billingRecords.resourceId)
-    .prepare(),
-);
+    .all();
+}
 
 export type BackfillKey = { account: string; kind: BillingKind; bucketSize: BucketSize };
 export type BackfillProgress = typeof billingBackfill.$inferSelect;
