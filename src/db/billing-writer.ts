@@ -201,9 +201,5 @@ export class BucketWriter {
 
 /** Whether the records' resource ids strictly increase: then none is listed twice. */
 function increasing(records: readonly BillingRecordInput[]): boolean {
-  for (let i = 1; i < records.length; i++) {
-    if (!((records[i] as BillingRecordInput).resourceId > (records[i - 1] as BillingRecordInput).resourceId))
-      return false;
-  }
-  return true;
+  return records.every((record, i) => i === 0 || record.resourceId > (records[i - 1] as BillingRecordInput).resourceId);
 }

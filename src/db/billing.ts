@@ -1,18 +1,11 @@
 import { and, eq, gte, lt, type SQL, sql } from 'drizzle-orm';
-import { digestsIn, dropDigest, storedStartsIn, writeDigest } from './billing-digest.js';
+import { type BillingScope, digestsIn, dropDigest, storedStartsIn, writeDigest } from './billing-digest.js';
 import { type BillingRecordInput, BucketWriter, byStartTime, type StoredBucket } from './billing-writer.js';
 import type { Database } from './open.js';
-import { type BillingKind, type BucketSize, billingBackfill, billingRecords } from './schema.js';
+import { billingBackfill, billingRecords } from './schema.js';
 import { perDatabase } from './statements.js';
 
 export type { BillingRecordInput } from './billing-writer.js';
-
-export interface BillingUpsertResult {
-  /** Buckets that were new or whose amounts changed. */
-  written: number;
-  /** Buckets already stored with exactly these amounts. */
-  unchanged: number;
-}
 
 const statements = perDatabase(({ sqlite }) => ({
   one: sqlite
@@ -23,13 +16,16 @@ const statements = perDatabase(({ sqlite }) => ({
     .raw(),
 }));
 
-/** Idempotent: a bucket is keyed by (account, kind, bucketSize, startTime, resourceId). */
+/**
+ * Idempotent: a bucket is keyed by (account, kind, bucketSize, startTime, resourceId). `written`
+ * counts the buckets new or changed, `unchanged` those already stored with exactly these amounts.
+ */
 export async function upsertBillingRecords(
   database: Database,
   account: string,
   records: readonly BillingRecordInput[],
   fetchedAt: number,
-): Promise<BillingUpsertResult> {
+): Promise<{ written: number; unchanged: number }> {
   const { one } = statements(database);
   const writer = new BucketWriter(database, account, fetchedAt);
   database.transaction(() => {
@@ -121,14 +117,8 @@ export async function replaceBillingBuckets(
   return { written: writer.written, deleted: writer.deleted };
 }
 
-export interface BillingWindow {
-  account: string;
-  kind: BillingKind;
-  bucketSize: BucketSize;
-  /** Buckets whose startTime lies in [from, to). */
-  from: number;
-  to: number;
-}
+/** Buckets whose startTime lies in [from, to). */
+export type BillingWindow = BillingScope & { from: number; to: number };
 
 function inWindow(window: BillingWindow): SQL | undefined {
   return and(
@@ -176,7 +166,7 @@ export async function billingRecordsIn(database: Database, window: BillingWindow
     .all();
 }
 
-export type BackfillKey = { account: string; kind: BillingKind; bucketSize: BucketSize };
+export type BackfillKey = BillingScope;
 export type BackfillProgress = typeof billingBackfill.$inferSelect;
 
 export async function getBackfill(database: Database, key: BackfillKey): Promise<BackfillProgress | undefined> {
