@@ -75,11 +75,7 @@ export interface BillingList<S extends BillingSchema> {
 export class RestClient {
   constructor(private readonly http: HttpTransport) {}
 
-  /**
-   * Pods are parsed one by one: a Pod the schema rejects lands in `rejected` (index, id when
-   * readable, field paths) and the rest of the list is still usable, so one odd record does
-   * not blind idle detection for every other Pod.
-   */
+  /** Read item by item (list), so one odd Pod does not blind idle detection for every other. */
   async listPods(options: { includeClusterPods?: boolean } = {}, call?: CallOptions): Promise<ParsedList<Pod>> {
     return this.list('/pods', { includeClusterPods: options.includeClusterPods }, 'pods', Pod, call);
   }
@@ -230,10 +226,7 @@ export class RestClient {
     return parseBody(schema, response.body, response.op);
   }
 
-  /**
-   * A list read item by item (parseItems): an item its schema rejects is named in `rejected` and
-   * the others are still usable.
-   */
+  /** A list read item by item (parseItems): a rejected item is named, the others stay usable. */
   private async list<S extends z.ZodType>(
     route: string,
     query: Record<string, QueryValue>,
