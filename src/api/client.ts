@@ -16,13 +16,11 @@ export interface ApiClient {
    */
   hold<T>(work: Promise<T>): Promise<T>;
   /**
-   * How many requests may be sent ahead of their turn, their answers left unread until the
-   * requests before them are done (billing's backfill asks for its next chunk while it stores the
-   * current one), all billing, background requests. Each holds one of the background slots
-   * while it waits, so at most all of those but one: a request it waits on (a retry) always finds
-   * a slot. None with an in-flight counter (a
-   * virtual clock), which moves time only when nothing is in flight: a request waiting for
-   * another's backoff would stop it for good.
+   * How many background requests may be sent ahead of their turn (billing's backfill asks for its
+   * next chunk while it stores the current one). Each holds a background slot while it waits, so
+   * all of those but one: a request it waits on (a retry) always finds a slot. None under a
+   * virtual clock, which moves only when nothing is in flight: a request waiting for another's
+   * backoff would stop it for good.
    */
   readonly requestsAhead: number;
   /** Closes pooled connections; in-flight requests finish first. */

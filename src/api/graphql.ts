@@ -72,14 +72,15 @@ export class GraphqlClient {
     return data.podStop;
   }
 
-  private async run<S extends z.ZodType>(
+  /** `schema` reads the whole envelope, so a contract error's path reads `data.myself.pods[0]…`. */
+  private async run<T>(
     operation: string,
     query: string,
     variables: Record<string, unknown>,
-    schema: S,
+    schema: z.ZodType<{ data: T }>,
     idempotent: boolean,
     call: CallOptions | undefined,
-  ): Promise<z.output<S>> {
+  ): Promise<T> {
     let response: Awaited<ReturnType<HttpTransport['send']>>;
     try {
       response = await this.http.send({
@@ -97,24 +98,8 @@ export class GraphqlClient {
     const op = response.op;
     const envelope = parseBody(GraphqlEnvelope, response.body, op);
     if (envelope.errors && envelope.errors.length > 0) throw graphqlError(op, envelope.errors);
-    // Parsed inside the envelope so a contract error's path reads `data.myself.pods[0]…`.
-    return parseBody(dataEnvelope(schema), envelope, op).data as z.output<S>;
+    return parseBody(schema, envelope, op).data;
   }
-}
-
-const dataEnvelopes = new WeakMap<z.ZodType, z.ZodType<{ data: unknown }>>();
-
-/**
- * `{ data: schema }`, made once per schema: building a zod object compiles its parser on first
- * use, and doing that on every call was half of what a GraphQL call cost the client.
- */
-function dataEnvelope(schema: z.ZodType): z.ZodType<{ data: unknown }> {
-  let envelope = dataEnvelopes.get(schema);
-  if (envelope === undefined) {
-    envelope = z.looseObject({ data: schema });
-    dataEnvelopes.set(schema, envelope);
-  }
-  return envelope;
 }
 
 /**

@@ -176,11 +176,14 @@ export class HttpTransport {
           release();
           return { status, headers: reply.headers, text };
         }
+        // undici drops its abort listener a tick after the body is read, so a run's answers that
+        // arrive together gather listeners on its signal for that tick: not a leak.
+        if (req.signal !== undefined) setMaxListeners(0, req.signal);
         const response = await request(url, {
           method: req.method,
           headers,
           body,
-          signal: attemptSignal(req.signal),
+          signal: req.signal,
           dispatcher: this.agent,
         });
         status = response.statusCode;
@@ -323,8 +326,7 @@ function encodeQuery(query: Record<string, QueryValue>): string {
 
 /** The URL up to its query: what errors show (GraphQL may carry the key in the query). */
 function withoutQuery(url: string): string {
-  const query = url.indexOf('?');
-  return query === -1 ? url : url.slice(0, query);
+  return url.split('?', 1)[0] as string;
 }
 
 /** The body with its content-coding undone; one we cannot undo is a contract error naming it. */
@@ -342,16 +344,4 @@ function decodedResponseBody(op: string, status: number, response: Dispatcher.Re
 function header(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
   const value = headers[name];
   return Array.isArray(value) ? value.join(', ') : value;
-}
-
-/**
- * The caller's signal, handed to undici as it is. undici lets go of its abort listener only when
- * the response stream closes, a tick after the body was read; answers that arrive together (a
- * run's requests to a fast server) gather their listeners on the run's signal for that tick
- * (MaxListenersExceeded, though none outlives its answer). The limit is lifted rather than each
- * attempt given a controller of its own that follows the caller's, which would cost one per request.
- */
-function attemptSignal(signal: AbortSignal | undefined): AbortSignal | undefined {
-  if (signal !== undefined) setMaxListeners(0, signal);
-  return signal;
 }

@@ -5,22 +5,15 @@ import { ApiError } from './errors.js';
 const MAX_ISSUES = 3;
 
 /**
- * Parses a decoded response body; a mismatch is a `contract` error naming the route and the
- * field path, e.g. `GET /pods: response body pods[3].cost: expected number, received string`.
+ * Parses a decoded response body, or a part of one found at `at` (a billing answer's metadata);
+ * a mismatch is a `contract` error naming the route and the field path in the whole body, e.g.
+ * `GET /pods: response body pods[3].cost: expected number, received string`.
  */
-export function parseBody<S extends z.ZodType>(schema: S, body: unknown, op: string): z.output<S> {
-  return parseBodyAt(schema, body, op, []);
-}
-
-/**
- * Parses a part of a body (a billing answer's metadata): errors name its place in the whole
- * body (`metadata.recordCount`), as parseBody's would.
- */
-export function parseBodyAt<S extends z.ZodType>(
+export function parseBody<S extends z.ZodType>(
   schema: S,
   value: unknown,
   op: string,
-  at: ReadonlyArray<PropertyKey>,
+  at: ReadonlyArray<PropertyKey> = [],
 ): z.output<S> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;

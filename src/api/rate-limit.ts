@@ -1,18 +1,6 @@
 import type { Clock } from '../clock.js';
 import { ApiError } from './errors.js';
 
-/** One window of the `RateLimit` header: `"minute";r=0;t=12`. */
-export interface RateLimitEntry {
-  remaining: number;
-  resetSeconds: number;
-}
-
-/** One window of the `RateLimit-Policy` header: `"minute";q=60;w=60`. */
-export interface RateLimitPolicyEntry {
-  quota: number;
-  windowSeconds: number;
-}
-
 /** What callers (metrics, status) see of one window. `remaining` is null once the window reset unseen. */
 export interface RateLimitWindow {
   window: string;
@@ -27,13 +15,15 @@ const LOW_WATER_WITHOUT_POLICY = 5;
 /** How far (as a share of the quota) a burst may run ahead of an even spend before pacing starts. */
 const BURST_SHARE = 0.1;
 
-export function parseRateLimit(header: string | undefined): Map<string, RateLimitEntry> {
+/** The windows of a `RateLimit` header: `"minute";r=0;t=12`. */
+export function parseRateLimit(header: string | undefined) {
   return parseList(header, (params) =>
     params.r === undefined || params.t === undefined ? undefined : { remaining: params.r, resetSeconds: params.t },
   );
 }
 
-export function parseRateLimitPolicy(header: string | undefined): Map<string, RateLimitPolicyEntry> {
+/** The windows of a `RateLimit-Policy` header: `"minute";q=60;w=60`. */
+export function parseRateLimitPolicy(header: string | undefined) {
   return parseList(header, (params) =>
     params.q === undefined || params.w === undefined ? undefined : { quota: params.q, windowSeconds: params.w },
   );
@@ -95,20 +85,12 @@ function splitUnquoted(text: string, separator: string): string[] {
   return parts;
 }
 
-/** What an answer without RateLimit-Policy says of the windows: nothing. */
-const NO_POLICIES: ReadonlyMap<string, RateLimitPolicyEntry> = new Map();
-
 /** `"minute"` is `minute`; anything else as it is. */
 function unquote(text: string): string {
   return text.length >= 2 && text.startsWith('"') && text.endsWith('"') ? text.slice(1, -1) : text;
 }
 
-interface WindowState {
-  remaining: number;
-  resetsAt: number;
-  quota: number | null;
-  windowSeconds: number | null;
-}
+type WindowState = Omit<RateLimitWindow, 'window'> & { remaining: number };
 
 /** A request counted against the budget, from send to response. */
 export interface BudgetTicket {
@@ -128,9 +110,6 @@ export class RateLimitBudget {
   private seq = 0;
   private lastSentAt = Number.NEGATIVE_INFINITY;
   private blockedUntil = Number.NEGATIVE_INFINITY;
-  /** The last RateLimit-Policy seen and its parse: a server sends the same one on every answer that has one. */
-  private policyText: string | undefined;
-  private policies = new Map<string, RateLimitPolicyEntry>();
 
   constructor(private readonly clock: Clock) {}
 
@@ -154,13 +133,7 @@ export class RateLimitBudget {
   /** Records the `RateLimit` / `RateLimit-Policy` headers of the response to `ticket`'s request. */
   observe(ticket: BudgetTicket | undefined, rateLimit: string | undefined, policy: string | undefined): void {
     const now = this.clock.now();
-    // An answer without the header (GraphQL's, an error page) leaves the last parse in place:
-    // answers with and without it alternate, and each switch parsed the policy again.
-    if (policy !== undefined && policy !== this.policyText) {
-      this.policies = parseRateLimitPolicy(policy);
-      this.policyText = policy;
-    }
-    const policies = policy === undefined ? NO_POLICIES : this.policies;
+    const policies = parseRateLimitPolicy(policy);
     // Requests sent after this one are not in the server's count yet.
     const sentLater = ticket ? [...this.inFlight].filter((seq) => seq > ticket.seq).length : 0;
     for (const [name, entry] of parseRateLimit(rateLimit)) {

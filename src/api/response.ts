@@ -72,14 +72,9 @@ export function errorFromResponse(
 }
 
 function graphqlMessages(json: unknown): string[] {
-  if (json === null || typeof json !== 'object') return [];
-  const errors = (json as { errors?: unknown }).errors;
+  const errors = (json as { errors?: unknown } | null | undefined)?.errors;
   if (!Array.isArray(errors)) return [];
-  return errors.flatMap((entry) =>
-    entry !== null && typeof entry === 'object' && typeof (entry as { message?: unknown }).message === 'string'
-      ? [(entry as { message: string }).message]
-      : [],
-  );
+  return errors.flatMap((entry) => (typeof entry?.message === 'string' ? [entry.message as string] : []));
 }
 
 function isHtml(text: string, contentType: string | undefined): boolean {

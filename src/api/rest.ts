@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { ApiError } from './errors.js';
 import type { ApiRequest, HttpTransport, QueryValue } from './http.js';
-import { type IdOf, type ParsedList, parseBody, parseBodyAt, parseEach, parseItems } from './parse.js';
+import { type IdOf, type ParsedList, parseBody, parseEach, parseItems } from './parse.js';
 import {
   type BillingBucketSize,
   type Cloud,
@@ -50,12 +50,12 @@ export interface DataCenterQuery {
 }
 
 /** A billing window: either startTime/endTime (RFC 3339) or lastN buckets, never both. */
-export interface BillingQuery {
+export type BillingQuery = {
   startTime?: string;
   endTime?: string;
   bucketSize?: BillingBucketSize;
   lastN?: number;
-}
+};
 
 /** What a billing route's schema is made of: its records and the metadata beside them. */
 export interface BillingSchema {
@@ -75,11 +75,7 @@ export interface BillingList<S extends BillingSchema> {
 export class RestClient {
   constructor(private readonly http: HttpTransport) {}
 
-  /**
-   * Pods are parsed one by one: a Pod the schema rejects lands in `rejected` (index, id when
-   * readable, field paths) and the rest of the list is still usable, so one odd record does
-   * not blind idle detection for every other Pod.
-   */
+  /** Read item by item (list), so one odd Pod does not blind idle detection for every other. */
   async listPods(options: { includeClusterPods?: boolean } = {}, call?: CallOptions): Promise<ParsedList<Pod>> {
     return this.list('/pods', { includeClusterPods: options.includeClusterPods }, 'pods', Pod, call);
   }
@@ -170,47 +166,29 @@ export class RestClient {
   }
 
   /** Account-wide spend per bucket (`GET /billing`). */
-  async billing(query: BillingQuery = {}, call?: CallOptions): Promise<BillingList<typeof ListBillingResponse>> {
-    return this.billingRoute('/billing', query, {}, ListBillingResponse, call);
+  async billing(query: BillingQuery = {}, call?: CallOptions) {
+    return this.billingRoute('/billing', query, ListBillingResponse, call);
   }
 
-  async billingPods(
-    query: BillingQuery & { podId?: string } = {},
-    call?: CallOptions,
-  ): Promise<BillingList<typeof ListPodBillingResponse>> {
-    return this.billingRoute('/billing/pods', query, { podId: query.podId }, ListPodBillingResponse, call);
+  async billingPods(query: BillingQuery & { podId?: string } = {}, call?: CallOptions) {
+    return this.billingRoute('/billing/pods', query, ListPodBillingResponse, call);
   }
 
-  async billingServerless(
-    query: BillingQuery & { serverlessId?: string } = {},
-    call?: CallOptions,
-  ): Promise<BillingList<typeof ListServerlessBillingResponse>> {
-    const filter = { serverlessId: query.serverlessId };
-    return this.billingRoute('/billing/serverless', query, filter, ListServerlessBillingResponse, call);
+  async billingServerless(query: BillingQuery & { serverlessId?: string } = {}, call?: CallOptions) {
+    return this.billingRoute('/billing/serverless', query, ListServerlessBillingResponse, call);
   }
 
   /** Public Endpoint billing; serverless endpoint billing is `billingServerless`. */
-  async billingEndpoints(
-    query: BillingQuery = {},
-    call?: CallOptions,
-  ): Promise<BillingList<typeof ListEndpointBillingResponse>> {
-    return this.billingRoute('/billing/endpoints', query, {}, ListEndpointBillingResponse, call);
+  async billingEndpoints(query: BillingQuery = {}, call?: CallOptions) {
+    return this.billingRoute('/billing/endpoints', query, ListEndpointBillingResponse, call);
   }
 
-  async billingNetworkVolumes(
-    query: BillingQuery & { networkVolumeId?: string } = {},
-    call?: CallOptions,
-  ): Promise<BillingList<typeof ListNetworkVolumeBillingResponse>> {
-    const filter = { networkVolumeId: query.networkVolumeId };
-    return this.billingRoute('/billing/network-volumes', query, filter, ListNetworkVolumeBillingResponse, call);
+  async billingNetworkVolumes(query: BillingQuery & { networkVolumeId?: string } = {}, call?: CallOptions) {
+    return this.billingRoute('/billing/network-volumes', query, ListNetworkVolumeBillingResponse, call);
   }
 
-  async billingClusters(
-    query: BillingQuery & { clusterId?: string } = {},
-    call?: CallOptions,
-  ): Promise<BillingList<typeof ListClusterBillingResponse>> {
-    const filter = { clusterId: query.clusterId };
-    return this.billingRoute('/billing/clusters', query, filter, ListClusterBillingResponse, call);
+  async billingClusters(query: BillingQuery & { clusterId?: string } = {}, call?: CallOptions) {
+    return this.billingRoute('/billing/clusters', query, ListClusterBillingResponse, call);
   }
 
   /**
@@ -219,12 +197,11 @@ export class RestClient {
    */
   private async billingRoute<S extends BillingSchema>(
     route: string,
-    query: BillingQuery,
-    filter: Record<string, string | undefined>,
+    query: BillingQuery & Record<string, QueryValue>,
     schema: S,
     call: CallOptions | undefined,
   ): Promise<BillingList<S>> {
-    const request = billingRequest(route, query, filter);
+    const request = billingRequest(route, query);
     const { startTime, endTime, bucketSize } = query;
     const label = startTime === undefined ? undefined : `${startTime}..${endTime}, ${bucketSize}`;
     const response = await this.http.send({ ...request, label, signal: call?.signal });
@@ -234,7 +211,7 @@ export class RestClient {
     const meta = (response.body as { metadata?: unknown }).metadata;
     return {
       records: parsed as BillingList<S>['records'],
-      metadata: parseBodyAt(metadata, meta, response.op, ['metadata']) as BillingList<S>['metadata'],
+      metadata: parseBody(metadata, meta, response.op, ['metadata']) as BillingList<S>['metadata'],
     };
   }
 
@@ -249,10 +226,7 @@ export class RestClient {
     return parseBody(schema, response.body, response.op);
   }
 
-  /**
-   * A list read item by item (parseItems): an item its schema rejects is named in `rejected` and
-   * the others are still usable.
-   */
+  /** A list read item by item (parseItems): a rejected item is named, the others stay usable. */
   private async list<S extends z.ZodType>(
     route: string,
     query: Record<string, QueryValue>,
@@ -283,7 +257,8 @@ function priorityOf(route: string): RequestPriority {
   return route.startsWith('/billing') ? 'background' : 'normal';
 }
 
-function billingRequest(route: string, query: BillingQuery, filter: Record<string, string | undefined>): ApiRequest {
+/** The query's resource filter (podId, ...) goes after the window, as the document lists it. */
+function billingRequest(route: string, query: BillingQuery & Record<string, QueryValue>): ApiRequest {
   const op = `GET ${route}`;
   if (query.lastN !== undefined && (query.startTime !== undefined || query.endTime !== undefined)) {
     throw new ApiError({ kind: 'client', op, message: 'lastN cannot be combined with startTime/endTime' });
@@ -291,7 +266,7 @@ function billingRequest(route: string, query: BillingQuery, filter: Record<strin
   if (query.lastN !== undefined && !(Number.isInteger(query.lastN) && query.lastN >= 1)) {
     throw new ApiError({ kind: 'client', op, message: `lastN must be an integer >= 1, got ${query.lastN}` });
   }
-  const { startTime, endTime, bucketSize, lastN } = query;
+  const { startTime, endTime, bucketSize, lastN, ...filter } = query;
   return getRequest(route, {}, { startTime, endTime, bucketSize, lastN, ...filter });
 }
 

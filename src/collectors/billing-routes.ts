@@ -2,9 +2,9 @@ import {
   type ApiClient,
   ApiError,
   type BillingList,
-  type BillingQuery,
   type BillingSchema,
   type CallOptions,
+  type RestClient,
 } from '../api/index.js';
 import type { RejectedItem } from '../api/parse.js';
 import { toIso } from '../clock.js';
@@ -31,39 +31,18 @@ interface BillingRoute {
   op: string;
   /** The record field naming the billed resource; the routes without one store ''. */
   idField?: string;
-  fetch(api: ApiClient, query: BillingQuery, call: CallOptions): Promise<BillingAnswer>;
+  /** The RestClient method that reads the route. */
+  method: Extract<keyof RestClient, `billing${string}`>;
 }
 
 /** The six v2 billing routes by what they bill (`/billing/endpoints` is Public Endpoints). */
 export const BILLING_ROUTES: Readonly<Record<BillingKind, BillingRoute>> = {
-  account: {
-    op: 'GET /billing',
-    fetch: (api, query, call) => api.rest.billing(query, call),
-  },
-  pods: {
-    op: 'GET /billing/pods',
-    idField: 'podId',
-    fetch: (api, query, call) => api.rest.billingPods(query, call),
-  },
-  serverless: {
-    op: 'GET /billing/serverless',
-    idField: 'serverlessId',
-    fetch: (api, query, call) => api.rest.billingServerless(query, call),
-  },
-  endpoints: {
-    op: 'GET /billing/endpoints',
-    fetch: (api, query, call) => api.rest.billingEndpoints(query, call),
-  },
-  network_volumes: {
-    op: 'GET /billing/network-volumes',
-    idField: 'networkVolumeId',
-    fetch: (api, query, call) => api.rest.billingNetworkVolumes(query, call),
-  },
-  clusters: {
-    op: 'GET /billing/clusters',
-    idField: 'clusterId',
-    fetch: (api, query, call) => api.rest.billingClusters(query, call),
-  },
+  account: { op: 'GET /billing', method: 'billing' },
+  pods: { op: 'GET /billing/pods', idField: 'podId', method: 'billingPods' },
+  serverless: { op: 'GET /billing/serverless', idField: 'serverlessId', method: 'billingServerless' },
+  endpoints: { op: 'GET /billing/endpoints', method: 'billingEndpoints' },
+  network_volumes: { op: 'GET /billing/network-volumes', idField: 'networkVolumeId', method: 'billingNetworkVolumes' },
+  clusters: { op: 'GET /billing/clusters', idField: 'clusterId', method: 'billingClusters' },
 };
 
 /**
@@ -102,7 +81,7 @@ export async function fetchBillingPage(
 ): Promise<FetchedPage> {
   const route = BILLING_ROUTES[kind];
   const query = { startTime: toIso(window.startMs), endTime: toIso(window.endMs), bucketSize };
-  const answer = await route.fetch(api, query, call);
+  const answer: BillingAnswer = await api.rest[route.method](query, call);
   const op = `${route.op} (${query.startTime}..${query.endTime}, ${bucketSize})`;
   const echo = answer.metadata.query;
   checkEcho(op, bucketSize, window, echo);

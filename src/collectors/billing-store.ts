@@ -1,6 +1,7 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { type BillingRecordInput, type ReportedBucket, replaceBillingBuckets } from '../db/billing.js';
 import { textDigest } from '../db/billing-digest.js';
+import { byStartTime } from '../db/billing-writer.js';
 import type { Database } from '../db/open.js';
 import type { BillingPage } from './billing-routes.js';
 import { type BucketWindow, nextBucketStart } from './billing-windows.js';
@@ -23,12 +24,7 @@ export function slicesOf(
   page: Pick<BillingPage, 'window' | 'records' | 'keep' | 'bucketSize'>,
   maxRows = SLICE_ROWS,
 ): PageSlice[] {
-  const byStart = new Map<number, BillingRecordInput[]>();
-  for (const record of page.records) {
-    const bucket = byStart.get(record.startTime);
-    if (bucket) bucket.push(record);
-    else byStart.set(record.startTime, [record]);
-  }
+  const byStart = byStartTime(page.records);
   const slices: PageSlice[] = [];
   // A kept bucket is a boundary no slice crosses: [start, its end) is left out.
   const kept = [...page.keep].sort((a, b) => b - a);
@@ -107,13 +103,7 @@ export async function storeBillingPage(
  * reading its rows back (replaceBillingBuckets).
  */
 function bucketsOf(records: readonly BillingRecordInput[]): ReportedBucket[] {
-  const byStart = new Map<number, BillingRecordInput[]>();
-  for (const record of records) {
-    const bucket = byStart.get(record.startTime);
-    if (bucket) bucket.push(record);
-    else byStart.set(record.startTime, [record]);
-  }
-  return [...byStart].map(([startTime, bucket]) => new CheckedBucket(startTime, bucket));
+  return [...byStartTime(records)].map(([startTime, bucket]) => new CheckedBucket(startTime, bucket));
 }
 
 /** A bucket of checked records; a class, not an object with a closure, as a re-read makes thousands. */

@@ -1,16 +1,12 @@
-import { bucketFloor } from '../db/buckets.js';
+import { bucketFloor, DAY_MS, HOUR_MS } from '../db/buckets.js';
 import type { BucketSize } from '../db/schema.js';
 
-export { bucketFloor };
-
 /**
- * Billing buckets as the v2 API cuts them: UTC hours, days, ISO weeks (from Monday), months and
- * years. The API snaps a query's startTime down and its endTime up to these boundaries, so we
- * send aligned times and know exactly which buckets a response covers.
+ * The API snaps a query's startTime down and its endTime up to bucket boundaries (db/buckets.ts),
+ * so we send aligned times and know exactly which buckets a response covers.
  */
 
-const HOUR_MS = 3_600_000;
-const DAY_MS = 24 * HOUR_MS;
+export { bucketFloor };
 
 /** A half-open span [startMs, endMs) of whole buckets. */
 export interface BucketWindow {
@@ -42,21 +38,15 @@ export function nextBucketStart(start: number, size: BucketSize): number {
 }
 
 /**
- * The aligned chunk that ends at `endMs` and reaches back about `spanMs` (at least one bucket,
- * never before `floorMs`): one request's worth, so a large account's response stays bounded.
+ * [startMs, endMs) cut into aligned chunks, newest first, each reaching back about `spanMs` (at
+ * least one bucket): one request's worth, so a large account's response stays bounded.
  */
-export function chunkEndingAt(endMs: number, spanMs: number, size: BucketSize, floorMs: number): BucketWindow {
-  const startMs = Math.max(floorMs, bucketFloor(endMs - Math.max(1, spanMs), size));
-  return { startMs, endMs };
-}
-
-/** [startMs, endMs) cut into aligned chunks, newest first. */
 export function chunksOf(window: BucketWindow, spanMs: number, size: BucketSize): BucketWindow[] {
   const chunks: BucketWindow[] = [];
-  for (let end = window.endMs; end > window.startMs; ) {
-    const chunk = chunkEndingAt(end, spanMs, size, window.startMs);
-    chunks.push(chunk);
-    end = chunk.startMs;
+  for (let endMs = window.endMs; endMs > window.startMs; ) {
+    const startMs = Math.max(window.startMs, bucketFloor(endMs - Math.max(1, spanMs), size));
+    chunks.push({ startMs, endMs });
+    endMs = startMs;
   }
   return chunks;
 }

@@ -6,6 +6,7 @@ import {
   completeBackfill,
   getBackfill,
 } from '../db/billing.js';
+import { DAY_MS, HOUR_MS } from '../db/buckets.js';
 import { lastSuccessAt } from '../db/collector-runs.js';
 import {
   type BucketSize,
@@ -29,8 +30,7 @@ import { rejectedError } from './rejected-items.js';
  * large: twelve hours of a `large` account's Pods is about 18,000 records, 2.9 MB of JSON. Each is
  * committed with its cursor.
  */
-export const CHUNK_MS = 12 * 3_600_000;
-const DAY_MS = 24 * 3_600_000;
+export const CHUNK_MS = 12 * HOUR_MS;
 
 interface RoutePlan {
   key: BackfillKey;
@@ -41,16 +41,12 @@ interface RoutePlan {
 
 /**
  * The six billing routes into `billing_records`. Every run re-reads a trailing window and
- * replaces what it covers, so late and corrected amounts win and nothing is counted twice; the
- * first run then backfills history a chunk at a time, newest first, committing each chunk with
- * its cursor so a crash resumes where it stopped. Re-read first, what is stored always reaches
- * unbroken from the cursor up to now: rules that read billing while a backfill runs (a Pod's
- * last compute, the month so far) see recent money whole, and the cursor is where history
- * begins. Each answer is read whole and stored a slice of whole
- * buckets per transaction (billing-store.ts): a run that fails midway leaves every bucket either
- * as it was or as the API now reports it, and is re-read in full next run. A record the schema
- * rejects leaves its bucket as stored and fails the run, naming it, once everything else is
- * stored: the backfill's cursor stays before its chunk, and the next re-read reaches back to it.
+ * replaces what it covers, so late and corrected amounts win and nothing is counted twice; then
+ * the backfill walks history back a chunk at a time, committing each chunk with its cursor so a
+ * crash resumes where it stopped. Re-read first, what is stored reaches unbroken from the cursor
+ * up to now, so rules that read billing during a backfill see recent money whole. A record the
+ * schema rejects leaves its bucket as stored and fails the run, naming it, once everything else
+ * is stored: the cursor stays before its chunk, and the next re-read reaches back to it.
  */
 export const billingCollector: Collector<'billing'> = {
   name: 'billing',
@@ -99,7 +95,7 @@ async function backfill(ctx: CollectContext, plans: RoutePlan[], rejected: Fetch
     else await completeBackfill(ctx.db, key, ctx.now);
   }
   if (cursors.size === 0) return 0;
-  const total = [...cursors].reduce((sum, [plan, cursor]) => sum + remainingChunks(plan, cursor, size), 0);
+  const total = [...cursors].reduce((sum, [plan, cursor]) => sum + chunksFrom(plan, cursor, size).length, 0);
   const progress = startProgress({
     label: 'billing backfill',
     total,
@@ -142,7 +138,7 @@ async function backfillRoute(
   const { progress, ahead } = shared;
   const size = ctx.config.collectors.billing.bucketSize;
   const { key, backfill } = plan;
-  const chunks = chunksOf({ startMs: backfill.targetStartTime, endMs: cursor }, CHUNK_MS, size);
+  const chunks = chunksFrom(plan, cursor, size);
   const fetchChunk = (chunk: BucketWindow) => fetchBillingPage(ctx.api, key.kind, size, chunk, { signal });
   let rows = 0;
   let next: Promise<FetchedPage> | undefined;
@@ -178,8 +174,9 @@ async function backfillRoute(
   return rows;
 }
 
-function remainingChunks(plan: RoutePlan, cursor: number, size: BucketSize): number {
-  return chunksOf({ startMs: plan.backfill.targetStartTime, endMs: cursor }, CHUNK_MS, size).length;
+/** The chunks a route's backfill has still to read, newest first. */
+function chunksFrom(plan: RoutePlan, cursor: number, size: BucketSize): BucketWindow[] {
+  return chunksOf({ startMs: plan.backfill.targetStartTime, endMs: cursor }, CHUNK_MS, size);
 }
 
 /**

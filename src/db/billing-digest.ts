@@ -15,12 +15,8 @@ export function textDigest(text: string): number {
   return hash.readUIntBE(0, 6) * 32 + ((hash[6] as number) >>> 3);
 }
 
-/** One route's buckets of one size: where the digests of a billing write live. */
-export interface DigestScope {
-  account: string;
-  kind: BillingKind;
-  bucketSize: BucketSize;
-}
+/** One route's buckets of one size. */
+export type BillingScope = { account: string; kind: BillingKind; bucketSize: BucketSize };
 
 const statements = perDatabase(({ sqlite }) => ({
   window: sqlite
@@ -47,24 +43,24 @@ const statements = perDatabase(({ sqlite }) => ({
 }));
 
 /** The stored digests of a window's buckets, by start time. */
-export function digestsIn(database: Database, scope: DigestScope, from: number, to: number): Map<number, number> {
+export function digestsIn(database: Database, scope: BillingScope, from: number, to: number): Map<number, number> {
   const rows = statements(database).window.all(scope.account, scope.kind, scope.bucketSize, from, to) as Array<
     [number, number]
   >;
   return new Map(rows);
 }
 
-export function writeDigest(database: Database, scope: DigestScope, startTime: number, digest: number): void {
+export function writeDigest(database: Database, scope: BillingScope, startTime: number, digest: number): void {
   statements(database).write.run(scope.account, scope.kind, scope.bucketSize, startTime, digest);
 }
 
 /** Forgets a bucket's digest: its rows were written otherwise, or are gone. */
-export function dropDigest(database: Database, scope: DigestScope, startTime: number): void {
+export function dropDigest(database: Database, scope: BillingScope, startTime: number): void {
   statements(database).drop.run(scope.account, scope.kind, scope.bucketSize, startTime);
 }
 
 /** The start times in [from, to) with stored buckets, oldest first. */
-export function storedStartsIn(database: Database, scope: DigestScope, from: number, to: number): number[] {
+export function storedStartsIn(database: Database, scope: BillingScope, from: number, to: number): number[] {
   const { nextStart } = statements(database);
   const starts: number[] = [];
   for (let at = from; at < to; ) {

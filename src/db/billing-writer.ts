@@ -18,6 +18,17 @@ export interface BillingRecordInput {
   amountsText?: string;
 }
 
+/** Records by the start of their bucket, in the order they come. */
+export function byStartTime(records: readonly BillingRecordInput[]): Map<number, BillingRecordInput[]> {
+  const byStart = new Map<number, BillingRecordInput[]>();
+  for (const record of records) {
+    const bucket = byStart.get(record.startTime);
+    if (bucket) bucket.push(record);
+    else byStart.set(record.startTime, [record]);
+  }
+  return byStart;
+}
+
 /** A stored bucket as a write compares it: resource_id, start_time, end_time, total_amount, amounts. */
 export type StoredBucket = [string, number, number, number, string];
 
@@ -190,9 +201,5 @@ export class BucketWriter {
 
 /** Whether the records' resource ids strictly increase: then none is listed twice. */
 function increasing(records: readonly BillingRecordInput[]): boolean {
-  for (let i = 1; i < records.length; i++) {
-    if (!((records[i] as BillingRecordInput).resourceId > (records[i - 1] as BillingRecordInput).resourceId))
-      return false;
-  }
-  return true;
+  return records.every((record, i) => i === 0 || record.resourceId > (records[i - 1] as BillingRecordInput).resourceId);
 }

@@ -1,18 +1,11 @@
 import { and, eq, gte, lt, type SQL, sql } from 'drizzle-orm';
-import { digestsIn, dropDigest, storedStartsIn, writeDigest } from './billing-digest.js';
-import { type BillingRecordInput, BucketWriter, type StoredBucket } from './billing-writer.js';
+import { type BillingScope, digestsIn, dropDigest, storedStartsIn, writeDigest } from './billing-digest.js';
+import { type BillingRecordInput, BucketWriter, byStartTime, type StoredBucket } from './billing-writer.js';
 import type { Database } from './open.js';
-import { type BillingKind, type BucketSize, billingBackfill, billingRecords } from './schema.js';
+import { billingBackfill, billingRecords } from './schema.js';
 import { perDatabase } from './statements.js';
 
 export type { BillingRecordInput } from './billing-writer.js';
-
-export interface BillingUpsertResult {
-  /** Buckets that were new or whose amounts changed. */
-  written: number;
-  /** Buckets already stored with exactly these amounts. */
-  unchanged: number;
-}
 
 const statements = perDatabase(({ sqlite }) => ({
   one: sqlite
@@ -23,13 +16,16 @@ const statements = perDatabase(({ sqlite }) => ({
     .raw(),
 }));
 
-/** Idempotent: a bucket is keyed by (account, kind, bucketSize, startTime, resourceId). */
+/**
+ * Idempotent: a bucket is keyed by (account, kind, bucketSize, startTime, resourceId). `written`
+ * counts the buckets new or changed, `unchanged` those already stored with exactly these amounts.
+ */
 export async function upsertBillingRecords(
   database: Database,
   account: string,
   records: readonly BillingRecordInput[],
   fetchedAt: number,
-): Promise<BillingUpsertResult> {
+): Promise<{ written: number; unchanged: number }> {
   const { one } = statements(database);
   const writer = new BucketWriter(database, account, fetchedAt);
   database.transaction(() => {
@@ -62,13 +58,7 @@ export async function replaceBillingWindow(
   records: readonly BillingRecordInput[],
   fetchedAt: number,
 ): Promise<{ written: number; deleted: number }> {
-  const byStart = new Map<number, BillingRecordInput[]>();
-  for (const record of records) {
-    const bucket = byStart.get(record.startTime);
-    if (bucket) bucket.push(record);
-    else byStart.set(record.startTime, [record]);
-  }
-  const buckets = [...byStart].map(
+  const buckets = [...byStartTime(records)].map(
     ([startTime, bucket]): ReportedBucket => ({ startTime, digest: null, records: () => bucket }),
   );
   return replaceBillingBuckets(database, window, buckets, fetchedAt);
@@ -127,14 +117,8 @@ export async function replaceBillingBuckets(
   return { written: writer.written, deleted: writer.deleted };
 }
 
-export interface BillingWindow {
-  account: string;
-  kind: BillingKind;
-  bucketSize: BucketSize;
-  /** Buckets whose startTime lies in [from, to). */
-  from: number;
-  to: number;
-}
+/** Buckets whose startTime lies in [from, to). */
+export type BillingWindow = BillingScope & { from: number; to: number };
 
 function inWindow(window: BillingWindow): SQL | undefined {
   return and(
@@ -174,28 +158,15 @@ export type BillingRecord = typeof billingRecords.$inferSelect;
 
 /** Stored buckets of one kind in a window, oldest first (for reports and tests against ground truth). */
 export async function billingRecordsIn(database: Database, window: BillingWindow): Promise<BillingRecord[]> {
-  return recordsInWindow(database).all({ ...window });
-}
-
-// Read for every page the billing collector stores.
-const recordsInWindow = perDatabase((database) =>
-  database.db
+  return database.db
     .select()
     .from(billingRecords)
-    .where(
-      and(
-        eq(billingRecords.account, sql.placeholder('account')),
-        eq(billingRecords.kind, sql.placeholder('kind')),
-        eq(billingRecords.bucketSize, sql.placeholder('bucketSize')),
-        gte(billingRecords.startTime, sql.placeholder('from')),
-        lt(billingRecords.startTime, sql.placeholder('to')),
-      ),
-    )
+    .where(inWindow(window))
     .orderBy(billingRecords.startTime, billingRecords.resourceId)
-    .prepare(),
-);
+    .all();
+}
 
-export type BackfillKey = { account: string; kind: BillingKind; bucketSize: BucketSize };
+export type BackfillKey = BillingScope;
 export type BackfillProgress = typeof billingBackfill.$inferSelect;
 
 export async function getBackfill(database: Database, key: BackfillKey): Promise<BackfillProgress | undefined> {

@@ -1,7 +1,7 @@
 import type { BucketSize } from './schema.js';
 
-const HOUR_MS = 3_600_000;
-const DAY_MS = 24 * HOUR_MS;
+export const HOUR_MS = 3_600_000;
+export const DAY_MS = 24 * HOUR_MS;
 
 /**
  * The start of the billing bucket holding `t`, as the v2 API cuts buckets: UTC hours, days, ISO

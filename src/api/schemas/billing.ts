@@ -32,61 +32,38 @@ const EndpointBillingAmounts = { totalAmount: usd };
 const NetworkVolumeBillingAmounts = { totalAmount: usd, standardAmount: usd, highPerformanceAmount: usd };
 const ClusterBillingAmounts = { totalAmount: usd, gpuAmount: usd, diskAmount: usd, networkingAmount: usd };
 
-/** `{ records, metadata: { query, recordCount, totals, unique<X>Count? } }`, one shape per route. */
-function billingResponse<A extends z.ZodRawShape, I extends z.ZodRawShape, M extends z.ZodRawShape>(
+/**
+ * `{ records, metadata: { query, recordCount, totals, unique<X>Count? } }`, one shape per route;
+ * a route that bills resources names them in `idField` and counts them in `unique<Name>Count`.
+ */
+function billingResponse<A extends z.ZodRawShape, I extends string = never, N extends string = never>(
   amounts: A,
-  idField: I,
-  metadataExtra: M,
+  idField?: I,
+  name?: N,
 ) {
+  const id = idField === undefined ? {} : { [idField]: z.string() };
+  // The echoed query carries the filter id as `string | null`, or not at all.
+  const echoed = idField === undefined ? {} : { [idField]: z.string().nullable().optional() };
+  const count = name === undefined ? {} : { [`unique${name}Count`]: Int };
   return z.looseObject({
-    records: z.array(z.looseObject({ ...timeRange, ...amounts, ...idField })),
+    records: z.array(z.looseObject({ ...timeRange, ...amounts, ...(id as Record<I, z.ZodString>) })),
     metadata: z.looseObject({
-      query: BillingQuery.extend(nullableAndOptional(idField)),
+      query: BillingQuery.extend(echoed as Record<I, z.ZodOptional<z.ZodNullable<z.ZodString>>>),
       recordCount: Int,
       totals: z.looseObject(amounts),
-      ...metadataExtra,
+      ...(count as Record<`unique${N}Count`, typeof Int>),
     }),
   });
 }
 
-/** The echoed query carries the filter id as `string | null`, or not at all. */
-function nullableAndOptional<S extends z.ZodRawShape>(shape: S) {
-  return Object.fromEntries(Object.keys(shape).map((key) => [key, z.string().nullable().optional()])) as {
-    [K in keyof S]: z.ZodOptional<z.ZodNullable<z.ZodString>>;
-  };
-}
-
-export const ListBillingResponse = billingResponse(BillingAmounts, {}, {});
-export type ListBillingResponse = z.infer<typeof ListBillingResponse>;
-
-export const ListPodBillingResponse = billingResponse(
-  PodBillingAmounts,
-  { podId: z.string() },
-  { uniquePodCount: Int },
-);
-export type ListPodBillingResponse = z.infer<typeof ListPodBillingResponse>;
-
-export const ListServerlessBillingResponse = billingResponse(
-  ServerlessBillingAmounts,
-  { serverlessId: z.string() },
-  { uniqueServerlessCount: Int },
-);
-export type ListServerlessBillingResponse = z.infer<typeof ListServerlessBillingResponse>;
-
+export const ListBillingResponse = billingResponse(BillingAmounts);
+export const ListPodBillingResponse = billingResponse(PodBillingAmounts, 'podId', 'Pod');
+export const ListServerlessBillingResponse = billingResponse(ServerlessBillingAmounts, 'serverlessId', 'Serverless');
 /** Public Endpoint billing (`/billing/endpoints`); serverless billing is `/billing/serverless`. */
-export const ListEndpointBillingResponse = billingResponse(EndpointBillingAmounts, {}, {});
-export type ListEndpointBillingResponse = z.infer<typeof ListEndpointBillingResponse>;
-
+export const ListEndpointBillingResponse = billingResponse(EndpointBillingAmounts);
 export const ListNetworkVolumeBillingResponse = billingResponse(
   NetworkVolumeBillingAmounts,
-  { networkVolumeId: z.string() },
-  { uniqueNetworkVolumeCount: Int },
+  'networkVolumeId',
+  'NetworkVolume',
 );
-export type ListNetworkVolumeBillingResponse = z.infer<typeof ListNetworkVolumeBillingResponse>;
-
-export const ListClusterBillingResponse = billingResponse(
-  ClusterBillingAmounts,
-  { clusterId: z.string() },
-  { uniqueClusterCount: Int },
-);
-export type ListClusterBillingResponse = z.infer<typeof ListClusterBillingResponse>;
+export const ListClusterBillingResponse = billingResponse(ClusterBillingAmounts, 'clusterId', 'Cluster');

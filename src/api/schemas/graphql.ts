@@ -62,9 +62,9 @@ export const GraphqlPod = z.looseObject({
 });
 export type GraphqlPod = z.infer<typeof GraphqlPod>;
 
-/** The envelope of the Pods list; each Pod is parsed on its own (GraphqlPod), so one bad Pod hides no other. */
+/** The answer of the Pods query; each Pod is parsed on its own (GraphqlPod), so one bad Pod hides no other. */
 export const GraphqlPodsData = z.looseObject({
-  myself: z.looseObject({ pods: z.array(z.unknown()) }),
+  data: z.looseObject({ myself: z.looseObject({ pods: z.array(z.unknown()) }) }),
 });
 
 /**
@@ -104,10 +104,10 @@ export const GraphqlGpuType = z.looseObject({
 });
 export type GraphqlGpuType = z.infer<typeof GraphqlGpuType>;
 
-/** The envelope of the GPU types list; each type is parsed on its own (GraphqlGpuType). */
-export const GraphqlGpuTypesData = z.looseObject({ gpuTypes: z.array(z.unknown()) });
+/** The answer of the GPU types query; each type is parsed on its own (GraphqlGpuType). */
+export const GraphqlGpuTypesData = z.looseObject({ data: z.looseObject({ gpuTypes: z.array(z.unknown()) }) });
 
 export const GraphqlPodStopData = z.looseObject({
-  podStop: z.looseObject({ id: z.string(), desiredStatus: z.string() }),
+  data: z.looseObject({ podStop: z.looseObject({ id: z.string(), desiredStatus: z.string() }) }),
 });
-export type GraphqlPodStopResult = z.infer<typeof GraphqlPodStopData>['podStop'];
+export type GraphqlPodStopResult = z.infer<typeof GraphqlPodStopData>['data']['podStop'];
