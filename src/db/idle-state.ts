@@ -1,5 +1,6 @@
 import { and, eq, getTableColumns, gt, isNull, sql } from 'drizzle-orm';
 import type { Database } from './open.js';
+import { outsideTransaction } from './outside-transaction.js';
 import { type DecisionSource, idleEpisodes, podSnoozes, pods } from './schema.js';
 import { perDatabase } from './statements.js';
 
@@ -243,33 +244,8 @@ export async function knownPodIds(database: Database, account?: string): Promise
     .map((row) => row.podId);
 }
 
-/** openEpisodesSync for callers outside a store transaction. */
-export async function openEpisodes(
-  database: Database,
-  account: string,
-): Promise<ReadonlyMap<string, IdleEpisodeRecord>> {
-  return openEpisodesSync(database, account);
-}
-
-/** activeSnoozesSync for callers outside a store transaction. */
-export async function activeSnoozes(
-  database: Database,
-  account: string,
-  now: number,
-): Promise<ReadonlyMap<string, number>> {
-  return activeSnoozesSync(database, account, now);
-}
-
-/** podSnoozesAfterSync for callers outside a store transaction. */
-export async function podSnoozesAfter(
-  database: Database,
-  podId: string,
-  now: number,
-): Promise<ReturnType<typeof podSnoozesAfterSync>> {
-  return podSnoozesAfterSync(database, podId, now);
-}
-
-/** snoozePodSync for callers outside a store transaction. */
-export async function snoozePod(database: Database, snooze: typeof podSnoozes.$inferInsert): Promise<void> {
-  return snoozePodSync(database, snooze);
-}
+/** The Sync reads and write above, for callers outside a store transaction. */
+export const openEpisodes = outsideTransaction(openEpisodesSync);
+export const activeSnoozes = outsideTransaction(activeSnoozesSync);
+export const podSnoozesAfter = outsideTransaction(podSnoozesAfterSync);
+export const snoozePod = outsideTransaction(snoozePodSync);
