@@ -179,20 +179,22 @@ export function seriesEvidence(series: SampleSeries, options: WindowOptions): Wi
 
 type EvidenceFigures = Omit<WindowEvidence, 'latest' | 'samples' | 'peaks'>;
 
-/** Carries the figures given to its constructor as its own properties. */
-const Figures = class {
-  constructor(figures: EvidenceFigures) {
-    Object.assign(this, figures);
-  }
-} as new (
-  figures: EvidenceFigures,
-) => EvidenceFigures;
-
 /**
  * The evidence of one series over a window. A class, so the two idle findings and the receipt
  * of a Pod share one lazy list and one set of peaks, without closures made for every Pod.
  */
-class SeriesEvidence extends Figures implements WindowEvidence {
+class SeriesEvidence implements WindowEvidence {
+  readonly from: number;
+  readonly to: number;
+  readonly idleMs: number;
+  readonly activeMs: number;
+  readonly unknownMs: number;
+  readonly coverage: number;
+  readonly restartedAt: number | null;
+  readonly idleSamples: number;
+  readonly activeSamples: number;
+  readonly unknownSamples: number;
+  readonly unknownNow: boolean;
   readonly latest: WindowSample | undefined;
   // Private (#): the evidence reads, compares and logs as its figures only. [lo, hi) are the
   // window's samples (lo -1: none).
@@ -211,7 +213,17 @@ class SeriesEvidence extends Figures implements WindowEvidence {
     fresh: boolean,
     figures: EvidenceFigures,
   ) {
-    super(figures);
+    this.from = figures.from;
+    this.to = figures.to;
+    this.idleMs = figures.idleMs;
+    this.activeMs = figures.activeMs;
+    this.unknownMs = figures.unknownMs;
+    this.coverage = figures.coverage;
+    this.restartedAt = figures.restartedAt;
+    this.idleSamples = figures.idleSamples;
+    this.activeSamples = figures.activeSamples;
+    this.unknownSamples = figures.unknownSamples;
+    this.unknownNow = figures.unknownNow;
     this.#series = series;
     this.#utilThreshold = utilThreshold;
     this.#lo = lo;
