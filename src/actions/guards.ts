@@ -11,7 +11,6 @@ import { afterQuietHours, exclusionOf, quietUntil } from '../rules/idle-match.js
  * The guards a stop must pass, each a small function returning its verdict with a reason. Every
  * verdict is recorded on the stop's receipt, passed or not; one failure blocks the stop.
  */
-export type { GuardResult };
 
 const pass = (guard: string, detail: string): GuardResult => ({ guard, passed: true, detail });
 const fail = (guard: string, detail: string): GuardResult => ({ guard, passed: false, detail });

@@ -1,8 +1,7 @@
 import type { IdleRuleConfig } from '../config/sections/idle.js';
 import type { IdleEpisodeRecord } from '../db/idle-state.js';
-import type { PodRecord } from '../db/pods.js';
 import type { AccountSnapshot } from '../db/snapshot.js';
-import { assessPods, type IdleInput, idleClusters, isIdle, type PodAssessment } from '../rules/idle.js';
+import { assessPods, type IdleInput, idleClusters, isIdle } from '../rules/idle.js';
 import type { ActionContext } from './context.js';
 import { freshDataGuard, freshnessOf, lockedGuard, type PodsFreshness } from './guards.js';
 import { clusterFinding, frozenFinding, idleFinding, notStoppedFinding, warnFinding } from './idle-findings.js';
@@ -35,7 +34,7 @@ async function evaluateAccount(ctx: ActionContext, snapshot: AccountSnapshot): P
     // Before the first Pod poll (a start) or with stale data, no idle alert of the account can be
     // judged: they keep their state until fresh data says otherwise.
     ctx.unjudged.push({ labels: { rule: 'idle', account }, reason: 'Pod data stale or not polled yet' });
-    return freeze(ctx, account, { freshness, episodes, pods, steps });
+    return freeze(ctx, snapshot, freshness, steps);
   }
 
   const input: IdleInput = {
@@ -102,15 +101,10 @@ function appendPodFindings(ctx: ActionContext, account: string, a: Judged, episo
  */
 async function freeze(
   ctx: ActionContext,
-  account: string,
-  state: {
-    freshness: PodsFreshness;
-    episodes: ReadonlyMap<string, IdleEpisodeRecord>;
-    pods: readonly PodRecord[];
-    steps: LadderSteps;
-  },
+  { account, openEpisodes: episodes, pods }: AccountSnapshot,
+  freshness: PodsFreshness,
+  steps: LadderSteps,
 ): Promise<void> {
-  const { freshness, episodes, pods, steps } = state;
   if (freshness.lastSuccessAt !== null) ctx.findings.push(frozenFinding(account, freshness, ctx.now));
   const podById = new Map(pods.map((pod) => [pod.podId, pod]));
   const guard = freshDataGuard(freshness, ctx.now);
@@ -118,7 +112,7 @@ async function freeze(
     const rule = ruleNamed(ctx.config.idle.rules, episode.rule);
     const pod = podById.get(episode.podId);
     if (!rule || !pod || ladderPhase(rule, episode, ctx.now) !== 'stop_due') continue;
-    const a: PodAssessment & { rule: IdleRuleConfig } = {
+    const a: Judged = {
       pod,
       rule,
       verdict: 'unknown',

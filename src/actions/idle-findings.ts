@@ -14,11 +14,12 @@ import type {
   IdleStage,
   UtilizationDetail,
 } from '../rules/finding-details.js';
-import type { IdleCluster, PodAssessment } from '../rules/idle.js';
+import type { IdleCluster } from '../rules/idle.js';
 import { IGNORE_ENV } from '../rules/idle-match.js';
 import type { WindowEvidence } from '../rules/idle-samples.js';
 import type { PodsFreshness } from './guards.js';
 import { plannedStopAt } from './ladder.js';
+import type { Judged } from './ladder-steps.js';
 import { savingPerHr } from './saving.js';
 
 /**
@@ -62,7 +63,7 @@ export function utilizationOf(evidence: WindowEvidence | undefined, threshold: n
 }
 
 function podDetails(
-  a: PodAssessment & { rule: IdleRuleConfig },
+  a: Judged,
   episode: IdleEpisodeRecord,
   now: number,
   stage: IdleStage,
@@ -92,12 +93,7 @@ function podDetails(
 }
 
 /** notify: the Pod is idle (or held-idle, its own finding). */
-export function idleFinding(
-  account: string,
-  a: PodAssessment & { rule: IdleRuleConfig },
-  episode: IdleEpisodeRecord,
-  now: number,
-): Finding {
+export function idleFinding(account: string, a: Judged, episode: IdleEpisodeRecord, now: number): Finding {
   const held = a.verdict === 'held_idle';
   const idleFor = minutes(now - idleSince(a.rule, episode));
   return {
@@ -113,26 +109,10 @@ export function idleFinding(
   };
 }
 
-const stopTimes = new Map<number, string>();
-
-/**
- * toIso of a planned or decided stop: every warned Pod quotes its own on every tick until it
- * stops, and a stopped Pod its decision until the episode ends.
- */
-function stopIso(at: number): string {
-  let iso = stopTimes.get(at);
-  if (iso === undefined) {
-    if (stopTimes.size >= 10_000) stopTimes.clear();
-    iso = toIso(at);
-    stopTimes.set(at, iso);
-  }
-  return iso;
-}
-
 /** warn: names the Pod, how long idle, its cost, when it will be stopped and how to postpone. */
 export function warnFinding(
   account: string,
-  a: PodAssessment & { rule: IdleRuleConfig },
+  a: Judged,
   episode: IdleEpisodeRecord,
   stopAt: number | null,
   now: number,
@@ -143,10 +123,10 @@ export function warnFinding(
     stopAt === null
       ? 'this rule does not stop Pods'
       : episode.decidedAt !== null
-        ? `stop decided at ${stopIso(episode.decidedAt)}${rule.dryRun ? ' (dry run: none was sent)' : ''}`
+        ? `stop decided at ${toIso(episode.decidedAt)}${rule.dryRun ? ' (dry run: none was sent)' : ''}`
         : rule.dryRun
-          ? `would be stopped at ${stopIso(stopAt)} (dry run: no stop is sent)`
-          : `will be stopped at ${stopIso(stopAt)} (in ${minutes(stopAt - now)}) unless it gets busy`;
+          ? `would be stopped at ${toIso(stopAt)} (dry run: no stop is sent)`
+          : `will be stopped at ${toIso(stopAt)} (in ${minutes(stopAt - now)}) unless it gets busy`;
   return {
     rule: 'idle',
     key: `idle:${account}:${pod.podId}:warn`,
@@ -155,19 +135,14 @@ export function warnFinding(
     summary: `Pod ${podLabel(pod)} idle for ${minutes(now - idleSince(rule, episode))} at ${money(pod.costPerHr)}: ${when}; postpone with \`${postpone[0]}\` or ${postpone[1]}`,
     // One alert per idle spell: a new spell's warning is a new alert, mailed on its own, and the
     // stop guard counts only the mails of this spell's (idle-stops.ts).
-    labels: { ...podLabels(account, pod, rule), stage: 'warn', episode: stopIso(episode.startedAt) },
+    labels: { ...podLabels(account, pod, rule), stage: 'warn', episode: toIso(episode.startedAt) },
     occurrenceLabel: 'episode',
     details: podDetails(a, episode, now, episode.decidedAt === null ? 'warn' : 'stop', stopAt),
   };
 }
 
 /** A stop a guard turned into an alert: the GPU type is scarce, or the stop request keeps failing. */
-export function notStoppedFinding(
-  account: string,
-  a: PodAssessment & { rule: IdleRuleConfig },
-  why: 'scarce' | 'stop-failed',
-  detail: string,
-): Finding {
+export function notStoppedFinding(account: string, a: Judged, why: 'scarce' | 'stop-failed', detail: string): Finding {
   const { pod, rule } = a;
   return {
     rule: 'idle',

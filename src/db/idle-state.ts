@@ -1,6 +1,7 @@
 import { and, eq, getTableColumns, gt, isNull, sql } from 'drizzle-orm';
 import type { Database } from './open.js';
-import { type DecisionSource, idleEpisodes, podSnoozes, pods } from './schema.js';
+import { outsideTransaction } from './outside-transaction.js';
+import { idleEpisodes, podSnoozes, pods } from './schema.js';
 import { perDatabase } from './statements.js';
 
 /** The columns of a stored sample (pod_samples) that idle detection reads. */
@@ -109,9 +110,8 @@ const columnNames = Object.fromEntries(
   Object.entries(getTableColumns(idleEpisodes)).map(([key, column]) => [key, column.name]),
 ) as Record<keyof IdleEpisodeRecord, string>;
 
-// Plain statements, prepared once per database (the updates once per set of changed columns):
-// the ladder moves episodes on every tick at a large account, and building each with drizzle
-// cost several times running it. Every column is a plain integer or text: nothing to encode.
+// SQL text, prepared once per database (an update once per set of changed columns): the ladder
+// moves episodes on every tick. Every column is a plain integer or text: nothing to encode.
 const episodeWrites = perDatabase((database) => {
   const keys = Object.keys(columnNames) as Array<keyof IdleEpisodeRecord>;
   const updates = new Map<string, ReturnType<Database['sqlite']['prepare']>>();
@@ -188,7 +188,7 @@ export function podSnoozesAfterSync(
   database: Database,
   podId: string,
   now: number,
-): Array<{ account: string; until: number; source: DecisionSource; createdBy: string | null }> {
+): Array<Omit<SnoozeRecord, 'podId' | 'createdAt'>> {
   return database.db
     .select({
       account: podSnoozes.account,
@@ -202,14 +202,7 @@ export function podSnoozesAfterSync(
     .all();
 }
 
-export interface SnoozeRecord {
-  account: string;
-  podId: string;
-  until: number;
-  createdAt: number;
-  source: DecisionSource;
-  createdBy: string | null;
-}
+export type SnoozeRecord = typeof podSnoozes.$inferSelect;
 
 /** Every snooze lasting beyond `now` (any account), ending soonest first: for /api/status and the digest. */
 export async function snoozesAfter(database: Database, now: number): Promise<SnoozeRecord[]> {
@@ -243,33 +236,8 @@ export async function knownPodIds(database: Database, account?: string): Promise
     .map((row) => row.podId);
 }
 
-/** openEpisodesSync for callers outside a store transaction. */
-export async function openEpisodes(
-  database: Database,
-  account: string,
-): Promise<ReadonlyMap<string, IdleEpisodeRecord>> {
-  return openEpisodesSync(database, account);
-}
-
-/** activeSnoozesSync for callers outside a store transaction. */
-export async function activeSnoozes(
-  database: Database,
-  account: string,
-  now: number,
-): Promise<ReadonlyMap<string, number>> {
-  return activeSnoozesSync(database, account, now);
-}
-
-/** podSnoozesAfterSync for callers outside a store transaction. */
-export async function podSnoozesAfter(
-  database: Database,
-  podId: string,
-  now: number,
-): Promise<ReturnType<typeof podSnoozesAfterSync>> {
-  return podSnoozesAfterSync(database, podId, now);
-}
-
-/** snoozePodSync for callers outside a store transaction. */
-export async function snoozePod(database: Database, snooze: typeof podSnoozes.$inferInsert): Promise<void> {
-  return snoozePodSync(database, snooze);
-}
+/** The Sync reads and write above, for callers outside a store transaction. */
+export const openEpisodes = outsideTransaction(openEpisodesSync);
+export const activeSnoozes = outsideTransaction(activeSnoozesSync);
+export const podSnoozesAfter = outsideTransaction(podSnoozesAfterSync);
+export const snoozePod = outsideTransaction(snoozePodSync);

@@ -13,6 +13,7 @@
 
 import { byPod } from './by-pod.js';
 import type { Database } from './open.js';
+import { outsideTransaction } from './outside-transaction.js';
 import { perDatabase } from './statements.js';
 
 /** A sample as written: when, and whether its runtime was known. */
@@ -167,11 +168,4 @@ export function unknownPodsSinceSync(
   return result;
 }
 
-/** unknownPodsSinceSync for callers outside a store transaction. */
-export async function unknownPodsSince(
-  database: Database,
-  account: string,
-  from: number,
-): Promise<ReadonlyMap<string, UnknownSince>> {
-  return unknownPodsSinceSync(database, account, from);
-}
+export const unknownPodsSince = outsideTransaction(unknownPodsSinceSync);

@@ -246,13 +246,7 @@ export async function refillSampleTails(database: Database, account: string, fro
   const s = statements(database);
   database.transaction(() => {
     s.clear.run(account);
-    const byPod = new Map<string, TailInput[]>();
-    for (const sample of s.since.all(account, from)) {
-      const listed = byPod.get(sample.podId);
-      if (listed) listed.push(sample);
-      else byPod.set(sample.podId, [sample]);
-    }
-    for (const [podId, listed] of byPod) {
+    for (const [podId, listed] of byPod(s.since.all(account, from))) {
       const tail = emptyTail();
       merge(tail, listed);
       s.put.run(account, podId, from, tail.observedAt.at(-1) as number, pack(tail, 0));

@@ -1,4 +1,5 @@
 import type { Database } from './open.js';
+import { outsideTransaction } from './outside-transaction.js';
 import { readSampleTails, type TailColumns } from './sample-tails.js';
 import { perDatabase } from './statements.js';
 
@@ -57,18 +58,8 @@ const sinceOf = perDatabase(({ sqlite }) =>
  * the Pods in `podIds`. The Pods listed are read from their tails (pod_sample_tails, one row
  * each); every other Pod, and a listed one whose tail does not reach back to `from`, from one
  * range scan of pod_samples' primary key: the cost follows the window, never the stored history.
+ * Runs inside a store transaction (the tick's snapshot); sampleWindow for callers outside one.
  */
-export async function sampleWindow(
-  database: Database,
-  account: string,
-  from: number,
-  now: number,
-  podIds?: readonly string[],
-): Promise<ReadonlyMap<string, SampleSeries>> {
-  return windowSamples(database, account, from, now, podIds);
-}
-
-/** sampleWindow inside a store function's transaction (the tick's snapshot). */
 export function windowSamples(
   database: Database,
   account: string,
@@ -104,3 +95,5 @@ export function windowSamples(
   }
   return series;
 }
+
+export const sampleWindow = outsideTransaction(windowSamples);

@@ -12,6 +12,7 @@
  * Every function here runs inside the transaction of the write it follows.
  */
 import type { Database } from './open.js';
+import { outsideTransaction } from './outside-transaction.js';
 import { perDatabase } from './statements.js';
 
 /** Which Pods count as busy: a known busiest-GPU figure above `above` from `from` on, none newer than `to`. */
@@ -177,7 +178,4 @@ export function busyPodsSync(database: Database, account: string, window: BusyWi
   return statements(database).busy.all(account, window.from, window.above, window.to);
 }
 
-/** busyPodsSync for callers outside a store transaction. */
-export async function busyPods(database: Database, account: string, window: BusyWindow): Promise<string[]> {
-  return busyPodsSync(database, account, window);
-}
+export const busyPods = outsideTransaction(busyPodsSync);

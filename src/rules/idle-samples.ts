@@ -87,22 +87,23 @@ export function seriesSamples(
   to: number,
   utilThreshold: number,
 ): ClassifiedSample[] {
-  const { observedAt: times, known, maxGpuUtil: gpu, maxGpuMemoryUtil: memory } = series;
+  const times = series.observedAt;
+  let lo = series.start;
+  while (lo < times.length && (times[lo] as number) < from) lo++;
+  let hi = lo;
+  while (hi < times.length && (times[hi] as number) <= to) hi++;
+  return classified(series, lo, hi, utilThreshold);
+}
+
+/** The samples [lo, hi) of a series, classified. */
+function classified(series: SampleSeries, lo: number, hi: number, utilThreshold: number): ClassifiedSample[] {
   const listed: ClassifiedSample[] = [];
-  for (let i = series.start; i < times.length; i++) {
-    const at = times[i] as number;
-    if (at > to) break;
-    if (at < from) continue;
-    const gpuUtil = orNull(gpu[i]);
-    const state = known[i] === 1 ? 'known' : 'unknown';
+  for (let i = lo; i < hi; i++) {
     listed.push({
-      at,
-      state: classifySample(
-        { podId: series.podId, observedAt: at, state, uptimeS: null, maxGpuUtil: gpuUtil, maxGpuMemoryUtil: null },
-        utilThreshold,
-      ),
-      gpuUtil,
-      gpuMemoryUtil: orNull(memory[i]),
+      at: series.observedAt[i] as number,
+      state: CLASSES[classAt(series, i, utilThreshold)] as SampleClass,
+      gpuUtil: orNull(series.maxGpuUtil[i]),
+      gpuMemoryUtil: orNull(series.maxGpuMemoryUtil[i]),
     });
   }
   return listed;
@@ -195,12 +196,9 @@ class SeriesEvidence implements WindowEvidence {
   readonly unknownSamples: number;
   readonly unknownNow: boolean;
   readonly latest: WindowSample | undefined;
-  // Private (#): the evidence reads, compares and logs as its figures only. The arrays are the
-  // series' own, taken when judged; [lo, hi) the window's samples (lo -1: none).
-  readonly #times: ArrayLike<number>;
-  readonly #known: ArrayLike<number>;
-  readonly #gpu: ArrayLike<number>;
-  readonly #memory: ArrayLike<number>;
+  // Private (#): the evidence reads, compares and logs as its figures only. [lo, hi) are the
+  // window's samples (lo -1: none).
+  readonly #series: SampleSeries;
   readonly #utilThreshold: number;
   readonly #lo: number;
   readonly #hi: number;
@@ -226,10 +224,7 @@ class SeriesEvidence implements WindowEvidence {
     this.activeSamples = figures.activeSamples;
     this.unknownSamples = figures.unknownSamples;
     this.unknownNow = figures.unknownNow;
-    this.#times = series.observedAt;
-    this.#known = series.known;
-    this.#gpu = series.maxGpuUtil;
-    this.#memory = series.maxGpuMemoryUtil;
+    this.#series = series;
     this.#utilThreshold = utilThreshold;
     this.#lo = lo;
     this.#hi = hi;
@@ -237,30 +232,17 @@ class SeriesEvidence implements WindowEvidence {
     this.latest = fresh
       ? {
           podId: series.podId,
-          observedAt: this.#times[newest] as number,
-          state: this.#known[newest] === 1 ? 'known' : 'unknown',
+          observedAt: series.observedAt[newest] as number,
+          state: series.known[newest] === 1 ? 'known' : 'unknown',
           uptimeS: orNull(series.uptimeS[newest]),
-          maxGpuUtil: orNull(this.#gpu[newest]),
-          maxGpuMemoryUtil: orNull(this.#memory[newest]),
+          maxGpuUtil: orNull(series.maxGpuUtil[newest]),
+          maxGpuMemoryUtil: orNull(series.maxGpuMemoryUtil[newest]),
         }
       : undefined;
   }
 
   get samples(): ClassifiedSample[] {
-    if (this.#listed === undefined) {
-      const listed: ClassifiedSample[] = [];
-      for (let i = this.#lo; this.#lo >= 0 && i < this.#hi; i++) {
-        const util = this.#gpu[i] as number;
-        const known = this.#known[i] === 1 && !Number.isNaN(util);
-        listed.push({
-          at: this.#times[i] as number,
-          state: CLASSES[known ? (util <= this.#utilThreshold ? IDLE : ACTIVE) : UNKNOWN] as SampleClass,
-          gpuUtil: orNull(util),
-          gpuMemoryUtil: orNull(this.#memory[i]),
-        });
-      }
-      this.#listed = listed;
-    }
+    this.#listed ??= this.#lo < 0 ? [] : classified(this.#series, this.#lo, this.#hi, this.#utilThreshold);
     return this.#listed;
   }
 
@@ -269,10 +251,11 @@ class SeriesEvidence implements WindowEvidence {
       const gpu: (number | null)[] = new Array(buckets).fill(null);
       const memory: (number | null)[] = new Array(buckets).fill(null);
       const span = (this.to - this.from) / buckets;
+      const { observedAt, maxGpuUtil, maxGpuMemoryUtil } = this.#series;
       for (let i = this.#lo; this.#lo >= 0 && i < this.#hi; i++) {
-        const bucket = Math.min(buckets - 1, Math.floor(((this.#times[i] as number) - this.from) / span));
-        const util = this.#gpu[i] as number;
-        const held = this.#memory[i] as number;
+        const bucket = Math.min(buckets - 1, Math.floor(((observedAt[i] as number) - this.from) / span));
+        const util = maxGpuUtil[i] as number;
+        const held = maxGpuMemoryUtil[i] as number;
         if (!Number.isNaN(util)) gpu[bucket] = Math.max(gpu[bucket] ?? 0, util);
         if (!Number.isNaN(held)) memory[bucket] = Math.max(memory[bucket] ?? 0, held);
       }

@@ -10,10 +10,7 @@ import type { Unjudged } from '../rules/unjudged.js';
 
 /** Events that a tick's steps emit, for tests (`await events.next('action:stopped')`) and metrics. */
 export interface EvaluationEvents extends ActionEvents, NotificationEvents {
-  /**
-   * The budget rule's reading of every budget at the tick's `at`: the metrics show these figures
-   * instead of computing them a second time (the rule's reading is the costly part of a tick).
-   */
+  /** The budget rule's reading of every budget at the tick's `at`: the metrics show it as read. */
   'budget:evaluated': { at: number; statuses: readonly BudgetStatus[] };
 }
 
