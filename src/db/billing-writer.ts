@@ -1,4 +1,5 @@
 import { billsCompute, DayRollup } from './billing-days.js';
+import { groupBy } from './group-by.js';
 import type { Database } from './open.js';
 import { BATCH_ROWS, RowBatch, valuesOf } from './row-batch.js';
 import type { BillingKind, BucketSize } from './schema.js';
@@ -19,15 +20,7 @@ export interface BillingRecordInput {
 }
 
 /** Records by the start of their bucket, in the order they come. */
-export function byStartTime(records: readonly BillingRecordInput[]): Map<number, BillingRecordInput[]> {
-  const byStart = new Map<number, BillingRecordInput[]>();
-  for (const record of records) {
-    const bucket = byStart.get(record.startTime);
-    if (bucket) bucket.push(record);
-    else byStart.set(record.startTime, [record]);
-  }
-  return byStart;
-}
+export const byStartTime = (records: readonly BillingRecordInput[]) => groupBy(records, (record) => record.startTime);
 
 /** A stored bucket as a write compares it: resource_id, start_time, end_time, total_amount, amounts. */
 export type StoredBucket = [string, number, number, number, string];

@@ -11,7 +11,7 @@
  * Every function here runs inside the transaction of the write it follows.
  */
 
-import { byPod } from './by-pod.js';
+import { byPod } from './group-by.js';
 import type { Database } from './open.js';
 import { outsideTransaction } from './outside-transaction.js';
 import { perDatabase } from './statements.js';

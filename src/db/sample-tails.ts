@@ -12,7 +12,7 @@
  * Every function here but the read runs inside the transaction of the write it follows.
  */
 
-import { byPod } from './by-pod.js';
+import { byPod } from './group-by.js';
 import type { Database } from './open.js';
 import { perDatabase } from './statements.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/config/load.js';
 import type { IdleRuleConfig } from '../../src/config/sections/idle.js';
-import { byPod } from '../../src/db/by-pod.js';
+import { byPod } from '../../src/db/group-by.js';
 import type { PodRecord } from '../../src/db/pods.js';
 import { assessPods, type IdleInput, idleClusters } from '../../src/rules/idle.js';
 import { seriesOf, type WindowSample } from '../../src/rules/idle-samples.js';
