@@ -8,6 +8,7 @@ import {
   flapRead,
 } from './alert-rows.js';
 import type { Database } from './open.js';
+import { outsideTransaction } from './outside-transaction.js';
 import { planningInputs } from './plan-version.js';
 import { alertFlaps } from './schema.js';
 import { perDatabase } from './statements.js';
@@ -181,12 +182,10 @@ export async function alertsChangedBetween(database: Database, from: number, to:
 const readOpenOf = alertRead<[string]>(`SELECT ${ALERT_COLUMNS} FROM alerts WHERE key = ? AND resolved_at IS NULL`);
 
 /** The open (pending or firing) episode of a key, if any. */
-export async function openAlertOf(database: Database, key: string): Promise<AlertRecord | undefined> {
-  return openAlertOfNow(database, key);
-}
+export const openAlertOf = outsideTransaction(openAlertOfSync);
 
 /** openAlertOf, for a store function reading it inside its own transaction. */
-export function openAlertOfNow(database: Database, key: string): AlertRecord | undefined {
+export function openAlertOfSync(database: Database, key: string): AlertRecord | undefined {
   return readOpenOf(database, key)[0];
 }
 

@@ -2,6 +2,7 @@ import { and, asc, eq } from 'drizzle-orm';
 import { recordChanges } from './change-history.js';
 import { type LatestInput, latestRows, latestUpsert } from './latest.js';
 import type { Database } from './open.js';
+import { outsideTransaction } from './outside-transaction.js';
 import { type CatalogProduct, cpuTypes, dataCenters, gpuAvailability, gpuTypes } from './schema.js';
 import { perDatabase, placeholdersFor, rowWriter } from './statements.js';
 
@@ -86,9 +87,7 @@ export async function latestGpuAvailability(database: Database, account: string)
 type HistoryKey = { account: string; gpuTypeId: string; product: CatalogProduct; dataCenterId: string };
 
 /** Every change of one GPU type's figures, oldest first. */
-export async function gpuAvailabilityHistory(database: Database, key: HistoryKey): Promise<GpuAvailabilityRecord[]> {
-  return gpuAvailabilityHistorySync(database, key);
-}
+export const gpuAvailabilityHistory = outsideTransaction(gpuAvailabilityHistorySync);
 
 /** gpuAvailabilityHistory, for a store function reading it inside its own (snapshot) transaction. */
 export function gpuAvailabilityHistorySync(database: Database, key: HistoryKey): GpuAvailabilityRecord[] {

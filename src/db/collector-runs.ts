@@ -1,6 +1,7 @@
 import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import { redact } from '../redact.js';
 import type { Database } from './open.js';
+import { outsideTransaction } from './outside-transaction.js';
 import { type CollectorOutcome, collectorRuns } from './schema.js';
 import { perDatabase } from './statements.js';
 
@@ -102,9 +103,7 @@ export async function closeInterruptedRuns(database: Database): Promise<number> 
 }
 
 /** When the collector last finished with outcome ok for the account, or null if it never did. */
-export async function lastSuccessAt(database: Database, account: string, collector: string): Promise<number | null> {
-  return lastSuccessSync(database, account, collector);
-}
+export const lastSuccessAt = outsideTransaction(lastSuccessSync);
 
 /** lastSuccessAt, for a store function reading it inside its own (snapshot) transaction. */
 export function lastSuccessSync(database: Database, account: string, collector: string): number | null {

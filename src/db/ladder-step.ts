@@ -1,6 +1,6 @@
 import { type IdleEpisodeRecord, openEpisode, updateEpisode } from './idle-state.js';
 import type { Database } from './open.js';
-import { type ReceiptInput, recordReceiptNow } from './receipts.js';
+import { type ReceiptInput, recordReceiptSync } from './receipts.js';
 
 /** What one step of an idle episode's ladder changes in the episode. */
 export type EpisodeWrite =
@@ -25,6 +25,6 @@ export async function writeLadderStep(
   return database.transaction(() => {
     if (write.kind === 'open') openEpisode(database, write.episode);
     else if (write.kind === 'update') updateEpisode(database, write.key, write.change);
-    return receipts.filter((receipt) => recordReceiptNow(database, receipt));
+    return receipts.filter((receipt) => recordReceiptSync(database, receipt));
   });
 }

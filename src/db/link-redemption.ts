@@ -1,6 +1,6 @@
-import { openAlertOfNow } from './alerts.js';
+import { openAlertOfSync } from './alerts.js';
 import { openEpisodesSync, podSnoozesAfterSync, snoozePodSync } from './idle-state.js';
-import { type UsedLinkRecord, usedLinkNow, useLinkNonce } from './links.js';
+import { type UsedLinkRecord, usedLinkSync, useLinkNonce } from './links.js';
 import type { Database } from './open.js';
 import { livePodRows } from './pod-list.js';
 import type { podSnoozes, silences } from './schema.js';
@@ -36,7 +36,7 @@ export async function redeemLinkWrite(
   write: LinkWrite,
 ): Promise<LinkWriteOutcome> {
   return database.transaction((): LinkWriteOutcome => {
-    const earlier = usedLinkNow(database, used.nonce);
+    const earlier = usedLinkSync(database, used.nonce);
     if (earlier) return { status: 'used', used: earlier };
     if (!subjectUnchanged(database, write)) return { status: 'changed' };
     useLinkNonce(database, used);
@@ -62,7 +62,7 @@ export async function silenceOpenAlert(
   silence: typeof silences.$inferInsert,
 ): Promise<boolean> {
   return database.transaction(() => {
-    if (openAlertOfNow(database, alertKey) === undefined) return false;
+    if (openAlertOfSync(database, alertKey) === undefined) return false;
     insertSilenceNow(database, silence);
     return true;
   });
@@ -70,7 +70,7 @@ export async function silenceOpenAlert(
 
 /** Whether the subject still passes the check the caller made before the write. */
 function subjectUnchanged(database: Database, write: LinkWrite): boolean {
-  if (write.kind === 'silence') return openAlertOfNow(database, write.alertKey) !== undefined;
+  if (write.kind === 'silence') return openAlertOfSync(database, write.alertKey) !== undefined;
   const { account, podId } = write.snooze;
   const pod = livePodRows(database, account).find((candidate) => candidate.podId === podId);
   if (pod?.status !== 'RUNNING') return false;

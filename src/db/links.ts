@@ -1,5 +1,6 @@
 import { eq, lt } from 'drizzle-orm';
 import type { Database } from './open.js';
+import { outsideTransaction } from './outside-transaction.js';
 import { linkSecret, usedLinks } from './schema.js';
 
 export type UsedLinkRecord = typeof usedLinks.$inferSelect;
@@ -23,12 +24,10 @@ export async function keepLinkSecret(database: Database, secret: string, created
   });
 }
 
-export async function usedLink(database: Database, nonce: string): Promise<UsedLinkRecord | undefined> {
-  return usedLinkNow(database, nonce);
-}
+export const usedLink = outsideTransaction(usedLinkSync);
 
 /** usedLink, for a store function reading it inside its own transaction. */
-export function usedLinkNow(database: Database, nonce: string): UsedLinkRecord | undefined {
+export function usedLinkSync(database: Database, nonce: string): UsedLinkRecord | undefined {
   return database.db.select().from(usedLinks).where(eq(usedLinks.nonce, nonce)).get();
 }
 

@@ -1,5 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { Database } from './open.js';
+import { outsideTransaction } from './outside-transaction.js';
 import type { BillingKind } from './schema.js';
 import { perDatabase } from './statements.js';
 
@@ -32,9 +33,7 @@ const gpuNames = perDatabase(({ sqlite }) =>
 );
 
 /** Display names of the GPU types in an account's catalog, by gpuTypeId. */
-export async function gpuTypeNames(database: Database, account: string): Promise<Map<string, string>> {
-  return gpuTypeNamesSync(database, account);
-}
+export const gpuTypeNames = outsideTransaction(gpuTypeNamesSync);
 
 /** gpuTypeNames, for a store function reading it inside its own (snapshot) transaction. */
 export function gpuTypeNamesSync(database: Database, account: string): Map<string, string> {

@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, inArray } from 'drizzle-orm';
 import type { Database } from './open.js';
+import { outsideTransaction } from './outside-transaction.js';
 import { actionReceipts, type ReceiptDecision } from './schema.js';
 import { perDatabase, placeholdersFor, rowWriter } from './statements.js';
 
@@ -18,12 +19,10 @@ export const STOP_DECISIONS: readonly ReceiptDecision[] = ['stopped', 'dry_run']
  * Returns whether it was written. A change it records goes with it through a store function
  * (ladder-step.ts), which writes both in one transaction.
  */
-export async function recordReceipt(database: Database, receipt: ReceiptInput): Promise<boolean> {
-  return recordReceiptNow(database, receipt);
-}
+export const recordReceipt = outsideTransaction(recordReceiptSync);
 
 /** recordReceipt, for a store function writing it inside its own transaction. */
-export function recordReceiptNow(database: Database, receipt: ReceiptInput): boolean {
+export function recordReceiptSync(database: Database, receipt: ReceiptInput): boolean {
   // A blocked stop is offered again every tick and written once: the check is a key lookup,
   // where building the insert costs more than the rest of the tick's work for that Pod.
   if (receiptExists(database).get(receipt.idempotencyKey) !== undefined) return false;
