@@ -24,15 +24,12 @@ type Row = [string, string];
 
 /** What an open alert costs a day while it lasts; null for what has no running cost (budgets…). */
 export function costPerDayOf(alert: AlertData): number | null {
-  const idle = detailsOf(alert.details, 'idle');
-  if (idle) return idle.costPerHr * 24;
-  const waste = detailsOf(alert.details, 'waste');
+  const { details } = alert;
+  const waste = detailsOf(details, 'waste');
   if (waste) return waste.costPerDay ?? (waste.costPerHour === null ? null : waste.costPerHour * 24);
-  const notStopped = detailsOf(alert.details, 'idle-not-stopped');
-  if (notStopped) return notStopped.costPerHr * 24;
-  const cluster = detailsOf(alert.details, 'idle-cluster');
-  if (cluster) return cluster.costPerHr * 24;
-  return null;
+  const idle =
+    detailsOf(details, 'idle') ?? detailsOf(details, 'idle-not-stopped') ?? detailsOf(details, 'idle-cluster');
+  return idle ? idle.costPerHr * 24 : null;
 }
 
 function costWords(alert: AlertData, ctx: RenderContext): string {

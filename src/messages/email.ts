@@ -8,7 +8,7 @@ import { BARE_COMMAND_LINE, type CommandLine } from './commands.js';
 import { renderHtml } from './html.js';
 import { byPod, mergeViews } from './same-pod.js';
 import { renderText } from './text.js';
-import type { Action, AlertView, Block, EmailView, RenderContext, Tone } from './view.js';
+import type { Action, AlertView, Block, EmailView, RenderContext } from './view.js';
 
 /**
  * The email of one notification (a group's firing, repeated or resolved alerts): the subject,
@@ -113,33 +113,23 @@ export function emailView(notification: Notification, options: RenderOptions = {
       ...common,
     };
   }
-  const tail: Block[] = [];
-  const listed = announced.slice(DETAILED, LISTED).map((alert) => alertView(alert, ctx).headline);
-  if (listed.length > 0) tail.push({ type: 'list', title: `${listed.length} more`, items: listed });
-  if (announced.length > LISTED) {
+  const headline = (alert: NotifyAlert) => alertView(alert, ctx).headline;
+  const list = (title: string, items: string[]): Block[] => (items.length > 0 ? [{ type: 'list', title, items }] : []);
+  const listed = announced.slice(DETAILED, LISTED).map(headline);
+  const endedMeanwhile = resolvedReason ? [] : [...notification.resolved].sort(bySeverity);
+  const tail = list(`${listed.length} more`, listed);
+  if (announced.length > LISTED)
     tail.push({
       type: 'note',
       text: `… and ${announced.length - LISTED} more: see /api/status or podwarden's metrics.`,
     });
-  }
-  const endedMeanwhile = resolvedReason ? [] : notification.resolved;
-  if (endedMeanwhile.length > 0) {
-    tail.push({
-      type: 'list',
-      title: `Resolved since the last message (${endedMeanwhile.length})`,
-      items: [...endedMeanwhile]
-        .sort(bySeverity)
-        .slice(0, LISTED)
-        .map((alert) => alertView(alert, ctx).title),
-    });
-  }
-  if (others.length > 0) {
-    tail.push({
-      type: 'list',
-      title: `Still firing (${others.length})`,
-      items: others.slice(0, LISTED).map((alert) => alertView(alert, ctx).headline),
-    });
-  }
+  tail.push(
+    ...list(
+      `Resolved since the last message (${endedMeanwhile.length})`,
+      endedMeanwhile.slice(0, LISTED).map((alert) => alertView(alert, ctx).title),
+    ),
+    ...list(`Still firing (${others.length})`, others.slice(0, LISTED).map(headline)),
+  );
   if (views.length === 1 && tail.length === 0) {
     return {
       subject: accountSubject(accounts, `${prefix}${top.headline}`),
@@ -159,12 +149,11 @@ export function emailView(notification: Notification, options: RenderOptions = {
     heading: `${count} ${what} alert${count === 1 ? '' : 's'}${others.length > 0 ? `, ${others.length} more still firing` : ''}`,
     lead: [`${top.headline}.`, ...(count > 1 ? ['Each alert follows, the most severe first.'] : [])],
     blocks: [],
+    ...common,
     sections: [
-      ...views.map((view) => ({ heading: view.headline, tone: view.tone, lead: view.lead, blocks: view.blocks })),
-      ...(tail.length > 0 ? [{ heading: 'And', tone: 'info' as Tone, lead: [], blocks: tail }] : []),
+      ...views,
+      ...(tail.length > 0 ? [{ headline: 'And', tone: 'info' as const, lead: [], blocks: tail }] : []),
     ],
-    actions: common.actions,
-    footer,
   };
 }
 

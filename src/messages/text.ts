@@ -14,7 +14,7 @@ export function renderText(view: EmailView): string {
   }
   for (const block of view.blocks) lines.push(...blockLines(block), '');
   for (const section of view.sections) {
-    lines.push(`── ${section.heading}`, '', ...paragraphs(section.lead));
+    lines.push(`── ${section.headline}`, '', ...paragraphs(section.lead));
     for (const block of section.blocks) lines.push(...blockLines(block), '');
   }
   lines.push('--', ...view.footer);

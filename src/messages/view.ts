@@ -81,8 +81,8 @@ export interface EmailView {
   heading: string;
   lead: string[];
   blocks: Block[];
-  /** Further alerts of the same message, each a section of its own. */
-  sections: { heading: string; tone: Tone; lead: string[]; blocks: Block[] }[];
+  /** Further alerts of the same message, each a section of its own under its headline. */
+  sections: Pick<AlertView, 'headline' | 'tone' | 'lead' | 'blocks'>[];
   actions: Action[];
   /** Small print: why this mail came, where it came from. */
   footer: string[];
