@@ -10,6 +10,7 @@ import { formatClock } from '../format.js';
 import { alertView } from '../messages/alert-view.js';
 import { BARE_COMMAND_LINE, identityMatchers } from '../messages/commands.js';
 import { bySeverity } from '../messages/email.js';
+import { podOf } from '../messages/same-pod.js';
 import type { Action } from '../messages/view.js';
 import { currentPeriod, localHour } from '../rules/period.js';
 import type { LinkActionKind } from './claims.js';
@@ -69,7 +70,7 @@ export function emailLinks(settings: EmailLinkSettings): EmailLinks {
     const alerts = [...announced].sort(bySeverity).slice(0, LINKED_ALERTS);
     const recipient = notification.receiver.join(', ');
     const { now } = notification;
-    const pods = new Set(alerts.flatMap((alert) => podKey(alert) ?? []));
+    const pods = new Set(alerts.flatMap((alert) => runningPod(alert) ?? []));
     const linkedPods = new Set<string>();
     const silenced = new Set<string>();
     const titles = (alert: NotifyAlert) =>
@@ -91,11 +92,11 @@ export function emailLinks(settings: EmailLinkSettings): EmailLinks {
           episode,
         });
       const links: Action[] = [];
-      const podId = keepRunningPod(alert);
-      const key = podKey(alert);
+      const pod = runningPod(alert);
       // A notice and a warning about the same Pod often share a message: one set of links for it.
-      if (podId !== undefined && key !== undefined && !linkedPods.has(key)) {
-        linkedPods.add(key);
+      if (pod !== undefined && !linkedPods.has(pod)) {
+        linkedPods.add(pod);
+        const podId = alert.labels.pod_id as string;
         const episode = settings.episodeOf(alert.account, podId);
         const name = alert.labels.pod_name || podId;
         const path = `${settings.publicUrl}/pods/${encodeURIComponent(alert.account)}/${encodeURIComponent(podId)}/keep-running?t=`;
@@ -120,9 +121,6 @@ export function emailLinks(settings: EmailLinkSettings): EmailLinks {
   };
 }
 
-const podKey = (alert: NotifyAlert) =>
-  keepRunningPod(alert) === undefined ? undefined : `${alert.account}/${alert.labels.pod_id}`;
-
 interface LinkEnd {
   label: string;
   /** From the click; null for an absolute end at `until`. */
@@ -130,12 +128,8 @@ interface LinkEnd {
   until: number;
 }
 
-/** The Pod an alert offers to keep running: an idle alert about one running Pod (never a cluster). */
-function keepRunningPod(alert: NotifyAlert): string | undefined {
-  const podId = alert.labels.pod_id;
-  if (alert.rule !== 'idle' || !podId || alert.labels.cluster_id) return undefined;
-  return RUNNING_STAGES.has(String(alert.details.stage)) ? podId : undefined;
-}
+/** The Pod an alert offers to keep running (`account/podId`): an idle alert about one running Pod. */
+const runningPod = (alert: NotifyAlert) => (RUNNING_STAGES.has(String(alert.details.stage)) ? podOf(alert) : undefined);
 
 function keepRunningEnds(now: number, timeZone: string): LinkEnd[] {
   const tomorrow9 = nextDayAt(now, 9, timeZone);

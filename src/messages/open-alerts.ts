@@ -1,3 +1,4 @@
+import { groupBy } from '../db/group-by.js';
 import { alertView } from './alert-view.js';
 import { identityMatchers } from './commands.js';
 import type { AlertData, AlertView, RenderContext } from './view.js';
@@ -30,13 +31,7 @@ function speaksFirst(a: AlertData, b: AlertData): number {
 
 /** Rows in the order of the alerts given (each where its thing's first alert stood). */
 export function openAlertRows<A extends AlertData>(alerts: readonly A[], ctx: RenderContext): OpenAlertRow<A>[] {
-  const groups = new Map<string, A[]>();
-  for (const alert of alerts) {
-    const identity = [alert.account, ...identityMatchers(alert.rule, alert.labels)].join(' ');
-    const group = groups.get(identity);
-    if (group) group.push(alert);
-    else groups.set(identity, [alert]);
-  }
+  const groups = groupBy(alerts, (alert) => [alert.account, ...identityMatchers(alert.rule, alert.labels)].join(' '));
   return [...groups.values()].map((group) => {
     const [alert] = [...group].sort(speaksFirst) as [A, ...A[]];
     return { alert, view: alertView(alert, ctx), count: group.length };

@@ -1,4 +1,5 @@
 import type { NotifyAlert } from '../alerts/alert.js';
+import { groupBy } from '../db/group-by.js';
 import type { AlertView, Block, CommandsBlock } from './view.js';
 
 /**
@@ -18,20 +19,7 @@ export function podOf(alert: Pick<NotifyAlert, 'rule' | 'account' | 'labels'>): 
 
 /** Alerts in their order, those about one Pod gathered at the first of them. */
 export function byPod<T extends Pick<NotifyAlert, 'rule' | 'account' | 'labels'>>(alerts: readonly T[]): T[][] {
-  const groups: T[][] = [];
-  const ofPod = new Map<string, T[]>();
-  for (const alert of alerts) {
-    const pod = podOf(alert);
-    const group = pod === undefined ? undefined : ofPod.get(pod);
-    if (group) {
-      group.push(alert);
-      continue;
-    }
-    const fresh = [alert];
-    groups.push(fresh);
-    if (pod !== undefined) ofPod.set(pod, fresh);
-  }
-  return groups;
+  return [...groupBy(alerts, (alert) => podOf(alert) ?? alert).values()];
 }
 
 /** One view of one Pod: `top` with what each of `others` adds. */

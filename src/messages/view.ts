@@ -49,18 +49,13 @@ export interface CommandsBlock {
   items: { label: string; command: string }[];
 }
 
-export interface ListBlock {
-  type: 'list';
-  title: string;
-  items: string[];
-}
-
-export interface NoteBlock {
-  type: 'note';
-  text: string;
-}
-
-export type Block = BarBlock | SparkBlock | TableBlock | CommandsBlock | ListBlock | NoteBlock;
+export type Block =
+  | BarBlock
+  | SparkBlock
+  | TableBlock
+  | CommandsBlock
+  | { type: 'list'; title: string; items: string[] }
+  | { type: 'note'; text: string };
 
 /** One alert's part of an email: a subject line, the lead sentences and the details. */
 export interface AlertView {
