@@ -13,7 +13,7 @@ import { bySeverity } from '../messages/email.js';
 import { podOf } from '../messages/same-pod.js';
 import type { Action } from '../messages/view.js';
 import { currentPeriod, localHour } from '../rules/period.js';
-import type { LinkActionKind } from './claims.js';
+import type { LinkActionKind, LinkClaims } from './claims.js';
 import { loadLinkSecret } from './secret.js';
 import { signLink } from './token.js';
 
@@ -79,12 +79,10 @@ export function emailLinks(settings: EmailLinkSettings): EmailLinks {
     return alerts.flatMap((alert) => {
       const make = (action: LinkActionKind, subject: string, end: LinkEnd, episode: number | null) =>
         signLink(settings.secret, {
+          ...end,
           action,
           account: alert.account,
           subject,
-          until: end.durationMs === null ? end.until : now + end.durationMs,
-          durationMs: end.durationMs,
-          label: end.label,
           recipient,
           expiresAt: Math.min(now + settings.expiryMs, end.durationMs === null ? end.until : Number.POSITIVE_INFINITY),
           nonce: nonce(),
@@ -111,8 +109,7 @@ export function emailLinks(settings: EmailLinkSettings): EmailLinks {
       if (silenced.has(identity)) return links;
       silenced.add(identity);
       const path = `${settings.publicUrl}/alerts/${encodeURIComponent(alert.account)}/${encodeURIComponent(alert.key)}/silence?t=`;
-      for (const hours of [4, 24]) {
-        const end = { label: `${hours} h`, durationMs: hours * HOUR, until: 0 };
+      for (const end of [hoursFrom(now, 4), hoursFrom(now, 24)]) {
         const label = distinct > 1 ? `Silence for ${end.label}: ${titles(alert)}` : `Silence for ${end.label}`;
         links.push({ label, href: path + make('silence', alert.key, end, null) });
       }
@@ -121,12 +118,14 @@ export function emailLinks(settings: EmailLinkSettings): EmailLinks {
   };
 }
 
-interface LinkEnd {
-  label: string;
-  /** From the click; null for an absolute end at `until`. */
-  durationMs: number | null;
-  until: number;
-}
+type LinkEnd = Pick<LinkClaims, 'label' | 'durationMs' | 'until'>;
+
+/** An end counted from the click, with the `until` it would be at the time of mailing. */
+const hoursFrom = (now: number, hours: number): LinkEnd => ({
+  label: `${hours} h`,
+  durationMs: hours * HOUR,
+  until: now + hours * HOUR,
+});
 
 /** The Pod an alert offers to keep running (`account/podId`): an idle alert about one running Pod. */
 const runningPod = (alert: NotifyAlert) => (RUNNING_STAGES.has(String(alert.details.stage)) ? podOf(alert) : undefined);
@@ -134,8 +133,8 @@ const runningPod = (alert: NotifyAlert) => (RUNNING_STAGES.has(String(alert.deta
 function keepRunningEnds(now: number, timeZone: string): LinkEnd[] {
   const tomorrow9 = nextDayAt(now, 9, timeZone);
   return [
-    { label: '2 h', durationMs: 2 * HOUR, until: now + 2 * HOUR },
-    { label: '8 h', durationMs: 8 * HOUR, until: now + 8 * HOUR },
+    hoursFrom(now, 2),
+    hoursFrom(now, 8),
     { label: `until tomorrow ${formatClock(tomorrow9, timeZone)}`, durationMs: null, until: tomorrow9 },
   ];
 }

@@ -47,6 +47,7 @@ export function idleView(alert: AlertData, d: IdleDetails, ctx: RenderContext): 
   let headline: string;
   let title = d.stage === 'held' ? `Pod ${name} held idle` : `Pod ${name} idle`;
   const lead = [`Pod ${podWithId(d)}${gpus} ${what} ${since} and costs ${cost}.`];
+  const earliest = earliestStop(d, ctx.now);
 
   switch (d.stage) {
     case 'idle':
@@ -64,7 +65,6 @@ export function idleView(alert: AlertData, d: IdleDetails, ctx: RenderContext): 
       );
       break;
     case 'warn': {
-      const earliest = earliestStop(d, ctx.now);
       const lead_ = leadOf(d);
       if (earliest === null || d.locked) {
         headline = `Pod ${name} idle ${idleFor} at ${formatUsdPerHour(d.costPerHr)}`;
@@ -105,7 +105,6 @@ export function idleView(alert: AlertData, d: IdleDetails, ctx: RenderContext): 
     ['Cost', cost],
     ['Stopping saves', `${formatUsdPerHour(d.savingPerHr)} (the stopped disk costs the rest)`],
   ];
-  const earliest = earliestStop(d, ctx.now);
   if (d.locked) rows.push(['Stops', 'never: locked in RunPod by its owner']);
   else if (earliest !== null && d.stage !== 'stop')
     rows.push([d.dryRun ? 'Would stop, at the earliest' : 'Stops, at the earliest', formatDateTime(earliest, zone)]);

@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Clock } from '../clock.js';
@@ -159,13 +160,7 @@ export async function startMetricsServer(options: MetricsServerOptions): Promise
   };
 
   const server = createServer(handle);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(listen.port, listen.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  }).catch((error: unknown) => {
+  await once(server.listen(listen.port, listen.host), 'listening').catch((error: unknown) => {
     served.metrics.close();
     throw new Error(`metrics server: listen on ${options.config.http.listen}: ${(error as Error).message}`, {
       cause: error,
