@@ -14,11 +14,7 @@ import { describeHeld } from './decisions.js';
 import { accountSubject } from './email.js';
 import type { AlertData, Block, EmailView, RenderContext, TableBlock } from './view.js';
 
-/**
- * The daily digest: what is still open in an account, each with what it costs, the flapping
- * alerts with what their pattern costs, and what podwarden's stops saved since the last digest.
- * Recurring things are said here once a day instead of in a mail per occurrence.
- */
+/** The daily digest: recurring things are said here once a day instead of in a mail each. */
 
 type Row = [string, string];
 
@@ -179,10 +175,7 @@ function brief(amount: number): string {
 
 const STAGES = ['idle', 'held', 'warn', 'stop'];
 
-/**
- * One row per idle Pod: a Pod can have more than one idle alert open (a warning and the notice
- * before it, two rules); the furthest stage says the most.
- */
+/** One row per idle Pod, of its furthest stage: a Pod can have several idle alerts open. */
 function latestPerPod(alerts: readonly AlertData[]): AlertData[] {
   const byPod = new Map<string, { alert: AlertData; rank: number }>();
   for (const alert of alerts) {

@@ -10,11 +10,7 @@ import { byPod, mergeViews } from './same-pod.js';
 import { renderText } from './text.js';
 import type { Action, AlertView, Block, EmailView, RenderContext } from './view.js';
 
-/**
- * The email of one notification (a group's firing, repeated or resolved alerts): the subject,
- * a plain-text part and an HTML part, from one view model. One alert gets its full message; a
- * group of several leads with the most severe and gives each its own section.
- */
+/** The email of one notification: subject, text and HTML from one view model. */
 
 export interface RenderedMessage {
   subject: string;
@@ -51,10 +47,7 @@ export function bySeverity(a: NotifyAlert, b: NotifyAlert): number {
   return SEVERITY_ORDER.indexOf(a.severity) - SEVERITY_ORDER.indexOf(b.severity) || b.firedAt - a.firedAt;
 }
 
-/**
- * A message of hundreds of alerts stays readable and small: the first ones come with their
- * figures, the next as one line each, the rest as a count.
- */
+/** A message of hundreds of alerts stays small: figures for the first, a line each, then a count. */
 const DETAILED = 20;
 const LISTED = 200;
 

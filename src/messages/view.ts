@@ -1,11 +1,7 @@
 import type { AlertFields } from '../alerts/alert.js';
 import type { CommandLine } from './commands.js';
 
-/**
- * The view model of an email: what a template decides to say, before it is HTML or text. Kinds
- * of message (budget, idle, capacity…) build these from data; html.ts and text.ts render them,
- * so every message gets the same layout, escaping and plain-text twin.
- */
+/** The view model of an email, built from data; html.ts and text.ts render every message alike. */
 
 /** A link rendered as a button in HTML and as `label: URL` in text (signed links come from the web layer). */
 export interface Action {

@@ -3,10 +3,7 @@ import type { WasteDetails } from '../rules/finding-details.js';
 import { silenceBlock } from './commands.js';
 import type { AlertData, AlertView, Block, RenderContext } from './view.js';
 
-/**
- * Waste mails: something costs money without doing work. How long is measured from what the
- * stored data can vouch for: when it only reaches back so far, the mail says "over" that.
- */
+/** Waste mails: a duration the stored data only vouches for in part is "over" that. */
 export function wasteView(alert: AlertData, d: WasteDetails, ctx: RenderContext): AlertView {
   const zone = ctx.timeZone;
   const duration = `${d.sinceIsLowerBound ? 'over ' : ''}${formatElapsed(d.evaluatedAt - d.since)}`;

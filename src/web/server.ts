@@ -65,13 +65,7 @@ const text = (status: number, body: string, headers?: Record<string, string>): R
   headers,
 });
 
-/**
- * The HTTP side of podwarden (node:http, no framework): `/metrics` for Prometheus, `/healthz`
- * (the process answers), `/readyz` (database open, Pods collected recently), `/api/status` and
- * `POST /-/reload`; with `http.bearerToken` set, those but the probes need
- * `Authorization: Bearer <token>`. The status page and its forms are src/web/'s, with their own
- * access rules (routes.ts).
- */
+/** The HTTP side of podwarden (node:http): the machines' routes here, the pages in routes.ts. */
 export async function startMetricsServer(options: MetricsServerOptions): Promise<MetricsServer> {
   const { daemon, clock, reload, reloads } = options;
   const log = options.log.child({ component: 'http' });
