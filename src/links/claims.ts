@@ -32,12 +32,5 @@ export function endOf(claims: LinkClaims, now: number): number {
   return claims.durationMs === null ? claims.until : now + claims.durationMs;
 }
 
-/** What the confirmation page shows before the POST that acts. */
-export interface LinkPreview {
-  question: string;
-  detail: string[];
-  button: string;
-}
-
 /** What the URL names: a token is only good for this. */
 export type LinkTarget = Pick<LinkClaims, 'action' | 'account' | 'subject'>;

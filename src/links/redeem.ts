@@ -16,16 +16,19 @@ import {
   silenceDone,
   silencePreview,
 } from '../messages/links.js';
-import { endOf, type LinkClaims, type LinkPreview, type LinkTarget } from './claims.js';
+import { endOf, type LinkClaims, type LinkTarget } from './claims.js';
 import { identitySilence } from './console.js';
 import { readToken } from './token.js';
 
 /** What a link acts on, looked up at `now`: the Pod (and its planned stop) or the open alert. */
+type LinkPreview = ReturnType<typeof keepRunningPreview | typeof silencePreview>;
+
 type Subject =
   | { kind: 'pod'; pod: PodRecord; plannedStopAt: number | null }
   | { kind: 'alert'; alert: AlertRecord }
   | { kind: 'gone'; detail: string };
 
+/** A link that passes, with what the confirmation page shows before the POST that acts. */
 export type LinkCheck =
   | { ok: true; claims: LinkClaims; preview: LinkPreview; subject: Exclude<Subject, { kind: 'gone' }> }
   | { ok: false; refusal: LinkRefusal };

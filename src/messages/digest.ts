@@ -12,6 +12,7 @@ import { alertView } from './alert-view.js';
 import { BARE_COMMAND_LINE, type CommandLine } from './commands.js';
 import { describeHeld } from './decisions.js';
 import { accountSubject } from './email.js';
+import { capitalize } from './text.js';
 import type { AlertData, Block, EmailView, RenderContext, TableBlock } from './view.js';
 
 /** The daily digest: recurring things are said here once a day instead of in a mail each. */
@@ -117,7 +118,7 @@ export function digestView(notice: DigestNotice, commandLine: CommandLine = BARE
         ? [`${saved > 0 ? 'its' : "podwarden's"} dry-run stops would have saved ${formatUsd(wouldHave)}`]
         : []),
     ];
-    lead.push(`${sinceWords[0]?.toUpperCase()}${sinceWords.slice(1)}, ${parts.join(' and ')}.`);
+    lead.push(`${capitalize(sinceWords)}, ${parts.join(' and ')}.`);
   }
 
   // A table for each kind of finding there is, in this order.

@@ -31,6 +31,11 @@ export function renderAlertText(view: Pick<AlertView, 'lead' | 'blocks'>): strin
     .trim();
 }
 
+/** "the form…" → "The form…": a phrase made to follow a colon, starting a sentence. */
+export function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 function paragraphs(text: string[]): string[] {
   return text.length === 0 ? [] : [text.join(' '), ''];
 }

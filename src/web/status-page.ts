@@ -17,7 +17,7 @@ import { budgetBar } from './charts.js';
 import { html, type SafeHtml } from './html.js';
 import { page } from './layout.js';
 import { podPath, receiptItem } from './receipt-view.js';
-import { type CapacityRow, type StatusData, snoozeKey } from './status-data.js';
+import { type StatusData, snoozeKey } from './status-data.js';
 
 /** The forms the page offers on a candidate or an alert (they need the session's CSRF value). */
 export interface StatusForms {
@@ -115,7 +115,7 @@ ${run?.error ? html`<div>${run.error}</div>` : ''}${run?.detail ? html`<div clas
 </li>`;
 }
 
-function capacityItem(row: CapacityRow): SafeHtml {
+function capacityItem(row: StatusData['capacity'][number]): SafeHtml {
   const wanted = row.availability !== null && (row.wanted as readonly string[]).includes(row.availability);
   return html`<li>
 <div class="row"><span class="name">${row.gpuName}</span><span class="tag ${wanted ? 'ok' : 'info'}">${row.availability ?? 'unknown'}</span></div>
