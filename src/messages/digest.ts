@@ -1,4 +1,5 @@
 import type { DigestNotice, DigestSaving } from '../alerts/notices.js';
+import { groupBy } from '../db/group-by.js';
 import {
   formatDateTime,
   formatElapsed,
@@ -51,19 +52,9 @@ function costWords(alert: AlertData, ctx: RenderContext): string {
 
 /** One row per budget: the alert of its highest threshold says where spend stands. */
 function budgetRows(alerts: readonly AlertData[]): Row[] {
-  const top = new Map<string, BudgetDetails>();
-  for (const alert of alerts) {
-    const d = detailsOf(alert.details, 'budget');
-    if (!d) continue;
-    const seen = top.get(d.budget);
-    if (
-      !seen ||
-      d.evaluatedAt > seen.evaluatedAt ||
-      (d.evaluatedAt === seen.evaluatedAt && d.threshold > seen.threshold)
-    )
-      top.set(d.budget, d);
-  }
-  return [...top.values()].map((d) => [
+  const budgets = alerts.flatMap((alert) => detailsOf(alert.details, 'budget') ?? []);
+  const latest = (a: BudgetDetails, b: BudgetDetails) => b.evaluatedAt - a.evaluatedAt || b.threshold - a.threshold;
+  return firstPer(budgets, (d) => d.budget, latest).map((d) => [
     `${d.budget} (${d.period.label})`,
     `${formatUsd(d.live)} of ${formatUsdBrief(d.amount)} (${formatPercent(d.live / d.amount)}); ${formatUsd(d.forecastAtCurrentRate)} by the end of the ${d.period.kind} at the current ${formatUsdPerHour(d.currentPerHour)}`,
   ]);
@@ -178,16 +169,18 @@ const STAGES = ['idle', 'held', 'warn', 'stop'];
 
 /** One row per idle Pod, of its furthest stage: a Pod can have several idle alerts open. */
 function latestPerPod(alerts: readonly AlertData[]): AlertData[] {
-  const byPod = new Map<string, { alert: AlertData; rank: number }>();
-  for (const alert of alerts) {
+  const idle = alerts.flatMap((alert) => {
     const d = detailsOf(alert.details, 'idle');
-    if (!d) continue;
-    const rank = STAGES.indexOf(d.stage);
-    const seen = byPod.get(d.podId);
-    if (!seen || rank > seen.rank || (rank === seen.rank && alert.firedAt > seen.alert.firedAt))
-      byPod.set(d.podId, { alert, rank });
-  }
-  return [...byPod.values()].map((entry) => entry.alert);
+    return d ? [{ alert, rank: STAGES.indexOf(d.stage), podId: d.podId }] : [];
+  });
+  const furthest = (a: (typeof idle)[number], b: (typeof idle)[number]) =>
+    b.rank - a.rank || b.alert.firedAt - a.alert.firedAt;
+  return firstPer(idle, (entry) => entry.podId, furthest).map((entry) => entry.alert);
+}
+
+/** Per key, in the order keys first come, the item `before` sorts first (the first given on a tie). */
+function firstPer<T>(items: readonly T[], key: (item: T) => string, before: (a: T, b: T) => number): T[] {
+  return [...groupBy(items, key).values()].map((group) => group.sort(before)[0] as T);
 }
 
 function rowOf(alert: AlertData, ctx: RenderContext): Row {

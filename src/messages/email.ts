@@ -29,11 +29,7 @@ export interface RenderOptions {
 
 export const SUBJECT_MAX = 80;
 
-/**
- * Every subject starts with the account it is about, "[prod] Pod … idle", so two accounts never
- * send the same subject and an inbox can be filtered by account; then it is cut with an
- * ellipsis at SUBJECT_MAX, short enough for a phone's list.
- */
+/** "[prod] Pod … idle": two accounts never send the same subject; cut at SUBJECT_MAX for a phone. */
 export function accountSubject(accounts: readonly string[], text: string): string {
   const names = [...new Set(accounts)].map((account) => (account === ALL_ACCOUNTS ? 'all accounts' : account));
   const subject = names.length === 0 ? text : `[${names.join(', ')}] ${text}`;

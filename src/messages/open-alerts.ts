@@ -4,10 +4,8 @@ import { identityMatchers } from './commands.js';
 import type { AlertData, AlertView, RenderContext } from './view.js';
 
 /**
- * The open alerts as a page lists them: one row per thing they are about (a budget, a Pod), in
- * the words of the emails. A budget past 50, 80 and 100 % has three alerts and one row, that of
- * its highest threshold; a Pod's idle alert and its stop warning are one row, the warning's. The
- * row's Silence acts on its alert's identity (commands.ts), which is every alert the row stands for.
+ * The open alerts as a page lists them, in the emails' words: one row per identity (commands.ts),
+ * so the row's Silence acts on every alert the row stands for.
  */
 export interface OpenAlertRow<A extends AlertData> {
   /** The alert the row speaks for: the most severe, then highest threshold, then latest. */

@@ -3,11 +3,8 @@ import { groupBy } from '../db/group-by.js';
 import type { AlertView, Block, CommandsBlock } from './view.js';
 
 /**
- * A message often carries several alerts about one Pod (held idle, then warned): a person reads
- * about the Pod once. The most severe alert's view leads; the others add only what it does not
- * say: their lead sentences after the first (every idle view opens with the same "Pod … since …
- * costs …"), a sparkline it lacks (GPU memory held), commands it lacks, notes it lacks. Their
- * tables repeat the Pod's figures and are left out.
+ * A message often carries several alerts about one Pod: a person reads about the Pod once. The
+ * most severe alert's view leads; the others add only what it lacks (every idle view opens alike).
  */
 
 /** The Pod an alert is about, for idle alerts about one Pod (never a cluster); else undefined. */
