@@ -1,7 +1,7 @@
 /** What an emailed action link says; the token carries the claims, signed. */
 
-export type LinkActionKind = 'keep-running' | 'silence';
-export const LINK_ACTIONS: readonly LinkActionKind[] = ['keep-running', 'silence'];
+export const LINK_ACTIONS = ['keep-running', 'silence'] as const;
+export type LinkActionKind = (typeof LINK_ACTIONS)[number];
 
 export interface LinkClaims {
   action: LinkActionKind;
@@ -32,16 +32,5 @@ export function endOf(claims: LinkClaims, now: number): number {
   return claims.durationMs === null ? claims.until : now + claims.durationMs;
 }
 
-/** What the confirmation page shows before the POST that acts. */
-export interface LinkPreview {
-  question: string;
-  detail: string[];
-  button: string;
-}
-
 /** What the URL names: a token is only good for this. */
-export interface LinkTarget {
-  action: LinkActionKind;
-  account: string;
-  subject: string;
-}
+export type LinkTarget = Pick<LinkClaims, 'action' | 'account' | 'subject'>;

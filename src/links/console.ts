@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { parseMatcher } from '../alerts/matchers.js';
 import { newSilence } from '../alerts/silence.js';
-import { openAlertOf } from '../db/alerts.js';
+import { type AlertRecord, openAlertOf } from '../db/alerts.js';
 import { snoozePod } from '../db/idle-state.js';
 import { silenceOpenAlert } from '../db/link-redemption.js';
 import type { Database } from '../db/open.js';
@@ -36,9 +36,7 @@ export async function silenceFromConsole(
 ): Promise<SilenceRecord | undefined> {
   const alert = await openAlertOf(database, input.alertKey);
   if (!alert) return undefined;
-  const silence = newSilence({
-    id: randomUUID(),
-    matchers: identityMatchers(alert.rule, alert.labels).map(parseMatcher),
+  const silence = identitySilence(alert, {
     durationMs: input.until - now,
     comment: `silenced from the status page by ${input.by}`,
     createdBy: input.by,
@@ -47,4 +45,16 @@ export async function silenceFromConsole(
   });
   // Written only while the alert is still open: it may resolve between the read and the write.
   return (await silenceOpenAlert(database, input.alertKey, silence)) ? silence : undefined;
+}
+
+/** A silence of the alert's identity labels, so it holds for every alert about the same thing. */
+export function identitySilence(
+  alert: Pick<AlertRecord, 'rule' | 'labels'>,
+  fields: Omit<Parameters<typeof newSilence>[0], 'id' | 'matchers'>,
+): SilenceRecord {
+  return newSilence({
+    id: randomUUID(),
+    matchers: identityMatchers(alert.rule, alert.labels).map(parseMatcher),
+    ...fields,
+  });
 }

@@ -7,8 +7,6 @@ import { livePods } from '../db/pods.js';
 import type { DecisionSource } from '../db/schema.js';
 import { listSilences } from '../db/silences.js';
 
-export type { HeldDecision };
-
 /** Every snooze and active silence at `now`, ending soonest first; `account` keeps those that concern it. */
 export async function heldDecisions(database: Database, now: number, account?: string): Promise<HeldDecision[]> {
   const podNames = new Map<string, ReadonlyMap<string, string>>();

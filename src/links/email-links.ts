@@ -10,9 +10,10 @@ import { formatClock } from '../format.js';
 import { alertView } from '../messages/alert-view.js';
 import { BARE_COMMAND_LINE, identityMatchers } from '../messages/commands.js';
 import { bySeverity } from '../messages/email.js';
+import { podOf } from '../messages/same-pod.js';
 import type { Action } from '../messages/view.js';
 import { currentPeriod, localHour } from '../rules/period.js';
-import type { LinkActionKind } from './claims.js';
+import type { LinkActionKind, LinkClaims } from './claims.js';
 import { loadLinkSecret } from './secret.js';
 import { signLink } from './token.js';
 
@@ -69,7 +70,7 @@ export function emailLinks(settings: EmailLinkSettings): EmailLinks {
     const alerts = [...announced].sort(bySeverity).slice(0, LINKED_ALERTS);
     const recipient = notification.receiver.join(', ');
     const { now } = notification;
-    const pods = new Set(alerts.flatMap((alert) => podKey(alert) ?? []));
+    const pods = new Set(alerts.flatMap((alert) => runningPod(alert) ?? []));
     const linkedPods = new Set<string>();
     const silenced = new Set<string>();
     const titles = (alert: NotifyAlert) =>
@@ -78,12 +79,10 @@ export function emailLinks(settings: EmailLinkSettings): EmailLinks {
     return alerts.flatMap((alert) => {
       const make = (action: LinkActionKind, subject: string, end: LinkEnd, episode: number | null) =>
         signLink(settings.secret, {
+          ...end,
           action,
           account: alert.account,
           subject,
-          until: end.durationMs === null ? end.until : now + end.durationMs,
-          durationMs: end.durationMs,
-          label: end.label,
           recipient,
           expiresAt: Math.min(now + settings.expiryMs, end.durationMs === null ? end.until : Number.POSITIVE_INFINITY),
           nonce: nonce(),
@@ -91,11 +90,11 @@ export function emailLinks(settings: EmailLinkSettings): EmailLinks {
           episode,
         });
       const links: Action[] = [];
-      const podId = keepRunningPod(alert);
-      const key = podKey(alert);
+      const pod = runningPod(alert);
       // A notice and a warning about the same Pod often share a message: one set of links for it.
-      if (podId !== undefined && key !== undefined && !linkedPods.has(key)) {
-        linkedPods.add(key);
+      if (pod !== undefined && !linkedPods.has(pod)) {
+        linkedPods.add(pod);
+        const podId = alert.labels.pod_id as string;
         const episode = settings.episodeOf(alert.account, podId);
         const name = alert.labels.pod_name || podId;
         const path = `${settings.publicUrl}/pods/${encodeURIComponent(alert.account)}/${encodeURIComponent(podId)}/keep-running?t=`;
@@ -110,8 +109,7 @@ export function emailLinks(settings: EmailLinkSettings): EmailLinks {
       if (silenced.has(identity)) return links;
       silenced.add(identity);
       const path = `${settings.publicUrl}/alerts/${encodeURIComponent(alert.account)}/${encodeURIComponent(alert.key)}/silence?t=`;
-      for (const hours of [4, 24]) {
-        const end = { label: `${hours} h`, durationMs: hours * HOUR, until: 0 };
+      for (const end of [hoursFrom(now, 4), hoursFrom(now, 24)]) {
         const label = distinct > 1 ? `Silence for ${end.label}: ${titles(alert)}` : `Silence for ${end.label}`;
         links.push({ label, href: path + make('silence', alert.key, end, null) });
       }
@@ -120,28 +118,23 @@ export function emailLinks(settings: EmailLinkSettings): EmailLinks {
   };
 }
 
-const podKey = (alert: NotifyAlert) =>
-  keepRunningPod(alert) === undefined ? undefined : `${alert.account}/${alert.labels.pod_id}`;
+type LinkEnd = Pick<LinkClaims, 'label' | 'durationMs' | 'until'>;
 
-interface LinkEnd {
-  label: string;
-  /** From the click; null for an absolute end at `until`. */
-  durationMs: number | null;
-  until: number;
-}
+/** An end counted from the click, with the `until` it would be at the time of mailing. */
+const hoursFrom = (now: number, hours: number): LinkEnd => ({
+  label: `${hours} h`,
+  durationMs: hours * HOUR,
+  until: now + hours * HOUR,
+});
 
-/** The Pod an alert offers to keep running: an idle alert about one running Pod (never a cluster). */
-function keepRunningPod(alert: NotifyAlert): string | undefined {
-  const podId = alert.labels.pod_id;
-  if (alert.rule !== 'idle' || !podId || alert.labels.cluster_id) return undefined;
-  return RUNNING_STAGES.has(String(alert.details.stage)) ? podId : undefined;
-}
+/** The Pod an alert offers to keep running (`account/podId`): an idle alert about one running Pod. */
+const runningPod = (alert: NotifyAlert) => (RUNNING_STAGES.has(String(alert.details.stage)) ? podOf(alert) : undefined);
 
 function keepRunningEnds(now: number, timeZone: string): LinkEnd[] {
   const tomorrow9 = nextDayAt(now, 9, timeZone);
   return [
-    { label: '2 h', durationMs: 2 * HOUR, until: now + 2 * HOUR },
-    { label: '8 h', durationMs: 8 * HOUR, until: now + 8 * HOUR },
+    hoursFrom(now, 2),
+    hoursFrom(now, 8),
     { label: `until tomorrow ${formatClock(tomorrow9, timeZone)}`, durationMs: null, until: tomorrow9 },
   ];
 }

@@ -1,6 +1,3 @@
-import { randomUUID } from 'node:crypto';
-import { parseMatcher } from '../alerts/matchers.js';
-import { newSilence } from '../alerts/silence.js';
 import type { AlertRecord } from '../db/alerts.js';
 import { openAlertOf } from '../db/alerts.js';
 import { episodeAt, openEpisodes } from '../db/idle-state.js';
@@ -10,7 +7,6 @@ import type { Database } from '../db/open.js';
 import { livePods, type PodRecord } from '../db/pods.js';
 import { recentReceipts } from '../db/receipts.js';
 import { alertTitle } from '../messages/alert-view.js';
-import { identityMatchers } from '../messages/commands.js';
 import {
   alreadySnoozedDone,
   idleSpellOver,
@@ -20,17 +16,23 @@ import {
   silenceDone,
   silencePreview,
 } from '../messages/links.js';
-import { endOf, type LinkClaims, type LinkPreview, type LinkTarget } from './claims.js';
+import { endOf, type LinkClaims, type LinkTarget } from './claims.js';
+import { identitySilence } from './console.js';
 import { readToken } from './token.js';
 
-export type LinkCheck = { ok: true; claims: LinkClaims; preview: LinkPreview } | { ok: false; refusal: LinkRefusal };
-export type LinkRedemption = { ok: true; done: string } | { ok: false; refusal: LinkRefusal };
+/** What a link acts on, looked up at `now`: the Pod (and its planned stop) or the open alert. */
+type LinkPreview = ReturnType<typeof keepRunningPreview | typeof silencePreview>;
 
-/** What a link acts on, looked up at `now`: the Pod (and its idle spell) or the open alert. */
 type Subject =
   | { kind: 'pod'; pod: PodRecord; plannedStopAt: number | null }
   | { kind: 'alert'; alert: AlertRecord }
   | { kind: 'gone'; detail: string };
+
+/** A link that passes, with what the confirmation page shows before the POST that acts. */
+export type LinkCheck =
+  | { ok: true; claims: LinkClaims; preview: LinkPreview; subject: Exclude<Subject, { kind: 'gone' }> }
+  | { ok: false; refusal: LinkRefusal };
+export type LinkRedemption = { ok: true; done: string } | { ok: false; refusal: LinkRefusal };
 
 /**
  * Verifies a token against what the URL names, at `now`: signature, subject, expiry, use, and
@@ -44,18 +46,6 @@ export async function checkLink(
   expected: LinkTarget,
   now: number,
 ): Promise<LinkCheck> {
-  const check = await checkSubject(database, secret, token, expected, now);
-  return check.ok ? { ok: true, claims: check.claims, preview: check.preview } : check;
-}
-
-/** checkLink, with the subject it looked up. */
-async function checkSubject(
-  database: Database,
-  secret: Buffer,
-  token: string,
-  expected: LinkTarget,
-  now: number,
-): Promise<(LinkCheck & { ok: true; subject: Subject & { kind: 'pod' | 'alert' } }) | (LinkCheck & { ok: false })> {
   const reading = readToken(secret, token);
   if (!reading.ok) return { ok: false, refusal: { reason: reading.reason } };
   const { claims } = reading;
@@ -100,7 +90,7 @@ export async function redeemLink(
   now: number,
 ): Promise<LinkRedemption> {
   for (;;) {
-    const check = await checkSubject(database, secret, token, expected, now);
+    const check = await checkLink(database, secret, token, expected, now);
     if (!check.ok) return check;
     const { claims, subject } = check;
     const until = endOf(claims, now);
@@ -121,9 +111,7 @@ export async function redeemLink(
         : {
             kind: 'silence',
             alertKey: claims.subject,
-            silence: newSilence({
-              id: randomUUID(),
-              matchers: identityMatchers(subject.alert.rule, subject.alert.labels).map(parseMatcher),
+            silence: identitySilence(subject.alert, {
               durationMs: until - now,
               comment: `silenced from an emailed link for ${claims.recipient} (${claims.label})`,
               createdBy: claims.recipient,

@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { z } from 'zod';
 import { LINK_ACTIONS, type LinkClaims } from './claims.js';
 
 /**
@@ -7,35 +8,28 @@ import { LINK_ACTIONS, type LinkClaims } from './claims.js';
  * so changing one byte of the payload (the Pod, the duration, the expiry) breaks the signature.
  */
 
-/** Short keys keep the URL short enough for mail clients that wrap long lines. */
-type Wire = {
-  a: LinkClaims['action'];
-  c: string;
-  s: string;
-  u: number;
-  d: number | null;
-  l: string;
-  r: string;
-  e: number;
-  n: string;
-  z: string;
-  p: number | null;
+/**
+ * Each claim's key on the wire, in the payload's order, and what it must be. Short keys keep the
+ * URL short enough for mail clients that wrap long lines.
+ */
+const WIRE: Record<keyof LinkClaims, [key: string, schema: z.ZodType]> = {
+  action: ['a', z.enum(LINK_ACTIONS)],
+  account: ['c', z.string()],
+  subject: ['s', z.string()],
+  until: ['u', z.number()],
+  durationMs: ['d', z.number().nullable()],
+  label: ['l', z.string()],
+  recipient: ['r', z.string()],
+  expiresAt: ['e', z.number()],
+  nonce: ['n', z.string()],
+  timeZone: ['z', z.string()],
+  episode: ['p', z.number().nullable()],
 };
+const FIELDS = Object.entries(WIRE) as [keyof LinkClaims, [string, z.ZodType]][];
+const Wire = z.object(Object.fromEntries(FIELDS.map(([, [key, schema]]) => [key, schema])));
 
 export function signLink(secret: Buffer, claims: LinkClaims): string {
-  const wire: Wire = {
-    a: claims.action,
-    c: claims.account,
-    s: claims.subject,
-    u: claims.until,
-    d: claims.durationMs,
-    l: claims.label,
-    r: claims.recipient,
-    e: claims.expiresAt,
-    n: claims.nonce,
-    z: claims.timeZone,
-    p: claims.episode,
-  };
+  const wire = Object.fromEntries(FIELDS.map(([claim, [key]]) => [key, claims[claim]]));
   const payload = Buffer.from(JSON.stringify(wire)).toString('base64url');
   return `${payload}.${signature(secret, payload).toString('base64url')}`;
 }
@@ -60,35 +54,13 @@ function signature(secret: Buffer, payload: string): Buffer {
 }
 
 function parseWire(text: string): LinkClaims | undefined {
-  let wire: Partial<Wire>;
+  let json: unknown;
   try {
-    wire = JSON.parse(text) as Partial<Wire>;
+    json = JSON.parse(text);
   } catch {
     return undefined;
   }
-  const str = (v: unknown): v is string => typeof v === 'string';
-  const num = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
-  if (
-    !LINK_ACTIONS.includes(wire.a as LinkClaims['action']) ||
-    ![wire.c, wire.s, wire.l, wire.r, wire.n, wire.z].every(str) ||
-    !num(wire.u) ||
-    !num(wire.e) ||
-    !(wire.d === null || num(wire.d)) ||
-    !(wire.p === null || num(wire.p))
-  ) {
-    return undefined;
-  }
-  return {
-    action: wire.a as LinkClaims['action'],
-    account: wire.c as string,
-    subject: wire.s as string,
-    until: wire.u,
-    durationMs: wire.d,
-    label: wire.l as string,
-    recipient: wire.r as string,
-    expiresAt: wire.e,
-    nonce: wire.n as string,
-    timeZone: wire.z as string,
-    episode: wire.p,
-  };
+  const wire = Wire.safeParse(json);
+  if (!wire.success) return undefined;
+  return Object.fromEntries(FIELDS.map(([claim, [key]]) => [claim, wire.data[key]])) as unknown as LinkClaims;
 }

@@ -34,11 +34,7 @@ function dryRuns(stops: ReadonlyArray<{ dryRun: boolean }>): string {
   return count === stops.length ? ' (dry run)' : ` (${count} dry run)`;
 }
 
-/**
- * The terminal summary of `podwarden simulate`: the totals, what the sandbox kept from being
- * called, and per account the emails it would have sent (when, why, to whom, subject) and its
- * stops. The JSON report holds the same and more; this is what a person reads first.
- */
+/** The terminal summary of `podwarden simulate`; the JSON report holds the same and more. */
 export function backtestSummary(
   report: BacktestFacts,
   options: { until: string; reportPath?: string; sandboxed?: SandboxedTargets },

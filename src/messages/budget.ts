@@ -11,11 +11,7 @@ import type { BudgetDetails } from '../rules/finding-details.js';
 import { silenceBlock } from './commands.js';
 import type { AlertData, AlertView, Block, RenderContext } from './view.js';
 
-/**
- * Budget mails: where spend stands against the amount (a bar), where it is heading (a range
- * between the trailing average and the current live rate, each named), and when it runs out at
- * the current rate. Times are in the budget's own zone.
- */
+/** Budget mails; times are in the budget's own zone. */
 
 const DRIVER_KIND: Record<BudgetDetails['drivers'][number]['kind'], string> = {
   account: 'Account',
@@ -100,10 +96,7 @@ export function budgetView(alert: AlertData, d: BudgetDetails, ctx: RenderContex
 /** A difference of two figures in cents, as exact as the figures are: no float tail, no sub-cent digits. */
 const cents = (amount: number) => Math.round(amount * 100) / 100;
 
-/**
- * Both figures and how they add up: "Spend on budget gpu reached $100.84, 101% of its $100 for
- * 2026-11-02: $92.40 billed and $8.44 not yet billed." An alert of an older podwarden names its one figure.
- */
+/** Both figures and how they add up; an alert of an older podwarden names its one figure. */
 function spentSentence(d: BudgetDetails, ratio: number, amount: string): string {
   const reached = `reached ${formatUsd(d.value)}, ${formatPercent(ratio)} of its ${amount} for ${d.period.label}`;
   if (d.figure === 'actual' || d.figure === 'live')
@@ -112,10 +105,7 @@ function spentSentence(d: BudgetDetails, ratio: number, amount: string): string 
   return `Spend on budget ${d.budget} ${reached}: ${formatUsd(d.actual)} billed and ${formatUsd(cents(d.live - d.actual))} not yet billed.`;
 }
 
-/**
- * How far over the amount each figure is, as spent less the amount of the figure it names:
- * "Live spend $100.84 of $100 is over by $0.84; billed spend is $92.40 so far (billing lags)".
- */
+/** How far over the amount each figure is: "Live spend $100.84 of $100 is over by $0.84; …". */
 function overBy(d: BudgetDetails): string {
   const over = (spent: number) =>
     `${formatUsd(spent)} of ${formatUsdBrief(d.amount)} is over by ${formatUsd(cents(spent - d.amount))}`;

@@ -6,11 +6,7 @@ import { shellCommand } from '../format.js';
  * silence of "this Pod is idle" must still hold when the Pod goes idle again tomorrow.
  */
 
-/**
- * How a person runs this podwarden: the program's words (`podwarden` when that is on the PATH,
- * else `node /abs/dist/main.js`) and the configuration file the daemon runs with. The composition
- * root learns them (src/cli/command-line.ts) and passes them down to whatever prints a command.
- */
+/** How a person runs this podwarden: the program's words and the daemon's configuration file. */
 export interface CommandLine {
   program: readonly string[];
   /** Absolute; absent where there is no file (a library caller's in-memory configuration). */

@@ -2,8 +2,6 @@ import type { HeldDecision } from '../alerts/notices.js';
 import type { DecisionSource } from '../db/schema.js';
 import { formatDateTime } from '../format.js';
 
-export type { HeldDecision };
-
 const SOURCE_WORDS: Record<DecisionSource, string> = {
   'email link': 'an emailed link',
   'status page': 'the status page',

@@ -1,4 +1,5 @@
 import type { DigestNotice, DigestSaving } from '../alerts/notices.js';
+import { groupBy } from '../db/group-by.js';
 import {
   formatDateTime,
   formatElapsed,
@@ -12,27 +13,21 @@ import { alertView } from './alert-view.js';
 import { BARE_COMMAND_LINE, type CommandLine } from './commands.js';
 import { describeHeld } from './decisions.js';
 import { accountSubject } from './email.js';
+import { capitalize } from './text.js';
 import type { AlertData, Block, EmailView, RenderContext, TableBlock } from './view.js';
 
-/**
- * The daily digest: what is still open in an account, each with what it costs, the flapping
- * alerts with what their pattern costs, and what podwarden's stops saved since the last digest.
- * Recurring things are said here once a day instead of in a mail per occurrence.
- */
+/** The daily digest: recurring things are said here once a day instead of in a mail each. */
 
 type Row = [string, string];
 
 /** What an open alert costs a day while it lasts; null for what has no running cost (budgets…). */
 export function costPerDayOf(alert: AlertData): number | null {
-  const idle = detailsOf(alert.details, 'idle');
-  if (idle) return idle.costPerHr * 24;
-  const waste = detailsOf(alert.details, 'waste');
+  const { details } = alert;
+  const waste = detailsOf(details, 'waste');
   if (waste) return waste.costPerDay ?? (waste.costPerHour === null ? null : waste.costPerHour * 24);
-  const notStopped = detailsOf(alert.details, 'idle-not-stopped');
-  if (notStopped) return notStopped.costPerHr * 24;
-  const cluster = detailsOf(alert.details, 'idle-cluster');
-  if (cluster) return cluster.costPerHr * 24;
-  return null;
+  const idle =
+    detailsOf(details, 'idle') ?? detailsOf(details, 'idle-not-stopped') ?? detailsOf(details, 'idle-cluster');
+  return idle ? idle.costPerHr * 24 : null;
 }
 
 function costWords(alert: AlertData, ctx: RenderContext): string {
@@ -57,19 +52,9 @@ function costWords(alert: AlertData, ctx: RenderContext): string {
 
 /** One row per budget: the alert of its highest threshold says where spend stands. */
 function budgetRows(alerts: readonly AlertData[]): Row[] {
-  const top = new Map<string, BudgetDetails>();
-  for (const alert of alerts) {
-    const d = detailsOf(alert.details, 'budget');
-    if (!d) continue;
-    const seen = top.get(d.budget);
-    if (
-      !seen ||
-      d.evaluatedAt > seen.evaluatedAt ||
-      (d.evaluatedAt === seen.evaluatedAt && d.threshold > seen.threshold)
-    )
-      top.set(d.budget, d);
-  }
-  return [...top.values()].map((d) => [
+  const budgets = alerts.flatMap((alert) => detailsOf(alert.details, 'budget') ?? []);
+  const latest = (a: BudgetDetails, b: BudgetDetails) => b.evaluatedAt - a.evaluatedAt || b.threshold - a.threshold;
+  return firstPer(budgets, (d) => d.budget, latest).map((d) => [
     `${d.budget} (${d.period.label})`,
     `${formatUsd(d.live)} of ${formatUsdBrief(d.amount)} (${formatPercent(d.live / d.amount)}); ${formatUsd(d.forecastAtCurrentRate)} by the end of the ${d.period.kind} at the current ${formatUsdPerHour(d.currentPerHour)}`,
   ]);
@@ -124,7 +109,7 @@ export function digestView(notice: DigestNotice, commandLine: CommandLine = BARE
         ? [`${saved > 0 ? 'its' : "podwarden's"} dry-run stops would have saved ${formatUsd(wouldHave)}`]
         : []),
     ];
-    lead.push(`${sinceWords[0]?.toUpperCase()}${sinceWords.slice(1)}, ${parts.join(' and ')}.`);
+    lead.push(`${capitalize(sinceWords)}, ${parts.join(' and ')}.`);
   }
 
   // A table for each kind of finding there is, in this order.
@@ -182,21 +167,20 @@ function brief(amount: number): string {
 
 const STAGES = ['idle', 'held', 'warn', 'stop'];
 
-/**
- * One row per idle Pod: a Pod can have more than one idle alert open (a warning and the notice
- * before it, two rules); the furthest stage says the most.
- */
+/** One row per idle Pod, of its furthest stage: a Pod can have several idle alerts open. */
 function latestPerPod(alerts: readonly AlertData[]): AlertData[] {
-  const byPod = new Map<string, { alert: AlertData; rank: number }>();
-  for (const alert of alerts) {
+  const idle = alerts.flatMap((alert) => {
     const d = detailsOf(alert.details, 'idle');
-    if (!d) continue;
-    const rank = STAGES.indexOf(d.stage);
-    const seen = byPod.get(d.podId);
-    if (!seen || rank > seen.rank || (rank === seen.rank && alert.firedAt > seen.alert.firedAt))
-      byPod.set(d.podId, { alert, rank });
-  }
-  return [...byPod.values()].map((entry) => entry.alert);
+    return d ? [{ alert, rank: STAGES.indexOf(d.stage), podId: d.podId }] : [];
+  });
+  const furthest = (a: (typeof idle)[number], b: (typeof idle)[number]) =>
+    b.rank - a.rank || b.alert.firedAt - a.alert.firedAt;
+  return firstPer(idle, (entry) => entry.podId, furthest).map((entry) => entry.alert);
+}
+
+/** Per key, in the order keys first come, the item `before` sorts first (the first given on a tie). */
+function firstPer<T>(items: readonly T[], key: (item: T) => string, before: (a: T, b: T) => number): T[] {
+  return [...groupBy(items, key).values()].map((group) => group.sort(before)[0] as T);
 }
 
 function rowOf(alert: AlertData, ctx: RenderContext): Row {

@@ -8,13 +8,9 @@ import { BARE_COMMAND_LINE, type CommandLine } from './commands.js';
 import { renderHtml } from './html.js';
 import { byPod, mergeViews } from './same-pod.js';
 import { renderText } from './text.js';
-import type { Action, AlertView, Block, EmailView, RenderContext, Tone } from './view.js';
+import type { Action, AlertView, Block, EmailView, RenderContext } from './view.js';
 
-/**
- * The email of one notification (a group's firing, repeated or resolved alerts): the subject,
- * a plain-text part and an HTML part, from one view model. One alert gets its full message; a
- * group of several leads with the most severe and gives each its own section.
- */
+/** The email of one notification: subject, text and HTML from one view model. */
 
 export interface RenderedMessage {
   subject: string;
@@ -33,11 +29,7 @@ export interface RenderOptions {
 
 export const SUBJECT_MAX = 80;
 
-/**
- * Every subject starts with the account it is about, "[prod] Pod … idle", so two accounts never
- * send the same subject and an inbox can be filtered by account; then it is cut with an
- * ellipsis at SUBJECT_MAX, short enough for a phone's list.
- */
+/** "[prod] Pod … idle": two accounts never send the same subject; cut at SUBJECT_MAX for a phone. */
 export function accountSubject(accounts: readonly string[], text: string): string {
   const names = [...new Set(accounts)].map((account) => (account === ALL_ACCOUNTS ? 'all accounts' : account));
   const subject = names.length === 0 ? text : `[${names.join(', ')}] ${text}`;
@@ -51,10 +43,7 @@ export function bySeverity(a: NotifyAlert, b: NotifyAlert): number {
   return SEVERITY_ORDER.indexOf(a.severity) - SEVERITY_ORDER.indexOf(b.severity) || b.firedAt - a.firedAt;
 }
 
-/**
- * A message of hundreds of alerts stays readable and small: the first ones come with their
- * figures, the next as one line each, the rest as a count.
- */
+/** A message of hundreds of alerts stays small: figures for the first, a line each, then a count. */
 const DETAILED = 20;
 const LISTED = 200;
 
@@ -113,33 +102,23 @@ export function emailView(notification: Notification, options: RenderOptions = {
       ...common,
     };
   }
-  const tail: Block[] = [];
-  const listed = announced.slice(DETAILED, LISTED).map((alert) => alertView(alert, ctx).headline);
-  if (listed.length > 0) tail.push({ type: 'list', title: `${listed.length} more`, items: listed });
-  if (announced.length > LISTED) {
+  const headline = (alert: NotifyAlert) => alertView(alert, ctx).headline;
+  const list = (title: string, items: string[]): Block[] => (items.length > 0 ? [{ type: 'list', title, items }] : []);
+  const listed = announced.slice(DETAILED, LISTED).map(headline);
+  const endedMeanwhile = resolvedReason ? [] : [...notification.resolved].sort(bySeverity);
+  const tail = list(`${listed.length} more`, listed);
+  if (announced.length > LISTED)
     tail.push({
       type: 'note',
       text: `… and ${announced.length - LISTED} more: see /api/status or podwarden's metrics.`,
     });
-  }
-  const endedMeanwhile = resolvedReason ? [] : notification.resolved;
-  if (endedMeanwhile.length > 0) {
-    tail.push({
-      type: 'list',
-      title: `Resolved since the last message (${endedMeanwhile.length})`,
-      items: [...endedMeanwhile]
-        .sort(bySeverity)
-        .slice(0, LISTED)
-        .map((alert) => alertView(alert, ctx).title),
-    });
-  }
-  if (others.length > 0) {
-    tail.push({
-      type: 'list',
-      title: `Still firing (${others.length})`,
-      items: others.slice(0, LISTED).map((alert) => alertView(alert, ctx).headline),
-    });
-  }
+  tail.push(
+    ...list(
+      `Resolved since the last message (${endedMeanwhile.length})`,
+      endedMeanwhile.slice(0, LISTED).map((alert) => alertView(alert, ctx).title),
+    ),
+    ...list(`Still firing (${others.length})`, others.slice(0, LISTED).map(headline)),
+  );
   if (views.length === 1 && tail.length === 0) {
     return {
       subject: accountSubject(accounts, `${prefix}${top.headline}`),
@@ -159,12 +138,11 @@ export function emailView(notification: Notification, options: RenderOptions = {
     heading: `${count} ${what} alert${count === 1 ? '' : 's'}${others.length > 0 ? `, ${others.length} more still firing` : ''}`,
     lead: [`${top.headline}.`, ...(count > 1 ? ['Each alert follows, the most severe first.'] : [])],
     blocks: [],
+    ...common,
     sections: [
-      ...views.map((view) => ({ heading: view.headline, tone: view.tone, lead: view.lead, blocks: view.blocks })),
-      ...(tail.length > 0 ? [{ heading: 'And', tone: 'info' as Tone, lead: [], blocks: tail }] : []),
+      ...views,
+      ...(tail.length > 0 ? [{ headline: 'And', tone: 'info' as const, lead: [], blocks: tail }] : []),
     ],
-    actions: common.actions,
-    footer,
   };
 }
 

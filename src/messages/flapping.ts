@@ -5,10 +5,7 @@ import { BARE_COMMAND_LINE, type CommandLine, silenceBlock } from './commands.js
 import { accountSubject } from './email.js';
 import type { EmailView } from './view.js';
 
-/**
- * The one notice of a flapping alert: what keeps coming and going, how much of each hour the
- * condition holds and what that costs a day, and that podwarden stops mailing each occurrence.
- */
+/** The one notice of a flapping alert: podwarden stops mailing each occurrence. */
 export function flappingView(
   notice: FlappingNotice,
   timeZone = 'UTC',

@@ -37,6 +37,7 @@ function mjml2html(...args: Parameters<typeof mjml2htmlType>): ReturnType<typeof
   return loadedMjml(...args);
 }
 
+/** Text for an element or a quoted attribute: the five characters that end either are escaped. */
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
@@ -65,7 +66,7 @@ function mjmlOf(view: EmailView): string {
   const sections = view.sections.map((section) =>
     [
       `<mj-divider border-width="1px" border-color="${TRACK}" padding="8px 0 16px 0" />`,
-      `<mj-text font-size="16px" font-weight="700" padding="0 0 8px 0"><span style="color:${TONE_COLOR[section.tone]}">●</span> ${escapeHtml(section.heading)}</mj-text>`,
+      `<mj-text font-size="16px" font-weight="700" padding="0 0 8px 0"><span style="color:${TONE_COLOR[section.tone]}">●</span> ${escapeHtml(section.headline)}</mj-text>`,
       ...leadOf(section.lead),
       ...section.blocks.map((block) => blockOf(block, TONE_COLOR[section.tone])),
     ].join('\n'),

@@ -9,26 +9,19 @@ import { IGNORE_ENV } from '../rules/idle-match.js';
 import { silenceBlock, silenceCommand, snoozeCommand, whyCommand } from './commands.js';
 import type { AlertData, AlertView, Block, RenderContext } from './view.js';
 
-/**
- * Idle mails: how long the Pod has been idle (from where the evidence starts), what it costs per
- * hour and per day, when it will be stopped, how to keep it running, and what its GPUs did over
- * the window, as a sparkline.
- */
+/** Idle mails: idle since where the evidence starts, the cost, the stop, how to keep it running. */
 
 const perDay = (perHour: number) => `${formatUsd(perHour * 24)}/day`;
 
 /**
- * The earliest time the stop can come, as a warning written at `now` may promise it: the stop
- * waits the lead time after the SMTP server accepted the warning, which is no sooner than it is
- * written, so it is the planned stop or the lead time after `now`, whichever is later. The mail
- * names its minute ("14:45 UTC or later"), which the stop never precedes. Alerts stored without
- * the lead time count it from the warning.
+ * The earliest stop a warning written at `now` may promise: the stop waits the lead time after the
+ * SMTP server accepted the warning, so it never precedes max(planned stop, now + lead time).
  */
 function earliestStop(d: IdleDetails, now: number): number | null {
   return d.stopAt === null ? null : Math.max(d.stopAt, now + (leadOf(d) ?? 0));
 }
 
-/** The lead time a warning names, when it knows it. */
+/** The lead time a warning names; an alert stored without it counts it from the warning. */
 const leadOf = (d: IdleDetails) =>
   d.warnLeadMs ?? (d.stopAt !== null && d.warnedAt !== null ? d.stopAt - d.warnedAt : null);
 
@@ -47,6 +40,7 @@ export function idleView(alert: AlertData, d: IdleDetails, ctx: RenderContext): 
   let headline: string;
   let title = d.stage === 'held' ? `Pod ${name} held idle` : `Pod ${name} idle`;
   const lead = [`Pod ${podWithId(d)}${gpus} ${what} ${since} and costs ${cost}.`];
+  const earliest = earliestStop(d, ctx.now);
 
   switch (d.stage) {
     case 'idle':
@@ -64,7 +58,6 @@ export function idleView(alert: AlertData, d: IdleDetails, ctx: RenderContext): 
       );
       break;
     case 'warn': {
-      const earliest = earliestStop(d, ctx.now);
       const lead_ = leadOf(d);
       if (earliest === null || d.locked) {
         headline = `Pod ${name} idle ${idleFor} at ${formatUsdPerHour(d.costPerHr)}`;
@@ -105,7 +98,6 @@ export function idleView(alert: AlertData, d: IdleDetails, ctx: RenderContext): 
     ['Cost', cost],
     ['Stopping saves', `${formatUsdPerHour(d.savingPerHr)} (the stopped disk costs the rest)`],
   ];
-  const earliest = earliestStop(d, ctx.now);
   if (d.locked) rows.push(['Stops', 'never: locked in RunPod by its owner']);
   else if (earliest !== null && d.stage !== 'stop')
     rows.push([d.dryRun ? 'Would stop, at the earliest' : 'Stops, at the earliest', formatDateTime(earliest, zone)]);

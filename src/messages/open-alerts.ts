@@ -1,12 +1,11 @@
+import { groupBy } from '../db/group-by.js';
 import { alertView } from './alert-view.js';
 import { identityMatchers } from './commands.js';
 import type { AlertData, AlertView, RenderContext } from './view.js';
 
 /**
- * The open alerts as a page lists them: one row per thing they are about (a budget, a Pod), in
- * the words of the emails. A budget past 50, 80 and 100 % has three alerts and one row, that of
- * its highest threshold; a Pod's idle alert and its stop warning are one row, the warning's. The
- * row's Silence acts on its alert's identity (commands.ts), which is every alert the row stands for.
+ * The open alerts as a page lists them, in the emails' words: one row per identity (commands.ts),
+ * so the row's Silence acts on every alert the row stands for.
  */
 export interface OpenAlertRow<A extends AlertData> {
   /** The alert the row speaks for: the most severe, then highest threshold, then latest. */
@@ -30,13 +29,7 @@ function speaksFirst(a: AlertData, b: AlertData): number {
 
 /** Rows in the order of the alerts given (each where its thing's first alert stood). */
 export function openAlertRows<A extends AlertData>(alerts: readonly A[], ctx: RenderContext): OpenAlertRow<A>[] {
-  const groups = new Map<string, A[]>();
-  for (const alert of alerts) {
-    const identity = [alert.account, ...identityMatchers(alert.rule, alert.labels)].join(' ');
-    const group = groups.get(identity);
-    if (group) group.push(alert);
-    else groups.set(identity, [alert]);
-  }
+  const groups = groupBy(alerts, (alert) => [alert.account, ...identityMatchers(alert.rule, alert.labels)].join(' '));
   return [...groups.values()].map((group) => {
     const [alert] = [...group].sort(speaksFirst) as [A, ...A[]];
     return { alert, view: alertView(alert, ctx), count: group.length };

@@ -1,12 +1,10 @@
 import type { NotifyAlert } from '../alerts/alert.js';
+import { groupBy } from '../db/group-by.js';
 import type { AlertView, Block, CommandsBlock } from './view.js';
 
 /**
- * A message often carries several alerts about one Pod (held idle, then warned): a person reads
- * about the Pod once. The most severe alert's view leads; the others add only what it does not
- * say: their lead sentences after the first (every idle view opens with the same "Pod … since …
- * costs …"), a sparkline it lacks (GPU memory held), commands it lacks, notes it lacks. Their
- * tables repeat the Pod's figures and are left out.
+ * A message often carries several alerts about one Pod: a person reads about the Pod once. The
+ * most severe alert's view leads; the others add only what it lacks (every idle view opens alike).
  */
 
 /** The Pod an alert is about, for idle alerts about one Pod (never a cluster); else undefined. */
@@ -18,20 +16,7 @@ export function podOf(alert: Pick<NotifyAlert, 'rule' | 'account' | 'labels'>): 
 
 /** Alerts in their order, those about one Pod gathered at the first of them. */
 export function byPod<T extends Pick<NotifyAlert, 'rule' | 'account' | 'labels'>>(alerts: readonly T[]): T[][] {
-  const groups: T[][] = [];
-  const ofPod = new Map<string, T[]>();
-  for (const alert of alerts) {
-    const pod = podOf(alert);
-    const group = pod === undefined ? undefined : ofPod.get(pod);
-    if (group) {
-      group.push(alert);
-      continue;
-    }
-    const fresh = [alert];
-    groups.push(fresh);
-    if (pod !== undefined) ofPod.set(pod, fresh);
-  }
-  return groups;
+  return [...groupBy(alerts, (alert) => podOf(alert) ?? alert).values()];
 }
 
 /** One view of one Pod: `top` with what each of `others` adds. */

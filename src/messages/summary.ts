@@ -3,11 +3,7 @@ import { BARE_COMMAND_LINE, type CommandLine } from './commands.js';
 import { renderAlertText } from './text.js';
 import type { AlertData } from './view.js';
 
-/**
- * One alert in words for outputs other than our email (Alertmanager's `summary` and
- * `description` annotations, logs): the same sentences the email leads with, so a person reads
- * the same thing wherever the alert reaches them.
- */
+/** One alert in the email's words for other outputs (Alertmanager annotations, logs). */
 
 /** What, which, how much, in one line of at most about 80 characters. */
 export function alertSummary(alert: AlertData, timeZone = 'UTC'): string {

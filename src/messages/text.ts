@@ -14,7 +14,7 @@ export function renderText(view: EmailView): string {
   }
   for (const block of view.blocks) lines.push(...blockLines(block), '');
   for (const section of view.sections) {
-    lines.push(`── ${section.heading}`, '', ...paragraphs(section.lead));
+    lines.push(`── ${section.headline}`, '', ...paragraphs(section.lead));
     for (const block of section.blocks) lines.push(...blockLines(block), '');
   }
   lines.push('--', ...view.footer);
@@ -29,6 +29,11 @@ export function renderAlertText(view: Pick<AlertView, 'lead' | 'blocks'>): strin
     .join('\n')
     .replace(/\n{3,}/g, '\n\n')
     .trim();
+}
+
+/** "the form…" → "The form…": a phrase made to follow a colon, starting a sentence. */
+export function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 function paragraphs(text: string[]): string[] {

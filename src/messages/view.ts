@@ -1,11 +1,7 @@
 import type { AlertFields } from '../alerts/alert.js';
 import type { CommandLine } from './commands.js';
 
-/**
- * The view model of an email: what a template decides to say, before it is HTML or text. Kinds
- * of message (budget, idle, capacity…) build these from data; html.ts and text.ts render them,
- * so every message gets the same layout, escaping and plain-text twin.
- */
+/** The view model of an email, built from data; html.ts and text.ts render every message alike. */
 
 /** A link rendered as a button in HTML and as `label: URL` in text (signed links come from the web layer). */
 export interface Action {
@@ -49,18 +45,13 @@ export interface CommandsBlock {
   items: { label: string; command: string }[];
 }
 
-export interface ListBlock {
-  type: 'list';
-  title: string;
-  items: string[];
-}
-
-export interface NoteBlock {
-  type: 'note';
-  text: string;
-}
-
-export type Block = BarBlock | SparkBlock | TableBlock | CommandsBlock | ListBlock | NoteBlock;
+export type Block =
+  | BarBlock
+  | SparkBlock
+  | TableBlock
+  | CommandsBlock
+  | { type: 'list'; title: string; items: string[] }
+  | { type: 'note'; text: string };
 
 /** One alert's part of an email: a subject line, the lead sentences and the details. */
 export interface AlertView {
@@ -81,8 +72,8 @@ export interface EmailView {
   heading: string;
   lead: string[];
   blocks: Block[];
-  /** Further alerts of the same message, each a section of its own. */
-  sections: { heading: string; tone: Tone; lead: string[]; blocks: Block[] }[];
+  /** Further alerts of the same message, each a section of its own under its headline. */
+  sections: Pick<AlertView, 'headline' | 'tone' | 'lead' | 'blocks'>[];
   actions: Action[];
   /** Small print: why this mail came, where it came from. */
   footer: string[];

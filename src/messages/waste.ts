@@ -1,12 +1,10 @@
 import { formatDateTime, formatElapsed, formatUsd, formatUsdPerHour } from '../format.js';
 import type { WasteDetails } from '../rules/finding-details.js';
 import { silenceBlock } from './commands.js';
+import { capitalize } from './text.js';
 import type { AlertData, AlertView, Block, RenderContext } from './view.js';
 
-/**
- * Waste mails: something costs money without doing work. How long is measured from what the
- * stored data can vouch for: when it only reaches back so far, the mail says "over" that.
- */
+/** Waste mails: a duration the stored data only vouches for in part is "over" that. */
 export function wasteView(alert: AlertData, d: WasteDetails, ctx: RenderContext): AlertView {
   const zone = ctx.timeZone;
   const duration = `${d.sinceIsLowerBound ? 'over ' : ''}${formatElapsed(d.evaluatedAt - d.since)}`;
@@ -60,10 +58,6 @@ export function wasteView(alert: AlertData, d: WasteDetails, ctx: RenderContext)
     lead: [`${what}${costs}.`, `${capitalize(d.hint)}.`],
     blocks,
   };
-}
-
-function capitalize(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 function workers(count: number): string {

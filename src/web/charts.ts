@@ -7,10 +7,7 @@ import { html, type SafeHtml } from './html.js';
 
 const round = (n: number) => Math.round(n * 100) / 100;
 
-/**
- * A budget's bar on a scale reaching past the amount when spend or forecast does: spent (live),
- * the forecast's range beyond it, and a mark at the budget's amount.
- */
+/** A budget's bar: spent, the forecast's range, a mark at the amount; the scale reaches past it. */
 export function budgetBar(figures: {
   amount: number;
   live: number;
@@ -34,10 +31,7 @@ export interface SparkSample {
   gpuUtil: number | null;
 }
 
-/**
- * GPU utilization over a window as bars (0–100 %), the idle threshold as a dashed line. Each
- * sample gets a slot of equal width in time order.
- */
+/** GPU utilization as bars (0–100 %), one slot per sample, the idle threshold dashed. */
 export function sparkSvg(samples: readonly SparkSample[], threshold: number, small = false): SafeHtml {
   const width = Math.max(samples.length, 1) * 4;
   const bars = samples.map((sample, index) => {

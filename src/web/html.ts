@@ -1,3 +1,5 @@
+import { escapeHtml } from '../messages/html.js';
+
 /**
  * HTML built with a tagged template that escapes every interpolated value unless it is already
  * markup made by this same tag. Escaping is then the default, not a call each template must
@@ -5,17 +7,12 @@
  * dependency and no build step, so no template engine.
  */
 
-/** Markup that is safe to insert as is: only `html` and `joinHtml` make one. */
+/** Markup that is safe to insert as is: only `html` makes one. */
 export class SafeHtml {
   constructor(readonly text: string) {}
   toString(): string {
     return this.text;
   }
-}
-
-/** Text for an element or a quoted attribute: the five characters that end either are escaped. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 type Value = SafeHtml | string | number | null | undefined | false | readonly Value[];
@@ -32,9 +29,4 @@ export function html(strings: TemplateStringsArray, ...values: Value[]): SafeHtm
   let out = strings[0] ?? '';
   for (let i = 0; i < values.length; i++) out += render(values[i] as Value) + (strings[i + 1] ?? '');
   return new SafeHtml(out);
-}
-
-/** Items joined with a separator, each rendered (and escaped) like an interpolation. */
-export function joinHtml(items: readonly Value[], separator: SafeHtml | string = ''): SafeHtml {
-  return new SafeHtml(items.map(render).join(render(separator)));
 }

@@ -1,10 +1,6 @@
+import { capitalize } from '../messages/text.js';
 import { html } from './html.js';
 import { page } from './layout.js';
-
-/** "the form…" → "The form…": reasons are made to follow a colon, pages start sentences with them. */
-export function sentence(reason: string): string {
-  return reason.charAt(0).toUpperCase() + reason.slice(1);
-}
 
 /** A page that says one thing: a refusal, an error, a result. */
 export function messagePage(
@@ -25,7 +21,7 @@ export const STATUS_PAGE_LINK = { href: '/', text: 'The status page' };
 
 /** A form that was refused: why, and that nothing changed. */
 export function refusedFormPage(reason: string, link?: { href: string; text: string }): string {
-  return messagePage('Refused', [`${sentence(reason)}; nothing changed.`], { tone: 'bad', link });
+  return messagePage('Refused', [`${capitalize(reason)}; nothing changed.`], { tone: 'bad', link });
 }
 
 /** The login form: the token is sent once and exchanged for a session cookie. */

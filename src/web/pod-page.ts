@@ -1,8 +1,8 @@
-import { type IdleCandidate, idleCandidates } from '../actions/idle-status.js';
+import { idleCandidates } from '../actions/idle-status.js';
 import type { Config } from '../config/schema.js';
 import { podSnoozesAfter } from '../db/idle-state.js';
-import { livePods, type PodRecord } from '../db/pods.js';
-import { type ReceiptRecord, recentReceipts } from '../db/receipts.js';
+import { livePods } from '../db/pods.js';
+import { recentReceipts } from '../db/receipts.js';
 import { sampleWindow } from '../db/sample-window.js';
 import { formatDateTime, formatElapsed, formatUsdPerHour } from '../format.js';
 import type { MetricsSource } from '../metrics/source.js';
@@ -12,31 +12,13 @@ import { type SparkSample, sparkSvg } from './charts.js';
 import { html, type SafeHtml } from './html.js';
 import { page } from './layout.js';
 import { receiptItem } from './receipt-view.js';
-import type { StatusForms } from './status-page.js';
+import type { StatusPageOptions } from './status-page.js';
 
 /** How many decisions the Pod's page lists, like `podwarden why --limit`. */
 const POD_RECEIPTS = 10;
 
-export interface PodData {
-  account: string;
-  podId: string;
-  pod: PodRecord | undefined;
-  candidate: IdleCandidate | undefined;
-  windowMs: number;
-  threshold: number;
-  samples: SparkSample[];
-  snoozedUntil: number | undefined;
-  receipts: ReceiptRecord[];
-}
-
 /** A Pod's idle window now and its decisions: the page form of `podwarden why`. */
-export async function podData(
-  source: MetricsSource,
-  config: Config,
-  account: string,
-  podId: string,
-  now: number,
-): Promise<PodData> {
+export async function podData(source: MetricsSource, config: Config, account: string, podId: string, now: number) {
   const pod = (await livePods(source.db, account)).find((p) => p.podId === podId);
   const candidates = await idleCandidates(source.db, config, now);
   const candidate = candidates.find((c) => c.account === account && c.podId === podId);
@@ -48,7 +30,7 @@ export async function podData(
   const threshold = rule?.utilThreshold ?? 5;
   // The Pod's window (its sample tail), each sample classified as the idle rule classifies it.
   const series = (await sampleWindow(source.db, account, now - windowMs, now, [podId])).get(podId);
-  const samples = series
+  const samples: SparkSample[] = series
     ? seriesSamples(series, now - windowMs, now, threshold).map(({ at, state, gpuUtil }) => ({ at, state, gpuUtil }))
     : [];
   return {
@@ -65,8 +47,8 @@ export async function podData(
 }
 
 export function renderPodPage(
-  data: PodData,
-  options: { timeZone: string; now: number; loopbackOnly: boolean; forms: StatusForms; notice?: string },
+  data: Awaited<ReturnType<typeof podData>>,
+  options: StatusPageOptions & { now: number },
 ): string {
   const zone = options.timeZone;
   const { pod, candidate } = data;

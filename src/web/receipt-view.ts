@@ -17,10 +17,7 @@ const DECISION_TONE: Record<ReceiptRecord['decision'], string> = {
 export const podPath = (account: string, podId: string) =>
   `/pods/${encodeURIComponent(account)}/${encodeURIComponent(podId)}`;
 
-/**
- * One idle decision with its evidence: the window's GPU samples, the coverage, the money and
- * every guard that failed (all guards on the Pod's own page).
- */
+/** One idle decision with its evidence and its failed guards (all guards on the Pod's page). */
 export function receiptItem(receipt: ReceiptRecord, timeZone: string, options: { allGuards: boolean }): SafeHtml {
   const { evidence } = receipt;
   const guards = options.allGuards ? receipt.guards : receipt.guards.filter((guard) => !guard.passed);

@@ -46,10 +46,7 @@ function refused(access: Exclude<Access, { ok: true }>): Reply {
   return htmlReply(access.status, messagePage('Not allowed', [access.reason], { tone: 'bad' }));
 }
 
-/**
- * The pages: `/`, `/pods/<account>/<podId>`, `/login` and the stylesheet. Undefined for a path
- * that is not a page, so the server answers it with its other routes.
- */
+/** The pages, forms and links; undefined for a path that is not one (the server answers it). */
 export async function webRoute(context: WebContext, request: WebRequest): Promise<Reply | undefined> {
   const { config, source, clock } = context;
   const { req, method, path } = request;

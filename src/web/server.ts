@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Clock } from '../clock.js';
@@ -64,13 +65,7 @@ const text = (status: number, body: string, headers?: Record<string, string>): R
   headers,
 });
 
-/**
- * The HTTP side of podwarden (node:http, no framework): `/metrics` for Prometheus, `/healthz`
- * (the process answers), `/readyz` (database open, Pods collected recently), `/api/status` and
- * `POST /-/reload`; with `http.bearerToken` set, those but the probes need
- * `Authorization: Bearer <token>`. The status page and its forms are src/web/'s, with their own
- * access rules (routes.ts).
- */
+/** The HTTP side of podwarden (node:http): the machines' routes here, the pages in routes.ts. */
 export async function startMetricsServer(options: MetricsServerOptions): Promise<MetricsServer> {
   const { daemon, clock, reload, reloads } = options;
   const log = options.log.child({ component: 'http' });
@@ -159,13 +154,7 @@ export async function startMetricsServer(options: MetricsServerOptions): Promise
   };
 
   const server = createServer(handle);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(listen.port, listen.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  }).catch((error: unknown) => {
+  await once(server.listen(listen.port, listen.host), 'listening').catch((error: unknown) => {
     served.metrics.close();
     throw new Error(`metrics server: listen on ${options.config.http.listen}: ${(error as Error).message}`, {
       cause: error,

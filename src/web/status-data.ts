@@ -1,5 +1,5 @@
 import type { Config } from '../config/schema.js';
-import { type AvailabilityLevel, watchedGpuTypeIds } from '../config/sections/capacity.js';
+import { watchedGpuTypeIds } from '../config/sections/capacity.js';
 import { latestGpuAvailability } from '../db/catalog.js';
 import { activeSnoozes } from '../db/idle-state.js';
 import { gpuTypeNames } from '../db/names.js';
@@ -10,23 +10,11 @@ import { readStatus } from '../metrics/status.js';
 /** How many of the latest idle decisions the page shows (the Pod's page has its own). */
 const RECENT_RECEIPTS = 15;
 
-export interface CapacityRow {
-  account: string;
-  gpuName: string;
-  gpuTypeId: string;
-  product: string;
-  /** '' for the GPU type's availability over every data center. */
-  dataCenterId: string;
-  availability: string | null;
-  wanted: readonly AvailabilityLevel[];
-  priceSecure: number | null;
-}
-
 /** Everything the status page shows (readStatus, as /api/status), kept as numbers for formatting. */
 export type StatusData = Awaited<ReturnType<typeof readStatus>> & {
   /** Snoozes lasting beyond now, by `account/podId`: a snoozed Pod's planned stop is off. */
   snoozedUntil: Map<string, number>;
-  capacity: CapacityRow[];
+  capacity: Awaited<ReturnType<typeof capacityRows>>;
   /** How the commands the page quotes run this podwarden. */
   commandLine: CommandLine;
 };
@@ -49,8 +37,8 @@ export async function statusData(source: MetricsSource, config: Config, now: num
 export const snoozeKey = (account: string, podId: string) => `${account}/${podId}`;
 
 /** Each watched GPU type's availability now, where each watch looks (globally or per data center). */
-async function capacityRows(source: MetricsSource, config: Config): Promise<CapacityRow[]> {
-  const rows: CapacityRow[] = [];
+async function capacityRows(source: MetricsSource, config: Config) {
+  const rows = [];
   for (const account of config.accounts.map((a) => a.name)) {
     const watches = config.capacity.watch.filter((watch) => !watch.account || watch.account === account);
     if (watches.length === 0) continue;
@@ -68,6 +56,7 @@ async function capacityRows(source: MetricsSource, config: Config): Promise<Capa
             gpuName: names.get(gpuTypeId) ?? gpuTypeId,
             gpuTypeId,
             product: watch.product,
+            // '' for the GPU type's availability over every data center.
             dataCenterId,
             availability: row?.availability ?? null,
             wanted: watch.levels,

@@ -8,6 +8,7 @@ import {
   formatUsdBrief,
   formatUsdPerHour,
 } from '../format.js';
+import { firedAlert } from '../messages/alert-view.js';
 import { type OpenAlertRow, openAlertRows } from '../messages/open-alerts.js';
 import type { AlertData, AlertView } from '../messages/view.js';
 import type { CollectorHealth } from '../metrics/collector-health.js';
@@ -16,7 +17,7 @@ import { budgetBar } from './charts.js';
 import { html, type SafeHtml } from './html.js';
 import { page } from './layout.js';
 import { podPath, receiptItem } from './receipt-view.js';
-import { type CapacityRow, type StatusData, snoozeKey } from './status-data.js';
+import { type StatusData, snoozeKey } from './status-data.js';
 
 /** The forms the page offers on a candidate or an alert (they need the session's CSRF value). */
 export interface StatusForms {
@@ -58,11 +59,6 @@ function idleItem(candidate: IdleCandidate, options: StatusPageOptions, data: St
 <div><strong>${stop}</strong></div>
 ${options.forms.keepRunning(candidate)}
 </li>`;
-}
-
-/** The alert as the messages read it: a firing alert has fired (activeSince is the fallback of an old row). */
-function alertData(alert: AlertRecord): AlertRecord & AlertData {
-  return { ...alert, firedAt: alert.firedAt ?? alert.activeSince };
 }
 
 /** The copy-paste commands the email gives, folded away: the lead may point to them ("command below"). */
@@ -119,7 +115,7 @@ ${run?.error ? html`<div>${run.error}</div>` : ''}${run?.detail ? html`<div clas
 </li>`;
 }
 
-function capacityItem(row: CapacityRow): SafeHtml {
+function capacityItem(row: StatusData['capacity'][number]): SafeHtml {
   const wanted = row.availability !== null && (row.wanted as readonly string[]).includes(row.availability);
   return html`<li>
 <div class="row"><span class="name">${row.gpuName}</span><span class="tag ${wanted ? 'ok' : 'info'}">${row.availability ?? 'unknown'}</span></div>
@@ -140,7 +136,7 @@ export function renderStatusPage(data: StatusData, options: StatusPageOptions): 
   const banners: SafeHtml[] = [];
   if (options.notice) banners.push(html`<p class="banner good">${options.notice}</p>`);
   if (!data.ready) banners.push(html`<p class="banner bad">Not ready: ${data.reasons.join('; ')}</p>`);
-  const alerts = openAlertRows(data.alerts.map(alertData), {
+  const alerts = openAlertRows(data.alerts.map(firedAlert), {
     now,
     timeZone: zone,
     links: false,
