@@ -5,7 +5,7 @@ import { gapLimitMs } from '../db/sample-horizon.js';
 import type { SampleSeries } from '../db/sample-window.js';
 import type { ReceiptEvidence } from '../db/tables/idle.js';
 import { exclusionOf, ruleFor } from './idle-match.js';
-import { seriesEvidence, seriesOf, type WindowEvidence, type WindowSample } from './idle-samples.js';
+import { seriesOf, WindowEvidence, type WindowSample } from './idle-samples.js';
 
 /**
  * Idle detection, pure: stored samples, Pods, the idle rules and `now` in; one verdict per Pod
@@ -94,7 +94,7 @@ function assessPod(pod: PodRecord, series: SampleSeries, input: IdleInput): PodA
   }
   if (input.busy?.has(pod.podId)) return unjudged(pod, rule, 'active', ACTIVE_REASON(rule));
 
-  const evidence = seriesEvidence(series, {
+  const evidence = new WindowEvidence(series, {
     from: input.now - rule.windowMs,
     to: input.now,
     gapLimitMs: gapLimitMs(input.pollIntervalMs),
