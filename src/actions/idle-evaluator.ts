@@ -1,7 +1,7 @@
 import type { IdleRuleConfig } from '../config/sections/idle.js';
 import type { IdleEpisodeRecord } from '../db/idle-state.js';
 import type { AccountSnapshot } from '../db/snapshot.js';
-import { assessPods, type IdleInput, idleClusters, isIdle } from '../rules/idle.js';
+import { assessPods, type IdleInput, idleClusters, isIdle, withoutEvidence } from '../rules/idle.js';
 import type { ActionContext } from './context.js';
 import { freshDataGuard, freshnessOf, lockedGuard, type PodsFreshness } from './guards.js';
 import { clusterFinding, frozenFinding, idleFinding, notStoppedFinding, warnFinding } from './idle-findings.js';
@@ -112,15 +112,7 @@ async function freeze(
     const rule = ruleNamed(ctx.config.idle.rules, episode.rule);
     const pod = podById.get(episode.podId);
     if (!rule || !pod || ladderPhase(rule, episode, ctx.now) !== 'stop_due') continue;
-    const a: Judged = {
-      pod,
-      rule,
-      verdict: 'unknown',
-      reason: guard.detail,
-      evidence: undefined,
-      runningSince: null,
-    };
-    await steps.blocked(a, episode, [guard], guard);
+    await steps.blocked({ ...withoutEvidence(pod, rule, 'unknown', guard.detail), rule }, episode, [guard], guard);
   }
 }
 
