@@ -6,7 +6,7 @@ import type { ActionContext } from './context.js';
 import { freshDataGuard, freshnessOf, lockedGuard, type PodsFreshness } from './guards.js';
 import { clusterFinding, frozenFinding, idleFinding, notStoppedFinding, warnFinding } from './idle-findings.js';
 import { type DueStop, decideStops } from './idle-stops.js';
-import { ladderPhase, mayStop, mayWarn, plannedStopAt } from './ladder.js';
+import { ladderPhase, mayStop, mayWarn } from './ladder.js';
 import { type Judged, LadderSteps } from './ladder-steps.js';
 
 /**
@@ -87,7 +87,7 @@ function unjudge(ctx: ActionContext, account: string, podId: string, reason: str
 function appendPodFindings(ctx: ActionContext, account: string, a: Judged, episode: IdleEpisodeRecord): void {
   ctx.findings.push(idleFinding(account, a, episode, ctx.now));
   if (episode.warnedAt !== null && mayWarn(a.rule, a.verdict) && a.pod.locked !== 1) {
-    ctx.findings.push(warnFinding(account, a, episode, plannedStopAt(a.rule, episode), ctx.now));
+    ctx.findings.push(warnFinding(account, a, episode, ctx.now));
   }
   if (episode.stopFailures > 0 && episode.decidedAt !== null) {
     ctx.findings.push(notStoppedFinding(account, a, 'stop-failed', `gave up after ${episode.stopFailures} attempts`));

@@ -117,16 +117,8 @@ async function decideBatch(
       );
     }
   }
-  if (!blast.passed) {
-    ctx.findings.push(
-      blastRadiusFinding(
-        sc.account,
-        rule,
-        blast,
-        ordered.map(({ a }) => a.pod.podId),
-      ),
-    );
-  }
+  const podIds = ordered.map(({ a }) => a.pod.podId);
+  if (!blast.passed) ctx.findings.push(blastRadiusFinding(sc.account, rule, blast, podIds));
 }
 
 const SCARCITY_PRODUCT = 'POD';
