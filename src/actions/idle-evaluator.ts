@@ -1,12 +1,12 @@
 import type { IdleRuleConfig } from '../config/sections/idle.js';
 import type { IdleEpisodeRecord } from '../db/idle-state.js';
 import type { AccountSnapshot } from '../db/snapshot.js';
-import { assessPods, type IdleInput, idleClusters, isIdle } from '../rules/idle.js';
+import { assessPods, type IdleInput, idleClusters, isIdle, withoutEvidence } from '../rules/idle.js';
 import type { ActionContext } from './context.js';
 import { freshDataGuard, freshnessOf, lockedGuard, type PodsFreshness } from './guards.js';
 import { clusterFinding, frozenFinding, idleFinding, notStoppedFinding, warnFinding } from './idle-findings.js';
 import { type DueStop, decideStops } from './idle-stops.js';
-import { ladderPhase, mayStop, mayWarn, plannedStopAt } from './ladder.js';
+import { ladderPhase, mayStop, mayWarn } from './ladder.js';
 import { type Judged, LadderSteps } from './ladder-steps.js';
 
 /**
@@ -87,7 +87,7 @@ function unjudge(ctx: ActionContext, account: string, podId: string, reason: str
 function appendPodFindings(ctx: ActionContext, account: string, a: Judged, episode: IdleEpisodeRecord): void {
   ctx.findings.push(idleFinding(account, a, episode, ctx.now));
   if (episode.warnedAt !== null && mayWarn(a.rule, a.verdict) && a.pod.locked !== 1) {
-    ctx.findings.push(warnFinding(account, a, episode, plannedStopAt(a.rule, episode), ctx.now));
+    ctx.findings.push(warnFinding(account, a, episode, ctx.now));
   }
   if (episode.stopFailures > 0 && episode.decidedAt !== null) {
     ctx.findings.push(notStoppedFinding(account, a, 'stop-failed', `gave up after ${episode.stopFailures} attempts`));
@@ -112,15 +112,7 @@ async function freeze(
     const rule = ruleNamed(ctx.config.idle.rules, episode.rule);
     const pod = podById.get(episode.podId);
     if (!rule || !pod || ladderPhase(rule, episode, ctx.now) !== 'stop_due') continue;
-    const a: Judged = {
-      pod,
-      rule,
-      verdict: 'unknown',
-      reason: guard.detail,
-      evidence: undefined,
-      runningSince: null,
-    };
-    await steps.blocked(a, episode, [guard], guard);
+    await steps.blocked({ ...withoutEvidence(pod, rule, 'unknown', guard.detail), rule }, episode, [guard], guard);
   }
 }
 

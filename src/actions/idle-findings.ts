@@ -55,7 +55,7 @@ const SPARK_BUCKETS = 24;
  * The window's utilization in equal buckets, each the busiest sample's figure; a bucket with no
  * known sample is null (unknown is drawn as a gap, never as idle).
  */
-export function utilizationOf(evidence: WindowEvidence | undefined, threshold: number): UtilizationDetail | null {
+function utilizationOf(evidence: WindowEvidence | undefined, threshold: number): UtilizationDetail | null {
   if (!evidence || evidence.to <= evidence.from) return null;
   // Read from the columns: two findings per idle Pod per tick would otherwise list every sample as an object.
   const { gpu, memory } = evidence.peaks(SPARK_BUCKETS);
@@ -110,14 +110,9 @@ export function idleFinding(account: string, a: Judged, episode: IdleEpisodeReco
 }
 
 /** warn: names the Pod, how long idle, its cost, when it will be stopped and how to postpone. */
-export function warnFinding(
-  account: string,
-  a: Judged,
-  episode: IdleEpisodeRecord,
-  stopAt: number | null,
-  now: number,
-): Finding {
+export function warnFinding(account: string, a: Judged, episode: IdleEpisodeRecord, now: number): Finding {
   const { pod, rule } = a;
+  const stopAt = plannedStopAt(rule, episode);
   const postpone = [`podwarden snooze ${pod.podId} DURATION`, `set ${IGNORE_ENV}=true in the Pod's env`];
   const when =
     stopAt === null

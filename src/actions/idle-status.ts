@@ -35,19 +35,15 @@ export interface IdleCandidate {
  */
 export async function idleCandidates(database: Database, config: Config, now: number): Promise<IdleCandidate[]> {
   const rules = new Map(config.idle.rules.map((rule) => [rule.name, rule]));
-  const podsByAccount = new Map<string, Map<string, PodRecord>>();
-  const podOf = async (account: string, podId: string) => {
-    let pods = podsByAccount.get(account);
-    if (!pods) {
-      pods = new Map((await livePods(database, account)).map((pod) => [pod.podId, pod]));
-      podsByAccount.set(account, pods);
-    }
-    return pods.get(podId);
-  };
+  const episodes = await allOpenEpisodes(database);
+  const pods = new Map<string, PodRecord>();
+  for (const account of new Set(episodes.map((episode) => episode.account))) {
+    for (const pod of await livePods(database, account)) pods.set(`${account}\u0000${pod.podId}`, pod);
+  }
   const candidates: IdleCandidate[] = [];
-  for (const episode of await allOpenEpisodes(database)) {
+  for (const episode of episodes) {
     const rule = rules.get(episode.rule);
-    const pod = await podOf(episode.account, episode.podId);
+    const pod = pods.get(`${episode.account}\u0000${episode.podId}`);
     if (!rule || !pod) continue;
     const stopAt = plannedStopAt(rule, episode);
     candidates.push({

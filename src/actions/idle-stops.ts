@@ -1,5 +1,6 @@
 import { latestGpuAvailability } from '../db/catalog.js';
 import { type Delivery, deliveriesOf } from '../db/channel-outbox.js';
+import { groupBy } from '../db/group-by.js';
 import type { IdleEpisodeRecord } from '../db/idle-state.js';
 import type { PodRecord } from '../db/pods.js';
 import { stopsSince } from '../db/receipts.js';
@@ -48,12 +49,7 @@ const HOUR = 3_600_000;
 export async function decideStops(ctx: ActionContext, due: readonly DueStop[], sc: StopContext): Promise<void> {
   // Most ticks have no stop due: then nothing below (the availability figures above all) is read.
   if (due.length === 0) return;
-  const byRule = new Map<string, DueStop[]>();
-  for (const stop of due) {
-    const batch = byRule.get(stop.a.rule.name);
-    if (batch) batch.push(stop);
-    else byRule.set(stop.a.rule.name, [stop]);
-  }
+  const byRule = groupBy(due, (stop) => stop.a.rule.name);
   const running = sc.pods.filter((pod) => pod.status === 'RUNNING').length;
   const availability = await availabilityLookup(ctx, sc.account);
   for (const batch of byRule.values()) {
@@ -121,16 +117,8 @@ async function decideBatch(
       );
     }
   }
-  if (!blast.passed) {
-    ctx.findings.push(
-      blastRadiusFinding(
-        sc.account,
-        rule,
-        blast,
-        ordered.map(({ a }) => a.pod.podId),
-      ),
-    );
-  }
+  const podIds = ordered.map(({ a }) => a.pod.podId);
+  if (!blast.passed) ctx.findings.push(blastRadiusFinding(sc.account, rule, blast, podIds));
 }
 
 const SCARCITY_PRODUCT = 'POD';

@@ -1,7 +1,7 @@
 import type { IdleRuleConfig } from '../config/sections/idle.js';
 import type { IdleEpisodeRecord } from '../db/idle-state.js';
 import { type EpisodeWrite, writeLadderStep } from '../db/ladder-step.js';
-import type { ReceiptInput } from '../db/receipts.js';
+import { type ReceiptInput, receiptRecorded } from '../db/receipts.js';
 import type { GuardResult, ReceiptDecision } from '../db/tables/idle.js';
 import { type PodAssessment, receiptEvidence } from '../rules/idle.js';
 import type { ActionContext } from './context.js';
@@ -11,6 +11,10 @@ import type { StopOutcome } from './stop-pod.js';
 
 /** An assessment with the rule that judged it. */
 export type Judged = PodAssessment & { rule: IdleRuleConfig };
+
+/** Unique per Pod, episode and step (and guard or attempt, where a step repeats). */
+const receiptKey = (...parts: Array<string | number | undefined>) =>
+  parts.filter((part) => part !== undefined).join(':');
 
 type EpisodeChange = Extract<EpisodeWrite, { kind: 'update' }>['change'];
 
@@ -62,8 +66,15 @@ export class LadderSteps {
     await this.commit(receipts, { kind: 'update', key: episode, change });
   }
 
-  /** A guard blocked the stop: recorded once per episode and guard (the receipt key is unique). */
+  /**
+   * A guard blocked the stop: recorded once per episode and guard (the receipt key is unique).
+   * A due stop a guard holds is offered every tick: a receipt already recorded is not built again.
+   */
   async blocked(a: Judged, episode: IdleEpisodeRecord, guards: GuardResult[], by: GuardResult): Promise<void> {
+    if (
+      await receiptRecorded(this.ctx.db, receiptKey(this.account, a.pod.podId, episode.startedAt, 'blocked', by.guard))
+    )
+      return;
     const receipt = this.receipt(a, episode, 'blocked', {
       // Every guard that failed, not only the one the receipt is keyed by.
       reason: guards
@@ -104,11 +115,8 @@ export class LadderSteps {
     decision: ReceiptDecision,
     extra: { reason?: string; guards?: GuardResult[]; keySuffix?: string; plannedStopAt?: number | null } = {},
   ): ReceiptInput {
-    const key = [this.account, a.pod.podId, episode.startedAt, decision, extra.keySuffix].filter(
-      (part) => part !== undefined,
-    );
     return {
-      idempotencyKey: key.join(':'),
+      idempotencyKey: receiptKey(this.account, a.pod.podId, episode.startedAt, decision, extra.keySuffix),
       account: this.account,
       podId: a.pod.podId,
       podName: a.pod.name,

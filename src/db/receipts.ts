@@ -21,6 +21,11 @@ export const STOP_DECISIONS: readonly ReceiptDecision[] = ['stopped', 'dry_run']
  */
 export const recordReceipt = outsideTransaction(recordReceiptSync);
 
+/** Whether a receipt with this idempotency key is recorded. */
+export const receiptRecorded = outsideTransaction(
+  (database: Database, key: string) => receiptExists(database).get(key) !== undefined,
+);
+
 /** recordReceipt, for a store function writing it inside its own transaction. */
 export function recordReceiptSync(database: Database, receipt: ReceiptInput): boolean {
   // A blocked stop is offered again every tick and written once: the check is a key lookup,

@@ -10,6 +10,7 @@
  */
 import type { BudgetFigure } from '../config/sections/budgets.js';
 import type { BudgetStatus, CostDriver } from './budget-status.js';
+import type { IdleCluster } from './idle.js';
 
 /** A cost driver as an alert stores it: the account is the alert's. */
 export type CostDriverDetail = Omit<CostDriver, 'account'>;
@@ -101,12 +102,7 @@ export type IdleBlastRadiusDetails = {
   detail: string;
 };
 
-export type IdleClusterDetails = {
-  kind: 'idle-cluster';
-  clusterId: string;
-  podIds: string[];
-  costPerHr: number;
-};
+export type IdleClusterDetails = { kind: 'idle-cluster' } & IdleCluster;
 
 export type HealthDetails = {
   kind: 'health';

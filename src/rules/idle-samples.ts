@@ -33,33 +33,6 @@ export interface ClassifiedSample {
   gpuMemoryUtil: number | null;
 }
 
-export interface WindowEvidence {
-  from: number;
-  to: number;
-  idleMs: number;
-  activeMs: number;
-  /** Time covered by UNKNOWN samples, by gaps, and by a tail no fresh sample vouches for. */
-  unknownMs: number;
-  /** Share of the window vouched for by IDLE samples since the last telemetry gap. */
-  coverage: number;
-  /** Where the evidence restarted: the first sample after the window's last telemetry gap; null without a gap. */
-  restartedAt: number | null;
-  idleSamples: number;
-  activeSamples: number;
-  unknownSamples: number;
-  /** The newest sample at or before `to`, if it is still fresh (within the gap limit). */
-  latest: WindowSample | undefined;
-  /** The newest sample is UNKNOWN or stale: there is no evidence about now. */
-  unknownNow: boolean;
-  /** The samples observed inside the window, oldest first. */
-  samples: ClassifiedSample[];
-  /**
-   * The window cut into `buckets` equal spans, each the busiest figure of its samples (GPU and
-   * GPU memory), null where no sample says: what `samples` would give, without an object each.
-   */
-  peaks(buckets: number): { gpu: (number | null)[]; memory: (number | null)[] };
-}
-
 /** The same samples, column by column (null figures as NaN). */
 export function seriesOf(podId: string, samples: readonly WindowSample[]): SampleSeries {
   return {
@@ -117,84 +90,29 @@ function classAt(series: SampleSeries, i: number, utilThreshold: number): number
 }
 
 /**
- * windowEvidence over a column store: no object per sample. The list of samples in the window
- * (for receipts and `why`) and the peaks (for findings) are built only when read, from the
- * series' arrays taken at this call and the window's indices found by it.
+ * The evidence of one series over a window, read from its columns: no object per sample. The
+ * list of samples in the window (for receipts and `why`) and the peaks (for findings) are built
+ * only when read, from the series' arrays taken here and the window's indices found here. A
+ * class, so the two idle findings and the receipt of a Pod share them without closures made for
+ * every Pod.
  */
-export function seriesEvidence(series: SampleSeries, options: WindowOptions): WindowEvidence {
-  const { from, to, gapLimitMs, utilThreshold } = options;
-  const times = series.observedAt;
-  let idleMs = 0;
-  let activeMs = 0;
-  let unknownSpan = 0;
-  let idleSamples = 0;
-  let activeSamples = 0;
-  let unknownSamples = 0;
-  const restart = lastGapEnd(series, options);
-  const idleFrom = Math.max(from, restart ?? from);
-  let idleSinceRestart = 0;
-  let newest = -1;
-  let firstInWindow = -1;
-  const end = times.length;
-  for (let i = lastAtOrBefore(series, from); i < end; i++) {
-    const at = times[i] as number;
-    if (at > to) break;
-    newest = i;
-    const state = classAt(series, i, utilThreshold);
-    const next = i + 1 < end ? (times[i + 1] as number) : Number.POSITIVE_INFINITY;
-    const until = Math.min(next, to, at + gapLimitMs);
-    const start = Math.max(at, from);
-    if (until > start) {
-      if (state === IDLE) idleMs += until - start;
-      else if (state === ACTIVE) activeMs += until - start;
-      else unknownSpan += until - start;
-    }
-    const idleStart = Math.max(start, idleFrom);
-    if (state === IDLE && until > idleStart) idleSinceRestart += until - idleStart;
-    if (at >= from) {
-      // IDLE samples from before a telemetry gap no longer count towards minSamples either.
-      if (state === IDLE) {
-        if (at >= idleFrom) idleSamples += 1;
-      } else if (state === ACTIVE) activeSamples += 1;
-      else unknownSamples += 1;
-      if (firstInWindow < 0) firstInWindow = i;
-    }
-  }
-  const length = Math.max(1, to - from);
-  const fresh = newest >= 0 && to - (times[newest] as number) <= gapLimitMs;
-  return new SeriesEvidence(series, utilThreshold, firstInWindow, newest + 1, fresh, {
-    from,
-    to,
-    idleMs,
-    activeMs,
-    unknownMs: unknownSpan + (length - (idleMs + activeMs + unknownSpan)),
-    coverage: idleSinceRestart / length,
-    restartedAt: restart !== undefined && restart > from ? restart : null,
-    idleSamples,
-    activeSamples,
-    unknownSamples,
-    unknownNow: !fresh || classAt(series, newest, utilThreshold) === UNKNOWN,
-  });
-}
-
-type EvidenceFigures = Omit<WindowEvidence, 'latest' | 'samples' | 'peaks'>;
-
-/**
- * The evidence of one series over a window. A class, so the two idle findings and the receipt
- * of a Pod share one lazy list and one set of peaks, without closures made for every Pod.
- */
-class SeriesEvidence implements WindowEvidence {
+export class WindowEvidence {
   readonly from: number;
   readonly to: number;
-  readonly idleMs: number;
-  readonly activeMs: number;
+  readonly idleMs: number = 0;
+  readonly activeMs: number = 0;
+  /** Time covered by UNKNOWN samples, by gaps, and by a tail no fresh sample vouches for. */
   readonly unknownMs: number;
+  /** Share of the window vouched for by IDLE samples since the last telemetry gap. */
   readonly coverage: number;
+  /** Where the evidence restarted: the first sample after the window's last telemetry gap; null without a gap. */
   readonly restartedAt: number | null;
-  readonly idleSamples: number;
-  readonly activeSamples: number;
-  readonly unknownSamples: number;
+  readonly idleSamples: number = 0;
+  readonly activeSamples: number = 0;
+  readonly unknownSamples: number = 0;
+  /** The newest sample is UNKNOWN or stale: there is no evidence about now. */
   readonly unknownNow: boolean;
+  /** The newest sample at or before `to`, if it is still fresh (within the gap limit). */
   readonly latest: WindowSample | undefined;
   // Private (#): the evidence reads, compares and logs as its figures only. [lo, hi) are the
   // window's samples (lo -1: none).
@@ -205,47 +123,74 @@ class SeriesEvidence implements WindowEvidence {
   #listed: ClassifiedSample[] | undefined;
   #peaks: { buckets: number; gpu: (number | null)[]; memory: (number | null)[] } | undefined;
 
-  constructor(
-    series: SampleSeries,
-    utilThreshold: number,
-    lo: number,
-    hi: number,
-    fresh: boolean,
-    figures: EvidenceFigures,
-  ) {
-    this.from = figures.from;
-    this.to = figures.to;
-    this.idleMs = figures.idleMs;
-    this.activeMs = figures.activeMs;
-    this.unknownMs = figures.unknownMs;
-    this.coverage = figures.coverage;
-    this.restartedAt = figures.restartedAt;
-    this.idleSamples = figures.idleSamples;
-    this.activeSamples = figures.activeSamples;
-    this.unknownSamples = figures.unknownSamples;
-    this.unknownNow = figures.unknownNow;
-    this.#series = series;
-    this.#utilThreshold = utilThreshold;
-    this.#lo = lo;
-    this.#hi = hi;
-    const newest = hi - 1;
+  constructor(series: SampleSeries, options: WindowOptions) {
+    const { from, to, gapLimitMs, utilThreshold } = options;
+    const times = series.observedAt;
+    let unknownSpan = 0;
+    const restart = lastGapEnd(series, options);
+    const idleFrom = Math.max(from, restart ?? from);
+    let idleSinceRestart = 0;
+    let newest = -1;
+    let firstInWindow = -1;
+    const end = times.length;
+    for (let i = lastAtOrBefore(series, from); i < end; i++) {
+      const at = times[i] as number;
+      if (at > to) break;
+      newest = i;
+      const state = classAt(series, i, utilThreshold);
+      const next = i + 1 < end ? (times[i + 1] as number) : Number.POSITIVE_INFINITY;
+      const until = Math.min(next, to, at + gapLimitMs);
+      const start = Math.max(at, from);
+      if (until > start) {
+        if (state === IDLE) this.idleMs += until - start;
+        else if (state === ACTIVE) this.activeMs += until - start;
+        else unknownSpan += until - start;
+      }
+      const idleStart = Math.max(start, idleFrom);
+      if (state === IDLE && until > idleStart) idleSinceRestart += until - idleStart;
+      if (at >= from) {
+        // IDLE samples from before a telemetry gap no longer count towards minSamples either.
+        if (state === IDLE) {
+          if (at >= idleFrom) this.idleSamples += 1;
+        } else if (state === ACTIVE) this.activeSamples += 1;
+        else this.unknownSamples += 1;
+        if (firstInWindow < 0) firstInWindow = i;
+      }
+    }
+    const length = Math.max(1, to - from);
+    const fresh = newest >= 0 && to - (times[newest] as number) <= gapLimitMs;
+    this.from = from;
+    this.to = to;
+    this.unknownMs = unknownSpan + (length - (this.idleMs + this.activeMs + unknownSpan));
+    this.coverage = idleSinceRestart / length;
+    this.restartedAt = restart !== undefined && restart > from ? restart : null;
+    this.unknownNow = !fresh || classAt(series, newest, utilThreshold) === UNKNOWN;
     this.latest = fresh
       ? {
           podId: series.podId,
-          observedAt: series.observedAt[newest] as number,
+          observedAt: times[newest] as number,
           state: series.known[newest] === 1 ? 'known' : 'unknown',
           uptimeS: orNull(series.uptimeS[newest]),
           maxGpuUtil: orNull(series.maxGpuUtil[newest]),
           maxGpuMemoryUtil: orNull(series.maxGpuMemoryUtil[newest]),
         }
       : undefined;
+    this.#series = series;
+    this.#utilThreshold = utilThreshold;
+    this.#lo = firstInWindow;
+    this.#hi = newest + 1;
   }
 
+  /** The samples observed inside the window, oldest first. */
   get samples(): ClassifiedSample[] {
     this.#listed ??= this.#lo < 0 ? [] : classified(this.#series, this.#lo, this.#hi, this.#utilThreshold);
     return this.#listed;
   }
 
+  /**
+   * The window cut into `buckets` equal spans, each the busiest figure of its samples (GPU and
+   * GPU memory), null where no sample says: what `samples` would give, without an object each.
+   */
   peaks(buckets: number): { gpu: (number | null)[]; memory: (number | null)[] } {
     if (this.#peaks?.buckets !== buckets) {
       const gpu: (number | null)[] = new Array(buckets).fill(null);

@@ -1,11 +1,12 @@
 import { toIso } from '../clock.js';
 import type { IdleRuleConfig } from '../config/sections/idle.js';
+import { groupBy } from '../db/group-by.js';
 import type { PodRecord } from '../db/pods.js';
 import { gapLimitMs } from '../db/sample-horizon.js';
 import type { SampleSeries } from '../db/sample-window.js';
 import type { ReceiptEvidence } from '../db/tables/idle.js';
 import { exclusionOf, ruleFor } from './idle-match.js';
-import { seriesEvidence, seriesOf, type WindowEvidence, type WindowSample } from './idle-samples.js';
+import { seriesOf, WindowEvidence, type WindowSample } from './idle-samples.js';
 
 /**
  * Idle detection, pure: stored samples, Pods, the idle rules and `now` in; one verdict per Pod
@@ -69,7 +70,7 @@ const percent = (share: number) => `${Math.floor(share * 100)}%`;
 const ACTIVE_REASON = (rule: IdleRuleConfig) => `GPU above ${rule.utilThreshold}% within the window`;
 
 /** An assessment decided before any sample is read. */
-function unjudged(
+export function withoutEvidence(
   pod: PodRecord,
   rule: IdleRuleConfig | undefined,
   verdict: IdleVerdict,
@@ -80,21 +81,21 @@ function unjudged(
 
 function assessPod(pod: PodRecord, series: SampleSeries, input: IdleInput): PodAssessment {
   const rule = ruleFor(pod, input.rules);
-  if (pod.status !== 'RUNNING') return unjudged(pod, rule, 'not_running', `status ${pod.status}`);
-  if (!rule) return unjudged(pod, rule, 'unmatched', 'no idle rule matches the Pod');
-  if (!pod.gpuCount) return unjudged(pod, rule, 'not_gpu', 'the Pod has no GPU');
+  if (pod.status !== 'RUNNING') return withoutEvidence(pod, rule, 'not_running', `status ${pod.status}`);
+  if (!rule) return withoutEvidence(pod, rule, 'unmatched', 'no idle rule matches the Pod');
+  if (!pod.gpuCount) return withoutEvidence(pod, rule, 'not_gpu', 'the Pod has no GPU');
   if (pod.clusterId) {
-    return unjudged(pod, rule, 'cluster_member', `member of cluster ${pod.clusterId}: reported, never stopped`);
+    return withoutEvidence(pod, rule, 'cluster_member', `member of cluster ${pod.clusterId}: reported, never stopped`);
   }
   const excluded = exclusionOf(pod, rule);
-  if (excluded) return unjudged(pod, rule, 'excluded', excluded);
+  if (excluded) return withoutEvidence(pod, rule, 'excluded', excluded);
   const snoozedUntil = input.snoozes.get(pod.podId);
   if (snoozedUntil !== undefined && snoozedUntil > input.now) {
-    return unjudged(pod, rule, 'snoozed', `snoozed until ${toIso(snoozedUntil)}`);
+    return withoutEvidence(pod, rule, 'snoozed', `snoozed until ${toIso(snoozedUntil)}`);
   }
-  if (input.busy?.has(pod.podId)) return unjudged(pod, rule, 'active', ACTIVE_REASON(rule));
+  if (input.busy?.has(pod.podId)) return withoutEvidence(pod, rule, 'active', ACTIVE_REASON(rule));
 
-  const evidence = seriesEvidence(series, {
+  const evidence = new WindowEvidence(series, {
     from: input.now - rule.windowMs,
     to: input.now,
     gapLimitMs: gapLimitMs(input.pollIntervalMs),
@@ -176,13 +177,8 @@ export interface IdleCluster {
  * judged on evidence alone (they are never laddered), so the verdict is computed here.
  */
 export function idleClusters(input: IdleInput): IdleCluster[] {
-  const members = new Map<string, PodRecord[]>();
-  for (const pod of input.pods) {
-    if (!pod.clusterId || pod.status !== 'RUNNING') continue;
-    const listed = members.get(pod.clusterId);
-    if (listed) listed.push(pod);
-    else members.set(pod.clusterId, [pod]);
-  }
+  const running = input.pods.filter((pod) => pod.clusterId && pod.status === 'RUNNING');
+  const members = groupBy(running, (pod) => pod.clusterId as string);
   const asStandalone = { ...input, pods: [...members.values()].flat().map((pod) => ({ ...pod, clusterId: null })) };
   const verdicts = new Map(assessPods(asStandalone).map((a) => [a.pod.podId, isIdle(a)]));
   return [...members.entries()]

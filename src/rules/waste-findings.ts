@@ -1,34 +1,63 @@
+import type { ResourceSpend } from '../db/spend.js';
 import type { Finding } from './finding.js';
 import type { WasteDetails } from './finding-details.js';
 
-export type WasteCheck = 'endpoint-idle' | 'volume-unmounted' | 'stopped-pod-volume' | 'stuck-starting';
+const HOUR_MS = 3_600_000;
 
-/** What every waste finding has: its check, the resource, and what it costs. */
+/** What `perHour` costs over `ms`. */
+export const paidFor = (perHour: number, ms: number) => (perHour * ms) / HOUR_MS;
+
+/** The rate billed since `windowStart`, USD per hour; null while nothing after it is billed. */
+export function billedPerHour(spend: ResourceSpend | undefined, windowStart: number): number | null {
+  if (!spend || spend.coveredThrough <= windowStart) return null;
+  return spend.windowAmount / ((spend.coveredThrough - windowStart) / HOUR_MS);
+}
+
+/**
+ * What every waste finding has: its check, the resource, and what it costs per day and has cost
+ * since `since` (at `costPerHour`); figures a check does not know are null.
+ */
 export function wasteFinding(input: {
   account: string;
-  check: WasteCheck;
+  check: WasteDetails['check'];
   /** The resource's id label, e.g. `{ pod_id: 'pod-1' }`. */
   resource: Record<string, string>;
   summary: string;
-  /** The figures, less what this function fills in (kind, check). */
-  details: Omit<WasteDetails, 'kind' | 'check'>;
+  now: number;
+  details: Pick<WasteDetails, 'resourceName' | 'since' | 'sinceIsLowerBound' | 'costPerHour' | 'hint'> &
+    Partial<Pick<WasteDetails, 'sizeGb' | 'workersUp' | 'workersMin'>>;
   recipients: string[] | undefined;
   severity?: Finding['severity'];
 }): Finding {
+  const { account, check, now, details } = input;
   const id = Object.values(input.resource)[0] ?? '';
+  const perHour = details.costPerHour;
   return {
     rule: 'waste',
-    key: `waste:${input.account}:${input.check}:${id}`,
-    account: input.account,
+    key: `waste:${account}:${check}:${id}`,
+    account,
     severity: input.severity ?? 'warning',
     summary: input.summary,
-    labels: { rule: 'waste', account: input.account, check: input.check, ...input.resource },
-    details: { kind: 'waste', check: input.check, ...input.details } satisfies WasteDetails,
+    labels: { rule: 'waste', account, check, ...input.resource },
+    details: {
+      kind: 'waste',
+      check,
+      resourceId: id,
+      resourceName: details.resourceName,
+      since: details.since,
+      sinceIsLowerBound: details.sinceIsLowerBound,
+      evaluatedAt: now,
+      costPerHour: perHour,
+      costPerDay: perHour === null ? null : Math.round(perHour * 24 * 100) / 100,
+      paidSoFar: perHour === null ? null : paidFor(perHour, now - details.since),
+      sizeGb: details.sizeGb ?? null,
+      workersUp: details.workersUp ?? null,
+      workersMin: details.workersMin ?? null,
+      hint: details.hint,
+    } satisfies WasteDetails,
     ...(input.recipients ? { recipients: input.recipients } : {}),
   };
 }
-
-const HOUR_MS = 3_600_000;
 
 /** `45m`, `7h`, `3d 4h`: how long something has been wasting, rounded for people. */
 export function roughDuration(ms: number): string {

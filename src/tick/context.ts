@@ -1,7 +1,5 @@
-import type { ActionEvents } from '../actions/context.js';
-import type { ApiClient } from '../api/index.js';
+import type { ActionContext, ActionEvents } from '../actions/context.js';
 import type { NotificationContext, NotificationEvents } from '../channels/context.js';
-import type { AccountSnapshot } from '../db/snapshot.js';
 import type { EventSink } from '../events.js';
 import type { BudgetInputs } from '../rules/budget.js';
 import type { BudgetStatus } from '../rules/budget-status.js';
@@ -18,12 +16,8 @@ export interface EvaluationEvents extends ActionEvents, NotificationEvents {
  * Everything one evaluation tick may use. `now` is read once per tick and shared by every
  * step, so rules, alerts and actions agree on the time; `snapshots` is read once at its start.
  */
-export interface EvaluationContext extends NotificationContext {
-  /** The API client of each configured account (only actions/ may change cloud state with it). */
-  apis: ReadonlyMap<string, ApiClient>;
+export interface EvaluationContext extends NotificationContext, ActionContext {
   events: EventSink<EvaluationEvents>;
-  /** What the tick knows of each configured account, read at its start and dropped at its end. */
-  snapshots: ReadonlyMap<string, AccountSnapshot>;
   /** What the budget rule reads (billing across accounts), read with the snapshots. */
   budgets: BudgetInputs;
   /**

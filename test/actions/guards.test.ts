@@ -106,6 +106,31 @@ describe('scarcity', () => {
   });
 });
 
+describe('a stop a guard keeps holding', () => {
+  it('is recorded once per guard, when first held, and the ticks after leave that receipt as it was', async () => {
+    const pods = [pod('nb', idleFrom('10m')), pod('locked', idleFrom('10m'), { locked: true })];
+    const catalog = {
+      gpus: [{ id: GPU, name: 'RTX A5000', memory: 24, price: { secure: 0.27, community: 0.16 }, availability: 'LOW' }],
+    };
+    world = await startIdleWorld(scenario(pods, { catalog }), live);
+    await world.runUntil('56m');
+    const first = [...(await world.receipts('nb')), ...(await world.receipts('locked'))];
+    await world.runUntil('1h10m');
+    // Every tick since offered both stops again: nothing was written or announced again.
+    expect([...(await world.receipts('nb')), ...(await world.receipts('locked'))]).toEqual(first);
+    const blocked = first.filter((receipt) => receipt.decision === 'blocked');
+    expect(blocked.map((receipt) => [receipt.idempotencyKey.split(':').at(-1), receipt.decidedAt])).toEqual([
+      ['scarcity', at('55m30s')],
+      ['locked', at('40m30s')],
+    ]);
+    for (const receipt of blocked) expect(receipt.evidence.samples.length).toBeGreaterThan(0);
+    expect(world.decided.filter((event) => event.decision === 'blocked').map((event) => event.podId)).toEqual([
+      'locked',
+      'nb',
+    ]);
+  });
+});
+
 describe('exclusions, quiet hours, snooze', () => {
   it('never acts on Pods excluded by id, by name pattern or by PODWARDEN_IGNORE=true', async () => {
     const pods = [

@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import {
   classifySample,
-  seriesEvidence,
   seriesOf,
   seriesSamples,
+  WindowEvidence,
   type WindowOptions,
   type WindowSample,
 } from '../../src/rules/idle-samples.js';
 
 /** What one Pod's samples (oldest first, maybe from before the window) say about [from, to]. */
 const windowEvidence = (samples: readonly WindowSample[], options: WindowOptions) =>
-  seriesEvidence(seriesOf(samples[0]?.podId ?? '', samples), options);
+  new WindowEvidence(seriesOf(samples[0]?.podId ?? '', samples), options);
 
 const MIN = 60_000;
 const T0 = Date.parse('2026-11-02T00:00:00Z');
