@@ -225,29 +225,23 @@ export function dropSampleTailsBefore(database: Database, account: string, cutof
   }
 }
 
-/** A Pod's samples from some time on, column by column, oldest first (as a tail holds them). */
-export interface TailSeries {
-  readonly podId: string;
-  readonly columns: TailView;
-}
-
 /**
- * Of the Pods listed, the samples observed at or after `from` of each whose tail covers it (Pods
- * with none since are left out), and the Pods whose tail does not (none, or covering less).
+ * Of the Pods listed, the samples observed at or after `from` of each whose tail covers it, by Pod
+ * (Pods with none since are left out), and the Pods whose tail does not (none, or covering less).
  */
 export function readSampleTails(
   database: Database,
   account: string,
   from: number,
   podIds: readonly string[],
-): { series: TailSeries[]; uncovered: string[] } {
-  const series: TailSeries[] = [];
+): { series: Map<string, TailView>; uncovered: string[] } {
+  const series = new Map<string, TailView>();
   const covered = new Set<string>();
   for (const [podId, coveredFrom, blob] of statements(database).of.all(account, JSON.stringify(podIds))) {
     if (coveredFrom > from) continue;
     covered.add(podId);
     const columns = columnsOf(blob, from);
-    if (columns !== undefined) series.push({ podId, columns });
+    if (columns !== undefined) series.set(podId, columns);
   }
   return { series, uncovered: podIds.filter((podId) => !covered.has(podId)) };
 }

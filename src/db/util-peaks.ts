@@ -15,13 +15,6 @@ import type { SamplesByPod } from './group-by.js';
 import type { Database } from './open.js';
 import { perDatabase } from './statements.js';
 
-/** Which Pods count as busy: a known busiest-GPU figure above `above` from `from` on, none newer than `to`. */
-export interface BusyWindow {
-  readonly from: number;
-  readonly above: number;
-  readonly to: number;
-}
-
 /** A sample as written, with its busiest GPU's figure (null: unknown, or no GPU figure). */
 export interface PeakInput {
   readonly observedAt: number;
@@ -151,7 +144,7 @@ export function dropPeaksBefore(database: Database, account: string, cutoff: num
   return statements(database).retain.run(account, cutoff).changes;
 }
 
-/** The Pods busy in `window`, in no particular order. */
-export function busyPodsSync(database: Database, account: string, window: BusyWindow): string[] {
+/** The Pods with a known busiest-GPU figure above `above` from `from` on, none newer than `to`, in no particular order. */
+export function busyPodsSync(database: Database, account: string, window: { from: number; above: number; to: number }) {
   return statements(database).busy.all(account, window.from, window.above, window.to);
 }
