@@ -26,14 +26,10 @@ import { VirtualClock } from '../src/clock.js';
 import { defaultConfig } from '../src/config/load.js';
 import type { Config } from '../src/config/schema.js';
 import { finishRun, startRun } from '../src/db/collector-runs.js';
-import { idleWindowSamples } from '../src/db/idle-state.js';
 import { type Database, openDatabase } from '../src/db/open.js';
 import { type PodInput, type PodSampleInput, storePodPoll, syncPods } from '../src/db/pods.js';
-import { refillSampleEnds } from '../src/db/sample-ends.js';
 import { idleSamplesFrom } from '../src/db/sample-horizon.js';
-import { refillSampleTails } from '../src/db/sample-tails.js';
 import type { AccountSnapshot } from '../src/db/snapshot.js';
-import { refillPeaks } from '../src/db/util-peaks.js';
 import { EventBus } from '../src/events.js';
 import { silentLogger } from '../src/log.js';
 import { BARE_COMMAND_LINE } from '../src/messages/commands.js';
@@ -41,7 +37,7 @@ import type { Finding } from '../src/rules/finding.js';
 import { stuckPodFindings } from '../src/rules/waste-stuck.js';
 import type { EvaluationContext, EvaluationEvents } from '../src/tick/context.js';
 import { readSnapshots } from '../src/tick/run.js';
-import { fmt, printResult } from './support.js';
+import { fmt, printResult, windowSampleObjects } from './support.js';
 
 const PODS = 2_000;
 const CLUSTERS = 25;
@@ -106,16 +102,16 @@ async function historyDatabase(days: number): Promise<{ config: Config; db: Data
       CASE WHEN quiet THEN 0 ELSE 95 END, CASE WHEN kind = 'idle' THEN 0 ELSE 60 END, 20, 30
     FROM (SELECT t, p.*, (p.kind IN ('idle', 'held') OR (p.kind = 'dip' AND (t / ${MINUTE}) % 60 >= 55)) AS quiet
           FROM m CROSS JOIN bench_pods p)`);
-  // The newest sample is at NOW - 30 s, as if the Pod collector ran at the minute.
-  for (let hourStart = NOW - MINUTE / 2 - days * DAY; hourStart < NOW; hourStart += 60 * MINUTE) {
+  // The newest sample is at NOW - 30 s, as if the Pod collector ran at the minute. The minutes the
+  // idle rules read (and one more) land through the Pod collector's store, which keeps what it
+  // writes beside the samples (peaks, ends, tails); the history before them is generated here.
+  const landed = NOW - MINUTE / 2 - Math.ceil((NOW - idleSamplesFrom(config, NOW)) / MINUTE + 1) * MINUTE;
+  for (let hourStart = NOW - MINUTE / 2 - days * DAY; hourStart < landed; hourStart += 60 * MINUTE) {
     db.transaction(() =>
-      fillHour.run({ from: hourStart, to: Math.min(NOW, hourStart + 60 * MINUTE), started: NOW - 30 * DAY }),
+      fillHour.run({ from: hourStart, to: Math.min(landed, hourStart + 60 * MINUTE), started: NOW - 30 * DAY }),
     );
   }
-  // Filled around the sample writer: what it keeps beside the samples is computed once here.
-  await refillPeaks(db, ACCOUNT);
-  await refillSampleEnds(db, ACCOUNT);
-  await refillSampleTails(db, ACCOUNT, idleSamplesFrom(config, NOW));
+  for (let at = landed; at < NOW; at += MINUTE) await landMinute(config, db, at);
   const run = await startRun(db, { account: ACCOUNT, collector: 'pods', startedAt: NOW - MINUTE / 2 });
   await finishRun(db, run, { endedAt: NOW - MINUTE / 2 + 2_000, outcome: 'ok', rows: PODS });
   db.sqlite.pragma('wal_checkpoint(TRUNCATE)');
@@ -179,7 +175,7 @@ async function landMinute(config: Config, db: Database, at: number): Promise<voi
 
 async function windowReadMs(db: Database, now: number): Promise<number> {
   const started = performance.now();
-  await idleWindowSamples(db, ACCOUNT, now - 32 * MINUTE, now);
+  windowSampleObjects(db, ACCOUNT, now - 32 * MINUTE, now);
   return performance.now() - started;
 }
 

@@ -9,7 +9,6 @@ import { performance } from 'node:perf_hooks';
 import { VirtualClock } from '../src/clock.js';
 import { defaultConfig } from '../src/config/load.js';
 import { Daemon } from '../src/daemon.js';
-import { idleWindowSamples } from '../src/db/idle-state.js';
 import { sampleWindow } from '../src/db/sample-window.js';
 import { silentLogger } from '../src/log.js';
 import { packagePath } from '../src/package-root.js';
@@ -18,7 +17,7 @@ import { InflightCounter } from '../src/scheduler/inflight.js';
 import { loadScenario } from '../src/simulator/scenario.js';
 import { startSimulator } from '../src/simulator/server.js';
 import { podData } from '../src/web/pod-page.js';
-import { benchDir, fmt } from './support.js';
+import { benchDir, fmt, windowSampleObjects } from './support.js';
 
 const CALLS = Number(process.argv[2] ?? 50);
 const MINUTE = 60_000;
@@ -54,7 +53,7 @@ const podId = daemon.db.sqlite
 
 /** The read podData made before: every Pod's samples of the window, then this Pod's. */
 async function accountWindowRead() {
-  const rows = await idleWindowSamples(daemon.db, ACCOUNT, now - windowMs, now);
+  const rows = windowSampleObjects(daemon.db, ACCOUNT, now - windowMs, now);
   const samples = rows
     .filter((sample) => sample.podId === podId)
     .map((sample) => ({ at: sample.observedAt, state: classifySample(sample, threshold), gpuUtil: sample.maxGpuUtil }));

@@ -5,7 +5,8 @@ import { apiClientFor } from '../src/api/from-config.js';
 import type { Clock } from '../src/clock.js';
 import type { CollectContext } from '../src/collectors/collector.js';
 import { defaultConfig } from '../src/config/load.js';
-import { openDatabase } from '../src/db/open.js';
+import type { WindowSample } from '../src/db/idle-state.js';
+import { type Database, openDatabase } from '../src/db/open.js';
 import { silentLogger } from '../src/log.js';
 import type { Scenario } from '../src/simulator/scenario.js';
 import { startSimulator } from '../src/simulator/server.js';
@@ -87,4 +88,20 @@ export function fmt(n: number, digits = 0): string {
  */
 export function printResult(bench: string, figures: Record<string, number | string>): void {
   console.log(`bench-result ${JSON.stringify({ bench, ...figures })}`);
+}
+
+/**
+ * Every Pod's samples with from <= observed_at <= to as one object per row, oldest first: the
+ * idle benches' baseline, what a tick read before its window came from the Pods' sample tails.
+ */
+export function windowSampleObjects(db: Database, account: string, from: number, to: number): WindowSample[] {
+  return db.sqlite
+    .prepare<[string, number, number], WindowSample>(
+      `SELECT pod_id AS podId, observed_at AS observedAt,
+         CASE known WHEN 1 THEN 'known' ELSE 'unknown' END AS state, uptime_s AS uptimeS,
+         max_gpu_util AS maxGpuUtil, max_gpu_memory_util AS maxGpuMemoryUtil
+       FROM pod_samples WHERE account = ? AND observed_at >= ? AND observed_at <= ?
+       ORDER BY observed_at, pod_id`,
+    )
+    .all(account, from, to);
 }

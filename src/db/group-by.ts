@@ -12,3 +12,6 @@ export function groupBy<T, K>(items: readonly T[], keyOf: (item: T) => K): Map<K
 
 /** Samples grouped by Pod, each Pod's in the order given. */
 export const byPod = <T extends { podId: string }>(samples: readonly T[]) => groupBy(samples, (sample) => sample.podId);
+
+/** A write's samples by Pod, each Pod's oldest first, each key once (as stored). */
+export type SamplesByPod<T> = ReadonlyMap<string, readonly T[]>;

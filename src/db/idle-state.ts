@@ -16,30 +16,6 @@ export interface WindowSample {
 
 export type IdleEpisodeRecord = typeof idleEpisodes.$inferSelect;
 
-const windowStatement = perDatabase((database) =>
-  // Raw and column-lean: an evaluation of 2,000 Pods reads tens of thousands of rows a minute.
-  database.sqlite.prepare<[string, number, number], WindowSample>(
-    `SELECT pod_id AS podId, observed_at AS observedAt,
-       CASE known WHEN 1 THEN 'known' ELSE 'unknown' END AS state, uptime_s AS uptimeS,
-       max_gpu_util AS maxGpuUtil, max_gpu_memory_util AS maxGpuMemoryUtil
-     FROM pod_samples WHERE account = ? AND observed_at >= ? AND observed_at <= ?
-     ORDER BY observed_at, pod_id`,
-  ),
-);
-
-/**
- * The samples idle detection reads, oldest first: one range scan of pod_samples' primary key
- * (account, observed_at, pod_id), so the cost follows the window, not the stored history.
- */
-export async function idleWindowSamples(
-  database: Database,
-  account: string,
-  from: number,
-  to: number,
-): Promise<WindowSample[]> {
-  return windowStatement(database).all(account, from, to);
-}
-
 /**
  * The open (not ended) episode of each Pod of the account. Read as arrays and built as one
  * literal, keys in the table's column order, of the columns an open episode does not hold for

@@ -1,6 +1,7 @@
 import { getTableColumns, getTableName } from 'drizzle-orm';
 import type { SQLiteColumn, SQLiteTable } from 'drizzle-orm/sqlite-core';
 import type { Database } from './open.js';
+import { outsideTransaction } from './outside-transaction.js';
 import { perDatabase, placeholdersFor, replaceOnConflict, rowWriter } from './statements.js';
 
 type Bookkeeping = 'account' | 'firstSeenAt' | 'lastSeenAt' | 'goneAt';
@@ -37,16 +38,13 @@ function columnOf(table: SQLiteTable, key: string): SQLiteColumn {
  * everything else is replaced, and last_seen_at moves to `now`.
  */
 export function latestUpsert<T extends LatestTable>(table: T, idKey: keyof LatestInput<T> & string) {
-  const upsertRows = rowsUpsert(table, idKey);
+  const upsertRows = latestRows(table, idKey);
   return async (database: Database, account: string, items: readonly LatestInput<T>[], now: number): Promise<number> =>
     database.transaction(() => upsertRows(database, account, items, now));
 }
 
 /** The upsert of latestUpsert, for a store function that upserts within its own transaction. */
-export const latestRows = rowsUpsert;
-
-/** The upsert of latestUpsert; run inside the caller's transaction. */
-function rowsUpsert<T extends LatestTable>(table: T, idKey: keyof LatestInput<T> & string) {
+export function latestRows<T extends LatestTable>(table: T, idKey: keyof LatestInput<T> & string) {
   const hasGoneAt = 'goneAt' in getTableColumns(table);
   const statement = perDatabase((database) =>
     rowWriter<Record<string, unknown>>(
@@ -76,19 +74,12 @@ function rowsUpsert<T extends LatestTable>(table: T, idKey: keyof LatestInput<T>
  * gone item that comes back is live again. Rows are never deleted.
  */
 export function trackedSync<T extends TrackedTable>(table: T, idKey: keyof LatestInput<T> & string) {
-  const sync = trackedRows(table, idKey);
-  return async (
-    database: Database,
-    account: string,
-    items: readonly LatestInput<T>[],
-    now: number,
-    unreadable?: UnreadableItems,
-  ): Promise<SyncResult> => sync(database, account, items, now, unreadable);
+  return outsideTransaction(trackedRows(table, idKey));
 }
 
 /** trackedSync's synchronous body, for a store function that syncs a list within its own transaction. */
 export function trackedRows<T extends TrackedTable>(table: T, idKey: keyof LatestInput<T> & string) {
-  const upsertRows = rowsUpsert(table, idKey);
+  const upsertRows = latestRows(table, idKey);
   const id = columnOf(table, idKey).name;
   // Prepared once per database: every inventory poll runs it.
   const markGone = perDatabase((database) =>

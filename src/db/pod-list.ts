@@ -4,19 +4,20 @@ import type { pods } from './schema.js';
 import { perDatabase } from './statements.js';
 
 /**
- * A live Pod as stored. Without last_seen_at, which a poll that changes nothing no longer writes
- * to the rows (see pod_lists): the time of the account's latest poll is podListPolledAt.
+ * A live Pod as stored, with the columns read outside the Pod poll. Without last_seen_at, which a
+ * poll that changes nothing no longer writes to the rows (see pod_lists): the time of the
+ * account's latest poll is podListPolledAt.
  */
-export type PodRecord = Omit<typeof pods.$inferSelect, 'lastSeenAt'>;
+export type PodRecord = Omit<typeof pods.$inferSelect, 'lastSeenAt' | 'cpuTypeId' | 'clusterRole' | 'actions'>;
 export type PodInput = LatestInput<typeof pods>;
 
 /**
- * The columns a sync takes from the API as they are, with their place in LiveRow (env and actions
+ * The columns a sync takes from the API as they are, with their place in SyncRow (env and actions
  * are compared as stored JSON).
  */
 const plainColumns = (
   `podId name status costPerHr gpuTypeId gpuCount cpuTypeId cloud dataCenterId clusterId clusterRole volumeGb
-   networkVolumeId env actions locked createdAt startedAt`.split(/\s+/) as Array<keyof PodInput & keyof PodRecord>
+   networkVolumeId env actions locked createdAt startedAt`.split(/\s+/) as Array<keyof PodInput>
 ).flatMap((key, index) => (key === 'env' || key === 'actions' ? [] : [[key, index] as const]));
 
 /** An account's pod_lists row. */
@@ -26,9 +27,17 @@ export interface PodListPoll {
 }
 
 const statements = perDatabase(({ sqlite }) => ({
-  /** The live Pods as arrays, in LiveRow's order: what a tick and a sync read (no account, gone_at). */
+  /** The live Pods as arrays, in LiveRow's order: what a tick reads (no account, gone_at). */
   liveRecords: sqlite
     .prepare<[string], LiveRow>(
+      `SELECT pod_id, name, status, cost_per_hr, gpu_type_id, gpu_count, cloud, data_center_id, cluster_id,
+         volume_gb, network_volume_id, env, locked, created_at, started_at, first_seen_at
+       FROM pods WHERE account = ? AND gone_at IS NULL ORDER BY pod_id`,
+    )
+    .raw(),
+  /** The live Pods as arrays, in SyncRow's order: every column a sync compares. */
+  syncRows: sqlite
+    .prepare<[string], SyncRow>(
       `SELECT pod_id, name, status, cost_per_hr, gpu_type_id, gpu_count, cpu_type_id, cloud, data_center_id,
          cluster_id, cluster_role, volume_gb, network_volume_id, env, actions, locked, created_at, started_at,
          first_seen_at, last_seen_at
@@ -52,7 +61,7 @@ const statements = perDatabase(({ sqlite }) => ({
   ),
 }));
 
-type LiveRow = [
+type SyncRow = [
   podId: string,
   name: string,
   status: string,
@@ -75,6 +84,25 @@ type LiveRow = [
   lastSeenAt: number,
 ];
 
+type LiveRow = [
+  podId: string,
+  name: string,
+  status: string,
+  costPerHr: number,
+  gpuTypeId: string | null,
+  gpuCount: number | null,
+  cloud: string | null,
+  dataCenterId: string | null,
+  clusterId: string | null,
+  volumeGb: number | null,
+  networkVolumeId: string | null,
+  env: string,
+  locked: number,
+  createdAt: number | null,
+  startedAt: number | null,
+  firstSeenAt: number,
+];
+
 /**
  * The account's Pods not gone, by id, for store functions reading them in their own transaction
  * (livePods in pods.ts for everyone else). Read as arrays and built as one literal: every record
@@ -92,19 +120,16 @@ export function livePodRows(database: Database, account: string): readonly PodRe
       costPerHr: row[3],
       gpuTypeId: row[4],
       gpuCount: row[5],
-      cpuTypeId: row[6],
-      cloud: row[7],
-      dataCenterId: row[8],
-      clusterId: row[9],
-      clusterRole: row[10],
-      volumeGb: row[11],
-      networkVolumeId: row[12],
-      env: JSON.parse(row[13]) as Record<string, string>,
-      actions: JSON.parse(row[14]) as string[],
-      locked: row[15],
-      createdAt: row[16],
-      startedAt: row[17],
-      firstSeenAt: row[18],
+      cloud: row[6],
+      dataCenterId: row[7],
+      clusterId: row[8],
+      volumeGb: row[9],
+      networkVolumeId: row[10],
+      env: JSON.parse(row[11]) as Record<string, string>,
+      locked: row[12],
+      createdAt: row[13],
+      startedAt: row[14],
+      firstSeenAt: row[15],
       goneAt: null,
     }));
 }
@@ -148,7 +173,7 @@ export function podListSyncing(
 ): PodListChange {
   // An unreadable item is not upserted: its last_seen_at would differ from the rest.
   if (unreadable !== undefined && (unreadable.anonymous || unreadable.ids.length > 0)) return 'changed';
-  const rows = statements(database).liveRecords.all(account);
+  const rows = statements(database).syncRows.all(account);
   if (rows.length === 0 || rows.length !== items.length) return 'changed';
   const stored = new Map(rows.map((row) => [row[0], row]));
   let common: number | undefined = rows[0]?.[19];

@@ -1,7 +1,9 @@
 import type BetterSqlite3 from 'better-sqlite3';
+import { byPod } from './group-by.js';
 import { type SyncResult, trackedRows, type UnreadableItems } from './latest.js';
 import type { Database } from './open.js';
-import { livePodRows, type PodInput, type PodRecord, podListPoll, podListSyncing } from './pod-list.js';
+import { outsideTransaction } from './outside-transaction.js';
+import { livePodRows, type PodInput, podListPoll, podListSyncing } from './pod-list.js';
 import { followSampleEnds } from './sample-ends.js';
 import { followSampleTails } from './sample-tails.js';
 import { pods, type SampleState } from './schema.js';
@@ -11,9 +13,7 @@ import { writeFollowingPeaks } from './util-peaks.js';
 export { type PodInput, type PodRecord, podListPolledAt, podsLastSeenAt } from './pod-list.js';
 
 /** The account's Pods not gone, by id. */
-export async function livePods(database: Database, account: string): Promise<readonly PodRecord[]> {
-  return livePodRows(database, account);
-}
+export const livePods = outsideTransaction(livePodRows);
 
 const syncPodList = trackedRows(pods, 'podId');
 
@@ -29,25 +29,10 @@ const podWrites = perDatabase(({ sqlite }) => ({
   ),
 }));
 
-function writePoll(database: Database, account: string, seenAt: number, syncedAt: number): void {
-  podWrites(database).pollRow.run(account, seenAt, syncedAt);
-}
-
 /**
  * The latest `GET /pods` of an account: upserts every Pod, marks the missing ones gone, and
  * records the poll in pod_lists (see there for what last_seen_at then means).
  */
-export async function syncPods(
-  database: Database,
-  account: string,
-  items: readonly PodInput[],
-  now: number,
-  unreadable?: UnreadableItems,
-): Promise<SyncResult> {
-  return syncPodRows(database, account, items, now, unreadable);
-}
-
-/** syncPods' body, run within storePodPoll's transaction. */
 function syncPodRows(
   database: Database,
   account: string,
@@ -62,22 +47,24 @@ function syncPodRows(
     if (change === 'none' && poll !== undefined) {
       // The list is the stored live Pods, column for column, each row written by the latest
       // sync (pod-list.ts compared them): the usual minute. No row changes; no Pod is missing.
-      writePoll(database, account, now, poll.syncedAt);
+      writes.pollRow.run(account, now, poll.syncedAt);
       return { upserted: items.length, gone: [] };
     }
     if (change === 'seen') {
       // Only last_seen_at would move (some rows were not written by the latest sync): all of
       // them move, in one statement.
       writes.seen.run(now, account);
-      writePoll(database, account, now, now);
+      writes.pollRow.run(account, now, now);
       return { upserted: items.length, gone: [] };
     }
     if (poll !== undefined && poll.seenAt !== poll.syncedAt) writes.settle.run(poll.seenAt, account, poll.syncedAt);
     const result = syncPodList(database, account, items, now, unreadable);
-    writePoll(database, account, now, now);
+    writes.pollRow.run(account, now, now);
     return result;
   });
 }
+
+export const syncPods = outsideTransaction(syncPodRows);
 
 /** One poll of one Pod. An unknown sample (no runtime) has every utilization null. */
 export interface PodSampleInput {
@@ -146,7 +133,7 @@ function perGpuList(stored: string | null, max: number | null): number[] | null 
 
 /**
  * One `GET /pods` poll in one transaction: the list synced (syncPods) and its samples stored
- * (insertPodSamples).
+ * (writePodSamples).
  */
 export async function storePodPoll(
   database: Database,
@@ -171,21 +158,11 @@ export async function storePodPoll(
  * Stores samples (a re-sent sample replaces itself); the busiest-GPU figures are derived here,
  * once. Each Pod's sample tail keeps what is observed from `tailFrom` on (null: everything).
  */
-export async function insertPodSamples(
-  database: Database,
-  account: string,
-  samples: readonly PodSampleInput[],
-  tailFrom: number | null = null,
-): Promise<number> {
-  return writePodSamples(database, account, samples, tailFrom);
-}
-
-/** insertPodSamples' body, run within storePodPoll's transaction. */
 function writePodSamples(
   database: Database,
   account: string,
   samples: readonly PodSampleInput[],
-  tailFrom: number | null,
+  tailFrom: number | null = null,
 ): number {
   const writes = sampleWrites(database);
   const rows = samples.map((sample) => ({
@@ -211,13 +188,15 @@ function writePodSamples(
     values.push(row.account, row.podId, row.observedAt, row.known, row.uptimeS, row.gpuUtil, row.gpuMemoryUtil);
     values.push(row.maxGpuUtil, row.maxGpuMemoryUtil, row.cpuUtil, row.memoryUtil);
   }
-  // Each key once, as stored: of a sample listed twice, the later copy.
-  const stored = ordered.filter((row, i) => {
-    const after = ordered[i + 1];
-    return after === undefined || after.observedAt !== row.observedAt || after.podId !== row.podId;
-  });
+  // Each key once, as stored (of a sample listed twice, the later copy), by Pod oldest first.
+  const written = byPod(
+    ordered.filter((row, i) => {
+      const after = ordered[i + 1];
+      return after === undefined || after.observedAt !== row.observedAt || after.podId !== row.podId;
+    }),
+  );
   database.transaction(() => {
-    writeFollowingPeaks(database, account, stored, () => {
+    writeFollowingPeaks(database, account, written, () => {
       let at = 0;
       for (let size = SAMPLE_BATCH; size >= 1; size /= 2) {
         const width = size * SAMPLE_WIDTH;
@@ -225,11 +204,13 @@ function writePodSamples(
       }
     });
     // Before the ends follow: a Pod's first tail starts after its latest sample stored until now.
-    followSampleTails(database, account, stored, tailFrom);
-    followSampleEnds(database, account, stored);
+    followSampleTails(database, account, written, tailFrom);
+    followSampleEnds(database, account, written);
   });
   return samples.length;
 }
+
+export const insertPodSamples = outsideTransaction(writePodSamples);
 
 /**
  * SQLite's BINARY order for the ASCII ids the API gives. Only the speed of the write depends on

@@ -11,19 +11,17 @@
  * Every function here runs inside the transaction of the write it follows.
  */
 
-import { byPod } from './group-by.js';
+import type { SamplesByPod } from './group-by.js';
 import type { Database } from './open.js';
-import { outsideTransaction } from './outside-transaction.js';
 import { perDatabase } from './statements.js';
 
 /** A sample as written: when, and whether its runtime was known. */
 export interface EndsInput {
-  readonly podId: string;
   readonly observedAt: number;
   readonly known: number;
 }
 
-/** A Pod whose latest sample is unknown, from some time on (see unknownPodsSince). */
+/** A Pod whose latest sample is unknown, from some time on (see unknownPodsSinceSync). */
 export interface UnknownSince {
   readonly latestAt: number;
   /** The latest known sample, when at or after the time asked (null otherwise). */
@@ -74,19 +72,6 @@ const statements = perDatabase(({ sqlite }) => ({
        WHERE account = ? AND latest_at >= ? AND unknown_since IS NOT NULL ORDER BY pod_id`,
     )
     .raw(),
-  clear: sqlite.prepare<[string]>('DELETE FROM pod_sample_ends WHERE account = ?'),
-  refill: sqlite.prepare<[string]>(
-    `INSERT INTO pod_sample_ends (account, pod_id, latest_at, latest_known_at, unknown_since)
-     SELECT account, pod_id, max(observed_at), max(CASE WHEN known = 1 THEN observed_at END), NULL
-     FROM pod_samples WHERE account = ? GROUP BY pod_id`,
-  ),
-  refillUnknown: sqlite.prepare<[string]>(
-    `UPDATE pod_sample_ends SET unknown_since = (
-       SELECT min(s.observed_at) FROM pod_samples s
-       WHERE s.account = pod_sample_ends.account AND s.observed_at > coalesce(pod_sample_ends.latest_known_at, -1)
-         AND s.pod_id = pod_sample_ends.pod_id)
-     WHERE account = ? AND latest_at > coalesce(latest_known_at, -1)`,
-  ),
 }));
 
 /**
@@ -94,9 +79,9 @@ const statements = perDatabase(({ sqlite }) => ({
  * pod_samples only for a Pod whose latest known sample was re-sent as unknown, or whose new
  * latest known sample is followed by samples stored before.
  */
-export function followSampleEnds(database: Database, account: string, samples: readonly EndsInput[]): void {
+export function followSampleEnds(database: Database, account: string, written: SamplesByPod<EndsInput>): void {
   const s = statements(database);
-  for (const [podId, listed] of byPod(samples)) {
+  for (const [podId, listed] of written) {
     const stored = s.row.get(account, podId);
     let latest = stored?.[0] ?? Number.NEGATIVE_INFINITY;
     let known = stored?.[1] ?? null;
@@ -136,16 +121,6 @@ export function dropSampleEndsBefore(database: Database, account: string, cutoff
   }
 }
 
-/** Recomputes every Pod's ends of an account from pod_samples, for samples stored by other means (a bench's bulk fill). */
-export async function refillSampleEnds(database: Database, account: string): Promise<void> {
-  const s = statements(database);
-  database.transaction(() => {
-    s.clear.run(account);
-    s.refill.run(account);
-    s.refillUnknown.run(account);
-  });
-}
-
 /**
  * The Pods whose latest sample is unknown and observed at or after `from`: when that sample was
  * taken, the latest known one if at or after `from`, and where the unknown run begins from `from`
@@ -167,5 +142,3 @@ export function unknownPodsSinceSync(
   }
   return result;
 }
-
-export const unknownPodsSince = outsideTransaction(unknownPodsSinceSync);

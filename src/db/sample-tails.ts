@@ -12,13 +12,12 @@
  * Every function here but the read runs inside the transaction of the write it follows.
  */
 
-import { byPod } from './group-by.js';
+import type { SamplesByPod } from './group-by.js';
 import type { Database } from './open.js';
 import { perDatabase } from './statements.js';
 
 /** A sample as written, with the figures the idle rule reads (null: none). */
 export interface TailInput {
-  readonly podId: string;
   readonly observedAt: number;
   readonly known: number;
   readonly uptimeS: number | null;
@@ -57,13 +56,6 @@ const statements = perDatabase(({ sqlite }) => ({
       'SELECT pod_id, covered_from, samples FROM pod_sample_tails WHERE account = ? AND covered_from < ?',
     )
     .raw(),
-  clear: sqlite.prepare<[string]>('DELETE FROM pod_sample_tails WHERE account = ?'),
-  /** Every sample of the account from a time on, per Pod oldest first: a range of pod_samples' key. */
-  since: sqlite.prepare<[string, number], TailInput>(
-    `SELECT pod_id AS podId, observed_at AS observedAt, known, uptime_s AS uptimeS,
-         max_gpu_util AS maxGpuUtil, max_gpu_memory_util AS maxGpuMemoryUtil
-       FROM pod_samples WHERE account = ? AND observed_at >= ? ORDER BY observed_at, pod_id`,
-  ),
   // The Pods listed (a JSON array of ids), one primary-key lookup each (a join on json_each
   // would scan the account's tails once per id).
   of: sqlite
@@ -112,7 +104,14 @@ function pack(tail: TailColumns | TailView, from: number): Buffer {
   return Buffer.from(packed.buffer);
 }
 
-const orNaN = (value: number | null) => value ?? Number.NaN;
+/** A sample's values in COLUMNS' order, a null figure as NaN. */
+const valuesOf = (sample: TailInput) => [
+  sample.observedAt,
+  sample.known,
+  sample.uptimeS ?? Number.NaN,
+  sample.maxGpuUtil ?? Number.NaN,
+  sample.maxGpuMemoryUtil ?? Number.NaN,
+];
 
 /** Adds samples (oldest first, each time once) to a tail, a sample at a time already held replacing it. */
 function merge(tail: TailColumns, added: readonly TailInput[]): void {
@@ -121,13 +120,7 @@ function merge(tail: TailColumns, added: readonly TailInput[]): void {
     let at = times.length;
     while (at > 0 && (times[at - 1] as number) > sample.observedAt) at -= 1;
     const replaces = at > 0 && times[at - 1] === sample.observedAt;
-    const values = [
-      sample.observedAt,
-      sample.known,
-      orNaN(sample.uptimeS),
-      orNaN(sample.maxGpuUtil),
-      orNaN(sample.maxGpuMemoryUtil),
-    ];
+    const values = valuesOf(sample);
     for (const [c, name] of COLUMNS.entries()) {
       tail[name].splice(replaces ? at - 1 : at, replaces ? 1 : 0, values[c] as number);
     }
@@ -154,11 +147,10 @@ function firstFrom(times: ArrayLike<number>, start: number, end: number, from: n
 export function followSampleTails(
   database: Database,
   account: string,
-  samples: readonly TailInput[],
+  written: SamplesByPod<TailInput>,
   keepFrom: number | null,
 ): void {
   const s = statements(database);
-  const written = byPod(samples);
   // The tails of the Pods written, read in one statement.
   const tails = new Map<string, [number, Buffer]>();
   for (const [podId, from, blob] of s.of.all(account, JSON.stringify([...written.keys()])))
@@ -215,12 +207,7 @@ function appended(
   const out = new Float64Array(size * COLUMNS.length);
   for (let c = 0; c < COLUMNS.length; c++) out.set(packed.subarray(c * n + kept, (c + 1) * n), c * size);
   listed.forEach((sample, j) => {
-    const at = n - kept + j;
-    out[at] = sample.observedAt;
-    out[size + at] = sample.known;
-    out[2 * size + at] = orNaN(sample.uptimeS);
-    out[3 * size + at] = orNaN(sample.maxGpuUtil);
-    out[4 * size + at] = orNaN(sample.maxGpuMemoryUtil);
+    for (const [c, value] of valuesOf(sample).entries()) out[c * size + n - kept + j] = value;
   });
   const latest = (listed[listed.length - 1] as TailInput).observedAt;
   statements(database).update.run(coveredFrom, latest, Buffer.from(out.buffer), account, podId);
@@ -239,44 +226,22 @@ export function dropSampleTailsBefore(database: Database, account: string, cutof
 }
 
 /**
- * Rebuilds every tail of an account from pod_samples, covering `from` on, for samples stored by
- * other means (a bench's bulk fill).
- */
-export async function refillSampleTails(database: Database, account: string, from: number): Promise<void> {
-  const s = statements(database);
-  database.transaction(() => {
-    s.clear.run(account);
-    for (const [podId, listed] of byPod(s.since.all(account, from))) {
-      const tail = emptyTail();
-      merge(tail, listed);
-      s.put.run(account, podId, from, tail.observedAt.at(-1) as number, pack(tail, 0));
-    }
-  });
-}
-
-/** A Pod's samples from some time on, column by column, oldest first (as a tail holds them). */
-export interface TailSeries {
-  readonly podId: string;
-  readonly columns: TailView;
-}
-
-/**
- * Of the Pods listed, the samples observed at or after `from` of each whose tail covers it (Pods
- * with none since are left out), and the Pods whose tail does not (none, or covering less).
+ * Of the Pods listed, the samples observed at or after `from` of each whose tail covers it, by Pod
+ * (Pods with none since are left out), and the Pods whose tail does not (none, or covering less).
  */
 export function readSampleTails(
   database: Database,
   account: string,
   from: number,
   podIds: readonly string[],
-): { series: TailSeries[]; uncovered: string[] } {
-  const series: TailSeries[] = [];
+): { series: Map<string, TailView>; uncovered: string[] } {
+  const series = new Map<string, TailView>();
   const covered = new Set<string>();
   for (const [podId, coveredFrom, blob] of statements(database).of.all(account, JSON.stringify(podIds))) {
     if (coveredFrom > from) continue;
     covered.add(podId);
     const columns = columnsOf(blob, from);
-    if (columns !== undefined) series.push({ podId, columns });
+    if (columns !== undefined) series.set(podId, columns);
   }
   return { series, uncovered: podIds.filter((podId) => !covered.has(podId)) };
 }

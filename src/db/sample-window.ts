@@ -31,27 +31,20 @@ type Row = [
   memory: number | null,
 ];
 
-// Arrays, not objects: one range scan of the primary key (account, observed_at, pod_id).
-const since = perDatabase(({ sqlite }) =>
-  sqlite
-    .prepare<[string, number], Row>(
-      `SELECT pod_id, observed_at, known, uptime_s, max_gpu_util, max_gpu_memory_util
-       FROM pod_samples WHERE account = ? AND observed_at >= ? ORDER BY observed_at, pod_id`,
-    )
-    .raw(),
-);
-
-// The same scan, only the rows of the Pods listed (a JSON array of ids): SQLite skips the others
-// before a row is built.
-const sinceOf = perDatabase(({ sqlite }) =>
-  sqlite
-    .prepare<[string, number, string], Row>(
-      `SELECT pod_id, observed_at, known, uptime_s, max_gpu_util, max_gpu_memory_util
-       FROM pod_samples WHERE account = ? AND observed_at >= ?
-         AND pod_id IN (SELECT value FROM json_each(?)) ORDER BY observed_at, pod_id`,
-    )
-    .raw(),
-);
+// Arrays, not objects: one range scan of the primary key (account, observed_at, pod_id); of the
+// Pods listed (a JSON array of ids), SQLite skips the others before a row is built.
+const statements = perDatabase(({ sqlite }) => {
+  const since = `SELECT pod_id, observed_at, known, uptime_s, max_gpu_util, max_gpu_memory_util
+    FROM pod_samples WHERE account = ? AND observed_at >= ?`;
+  return {
+    since: sqlite.prepare<[string, number], Row>(`${since} ORDER BY observed_at, pod_id`).raw(),
+    sinceOf: sqlite
+      .prepare<[string, number, string], Row>(
+        `${since} AND pod_id IN (SELECT value FROM json_each(?)) ORDER BY observed_at, pod_id`,
+      )
+      .raw(),
+  };
+});
 
 /**
  * The samples observed at or after `from` (and any newer than `now`), per Pod, of every Pod or of
@@ -71,15 +64,15 @@ export function windowSamples(
   let unread = podIds;
   if (podIds !== undefined) {
     const tails = readSampleTails(database, account, from, podIds);
-    for (const { podId, columns } of tails.series) series.set(podId, { podId, start: 0, ...columns });
+    for (const [podId, columns] of tails.series) series.set(podId, { podId, start: 0, ...columns });
     unread = tails.uncovered;
   }
   if (unread?.length === 0) return series;
   const read = new Map<string, SampleSeries & TailColumns>();
   const rows =
     unread === undefined
-      ? since(database).all(account, from)
-      : sinceOf(database).all(account, from, JSON.stringify(unread));
+      ? statements(database).since.all(account, from)
+      : statements(database).sinceOf.all(account, from, JSON.stringify(unread));
   for (const [podId, observedAt, known, uptimeS, gpu, memory] of rows) {
     let one = read.get(podId);
     if (one === undefined) {

@@ -11,20 +11,12 @@
  * - deleting every sample older than a cutoff deletes exactly the kept rows older than it.
  * Every function here runs inside the transaction of the write it follows.
  */
+import type { SamplesByPod } from './group-by.js';
 import type { Database } from './open.js';
-import { outsideTransaction } from './outside-transaction.js';
 import { perDatabase } from './statements.js';
-
-/** Which Pods count as busy: a known busiest-GPU figure above `above` from `from` on, none newer than `to`. */
-export interface BusyWindow {
-  readonly from: number;
-  readonly above: number;
-  readonly to: number;
-}
 
 /** A sample as written, with its busiest GPU's figure (null: unknown, or no GPU figure). */
 export interface PeakInput {
-  readonly podId: string;
   readonly observedAt: number;
   readonly known: number;
   readonly maxGpuUtil: number | null;
@@ -71,18 +63,6 @@ const statements = perDatabase(({ sqlite }) => ({
        ORDER BY observed_at DESC`,
     )
     .raw(),
-  clear: sqlite.prepare<[string]>('DELETE FROM pod_util_peaks WHERE account = ?'),
-  /** Every Pod's kept rows at once (what migration 0025 ran): window sums over pod_samples. */
-  refill: sqlite.prepare<[string]>(
-    `INSERT INTO pod_util_peaks (account, pod_id, observed_at, max_gpu_util)
-     SELECT account, pod_id, observed_at, max_gpu_util FROM (
-       SELECT account, pod_id, observed_at, max_gpu_util,
-         max(max_gpu_util) OVER (PARTITION BY pod_id ORDER BY observed_at
-           ROWS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING) AS later
-       FROM pod_samples WHERE account = ? AND known = 1 AND max_gpu_util IS NOT NULL
-     ) WHERE later IS NULL OR max_gpu_util > later
-     ORDER BY pod_id, observed_at`,
-  ),
   retain: sqlite.prepare<[string, number]>('DELETE FROM pod_util_peaks WHERE account = ? AND observed_at < ?'),
   // The kept rows fall towards now: the largest figure since `from` is the busiest known one, and
   // the latest kept row is the latest known sample.
@@ -98,38 +78,38 @@ const statements = perDatabase(({ sqlite }) => ({
 const figureOf = (known: number, util: number | null): number | null => (known === 1 ? util : null);
 
 /**
- * Writes samples (`write`, each key once) and follows them. Per Pod: when no sample lowers a
- * stored figure (a new sample newer than the Pod's latest known one, or a re-sent one as busy or
- * busier), each sample's rise is applied in time order: the kept rows before it that it reaches
- * go, and it is kept when above the first kept row after it. A lowered figure (or one gone
- * unknown) may uncover earlier samples: the Pod is rebuilt from pod_samples from the latest
- * kept row before its earliest sample of the batch on.
+ * Writes samples (`write`) and follows them. Per Pod: when no sample lowers a stored figure (a
+ * new sample newer than the Pod's latest known one, or a re-sent one as busy or busier), each
+ * sample's rise is applied in time order: the kept rows before it that it reaches go, and it is
+ * kept when above the first kept row after it. A lowered figure (or one gone unknown) may uncover
+ * earlier samples: the Pod is rebuilt from pod_samples from the latest kept row before its
+ * earliest sample of the batch on.
  */
 export function writeFollowingPeaks(
   database: Database,
   account: string,
-  samples: readonly PeakInput[],
+  written: SamplesByPod<PeakInput>,
   write: () => void,
 ): void {
   const s = statements(database);
-  const byPod = new Map<string, { latest: number | null; lowered: boolean; listed: PeakInput[] }>();
-  for (const sample of samples) {
-    let pod = byPod.get(sample.podId);
-    if (pod === undefined) {
-      pod = { latest: s.latestKept.get(account, sample.podId) ?? null, lowered: false, listed: [] };
-      byPod.set(sample.podId, pod);
-    }
-    pod.listed.push(sample);
-    if (pod.latest === null || sample.observedAt > pod.latest || pod.lowered) continue;
-    // At or before the Pod's latest known sample: what was stored there, before this write.
-    const stored = s.storedFigure.get(account, sample.observedAt, sample.podId);
-    const before = stored === undefined ? null : figureOf(stored[0], stored[1]);
-    const after = figureOf(sample.known, sample.maxGpuUtil);
-    if (before !== null && (after === null || after < before)) pod.lowered = true;
+  // Before the write: each Pod's latest kept row, and whether a sample at or before it lowers what was stored there.
+  const before = new Map<string, { latest: number | null; lowered: boolean }>();
+  for (const [podId, listed] of written) {
+    const latest = s.latestKept.get(account, podId) ?? null;
+    const lowered =
+      latest !== null &&
+      listed.some((sample) => {
+        if (sample.observedAt > latest) return false;
+        const stored = s.storedFigure.get(account, sample.observedAt, podId);
+        const was = stored === undefined ? null : figureOf(stored[0], stored[1]);
+        const after = figureOf(sample.known, sample.maxGpuUtil);
+        return was !== null && (after === null || after < was);
+      });
+    before.set(podId, { latest, lowered });
   }
   write();
-  for (const [podId, { latest, lowered, listed }] of byPod) {
-    listed.sort((a, b) => a.observedAt - b.observedAt);
+  for (const [podId, listed] of written) {
+    const { latest, lowered } = before.get(podId) as { latest: number | null; lowered: boolean };
     if (lowered) {
       const earliest = (listed[0] as PeakInput).observedAt;
       rebuildAfter(database, account, podId, s.keptBefore.get(account, podId, earliest) ?? null);
@@ -159,23 +139,12 @@ function rebuildAfter(database: Database, account: string, podId: string, after:
   if (after !== null && later > Number.NEGATIVE_INFINITY) s.reached.run(account, podId, after, later);
 }
 
-/** Recomputes every kept row of an account from pod_samples, for samples stored by other means (a bench's bulk fill). */
-export async function refillPeaks(database: Database, account: string): Promise<void> {
-  const s = statements(database);
-  database.transaction(() => {
-    s.clear.run(account);
-    s.refill.run(account);
-  });
-}
-
 /** Drops the kept rows older than `cutoff`, with the samples retention deletes. */
 export function dropPeaksBefore(database: Database, account: string, cutoff: number): number {
   return statements(database).retain.run(account, cutoff).changes;
 }
 
-/** The Pods busy in `window`, in no particular order. */
-export function busyPodsSync(database: Database, account: string, window: BusyWindow): string[] {
+/** The Pods with a known busiest-GPU figure above `above` from `from` on, none newer than `to`, in no particular order. */
+export function busyPodsSync(database: Database, account: string, window: { from: number; above: number; to: number }) {
   return statements(database).busy.all(account, window.from, window.above, window.to);
 }
-
-export const busyPods = outsideTransaction(busyPodsSync);

@@ -1,4 +1,5 @@
 import type { Database } from './open.js';
+import { outsideTransaction } from './outside-transaction.js';
 import type { BucketSize } from './schema.js';
 import { perDatabase } from './statements.js';
 
@@ -55,18 +56,11 @@ const statements = perDatabase(({ sqlite }) => ({
 }));
 
 /** Every endpoint's worker activity since `from`. */
-export async function endpointActivity(
-  database: Database,
-  account: string,
-  from: number,
-): Promise<readonly EndpointActivity[]> {
-  return endpointActivityRows(database, account, from);
-}
-
-/** endpointActivity's read, for the waste snapshot within its transaction. */
 export function endpointActivityRows(database: Database, account: string, from: number): readonly EndpointActivity[] {
   return statements(database).activity.all({ account, from });
 }
+
+export const endpointActivity = outsideTransaction(endpointActivityRows);
 
 /** Which network volumes live Pods mount, and when a Pod last held each of the others. */
 export interface VolumeMounts {
@@ -98,17 +92,6 @@ export function volumeMounts(
  * stopped from then on. Pods without compute since `since` are absent. The bound keeps the cost
  * to the buckets after it, which matters with hundreds of stopped Pods evaluated every minute.
  */
-export async function lastComputeAt(
-  database: Database,
-  account: string,
-  bucketSize: BucketSize,
-  podIds: readonly string[],
-  since: number,
-): Promise<ReadonlyMap<string, number>> {
-  return lastComputeRows(database, account, bucketSize, podIds, since);
-}
-
-/** lastComputeAt's read, for the waste snapshot within its transaction. */
 export function lastComputeRows(
   database: Database,
   account: string,
@@ -120,3 +103,5 @@ export function lastComputeRows(
   const rows = statements(database).lastCompute.all({ account, bucketSize, podIds: JSON.stringify(podIds), since });
   return new Map(rows.map((row) => [row.podId, row.endedAt]));
 }
+
+export const lastComputeAt = outsideTransaction(lastComputeRows);

@@ -106,10 +106,12 @@ describe('syncPods', () => {
       status: 'EXITED',
       costPerHr: 0,
       env: { TEAM: 'research' },
-      actions: ['start', 'terminate'],
       firstSeenAt: T0,
       goneAt: null,
     });
+    // Only the poll reads actions: livePods leaves them out.
+    const actions = database.sqlite.prepare("SELECT actions FROM pods WHERE account = 'main'").pluck().get();
+    expect(JSON.parse(actions as string)).toEqual(['start', 'terminate']);
     expect((await podsLastSeenAt(database, 'main')).get('a')).toBe(T0 + MINUTE);
 
     expect((await syncPods(database, 'main', [], T0 + 2 * MINUTE)).gone).toEqual(['a']);

@@ -4,8 +4,8 @@ import type { Database } from '../../src/db/open.js';
 import { openDatabase } from '../../src/db/open.js';
 import { insertPodSamples, type PodSampleInput } from '../../src/db/pods.js';
 import { applyRetention } from '../../src/db/retention.js';
-import { busyPods, refillPeaks } from '../../src/db/util-peaks.js';
 import { seededRandom } from '../helpers/seeded-random.js';
+import { busyPods } from '../helpers/snapshot-reads.js';
 import { tracedDatabase } from '../helpers/traced-database.js';
 import { DAY, HOUR, MINUTE, migrationsBefore, T0, useTempDatabases } from './support.js';
 
@@ -112,9 +112,6 @@ describe('pod_util_peaks', () => {
     }
     await insertPodSamples(database, ACCOUNT, [sample('p1', now - HOUR, next), sample('p2', now, next)]);
     expect(kept(database)).toEqual(expected(database));
-    const before = kept(database);
-    await refillPeaks(database, ACCOUNT);
-    expect(kept(database)).toEqual(before);
   });
 
   it('follows a re-sent sample that lowers no figure without reading the Pod history again', async () => {
