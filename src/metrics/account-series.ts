@@ -52,3 +52,22 @@ export function accountGauge(
 ): SeriesByAccount {
   return new SeriesByAccount(gauge(registry, configuration));
 }
+
+/** One gauge of a table: what it is, and how a row sets its series (a row that sets none: absent). */
+export interface GaugeSpec<Row> extends Omit<GaugeConfiguration<string>, 'registers'> {
+  series(row: Row, set: (labels: Labels, value: number) => void): void;
+}
+
+/**
+ * Gauges made from the same rows (an account's live Pods, the budgets' statuses): the function
+ * returned replaces every series of `account` (omitted: of all) by those of `rows`.
+ */
+export function gaugeTable<Row>(registry: Registry, specs: ReadonlyArray<GaugeSpec<Row>>) {
+  const table = specs.map(({ series, ...configuration }) => ({ series, gauge: accountGauge(registry, configuration) }));
+  return (rows: readonly Row[], account = ''): void => {
+    for (const { gauge } of table) gauge.clear(account);
+    for (const row of rows) {
+      for (const { gauge, series } of table) series(row, (labels, value) => gauge.set(account, labels, value));
+    }
+  };
+}
