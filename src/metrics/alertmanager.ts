@@ -39,22 +39,16 @@ export function registerAlertmanagerMetrics({ registry, source, config, onClose,
     }
   };
   refreshOn(['tick'], refreshQueued);
-  for (const alertmanager of urls) {
-    for (const account of accounts) {
-      sent.inc({ alertmanager, account }, 0);
-      failed.inc({ alertmanager, account }, 0);
-    }
+  for (const [event, counted] of [
+    ['alertmanager:sent', sent],
+    ['alertmanager:failed', failed],
+  ] as const) {
+    for (const alertmanager of urls) for (const account of accounts) counted.inc({ alertmanager, account }, 0);
+    onClose(
+      source.events.on(event, async (e) => {
+        counted.inc({ alertmanager: e.alertmanager, account: e.account }, e.alerts);
+        await refreshQueued();
+      }),
+    );
   }
-  onClose(
-    source.events.on('alertmanager:sent', async (e) => {
-      sent.inc({ alertmanager: e.alertmanager, account: e.account }, e.alerts);
-      await refreshQueued();
-    }),
-  );
-  onClose(
-    source.events.on('alertmanager:failed', async (e) => {
-      failed.inc({ alertmanager: e.alertmanager, account: e.account }, e.alerts);
-      await refreshQueued();
-    }),
-  );
 }

@@ -24,8 +24,6 @@ import { registerUtilizationMetrics } from './utilization.js';
 export interface Metrics {
   /** Its `metrics()` waits for a refresh in progress, then serializes what the refresh set. */
   registry: Registry;
-  /** Resolves when every refresh started so far has finished. */
-  refreshed(): Promise<void>;
   /** Stops listening to the daemon's events; the registry stays readable. */
   close(): void;
 }
@@ -111,7 +109,6 @@ export function createMetrics(options: {
   );
   return {
     registry,
-    refreshed: ready,
     close: () => {
       for (const dispose of disposers.splice(0)) dispose();
     },
