@@ -1,8 +1,8 @@
 import { join, resolve } from 'node:path';
 import { Command } from 'commander';
 import { LOG_LEVELS } from '../config/sections/log.js';
-import { DurationError, parseDuration } from '../duration.js';
 import { createLogger } from '../log.js';
+import { durationArgument, portArgument } from './arguments.js';
 import { thisProgram } from './command-line.js';
 import { UsageError } from './exit.js';
 import { untilSignalled } from './scenario-option.js';
@@ -35,11 +35,11 @@ export function demoCommand(): Command {
       'info',
     )
     .action(async (options: DemoCommandOptions) => {
-      const forMs = options.for === undefined ? undefined : positiveDuration('--for', options.for);
-      const port = Number(options.port);
-      if (!Number.isInteger(port) || port < 0 || port > 65_535) {
-        throw new UsageError(`--port: expected an integer from 0 to 65535, got "${options.port}"`);
-      }
+      const forMs =
+        options.for === undefined
+          ? undefined
+          : durationArgument('--for', options.for, { ms: 1, expected: 'a positive duration such as 5m' });
+      const port = portArgument(options.port);
       if (!(LOG_LEVELS as readonly string[]).includes(options.logLevel)) {
         throw new UsageError(`--log-level: expected one of ${LOG_LEVELS.join(', ')}, got "${options.logLevel}"`);
       }
@@ -67,15 +67,4 @@ export function demoCommand(): Command {
         clearTimeout(timer);
       }
     });
-}
-
-function positiveDuration(flag: string, value: string): number {
-  try {
-    const ms = parseDuration(value);
-    if (ms > 0) return ms;
-  } catch (error) {
-    if (!(error instanceof DurationError)) throw error;
-    throw new UsageError(`${flag}: ${error.message}`);
-  }
-  throw new UsageError(`${flag}: expected a positive duration such as 5m, got "${value}"`);
 }

@@ -4,13 +4,12 @@ import { VirtualClock } from '../clock.js';
 import { startProgress } from '../collectors/progress.js';
 import { loadConfig } from '../config/load.js';
 import type { Config } from '../config/schema.js';
-import { DurationError, parseDuration } from '../duration.js';
 import { backtestSummary, type SandboxedTargets } from '../messages/backtest-summary.js';
 import { replay } from '../replay/replay.js';
 import { warningCollector } from '../replay/warnings.js';
 import { loadScenario } from '../simulator/scenario.js';
+import { durationArgument } from './arguments.js';
 import { configOption } from './config-option.js';
-import { UsageError } from './exit.js';
 import { resolveScenario } from './scenario-option.js';
 
 interface SimulateOptions {
@@ -37,14 +36,7 @@ export function simulateCommand(): Command {
     .option('--report <file>', 'write the JSON report here (default: print it on stdout)')
     .option('--db <file>', 'keep the database in this file (default: a temporary one)')
     .action(async (options: SimulateOptions) => {
-      let durationMs: number;
-      try {
-        durationMs = parseDuration(options.until);
-      } catch (error) {
-        if (error instanceof DurationError) throw new UsageError(`--until: ${error.message}`);
-        throw error;
-      }
-      if (durationMs <= 0) throw new UsageError(`--until: expected a positive duration, got "${options.until}"`);
+      const durationMs = durationArgument('--until', options.until, { ms: 1, expected: 'a positive duration' });
       const scenario = loadScenario(resolveScenario(options.scenario));
       const config = options.config ? loadConfig({ path: options.config, env: process.env }) : undefined;
       const clock = new VirtualClock(scenario.startMs);
