@@ -4,10 +4,8 @@ import { counter, gauge } from './account-series.js';
 import { accountNames, type MetricsContext } from './source.js';
 
 /**
- * Alerts handed to Alertmanager, per configured Alertmanager URL and alert account (`all` for a
- * budget over every account): posts taken and failed, counted from the delivery events (every
- * pair at 0 from the start), and what waits in the outbox, read from it after each delivery
- * and evaluation tick. Absent without `alerts.alertmanager`.
+ * Alerts handed to each Alertmanager: posts taken and failed from the delivery events (0 from
+ * the start), and what waits in the outbox after each delivery and tick.
  */
 export function registerAlertmanagerMetrics({ registry, source, config, onClose, refreshOn }: MetricsContext): void {
   const urls = config.alerts.alertmanager?.urls ?? [];

@@ -9,11 +9,8 @@ import { type MetricsContext, metricAccounts } from './source.js';
 const SEVERITIES = ['info', 'warning', 'critical'] as const satisfies ReadonlyArray<Finding['severity']>;
 
 /**
- * podwarden's own alerts and their email, from the alerts table and the durable outbox: how
- * many alerts fire now per account, rule and severity (every triple present, 0 when none), and
- * what became of every message written (counted from the outbox, so the totals survive
- * restarts). `account` is `all` for a budget over every account and for a message whose alerts
- * span accounts. Alerts and their email move on the evaluation tick, where these are set.
+ * Firing alerts (every triple at 0 when none) and what became of their email, counted from the
+ * outbox so the totals survive restarts; set on the evaluation tick, where both move.
  */
 export function registerAlertMetrics({ registry, source, config, refreshOn }: MetricsContext): void {
   const accounts = metricAccounts(config);

@@ -7,14 +7,9 @@ import { gauge, gaugeTable } from './account-series.js';
 import type { MetricsContext } from './source.js';
 
 /**
- * Every series carries the budget's `account` (`all` for a budget over every account), so a
- * dashboard filtered by account shows the budgets that concern it.
- *
- * Each configured budget's current period from the budget rule's own reading of the database
- * (`budgetStatus`), so the dashboard shows exactly the figures the alerts are made of. On each
- * evaluation tick they are the rule's own reading, handed over in its `budget:evaluated` event
- * (reading them again would cost as much as the rule itself); after each billing run they are
- * read afresh, so the actual matches podwarden_spend_dollars set on the same run.
+ * Each budget's current period as the budget rule reads it, so the dashboard shows the figures
+ * the alerts are made of: on a tick the rule's own reading (its `budget:evaluated` event), after
+ * a billing run read afresh, so the actual matches podwarden_spend_dollars of the same run.
  */
 export function registerBudgetMetrics(context: MetricsContext): void {
   const { registry, source, config } = context;

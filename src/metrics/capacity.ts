@@ -15,10 +15,7 @@ export function availabilityLevel(value: string | null): number | undefined {
   return value === null ? undefined : LEVELS[value.toLowerCase()];
 }
 
-/**
- * Rows of the account's latest poll only: each poll moves last_seen_at of everything it saw to
- * its own time, so a GPU type or product no longer polled drops out instead of going stale.
- */
+/** Rows of the account's latest poll only, so a GPU type no longer polled drops out, not goes stale. */
 function latestPollOf<T extends { lastSeenAt: number }>(rows: T[]): T[] {
   const newest = Math.max(...rows.map((row) => row.lastSeenAt));
   return rows.filter((row) => row.lastSeenAt === newest);
@@ -30,11 +27,7 @@ const PRICES = [
   ['serverless', 'priceServerless'],
 ] as const;
 
-/**
- * GPU capacity from the catalog (REST v2) and the stock collector (GraphQL): availability per
- * GPU type, product and data center, list prices, and the stock status with the largest GPU
- * count one Pod could get now. Set after each run of the collector they come from.
- */
+/** GPU availability, list prices and stock, set after each run of the collector they come from. */
 export function registerCapacityMetrics(context: MetricsContext): void {
   const { registry } = context;
   const fillAvailability = gaugeTable<GpuAvailabilityRecord>(registry, [

@@ -5,11 +5,8 @@ import { gaugeTable } from './account-series.js';
 import type { MetricsContext } from './source.js';
 
 /**
- * The Pods the idle ladder holds, from its own reading of the database (`idleCandidates`): how
- * long each has been idle, where its ladder stands and how long until its planned stop, so a
- * dashboard shows what podwarden is about to do. A Pod that is not idle has no series. Set on
- * every evaluation tick (where the ladder moves) and Pod poll (where a Pod may vanish), so the
- * durations are as of then.
+ * The Pods the idle ladder holds (`idleCandidates`), set on every tick (where the ladder moves)
+ * and Pod poll (where a Pod may vanish), so the durations are as of then.
  */
 export function registerIdleMetrics(context: MetricsContext): void {
   const { registry, source, config } = context;

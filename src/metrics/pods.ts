@@ -4,10 +4,7 @@ import { pods } from '../db/schema.js';
 import { gaugeTable } from './account-series.js';
 import { type MetricsContext, refreshedAccounts } from './source.js';
 
-/**
- * Each live Pod's cost and description from the pods table, set after every Pod poll of its
- * account. The account's series are replaced then, so a Pod that vanished has no series.
- */
+/** Each live Pod's cost and description, replaced after every Pod poll: a vanished Pod has no series. */
 export function registerPodMetrics(context: MetricsContext): void {
   const fill = gaugeTable<Awaited<ReturnType<typeof livePods>>[number]>(context.registry, [
     {

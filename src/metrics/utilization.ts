@@ -5,11 +5,7 @@ import { podLists, podSamples, pods } from '../db/schema.js';
 import { gaugeTable } from './account-series.js';
 import { type MetricsContext, refreshedAccounts } from './source.js';
 
-/**
- * The samples of each account's latest Pod poll, the latest last_seen_at of its live Pods, so a
- * Pod that poll did not sample (stopped, starting) has no sample here, and a stopped Pod never
- * shows its last busy figures.
- */
+/** The samples of the account's latest Pod poll: a stopped Pod never shows its last busy figures. */
 async function latestSamples(db: Database, account: string): Promise<PodSampleRecord[]> {
   const pods = await livePods(db, account);
   const polledAt = await podListPolledAt(db, account);
@@ -35,11 +31,7 @@ function ratio(name: string, help: string, field: 'gpuUtil' | 'gpuMemoryUtil' | 
   };
 }
 
-/**
- * Utilization of each live Pod from its latest sample, as ratios (the API's percentages / 100),
- * set after every Pod poll. A Pod whose runtime was missing has `podwarden_pod_utilization_known`
- * 0 and no figures: unknown is a value, not an idle GPU.
- */
+/** Utilization of each live Pod's latest sample; a missing runtime is `known` 0, never an idle GPU. */
 export function registerUtilizationMetrics(context: MetricsContext): void {
   const fill = gaugeTable<PodSampleRecord>(context.registry, [
     ratio('podwarden_pod_gpu_utilization_ratio', "Compute utilization of one of the Pod's GPUs", 'gpuUtil'),
