@@ -2,12 +2,7 @@ import { Counter, type CounterConfiguration, Gauge, type GaugeConfiguration, typ
 
 type Labels = Record<string, string | number>;
 
-/**
- * A gauge's series kept per account (or a finer key, such as account and billing kind), so a
- * collector run of one account replaces that account's series only: with many accounts on one
- * daemon, one account's poll does not read the others' data again. A series the account no
- * longer has (a Pod gone) is removed with the rest.
- */
+/** A gauge's series kept per account (or a finer key), so one account's run replaces its series only. */
 export class SeriesByAccount {
   private readonly held = new Map<string, Labels[]>();
 

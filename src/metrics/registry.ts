@@ -46,11 +46,7 @@ const areas: ReadonlyArray<(context: MetricsContext) => void> = [
   registerConfigReloadMetrics,
 ];
 
-/**
- * podwarden's own registry (never prom-client's global one), with the process metrics beside
- * ours. Values that come from the database are set when it changes (an evaluation tick, a
- * collector run) and served from memory: a scrape reads no database and never waits on RunPod.
- */
+/** podwarden's own registry; values are set when the database changes, so a scrape reads none of it. */
 export function createMetrics(options: {
   source: MetricsSource;
   config: Config;
