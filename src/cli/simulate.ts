@@ -21,11 +21,8 @@ interface SimulateOptions {
 }
 
 /**
- * `podwarden simulate`: the simulator and the daemon together on a virtual clock, as fast as the
- * machine allows; writes the replay report (SCENARIO.md) and prints a summary. With `--config`
- * it is a backtest and a sandbox: every account of the file is replayed and nothing the file
- * names is called. The terminal gets a progress bar (on a TTY) and the summary on stderr; the
- * daemon's warnings (faults the scenario injects on purpose) go to the report.
+ * `podwarden simulate`: simulator and daemon on a virtual clock; the report goes to --report or
+ * stdout, a summary to stderr. With `--config` a sandboxed backtest: nothing the file names is called.
  */
 export function simulateCommand(): Command {
   return new Command('simulate')
