@@ -14,11 +14,7 @@ interface DemoCommandOptions {
   logLevel: string;
 }
 
-/**
- * `podwarden demo` (`npm run demo`): the simulator, the daemon, the metrics server and a mail sink
- * in one process, playing the demo scenario; a budget alert, an idle warning and a dry-run stop
- * arrive within minutes. Ends on Ctrl-C or after `--for`, exit 0.
- */
+/** `podwarden demo`: simulator, daemon, metrics server and a mail sink in one process, until Ctrl-C or `--for`. */
 export function demoCommand(): Command {
   return new Command('demo')
     .description('Play the demo scenario: simulator, daemon, metrics and a mail folder, no RunPod account needed.')

@@ -15,9 +15,8 @@ interface SnoozeOptions {
 }
 
 /**
- * `podwarden snooze POD DURATION`: no idle ladder step (notify, warn, stop) runs for the Pod
- * until the snooze ends; a warning already given is cancelled. When it ends, the ladder starts
- * again from the beginning: a new warning comes before any stop. `0s` ends a snooze.
+ * `podwarden snooze POD DURATION` (`0s` ends one): no idle ladder step for the Pod until then;
+ * afterwards the ladder starts over, so a new warning comes before any stop.
  */
 export function snoozeCommand(): Command {
   return new Command('snooze')
