@@ -44,12 +44,9 @@ export function registerAlertMetrics({ registry, source, config, refreshOn }: Me
       firing.inc({ account: alert.account, rule: alert.rule, severity: alert.severity });
     }
     for (const series of [emails, queued, oldest]) series.reset();
-    for (const account of accounts) {
-      for (const outcome of ['sent', 'abandoned']) emails.inc({ account, outcome }, 0);
-      queued.set({ account }, 0);
-      oldest.set({ account }, 0);
-    }
-    for (const { account, sent, abandoned, pending, oldestPendingAt } of outbox) {
+    // Every account's series at 0 first, then what the outbox holds.
+    const zeros = accounts.map((account) => ({ account, sent: 0, abandoned: 0, pending: 0, oldestPendingAt: null }));
+    for (const { account, sent, abandoned, pending, oldestPendingAt } of [...zeros, ...outbox]) {
       emails.inc({ account, outcome: 'sent' }, sent);
       emails.inc({ account, outcome: 'abandoned' }, abandoned);
       queued.set({ account }, pending);
