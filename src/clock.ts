@@ -15,22 +15,27 @@ export class RealClock implements Clock {
   }
 
   sleep(ms: number, signal?: AbortSignal): Promise<void> {
-    return new Promise((resolve, reject) => {
-      if (signal?.aborted) return reject(signal.reason);
-      const timer = setTimeout(
-        () => {
-          signal?.removeEventListener('abort', onAbort);
-          resolve();
-        },
-        Math.max(0, ms),
-      );
-      const onAbort = () => {
-        clearTimeout(timer);
-        reject(signal?.reason);
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
+    return abortableWait(signal, (done) => {
+      const timer = setTimeout(done, Math.max(0, ms));
+      return () => clearTimeout(timer);
     });
   }
+}
+
+/** Resolves when `wait` calls `done`; once aborted, undoes the wait (what `wait` returned) and rejects. */
+function abortableWait(signal: AbortSignal | undefined, wait: (done: () => void) => () => void): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      cancel();
+      reject(signal?.reason);
+    };
+    const cancel = wait(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    });
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
 }
 
 interface Timer {
@@ -58,23 +63,13 @@ export class VirtualClock implements Clock {
   }
 
   sleep(ms: number, signal?: AbortSignal): Promise<void> {
-    return new Promise((resolve, reject) => {
-      if (signal?.aborted) return reject(signal.reason);
-      const timer: Timer = {
-        at: this.current + Math.max(0, ms),
-        seq: this.seq++,
-        resolve: () => {
-          signal?.removeEventListener('abort', onAbort);
-          resolve();
-        },
-      };
-      const onAbort = () => {
-        this.timers = this.timers.filter((t) => t !== timer);
-        reject(signal?.reason);
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
+    return abortableWait(signal, (done) => {
+      const timer: Timer = { at: this.current + Math.max(0, ms), seq: this.seq++, resolve: done };
       this.timers.push(timer);
       this.timers.sort((a, b) => a.at - b.at || a.seq - b.seq);
+      return () => {
+        this.timers = this.timers.filter((t) => t !== timer);
+      };
     });
   }
 

@@ -6,11 +6,8 @@ import type { Config } from './config/schema.js';
 import type { Logger } from './log.js';
 
 /**
- * What the composition root binds once, so a change needs a restart: the database it opened, the
- * address it listens on, the API clients it made per account (with their keys, base URLs,
- * timeouts, retries and rate-limit budgets), and the logger. A reload that changes any of these
- * is refused as a whole, naming them, as Prometheus does: applying the rest would leave a
- * running configuration that is in no file.
+ * What the composition root binds once (database, listen address, API clients, logger): a reload
+ * changing any is refused as a whole, else the running configuration would be in no file.
  */
 const BOUND_AT_START: ReadonlyArray<readonly [path: string, pick: (config: Config) => unknown]> = [
   ['accounts', (config) => config.accounts],
@@ -45,11 +42,8 @@ export interface ConfigReloaderOptions {
 }
 
 /**
- * Reloads the configuration on SIGHUP or `POST /-/reload`: the file is read and validated first;
- * if anything is wrong the running configuration stays, every problem is logged on a line of its
- * own as `path: message`, and podwarden_config_last_reload_successful is 0. Otherwise each part is
- * given the new configuration; runs in flight finish with the one they started with, and what
- * waits in the database (outbox rows, alert state) is untouched, so nothing is dropped.
+ * Reloads on SIGHUP or `POST /-/reload`: an invalid file keeps the running configuration and logs
+ * each problem; runs in flight finish with the configuration they started with.
  */
 export class ConfigReloader {
   private running: Config;

@@ -8,11 +8,7 @@ import type { CommandLine } from './messages/commands.js';
 import { RealScheduler } from './scheduler/real.js';
 import { startMetricsServer } from './web/server.js';
 
-/**
- * On shutdown, in-flight runs (collectors, an email being sent) get this long to finish; then
- * they are aborted and get ABORT_GRACE_MS to record how they ended (an abandoned email is
- * released, not marked sent) before the database closes. Both fit inside the 10 s we promise.
- */
+/** On shutdown, runs get this long to finish, then aborted ones this long to record how they ended: within 10 s. */
 const SHUTDOWN_GRACE_MS = 7_000;
 const ABORT_GRACE_MS = 1_500;
 
@@ -40,11 +36,7 @@ export interface Runtime {
   stop(): Promise<void>;
 }
 
-/**
- * The daemon in real time: the metrics server, every job on croner, and every collector and
- * the evaluation once at start (retention waits for its schedule). Shared by `podwarden run`
- * and `podwarden demo`.
- */
+/** The daemon in real time (`run`, `demo`): the server, every job on croner, each but retention once at start. */
 export async function startRuntime(options: RuntimeOptions): Promise<Runtime> {
   const { config, clock, log, commandLine } = options;
   const daemon = await Daemon.open({ config, clock, log, commandLine });

@@ -49,11 +49,7 @@ const RETENTION_SCHEDULE = '17 3 * * *';
 /** Rules, actions and alerts every minute, half a minute after the Pod poll has landed. */
 const EVALUATION_SCHEDULE = '30 * * * * *';
 
-/**
- * The composition root: configuration, clock, database, one API client per account, the
- * collectors and their jobs. Scheduling is the caller's (croner live, a discrete-event loop
- * in a replay), so the same daemon runs in both.
- */
+/** The composition root; scheduling is the caller's (croner live, an event loop in a replay). */
 export class Daemon {
   readonly events: EventBus<DaemonEvents>;
   /** How the commands quoted in mails and pages run this podwarden. */

@@ -9,11 +9,8 @@ export interface EventSink<Events extends Record<string, unknown>> {
 export type Listener<Payload> = (payload: Payload) => unknown;
 
 /**
- * A typed event bus for the daemon. What a listener throws or rejects with is logged, never thrown
- * into the loop. `emit` does not wait for async listeners, but tracks them: `next` resolves once
- * every listener of the matching event has settled, and `settled()` once nothing is in flight,
- * so tests `await events.next('collector:finished')` instead of sleeping and see what the
- * listeners wrote.
+ * A typed event bus: what a listener throws is logged, never thrown into the loop. `emit` does not
+ * wait for async listeners but tracks them, so `next` and `settled()` resolve once they settled.
  */
 export class EventBus<Events extends Record<string, unknown>> implements EventSink<Events> {
   private listeners = new Map<keyof Events, Set<Listener<never>>>();

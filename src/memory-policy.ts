@@ -1,12 +1,8 @@
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 
 /**
- * How far V8 lets the old generation grow past what survived the last full collection before it
- * collects again, in percent. V8 picks up to 300 % on its own when collecting is quick; under a
- * high rate of short-lived garbage (the billing backfill of a large account's 30 days) that lets
- * the heap grow to several times what is alive. It is a pace, not a cap: the heap still grows as
- * far as the live data needs (up to Node's own limit), so a larger account never runs out where a
- * smaller one fitted.
+ * How far (%) the old generation may grow past the last full collection's survivors: V8's own up
+ * to 300 % lets a backfill's garbage pile up. A pace, not a cap: live data still gets what it needs.
  */
 export const HEAP_GROWING_PERCENT = 50;
 

@@ -1,10 +1,7 @@
 /**
- * Secrets (API keys, SMTP passwords) are registered once when read, and every log line, error
- * message and printed URL passes through `redact`, so a key cannot leak by a path we forgot.
- *
- * A long secret cannot occur by accident, so it is masked wherever it appears, inside longer
- * text too. A short one (a password that happens to spell a word) is masked only where it stands
- * alone, not inside a longer word, so it never rewrites the messages it happens to spell.
+ * Secrets are registered once when read, and every log line, error and printed URL passes through
+ * `redact`. A long secret is masked wherever it appears; a short one (it may spell a word) only
+ * where it stands alone, so it never rewrites the messages it happens to spell.
  */
 const secrets = new Map<string, RegExp>();
 const MASK = '[REDACTED]';

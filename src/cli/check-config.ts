@@ -5,11 +5,7 @@ import { EXIT_USAGE } from '../exit-codes.js';
 import { redact } from '../redact.js';
 import { configOption } from './config-option.js';
 
-/**
- * `podwarden check-config`: prints the effective configuration (defaults filled in, secrets
- * masked, durations readable) and exits 0, or prints every problem, one `path: message` per
- * line on stderr, and exits 2.
- */
+/** `podwarden check-config`: the effective configuration (exit 0), or every problem on stderr (exit 2). */
 export function checkConfigCommand(): Command {
   return new Command('check-config')
     .description('Validate the configuration and print it with defaults filled in and secrets masked.')

@@ -1,7 +1,7 @@
 import { Option } from 'commander';
 import { type Clock, RealClock } from '../clock.js';
 import { ScaledClock } from '../simulator/scaled-clock.js';
-import { UsageError } from './exit.js';
+import { instantArgument } from './arguments.js';
 
 /** `--clock-start`, shared by the commands that talk to an account (`run`, `collect`). */
 export function clockStartOption(purpose: string): Option {
@@ -14,9 +14,5 @@ export function clockStartOption(purpose: string): Option {
 /** A scenario's clock starts at its `start`; a daemon watching it must read the same time. */
 export function clockFor(clockStart: string | undefined): Clock {
   if (clockStart === undefined) return new RealClock();
-  const startMs = Date.parse(clockStart);
-  if (!Number.isFinite(startMs)) {
-    throw new UsageError(`--clock-start: expected an ISO 8601 time such as 2026-11-02T09:00:00Z, got "${clockStart}"`);
-  }
-  return new ScaledClock({ startMs, speed: 1 });
+  return new ScaledClock({ startMs: instantArgument('--clock-start', clockStart), speed: 1 });
 }

@@ -12,9 +12,8 @@ export interface DaemonNow {
 }
 
 /**
- * "Now" as the daemon that uses this database reads it. Every daemon that runs in real time
- * (`run`, `demo`) runs at real speed and records its offset from the system time at start, so a
- * snooze of 4h given beside the demo lasts 4h of the demo's day. No record: the system time.
+ * "Now" as the daemon on this database reads it (its recorded offset from the system time), so
+ * a snooze of 4h beside the demo lasts 4h of the demo's day. No record: the system time.
  */
 export async function daemonNow(database: Database): Promise<DaemonNow> {
   const offsetMs = (await readDaemonClock(database))?.offsetMs ?? 0;

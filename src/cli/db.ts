@@ -7,12 +7,7 @@ import { formatBytes } from '../format.js';
 import { configOption } from './config-option.js';
 import { withDatabase } from './with-database.js';
 
-/**
- * `podwarden db check`: SQLite's full integrity check of the configured database, on demand (the
- * daemon runs the quick one at every start). Read-only, so it runs beside a running daemon and on
- * a copy or a read-only mount. Exit 0 when intact, 1 with every problem and what to do when not.
- * `podwarden db compact`: gives the file back what deleted rows left free, with the daemon stopped.
- */
+/** `podwarden db check` (read-only full integrity check; exit 1 when not intact) and `db compact`. */
 export function dbCommand(): Command {
   const command = new Command('db').description('Look after the database.');
   command

@@ -1,8 +1,8 @@
 import { join, resolve } from 'node:path';
 import { Command } from 'commander';
 import { LOG_LEVELS } from '../config/sections/log.js';
-import { DurationError, parseDuration } from '../duration.js';
 import { createLogger } from '../log.js';
+import { durationArgument, portArgument } from './arguments.js';
 import { thisProgram } from './command-line.js';
 import { UsageError } from './exit.js';
 import { untilSignalled } from './scenario-option.js';
@@ -14,11 +14,7 @@ interface DemoCommandOptions {
   logLevel: string;
 }
 
-/**
- * `podwarden demo` (`npm run demo`): the simulator, the daemon, the metrics server and a mail sink
- * in one process, playing the demo scenario; a budget alert, an idle warning and a dry-run stop
- * arrive within minutes. Ends on Ctrl-C or after `--for`, exit 0.
- */
+/** `podwarden demo`: simulator, daemon, metrics server and a mail sink in one process, until Ctrl-C or `--for`. */
 export function demoCommand(): Command {
   return new Command('demo')
     .description('Play the demo scenario: simulator, daemon, metrics and a mail folder, no RunPod account needed.')
@@ -35,11 +31,11 @@ export function demoCommand(): Command {
       'info',
     )
     .action(async (options: DemoCommandOptions) => {
-      const forMs = options.for === undefined ? undefined : positiveDuration('--for', options.for);
-      const port = Number(options.port);
-      if (!Number.isInteger(port) || port < 0 || port > 65_535) {
-        throw new UsageError(`--port: expected an integer from 0 to 65535, got "${options.port}"`);
-      }
+      const forMs =
+        options.for === undefined
+          ? undefined
+          : durationArgument('--for', options.for, { ms: 1, expected: 'a positive duration such as 5m' });
+      const port = portArgument(options.port);
       if (!(LOG_LEVELS as readonly string[]).includes(options.logLevel)) {
         throw new UsageError(`--log-level: expected one of ${LOG_LEVELS.join(', ')}, got "${options.logLevel}"`);
       }
@@ -67,15 +63,4 @@ export function demoCommand(): Command {
         clearTimeout(timer);
       }
     });
-}
-
-function positiveDuration(flag: string, value: string): number {
-  try {
-    const ms = parseDuration(value);
-    if (ms > 0) return ms;
-  } catch (error) {
-    if (!(error instanceof DurationError)) throw error;
-    throw new UsageError(`${flag}: ${error.message}`);
-  }
-  throw new UsageError(`${flag}: expected a positive duration such as 5m, got "${value}"`);
 }

@@ -14,9 +14,8 @@ export function exitCodeOf(error: unknown): number {
 }
 
 /**
- * commander exits the process itself (code 1) on a usage error unless told not to, and a
- * subcommand (`silence add`) copies that setting from its parent when it is created, before
- * the parent's is changed: set it on the whole tree, so every usage error reaches main and exits 2.
+ * commander exits (code 1) on a usage error unless told not to, and a subcommand copies that
+ * setting when created: set it on the whole tree, so every usage error reaches main and exits 2.
  */
 export function throwOnUsageErrors(command: Command): Command {
   command.exitOverride();

@@ -11,11 +11,7 @@ import { applyAndLogMemoryPolicy } from './memory-policy-log.js';
 /** From SIGTERM to exit, at most. */
 const EXIT_DEADLINE_MS = 9_500;
 
-/**
- * `podwarden run`: the daemon. Every collector runs once at start, then on its schedule. SIGHUP
- * reloads the configuration file. On SIGTERM or SIGINT it stops scheduling, lets in-flight runs finish (bounded), aborts what is
- * left, closes the database and exits 0; a second signal exits at once.
- */
+/** `podwarden run`: the daemon until SIGTERM or SIGINT (graceful, exit 0; a second one exits at once). */
 export function runCommand(): Command {
   return new Command('run')
     .description(
@@ -57,11 +53,7 @@ export function runCommand(): Command {
     });
 }
 
-/**
- * SIGHUP reloads the configuration (daemon-reload.ts), as for Prometheus and Alertmanager. The
- * handler is in place before the daemon starts, since Node's default for SIGHUP is to exit; one
- * that comes while the daemon is still starting is logged and ignored.
- */
+/** SIGHUP reloads; handled from before the start (Node's default is to exit), ignored while starting. */
 function reloadOnHangup(log: Logger): { attach(runtime: Runtime): void } {
   let target: Runtime | undefined;
   process.on('SIGHUP', () => {
@@ -76,9 +68,8 @@ function reloadOnHangup(log: Logger): { attach(runtime: Runtime): void } {
 }
 
 /**
- * Resolves on SIGTERM or SIGINT (exit 0), or on an error nothing else caught (exit 1): that one is
- * logged through our logger (JSON, redacted) instead of Node's raw stack, and the daemon shuts
- * down cleanly (the database closed) instead of dying mid-write.
+ * Resolves on SIGTERM or SIGINT (exit 0), or on an error nothing else caught (exit 1), logged
+ * redacted, so the daemon shuts down cleanly instead of dying mid-write.
  */
 function nextStopRequest(log: Logger): Promise<{ reason: string; exitCode: number }> {
   return new Promise((resolve) => {

@@ -9,9 +9,9 @@ import type { Config } from '../config/schema.js';
 import { ALERT_RULES } from '../config/sections/alerts.js';
 import type { SilenceMatcher } from '../db/schema.js';
 import { expireSilence, getSilence, insertSilence, listSilences } from '../db/silences.js';
-import { DurationError, parseDuration } from '../duration.js';
 import { metricAccounts } from '../metrics/source.js';
 import { didYouMean } from '../near-miss.js';
+import { durationArgument } from './arguments.js';
 import { configOption } from './config-option.js';
 import { daemonNow } from './daemon-now.js';
 import { UsageError } from './exit.js';
@@ -67,9 +67,8 @@ export function silenceCommand(): Command {
     .option('--author <name>', 'who is silencing', whoAmI())
     .addOption(configOption())
     .action(async (options: { match: string[]; for: string; comment: string; author: string; config?: string }) => {
-      let durationMs: number;
+      const durationMs = durationArgument('--for', options.for);
       try {
-        durationMs = parseDuration(options.for);
         const config = loadConfig({ path: options.config, env: process.env });
         const silence = await withDatabase(config.database.path, {}, async (database) => {
           const matchers = options.match.map((text) => knownLabelValue(parseMatcher(text), text, config));
@@ -87,7 +86,6 @@ export function silenceCommand(): Command {
         });
         process.stdout.write(`${silence.id}\n`);
       } catch (error) {
-        if (error instanceof DurationError) throw new UsageError(`--for: ${error.message}`);
         if (error instanceof MatcherError) throw new UsageError(`--match: ${error.message}`);
         if (error instanceof SilenceError) throw new UsageError(error.message);
         throw error;

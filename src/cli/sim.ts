@@ -4,6 +4,7 @@ import { consoleLogger } from '../log.js';
 import { ScaledClock } from '../simulator/scaled-clock.js';
 import { loadScenario } from '../simulator/scenario.js';
 import { startSimulator } from '../simulator/server.js';
+import { instantArgument, portArgument } from './arguments.js';
 import { UsageError } from './exit.js';
 import { resolveScenario, untilSignalled } from './scenario-option.js';
 
@@ -31,10 +32,7 @@ export function simCommand(): Command {
       "play the scenario from this ISO 8601 instant, or `now` for the system time, instead of the scenario's own start",
     )
     .action(async (options: SimOptions) => {
-      const port = Number(options.port);
-      if (!Number.isInteger(port) || port < 0 || port > 65_535) {
-        throw new UsageError(`--port: expected an integer from 0 to 65535, got "${options.port}"`);
-      }
+      const port = portArgument(options.port);
       const speed = Number(options.speed);
       if (!Number.isFinite(speed) || speed <= 0) {
         throw new UsageError(`--speed: expected a positive number, got "${options.speed}"`);
@@ -62,9 +60,5 @@ function startOption(given: string | undefined): number | undefined {
   // The one place the simulator reads the system time: a live demo must line up with the wall
   // clock that Prometheus and Grafana stamp their samples with.
   if (given === 'now') return new RealClock().now();
-  const startMs = Date.parse(given);
-  if (!Number.isFinite(startMs)) {
-    throw new UsageError(`--start: expected an ISO 8601 time such as 2026-11-02T09:00:00Z or "now", got "${given}"`);
-  }
-  return startMs;
+  return instantArgument('--start', given, ' or "now"');
 }

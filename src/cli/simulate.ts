@@ -4,13 +4,12 @@ import { VirtualClock } from '../clock.js';
 import { startProgress } from '../collectors/progress.js';
 import { loadConfig } from '../config/load.js';
 import type { Config } from '../config/schema.js';
-import { DurationError, parseDuration } from '../duration.js';
 import { backtestSummary, type SandboxedTargets } from '../messages/backtest-summary.js';
 import { replay } from '../replay/replay.js';
 import { warningCollector } from '../replay/warnings.js';
 import { loadScenario } from '../simulator/scenario.js';
+import { durationArgument } from './arguments.js';
 import { configOption } from './config-option.js';
-import { UsageError } from './exit.js';
 import { resolveScenario } from './scenario-option.js';
 
 interface SimulateOptions {
@@ -22,11 +21,8 @@ interface SimulateOptions {
 }
 
 /**
- * `podwarden simulate`: the simulator and the daemon together on a virtual clock, as fast as the
- * machine allows; writes the replay report (SCENARIO.md) and prints a summary. With `--config`
- * it is a backtest and a sandbox: every account of the file is replayed and nothing the file
- * names is called. The terminal gets a progress bar (on a TTY) and the summary on stderr; the
- * daemon's warnings (faults the scenario injects on purpose) go to the report.
+ * `podwarden simulate`: simulator and daemon on a virtual clock; the report goes to --report or
+ * stdout, a summary to stderr. With `--config` a sandboxed backtest: nothing the file names is called.
  */
 export function simulateCommand(): Command {
   return new Command('simulate')
@@ -37,14 +33,7 @@ export function simulateCommand(): Command {
     .option('--report <file>', 'write the JSON report here (default: print it on stdout)')
     .option('--db <file>', 'keep the database in this file (default: a temporary one)')
     .action(async (options: SimulateOptions) => {
-      let durationMs: number;
-      try {
-        durationMs = parseDuration(options.until);
-      } catch (error) {
-        if (error instanceof DurationError) throw new UsageError(`--until: ${error.message}`);
-        throw error;
-      }
-      if (durationMs <= 0) throw new UsageError(`--until: expected a positive duration, got "${options.until}"`);
+      const durationMs = durationArgument('--until', options.until, { ms: 1, expected: 'a positive duration' });
       const scenario = loadScenario(resolveScenario(options.scenario));
       const config = options.config ? loadConfig({ path: options.config, env: process.env }) : undefined;
       const clock = new VirtualClock(scenario.startMs);

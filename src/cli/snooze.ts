@@ -2,7 +2,8 @@ import { Command } from 'commander';
 import { toIso } from '../clock.js';
 import { loadConfig } from '../config/load.js';
 import { accountsOfPod, snoozePod } from '../db/idle-state.js';
-import { DurationError, formatDuration, parseDuration } from '../duration.js';
+import { formatDuration } from '../duration.js';
+import { durationArgument } from './arguments.js';
 import { configOption } from './config-option.js';
 import { clockNote, daemonNow } from './daemon-now.js';
 import { UsageError } from './exit.js';
@@ -14,9 +15,8 @@ interface SnoozeOptions {
 }
 
 /**
- * `podwarden snooze POD DURATION`: no idle ladder step (notify, warn, stop) runs for the Pod
- * until the snooze ends; a warning already given is cancelled. When it ends, the ladder starts
- * again from the beginning: a new warning comes before any stop. `0s` ends a snooze.
+ * `podwarden snooze POD DURATION` (`0s` ends one): no idle ladder step for the Pod until then;
+ * afterwards the ladder starts over, so a new warning comes before any stop.
  */
 export function snoozeCommand(): Command {
   return new Command('snooze')
@@ -26,7 +26,7 @@ export function snoozeCommand(): Command {
     .addOption(configOption())
     .option('--account <name>', 'the account of the Pod (default: every account that has seen it)')
     .action(async (podId: string, durationText: string, options: SnoozeOptions) => {
-      const durationMs = parseSnooze(durationText);
+      const durationMs = durationArgument('duration', durationText, { ms: 0, expected: 'a positive duration or 0s' });
       const config = loadConfig({ path: options.config, env: process.env });
       const known = config.accounts.map((account) => account.name);
       if (options.account !== undefined && !known.includes(options.account)) {
@@ -50,16 +50,4 @@ export function snoozeCommand(): Command {
         }
       });
     });
-}
-
-function parseSnooze(text: string): number {
-  let ms: number;
-  try {
-    ms = parseDuration(text);
-  } catch (error) {
-    if (error instanceof DurationError) throw new UsageError(`duration: ${error.message}`);
-    throw error;
-  }
-  if (ms < 0) throw new UsageError(`duration: expected a positive duration or 0s, got "${text}"`);
-  return ms;
 }

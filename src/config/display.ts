@@ -13,11 +13,7 @@ export function maskedConfig(config: Config): unknown {
   );
 }
 
-/**
- * The effective configuration as YAML a person reads: secrets masked and durations written as
- * in the file (`rawSamplesMs: 1209600000` → `rawSamples: 14d`), so the output is itself a
- * valid configuration.
- */
+/** The effective configuration as YAML, secrets masked and durations as written (`rawSamples: 14d`): itself valid. */
 export function configAsYaml(config: Config): string {
   const readable = mapTree(maskedConfig(config), (key, value) =>
     key.endsWith('Ms') && typeof value === 'number' ? [key.slice(0, -2), formatDuration(value)] : [key, value],

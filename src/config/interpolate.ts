@@ -3,10 +3,8 @@ import { formatPath, type Problem } from './errors.js';
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /**
- * Replaces `${VAR}` and `${VAR:-default}` in every string value of a parsed YAML tree with the
- * environment's values (`:-` also covers a variable set to the empty string, as in a shell);
- * `$${` is a literal `${`. Keys are left alone. Every problem is reported with its config path.
- * Substituted values stay strings: a number or boolean field cannot be filled this way.
+ * Replaces `${VAR}` and `${VAR:-default}` (also for an empty VAR, as in a shell) in every string
+ * value, not keys; `$${` is a literal `${`. Values stay strings. Problems name their config path.
  */
 export function interpolateEnv(raw: unknown, env: NodeJS.ProcessEnv): { value: unknown; problems: Problem[] } {
   const problems: Problem[] = [];

@@ -5,10 +5,8 @@ import { registerSecret } from '../redact.js';
 import type { ParseContext } from './fields.js';
 
 /**
- * Every secret field of the configuration. Each is written either inline (`apiKey`, often as
- * `${RUNPOD_API_KEY}`) or as a file to read (`apiKeyFile`, e.g. a Docker secret), never both,
- * and comes out under its own name. `maskedConfig` masks exactly these names; a new secret
- * (say `password`) is added here first, or `secretShape('password')` does not compile.
+ * Every secret field: written inline or as `<name>File`, never both, and out under its own name.
+ * `maskedConfig` masks exactly these names, and `secretShape` accepts no other.
  */
 export const SECRET_FIELDS = ['apiKey', 'bearerToken', 'linkSecret', 'password'] as const;
 export type SecretField = (typeof SECRET_FIELDS)[number];
@@ -50,10 +48,8 @@ export function secretShape<K extends SecretField>(key: K, ctx: ParseContext, ru
 }
 
 /**
- * Checks that the secret `key` of an object holding `secretShape(key)` is set exactly once
- * (or at most once when optional) and merges `<key>File` into `<key>`. The check runs even when
- * other fields of the object are wrong, so one pass reports every problem. An object with two
- * secrets names both: `withSecret(object, ['bearerToken', 'linkSecret'], …)`.
+ * Checks that each secret `key` is set once (at most once when optional), even when other fields
+ * are wrong, so one pass reports every problem; merges `<key>File` into `<key>`.
  */
 export function withSecret<S extends z.ZodObject, K extends SecretField, Required extends boolean>(
   schema: S,

@@ -2,12 +2,7 @@ import { Counter, type CounterConfiguration, Gauge, type GaugeConfiguration, typ
 
 type Labels = Record<string, string | number>;
 
-/**
- * A gauge's series kept per account (or a finer key, such as account and billing kind), so a
- * collector run of one account replaces that account's series only: with many accounts on one
- * daemon, one account's poll does not read the others' data again. A series the account no
- * longer has (a Pod gone) is removed with the rest.
- */
+/** A gauge's series kept per account (or a finer key), so one account's run replaces its series only. */
 export class SeriesByAccount {
   private readonly held = new Map<string, Labels[]>();
 
@@ -51,4 +46,23 @@ export function accountGauge(
   configuration: Omit<GaugeConfiguration<string>, 'registers'>,
 ): SeriesByAccount {
   return new SeriesByAccount(gauge(registry, configuration));
+}
+
+/** One gauge of a table: what it is, and how a row sets its series (a row that sets none: absent). */
+export interface GaugeSpec<Row> extends Omit<GaugeConfiguration<string>, 'registers'> {
+  series(row: Row, set: (labels: Labels, value: number) => void): void;
+}
+
+/**
+ * Gauges made from the same rows (an account's live Pods, the budgets' statuses): the function
+ * returned replaces every series of `account` (omitted: of all) by those of `rows`.
+ */
+export function gaugeTable<Row>(registry: Registry, specs: ReadonlyArray<GaugeSpec<Row>>) {
+  const table = specs.map(({ series, ...configuration }) => ({ series, gauge: accountGauge(registry, configuration) }));
+  return (rows: readonly Row[], account = ''): void => {
+    for (const { gauge } of table) gauge.clear(account);
+    for (const row of rows) {
+      for (const { gauge, series } of table) series(row, (labels, value) => gauge.set(account, labels, value));
+    }
+  };
 }

@@ -13,11 +13,9 @@ const isStopResult = (decision: string): decision is (typeof STOP_RESULTS)[numbe
   (STOP_RESULTS as readonly string[]).includes(decision);
 
 /**
- * What the idle ladder did about stops, from its `action:decided` events (every result of every
- * account at 0 from the start), and whether stops are frozen now because the Pod data is stale:
- * the Pod collector's last success as the database records it (whichever process ran it), read
- * at each evaluation tick and Pod collection, compared at the scrape with the time as the
- * fresh-data guard compares it.
+ * Stop decisions from the `action:decided` events (every series at 0 from the start), and
+ * whether stops are frozen: the Pod collector's last success in the database, compared at the
+ * scrape as the fresh-data guard compares it.
  */
 export function registerActionMetrics({ registry, source, config, clock, onClose, refreshOn }: MetricsContext): void {
   const stops = counter(registry, {

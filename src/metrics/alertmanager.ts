@@ -4,10 +4,8 @@ import { counter, gauge } from './account-series.js';
 import { accountNames, type MetricsContext } from './source.js';
 
 /**
- * Alerts handed to Alertmanager, per configured Alertmanager URL and alert account (`all` for a
- * budget over every account): posts taken and failed, counted from the delivery events (every
- * pair at 0 from the start), and what waits in the outbox, read from it after each delivery
- * and evaluation tick. Absent without `alerts.alertmanager`.
+ * Alerts handed to each Alertmanager: posts taken and failed from the delivery events (0 from
+ * the start), and what waits in the outbox after each delivery and tick.
  */
 export function registerAlertmanagerMetrics({ registry, source, config, onClose, refreshOn }: MetricsContext): void {
   const urls = config.alerts.alertmanager?.urls ?? [];
@@ -39,22 +37,16 @@ export function registerAlertmanagerMetrics({ registry, source, config, onClose,
     }
   };
   refreshOn(['tick'], refreshQueued);
-  for (const alertmanager of urls) {
-    for (const account of accounts) {
-      sent.inc({ alertmanager, account }, 0);
-      failed.inc({ alertmanager, account }, 0);
-    }
+  for (const [event, counted] of [
+    ['alertmanager:sent', sent],
+    ['alertmanager:failed', failed],
+  ] as const) {
+    for (const alertmanager of urls) for (const account of accounts) counted.inc({ alertmanager, account }, 0);
+    onClose(
+      source.events.on(event, async (e) => {
+        counted.inc({ alertmanager: e.alertmanager, account: e.account }, e.alerts);
+        await refreshQueued();
+      }),
+    );
   }
-  onClose(
-    source.events.on('alertmanager:sent', async (e) => {
-      sent.inc({ alertmanager: e.alertmanager, account: e.account }, e.alerts);
-      await refreshQueued();
-    }),
-  );
-  onClose(
-    source.events.on('alertmanager:failed', async (e) => {
-      failed.inc({ alertmanager: e.alertmanager, account: e.account }, e.alerts);
-      await refreshQueued();
-    }),
-  );
 }

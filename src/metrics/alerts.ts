@@ -9,11 +9,8 @@ import { type MetricsContext, metricAccounts } from './source.js';
 const SEVERITIES = ['info', 'warning', 'critical'] as const satisfies ReadonlyArray<Finding['severity']>;
 
 /**
- * podwarden's own alerts and their email, from the alerts table and the durable outbox: how
- * many alerts fire now per account, rule and severity (every triple present, 0 when none), and
- * what became of every message written (counted from the outbox, so the totals survive
- * restarts). `account` is `all` for a budget over every account and for a message whose alerts
- * span accounts. Alerts and their email move on the evaluation tick, where these are set.
+ * Firing alerts (every triple at 0 when none) and what became of their email, counted from the
+ * outbox so the totals survive restarts; set on the evaluation tick, where both move.
  */
 export function registerAlertMetrics({ registry, source, config, refreshOn }: MetricsContext): void {
   const accounts = metricAccounts(config);
@@ -47,12 +44,9 @@ export function registerAlertMetrics({ registry, source, config, refreshOn }: Me
       firing.inc({ account: alert.account, rule: alert.rule, severity: alert.severity });
     }
     for (const series of [emails, queued, oldest]) series.reset();
-    for (const account of accounts) {
-      for (const outcome of ['sent', 'abandoned']) emails.inc({ account, outcome }, 0);
-      queued.set({ account }, 0);
-      oldest.set({ account }, 0);
-    }
-    for (const { account, sent, abandoned, pending, oldestPendingAt } of outbox) {
+    // Every account's series at 0 first, then what the outbox holds.
+    const zeros = accounts.map((account) => ({ account, sent: 0, abandoned: 0, pending: 0, oldestPendingAt: null }));
+    for (const { account, sent, abandoned, pending, oldestPendingAt } of [...zeros, ...outbox]) {
       emails.inc({ account, outcome: 'sent' }, sent);
       emails.inc({ account, outcome: 'abandoned' }, abandoned);
       queued.set({ account }, pending);

@@ -11,9 +11,5 @@ export function bearerMatches(header: string | undefined, token: string): boolea
   return timingSafeEqual(digest(given), digest(token)) && match !== null;
 }
 
-/**
- * The probes answer without the token: a Kubernetes or load-balancer probe sends none, and they
- * reveal nothing secret (`ok`, `ready`, or why not: a stale collector, a database that cannot be
- * written).
- */
+/** The probes answer without the token: a load-balancer probe sends none, and they reveal nothing secret. */
 export const OPEN_PROBES: ReadonlySet<string> = new Set(['/healthz', '/readyz']);

@@ -1,39 +1,18 @@
-import { Gauge } from 'prom-client';
 import { collectorsFeeding } from '../collectors/index.js';
 import { BUDGET_FIGURES } from '../config/sections/budgets.js';
 import { billingDays, billingRecords } from '../db/schema.js';
 import { ALL_ACCOUNTS, type BudgetStatus } from '../rules/budget.js';
 import { budgetStatus } from '../tick/budget-status.js';
-import { gauge } from './account-series.js';
+import { gauge, gaugeTable } from './account-series.js';
 import type { MetricsContext } from './source.js';
 
-type BudgetGauge = Gauge<string>;
-
 /**
- * Every series carries the budget's `account` (`all` for a budget over every account), so a
- * dashboard filtered by account shows the budgets that concern it.
- *
- * Each configured budget's current period from the budget rule's own reading of the database
- * (`budgetStatus`), so the dashboard shows exactly the figures the alerts are made of. On each
- * evaluation tick they are the rule's own reading, handed over in its `budget:evaluated` event
- * (reading them again would cost as much as the rule itself); after each billing run they are
- * read afresh, so the actual matches podwarden_spend_dollars set on the same run.
+ * Each budget's current period as the budget rule reads it, so the dashboard shows the figures
+ * the alerts are made of: on a tick the rule's own reading (its `budget:evaluated` event), after
+ * a billing run read afresh, so the actual matches podwarden_spend_dollars of the same run.
  */
 export function registerBudgetMetrics(context: MetricsContext): void {
   const { registry, source, config } = context;
-  const fills: Array<(status: BudgetStatus) => void> = [];
-  const gauges: BudgetGauge[] = [];
-  const perStatus = (
-    name: string,
-    help: string,
-    labelNames: string[],
-    fill: (gauge: BudgetGauge, status: BudgetStatus) => void,
-  ) => {
-    const created: BudgetGauge = gauge(registry, { name, help, labelNames });
-    gauges.push(created);
-    fills.push((status) => fill(created, status));
-  };
-
   const info = gauge(registry, {
     name: 'podwarden_budget_info',
     help: 'Always 1: the budget with the account it covers (all for every account), its scope and its period.',
@@ -43,51 +22,55 @@ export function registerBudgetMetrics(context: MetricsContext): void {
     const account = budget.account ?? ALL_ACCOUNTS;
     info.set({ budget: budget.name, account, scope: budget.scope, period: budget.period }, 1);
   }
-  perStatus(
-    'podwarden_budget_amount_dollars',
-    'The amount the budget allows per period.',
-    ['budget', 'account'],
-    (g, s) => g.set({ budget: s.budget, account: s.account }, s.amount),
-  );
-  perStatus(
-    'podwarden_budget_spend_dollars',
-    "The budget's spend in its current period by figure: actual (billed), live (billed plus not yet billed) and forecast (projected to the period's end); forecast is absent until enough billing history is known.",
-    ['budget', 'account', 'figure'],
-    (g, s) => {
-      for (const [figure, value] of figuresOf(s)) g.set({ budget: s.budget, account: s.account, figure }, value);
+  const fill = gaugeTable<BudgetStatus>(registry, [
+    {
+      name: 'podwarden_budget_amount_dollars',
+      help: 'The amount the budget allows per period.',
+      labelNames: ['budget', 'account'],
+      series: ({ budget, account, amount }, set) => set({ budget, account }, amount),
     },
-  );
-  perStatus(
-    'podwarden_budget_used_ratio',
-    "The budget's spend by figure as a share of its amount, 1 meaning all of it; forecast is absent until enough billing history is known.",
-    ['budget', 'account', 'figure'],
-    (g, s) => {
-      for (const [figure, value] of figuresOf(s))
-        g.set({ budget: s.budget, account: s.account, figure }, value / s.amount);
+    {
+      name: 'podwarden_budget_spend_dollars',
+      help: "The budget's spend in its current period by figure: actual (billed), live (billed plus not yet billed) and forecast (projected to the period's end); forecast is absent until enough billing history is known.",
+      labelNames: ['budget', 'account', 'figure'],
+      series: ({ budget, account, ...status }, set) => {
+        for (const figure of BUDGET_FIGURES)
+          if (status[figure] !== null) set({ budget, account, figure }, status[figure]);
+      },
     },
-  );
-  perStatus(
-    'podwarden_budget_burn_rate_dollars_per_hour',
-    "What the budget's scope spent per hour over the forecast window, billed and not yet billed; absent while there is no forecast.",
-    ['budget', 'account'],
-    (g, s) => {
-      if (s.burnPerHour !== null) g.set({ budget: s.budget, account: s.account }, s.burnPerHour);
+    {
+      name: 'podwarden_budget_used_ratio',
+      help: "The budget's spend by figure as a share of its amount, 1 meaning all of it; forecast is absent until enough billing history is known.",
+      labelNames: ['budget', 'account', 'figure'],
+      series: ({ budget, account, amount, ...status }, set) => {
+        for (const figure of BUDGET_FIGURES) {
+          if (status[figure] !== null) set({ budget, account, figure }, status[figure] / amount);
+        }
+      },
     },
-  );
-  perStatus(
-    'podwarden_budget_runout_timestamp_seconds',
-    "When the budget's live spend reaches its amount at what its scope costs per hour now, as a Unix time; absent when it already has or never will.",
-    ['budget', 'account'],
-    (g, s) => {
-      if (s.runsOutAt !== null) g.set({ budget: s.budget, account: s.account }, s.runsOutAt / 1000);
+    {
+      name: 'podwarden_budget_burn_rate_dollars_per_hour',
+      help: "What the budget's scope spent per hour over the forecast window, billed and not yet billed; absent while there is no forecast.",
+      labelNames: ['budget', 'account'],
+      series: ({ budget, account, burnPerHour }, set) => {
+        if (burnPerHour !== null) set({ budget, account }, burnPerHour);
+      },
     },
-  );
-  perStatus(
-    'podwarden_budget_period_end_timestamp_seconds',
-    "When the budget's current period ends and its spend starts again from zero, as a Unix time.",
-    ['budget', 'account'],
-    (g, s) => g.set({ budget: s.budget, account: s.account }, s.period.endMs / 1000),
-  );
+    {
+      name: 'podwarden_budget_runout_timestamp_seconds',
+      help: "When the budget's live spend reaches its amount at what its scope costs per hour now, as a Unix time; absent when it already has or never will.",
+      labelNames: ['budget', 'account'],
+      series: ({ budget, account, runsOutAt }, set) => {
+        if (runsOutAt !== null) set({ budget, account }, runsOutAt / 1000);
+      },
+    },
+    {
+      name: 'podwarden_budget_period_end_timestamp_seconds',
+      help: "When the budget's current period ends and its spend starts again from zero, as a Unix time.",
+      labelNames: ['budget', 'account'],
+      series: ({ budget, account, period }, set) => set({ budget, account }, period.endMs / 1000),
+    },
+  ]);
 
   if (config.budgets.length === 0) return;
   let evaluated: { at: number; statuses: readonly BudgetStatus[] } | undefined;
@@ -100,20 +83,6 @@ export function registerBudgetMetrics(context: MetricsContext): void {
     // A tick whose budget rule failed handed nothing over: then the metrics read for themselves.
     const handed = trigger === 'tick' && evaluated?.at === now ? evaluated.statuses : undefined;
     evaluated = undefined;
-    const statuses = handed ?? (await budgetStatus(source.db, config, now));
-    for (const created of gauges) created.reset();
-    for (const status of statuses) for (const fill of fills) fill(status);
-  });
-}
-
-function figuresOf(status: BudgetStatus): Array<[string, number]> {
-  const values: Record<(typeof BUDGET_FIGURES)[number], number | null> = {
-    actual: status.actual,
-    live: status.live,
-    forecast: status.forecast,
-  };
-  return BUDGET_FIGURES.flatMap((figure) => {
-    const value = values[figure];
-    return value === null ? [] : [[figure, value] as [string, number]];
+    fill(handed ?? (await budgetStatus(source.db, config, now)));
   });
 }

@@ -1,10 +1,10 @@
 import { collectorsFeeding } from '../collectors/index.js';
 import { watchedGpuTypeIds } from '../config/sections/capacity.js';
-import { latestGpuAvailability } from '../db/catalog.js';
+import { type GpuAvailabilityRecord, latestGpuAvailability } from '../db/catalog.js';
 import { gpuTypeNames } from '../db/names.js';
 import { gpuAvailability, gpuStock, gpuTypes } from '../db/schema.js';
-import { latestGpuStock } from '../db/stock.js';
-import { accountGauge } from './account-series.js';
+import { type GpuStockRecord, latestGpuStock } from '../db/stock.js';
+import { accountGauge, gaugeTable } from './account-series.js';
 import { type MetricsContext, refreshedAccounts } from './source.js';
 
 /** Availability and stock levels as numbers, so a graph goes up when a GPU comes back. */
@@ -15,10 +15,7 @@ export function availabilityLevel(value: string | null): number | undefined {
   return value === null ? undefined : LEVELS[value.toLowerCase()];
 }
 
-/**
- * Rows of the account's latest poll only: each poll moves last_seen_at of everything it saw to
- * its own time, so a GPU type or product no longer polled drops out instead of going stale.
- */
+/** Rows of the account's latest poll only, so a GPU type no longer polled drops out, not goes stale. */
 function latestPollOf<T extends { lastSeenAt: number }>(rows: T[]): T[] {
   const newest = Math.max(...rows.map((row) => row.lastSeenAt));
   return rows.filter((row) => row.lastSeenAt === newest);
@@ -30,33 +27,53 @@ const PRICES = [
   ['serverless', 'priceServerless'],
 ] as const;
 
-/**
- * GPU capacity from the catalog (REST v2) and the stock collector (GraphQL): availability per
- * GPU type, product and data center, list prices, and the stock status with the largest GPU
- * count one Pod could get now. Set after each run of the collector they come from.
- */
+/** GPU availability, list prices and stock, set after each run of the collector they come from. */
 export function registerCapacityMetrics(context: MetricsContext): void {
   const { registry } = context;
-  const availability = accountGauge(registry, {
-    name: 'podwarden_gpu_availability',
-    help: 'Availability of the GPU type for the product as the catalog last reported it, NONE=0, LOW=1, MEDIUM=2, HIGH=3; data_center_id is empty for the global figure; absent when the catalog gave none.',
-    labelNames: ['account', 'gpu_type_id', 'product', 'data_center_id'],
-  });
-  const price = accountGauge(registry, {
-    name: 'podwarden_gpu_price_dollars_per_hour',
-    help: 'List price of one GPU of the type per hour by rate (secure or community cloud Pods, serverless pool) as the catalog last reported it; absent for a rate the catalog gave none for.',
-    labelNames: ['account', 'gpu_type_id', 'product', 'rate'],
-  });
-  const stock = accountGauge(registry, {
-    name: 'podwarden_gpu_stock',
-    help: 'Stock status of the GPU type in the cloud for a one-GPU Pod from GraphQL, None=0, Low=1, Medium=2, High=3; absent when GraphQL gave no status.',
-    labelNames: ['account', 'gpu_type_id', 'cloud'],
-  });
-  const maxGpus = accountGauge(registry, {
-    name: 'podwarden_gpu_stock_max_gpus',
-    help: 'The largest GPU count of the type one Pod in the cloud could get now according to GraphQL, 0 when none; absent before the stock collector ran.',
-    labelNames: ['account', 'gpu_type_id', 'cloud'],
-  });
+  const fillAvailability = gaugeTable<GpuAvailabilityRecord>(registry, [
+    {
+      name: 'podwarden_gpu_availability',
+      help: 'Availability of the GPU type for the product as the catalog last reported it, NONE=0, LOW=1, MEDIUM=2, HIGH=3; data_center_id is empty for the global figure; absent when the catalog gave none.',
+      labelNames: ['account', 'gpu_type_id', 'product', 'data_center_id'],
+      series: (row, set) => {
+        const level = availabilityLevel(row.availability);
+        const { account, gpuTypeId: gpu_type_id, product, dataCenterId: data_center_id } = row;
+        if (level !== undefined) set({ account, gpu_type_id, product, data_center_id }, level);
+      },
+    },
+    {
+      name: 'podwarden_gpu_price_dollars_per_hour',
+      help: 'List price of one GPU of the type per hour by rate (secure or community cloud Pods, serverless pool) as the catalog last reported it; absent for a rate the catalog gave none for.',
+      labelNames: ['account', 'gpu_type_id', 'product', 'rate'],
+      series: (row, set) => {
+        if (row.dataCenterId !== '') return;
+        for (const [rate, field] of PRICES) {
+          const value = row[field];
+          if (value !== null)
+            set({ account: row.account, gpu_type_id: row.gpuTypeId, product: row.product, rate }, value);
+        }
+      },
+    },
+  ]);
+  const stockLabels = (row: GpuStockRecord) => ({ account: row.account, gpu_type_id: row.gpuTypeId, cloud: row.cloud });
+  const fillStock = gaugeTable<GpuStockRecord>(registry, [
+    {
+      name: 'podwarden_gpu_stock',
+      help: 'Stock status of the GPU type in the cloud for a one-GPU Pod from GraphQL, None=0, Low=1, Medium=2, High=3; absent when GraphQL gave no status.',
+      labelNames: ['account', 'gpu_type_id', 'cloud'],
+      series: (row, set) => {
+        const level = availabilityLevel(row.stockStatus);
+        if (level !== undefined) set(stockLabels(row), level);
+      },
+    },
+    {
+      name: 'podwarden_gpu_stock_max_gpus',
+      help: 'The largest GPU count of the type one Pod in the cloud could get now according to GraphQL, 0 when none; absent before the stock collector ran.',
+      labelNames: ['account', 'gpu_type_id', 'cloud'],
+      series: (row, set) => set(stockLabels(row), Math.max(0, ...row.availableGpuCounts)),
+    },
+  ]);
+
   const watched = accountGauge(registry, {
     name: 'podwarden_capacity_watched',
     help: "Always 1 for a GPU type and product on the capacity watch list, a watch by name resolved through the account's catalog; absent for the rest.",
@@ -66,45 +83,20 @@ export function registerCapacityMetrics(context: MetricsContext): void {
   context.refreshOn(collectorsFeeding(gpuAvailability, gpuTypes), async (at) => {
     const { db } = context.source;
     for (const account of refreshedAccounts(context.config, at)) {
-      const rows = latestPollOf(await latestGpuAvailability(db, account));
+      fillAvailability(latestPollOf(await latestGpuAvailability(db, account)), account);
       const names = await gpuTypeNames(db, account);
-      for (const series of [availability, price, watched]) series.clear(account);
-      for (const row of rows) {
-        const level = availabilityLevel(row.availability);
-        if (level !== undefined) {
-          availability.set(
-            account,
-            { account, gpu_type_id: row.gpuTypeId, product: row.product, data_center_id: row.dataCenterId },
-            level,
-          );
-        }
-        if (row.dataCenterId !== '') continue;
-        for (const [rate, field] of PRICES) {
-          const value = row[field];
-          if (value !== null)
-            price.set(account, { account, gpu_type_id: row.gpuTypeId, product: row.product, rate }, value);
-        }
-      }
+      watched.clear(account);
       for (const watch of context.config.capacity.watch) {
-        if (watch.account !== undefined && watch.account !== account) continue;
-        const ids = watchedGpuTypeIds(watch, names);
-        for (const gpuTypeId of ids)
-          watched.set(account, { account, gpu_type_id: gpuTypeId, product: watch.product }, 1);
+        if ((watch.account ?? account) !== account) continue;
+        for (const id of watchedGpuTypeIds(watch, names)) {
+          watched.set(account, { account, gpu_type_id: id, product: watch.product }, 1);
+        }
       }
     }
   });
-
   context.refreshOn(collectorsFeeding(gpuStock), async (at) => {
     for (const account of refreshedAccounts(context.config, at)) {
-      const rows = latestPollOf(await latestGpuStock(context.source.db, account));
-      stock.clear(account);
-      maxGpus.clear(account);
-      for (const row of rows) {
-        const labels = { account, gpu_type_id: row.gpuTypeId, cloud: row.cloud };
-        const level = availabilityLevel(row.stockStatus);
-        if (level !== undefined) stock.set(account, labels, level);
-        maxGpus.set(account, labels, Math.max(0, ...row.availableGpuCounts));
-      }
+      fillStock(latestPollOf(await latestGpuStock(context.source.db, account)), account);
     }
   });
 }

@@ -13,11 +13,9 @@ const isErrorKind = (outcome: CollectorOutcome): outcome is ErrorKind =>
   (COLLECTOR_ERROR_KINDS as readonly string[]).includes(outcome);
 
 /**
- * Collector health from the daemon's `collector:finished` events, the way node_exporter's
- * runner reports on its collectors: the collectors never report on themselves. Every enabled
- * (account, collector) pair and every error kind exists at 0 from the start, so `rate()` and
- * staleness alerts work before the first run; the last success survives restarts because it
- * starts from the database.
+ * Collector health from the `collector:finished` events (collectors never report on themselves).
+ * Every series exists at 0 from the start, so `rate()` works before the first run; the last
+ * success survives restarts because it starts from the database.
  */
 export function registerCollectorMetrics({
   registry,

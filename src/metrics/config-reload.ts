@@ -1,11 +1,7 @@
 import { gauge } from './account-series.js';
 import type { MetricsContext } from './source.js';
 
-/**
- * Prometheus's and Alertmanager's names for the same facts, so the alert people already have
- * for them (`..._successful == 0`) fits podwarden too. Read from memory at each scrape; absent
- * when the daemon has no configuration file to reload (the demo, a replay).
- */
+/** Prometheus's names for the same facts, so the alerts people have for them fit; absent without a file. */
 export function registerConfigReloadMetrics({ registry, reloads }: MetricsContext): void {
   if (reloads === undefined) return;
   gauge(registry, {

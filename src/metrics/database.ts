@@ -1,11 +1,7 @@
 import { gauge } from './account-series.js';
 import type { MetricsContext } from './source.js';
 
-/**
- * Whether the database can be written. When it cannot (disk full), nothing the daemon learns is
- * kept and no alert email can be queued (the outbox is in the database): Prometheus is then the
- * one to tell, through this gauge and the PodwardenDatabaseNotWritable rule.
- */
+/** Whether the database can be written: when not, no email can be queued and Prometheus must tell. */
 export function registerDatabaseMetrics({ registry, source }: MetricsContext): void {
   gauge(registry, {
     name: 'podwarden_database_writable',

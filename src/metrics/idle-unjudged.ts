@@ -2,11 +2,8 @@ import { gauge } from './account-series.js';
 import { accountNames, type MetricsContext } from './source.js';
 
 /**
- * Whether the idle rule could judge every Pod of an account at the latest evaluation tick. It
- * cannot while the Pod data is stale (stops frozen), while a Pod's telemetry is missing, or after
- * a telemetry gap until the restarted evidence covers the window again: with the API failing a
- * few minutes in every window, that is all the time, though each freeze alone is short. So
- * Prometheus alerts on the share of an hour this is 1 (PodwardenIdleBlind), not on one stretch.
+ * Whether the idle rule could judge every Pod of an account at the latest tick. Each blind
+ * stretch may be short, so Prometheus alerts on the share of an hour it is 1 (PodwardenIdleBlind).
  */
 export function registerIdleUnjudgedMetrics({ registry, source, config, onClose }: MetricsContext): void {
   if (config.idle.rules.length === 0) return;

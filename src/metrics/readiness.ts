@@ -13,9 +13,8 @@ export interface Readiness {
 }
 
 /**
- * Ready means the database answers, its last write succeeded, and, when the pods collector is enabled, every account's
- * Pods were collected successfully within two of its intervals: the fresh-data rule the stop
- * guards apply, and what the rest of podwarden (idle rules, dashboards) stands on.
+ * Ready: the database answers and can be written, and every account's Pods (when collected) are
+ * fresh by the rule the stop guards apply.
  */
 export async function checkReadiness(source: MetricsSource, config: Config, now: number): Promise<Readiness> {
   const reasons: string[] = [];

@@ -24,8 +24,6 @@ import { registerUtilizationMetrics } from './utilization.js';
 export interface Metrics {
   /** Its `metrics()` waits for a refresh in progress, then serializes what the refresh set. */
   registry: Registry;
-  /** Resolves when every refresh started so far has finished. */
-  refreshed(): Promise<void>;
   /** Stops listening to the daemon's events; the registry stays readable. */
   close(): void;
 }
@@ -48,11 +46,7 @@ const areas: ReadonlyArray<(context: MetricsContext) => void> = [
   registerConfigReloadMetrics,
 ];
 
-/**
- * podwarden's own registry (never prom-client's global one), with the process metrics beside
- * ours. Values that come from the database are set when it changes (an evaluation tick, a
- * collector run) and served from memory: a scrape reads no database and never waits on RunPod.
- */
+/** podwarden's own registry; values are set when the database changes, so a scrape reads none of it. */
 export function createMetrics(options: {
   source: MetricsSource;
   config: Config;
@@ -111,7 +105,6 @@ export function createMetrics(options: {
   );
   return {
     registry,
-    refreshed: ready,
     close: () => {
       for (const dispose of disposers.splice(0)) dispose();
     },

@@ -24,10 +24,7 @@ export interface MetricsSource {
   readonly commandLine?: CommandLine;
 }
 
-/**
- * What makes values derived from the database change: the evaluation tick (rules, the idle
- * ladder, alerts and their outbox write on it) or a finished run of one collector.
- */
+/** What makes values derived from the database change: the evaluation tick or one collector's run. */
 export type RefreshTrigger = 'tick' | CollectorName;
 
 export interface Refresh {
@@ -54,11 +51,7 @@ export interface MetricsContext {
   reloads?: () => ConfigReloadStatus;
   /** Registers what undoes an area's setup beyond the registry (its event listeners). */
   onClose(dispose: () => void): void;
-  /**
-   * Runs `refresh` at once and again after each of `triggers`, one refresh at a time. It reads
-   * the database (awaiting the store) and then sets its gauges, which scrapes then serialize from memory: a scrape never computes, and a value
-   * is as old as its last trigger (one evaluation tick or one collector run).
-   */
+  /** Runs `refresh` at once and after each of `triggers`, one at a time; a scrape never computes. */
   refreshOn(triggers: readonly RefreshTrigger[], refresh: (at: Refresh) => void | Promise<void>): void;
 }
 

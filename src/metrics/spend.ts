@@ -44,12 +44,8 @@ const RATE_SOURCES: ReadonlyMap<RatedKind, readonly CollectorName[]> = new Map(
 const SPEND_SOURCES: readonly CollectorName[] = [...new Set([...RATE_SOURCES.values()].flat())];
 
 /**
- * Spend as billing reported it, per account, billing kind and current UTC period. Absent for an
- * account whose billing collector never succeeded (unknown is not zero), and for a period the
- * configured bucket size cannot add up to exactly; an hour with no spend is an honest zero.
- * Beside it the burn rate: what each kind costs per hour now, read as the budget rule reads it.
- * Both are set when the data they rest on is collected; spend also on the first tick of a new
- * UTC day, when its periods start again.
+ * Billed spend per current UTC period and the burn rate, read as the budget rule reads them.
+ * Absent until billing succeeded (unknown is not zero); spend is set again on a new UTC day.
  */
 export function registerSpendMetrics(context: MetricsContext): void {
   const { registry, source, config } = context;

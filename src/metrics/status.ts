@@ -37,12 +37,10 @@ const isoOrNull = (ms: number | null | undefined) => (ms === null || ms === unde
 
 /** Collectors' health with its times as ISO text. */
 function collectors(status: Status) {
-  return status.collectors.map(({ lastRun: last, ...health }) => ({
-    account: health.account,
-    collector: health.collector,
-    schedule: health.schedule,
-    intervalSeconds: health.intervalMs / 1000,
-    lastSuccessAt: isoOrNull(health.lastSuccessAt),
+  return status.collectors.map(({ lastRun: last, intervalMs, lastSuccessAt, ...health }) => ({
+    ...health,
+    intervalSeconds: intervalMs / 1000,
+    lastSuccessAt: isoOrNull(lastSuccessAt),
     lastRun: last
       ? {
           startedAt: toIso(last.startedAt),

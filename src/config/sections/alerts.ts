@@ -8,11 +8,7 @@ export { ALERT_RULES } from './rule-names.js';
 
 const rules = () => z.array(z.enum(ALERT_RULES));
 
-/**
- * `alerts.route`: the channels of each rule's alerts. A rule not listed goes to every channel
- * that is configured (email when `email.host` is set, Alertmanager when `alerts.alertmanager`
- * is); `[]` notifies nobody (the alert state and metrics stay).
- */
+/** `alerts.route`: the channels of each rule's alerts; a rule not listed goes to every configured channel. */
 const routeSection = perRule(() =>
   z
     .array(channelName)

@@ -3,9 +3,7 @@ import { alertmanagerChannelConfig } from './alertmanager.js';
 import { emailChannelConfig } from './email.js';
 
 /**
- * Every notification channel as the configuration knows it, each declared by its own section:
- * its name (what `alerts.route` accepts), whether a configuration sets it up, and whether alerts
- * fall back to it when no channel is. Listed in the order of a rule's default route.
+ * Every notification channel as its config section declares it, in a default route's order;
  * src/channels/index.ts holds a channel for each (its type requires one per name).
  */
 export const CHANNEL_CONFIGS = [emailChannelConfig, alertmanagerChannelConfig] as const;
