@@ -1,5 +1,5 @@
+import { bucketFloor } from '../buckets.js';
 import { backfillOf } from './billing.js';
-import { bucketFloor } from './buckets.js';
 import type { Database } from './open.js';
 import type { PodRecord } from './pods.js';
 import type { BucketSize } from './schema.js';

@@ -1,5 +1,5 @@
+import { bucketCeil, bucketFloor, DAY_MS } from '../buckets.js';
 import { monthAfter, monthFloor } from './billing-months.js';
-import { bucketFloor } from './buckets.js';
 import type { Database } from './open.js';
 import type { BillingKind, BucketSize } from './schema.js';
 import { perDatabase } from './statements.js';
@@ -27,8 +27,6 @@ export interface SpendQuery {
   periodEnd: number;
   windowStart: number;
 }
-
-const DAY_MS = 86_400_000;
 
 interface DayQuery extends SpendQuery {
   /** Buckets read, or whole days or months read, starting in [from, to). */
@@ -109,8 +107,6 @@ const statements = perDatabase(({ sqlite }) => ({
     .raw(),
 }));
 
-const dayCeil = (at: number) => at - (at % DAY_MS) + (at % DAY_MS === 0 ? 0 : DAY_MS);
-
 /** Sorted, disjoint [from, to) ranges covering the ones given (empty ones dropped). */
 function union(ranges: Array<[number, number]>): Array<[number, number]> {
   const merged: Array<[number, number]> = [];
@@ -179,9 +175,9 @@ export function readSpendByResource(
   const s = statements(database);
   const from = Math.min(query.periodStart, query.windowStart);
   const to = query.periodEnd;
-  const periodDays = dayCeil(query.periodStart);
-  const windowDays = dayCeil(query.windowStart);
-  const daysFrom = dayCeil(from);
+  const periodDays = bucketCeil(query.periodStart, 'day');
+  const windowDays = bucketCeil(query.windowStart, 'day');
+  const daysFrom = bucketCeil(from, 'day');
   const daysEnd = Math.max(daysFrom, to - (to % DAY_MS));
   // A figure whose whole days are exactly one UTC month reads that month's row: the total of the
   // same days in the same order, so the figure is the one its days give. Any other reads its days.
