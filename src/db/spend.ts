@@ -61,13 +61,13 @@ const statements = perDatabase(({ sqlite }) => ({
   month: sqlite
     .prepare<[string, string, string, number], OneRow>(
       `SELECT resource_id, total_amount, covered_through FROM billing_months
-       WHERE account = ? AND kind = ? AND bucket_size = ? AND month_start = ?`,
+       WHERE account = ? AND kind = ? AND bucket_size = ? AND month_start = ? ORDER BY resource_id`,
     )
     .raw(),
   day: sqlite
     .prepare<[string, string, string, number], OneRow>(
       `SELECT resource_id, total_amount, covered_through FROM billing_days
-       WHERE account = ? AND kind = ? AND bucket_size = ? AND day_start = ?`,
+       WHERE account = ? AND kind = ? AND bucket_size = ? AND day_start = ? ORDER BY resource_id`,
     )
     .raw(),
   // Where the rollup's days end: no whole-day range reads past it (a period's future days).
@@ -87,7 +87,7 @@ const statements = perDatabase(({ sqlite }) => ({
        FROM billing_days
        WHERE account = @account AND kind = @kind AND bucket_size = @bucketSize
          AND day_start >= @from AND day_start < @to
-       GROUP BY resource_id`,
+       GROUP BY resource_id ORDER BY resource_id`,
     )
     .raw(),
   // Buckets of the days a boundary cuts, each counted for a figure the whole days do not cover.
@@ -102,7 +102,7 @@ const statements = perDatabase(({ sqlite }) => ({
        FROM billing_records
        WHERE account = @account AND kind = @kind AND bucket_size = @bucketSize
          AND start_time >= @from AND start_time < @to
-       GROUP BY resource_id`,
+       GROUP BY resource_id ORDER BY resource_id`,
     )
     .raw(),
 }));
@@ -186,22 +186,19 @@ export function readSpendByResource(
   const periodMonths = oneMonth(periodDays) ? periodDays : monthsEnd;
   const windowMonths = oneMonth(windowDays) ? windowDays : monthsEnd;
   const bounds = { ...query, periodDays, windowDays, daysEnd, periodMonths, windowMonths, monthsEnd };
-  const byResource = new Map<string, ResourceSpend>();
-  const add = (resourceId: string, periodAmount: number, windowAmount: number, coveredThrough: number) => {
-    const seen = byResource.get(resourceId);
-    if (!seen) byResource.set(resourceId, { resourceId, periodAmount, windowAmount, coveredThrough });
-    else {
-      seen.periodAmount += periodAmount;
-      seen.windowAmount += windowAmount;
-      seen.coveredThrough = Math.max(seen.coveredThrough, coveredThrough);
-    }
-  };
   const { account, kind, bucketSize } = query;
+  /** Each read's rows, as [resource, period amount, window amount, covered], in the order they add up. */
+  const lists: Array<readonly SpendRow[]> = [];
   /** A month's or a day's rows, counted for each figure that reads that month or day. */
   const addOne = (rows: readonly OneRow[], forPeriod: boolean, forWindow: boolean) => {
-    for (const [resourceId, amount, covered] of rows) {
-      add(resourceId, forPeriod ? amount : 0, forWindow ? amount : 0, covered);
-    }
+    lists.push(
+      rows.map(([resourceId, amount, covered]) => [
+        resourceId,
+        forPeriod ? amount : 0,
+        forWindow ? amount : 0,
+        covered,
+      ]),
+    );
   };
   // Both figures that read a month read the same one, [monthsFrom, monthsEnd).
   const monthsFrom = Math.min(periodMonths, windowMonths);
@@ -223,8 +220,7 @@ export function readSpendByResource(
       reads?.set(key, rows);
       const forPeriod = rangeFrom >= periodDays && outsideMonths(rangeFrom, periodMonths);
       addOne(rows, forPeriod, rangeFrom >= windowDays && outsideMonths(rangeFrom, windowMonths));
-    } else if (rangeFrom < rangeTo)
-      for (const row of s.days.all({ ...bounds, from: rangeFrom, to: rangeTo })) add(...row);
+    } else if (rangeFrom < rangeTo) lists.push(s.days.all({ ...bounds, from: rangeFrom, to: rangeTo }));
   }
   const cut = union([
     [from, Math.min(daysFrom, to)],
@@ -240,11 +236,40 @@ export function readSpendByResource(
       rows = s.buckets.all(range);
       reads?.set(key, rows);
     }
-    for (const row of rows) add(...row);
+    lists.push(rows);
   }
-  return [...byResource.values()].sort((a, b) =>
-    a.resourceId < b.resourceId ? -1 : a.resourceId > b.resourceId ? 1 : 0,
-  );
+  return merged(lists);
+}
+
+/**
+ * The reads' rows added up by resource, in the order of `lists`, ordered by resource id: every
+ * read is ordered by resource id (ORDER BY in each statement; ids are ASCII, so SQLite's byte
+ * order is JavaScript's), so they are merged, not looked up and sorted.
+ */
+function merged(lists: ReadonlyArray<readonly SpendRow[]>): ResourceSpend[] {
+  const at = lists.map(() => 0);
+  const spends: ResourceSpend[] = [];
+  for (;;) {
+    let next: string | undefined;
+    for (const [i, rows] of lists.entries()) {
+      const id = rows[at[i] as number]?.[0];
+      if (id !== undefined && (next === undefined || id < next)) next = id;
+    }
+    if (next === undefined) return spends;
+    let spend: ResourceSpend | undefined;
+    for (const [i, rows] of lists.entries()) {
+      const row = rows[at[i] as number];
+      if (row?.[0] !== next) continue;
+      at[i] = (at[i] as number) + 1;
+      if (!spend) spend = { resourceId: next, periodAmount: row[1], windowAmount: row[2], coveredThrough: row[3] };
+      else {
+        spend.periodAmount += row[1];
+        spend.windowAmount += row[2];
+        spend.coveredThrough = Math.max(spend.coveredThrough, row[3]);
+      }
+    }
+    if (spend) spends.push(spend);
+  }
 }
 
 /**
