@@ -1,6 +1,7 @@
 import { type BillingScope, digestsIn, dropDigest, storedStartsIn, writeDigest } from './billing-digest.js';
 import { type BillingRecordInput, BucketWriter, type StoredBucket } from './billing-writer.js';
 import type { Database } from './open.js';
+import { outsideTransaction } from './outside-transaction.js';
 import type { billingBackfill } from './schema.js';
 import { perDatabase } from './statements.js';
 
@@ -106,14 +107,11 @@ export type BillingWindow = BillingScope & { from: number; to: number };
 export type BackfillKey = BillingScope;
 export type BackfillProgress = typeof billingBackfill.$inferSelect;
 
-export async function getBackfill(database: Database, key: BackfillKey): Promise<BackfillProgress | undefined> {
-  return backfillOf(database, key);
-}
-
-/** getBackfill's read, for the store functions that read it within one read of theirs. */
-export function backfillOf(database: Database, key: BackfillKey): BackfillProgress | undefined {
+export function getBackfillSync(database: Database, key: BackfillKey): BackfillProgress | undefined {
   return backfillStatements(database).read.get(key.account, key.kind, key.bucketSize) as BackfillProgress | undefined;
 }
+
+export const getBackfill = outsideTransaction(getBackfillSync);
 
 /**
  * Starts a backfill that walks back from `from` to `targetStartTime`, or returns the one already
@@ -126,7 +124,7 @@ export async function beginBackfill(
 ): Promise<BackfillProgress> {
   return database.transaction(() => {
     backfillStatements(database).begin.run(key.account, key.kind, key.bucketSize, range.from, range.targetStartTime);
-    const progress = backfillOf(database, key);
+    const progress = getBackfillSync(database, key);
     if (!progress) throw new Error(`begin billing backfill ${key.kind}/${key.bucketSize}: row vanished`);
     return progress;
   });

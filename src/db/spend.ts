@@ -1,6 +1,7 @@
 import { bucketCeil, bucketFloor, DAY_MS } from '../buckets.js';
 import { monthAfter, monthFloor } from './billing-months.js';
 import type { Database } from './open.js';
+import { outsideTransaction } from './outside-transaction.js';
 import type { BillingKind, BucketSize } from './schema.js';
 import { perDatabase } from './statements.js';
 
@@ -162,12 +163,7 @@ function daysOutsideMonths(days: number, months: number, monthsEnd: number, days
  * from the daily rollup (or the monthly one when they make one UTC month) and only the part of a
  * day a boundary cuts read bucket by bucket.
  */
-export async function spendByResource(database: Database, query: SpendQuery): Promise<readonly ResourceSpend[]> {
-  return readSpendByResource(database, query);
-}
-
-/** spendByResource inside the snapshots' synchronous read transactions (src/db/snapshot-*.ts). */
-export function readSpendByResource(
+export function spendByResourceSync(
   database: Database,
   query: SpendQuery,
   reads?: BucketReads,
@@ -272,23 +268,18 @@ function merged(lists: ReadonlyArray<readonly SpendRow[]>): ResourceSpend[] {
   }
 }
 
+type SpendSince = { account: string; kind: BillingKind; bucketSize: BucketSize; windowStart: number; now: number };
+
 /**
  * Spend per resource of one kind billed from `windowStart` up to `now`, keyed by resource id:
  * the recent billed rate the waste rules and the burn-rate metric work from.
  */
-export async function spendSince(database: Database, since: SpendSince): Promise<ReadonlyMap<string, ResourceSpend>> {
-  return readSpendSince(database, since);
-}
-
-type SpendSince = { account: string; kind: BillingKind; bucketSize: BucketSize; windowStart: number; now: number };
-
-/** spendSince for the snapshots' synchronous read transactions only; outside src/db, await spendSince. */
-export function readSpendSince(database: Database, since: SpendSince): ReadonlyMap<string, ResourceSpend> {
+export function spendSinceSync(database: Database, since: SpendSince): ReadonlyMap<string, ResourceSpend> {
   const { account, kind, bucketSize, now, windowStart } = since;
   // Buckets starting at or before `now` are those starting at or before the start of the bucket
   // holding it (every stored bucket starts on a boundary: the billing read refuses any other).
   const periodEnd = bucketFloor(now, bucketSize) + 1;
-  const rows = readSpendByResource(database, {
+  const rows = spendByResourceSync(database, {
     account,
     kind,
     bucketSize,
@@ -298,3 +289,6 @@ export function readSpendSince(database: Database, since: SpendSince): ReadonlyM
   });
   return new Map(rows.map((row) => [row.resourceId, row]));
 }
+
+export const spendByResource = outsideTransaction(spendByResourceSync);
+export const spendSince = outsideTransaction(spendSinceSync);
