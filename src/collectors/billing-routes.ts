@@ -7,11 +7,12 @@ import {
   type RestClient,
 } from '../api/index.js';
 import type { RejectedItem } from '../api/parse.js';
+import { type BucketWindow, bucketFloor } from '../buckets.js';
 import { toIso } from '../clock.js';
 import type { BillingRecordInput } from '../db/billing.js';
 import type { BillingKind, BucketSize } from '../db/schema.js';
 import { amountsOf } from './billing-amounts.js';
-import { type BucketWindow, bucketFloor, chunksOf } from './billing-windows.js';
+import { chunksOf } from './billing-windows.js';
 
 /** What every v2 billing record has in common, whichever route answered. */
 interface BillingRecord {

@@ -1,10 +1,10 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { type BucketWindow, nextBucketStart } from '../buckets.js';
 import { type BillingRecordInput, type ReportedBucket, replaceBillingBuckets } from '../db/billing.js';
 import { textDigest } from '../db/billing-digest.js';
 import { byStartTime } from '../db/billing-writer.js';
 import type { Database } from '../db/open.js';
 import type { BillingPage } from './billing-routes.js';
-import { type BucketWindow, nextBucketStart } from './billing-windows.js';
 
 /** Rows per transaction: a slice stores in a few tens of milliseconds, so other answers are read between slices. */
 export const SLICE_ROWS = 5_000;

@@ -1,3 +1,4 @@
+import { type BucketWindow, bucketCeil, bucketFloor, DAY_MS, HOUR_MS } from '../buckets.js';
 import {
   advanceBackfill,
   type BackfillKey,
@@ -6,7 +7,6 @@ import {
   completeBackfill,
   getBackfill,
 } from '../db/billing.js';
-import { DAY_MS, HOUR_MS } from '../db/buckets.js';
 import { lastSuccessAt } from '../db/collector-runs.js';
 import {
   type BucketSize,
@@ -19,7 +19,7 @@ import {
 } from '../db/schema.js';
 import { type FetchedPage, fetchBillingPage } from './billing-routes.js';
 import { storeBillingPage } from './billing-store.js';
-import { type BucketWindow, bucketCeil, bucketFloor, chunksOf } from './billing-windows.js';
+import { chunksOf } from './billing-windows.js';
 import type { CollectContext, Collector } from './collector.js';
 import { fetchAll } from './fetch-all.js';
 import { type Progress, startProgress } from './progress.js';

@@ -1,10 +1,9 @@
+import { DAY_MS } from '../buckets.js';
 import { MonthRollup } from './billing-months.js';
 import type { Database } from './open.js';
 import { BATCH_ROWS, RowBatch, valuesOf } from './row-batch.js';
 import type { BillingKind, BucketSize } from './schema.js';
 import { perDatabase } from './statements.js';
-
-const DAY_MS = 86_400_000;
 
 /** What billing_days keeps of one bucket: enough to add it, take it back, and see compute. */
 export interface DayBucket {

@@ -1,9 +1,7 @@
-import { bucketFloor } from './buckets.js';
+import { bucketFloor, DAY_MS } from '../buckets.js';
 import type { Database } from './open.js';
 import type { BillingKind, BucketSize } from './schema.js';
 import { perDatabase } from './statements.js';
-
-const DAY_MS = 86_400_000;
 
 /** UTC midnight of the first day of the month holding `at`. */
 export function monthFloor(at: number): number {

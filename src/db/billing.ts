@@ -1,8 +1,8 @@
-import { and, eq, gte, lt, type SQL, sql } from 'drizzle-orm';
 import { type BillingScope, digestsIn, dropDigest, storedStartsIn, writeDigest } from './billing-digest.js';
-import { type BillingRecordInput, BucketWriter, byStartTime, type StoredBucket } from './billing-writer.js';
+import { type BillingRecordInput, BucketWriter, type StoredBucket } from './billing-writer.js';
 import type { Database } from './open.js';
-import { billingBackfill, billingRecords } from './schema.js';
+import { outsideTransaction } from './outside-transaction.js';
+import type { billingBackfill } from './schema.js';
 import { perDatabase } from './statements.js';
 
 export type { BillingRecordInput } from './billing-writer.js';
@@ -46,22 +46,6 @@ export async function upsertBillingRecords(
     writer.finish();
   });
   return { written: writer.written, unchanged: records.length - writer.written };
-}
-
-/**
- * Makes the stored buckets of `window` exactly `records` (all of its kind and bucket size), in one
- * transaction, as replaceBillingBuckets does; records without their text write no digest.
- */
-export async function replaceBillingWindow(
-  database: Database,
-  window: BillingWindow,
-  records: readonly BillingRecordInput[],
-  fetchedAt: number,
-): Promise<{ written: number; deleted: number }> {
-  const buckets = [...byStartTime(records)].map(
-    ([startTime, bucket]): ReportedBucket => ({ startTime, digest: null, records: () => bucket }),
-  );
-  return replaceBillingBuckets(database, window, buckets, fetchedAt);
 }
 
 /** One bucket of a route's answer: its records, made only when needed, and the digest of their text. */
@@ -120,63 +104,14 @@ export async function replaceBillingBuckets(
 /** Buckets whose startTime lies in [from, to). */
 export type BillingWindow = BillingScope & { from: number; to: number };
 
-function inWindow(window: BillingWindow): SQL | undefined {
-  return and(
-    eq(billingRecords.account, window.account),
-    eq(billingRecords.kind, window.kind),
-    eq(billingRecords.bucketSize, window.bucketSize),
-    gte(billingRecords.startTime, window.from),
-    lt(billingRecords.startTime, window.to),
-  );
-}
-
-/** Total per resource over a window, from stored buckets of one size (sizes never mix: no double count). */
-export async function sumBillingByResource(
-  database: Database,
-  window: BillingWindow,
-): Promise<Array<{ resourceId: string; totalAmount: number }>> {
-  return database.db
-    .select({ resourceId: billingRecords.resourceId, totalAmount: sql<number>`total(${billingRecords.totalAmount})` })
-    .from(billingRecords)
-    .where(inWindow(window))
-    .groupBy(billingRecords.resourceId)
-    .orderBy(billingRecords.resourceId)
-    .all();
-}
-
-/** Total of one kind over a window (every resource). */
-export async function sumBilling(database: Database, window: BillingWindow): Promise<number> {
-  const row = database.db
-    .select({ totalAmount: sql<number>`total(${billingRecords.totalAmount})` })
-    .from(billingRecords)
-    .where(inWindow(window))
-    .get();
-  return row?.totalAmount ?? 0;
-}
-
-export type BillingRecord = typeof billingRecords.$inferSelect;
-
-/** Stored buckets of one kind in a window, oldest first (for reports and tests against ground truth). */
-export async function billingRecordsIn(database: Database, window: BillingWindow): Promise<BillingRecord[]> {
-  return database.db
-    .select()
-    .from(billingRecords)
-    .where(inWindow(window))
-    .orderBy(billingRecords.startTime, billingRecords.resourceId)
-    .all();
-}
-
 export type BackfillKey = BillingScope;
 export type BackfillProgress = typeof billingBackfill.$inferSelect;
 
-export async function getBackfill(database: Database, key: BackfillKey): Promise<BackfillProgress | undefined> {
-  return backfillOf(database, key);
-}
-
-/** getBackfill's read, for the store functions that read it within one read of theirs. */
-export function backfillOf(database: Database, key: BackfillKey): BackfillProgress | undefined {
+export function getBackfillSync(database: Database, key: BackfillKey): BackfillProgress | undefined {
   return backfillStatements(database).read.get(key.account, key.kind, key.bucketSize) as BackfillProgress | undefined;
 }
+
+export const getBackfill = outsideTransaction(getBackfillSync);
 
 /**
  * Starts a backfill that walks back from `from` to `targetStartTime`, or returns the one already
@@ -189,7 +124,7 @@ export async function beginBackfill(
 ): Promise<BackfillProgress> {
   return database.transaction(() => {
     backfillStatements(database).begin.run(key.account, key.kind, key.bucketSize, range.from, range.targetStartTime);
-    const progress = backfillOf(database, key);
+    const progress = getBackfillSync(database, key);
     if (!progress) throw new Error(`begin billing backfill ${key.kind}/${key.bucketSize}: row vanished`);
     return progress;
   });

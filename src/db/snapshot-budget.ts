@@ -1,11 +1,12 @@
-import { backfillOf } from './billing.js';
+import { getBackfillSync } from './billing.js';
 import type { ClusterRecord } from './clusters.js';
 import { resourceNames } from './names.js';
 import type { Database } from './open.js';
+import { outsideTransaction } from './outside-transaction.js';
 import type { PodRecord } from './pods.js';
 import { type BillingKind, type BucketSize, billingKinds } from './schema.js';
 import type { EndpointRecord } from './serverless.js';
-import { type BucketReads, type ResourceSpend, readSpendByResource, type SpendQuery } from './spend.js';
+import { type BucketReads, type ResourceSpend, type SpendQuery, spendByResourceSync } from './spend.js';
 import { perDatabase } from './statements.js';
 import type { NetworkVolumeRecord } from './volumes.js';
 
@@ -59,15 +60,7 @@ const live = perDatabase(({ sqlite }) => ({
 }));
 
 /** The account's live resources; `pods` as the caller read them (the tick's snapshot), else read here. */
-export async function readLiveResources(
-  database: Database,
-  account: string,
-  pods?: readonly BudgetPod[],
-): Promise<LiveResources> {
-  return liveResources(database, account, pods);
-}
-
-function liveResources(database: Database, account: string, pods?: readonly BudgetPod[]): LiveResources {
+function readLiveResourcesSync(database: Database, account: string, pods?: readonly BudgetPod[]): LiveResources {
   const s = live(database);
   return {
     pods:
@@ -87,9 +80,11 @@ function liveResources(database: Database, account: string, pods?: readonly Budg
   };
 }
 
+export const readLiveResources = outsideTransaction(readLiveResourcesSync);
+
 function budgetResources(database: Database, account: string, pods?: readonly BudgetPod[]): BudgetResources {
   return {
-    ...liveResources(database, account, pods),
+    ...readLiveResourcesSync(database, account, pods),
     names: new Map(billingKinds.map((kind) => [kind, resourceNames(database, account, kind)])),
   };
 }
@@ -108,7 +103,7 @@ function billedSince(
   const since = new Map<string, number>();
   for (const account of accounts) {
     for (const kind of billingKinds) {
-      const start = backfillOf(database, { account, kind, bucketSize })?.cursorStartTime;
+      const start = getBackfillSync(database, { account, kind, bucketSize })?.cursorStartTime;
       if (start !== undefined) since.set(billedKey(account, kind), start);
     }
   }
@@ -127,7 +122,7 @@ function spendOf(database: Database, queries: readonly SpendQuery[]): ReadonlyMa
   const reads: BucketReads = new Map();
   for (const query of queries) {
     const key = spendKey(query);
-    if (!spend.has(key)) spend.set(key, readSpendByResource(database, query, reads));
+    if (!spend.has(key)) spend.set(key, spendByResourceSync(database, query, reads));
   }
   return spend;
 }

@@ -1,10 +1,10 @@
-import { backfillOf } from './billing.js';
-import { bucketFloor } from './buckets.js';
+import { bucketFloor } from '../buckets.js';
+import { getBackfillSync } from './billing.js';
 import type { Database } from './open.js';
 import type { PodRecord } from './pods.js';
 import type { BucketSize } from './schema.js';
 import { type EndpointRecord, liveEndpointRows } from './serverless.js';
-import { type ResourceSpend, readSpendSince } from './spend.js';
+import { type ResourceSpend, spendSinceSync } from './spend.js';
 import { liveNetworkVolumeRows, type NetworkVolumeRecord } from './volumes.js';
 import {
   type EndpointActivity,
@@ -53,7 +53,7 @@ export function readWasteSnapshot(
   const { bucketSize } = window;
   const billed = (kind: 'serverless' | 'network_volumes', from: number): BilledSince => {
     const windowStart = bucketFloor(from, bucketSize);
-    return { windowStart, spend: readSpendSince(database, { account, kind, bucketSize, windowStart, now }) };
+    return { windowStart, spend: spendSinceSync(database, { account, kind, bucketSize, windowStart, now }) };
   };
   // Every Pod that may be stopped with a volume: the check picks the stopped ones among them.
   const notRunning = pods
@@ -67,6 +67,6 @@ export function readWasteSnapshot(
     volumeMounts: volumeMounts(database, account, pods),
     volumeSpend: billed('network_volumes', window.volumeSpendFrom),
     lastComputeAt: lastComputeRows(database, account, bucketSize, notRunning, window.computeFrom),
-    podsBilledSince: backfillOf(database, { account, kind: 'pods', bucketSize })?.cursorStartTime,
+    podsBilledSince: getBackfillSync(database, { account, kind: 'pods', bucketSize })?.cursorStartTime,
   };
 }

@@ -1,6 +1,7 @@
+import { bucketCeil, bucketFloor, DAY_MS } from '../buckets.js';
 import { monthAfter, monthFloor } from './billing-months.js';
-import { bucketFloor } from './buckets.js';
 import type { Database } from './open.js';
+import { outsideTransaction } from './outside-transaction.js';
 import type { BillingKind, BucketSize } from './schema.js';
 import { perDatabase } from './statements.js';
 
@@ -27,8 +28,6 @@ export interface SpendQuery {
   periodEnd: number;
   windowStart: number;
 }
-
-const DAY_MS = 86_400_000;
 
 interface DayQuery extends SpendQuery {
   /** Buckets read, or whole days or months read, starting in [from, to). */
@@ -63,13 +62,13 @@ const statements = perDatabase(({ sqlite }) => ({
   month: sqlite
     .prepare<[string, string, string, number], OneRow>(
       `SELECT resource_id, total_amount, covered_through FROM billing_months
-       WHERE account = ? AND kind = ? AND bucket_size = ? AND month_start = ?`,
+       WHERE account = ? AND kind = ? AND bucket_size = ? AND month_start = ? ORDER BY resource_id`,
     )
     .raw(),
   day: sqlite
     .prepare<[string, string, string, number], OneRow>(
       `SELECT resource_id, total_amount, covered_through FROM billing_days
-       WHERE account = ? AND kind = ? AND bucket_size = ? AND day_start = ?`,
+       WHERE account = ? AND kind = ? AND bucket_size = ? AND day_start = ? ORDER BY resource_id`,
     )
     .raw(),
   // Where the rollup's days end: no whole-day range reads past it (a period's future days).
@@ -89,7 +88,7 @@ const statements = perDatabase(({ sqlite }) => ({
        FROM billing_days
        WHERE account = @account AND kind = @kind AND bucket_size = @bucketSize
          AND day_start >= @from AND day_start < @to
-       GROUP BY resource_id`,
+       GROUP BY resource_id ORDER BY resource_id`,
     )
     .raw(),
   // Buckets of the days a boundary cuts, each counted for a figure the whole days do not cover.
@@ -104,12 +103,10 @@ const statements = perDatabase(({ sqlite }) => ({
        FROM billing_records
        WHERE account = @account AND kind = @kind AND bucket_size = @bucketSize
          AND start_time >= @from AND start_time < @to
-       GROUP BY resource_id`,
+       GROUP BY resource_id ORDER BY resource_id`,
     )
     .raw(),
 }));
-
-const dayCeil = (at: number) => at - (at % DAY_MS) + (at % DAY_MS === 0 ? 0 : DAY_MS);
 
 /** Sorted, disjoint [from, to) ranges covering the ones given (empty ones dropped). */
 function union(ranges: Array<[number, number]>): Array<[number, number]> {
@@ -166,12 +163,7 @@ function daysOutsideMonths(days: number, months: number, monthsEnd: number, days
  * from the daily rollup (or the monthly one when they make one UTC month) and only the part of a
  * day a boundary cuts read bucket by bucket.
  */
-export async function spendByResource(database: Database, query: SpendQuery): Promise<readonly ResourceSpend[]> {
-  return readSpendByResource(database, query);
-}
-
-/** spendByResource inside the snapshots' synchronous read transactions (src/db/snapshot-*.ts). */
-export function readSpendByResource(
+export function spendByResourceSync(
   database: Database,
   query: SpendQuery,
   reads?: BucketReads,
@@ -179,9 +171,9 @@ export function readSpendByResource(
   const s = statements(database);
   const from = Math.min(query.periodStart, query.windowStart);
   const to = query.periodEnd;
-  const periodDays = dayCeil(query.periodStart);
-  const windowDays = dayCeil(query.windowStart);
-  const daysFrom = dayCeil(from);
+  const periodDays = bucketCeil(query.periodStart, 'day');
+  const windowDays = bucketCeil(query.windowStart, 'day');
+  const daysFrom = bucketCeil(from, 'day');
   const daysEnd = Math.max(daysFrom, to - (to % DAY_MS));
   // A figure whose whole days are exactly one UTC month reads that month's row: the total of the
   // same days in the same order, so the figure is the one its days give. Any other reads its days.
@@ -190,22 +182,19 @@ export function readSpendByResource(
   const periodMonths = oneMonth(periodDays) ? periodDays : monthsEnd;
   const windowMonths = oneMonth(windowDays) ? windowDays : monthsEnd;
   const bounds = { ...query, periodDays, windowDays, daysEnd, periodMonths, windowMonths, monthsEnd };
-  const byResource = new Map<string, ResourceSpend>();
-  const add = (resourceId: string, periodAmount: number, windowAmount: number, coveredThrough: number) => {
-    const seen = byResource.get(resourceId);
-    if (!seen) byResource.set(resourceId, { resourceId, periodAmount, windowAmount, coveredThrough });
-    else {
-      seen.periodAmount += periodAmount;
-      seen.windowAmount += windowAmount;
-      seen.coveredThrough = Math.max(seen.coveredThrough, coveredThrough);
-    }
-  };
   const { account, kind, bucketSize } = query;
+  /** Each read's rows, as [resource, period amount, window amount, covered], in the order they add up. */
+  const lists: Array<readonly SpendRow[]> = [];
   /** A month's or a day's rows, counted for each figure that reads that month or day. */
   const addOne = (rows: readonly OneRow[], forPeriod: boolean, forWindow: boolean) => {
-    for (const [resourceId, amount, covered] of rows) {
-      add(resourceId, forPeriod ? amount : 0, forWindow ? amount : 0, covered);
-    }
+    lists.push(
+      rows.map(([resourceId, amount, covered]) => [
+        resourceId,
+        forPeriod ? amount : 0,
+        forWindow ? amount : 0,
+        covered,
+      ]),
+    );
   };
   // Both figures that read a month read the same one, [monthsFrom, monthsEnd).
   const monthsFrom = Math.min(periodMonths, windowMonths);
@@ -227,8 +216,7 @@ export function readSpendByResource(
       reads?.set(key, rows);
       const forPeriod = rangeFrom >= periodDays && outsideMonths(rangeFrom, periodMonths);
       addOne(rows, forPeriod, rangeFrom >= windowDays && outsideMonths(rangeFrom, windowMonths));
-    } else if (rangeFrom < rangeTo)
-      for (const row of s.days.all({ ...bounds, from: rangeFrom, to: rangeTo })) add(...row);
+    } else if (rangeFrom < rangeTo) lists.push(s.days.all({ ...bounds, from: rangeFrom, to: rangeTo }));
   }
   const cut = union([
     [from, Math.min(daysFrom, to)],
@@ -244,30 +232,54 @@ export function readSpendByResource(
       rows = s.buckets.all(range);
       reads?.set(key, rows);
     }
-    for (const row of rows) add(...row);
+    lists.push(rows);
   }
-  return [...byResource.values()].sort((a, b) =>
-    a.resourceId < b.resourceId ? -1 : a.resourceId > b.resourceId ? 1 : 0,
-  );
+  return merged(lists);
 }
+
+/**
+ * The reads' rows added up by resource, in the order of `lists`, ordered by resource id: every
+ * read is ordered by resource id (ORDER BY in each statement; ids are ASCII, so SQLite's byte
+ * order is JavaScript's), so they are merged, not looked up and sorted.
+ */
+function merged(lists: ReadonlyArray<readonly SpendRow[]>): ResourceSpend[] {
+  const at = lists.map(() => 0);
+  const spends: ResourceSpend[] = [];
+  for (;;) {
+    let next: string | undefined;
+    for (const [i, rows] of lists.entries()) {
+      const id = rows[at[i] as number]?.[0];
+      if (id !== undefined && (next === undefined || id < next)) next = id;
+    }
+    if (next === undefined) return spends;
+    let spend: ResourceSpend | undefined;
+    for (const [i, rows] of lists.entries()) {
+      const row = rows[at[i] as number];
+      if (row?.[0] !== next) continue;
+      at[i] = (at[i] as number) + 1;
+      if (!spend) spend = { resourceId: next, periodAmount: row[1], windowAmount: row[2], coveredThrough: row[3] };
+      else {
+        spend.periodAmount += row[1];
+        spend.windowAmount += row[2];
+        spend.coveredThrough = Math.max(spend.coveredThrough, row[3]);
+      }
+    }
+    if (spend) spends.push(spend);
+  }
+}
+
+type SpendSince = { account: string; kind: BillingKind; bucketSize: BucketSize; windowStart: number; now: number };
 
 /**
  * Spend per resource of one kind billed from `windowStart` up to `now`, keyed by resource id:
  * the recent billed rate the waste rules and the burn-rate metric work from.
  */
-export async function spendSince(database: Database, since: SpendSince): Promise<ReadonlyMap<string, ResourceSpend>> {
-  return readSpendSince(database, since);
-}
-
-type SpendSince = { account: string; kind: BillingKind; bucketSize: BucketSize; windowStart: number; now: number };
-
-/** spendSince for the snapshots' synchronous read transactions only; outside src/db, await spendSince. */
-export function readSpendSince(database: Database, since: SpendSince): ReadonlyMap<string, ResourceSpend> {
+export function spendSinceSync(database: Database, since: SpendSince): ReadonlyMap<string, ResourceSpend> {
   const { account, kind, bucketSize, now, windowStart } = since;
   // Buckets starting at or before `now` are those starting at or before the start of the bucket
   // holding it (every stored bucket starts on a boundary: the billing read refuses any other).
   const periodEnd = bucketFloor(now, bucketSize) + 1;
-  const rows = readSpendByResource(database, {
+  const rows = spendByResourceSync(database, {
     account,
     kind,
     bucketSize,
@@ -277,3 +289,6 @@ export function readSpendSince(database: Database, since: SpendSince): ReadonlyM
   });
   return new Map(rows.map((row) => [row.resourceId, row]));
 }
+
+export const spendByResource = outsideTransaction(spendByResourceSync);
+export const spendSince = outsideTransaction(spendSinceSync);

@@ -1,7 +1,7 @@
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
+import { bucketFloor } from '../buckets.js';
 import type { CollectorName } from '../collectors/collector.js';
 import { collectorsFeeding } from '../collectors/index.js';
-import { bucketFloor } from '../db/buckets.js';
 import { lastSuccessAt } from '../db/collector-runs.js';
 import type { Database } from '../db/open.js';
 import { livePods } from '../db/pods.js';

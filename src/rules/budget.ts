@@ -1,6 +1,6 @@
+import { bucketFloor } from '../buckets.js';
 import type { Config } from '../config/schema.js';
 import type { BudgetConfig } from '../config/sections/budgets.js';
-import { bucketFloor } from '../db/buckets.js';
 import { billedKey } from '../db/snapshot-budget.js';
 import type { SpendQuery } from '../db/spend.js';
 import { ALL_ACCOUNTS, type BudgetStatus, type CostDriver } from './budget-status.js';

@@ -1,9 +1,8 @@
+import { HOUR_MS } from '../buckets.js';
 import type { BillingKind } from '../db/schema.js';
 import type { LiveResources } from '../db/snapshot-budget.js';
 import type { ResourceSpend } from '../db/spend.js';
 import { HOURS_PER_MONTH, networkVolumePerMonth, podVolumePerHour } from './prices.js';
-
-const HOUR_MS = 3_600_000;
 
 /** What a resource costs now, and since when it has existed (for one never billed yet). */
 export interface CurrentRate {

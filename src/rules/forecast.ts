@@ -4,7 +4,7 @@
  * is left by the rate at which the scope spends right now.
  */
 
-const HOUR_MS = 3_600_000;
+import { HOUR_MS } from '../buckets.js';
 
 export interface ForecastInput {
   /** Spend inside the window [windowStart, now), billed and unbilled. */

@@ -1,3 +1,4 @@
+import { HOUR_MS } from '../buckets.js';
 import type { BudgetConfig } from '../config/sections/budgets.js';
 import type { BillingKind, BucketSize } from '../db/schema.js';
 import { type BudgetReads, type BudgetResources, spendKey } from '../db/snapshot-budget.js';
@@ -5,8 +6,6 @@ import type { ResourceSpend, SpendQuery } from '../db/spend.js';
 import { currentRates } from './current-rates.js';
 import { namePattern } from './idle-match.js';
 import type { Period } from './period.js';
-
-const HOUR_MS = 3_600_000;
 
 /** The billing kinds whose resources make up the whole account's bill. */
 const RESOURCE_KINDS: readonly BillingKind[] = ['pods', 'serverless', 'network_volumes', 'clusters', 'endpoints'];

@@ -1,4 +1,4 @@
-import { type BucketSize, bucketStart, HOUR_MS, nextBucket } from './buckets.js';
+import { type BucketSize, bucketFloor, HOUR_MS, nextBucketStart } from '../buckets.js';
 import type { BillingKind, BillingLine, RatePiece } from './pricing.js';
 
 /**
@@ -116,8 +116,8 @@ export function usageByBucket(lines: BillingLine[], size: BucketSize, perResourc
         if (!(at >= bucket && at < bucketEnd)) {
           if (sum !== 0) addUsage(usage, key, bucket, line.field, sum);
           sum = 0;
-          bucket = bucketStart(at, size);
-          bucketEnd = nextBucket(bucket, size);
+          bucket = bucketFloor(at, size);
+          bucketEnd = nextBucketStart(bucket, size);
         }
         const inBucket = Math.min(left, (bucketEnd - at) / HOUR_MS);
         sum += micros * inBucket;

@@ -1,6 +1,13 @@
+import {
+  type BucketSize,
+  type BucketWindow,
+  bucketCeil,
+  bucketFloor,
+  bucketSizes,
+  nextBucketStart,
+} from '../buckets.js';
 import { toIso } from '../clock.js';
 import { addMicros, aggregateAmounts, amountsOf, type Micros } from './billing.js';
-import { BUCKET_SIZES, type BucketSize, lastNWindow, nextBucket, snapWindow, type Window } from './buckets.js';
 import type { BillingKind } from './pricing.js';
 import { QueryParams } from './rest-params.js';
 import { badRequest, ok, type RestReply } from './rest-reply.js';
@@ -31,7 +38,7 @@ export function billingReply(world: World, route: BillingRoute, query: URLSearch
   const params = new QueryParams(query);
   const startTime = params.dateTime('startTime');
   const endTime = params.dateTime('endTime');
-  const bucketSize = params.oneOf('bucketSize', BUCKET_SIZES) ?? 'day';
+  const bucketSize = params.oneOf('bucketSize', bucketSizes) ?? 'day';
   const lastN = params.integer('lastN', 1);
   const id = route.filter === undefined ? undefined : params.string(route.filter);
   params.done();
@@ -61,7 +68,7 @@ export function billingReply(world: World, route: BillingRoute, query: URLSearch
   const records: Array<Record<string, unknown>> = [];
   for (const bucket of [...byBucket.keys()].sort((a, b) => a - b)) {
     const startTime = toIso(bucket);
-    const endTime = toIso(nextBucket(bucket, bucketSize));
+    const endTime = toIso(nextBucketStart(bucket, bucketSize));
     for (const [resourceId, micros] of byBucket.get(bucket) ?? []) {
       addMicros(total, micros);
       const record: Record<string, unknown> = { startTime, endTime };
@@ -77,7 +84,7 @@ export function billingReply(world: World, route: BillingRoute, query: URLSearch
 }
 
 /** `/v2/billing`: one record per bucket with usage, every route's money in its component. */
-function accountRecords(world: World, t: number, window: Window, size: BucketSize) {
+function accountRecords(world: World, t: number, window: BucketWindow, size: BucketSize) {
   const buckets = new Map<number, Partial<Record<BillingKind, Micros>>>();
   const totals: Partial<Record<BillingKind, Micros>> = {};
   for (const kind of BILLING_KINDS) {
@@ -95,30 +102,42 @@ function accountRecords(world: World, t: number, window: Window, size: BucketSiz
     .sort(([a], [b]) => a - b)
     .map(([bucket, byKind]) => ({
       startTime: toIso(bucket),
-      endTime: toIso(nextBucket(bucket, size)),
+      endTime: toIso(nextBucketStart(bucket, size)),
       ...aggregateAmounts(byKind),
     }));
   return { records, totals: aggregateAmounts(totals) };
 }
 
-/** The v2 window rules: defaults, snapping to buckets, lastN, and their conflicts. */
+/**
+ * The v2 window rules: defaults, snapping to buckets (startTime down, endTime up unless on a
+ * boundary), lastN (the last n buckets, ending with the one in progress), and their conflicts.
+ */
 export function resolveWindow(
   t: number,
   size: BucketSize,
   startTime: number | undefined,
   endTime: number | undefined,
   lastN: number | undefined,
-): Window {
+): BucketWindow {
   if (lastN !== undefined) {
     if (startTime !== undefined || endTime !== undefined) {
       throw badRequest('lastN is mutually exclusive with startTime/endTime: provide one or the other');
     }
-    const window = lastNWindow(t, lastN, size);
+    const current = bucketFloor(t, size);
+    const date = new Date(current);
+    const back = lastN - 1;
+    const startMs =
+      size === 'month'
+        ? Date.UTC(date.getUTCFullYear(), date.getUTCMonth() - back, 1)
+        : size === 'year'
+          ? Date.UTC(date.getUTCFullYear() - back, 0, 1)
+          : current - back * (nextBucketStart(current, size) - current);
+    const window = { startMs, endMs: nextBucketStart(current, size) };
     if (!(window.startMs >= EARLIEST_MS)) throw badRequest(`lastN=${lastN} reaches back further than dates go`);
     return window;
   }
   const start = startTime ?? t - DEFAULT_LOOKBACK_MS;
   const end = endTime ?? t;
   if (start >= end) throw badRequest(`startTime (${toIso(start)}) must be before endTime (${toIso(end)})`);
-  return snapWindow(start, end, size);
+  return { startMs: bucketFloor(start, size), endMs: bucketCeil(end, size) };
 }

@@ -1,5 +1,5 @@
+import type { BucketSize, BucketWindow } from '../buckets.js';
 import { accrueMicros, aggregateAmounts, amountsOf, type Micros, type Usage, usageByBucket } from './billing.js';
-import type { BucketSize, Window } from './buckets.js';
 import { PodLifecycle } from './pod-lifecycle.js';
 import { type PodState, podRecord } from './pod-view.js';
 import { type BillingKind, type BillingLine, endpointLine, podLines, volumeLine } from './pricing.js';
@@ -173,7 +173,7 @@ export class World {
   usage(
     nowMs: number,
     kind: BillingKind,
-    window: Window,
+    window: BucketWindow,
     size: BucketSize,
     options: { id?: string; perResource?: boolean } = {},
   ): Usage {
@@ -182,7 +182,7 @@ export class World {
     return usageByBucket(this.linesOf(kind, clipped, options.id), size, options.perResource ?? true);
   }
 
-  private linesOf(kind: BillingKind, { startMs, endMs }: Window, id?: string): BillingLine[] {
+  private linesOf(kind: BillingKind, { startMs, endMs }: BucketWindow, id?: string): BillingLine[] {
     if (endMs <= startMs) return [];
     const wanted = (resourceId: string) => id === undefined || id === resourceId;
     switch (kind) {

@@ -4,10 +4,11 @@ import { createApiClient } from '../../src/api/index.js';
 import { VirtualClock } from '../../src/clock.js';
 import { fetchBillingPage } from '../../src/collectors/billing-routes.js';
 import { SLICE_ROWS, slicesOf, storeBillingPage } from '../../src/collectors/billing-store.js';
-import { type BillingRecordInput, billingRecordsIn, upsertBillingRecords } from '../../src/db/billing.js';
+import { type BillingRecordInput, upsertBillingRecords } from '../../src/db/billing.js';
 import type { Database } from '../../src/db/open.js';
 import { silentLogger } from '../../src/log.js';
 import { DAY, HOUR, T0, useTempDatabases } from '../db/support.js';
+import { billingRecordsIn } from '../helpers/billing-reads.js';
 import { custom, type ScriptedServer, startScriptedServer } from '../helpers/scripted-server.js';
 
 const PODS = 300;

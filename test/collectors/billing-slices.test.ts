@@ -6,10 +6,11 @@ import { billingCollector, CHUNK_MS } from '../../src/collectors/billing.js';
 import { SLICE_ROWS, slicesOf, storeBillingPage } from '../../src/collectors/billing-store.js';
 import { runCollector } from '../../src/collectors/run.js';
 import { defaultConfig } from '../../src/config/load.js';
-import { type BillingRecordInput, billingRecordsIn, getBackfill } from '../../src/db/billing.js';
+import { type BillingRecordInput, getBackfill } from '../../src/db/billing.js';
 import type { Database } from '../../src/db/open.js';
 import { silentLogger } from '../../src/log.js';
 import { DAY, HOUR, T0, useTempDatabases } from '../db/support.js';
+import { billingRecordsIn } from '../helpers/billing-reads.js';
 import { custom, type ScriptedServer, startScriptedServer } from '../helpers/scripted-server.js';
 
 /** Pods billed every hour: a day of them is two slices, so a page is stored in more than one transaction. */

@@ -4,11 +4,11 @@ import { parse } from 'yaml';
 import type { CollectContext, Collector } from '../../src/collectors/collector.js';
 import { type RunReport, runCollector } from '../../src/collectors/run.js';
 import type { Config } from '../../src/config/schema.js';
-import { billingRecordsIn } from '../../src/db/billing.js';
 import type { BillingKind } from '../../src/db/schema.js';
 import { billingKinds } from '../../src/db/schema.js';
 import { packagePath } from '../../src/package-root.js';
 import type { AccruedFilter } from '../../src/simulator/world.js';
+import { billingRecordsIn } from '../helpers/billing-reads.js';
 import { ACCOUNT, type Harness, startHarness } from '../helpers/harness.js';
 
 export { billingKinds };

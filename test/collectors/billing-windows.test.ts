@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { bucketCeil, bucketFloor, chunksOf, nextBucketStart } from '../../src/collectors/billing-windows.js';
+import { bucketCeil, bucketFloor, nextBucketStart } from '../../src/buckets.js';
+import { chunksOf } from '../../src/collectors/billing-windows.js';
 
 const at = (iso: string) => Date.parse(iso);
 const iso = (ms: number) => new Date(ms).toISOString();

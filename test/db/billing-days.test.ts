@@ -1,8 +1,9 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { type BillingRecordInput, replaceBillingWindow, upsertBillingRecords } from '../../src/db/billing.js';
+import { type BillingRecordInput, upsertBillingRecords } from '../../src/db/billing.js';
 import type { Database } from '../../src/db/open.js';
 import { lastComputeAt } from '../../src/db/waste.js';
+import { replaceBillingWindow } from '../helpers/billing-reads.js';
 import { seededRandom } from '../helpers/seeded-random.js';
 import { DAY, HOUR, migrationsBefore, T0, useTempDatabases } from './support.js';
 

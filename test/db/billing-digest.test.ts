@@ -3,12 +3,11 @@ import {
   type BillingRecordInput,
   type ReportedBucket,
   replaceBillingBuckets,
-  replaceBillingWindow,
-  sumBillingByResource,
   upsertBillingRecords,
 } from '../../src/db/billing.js';
 import { textDigest } from '../../src/db/billing-digest.js';
 import type { Database } from '../../src/db/open.js';
+import { replaceBillingWindow, sumBillingByResource } from '../helpers/billing-reads.js';
 import { DAY, HOUR, podBucket, T0, useTempDatabases } from './support.js';
 
 const temp = useTempDatabases();

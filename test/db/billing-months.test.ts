@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { type BillingRecordInput, replaceBillingWindow, upsertBillingRecords } from '../../src/db/billing.js';
+import { type BillingRecordInput, upsertBillingRecords } from '../../src/db/billing.js';
 import type { Database } from '../../src/db/open.js';
 import { type SpendQuery, spendByResource } from '../../src/db/spend.js';
+import { replaceBillingWindow } from '../helpers/billing-reads.js';
 import { seededRandom } from '../helpers/seeded-random.js';
 import { DAY, HOUR, migrationsBefore, useTempDatabases } from './support.js';
 

@@ -4,10 +4,10 @@ import {
   type BillingWindow,
   type ReportedBucket,
   replaceBillingBuckets,
-  replaceBillingWindow,
 } from '../../src/db/billing.js';
 import { textDigest } from '../../src/db/billing-digest.js';
 import type { Database } from '../../src/db/open.js';
+import { replaceBillingWindow } from '../helpers/billing-reads.js';
 import { HOUR, podBucket, T0, useTempDatabases } from './support.js';
 
 // A re-read of a billing window against what is stored: whichever connection wrote last, whatever

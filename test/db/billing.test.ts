@@ -4,13 +4,11 @@ import {
   type BackfillKey,
   type BillingRecordInput,
   beginBackfill,
-  billingRecordsIn,
   completeBackfill,
   getBackfill,
-  sumBilling,
-  sumBillingByResource,
   upsertBillingRecords,
 } from '../../src/db/billing.js';
+import { billingRecordsIn, sumBilling, sumBillingByResource } from '../helpers/billing-reads.js';
 import { DAY, HOUR, podBucket, T0, useTempDatabases } from './support.js';
 
 const temp = useTempDatabases();

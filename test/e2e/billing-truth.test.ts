@@ -2,7 +2,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type BillingRecord, billingRecordsIn } from '../../src/db/billing.js';
 import { lastSuccessAt } from '../../src/db/collector-runs.js';
 import { openDatabase } from '../../src/db/open.js';
 import { billingKinds } from '../../src/db/schema.js';
@@ -12,6 +11,7 @@ import { packagePath } from '../../src/package-root.js';
 import { replay } from '../../src/replay/replay.js';
 import { loadScenario } from '../../src/simulator/scenario.js';
 import { World } from '../../src/simulator/world.js';
+import { type BillingRecord, billingRecordsIn } from '../helpers/billing-reads.js';
 
 const HOUR = 3_600_000;
 const dir = mkdtempSync(join(tmpdir(), 'podwarden-e2e-'));

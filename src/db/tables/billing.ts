@@ -1,12 +1,12 @@
 import { integer, primaryKey, real, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { bucketSizes } from '../../buckets.js';
 import { accountColumn, oneOf } from './columns.js';
 
 /** The six v2 billing routes, by what they bill: `/billing` is `account`. */
 export const billingKinds = ['account', 'pods', 'serverless', 'endpoints', 'network_volumes', 'clusters'] as const;
 export type BillingKind = (typeof billingKinds)[number];
 
-export const bucketSizes = ['hour', 'day', 'week', 'month', 'year'] as const;
-export type BucketSize = (typeof bucketSizes)[number];
+export { type BucketSize, bucketSizes } from '../../buckets.js';
 
 /**
  * Billing records as the API reported them. The key is the bucket's identity, so re-reading an
