@@ -1,12 +1,12 @@
 import type { Scenario, ScenarioCpuType, ScenarioDataCenter, ScenarioGpuType } from './scenario.js';
-import type { AvailabilityLevel, Cloud } from './v2-types.js';
+import type { AvailabilityLevel } from './v2-types.js';
 
 /** The v2 catalog records (GpuType, CpuType, DataCenter) with their availability expansions. */
 
 export interface GpuAvailabilityQuery {
   products: string[];
   count: number;
-  cloud: Cloud;
+  cloud: 'SECURE' | 'COMMUNITY';
   countryCodes?: string[];
   cudaVersions?: string[];
   minCudaVersion?: string;

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { GraphQLError } from 'graphql';
+import type { V2Pod } from './pod-view.js';
 import type { ScenarioGpuType } from './scenario.js';
-import type { AvailabilityLevel, PodAction, V2Pod } from './v2-types.js';
+import type { AvailabilityLevel, PodAction } from './v2-types.js';
 import type { World } from './world.js';
 
 /**

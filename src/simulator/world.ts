@@ -1,12 +1,12 @@
 import { accrueMicros, aggregateAmounts, amountsOf, type Micros, type Usage, usageByBucket } from './billing.js';
 import type { BucketSize, Window } from './buckets.js';
 import { PodLifecycle } from './pod-lifecycle.js';
-import { type PodState, podRecord } from './pod-view.js';
+import { type PodState, podRecord, type V2Pod } from './pod-view.js';
 import { type BillingKind, type BillingLine, endpointLine, podLines, volumeLine } from './pricing.js';
 import { clusterRecord, endpointRecord, volumeRecord, workersOf } from './resource-views.js';
 import type { Scenario, ScenarioGpuType } from './scenario.js';
 import { valueAt } from './timeline.js';
-import type { AvailabilityLevel, PodAction, PodStatus, V2Pod } from './v2-types.js';
+import type { AvailabilityLevel, PodAction, PodStatus } from './v2-types.js';
 
 export const BILLING_KINDS: readonly BillingKind[] = ['pods', 'serverless', 'network_volumes', 'clusters', 'endpoints'];
 
