@@ -30,7 +30,7 @@ const ROUTES: Record<string, Record<string, Handler | null>> = {
   '/v2/pods/{id}/logs': { GET: null },
   '/v2/pods/{id}/action': { POST: podActionReply },
   '/v2/clusters': { GET: ({ world, t }) => ok({ clusters: world.clustersView(t) }), POST: null },
-  '/v2/clusters/{id}': { GET: one('cluster', (world, id, t) => world.clusterView(id, t)), PATCH: null, DELETE: null },
+  '/v2/clusters/{id}': { GET: listed('cluster', 'clustersView'), PATCH: null, DELETE: null },
   '/v2/clusters/{id}/pods': {
     GET: one('cluster', (world, id, t) => {
       const pods = world.clusterPodsView(id, t);
@@ -38,22 +38,14 @@ const ROUTES: Record<string, Record<string, Handler | null>> = {
     }),
   },
   '/v2/serverless': { GET: ({ world, t }) => ok({ endpoints: world.endpointsView(t) }), POST: null },
-  '/v2/serverless/{id}': {
-    GET: one('serverless endpoint', (world, id, t) => world.endpointView(id, t)),
-    PATCH: null,
-    DELETE: null,
-  },
+  '/v2/serverless/{id}': { GET: listed('serverless endpoint', 'endpointsView'), PATCH: null, DELETE: null },
   '/v2/serverless/{id}/workers': { GET: one('serverless endpoint', (world, id, t) => world.workersView(id, t)) },
   '/v2/serverless/{id}/releases': { GET: releasesReply },
   '/v2/serverless/{id}/workers/{workerId}/logs': { GET: null },
   '/v2/templates': { GET: () => ok({ templates: [] }), POST: null },
   '/v2/templates/{id}': { GET: one('template', () => undefined), PATCH: null, DELETE: null },
   '/v2/network-volumes': { GET: ({ world, t }) => ok({ networkVolumes: world.volumesView(t) }), POST: null },
-  '/v2/network-volumes/{id}': {
-    GET: one('network volume', (world, id, t) => world.volumeView(id, t)),
-    PATCH: null,
-    DELETE: null,
-  },
+  '/v2/network-volumes/{id}': { GET: listed('network volume', 'volumesView'), PATCH: null, DELETE: null },
   '/v2/registries': { GET: () => ok({ registries: [] }), POST: null },
   '/v2/registries/delegations': { GET: () => ok({ delegations: [] }), POST: null },
   '/v2/registries/delegations/{id}': { DELETE: one('delegation', () => undefined) },
@@ -143,6 +135,11 @@ function one(what: string, view: (world: World, id: string, t: number) => unknow
     if (value === undefined) throw notFound(`${what} ${id} not found`);
     return ok(value);
   };
+}
+
+/** A GET of one item of a list view of the world, found by its id. */
+function listed(what: string, view: 'clustersView' | 'endpointsView' | 'volumesView'): Handler {
+  return one(what, (world, id, t) => world[view](t).find((item) => item.id === id));
 }
 
 function releasesReply({ world, id, t }: HandlerInput): RestReply {

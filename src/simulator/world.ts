@@ -107,12 +107,6 @@ export class World {
     return this.scenario.clusters.map((cluster) => clusterRecord(cluster, this.membersOf(cluster.id), t));
   }
 
-  clusterView(id: string, nowMs: number) {
-    const t = this.advance(nowMs);
-    const cluster = this.scenario.clusters.find((candidate) => candidate.id === id);
-    return cluster && clusterRecord(cluster, this.membersOf(id), t);
-  }
-
   clusterPodsView(id: string, nowMs: number): V2Pod[] | undefined {
     const t = this.advance(nowMs);
     if (!this.scenario.clusters.some((cluster) => cluster.id === id)) return undefined;
@@ -126,12 +120,6 @@ export class World {
     return this.scenario.endpoints.map(endpointRecord);
   }
 
-  endpointView(id: string, nowMs: number) {
-    this.advance(nowMs);
-    const endpoint = this.scenario.endpoints.find((candidate) => candidate.id === id);
-    return endpoint && endpointRecord(endpoint);
-  }
-
   workersView(id: string, nowMs: number) {
     const t = this.advance(nowMs);
     const endpoint = this.scenario.endpoints.find((candidate) => candidate.id === id);
@@ -141,12 +129,6 @@ export class World {
   volumesView(nowMs: number) {
     const t = this.advance(nowMs);
     return this.scenario.volumes.filter((volume) => volume.createdAtMs <= t).map(volumeRecord);
-  }
-
-  volumeView(id: string, nowMs: number) {
-    const t = this.advance(nowMs);
-    const volume = this.scenario.volumes.find((candidate) => candidate.id === id && candidate.createdAtMs <= t);
-    return volume && volumeRecord(volume);
   }
 
   /** Overall availability of one GPU type now. */

@@ -178,7 +178,11 @@ describe('world: clusters', () => {
   });
 
   it('the cluster summarises its members', () => {
-    expect(world().clusterView('cl-1', START_MS)).toMatchObject({
+    expect(
+      world()
+        .clustersView(START_MS)
+        .find((cluster) => cluster.id === 'cl-1'),
+    ).toMatchObject({
       id: 'cl-1',
       type: 'SLURM',
       compute: { gpuTypeId: H100, gpuCountPerPod: 8, podCount: 2 },
