@@ -29,11 +29,11 @@ export class RequestLog {
    * A ring, written at `next`, holding `held` entries: a full log drops its oldest entry without
    * moving the others (a replayed `large` day makes some 50,000 requests).
    */
-  private ring: RequestLogEntry[] = [];
+  private readonly ring: RequestLogEntry[] = [];
   private next = 0;
   private held = 0;
   private seq = 0;
-  private tally: RequestCounts = emptyCounts();
+  private readonly tally: RequestCounts = emptyCounts();
 
   constructor(capacity = DEFAULT_CAPACITY) {
     if (!Number.isInteger(capacity) || capacity < 1)
@@ -69,13 +69,6 @@ export class RequestLog {
 
   counts(): RequestCounts {
     return { ...this.tally, byStatus: { ...this.tally.byStatus } };
-  }
-
-  clear(): void {
-    this.ring = [];
-    this.next = 0;
-    this.held = 0;
-    this.tally = emptyCounts();
   }
 
   private count(status: number | null): void {
