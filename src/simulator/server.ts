@@ -8,7 +8,7 @@ import { identify } from './auth.js';
 import { faultReply, planFaults } from './faults.js';
 import { failure, handleGraphql } from './graphql.js';
 import { RateLimiter } from './rate-limit.js';
-import { type EncodedReply, encodeReply, type SimReply, sendReply } from './reply.js';
+import { type EncodedReply, encodeReply, type SimReply } from './reply.js';
 import { RequestLog } from './request-log.js';
 import { handleRest } from './rest.js';
 import { problem } from './rest-reply.js';
@@ -41,10 +41,7 @@ interface SimRequest {
 const MAX_BODY_BYTES = 1024 * 1024;
 
 /** What one request came to: a reply, or a dropped connection. */
-interface Outcome {
-  reply: SimReply | 'reset';
-  fault?: string;
-}
+type Outcome = { reply: SimReply | 'reset'; fault?: string };
 
 /**
  * The RunPod API as an HTTP server (node:http, no framework). Each request reads the clock once
@@ -149,7 +146,10 @@ export async function startSimulator(options: SimulatorOptions) {
     });
     if (reply === 'closed') res.destroy();
     else if (reply === 'reset') req.socket.destroy();
-    else sendReply(res, reply);
+    else {
+      const { status, headers, bytes } = encodeReply(reply);
+      res.writeHead(status, headers).end(bytes);
+    }
   };
 
   const server = createServer((req, res) => {

@@ -151,7 +151,7 @@ describe('simulator ground truth', () => {
         const body = method === 'POST' ? '{"query":"{ myself { id } }"}' : '';
         const reply = await t.sim.exchange({ method, url, headers, body });
         if (reply === 'reset') throw new Error(`${url}: reset`);
-        sent.push(`${reply.status} ${reply.payload}`);
+        sent.push(`${reply.status} ${reply.bytes}`);
       }
     }
     expect(sent.slice(targets.length)).toEqual(sent.slice(0, targets.length));
