@@ -1,12 +1,9 @@
 import { STATUS_CODES } from 'node:http';
+import type { SimReply } from './reply.js';
 import type { World } from './world.js';
 
-/** What the REST router answers; the HTTP server writes it out. */
-export interface RestReply {
-  status: number;
-  body?: unknown;
-  headers?: Record<string, string>;
-}
+/** What the REST router answers (never a raw body); the HTTP server writes it out. */
+export type RestReply = Omit<SimReply, 'raw'>;
 
 /** What a route's handler is given. */
 export interface HandlerInput {
