@@ -31,9 +31,7 @@ type OwnerEvent = { atMs: number; podId: string; action: PodAction };
 export class World {
   private current: number;
   private readonly pods: PodState[];
-  private readonly podsById = new Map<string, PodState>();
-  /** Each cluster's member Pods, in the order of `pods`. */
-  private readonly members = new Map<string, PodState[]>();
+  private readonly podsById: Map<string, PodState>;
   private readonly events: OwnerEvent[];
   private nextEvent = 0;
   /** Owner events that were not valid when they came due (e.g. stopping a stopped Pod). */
@@ -46,14 +44,7 @@ export class World {
       spec,
       lifecycle: new PodLifecycle(spec, scenario.startMs, scenario.lifecycle),
     }));
-    for (const pod of this.pods) {
-      this.podsById.set(pod.spec.id, pod);
-      const cluster = pod.spec.cluster?.id;
-      if (cluster === undefined) continue;
-      const members = this.members.get(cluster) ?? [];
-      members.push(pod);
-      this.members.set(cluster, members);
-    }
+    this.podsById = new Map(this.pods.map((pod) => [pod.spec.id, pod]));
     this.events = specs
       .flatMap((spec) => spec.events.map((event) => ({ ...event, podId: spec.id })))
       .sort((a, b) => a.atMs - b.atMs);
@@ -185,8 +176,9 @@ export class World {
     }
   }
 
+  /** A cluster's member Pods, in the order of `pods`. */
   private membersOf(clusterId: string): PodState[] {
-    return this.members.get(clusterId) ?? [];
+    return this.pods.filter((pod) => pod.spec.cluster?.id === clusterId);
   }
 
   private advance(nowMs: number): number {
