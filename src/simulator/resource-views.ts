@@ -1,6 +1,6 @@
 import { toIso } from '../clock.js';
 import { directSshAt, hash, type PodState } from './pod-view.js';
-import { NO_WORKERS } from './pricing.js';
+import { billedWorkers, NO_WORKERS } from './pricing.js';
 import type { Scenario, ScenarioCluster, ScenarioEndpoint, ScenarioVolume, WorkerLoad } from './scenario.js';
 import { indexAt, valueAt } from './timeline.js';
 
@@ -116,8 +116,7 @@ function slotSince(endpoint: ScenarioEndpoint, index: number, t: number): number
   let since: number | null = null;
   while (at >= 0) {
     const entry = endpoint.load[at] as { atMs: number; value: WorkerLoad };
-    const { running, idle, initializing, unhealthy } = entry.value;
-    if (running + idle + initializing + unhealthy <= index) break;
+    if (billedWorkers(entry.value) <= index) break;
     since = entry.atMs;
     at--;
   }
