@@ -25,10 +25,7 @@ const DEFAULT_CAPACITY = 10_000;
  */
 export class RequestLog {
   private readonly capacity: number;
-  /**
-   * A ring, written at `next`, holding `held` entries: a full log drops its oldest entry without
-   * moving the others (a replayed `large` day makes some 50,000 requests).
-   */
+  /** A ring, written at `next`, holding `held` entries: a full log drops its oldest without moving the others. */
   private readonly ring: RequestLogEntry[] = [];
   private next = 0;
   private held = 0;
