@@ -160,12 +160,9 @@ export class World {
     const wanted = (resourceId: string) => id === undefined || id === resourceId;
     switch (kind) {
       case 'pods':
+      case 'clusters': // A cluster member bills to its cluster.
         return this.pods
-          .filter((pod) => !pod.spec.cluster && wanted(pod.spec.id))
-          .flatMap((pod) => podLines(pod, startMs, endMs));
-      case 'clusters':
-        return this.pods
-          .filter((pod) => pod.spec.cluster && wanted(pod.spec.cluster.id))
+          .filter(({ spec }) => (spec.cluster ? 'clusters' : 'pods') === kind && wanted(spec.cluster?.id ?? spec.id))
           .flatMap((pod) => podLines(pod, startMs, endMs));
       case 'serverless':
         return this.scenario.endpoints.filter((e) => wanted(e.id)).map((e) => endpointLine(e, startMs, endMs));
