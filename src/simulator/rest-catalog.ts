@@ -40,11 +40,7 @@ function gpuQuery(query: URLSearchParams): GpuAvailabilityQuery | undefined {
   if (!include) return refuseFilters(params, GPU_FILTERS, undefined);
   if (!products) throw badRequest('product is required with include=AVAILABILITY (POD, CLUSTER or SERVERLESS)');
   if (cudaVersions && minCudaVersion) throw badRequest('cudaVersions and minCudaVersion are mutually exclusive');
-  const availability: GpuAvailabilityQuery = { products, count: count ?? 1, cloud: cloud ?? 'SECURE' };
-  if (countryCodes) availability.countryCodes = countryCodes;
-  if (cudaVersions) availability.cudaVersions = cudaVersions;
-  if (minCudaVersion) availability.minCudaVersion = minCudaVersion;
-  return availability;
+  return { products, count: count ?? 1, cloud: cloud ?? 'SECURE', countryCodes, cudaVersions, minCudaVersion };
 }
 
 export function listCpus({ world, query }: HandlerInput): RestReply {
