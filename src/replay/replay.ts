@@ -9,7 +9,7 @@ import type { RunReport } from '../collectors/run.js';
 import type { Config } from '../config/schema.js';
 import { Daemon } from '../daemon.js';
 import { stopsDecided } from '../db/receipts.js';
-import { startMailSink } from '../demo/mail-sink.js';
+import { type MailSink, startMailSink } from '../demo/mail-sink.js';
 import type { Logger } from '../log.js';
 import { InflightCounter } from '../scheduler/inflight.js';
 import { VirtualScheduler } from '../scheduler/virtual.js';
@@ -69,7 +69,7 @@ export async function replay(options: ReplayOptions): Promise<ReplayReport> {
   const sims: Simulator[] = [];
   const tmp = options.dbPath ? undefined : mkdtempSync(join(tmpdir(), 'podwarden-replay-'));
   const mailDir = mkdtempSync(join(tmpdir(), 'podwarden-replay-mail-'));
-  let sink: Awaited<ReturnType<typeof startMailSink>> | undefined;
+  let sink: MailSink | undefined;
   const cleanUp = async () => {
     for (const sim of sims) await sim.close();
     await sink?.close();
