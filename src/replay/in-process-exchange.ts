@@ -3,11 +3,9 @@ import type { LocalExchange, LocalReply } from '../api/local-exchange.js';
 import type { Simulator } from '../simulator/server.js';
 
 /**
- * The replay's road from the API client to its simulators without sockets: the simulator and the
- * daemon share one process and one virtual clock, so the HTTP stacks of both and the socket are
- * no part of what a replay tests. The client keeps all
- * of its own code (auth, rate-limit budget, retries, decoding, error classification): only the
- * transport is replaced, and a dropped connection fails as undici's own does.
+ * The replay's road from the API client to its simulators (one process, one virtual clock) without
+ * sockets. The client keeps all of its own code (auth, rate-limit budget, retries, decoding, error
+ * classification): only the transport is replaced, and a dropped connection fails as undici's does.
  */
 export function inProcessExchange(simulators: readonly Simulator[]): LocalExchange {
   // Longest first, so `http://h:80` never takes the requests of `http://h:8080`.

@@ -18,11 +18,7 @@ export type RequestCounts = ReturnType<typeof emptyCounts>;
 
 const DEFAULT_CAPACITY = 10_000;
 
-/**
- * The simulator's own record of what it served, read by tests and by the replay report. Entries
- * are bounded (the oldest are dropped) so a long replay cannot grow without limit; the counts
- * cover every request ever logged.
- */
+/** What the simulator served, for tests and the replay report: the latest entries, counts of every request. */
 export class RequestLog {
   private readonly capacity: number;
   /** A ring, written at `next`, holding `held` entries: a full log drops its oldest without moving the others. */

@@ -40,10 +40,8 @@ export function problem(
 }
 
 /**
- * A request the document's rules refuse. RunPod (a Huma service, judging by its messages)
- * answers a parameter that breaks its schema (type, enum, pattern, minimum) with 422 and the
- * list of failures, and one that breaks a rule between parameters (product without include,
- * lastN with startTime) with 400; the document says so for countryCodes and the CUDA filters.
+ * A request the document's rules refuse, as RunPod (a Huma service) answers: 422 and the list of
+ * failures for a parameter that breaks its schema, 400 for one that breaks a rule between parameters.
  */
 export class RequestError extends Error {
   constructor(

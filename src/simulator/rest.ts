@@ -67,11 +67,7 @@ const ROUTES: Record<string, Record<string, Handler | null>> = {
 
 const COMPILED = Object.entries(ROUTES).map(([path, methods]) => ({ path, methods, segments: path.split('/') }));
 
-/**
- * Paths without a parameter, by their text, each only where scanning the table in order finds
- * that very route for it (no earlier parametrised route shadows it): almost every request a
- * collector makes is one of these, and is then found without walking the table.
- */
+/** Paths without a parameter that no earlier parametrised route shadows, found without walking the table. */
 const LITERAL = new Map(
   COMPILED.filter((route) => !route.path.includes('{') && scan(route.path)?.route === route).map((route) => [
     route.path,
