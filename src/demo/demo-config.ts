@@ -9,9 +9,6 @@ import { registerSecret } from '../redact.js';
 /** The demo's configuration file, shared with the compose `demo` profile. */
 export const DEMO_CONFIG_PATH = packagePath('config', 'demo.yaml');
 
-/** The name of the configuration the demo leaves in its folder. */
-export const DEMO_CONFIG_FILE = 'podwarden.yaml';
-
 export interface DemoEndpoints {
   /** The embedded simulator's URLs and the scenario's key. */
   sim: { restBaseUrl: string; graphqlUrl: string; apiKey: string };
@@ -54,7 +51,7 @@ export function writeDemoConfig(endpoints: DemoEndpoints): { path: string; confi
     `${document.commentBefore ?? ''}`;
 
   registerSecret(endpoints.sim.apiKey);
-  const path = join(endpoints.dir, DEMO_CONFIG_FILE);
+  const path = join(endpoints.dir, 'podwarden.yaml');
   writeFileSync(path, document.toString());
   return { path, config: loadConfig({ path, env: process.env }) };
 }
