@@ -34,9 +34,9 @@ function route(
 ): { sim: Simulator; path: string } {
   for (const { prefix, sim } of byPrefix) {
     if (!url.startsWith(prefix)) continue;
-    const next = url.charCodeAt(prefix.length);
+    const next = url[prefix.length];
     // Only a whole origin: followed by the path, the query, or nothing.
-    if (!Number.isNaN(next) && next !== SLASH && next !== QUESTION) continue;
+    if (next !== undefined && next !== '/' && next !== '?') continue;
     const target = url.slice(prefix.length);
     if (!url.includes("'") && !DOT_SEGMENT.test(target)) return { sim, path: target === '' ? '/' : target };
     const parsed = new URL(url);
@@ -45,8 +45,6 @@ function route(
   throw new errors.SocketError(`no simulator at ${safeOrigin(url)}`);
 }
 
-const SLASH = 0x2f;
-const QUESTION = 0x3f;
 const DOT_SEGMENT = /\/\.\.?(?:[/?]|$)/;
 
 function safeOrigin(url: string): string {
