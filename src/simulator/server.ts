@@ -111,7 +111,7 @@ export async function startSimulator(options: SimulatorOptions) {
       // A fresh copy per request: the handlers are given a query of their own.
       const query = new URLSearchParams(target.search);
       if (path.startsWith('/_sim/')) {
-        const ctx = { world, requestLog, scenarioStartMs: scenario.startMs, nowMs };
+        const ctx = { world, requestLog, nowMs };
         return handleTruth(method, path, query, ctx);
       }
       outcome = await serve(req, path, query, nowMs);
