@@ -70,21 +70,16 @@ export function endpointRecord(endpoint: ScenarioEndpoint) {
   };
 }
 
-const STATUS_ORDER = [
-  ['RUNNING', 'running'],
-  ['IDLE', 'idle'],
-  ['INITIALIZING', 'initializing'],
-  ['UNHEALTHY', 'unhealthy'],
-  ['THROTTLED', 'throttled'],
-] as const;
+/** Worker statuses in the order listed; each counts the load field of its name in lower case. */
+const STATUS_ORDER = ['RUNNING', 'IDLE', 'INITIALIZING', 'UNHEALTHY', 'THROTTLED'] as const;
 
 /** `GET /v2/serverless/{id}/workers`: one worker per active slot, ordered by status. */
 export function workersOf(endpoint: ScenarioEndpoint, catalog: Scenario['catalog'], t: number) {
   const load = valueAt(endpoint.load, t, NO_WORKERS);
   const gpuTypeId = catalog.gpus.find((gpu) => gpu.pool !== null && endpoint.gpu?.pools.includes(gpu.pool))?.id ?? null;
   const workers: Array<Record<string, unknown>> = [];
-  for (const [status, field] of STATUS_ORDER) {
-    for (let n = 0; n < load[field]; n++) {
+  for (const status of STATUS_ORDER) {
+    for (let n = 0; n < load[status.toLowerCase() as keyof WorkerLoad]; n++) {
       const index = workers.length;
       const placed = status !== 'THROTTLED';
       const since = placed ? slotSince(endpoint, index, t) : null;
