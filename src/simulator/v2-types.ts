@@ -14,7 +14,6 @@ export const AVAILABILITY_LEVELS = ['NONE', 'LOW', 'MEDIUM', 'HIGH'] as const;
 export type AvailabilityLevel = (typeof AVAILABILITY_LEVELS)[number];
 
 export const VOLUME_TYPES = ['STANDARD', 'HIGH_PERFORMANCE'] as const;
-export type VolumeType = (typeof VOLUME_TYPES)[number];
 
 export const DATA_CENTER_REGIONS = [
   'NORTH_AMERICA',

@@ -51,11 +51,6 @@ export class World {
     this.advance(scenario.startMs);
   }
 
-  /** The world's present: the latest time it has been brought to. */
-  now(): number {
-    return this.current;
-  }
-
   podsView(nowMs: number, options: { includeClusterPods: boolean }): V2Pod[] {
     const t = this.advance(nowMs);
     return this.pods
