@@ -7,8 +7,8 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { packagePath } from '../src/package-root.js';
 import { ScaledClock } from '../src/simulator/scaled-clock.js';
+import type { ScenarioFault } from '../src/simulator/scenario.js';
 import { loadScenario } from '../src/simulator/scenario.js';
-import type { ScenarioFault } from '../src/simulator/scenario-types.js';
 import { startSimulator } from '../src/simulator/server.js';
 
 export interface SimProcessOptions {

@@ -9,9 +9,6 @@ import { registerSecret } from '../redact.js';
 /** The demo's configuration file, shared with the compose `demo` profile. */
 export const DEMO_CONFIG_PATH = packagePath('config', 'demo.yaml');
 
-/** The name of the configuration the demo leaves in its folder. */
-export const DEMO_CONFIG_FILE = 'podwarden.yaml';
-
 export interface DemoEndpoints {
   /** The embedded simulator's URLs and the scenario's key. */
   sim: { restBaseUrl: string; graphqlUrl: string; apiKey: string };
@@ -24,11 +21,9 @@ export interface DemoEndpoints {
 }
 
 /**
- * Writes config/demo.yaml, with its addresses replaced by what `podwarden demo` started itself
- * (the file names the compose services sim:8080, mailpit:1025 and alertmanager:9093; the demo runs
- * everything on loopback and starts no Alertmanager), to `<dir>/podwarden.yaml`, and loads the daemon's configuration from that file. The
- * file stays after the demo, so `why`, `snooze` and `silence --config <it>` work on the demo's
- * database: what the daemon ran on is exactly what they read.
+ * Writes config/demo.yaml to `<dir>/podwarden.yaml` with the compose services' addresses replaced
+ * by what `podwarden demo` started on loopback, and loads the daemon's configuration from it. The
+ * file stays, so `why`, `snooze` and `silence --config <it>` read what the daemon ran on.
  */
 export function writeDemoConfig(endpoints: DemoEndpoints): { path: string; config: Config } {
   const document = parseDocument(readFileSync(DEMO_CONFIG_PATH, 'utf8'));
@@ -56,7 +51,7 @@ export function writeDemoConfig(endpoints: DemoEndpoints): { path: string; confi
     `${document.commentBefore ?? ''}`;
 
   registerSecret(endpoints.sim.apiKey);
-  const path = join(endpoints.dir, DEMO_CONFIG_FILE);
+  const path = join(endpoints.dir, 'podwarden.yaml');
   writeFileSync(path, document.toString());
   return { path, config: loadConfig({ path, env: process.env }) };
 }

@@ -14,12 +14,7 @@ export interface ReceivedMail {
   to: string[];
 }
 
-export interface MailSink {
-  host: string;
-  port: number;
-  dir: string;
-  close(): Promise<void>;
-}
+export type MailSink = Awaited<ReturnType<typeof startMailSink>>;
 
 export interface MailSinkOptions {
   /** The folder the `.eml` files go to (created if missing). */
@@ -38,7 +33,7 @@ const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
  * sends real email through nodemailer, and a newcomer opens the files in any mail client.
  * Plain SMTP on loopback only: no TLS, no authentication.
  */
-export async function startMailSink(options: MailSinkOptions): Promise<MailSink> {
+export async function startMailSink(options: MailSinkOptions) {
   const host = options.host ?? '127.0.0.1';
   mkdirSync(options.dir, { recursive: true });
   let received = 0;
@@ -83,7 +78,7 @@ export async function startMailSink(options: MailSinkOptions): Promise<MailSink>
     host,
     port,
     dir: options.dir,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: (): Promise<void> => new Promise((resolve) => server.close(() => resolve())),
   };
 }
 

@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
@@ -99,7 +100,7 @@ export async function runDemo(options: DemoOptions): Promise<{ mails: number }> 
     }))
       write(line);
     for (const line of tryCommands) write(line);
-    await aborted(options.signal);
+    if (!options.signal.aborted) await once(options.signal, 'abort');
   } finally {
     // Last started, first stopped: the daemon before the mail sink it sends to and the API it reads.
     for (const close of closers.reverse()) await close();
@@ -126,16 +127,9 @@ async function withRealPort(listen: string): Promise<string> {
   const host = listen.slice(0, at);
   if (listen.slice(at + 1) !== '0') return listen;
   const probe = createServer();
-  await new Promise<void>((resolve, reject) => {
-    probe.once('error', reject);
-    probe.listen(0, host, () => resolve());
-  });
+  probe.listen(0, host);
+  await once(probe, 'listening');
   const { port } = probe.address() as { port: number };
   await new Promise<void>((resolve) => probe.close(() => resolve()));
   return `${host}:${port}`;
-}
-
-function aborted(signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
 }

@@ -3,11 +3,9 @@ import type { LocalExchange, LocalReply } from '../api/local-exchange.js';
 import type { Simulator } from '../simulator/server.js';
 
 /**
- * The replay's road from the API client to its simulators without sockets: the simulator and the
- * daemon share one process and one virtual clock, so the HTTP stacks of both and the socket are
- * no part of what a replay tests. The client keeps all
- * of its own code (auth, rate-limit budget, retries, decoding, error classification): only the
- * transport is replaced, and a dropped connection fails as undici's own does.
+ * The replay's road from the API client to its simulators (one process, one virtual clock) without
+ * sockets. The client keeps all of its own code (auth, rate-limit budget, retries, decoding, error
+ * classification): only the transport is replaced, and a dropped connection fails as undici's does.
  */
 export function inProcessExchange(simulators: readonly Simulator[]): LocalExchange {
   // Longest first, so `http://h:80` never takes the requests of `http://h:8080`.
@@ -36,9 +34,9 @@ function route(
 ): { sim: Simulator; path: string } {
   for (const { prefix, sim } of byPrefix) {
     if (!url.startsWith(prefix)) continue;
-    const next = url.charCodeAt(prefix.length);
+    const next = url[prefix.length];
     // Only a whole origin: followed by the path, the query, or nothing.
-    if (!Number.isNaN(next) && next !== SLASH && next !== QUESTION) continue;
+    if (next !== undefined && next !== '/' && next !== '?') continue;
     const target = url.slice(prefix.length);
     if (!url.includes("'") && !DOT_SEGMENT.test(target)) return { sim, path: target === '' ? '/' : target };
     const parsed = new URL(url);
@@ -47,8 +45,6 @@ function route(
   throw new errors.SocketError(`no simulator at ${safeOrigin(url)}`);
 }
 
-const SLASH = 0x2f;
-const QUESTION = 0x3f;
 const DOT_SEGMENT = /\/\.\.?(?:[/?]|$)/;
 
 function safeOrigin(url: string): string {

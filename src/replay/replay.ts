@@ -9,7 +9,7 @@ import type { RunReport } from '../collectors/run.js';
 import type { Config } from '../config/schema.js';
 import { Daemon } from '../daemon.js';
 import { stopsDecided } from '../db/receipts.js';
-import { startMailSink } from '../demo/mail-sink.js';
+import { type MailSink, startMailSink } from '../demo/mail-sink.js';
 import type { Logger } from '../log.js';
 import { InflightCounter } from '../scheduler/inflight.js';
 import { VirtualScheduler } from '../scheduler/virtual.js';
@@ -17,7 +17,7 @@ import type { Scenario } from '../simulator/scenario.js';
 import { type Simulator, startSimulator } from '../simulator/server.js';
 import { reportedAccounts, reportedAlerts, reportedEmails } from './alert-report.js';
 import { inProcessExchange } from './in-process-exchange.js';
-import { isoSpan, podOutcomes, type ReplayReport, tallyRuns } from './report.js';
+import { podOutcomes, type ReplayReport, tallyRuns } from './report.js';
 import { replayedAccounts, sandboxConfig } from './sandbox-config.js';
 import { latencyJumpsClocks } from './virtual-sim-clock.js';
 
@@ -69,7 +69,7 @@ export async function replay(options: ReplayOptions): Promise<ReplayReport> {
   const sims: Simulator[] = [];
   const tmp = options.dbPath ? undefined : mkdtempSync(join(tmpdir(), 'podwarden-replay-'));
   const mailDir = mkdtempSync(join(tmpdir(), 'podwarden-replay-mail-'));
-  let sink: Awaited<ReturnType<typeof startMailSink>> | undefined;
+  let sink: MailSink | undefined;
   const cleanUp = async () => {
     for (const sim of sims) await sim.close();
     await sink?.close();
@@ -146,7 +146,8 @@ export async function replay(options: ReplayOptions): Promise<ReplayReport> {
     const emails = await reportedEmails(daemon.db, scenario.startMs, endMs + 1);
     return {
       scenario: scenario.name,
-      ...isoSpan(scenario.startMs, endMs),
+      virtualStart: toIso(scenario.startMs),
+      virtualEnd: toIso(endMs),
       stops: stops.map(({ at, podId, dryRun }) => ({ at: toIso(at), podId, dryRun })),
       alerts: await reportedAlerts(daemon.db, scenario.startMs, endMs + 1),
       emails: emails.map(({ account: _account, ...email }) => email),

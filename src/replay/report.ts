@@ -1,4 +1,3 @@
-import { toIso } from '../clock.js';
 import type { RunReport } from '../collectors/run.js';
 
 /** The replay report of SCENARIO.md; the fields named there keep their meaning. */
@@ -65,8 +64,4 @@ export function podOutcomes(statuses: Record<string, string>): ReplayReport['pod
   return Object.entries(statuses)
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([id, finalStatus]) => ({ id, finalStatus }));
-}
-
-export function isoSpan(startMs: number, endMs: number): Pick<ReplayReport, 'virtualStart' | 'virtualEnd'> {
-  return { virtualStart: toIso(startMs), virtualEnd: toIso(endMs) };
 }

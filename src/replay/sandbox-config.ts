@@ -1,12 +1,7 @@
 import { defaultConfig } from '../config/load.js';
 import type { Config } from '../config/schema.js';
 import type { AlertChannel } from '../config/sections/channels.js';
-
-/** Where a replayed account's API lives: its own simulated world. */
-export interface SimulatedApi {
-  restBaseUrl: string;
-  graphqlUrl: string;
-}
+import type { Simulator } from '../simulator/server.js';
 
 /** The accounts a replay plays: every account of the file, or one called `sim` without a file. */
 export function replayedAccounts(user: Config | undefined): string[] {
@@ -23,16 +18,17 @@ export function replayedAccounts(user: Config | undefined): string[] {
 export function sandboxConfig(
   user: Config | undefined,
   apiKey: string,
-  apis: readonly SimulatedApi[],
+  apis: ReadonlyArray<Pick<Simulator, 'restBaseUrl' | 'graphqlUrl'>>,
   options: { dbPath: string; smtp: { host: string; port: number } },
 ): Config {
   const names = replayedAccounts(user);
   if (apis.length !== names.length) throw new Error(`${names.length} accounts but ${apis.length} simulated worlds`);
-  const accounts = names.map((name, index) => ({
-    name,
+  // Each account talks to its own simulated world.
+  const accounts = apis.map((api, index) => ({
+    name: names[index] as string,
     apiKey,
-    restBaseUrl: (apis[index] as SimulatedApi).restBaseUrl,
-    graphqlBaseUrl: (apis[index] as SimulatedApi).graphqlUrl,
+    restBaseUrl: api.restBaseUrl,
+    graphqlBaseUrl: api.graphqlUrl,
   }));
   const base = user ? structuredClone(user) : defaultConfig(accounts);
   base.accounts = defaultConfig(accounts).accounts;

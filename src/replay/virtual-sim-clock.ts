@@ -1,14 +1,10 @@
 import type { Clock, VirtualClock } from '../clock.js';
 
 /**
- * The simulators' views of a replay's clock, one per simulated world: injected latency "takes"
- * virtual time by moving the clock forward at once, instead of sleeping on a clock that only the
- * replay loop can move (which would wait for a response the loop is itself waiting for).
- *
- * Within one world, latencies add up (as they did with a single world). Across worlds they
- * overlap, as requests to several accounts do in real time: while no one else has moved the
- * clock since the last jump, the clock stands at the largest total any world has jumped, not at
- * the sum, so a replay of two accounts does not live through a latency fault twice as long.
+ * The simulators' views of a replay's clock, one per simulated world: injected latency moves the
+ * clock forward at once (sleeping on a clock only the replay loop moves would never end). Within
+ * one world latencies add up; across worlds they overlap: while no one else has moved the clock
+ * since the last jump, it stands at the largest total any world has jumped, not at the sum.
  */
 export function latencyJumpsClocks(clock: VirtualClock, worlds: number): Clock[] {
   let base = clock.now();

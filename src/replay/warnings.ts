@@ -13,10 +13,8 @@ export interface ReplayWarning {
 const LEVELS: Record<number, ReplayWarning['level']> = { 40: 'warn', 50: 'error', 60: 'fatal' };
 
 /**
- * A logger whose warnings are kept for the replay's report instead of reaching the terminal:
- * a backtest injects faults on purpose (5xx, timeouts, outages), and the daemon rightly warns
- * about each, which would bury the progress line and the summary. Lines pass through the
- * logger's redaction before they are kept; lines below `warn` are dropped.
+ * A logger whose warnings (redacted; lines below `warn` dropped) are kept for the replay's report
+ * instead of burying the progress line: a backtest injects faults on purpose, and the daemon warns.
  */
 export function warningCollector(clock: Clock, level: string): { log: Logger; warnings: ReplayWarning[] } {
   const warnings: ReplayWarning[] = [];

@@ -1,9 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Scenario } from './scenario.js';
 
-export type Access = 'full' | 'read-only';
-
-export type Identity = { ok: true; key: string; access: Access } | { ok: false; detail: string };
+export type Identity = { ok: true; key: string; access: 'full' | 'read-only' } | { ok: false; detail: string };
 
 /**
  * Who is calling: the scenario's `apiKey` may do anything, its `readOnlyKey` only read. REST

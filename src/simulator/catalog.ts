@@ -1,19 +1,18 @@
 import type { Scenario, ScenarioCpuType, ScenarioDataCenter, ScenarioGpuType } from './scenario.js';
-import type { AvailabilityLevel, Cloud } from './v2-types.js';
+import type { AvailabilityLevel } from './v2-types.js';
 
 /** The v2 catalog records (GpuType, CpuType, DataCenter) with their availability expansions. */
 
 export interface GpuAvailabilityQuery {
   products: string[];
   count: number;
-  cloud: Cloud;
+  cloud: 'SECURE' | 'COMMUNITY';
   countryCodes?: string[];
   cudaVersions?: string[];
   minCudaVersion?: string;
 }
 
 type Catalog = Scenario['catalog'];
-type Named = { id: string; name: string; availability: AvailabilityLevel };
 
 /** Data centers where a GPU type is offered, within the requested countries. */
 export function offeredDataCenters(gpu: ScenarioGpuType, catalog: Catalog, countryCodes?: string[]) {
@@ -28,8 +27,6 @@ export function gpuRecord(
   level: AvailabilityLevel,
   query?: GpuAvailabilityQuery,
 ): Record<string, unknown> {
-  const price: Record<string, number> = { secure: gpu.price.secure, community: gpu.price.community };
-  if (gpu.price.serverless !== undefined) price.serverless = gpu.price.serverless;
   const record: Record<string, unknown> = {
     id: gpu.id,
     name: gpu.name,
@@ -38,7 +35,7 @@ export function gpuRecord(
     memory: gpu.memory,
     secure: gpu.maxCount.secure > 0,
     community: gpu.maxCount.community > 0,
-    price,
+    price: { ...gpu.price },
     maxCount: { ...gpu.maxCount },
   };
   if (!query) return record;
@@ -112,6 +109,6 @@ export function dataCenterRecord(
   return record;
 }
 
-function named(item: { id: string; name: string }, availability: AvailabilityLevel): Named {
+function named(item: { id: string; name: string }, availability: AvailabilityLevel) {
   return { id: item.id, name: item.name, availability };
 }

@@ -4,21 +4,14 @@ import type { Scenario } from './scenario.js';
 
 export type Fault = Scenario['faults'][number];
 
-/** The faults that apply to one request: a delay first, then at most one way to break it. */
-export interface FaultPlan {
-  latencyMs: number;
-  /** The first matching status, malformed or reset fault, if any. */
-  breaking?: Fault;
-  /** For the request log: `latency:3000+status:503`; undefined when nothing applies. */
-  label?: string;
-}
-
 /**
- * Selects the scenario faults whose path prefix matches and whose window [from, to) holds
- * `nowMs`. Latencies add up (two slow hops are slower than one); only the first breaking fault
- * counts, in scenario order, so overlapping windows stay predictable.
+ * The faults that apply to one request: those whose path prefix matches and whose window
+ * [from, to) holds `nowMs`. A delay first: latencies add up (two slow hops are slower than one);
+ * then at most one way to break it (`breaking`): the first status, malformed or reset fault, in
+ * scenario order, so overlapping windows stay predictable. `label` is for the request log
+ * (`latency:3000+status:503`), undefined when nothing applies.
  */
-export function planFaults(faults: readonly Fault[], path: string, nowMs: number): FaultPlan {
+export function planFaults(faults: readonly Fault[], path: string, nowMs: number) {
   const active = faults.filter((f) => path.startsWith(f.match) && nowMs >= f.fromMs && nowMs < f.toMs);
   const latencies = active.filter((f) => f.kind === 'latency');
   const latencyMs = latencies.reduce((sum, f) => sum + (f.ms ?? 0), 0);

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { GraphQLError } from 'graphql';
+import type { V2Pod } from './pod-view.js';
 import type { ScenarioGpuType } from './scenario.js';
-import type { AvailabilityLevel, PodAction, V2Pod } from './v2-types.js';
+import type { AvailabilityLevel, PodAction } from './v2-types.js';
 import type { World } from './world.js';
 
 /**
@@ -16,9 +17,7 @@ export interface GraphqlContext {
   nowMs: number;
 }
 
-interface PodInput {
-  input: { podId: string };
-}
+type PodInput = { input: { podId: string } };
 
 const STOCK_STATUS = { NONE: 'None', LOW: 'Low', MEDIUM: 'Medium', HIGH: 'High' } as const;
 const GPU_COUNTS = [1, 2, 4, 8];
@@ -66,17 +65,13 @@ function act(ctx: GraphqlContext, podId: string, action: PodAction): Record<stri
   return result.pod && toPod(result.pod, ctx);
 }
 
-/** What the owner asked for, as GraphQL reports it; a starting or failed Pod still wants to run. */
-function desiredStatusOf(status: string): string {
-  return status === 'EXITED' || status === 'TERMINATED' ? status : 'RUNNING';
-}
-
 function toPod(pod: V2Pod, ctx: GraphqlContext): Record<string, unknown> {
   const runtime = pod.runtime;
   const gpuName = pod.gpu
     ? (ctx.world.scenario.catalog.gpus.find((g) => g.id === pod.gpu?.id)?.name ?? pod.gpu.id)
     : null;
-  const desiredStatus = desiredStatusOf(pod.status);
+  // What the owner asked for, as GraphQL reports it; a starting or failed Pod still wants to run.
+  const desiredStatus = pod.status === 'EXITED' || pod.status === 'TERMINATED' ? pod.status : 'RUNNING';
   return {
     id: pod.id,
     name: pod.name,
@@ -138,10 +133,7 @@ function toGpuType(gpu: ScenarioGpuType, availability: AvailabilityLevel): Recor
   };
 }
 
-interface LowestPriceInput {
-  gpuCount?: number | null;
-  secureCloud?: boolean | null;
-}
+type LowestPriceInput = { gpuCount?: number | null; secureCloud?: boolean | null };
 
 /**
  * The cheapest on-demand offer (USD per GPU and hour) in the cloud asked for, or in either when

@@ -2,7 +2,6 @@ import { toIso } from '../clock.js';
 import { MACHINE_HELD, type PodLifecycle, validActions } from './pod-lifecycle.js';
 import type { ScenarioPod, Utilization } from './scenario.js';
 import { valueAt } from './timeline.js';
-import type { V2Pod, V2PodRuntime, V2PodRuntimePort } from './v2-types.js';
 
 /** A Pod as the world keeps it: what the scenario declared plus what has happened to it. */
 export interface PodState {
@@ -10,8 +9,11 @@ export interface PodState {
   lifecycle: PodLifecycle;
 }
 
+/** A v2 `Pod` record, as podRecord builds it (the contract tests check it against the document). */
+export type V2Pod = ReturnType<typeof podRecord>;
+
 /** The complete v2 `Pod` record at time `t`. */
-export function podRecord(pod: PodState, t: number): V2Pod {
+export function podRecord(pod: PodState, t: number) {
   const { spec, lifecycle } = pod;
   const status = lifecycle.statusAt(t);
   const held = MACHINE_HELD.has(status);
@@ -51,13 +53,13 @@ export function podRecord(pod: PodState, t: number): V2Pod {
 }
 
 /** The v2 `ssh.direct` at `t`: set while the container runs, for a Pod that maps port 22. */
-export function directSshAt({ spec, lifecycle }: PodState, t: number): V2Pod['ssh']['direct'] {
+export function directSshAt({ spec, lifecycle }: PodState, t: number) {
   return lifecycle.runningSince(t) !== undefined && spec.ports.includes('22/tcp') ? directSsh(spec.id) : null;
 }
 
 const NO_LOAD: Utilization = { gpus: [], gpuMemory: [], cpu: 0, memory: 0 };
 
-function runtimeOf(spec: ScenarioPod, t: number, runningSince: number): V2PodRuntime | null {
+function runtimeOf(spec: ScenarioPod, t: number, runningSince: number) {
   // Before its first entry a Pod reports that entry's load (none when there is none).
   const load = valueAt(spec.utilization, t, spec.utilization[0]?.value ?? NO_LOAD);
   if (load === null) return null;
@@ -74,14 +76,14 @@ function runtimeOf(spec: ScenarioPod, t: number, runningSince: number): V2PodRun
   };
 }
 
-function mountsOf(spec: ScenarioPod): V2Pod['mounts'] {
+function mountsOf(spec: ScenarioPod) {
   if (spec.volumeGb !== undefined) return { persistent: { size: spec.volumeGb, path: '/workspace' } };
   if (spec.networkVolumeId !== undefined) return { network: [{ volumeId: spec.networkVolumeId, path: '/workspace' }] };
   return {};
 }
 
 /** HTTP ports go through RunPod's proxy (no public IP); TCP ports are mapped on the host's IP. */
-function runtimePort(podId: string, port: string): V2PodRuntimePort {
+function runtimePort(podId: string, port: string) {
   const [privatePort = '0', type = 'tcp'] = port.split('/');
   const number = Number(privatePort);
   if (type === 'http') return { private: number, public: null, type, ip: null };

@@ -1,5 +1,3 @@
-import type { ServerResponse } from 'node:http';
-
 /** What the simulator answers, before it is written to the socket. */
 export interface SimReply {
   status: number;
@@ -12,12 +10,11 @@ export interface SimReply {
 
 const PROBLEM_JSON = 'application/problem+json';
 
-/** A reply as it goes on the wire: status, headers (Content-Type and Content-Length set) and the body text. */
+/** A reply as it goes on the wire: status, headers (Content-Type and Content-Length set) and the body. */
 export interface EncodedReply {
   status: number;
   headers: Record<string, string>;
-  payload: string | undefined;
-  /** The payload as UTF-8, encoded once: Content-Length is its length, and it is what goes out. */
+  /** The body as UTF-8, encoded once: Content-Length is its length, and it is what goes out. */
   bytes: Buffer | undefined;
 }
 
@@ -33,12 +30,5 @@ export function encodeReply(reply: SimReply): EncodedReply {
   }
   const bytes = payload === undefined ? undefined : Buffer.from(payload);
   if (bytes !== undefined) headers['Content-Length'] = String(bytes.length);
-  return { status: reply.status, headers, payload, bytes };
-}
-
-/** Writes a reply (see encodeReply). */
-export function sendReply(res: ServerResponse, reply: SimReply): void {
-  const { status, headers, bytes } = encodeReply(reply);
-  res.writeHead(status, headers);
-  res.end(bytes);
+  return { status: reply.status, headers, bytes };
 }

@@ -18,22 +18,15 @@ export type RequestCounts = ReturnType<typeof emptyCounts>;
 
 const DEFAULT_CAPACITY = 10_000;
 
-/**
- * The simulator's own record of what it served, read by tests and by the replay report. Entries
- * are bounded (the oldest are dropped) so a long replay cannot grow without limit; the counts
- * cover every request ever logged.
- */
+/** What the simulator served, for tests and the replay report: the latest entries, counts of every request. */
 export class RequestLog {
   private readonly capacity: number;
-  /**
-   * A ring, written at `next`, holding `held` entries: a full log drops its oldest entry without
-   * moving the others (a replayed `large` day makes some 50,000 requests).
-   */
-  private ring: RequestLogEntry[] = [];
+  /** A ring, written at `next`, holding `held` entries: a full log drops its oldest without moving the others. */
+  private readonly ring: RequestLogEntry[] = [];
   private next = 0;
   private held = 0;
   private seq = 0;
-  private tally: RequestCounts = emptyCounts();
+  private readonly tally: RequestCounts = emptyCounts();
 
   constructor(capacity = DEFAULT_CAPACITY) {
     if (!Number.isInteger(capacity) || capacity < 1)
@@ -69,13 +62,6 @@ export class RequestLog {
 
   counts(): RequestCounts {
     return { ...this.tally, byStatus: { ...this.tally.byStatus } };
-  }
-
-  clear(): void {
-    this.ring = [];
-    this.next = 0;
-    this.held = 0;
-    this.tally = emptyCounts();
   }
 
   private count(status: number | null): void {

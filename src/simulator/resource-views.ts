@@ -1,6 +1,6 @@
 import { toIso } from '../clock.js';
 import { directSshAt, hash, type PodState } from './pod-view.js';
-import { NO_WORKERS } from './pricing.js';
+import { billedWorkers, NO_WORKERS } from './pricing.js';
 import type { Scenario, ScenarioCluster, ScenarioEndpoint, ScenarioVolume, WorkerLoad } from './scenario.js';
 import { indexAt, valueAt } from './timeline.js';
 
@@ -70,21 +70,16 @@ export function endpointRecord(endpoint: ScenarioEndpoint) {
   };
 }
 
-const STATUS_ORDER = [
-  ['RUNNING', 'running'],
-  ['IDLE', 'idle'],
-  ['INITIALIZING', 'initializing'],
-  ['UNHEALTHY', 'unhealthy'],
-  ['THROTTLED', 'throttled'],
-] as const;
+/** Worker statuses in the order listed; each counts the load field of its name in lower case. */
+const STATUS_ORDER = ['RUNNING', 'IDLE', 'INITIALIZING', 'UNHEALTHY', 'THROTTLED'] as const;
 
 /** `GET /v2/serverless/{id}/workers`: one worker per active slot, ordered by status. */
 export function workersOf(endpoint: ScenarioEndpoint, catalog: Scenario['catalog'], t: number) {
   const load = valueAt(endpoint.load, t, NO_WORKERS);
   const gpuTypeId = catalog.gpus.find((gpu) => gpu.pool !== null && endpoint.gpu?.pools.includes(gpu.pool))?.id ?? null;
   const workers: Array<Record<string, unknown>> = [];
-  for (const [status, field] of STATUS_ORDER) {
-    for (let n = 0; n < load[field]; n++) {
+  for (const status of STATUS_ORDER) {
+    for (let n = 0; n < load[status.toLowerCase() as keyof WorkerLoad]; n++) {
       const index = workers.length;
       const placed = status !== 'THROTTLED';
       const since = placed ? slotSince(endpoint, index, t) : null;
@@ -116,8 +111,7 @@ function slotSince(endpoint: ScenarioEndpoint, index: number, t: number): number
   let since: number | null = null;
   while (at >= 0) {
     const entry = endpoint.load[at] as { atMs: number; value: WorkerLoad };
-    const { running, idle, initializing, unhealthy } = entry.value;
-    if (running + idle + initializing + unhealthy <= index) break;
+    if (billedWorkers(entry.value) <= index) break;
     since = entry.atMs;
     at--;
   }

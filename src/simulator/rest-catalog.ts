@@ -1,14 +1,13 @@
 import { cpuRecord, dataCenterRecord, type GpuAvailabilityQuery, gpuRecord, offeredDataCenters } from './catalog.js';
 import { QueryParams } from './rest-params.js';
-import { badRequest, notFound, ok, type RestReply } from './rest-reply.js';
+import { badRequest, type HandlerInput, notFound, ok, type RestReply } from './rest-reply.js';
 import { COMPLIANCE, DATA_CENTER_REGIONS, VOLUME_TYPES } from './v2-types.js';
-import type { World } from './world.js';
 
 /** `/v2/catalog/*`: GPU and CPU types and data centers, availability only when asked for. */
 
 const GPU_FILTERS = ['product', 'count', 'cloud', 'countryCodes', 'cudaVersions', 'minCudaVersion'];
 
-export function listGpus(world: World, query: URLSearchParams, t: number): RestReply {
+export function listGpus({ world, query, t }: HandlerInput): RestReply {
   const availability = gpuQuery(query);
   const { catalog } = world.scenario;
   return ok({
@@ -21,7 +20,7 @@ export function listGpus(world: World, query: URLSearchParams, t: number): RestR
   });
 }
 
-export function getGpu(world: World, id: string, query: URLSearchParams, t: number): RestReply {
+export function getGpu({ world, id, query, t }: HandlerInput): RestReply {
   const availability = gpuQuery(query);
   const gpu = world.scenario.catalog.gpus.find((candidate) => candidate.id === id);
   if (!gpu) throw notFound(`gpu type ${id} not found`);
@@ -41,20 +40,16 @@ function gpuQuery(query: URLSearchParams): GpuAvailabilityQuery | undefined {
   if (!include) return refuseFilters(params, GPU_FILTERS, undefined);
   if (!products) throw badRequest('product is required with include=AVAILABILITY (POD, CLUSTER or SERVERLESS)');
   if (cudaVersions && minCudaVersion) throw badRequest('cudaVersions and minCudaVersion are mutually exclusive');
-  const availability: GpuAvailabilityQuery = { products, count: count ?? 1, cloud: cloud ?? 'SECURE' };
-  if (countryCodes) availability.countryCodes = countryCodes;
-  if (cudaVersions) availability.cudaVersions = cudaVersions;
-  if (minCudaVersion) availability.minCudaVersion = minCudaVersion;
-  return availability;
+  return { products, count: count ?? 1, cloud: cloud ?? 'SECURE', countryCodes, cudaVersions, minCudaVersion };
 }
 
-export function listCpus(world: World, query: URLSearchParams): RestReply {
+export function listCpus({ world, query }: HandlerInput): RestReply {
   const { withAvailability, vcpuCount } = cpuQuery(query);
   const { catalog } = world.scenario;
   return ok({ cpus: catalog.cpus.map((cpu) => cpuRecord(cpu, catalog, vcpuCount, withAvailability)) });
 }
 
-export function getCpu(world: World, id: string, query: URLSearchParams): RestReply {
+export function getCpu({ world, id, query }: HandlerInput): RestReply {
   const { withAvailability, vcpuCount } = cpuQuery(query);
   const cpu = world.scenario.catalog.cpus.find((candidate) => candidate.id === id);
   if (!cpu) throw notFound(`cpu type ${id} not found`);
@@ -82,7 +77,7 @@ function refuseFilters<T>(params: QueryParams, filters: string[], answer: T): T 
   return answer;
 }
 
-export function listDataCenters(world: World, query: URLSearchParams, t: number): RestReply {
+export function listDataCenters({ world, query, t }: HandlerInput): RestReply {
   const params = new QueryParams(query);
   const include = dataCenterInclude(params);
   const regions = params.list('regions', DATA_CENTER_REGIONS);
@@ -101,7 +96,7 @@ export function listDataCenters(world: World, query: URLSearchParams, t: number)
   });
 }
 
-export function getDataCenter(world: World, id: string, query: URLSearchParams, t: number): RestReply {
+export function getDataCenter({ world, id, query, t }: HandlerInput): RestReply {
   const params = new QueryParams(query);
   const include = dataCenterInclude(params);
   params.done();

@@ -1,6 +1,5 @@
 import { RequestError } from './rest-reply.js';
-
-const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
+import { RFC3339 } from './scenario-fields.js';
 
 /**
  * Query parameters read the way the document declares them (types, enums, patterns, arrays

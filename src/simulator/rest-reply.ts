@@ -1,12 +1,9 @@
 import { STATUS_CODES } from 'node:http';
+import type { SimReply } from './reply.js';
 import type { World } from './world.js';
 
-/** What the REST router answers; the HTTP server writes it out. */
-export interface RestReply {
-  status: number;
-  body?: unknown;
-  headers?: Record<string, string>;
-}
+/** What the REST router answers (never a raw body); the HTTP server writes it out. */
+export type RestReply = Omit<SimReply, 'raw'>;
 
 /** What a route's handler is given. */
 export interface HandlerInput {
@@ -43,10 +40,8 @@ export function problem(
 }
 
 /**
- * A request the document's rules refuse. RunPod (a Huma service, judging by its messages)
- * answers a parameter that breaks its schema (type, enum, pattern, minimum) with 422 and the
- * list of failures, and one that breaks a rule between parameters (product without include,
- * lastN with startTime) with 400; the document says so for countryCodes and the CUDA filters.
+ * A request the document's rules refuse, as RunPod (a Huma service) answers: 422 and the list of
+ * failures for a parameter that breaks its schema, 400 for one that breaks a rule between parameters.
  */
 export class RequestError extends Error {
   constructor(

@@ -23,99 +23,51 @@ type Handler = (input: HandlerInput) => RestReply;
  * but the simulator does not play (creating and editing resources, log streams) is a 501.
  * Literal paths come before parametrised ones that could shadow them.
  */
-const ROUTES: Array<{ path: string; methods: Record<string, Handler | null> }> = [
-  { path: '/v2/account/ssh-keys', methods: { GET: () => ok({ keys: [] }), PUT: null } },
-  { path: '/v2/pods', methods: { GET: podsReply, POST: null } },
-  {
-    path: '/v2/pods/{id}',
-    methods: {
-      GET: ({ world, id, t }) => found(world.podView(id, t), `pod ${id}`),
-      PATCH: null,
-      DELETE: podDeleteReply,
-    },
+const ROUTES: Record<string, Record<string, Handler | null>> = {
+  '/v2/account/ssh-keys': { GET: () => ok({ keys: [] }), PUT: null },
+  '/v2/pods': { GET: podsReply, POST: null },
+  '/v2/pods/{id}': { GET: one('pod', (world, id, t) => world.podView(id, t)), PATCH: null, DELETE: podDeleteReply },
+  '/v2/pods/{id}/logs': { GET: null },
+  '/v2/pods/{id}/action': { POST: podActionReply },
+  '/v2/clusters': { GET: ({ world, t }) => ok({ clusters: world.clustersView(t) }), POST: null },
+  '/v2/clusters/{id}': { GET: listed('cluster', 'clustersView'), PATCH: null, DELETE: null },
+  '/v2/clusters/{id}/pods': {
+    GET: one('cluster', (world, id, t) => {
+      const pods = world.clusterPodsView(id, t);
+      return pods && { pods };
+    }),
   },
-  { path: '/v2/pods/{id}/logs', methods: { GET: null } },
-  { path: '/v2/pods/{id}/action', methods: { POST: podActionReply } },
-  { path: '/v2/clusters', methods: { GET: ({ world, t }) => ok({ clusters: world.clustersView(t) }), POST: null } },
-  {
-    path: '/v2/clusters/{id}',
-    methods: {
-      GET: ({ world, id, t }) => found(world.clusterView(id, t), `cluster ${id}`),
-      PATCH: null,
-      DELETE: null,
-    },
-  },
-  {
-    path: '/v2/clusters/{id}/pods',
-    methods: {
-      GET: ({ world, id, t }) => {
-        const pods = world.clusterPodsView(id, t);
-        return found(pods && { pods }, `cluster ${id}`);
-      },
-    },
-  },
-  { path: '/v2/serverless', methods: { GET: ({ world, t }) => ok({ endpoints: world.endpointsView(t) }), POST: null } },
-  {
-    path: '/v2/serverless/{id}',
-    methods: {
-      GET: ({ world, id, t }) => found(world.endpointView(id, t), `serverless endpoint ${id}`),
-      PATCH: null,
-      DELETE: null,
-    },
-  },
-  {
-    path: '/v2/serverless/{id}/workers',
-    methods: { GET: ({ world, id, t }) => found(world.workersView(id, t), `serverless endpoint ${id}`) },
-  },
-  { path: '/v2/serverless/{id}/releases', methods: { GET: releasesReply } },
-  { path: '/v2/serverless/{id}/workers/{workerId}/logs', methods: { GET: null } },
-  { path: '/v2/templates', methods: { GET: () => ok({ templates: [] }), POST: null } },
-  {
-    path: '/v2/templates/{id}',
-    methods: { GET: ({ id }) => found(undefined, `template ${id}`), PATCH: null, DELETE: null },
-  },
-  {
-    path: '/v2/network-volumes',
-    methods: { GET: ({ world, t }) => ok({ networkVolumes: world.volumesView(t) }), POST: null },
-  },
-  {
-    path: '/v2/network-volumes/{id}',
-    methods: {
-      GET: ({ world, id, t }) => found(world.volumeView(id, t), `network volume ${id}`),
-      PATCH: null,
-      DELETE: null,
-    },
-  },
-  { path: '/v2/registries', methods: { GET: () => ok({ registries: [] }), POST: null } },
-  { path: '/v2/registries/delegations', methods: { GET: () => ok({ delegations: [] }), POST: null } },
-  { path: '/v2/registries/delegations/{id}', methods: { DELETE: ({ id }) => found(undefined, `delegation ${id}`) } },
-  { path: '/v2/registries/{id}', methods: { GET: ({ id }) => found(undefined, `registry ${id}`), DELETE: null } },
-  { path: '/v2/catalog/gpus', methods: { GET: ({ world, query, t }) => listGpus(world, query, t) } },
-  { path: '/v2/catalog/gpus/{id}', methods: { GET: ({ world, id, query, t }) => getGpu(world, id, query, t) } },
-  { path: '/v2/catalog/cpus', methods: { GET: ({ world, query }) => listCpus(world, query) } },
-  { path: '/v2/catalog/cpus/{id}', methods: { GET: ({ world, id, query }) => getCpu(world, id, query) } },
-  { path: '/v2/catalog/datacenters', methods: { GET: ({ world, query, t }) => listDataCenters(world, query, t) } },
-  {
-    path: '/v2/catalog/datacenters/{id}',
-    methods: { GET: ({ world, id, query, t }) => getDataCenter(world, id, query, t) },
-  },
-  { path: '/v2/catalog/templates', methods: { GET: catalogTemplatesReply } },
-  ...Object.entries(BILLING_ROUTES).map(([path, route]) => ({
-    path,
-    methods: { GET: ({ world, query, t }: HandlerInput) => billingReply(world, route, query, t) } as Record<
-      string,
-      Handler
-    >,
-  })),
-];
+  '/v2/serverless': { GET: ({ world, t }) => ok({ endpoints: world.endpointsView(t) }), POST: null },
+  '/v2/serverless/{id}': { GET: listed('serverless endpoint', 'endpointsView'), PATCH: null, DELETE: null },
+  '/v2/serverless/{id}/workers': { GET: one('serverless endpoint', (world, id, t) => world.workersView(id, t)) },
+  '/v2/serverless/{id}/releases': { GET: releasesReply },
+  '/v2/serverless/{id}/workers/{workerId}/logs': { GET: null },
+  '/v2/templates': { GET: () => ok({ templates: [] }), POST: null },
+  '/v2/templates/{id}': { GET: one('template', () => undefined), PATCH: null, DELETE: null },
+  '/v2/network-volumes': { GET: ({ world, t }) => ok({ networkVolumes: world.volumesView(t) }), POST: null },
+  '/v2/network-volumes/{id}': { GET: listed('network volume', 'volumesView'), PATCH: null, DELETE: null },
+  '/v2/registries': { GET: () => ok({ registries: [] }), POST: null },
+  '/v2/registries/delegations': { GET: () => ok({ delegations: [] }), POST: null },
+  '/v2/registries/delegations/{id}': { DELETE: one('delegation', () => undefined) },
+  '/v2/registries/{id}': { GET: one('registry', () => undefined), DELETE: null },
+  '/v2/catalog/gpus': { GET: listGpus },
+  '/v2/catalog/gpus/{id}': { GET: getGpu },
+  '/v2/catalog/cpus': { GET: listCpus },
+  '/v2/catalog/cpus/{id}': { GET: getCpu },
+  '/v2/catalog/datacenters': { GET: listDataCenters },
+  '/v2/catalog/datacenters/{id}': { GET: getDataCenter },
+  '/v2/catalog/templates': { GET: catalogTemplatesReply },
+  ...Object.fromEntries(
+    Object.entries(BILLING_ROUTES).map(([path, route]) => [
+      path,
+      { GET: ({ world, query, t }: HandlerInput) => billingReply(world, route, query, t) },
+    ]),
+  ),
+};
 
-const COMPILED = ROUTES.map((route) => ({ ...route, segments: route.path.split('/') }));
+const COMPILED = Object.entries(ROUTES).map(([path, methods]) => ({ path, methods, segments: path.split('/') }));
 
-/**
- * Paths without a parameter, by their text, each only where scanning the table in order finds
- * that very route for it (no earlier parametrised route shadows it): almost every request a
- * collector makes is one of these, and is then found without walking the table.
- */
+/** Paths without a parameter that no earlier parametrised route shadows, found without walking the table. */
 const LITERAL = new Map(
   COMPILED.filter((route) => !route.path.includes('{') && scan(route.path)?.route === route).map((route) => [
     route.path,
@@ -172,9 +124,18 @@ function decode(segment: string): string {
   }
 }
 
-function found(value: unknown, what: string): RestReply {
-  if (value === undefined) throw notFound(`${what} not found`);
-  return ok(value);
+/** A GET of one resource of the world by its id, or a 404 naming it. */
+function one(what: string, view: (world: World, id: string, t: number) => unknown): Handler {
+  return ({ world, id, t }) => {
+    const value = view(world, id, t);
+    if (value === undefined) throw notFound(`${what} ${id} not found`);
+    return ok(value);
+  };
+}
+
+/** A GET of one item of a list view of the world, found by its id. */
+function listed(what: string, view: 'clustersView' | 'endpointsView' | 'volumesView'): Handler {
+  return one(what, (world, id, t) => world[view](t).find((item) => item.id === id));
 }
 
 function releasesReply({ world, id, t }: HandlerInput): RestReply {

@@ -14,28 +14,24 @@ export interface ScaledClockOptions {
  * `podwarden sim --speed 60` plays an hour of a scenario in a real minute.
  */
 export class ScaledClock implements Clock {
-  private readonly startMs: number;
-  private readonly speed: number;
   private readonly base: Clock;
   private readonly baseStartMs: number;
 
-  constructor(options: ScaledClockOptions) {
+  constructor(private readonly options: ScaledClockOptions) {
     if (!Number.isFinite(options.speed) || options.speed <= 0) {
       throw new Error(`scaled clock: speed must be a positive number, got ${options.speed}`);
     }
     if (!Number.isFinite(options.startMs))
       throw new Error(`scaled clock: startMs must be a time, got ${options.startMs}`);
-    this.startMs = options.startMs;
-    this.speed = options.speed;
     this.base = options.base ?? new RealClock();
     this.baseStartMs = this.base.now();
   }
 
   now(): number {
-    return Math.floor(this.startMs + (this.base.now() - this.baseStartMs) * this.speed);
+    return Math.floor(this.options.startMs + (this.base.now() - this.baseStartMs) * this.options.speed);
   }
 
   sleep(ms: number, signal?: AbortSignal): Promise<void> {
-    return this.base.sleep(Math.max(0, ms) / this.speed, signal);
+    return this.base.sleep(Math.max(0, ms) / this.options.speed, signal);
   }
 }

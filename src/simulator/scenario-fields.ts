@@ -46,7 +46,7 @@ export const offset = z.unknown().transform((value, ctx): number => {
 /** A positive duration (a length of time rather than an offset). */
 export const positiveDuration = offset.refine((ms) => ms > 0, 'must be a positive duration');
 
-const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
+export const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
 
 /** An absolute RFC 3339 time, as epoch milliseconds. */
 export const timestamp = z.unknown().transform((value, ctx): number => {

@@ -70,7 +70,7 @@ const utilization = fields({
 
 const podEvent = fields({ at: offset, action: z.enum(POD_ACTIONS) });
 
-const podFields = {
+const pod = fields({
   id: identifier,
   name: identifier,
   gpu: fields({ id: identifier, count: z.number().int().min(1).default(1) }).optional(),
@@ -93,9 +93,7 @@ const podFields = {
   template: identifier.nullable().default(null), // extra
   utilization: z.array(utilization).default([]),
   events: z.array(podEvent).default([]),
-};
-
-const pod = fields(podFields);
+});
 
 const volume = fields({
   id: identifier,

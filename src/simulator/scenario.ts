@@ -3,11 +3,14 @@ import { extname } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
 import { formatPath } from '../format.js';
+import type { Scenario } from './scenario-normalize.js';
 import { normalizeScenario } from './scenario-normalize.js';
 import { rawScenarioSchema } from './scenario-schema.js';
-import type { Scenario } from './scenario-types.js';
 
-export type * from './scenario-types.js';
+export type { Catalog, Report, ScenarioCpuType, ScenarioDataCenter, ScenarioGpuType } from './scenario-catalog.js';
+export type { Scenario, ScenarioCluster, ScenarioFault, ScenarioVolume } from './scenario-normalize.js';
+export type { ScenarioEndpoint, ScenarioPod, Utilization, WorkerLoad } from './scenario-resources.js';
+export type { Timeline } from './timeline.js';
 
 export class ScenarioError extends Error {
   constructor(

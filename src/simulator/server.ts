@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
@@ -7,7 +8,7 @@ import { identify } from './auth.js';
 import { faultReply, planFaults } from './faults.js';
 import { failure, handleGraphql } from './graphql.js';
 import { RateLimiter } from './rate-limit.js';
-import { type EncodedReply, encodeReply, type SimReply, sendReply } from './reply.js';
+import { type EncodedReply, encodeReply, type SimReply } from './reply.js';
 import { RequestLog } from './request-log.js';
 import { handleRest } from './rest.js';
 import { problem } from './rest-reply.js';
@@ -25,26 +26,8 @@ export interface SimulatorOptions {
   log?: Logger;
 }
 
-export interface Simulator {
-  /** `http://127.0.0.1:PORT` */
-  url: string;
-  restBaseUrl: string;
-  graphqlUrl: string;
-  world: World;
-  requestLog: RequestLog;
-  /**
-   * One request answered in this process, through the same gates, faults and request log as
-   * over HTTP, without the sockets: for a replay, where the simulator and the daemon share a
-   * process and a virtual clock. 'reset' is a connection dropped unanswered.
-   */
-  exchange(req: {
-    method: string;
-    url: string;
-    headers: IncomingHttpHeaders;
-    body: string;
-  }): Promise<EncodedReply | 'reset'>;
-  close(): Promise<void>;
-}
+/** A running simulator: its URLs, its world and request log, an in-process road in and a way to stop. */
+export type Simulator = Awaited<ReturnType<typeof startSimulator>>;
 
 /** A request as the gates read it; the body is read only once authentication has been looked at. */
 interface SimRequest {
@@ -58,17 +41,14 @@ interface SimRequest {
 const MAX_BODY_BYTES = 1024 * 1024;
 
 /** What one request came to: a reply, or a dropped connection. */
-interface Outcome {
-  reply: SimReply | 'reset';
-  fault?: string;
-}
+type Outcome = { reply: SimReply | 'reset'; fault?: string };
 
 /**
  * The RunPod API as an HTTP server (node:http, no framework). Each request reads the clock once
  * and goes through the same gates as the real service, in order: authentication, rate limits,
  * permission, scenario faults, then the REST v2 router or the GraphQL executor.
  */
-export async function startSimulator(options: SimulatorOptions): Promise<Simulator> {
+export async function startSimulator(options: SimulatorOptions) {
   const { scenario, clock } = options;
   const log = options.log ?? silentLogger();
   const world = new World(scenario);
@@ -131,7 +111,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
       // A fresh copy per request: the handlers are given a query of their own.
       const query = new URLSearchParams(target.search);
       if (path.startsWith('/_sim/')) {
-        const ctx = { world, requestLog, scenarioStartMs: scenario.startMs, nowMs };
+        const ctx = { world, requestLog, nowMs };
         return handleTruth(method, path, query, ctx);
       }
       outcome = await serve(req, path, query, nowMs);
@@ -166,20 +146,18 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     });
     if (reply === 'closed') res.destroy();
     else if (reply === 'reset') req.socket.destroy();
-    else sendReply(res, reply);
+    else {
+      const { status, headers, bytes } = encodeReply(reply);
+      res.writeHead(status, headers).end(bytes);
+    }
   };
 
   const server = createServer((req, res) => {
     void handle(req, res);
   });
   const host = options.host ?? '127.0.0.1';
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
+  server.listen(options.port ?? 0, host);
+  await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   log.info({ url, scenario: scenario.name }, 'simulator listening');
@@ -189,11 +167,16 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     graphqlUrl: `${url}/graphql`,
     world,
     requestLog,
-    exchange: async (req) => {
+    /**
+     * One request answered in this process, through the same gates, faults and request log as
+     * over HTTP, without the sockets: for a replay, where the simulator and the daemon share a
+     * process and a virtual clock. 'reset' is a connection dropped unanswered.
+     */
+    exchange: async (req: Omit<SimRequest, 'body'> & { body: string }): Promise<EncodedReply | 'reset'> => {
       const reply = await answer({ ...req, body: async () => checkedSize(req.body) });
       return reply === 'reset' || reply === 'closed' ? 'reset' : encodeReply(reply);
     },
-    close: () =>
+    close: (): Promise<void> =>
       new Promise<void>((resolve, reject) => {
         closing.abort(new Error('simulator closing'));
         server.close((error) => (error ? reject(error) : resolve()));

@@ -2,7 +2,7 @@ import { toIso } from '../clock.js';
 import { DurationError, parseDuration } from '../duration.js';
 import type { SimReply } from './reply.js';
 import type { RequestLog } from './request-log.js';
-import { badRequest, problem, RequestError } from './rest-reply.js';
+import { problem } from './rest-reply.js';
 import { type AccruedFilter, BILLING_KINDS, type World } from './world.js';
 
 /**
@@ -20,7 +20,6 @@ import { type AccruedFilter, BILLING_KINDS, type World } from './world.js';
 export interface TruthContext {
   world: World;
   requestLog: RequestLog;
-  scenarioStartMs: number;
   nowMs: number;
 }
 
@@ -55,35 +54,28 @@ function accrued(query: URLSearchParams, ctx: TruthContext, at: string): SimRepl
     return problem(400, `kind: expected one of ${kinds.join(', ')}, got ${kind === null ? 'nothing' : `"${kind}"`}`);
   }
   const id = query.get('id') ?? undefined;
-  let fromMs: number;
-  let toMs: number;
-  try {
-    fromMs = timeParam(query.get('from'), 'from', ctx.scenarioStartMs, ctx.scenarioStartMs);
-    toMs = timeParam(query.get('to'), 'to', ctx.scenarioStartMs, ctx.nowMs);
-  } catch (error) {
-    if (error instanceof RequestError) return error.toReply();
-    throw error;
-  }
+  const startMs = ctx.world.scenario.startMs;
+  const fromMs = timeParam(query.get('from'), 'from', startMs, startMs);
+  const toMs = timeParam(query.get('to'), 'to', startMs, ctx.nowMs);
+  if (typeof fromMs === 'string') return problem(400, fromMs);
+  if (typeof toMs === 'string') return problem(400, toMs);
   if (toMs < fromMs) return problem(400, `to (${toIso(toMs)}) is before from (${toIso(fromMs)})`);
   const amount = ctx.world.accrued(ctx.nowMs, { kind: kind as AccruedFilter['kind'], id, fromMs, toMs });
   return { status: 200, body: { at, kind, id: id ?? null, from: toIso(fromMs), to: toIso(toMs), accrued: amount } };
 }
 
-/** An RFC 3339 time, epoch milliseconds, or an offset from the scenario's start. */
-function timeParam(text: string | null, name: string, startMs: number, fallback: number): number {
+/** An RFC 3339 time, epoch milliseconds, or an offset from the scenario's start; a string says what is wrong. */
+function timeParam(text: string | null, name: string, startMs: number, fallback: number): number | string {
   if (text === null || text === '') return fallback;
   if (/^\d{4}-\d{2}-\d{2}T/.test(text)) {
     const ms = Date.parse(text);
-    if (Number.isNaN(ms)) throw badRequest(`${name}: invalid time "${text}"`);
-    return ms;
+    return Number.isNaN(ms) ? `${name}: invalid time "${text}"` : ms;
   }
   if (/^-?\d+$/.test(text)) return Number(text);
   try {
     return startMs + parseDuration(text);
   } catch (error) {
-    if (error instanceof DurationError) {
-      throw badRequest(`${name}: expected an RFC 3339 time, epoch ms or an offset such as 2h, got "${text}"`);
-    }
-    throw error;
+    if (!(error instanceof DurationError)) throw error;
+    return `${name}: expected an RFC 3339 time, epoch ms or an offset such as 2h, got "${text}"`;
   }
 }

@@ -1,5 +1,5 @@
 /**
- * The records of RunPod REST v2 as the simulator sends them, read from
+ * The enums of RunPod REST v2 as the simulator uses them, read from
  * reference/runpod-rest-v2-openapi.json (components/schemas). Written by hand on purpose: the
  * simulator is a second, independent reading of the document, checked by the contract tests.
  */
@@ -13,10 +13,7 @@ export type PodAction = (typeof POD_ACTIONS)[number];
 export const AVAILABILITY_LEVELS = ['NONE', 'LOW', 'MEDIUM', 'HIGH'] as const;
 export type AvailabilityLevel = (typeof AVAILABILITY_LEVELS)[number];
 
-export type Cloud = 'SECURE' | 'COMMUNITY';
-
 export const VOLUME_TYPES = ['STANDARD', 'HIGH_PERFORMANCE'] as const;
-export type VolumeType = (typeof VOLUME_TYPES)[number];
 
 export const DATA_CENTER_REGIONS = [
   'NORTH_AMERICA',
@@ -44,53 +41,3 @@ export const COMPLIANCE = [
   'HIPAA',
   'RENEWABLE',
 ] as const;
-
-export interface V2PodRuntimePort {
-  private: number;
-  public: number | null;
-  type: string;
-  ip: string | null;
-}
-
-export interface V2PodRuntime {
-  uptime: number;
-  gpus: Array<{ util: number; memoryUtil: number }>;
-  cpu: { util: number };
-  memory: { util: number };
-  ports: V2PodRuntimePort[];
-}
-
-export interface V2SshEndpoint {
-  host: string;
-  port: number;
-  username: string;
-  command: string;
-}
-
-export interface V2Pod {
-  id: string;
-  name: string;
-  status: PodStatus;
-  actions: PodAction[];
-  image: string;
-  args: string;
-  disk: number;
-  mounts: { persistent?: { size: number; path: string }; network?: Array<{ volumeId: string; path: string }> };
-  ports: string[];
-  env: Record<string, string>;
-  registry: string | null;
-  gpu?: { id: string; count: number };
-  cpu?: { id: string; vcpuCount: number; memory: number };
-  cloud: Cloud;
-  dataCenterId: string | null;
-  cudaVersion: string | null;
-  ssh: { proxy: V2SshEndpoint | null; direct: V2SshEndpoint | null };
-  cluster?: { id: string; rank: number | null; role?: string; ip?: string };
-  template: string | null;
-  cost: number;
-  locked: boolean;
-  globalNetworking: { enabled: boolean; ip?: string; internalDns?: string };
-  runtime: V2PodRuntime | null;
-  createdAt: string;
-  startedAt: string | null;
-}

@@ -1,12 +1,12 @@
 import type { BucketSize, BucketWindow } from '../buckets.js';
 import { accrueMicros, aggregateAmounts, amountsOf, type Micros, type Usage, usageByBucket } from './billing.js';
 import { PodLifecycle } from './pod-lifecycle.js';
-import { type PodState, podRecord } from './pod-view.js';
+import { type PodState, podRecord, type V2Pod } from './pod-view.js';
 import { type BillingKind, type BillingLine, endpointLine, podLines, volumeLine } from './pricing.js';
 import { clusterRecord, endpointRecord, volumeRecord, workersOf } from './resource-views.js';
 import type { Scenario, ScenarioGpuType } from './scenario.js';
 import { valueAt } from './timeline.js';
-import type { AvailabilityLevel, PodAction, PodStatus, V2Pod } from './v2-types.js';
+import type { AvailabilityLevel, PodAction, PodStatus } from './v2-types.js';
 
 export const BILLING_KINDS: readonly BillingKind[] = ['pods', 'serverless', 'network_volumes', 'clusters', 'endpoints'];
 
@@ -31,9 +31,7 @@ type OwnerEvent = { atMs: number; podId: string; action: PodAction };
 export class World {
   private current: number;
   private readonly pods: PodState[];
-  private readonly podsById = new Map<string, PodState>();
-  /** Each cluster's member Pods, in the order of `pods`. */
-  private readonly members = new Map<string, PodState[]>();
+  private readonly podsById: Map<string, PodState>;
   private readonly events: OwnerEvent[];
   private nextEvent = 0;
   /** Owner events that were not valid when they came due (e.g. stopping a stopped Pod). */
@@ -46,23 +44,11 @@ export class World {
       spec,
       lifecycle: new PodLifecycle(spec, scenario.startMs, scenario.lifecycle),
     }));
-    for (const pod of this.pods) {
-      this.podsById.set(pod.spec.id, pod);
-      const cluster = pod.spec.cluster?.id;
-      if (cluster === undefined) continue;
-      const members = this.members.get(cluster) ?? [];
-      members.push(pod);
-      this.members.set(cluster, members);
-    }
+    this.podsById = new Map(this.pods.map((pod) => [pod.spec.id, pod]));
     this.events = specs
       .flatMap((spec) => spec.events.map((event) => ({ ...event, podId: spec.id })))
       .sort((a, b) => a.atMs - b.atMs);
     this.advance(scenario.startMs);
-  }
-
-  /** The world's present: the latest time it has been brought to. */
-  now(): number {
-    return this.current;
   }
 
   podsView(nowMs: number, options: { includeClusterPods: boolean }): V2Pod[] {
@@ -107,12 +93,6 @@ export class World {
     return this.scenario.clusters.map((cluster) => clusterRecord(cluster, this.membersOf(cluster.id), t));
   }
 
-  clusterView(id: string, nowMs: number) {
-    const t = this.advance(nowMs);
-    const cluster = this.scenario.clusters.find((candidate) => candidate.id === id);
-    return cluster && clusterRecord(cluster, this.membersOf(id), t);
-  }
-
   clusterPodsView(id: string, nowMs: number): V2Pod[] | undefined {
     const t = this.advance(nowMs);
     if (!this.scenario.clusters.some((cluster) => cluster.id === id)) return undefined;
@@ -126,12 +106,6 @@ export class World {
     return this.scenario.endpoints.map(endpointRecord);
   }
 
-  endpointView(id: string, nowMs: number) {
-    this.advance(nowMs);
-    const endpoint = this.scenario.endpoints.find((candidate) => candidate.id === id);
-    return endpoint && endpointRecord(endpoint);
-  }
-
   workersView(id: string, nowMs: number) {
     const t = this.advance(nowMs);
     const endpoint = this.scenario.endpoints.find((candidate) => candidate.id === id);
@@ -141,12 +115,6 @@ export class World {
   volumesView(nowMs: number) {
     const t = this.advance(nowMs);
     return this.scenario.volumes.filter((volume) => volume.createdAtMs <= t).map(volumeRecord);
-  }
-
-  volumeView(id: string, nowMs: number) {
-    const t = this.advance(nowMs);
-    const volume = this.scenario.volumes.find((candidate) => candidate.id === id && candidate.createdAtMs <= t);
-    return volume && volumeRecord(volume);
   }
 
   /** Overall availability of one GPU type now. */
@@ -187,12 +155,9 @@ export class World {
     const wanted = (resourceId: string) => id === undefined || id === resourceId;
     switch (kind) {
       case 'pods':
+      case 'clusters': // A cluster member bills to its cluster.
         return this.pods
-          .filter((pod) => !pod.spec.cluster && wanted(pod.spec.id))
-          .flatMap((pod) => podLines(pod, startMs, endMs));
-      case 'clusters':
-        return this.pods
-          .filter((pod) => pod.spec.cluster && wanted(pod.spec.cluster.id))
+          .filter(({ spec }) => (spec.cluster ? 'clusters' : 'pods') === kind && wanted(spec.cluster?.id ?? spec.id))
           .flatMap((pod) => podLines(pod, startMs, endMs));
       case 'serverless':
         return this.scenario.endpoints.filter((e) => wanted(e.id)).map((e) => endpointLine(e, startMs, endMs));
@@ -203,8 +168,9 @@ export class World {
     }
   }
 
+  /** A cluster's member Pods, in the order of `pods`. */
   private membersOf(clusterId: string): PodState[] {
-    return this.members.get(clusterId) ?? [];
+    return this.pods.filter((pod) => pod.spec.cluster?.id === clusterId);
   }
 
   private advance(nowMs: number): number {

@@ -8,7 +8,7 @@ import { runCollector } from '../../src/collectors/run.js';
 import { recentRuns } from '../../src/db/collector-runs.js';
 import { livePods, podSamplesBetween, podsLastSeenAt } from '../../src/db/pods.js';
 import { pods } from '../../src/db/schema.js';
-import type { V2Pod } from '../../src/simulator/v2-types.js';
+import type { V2Pod } from '../../src/simulator/pod-view.js';
 import { captureLogger } from '../api/support.js';
 import { ACCOUNT, type Harness } from '../helpers/harness.js';
 import { json, type ScriptedServer, startScriptedServer } from '../helpers/scripted-server.js';

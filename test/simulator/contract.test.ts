@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { VirtualClock } from '../../src/clock.js';
 import { packagePath } from '../../src/package-root.js';
+import type { V2Pod } from '../../src/simulator/pod-view.js';
 import { parseScenario } from '../../src/simulator/scenario.js';
 import { type Simulator, startSimulator } from '../../src/simulator/server.js';
-import type { V2Pod } from '../../src/simulator/v2-types.js';
 import { type PrismHandle, startPrism } from '../helpers/prism.js';
 
 /**

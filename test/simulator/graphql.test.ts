@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { V2Pod } from '../../src/simulator/v2-types.js';
+import type { V2Pod } from '../../src/simulator/pod-view.js';
 import { H100, RTX4090, startTestSim, type TestSim } from './harness.js';
 
 let t: TestSim;

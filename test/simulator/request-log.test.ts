@@ -80,22 +80,13 @@ describe('simulator request log', () => {
     expect(() => new RequestLog(0)).toThrow(/capacity/);
   });
 
-  it('keeps the latest entries in order however often it wraps, and starts afresh after clear', () => {
+  it('keeps the latest entries in order however often it wraps', () => {
     const log = new RequestLog(4);
     const record = (atMs: number) =>
       log.record({ method: 'GET', path: '/v2/pods', query: '', status: 200, atMs, durationMs: 1 });
     for (let atMs = 1; atMs <= 11; atMs++) record(atMs);
     expect(log.entries().map((e) => e.atMs)).toEqual([8, 9, 10, 11]);
     expect(log.entries(9).map((e) => e.seq)).toEqual([10, 11]);
-    log.clear();
-    expect(log.entries()).toEqual([]);
-    record(20);
-    record(21);
-    expect(log.entries().map((e) => [e.seq, e.atMs])).toEqual([
-      [12, 20],
-      [13, 21],
-    ]);
-    expect(log.counts().total).toBe(2);
   });
 });
 
@@ -160,7 +151,7 @@ describe('simulator ground truth', () => {
         const body = method === 'POST' ? '{"query":"{ myself { id } }"}' : '';
         const reply = await t.sim.exchange({ method, url, headers, body });
         if (reply === 'reset') throw new Error(`${url}: reset`);
-        sent.push(`${reply.status} ${reply.payload}`);
+        sent.push(`${reply.status} ${reply.bytes}`);
       }
     }
     expect(sent.slice(targets.length)).toEqual(sent.slice(0, targets.length));

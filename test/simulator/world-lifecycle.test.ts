@@ -178,7 +178,11 @@ describe('world: clusters', () => {
   });
 
   it('the cluster summarises its members', () => {
-    expect(world().clusterView('cl-1', START_MS)).toMatchObject({
+    expect(
+      world()
+        .clustersView(START_MS)
+        .find((cluster) => cluster.id === 'cl-1'),
+    ).toMatchObject({
       id: 'cl-1',
       type: 'SLURM',
       compute: { gpuTypeId: H100, gpuCountPerPod: 8, podCount: 2 },
@@ -226,6 +230,5 @@ describe('world: time', () => {
     const world = worldOf({ pods: [gpuPod('a', { events: [{ at: '1h', action: 'stop' }] })] });
     expect(world.podStatuses(START_MS + 2 * HOUR).a).toBe('EXITED');
     expect(world.podStatuses(START_MS).a).toBe('EXITED');
-    expect(world.now()).toBe(START_MS + 2 * HOUR);
   });
 });
