@@ -19,7 +19,6 @@ export type AlertInput = Omit<AlertRecord, 'id' | 'firedAt' | 'resolvedAt' | 'ab
 };
 
 const OPEN = 'FROM alerts WHERE resolved_at IS NULL ORDER BY id';
-const readOpen = alertRead<[]>(`SELECT ${ALERT_COLUMNS} ${OPEN}`);
 const FIRING = 'FROM alerts WHERE resolved_at IS NULL AND fired_at IS NOT NULL ORDER BY id';
 const readFiring = alertRead<[]>(`SELECT ${ALERT_COLUMNS} ${FIRING}`);
 const readFiringButDetails = alertRead<[]>(`SELECT ${ALERT_COLUMNS_BUT_DETAILS} ${FIRING}`);
@@ -43,11 +42,6 @@ const insertReturning = alertRead<
 );
 const readOpenFlaps = flapRead<[]>('settled_at IS NULL');
 const readFlapsOf = flapRead<[string]>('key IN (SELECT value FROM json_each(?))');
-
-/** Episodes still open (pending or firing), oldest first. */
-export async function openAlerts(database: Database): Promise<AlertRecord[]> {
-  return readOpen(database);
-}
 
 /** What folding a tick's findings into state reads of an open episode. */
 export interface OpenAlertState {
@@ -108,11 +102,6 @@ function jsonColumns(
   ];
 }
 
-/** Opens an episode (tests set up their alerts with it; a tick opens them in applyAlertChanges). */
-export async function insertAlert(database: Database, input: AlertInput): Promise<AlertRecord> {
-  return insertRow(database, input);
-}
-
 function insertRow(database: Database, input: AlertInput): AlertRecord {
   const row = insertReturning(
     database,
@@ -161,11 +150,6 @@ export function updateFlap(
   change: Partial<Pick<FlapRecord, 'lastChangeAt' | 'noticedAt' | 'settledAt'>>,
 ): void {
   database.db.update(alertFlaps).set(change).where(eq(alertFlaps.id, id)).run();
-}
-
-/** Idempotent: an episode resolves once, at the first tick that no longer saw it. */
-export async function markAlertResolved(database: Database, id: number, at: number): Promise<void> {
-  writes(database).resolved.run(at, id);
 }
 
 const readChangedBetween = alertRead<[number, number, number, number]>(

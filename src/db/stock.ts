@@ -1,4 +1,3 @@
-import { and, asc, eq } from 'drizzle-orm';
 import { recordChanges } from './change-history.js';
 import type { Database } from './open.js';
 import { gpuStock, type StockCloud } from './schema.js';
@@ -78,17 +77,4 @@ function latestStockRows(database: Database, account: string): GpuStockRecord[] 
   return statements(database)
     .latest.all(account)
     .map((row) => ({ ...row, availableGpuCounts: JSON.parse(row.availableGpuCounts) as number[] }));
-}
-
-/** Every change of one GPU type's stock in one cloud, oldest first. */
-export async function gpuStockHistory(
-  database: Database,
-  key: { account: string; gpuTypeId: string; cloud: StockCloud },
-): Promise<GpuStockRecord[]> {
-  return database.db
-    .select()
-    .from(gpuStock)
-    .where(and(eq(gpuStock.account, key.account), eq(gpuStock.gpuTypeId, key.gpuTypeId), eq(gpuStock.cloud, key.cloud)))
-    .orderBy(asc(gpuStock.sinceAt))
-    .all();
 }
