@@ -33,20 +33,10 @@ function columnOf(table: SQLiteTable, key: string): SQLiteColumn {
 }
 
 /**
- * Upsert of "latest state" rows keyed (account, idKey): an item keeps its first_seen_at,
- * everything else is replaced, and last_seen_at moves to `now`.
+ * Upsert of "latest state" rows keyed (account, idKey), run inside the caller's transaction: an
+ * item keeps its first_seen_at, everything else is replaced, and last_seen_at moves to `now`.
  */
-export function latestUpsert<T extends LatestTable>(table: T, idKey: keyof LatestInput<T> & string) {
-  const upsertRows = rowsUpsert(table, idKey);
-  return async (database: Database, account: string, items: readonly LatestInput<T>[], now: number): Promise<number> =>
-    database.transaction(() => upsertRows(database, account, items, now));
-}
-
-/** The upsert of latestUpsert, for a store function that upserts within its own transaction. */
-export const latestRows = rowsUpsert;
-
-/** The upsert of latestUpsert; run inside the caller's transaction. */
-function rowsUpsert<T extends LatestTable>(table: T, idKey: keyof LatestInput<T> & string) {
+export function latestRows<T extends LatestTable>(table: T, idKey: keyof LatestInput<T> & string) {
   const hasGoneAt = 'goneAt' in getTableColumns(table);
   const statement = perDatabase((database) =>
     rowWriter<Record<string, unknown>>(
@@ -88,7 +78,7 @@ export function trackedSync<T extends TrackedTable>(table: T, idKey: keyof Lates
 
 /** trackedSync's synchronous body, for a store function that syncs a list within its own transaction. */
 export function trackedRows<T extends TrackedTable>(table: T, idKey: keyof LatestInput<T> & string) {
-  const upsertRows = rowsUpsert(table, idKey);
+  const upsertRows = latestRows(table, idKey);
   const id = columnOf(table, idKey).name;
   // Prepared once per database: every inventory poll runs it.
   const markGone = perDatabase((database) =>
