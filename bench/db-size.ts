@@ -15,11 +15,11 @@ import BetterSqlite3 from 'better-sqlite3';
 import { defaultConfig } from '../src/config/load.js';
 import { openDatabase } from '../src/db/open.js';
 import { applyRetention } from '../src/db/retention.js';
-import { type FileSize, measureFile, rowsBetween, type TableSize, timeSpan } from '../src/db/size.js';
 import { silentLogger } from '../src/log.js';
 import { packagePath } from '../src/package-root.js';
 import { replay } from '../src/replay/replay.js';
 import { loadScenario } from '../src/simulator/scenario.js';
+import { type FileSize, measureFile, rowsBetween, type TableSize, timeSpan } from './file-size.js';
 import { benchDir, fmt, printResult } from './support.js';
 
 const DAY = 86_400_000;

@@ -1,8 +1,5 @@
-import { asc } from 'drizzle-orm';
 import type { Database } from './open.js';
 import { accounts } from './schema.js';
-
-export type AccountRecord = typeof accounts.$inferSelect;
 
 /** Registers the configured accounts; an account keeps the time it was first seen. */
 export async function recordAccounts(database: Database, names: readonly string[], now: number): Promise<void> {
@@ -11,8 +8,4 @@ export async function recordAccounts(database: Database, names: readonly string[
       database.db.insert(accounts).values({ name, firstSeenAt: now }).onConflictDoNothing().run();
     }
   });
-}
-
-export async function listAccounts(database: Database): Promise<AccountRecord[]> {
-  return database.db.select().from(accounts).orderBy(asc(accounts.name)).all();
 }

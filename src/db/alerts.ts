@@ -18,84 +18,57 @@ export type AlertInput = Omit<AlertRecord, 'id' | 'firedAt' | 'resolvedAt' | 'ab
   firedAt: number | null;
 };
 
-const OPEN = 'FROM alerts WHERE resolved_at IS NULL ORDER BY id';
-const readOpen = alertRead<[]>(`SELECT ${ALERT_COLUMNS} ${OPEN}`);
 const FIRING = 'FROM alerts WHERE resolved_at IS NULL AND fired_at IS NOT NULL ORDER BY id';
-const readFiring = alertRead<[]>(`SELECT ${ALERT_COLUMNS} ${FIRING}`);
-const readFiringButDetails = alertRead<[]>(`SELECT ${ALERT_COLUMNS_BUT_DETAILS} ${FIRING}`);
-// A JSON array bound as one parameter: one prepared text whatever the number of ids (an
-// `IN (?, ?, …)` list would build and prepare a new statement whenever the count changes).
-const readById = alertRead<[string]>(
-  `SELECT ${ALERT_COLUMNS} FROM alerts WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id`,
-);
-const readResolvedById = alertRead<[string]>(
-  `SELECT ${ALERT_COLUMNS} FROM alerts WHERE id IN (SELECT value FROM json_each(?)) AND resolved_at IS NOT NULL ORDER BY id`,
-);
-const readFiredSince = alertRead<[string, number]>(
-  `SELECT ${ALERT_COLUMNS} FROM alerts WHERE key = ? AND fired_at >= ? ORDER BY id`,
-);
-// JSON columns bound as drizzle encodes them (JSON.stringify; recipients' null stays SQL NULL).
-const insertReturning = alertRead<
-  [string, string, string, string, string, string, string, string | null, number, number, number | null]
->(
-  `INSERT INTO alerts (key, rule, account, severity, summary, labels, details, recipients, active_since, last_seen_at, fired_at)
-   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${ALERT_COLUMNS}`,
-);
 const readOpenFlaps = flapRead<[]>('settled_at IS NULL');
-const readFlapsOf = flapRead<[string]>('key IN (SELECT value FROM json_each(?))');
 
-/** Episodes still open (pending or firing), oldest first. */
-export async function openAlerts(database: Database): Promise<AlertRecord[]> {
-  return readOpen(database);
-}
+/**
+ * A read of the rows of a list, bound as one JSON array: one prepared text whatever its length
+ * (an `IN (?, ?, …)` list would build and prepare a new statement whenever the count changes).
+ */
+const ofList =
+  <T, Row>(read: (database: Database, list: string) => Row[]) =>
+  async (database: Database, list: readonly T[]): Promise<Row[]> =>
+    list.length === 0 ? [] : read(database, JSON.stringify(list));
 
 /** What folding a tick's findings into state reads of an open episode. */
-export interface OpenAlertState {
-  id: number;
-  key: string;
-  rule: string;
-  account: string;
-  severity: string;
+export type OpenAlertState = Pick<
+  AlertRecord,
+  'id' | 'key' | 'rule' | 'account' | 'severity' | 'activeSince' | 'firedAt' | 'absentSince'
+> & {
   /** The labels' JSON text: parsed only for an episode whose rule could not judge this tick. */
   labels: string;
   /** As stored: JSON text, or null for the default recipients. */
   recipients: string | null;
-  activeSince: number;
-  firedAt: number | null;
-  absentSince: number | null;
-}
+};
 
 const openStatesStatement = perDatabase(({ sqlite }) =>
-  sqlite
-    .prepare<[], [number, string, string, string, string, string, string | null, number, number | null, number | null]>(
-      `SELECT id, key, rule, account, severity, labels, recipients, active_since, fired_at, absent_since ${OPEN}`,
-    )
-    .raw(),
+  sqlite.prepare<[], OpenAlertState>(
+    `SELECT id, key, rule, account, severity, labels, recipients, active_since AS activeSince, fired_at AS firedAt,
+       absent_since AS absentSince FROM alerts WHERE resolved_at IS NULL ORDER BY id`,
+  ),
 );
 
 /** Alerts firing now: open episodes that have fired (for metrics and /api/status). */
-export async function firingAlerts(database: Database): Promise<AlertRecord[]> {
-  return readFiring(database);
-}
+export const firingAlerts = outsideTransaction(alertRead<[]>(`SELECT ${ALERT_COLUMNS} ${FIRING}`));
 
 /**
  * firingAlerts with DETAILS_NOT_READ for details: for the pipeline's planning (it reads the full
  * records of what it renders) and for counts.
  */
-export async function firingAlertsButDetails(database: Database): Promise<AlertRecord[]> {
-  return readFiringButDetails(database);
-}
+export const firingAlertsButDetails = outsideTransaction(
+  alertRead<[]>(`SELECT ${ALERT_COLUMNS_BUT_DETAILS} ${FIRING}`),
+);
 
-export async function alertsById(database: Database, ids: readonly number[]): Promise<AlertRecord[]> {
-  if (ids.length === 0) return [];
-  return readById(database, JSON.stringify(ids));
-}
+export const alertsById = ofList<number, AlertRecord>(
+  alertRead(`SELECT ${ALERT_COLUMNS} FROM alerts WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id`),
+);
 
 /** Those of `ids` that have resolved, oldest first (which announced alerts ended). */
-export async function resolvedAlertsById(database: Database, ids: readonly number[]): Promise<AlertRecord[]> {
-  if (ids.length === 0) return [];
-  return readResolvedById(database, JSON.stringify(ids));
-}
+export const resolvedAlertsById = ofList<number, AlertRecord>(
+  alertRead(
+    `SELECT ${ALERT_COLUMNS} FROM alerts WHERE id IN (SELECT value FROM json_each(?)) AND resolved_at IS NOT NULL ORDER BY id`,
+  ),
+);
 
 /** An alert's JSON columns as stored, in the statements' order: no recipients stays SQL NULL. */
 function jsonColumns(
@@ -108,31 +81,12 @@ function jsonColumns(
   ];
 }
 
-/** Opens an episode (tests set up their alerts with it; a tick opens them in applyAlertChanges). */
-export async function insertAlert(database: Database, input: AlertInput): Promise<AlertRecord> {
-  return insertRow(database, input);
-}
-
-function insertRow(database: Database, input: AlertInput): AlertRecord {
-  const row = insertReturning(
-    database,
-    input.key,
-    input.rule,
-    input.account,
-    input.severity,
-    input.summary,
-    ...jsonColumns(input),
-    input.activeSince,
-    input.lastSeenAt,
-    input.firedAt,
-  );
-  return row[0] as AlertRecord;
-}
-
 /** Episodes of one key that fired at or after `since`, oldest first (how often it fired lately). */
-export async function firedEpisodesOf(database: Database, key: string, since: number): Promise<AlertRecord[]> {
-  return readFiredSince(database, key, since);
-}
+export const firedEpisodesOf = outsideTransaction(
+  alertRead<[key: string, since: number]>(
+    `SELECT ${ALERT_COLUMNS} FROM alerts WHERE key = ? AND fired_at >= ? ORDER BY id`,
+  ),
+);
 
 const firedCountStatement = perDatabase(({ sqlite }) =>
   sqlite.prepare<[string, number], number>('SELECT count(*) FROM alerts WHERE key = ? AND fired_at >= ?').pluck(),
@@ -146,10 +100,7 @@ export async function openFlaps(database: Database): Promise<Map<string, FlapRec
 const readOpenFlapOf = flapRead<[string]>('settled_at IS NULL AND key = ?');
 
 /** Every flap of these keys, settled or not (a resolved episode muted by a flap stays muted). */
-export async function flapsOf(database: Database, keys: readonly string[]): Promise<FlapRecord[]> {
-  if (keys.length === 0) return [];
-  return readFlapsOf(database, JSON.stringify(keys));
-}
+export const flapsOf = ofList<string, FlapRecord>(flapRead('key IN (SELECT value FROM json_each(?))'));
 
 function openFlap(database: Database, flap: Omit<FlapRecord, 'id' | 'noticedAt' | 'settledAt'>): void {
   database.db.insert(alertFlaps).values(flap).run();
@@ -161,11 +112,6 @@ export function updateFlap(
   change: Partial<Pick<FlapRecord, 'lastChangeAt' | 'noticedAt' | 'settledAt'>>,
 ): void {
   database.db.update(alertFlaps).set(change).where(eq(alertFlaps.id, id)).run();
-}
-
-/** Idempotent: an episode resolves once, at the first tick that no longer saw it. */
-export async function markAlertResolved(database: Database, id: number, at: number): Promise<void> {
-  writes(database).resolved.run(at, id);
 }
 
 const readChangedBetween = alertRead<[number, number, number, number]>(
@@ -218,21 +164,7 @@ export interface FlapLimits {
  */
 export async function readAlertStates(database: Database): Promise<{ version: string; open: OpenAlertState[] }> {
   const version = planningInputs(database);
-  const open = openStatesStatement(database)
-    .all()
-    .map(([id, key, rule, account, severity, labels, recipients, activeSince, firedAt, absentSince]) => ({
-      id,
-      key,
-      rule,
-      account,
-      severity,
-      labels,
-      recipients,
-      activeSince,
-      firedAt,
-      absentSince,
-    }));
-  return { version, open };
+  return { version, open: openStatesStatement(database).all() };
 }
 
 /**
@@ -283,9 +215,21 @@ export async function applyAlertChanges(
           write.fired.run(now, change.alert.id);
           fired(change.alert);
           break;
-        case 'open':
-          insertRow(database, change.input);
-          if (change.input.firedAt !== null) fired(change.input);
+        case 'open': {
+          const { input } = change;
+          write.open.run(
+            input.key,
+            input.rule,
+            input.account,
+            input.severity,
+            input.summary,
+            ...jsonColumns(input),
+            input.activeSince,
+            input.lastSeenAt,
+            input.firedAt,
+          );
+          if (input.firedAt !== null) fired(input);
+        }
       }
     }
     return true;
@@ -294,9 +238,15 @@ export async function applyAlertChanges(
 
 /**
  * The writes every evaluation tick makes, prepared once per database. JSON columns are bound as
- * drizzle encodes them (JSON.stringify; recipients' null stays SQL NULL), as the insert.
+ * drizzle encodes them (JSON.stringify; recipients' null stays SQL NULL).
  */
 const writes = perDatabase((database: Database) => ({
+  open: database.sqlite.prepare<
+    [string, string, string, string, string, string, string, string | null, number, number, number | null]
+  >(
+    `INSERT INTO alerts (key, rule, account, severity, summary, labels, details, recipients, active_since, last_seen_at,
+       fired_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ),
   refresh: database.sqlite.prepare<[string, string, string, string, string | null, number, number]>(
     `UPDATE alerts SET severity = ?, summary = ?, labels = ?, details = ?, recipients = ?, last_seen_at = ?,
      absent_since = NULL WHERE id = ?`,

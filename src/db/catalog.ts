@@ -1,6 +1,6 @@
 import { and, asc, eq } from 'drizzle-orm';
 import { recordChanges } from './change-history.js';
-import { type LatestInput, latestRows, latestUpsert } from './latest.js';
+import { type LatestInput, latestRows } from './latest.js';
 import type { Database } from './open.js';
 import { outsideTransaction } from './outside-transaction.js';
 import { type CatalogProduct, cpuTypes, dataCenters, gpuAvailability, gpuTypes } from './schema.js';
@@ -136,13 +136,10 @@ export async function storeCatalogPoll(
   });
 }
 
+/** Latest description of each GPU type, CPU type and data center (no history: they rarely change). */
 const upsertGpuTypeRows = latestRows(gpuTypes, 'gpuTypeId');
 const upsertCpuTypeRows = latestRows(cpuTypes, 'cpuTypeId');
 const upsertDataCenterRows = latestRows(dataCenters, 'dataCenterId');
-
-/** Latest description of each GPU type, CPU type and data center (no history: they rarely change). */
-export const upsertGpuTypes = latestUpsert(gpuTypes, 'gpuTypeId');
-export const upsertDataCenters = latestUpsert(dataCenters, 'dataCenterId');
 
 export type GpuTypeInput = LatestInput<typeof gpuTypes>;
 export type CpuTypeInput = LatestInput<typeof cpuTypes>;

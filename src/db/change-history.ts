@@ -15,11 +15,11 @@ export interface HistoryStatements<Row extends HistoryRow> {
 
 /**
  * Records one poll into a change-only history (catalog availability, GPU stock): an item listed
- * more than once counts once, as its last listing says; an item whose
- * figures are unchanged only moves its latest row's last_seen_at; any change starts a new row
- * at `now`. One transaction for the whole poll. `latest` reads the latest row of every item
- * (keyed as `item.key` keys an observation) once, inside that transaction: comparing in memory
- * costs far less than a lookup per item.
+ * more than once counts once, as its last listing says; an item whose figures are unchanged only
+ * moves its latest row's last_seen_at; any change starts a new row at `now`. One transaction for
+ * the whole poll. `latest` reads the latest row of every item (keyed as `item.key` keys an
+ * observation) once, inside that transaction: comparing in memory costs far less than a lookup
+ * per item.
  */
 export function recordChanges<Observation, Row extends HistoryRow>(
   database: Database,
@@ -37,7 +37,9 @@ export function recordChanges<Observation, Row extends HistoryRow>(
   let items = 0;
   database.transaction(() => {
     const stored = latest();
-    for (const [key, observation] of lastOfEachKey(observations, item.key)) {
+    // Listed twice is a valid answer (the API promises no unique items): the last listing wins, as in JSON.parse.
+    const listed = new Map(observations.map((observation) => [item.key(observation), observation]));
+    for (const [key, observation] of listed) {
       items += 1;
       const previous = stored.get(key);
       if (previous && item.same(previous, observation)) {
@@ -49,17 +51,4 @@ export function recordChanges<Observation, Row extends HistoryRow>(
     }
   });
   return { changed, unchanged: items - changed };
-}
-
-/**
- * An item listed twice in one poll (a valid answer: the API promises no unique items) is what its
- * last listing says, as a repeated key is in JSON.parse and a repeated Pod in the Pod list.
- */
-function lastOfEachKey<Observation>(
-  observations: readonly Observation[],
-  key: (observation: Observation) => string,
-): Map<string, Observation> {
-  const last = new Map<string, Observation>();
-  for (const observation of observations) last.set(key(observation), observation);
-  return last;
 }

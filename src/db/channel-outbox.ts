@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, isNull, lte, or, type Placeholder, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, isNull, lte, or, type Placeholder, sql } from 'drizzle-orm';
 import type { Database } from './open.js';
 import { channelOutbox } from './schema.js';
 import { perDatabase } from './statements.js';
@@ -265,16 +265,6 @@ export async function deliveriesOf(
     deliveries.set(key, { sentAt, lastError, to: to === null ? null : (JSON.parse(to) as string[]) });
   }
   return deliveries;
-}
-
-/** Every row of the channels given, oldest first (tests and reports). */
-export async function rowsOf(database: Database, channels: readonly string[]): Promise<OutboxRow[]> {
-  return database.db
-    .select()
-    .from(channelOutbox)
-    .where(inArray(channelOutbox.channel, [...channels]))
-    .orderBy(asc(channelOutbox.id))
-    .all();
 }
 
 /**

@@ -5,42 +5,14 @@ import { outsideTransaction } from './outside-transaction.js';
 import { type CollectorOutcome, collectorRuns } from './schema.js';
 import { perDatabase } from './statements.js';
 
-// Prepared once per database: every collection writes its run.
-const statements = perDatabase(({ sqlite }) => ({
-  start: sqlite
-    .prepare<{ account: string; collector: string; startedAt: number }>(
-      'INSERT INTO collector_runs (account, collector, started_at) VALUES (@account, @collector, @startedAt) RETURNING id',
-    )
-    .pluck(),
-  finish: sqlite.prepare<{
-    id: number;
-    endedAt: number;
-    outcome: CollectorOutcome;
-    rows: number;
-    error: string | null;
-    detail: string | null;
-  }>(
-    'UPDATE collector_runs SET ended_at = @endedAt, outcome = @outcome, rows = @rows, error = @error, detail = @detail WHERE id = @id',
-  ),
-  record: sqlite.prepare<{
-    account: string;
-    collector: string;
-    startedAt: number;
-    endedAt: number;
-    outcome: CollectorOutcome;
-    rows: number;
-    error: string | null;
-    detail: string | null;
-  }>(
-    `INSERT INTO collector_runs (account, collector, started_at, ended_at, outcome, rows, error, detail)
-     VALUES (@account, @collector, @startedAt, @endedAt, @outcome, @rows, @error, @detail)`,
-  ),
-  lastSuccess: sqlite
-    .prepare<[string, string]>(
+// Prepared once per database: the snapshot of every tick reads it.
+const lastSuccess = perDatabase(({ sqlite }) =>
+  sqlite
+    .prepare<[string, string], number | null>(
       "SELECT max(ended_at) FROM collector_runs WHERE account = ? AND collector = ? AND outcome = 'ok'",
     )
     .pluck(),
-}));
+);
 
 export type CollectorRunRecord = typeof collectorRuns.$inferSelect;
 
@@ -49,28 +21,27 @@ export async function startRun(
   database: Database,
   run: { account: string; collector: string; startedAt: number },
 ): Promise<number> {
-  return statements(database).start.get(run) as number;
+  return database.db.insert(collectorRuns).values(run).returning({ id: collectorRuns.id }).get().id;
 }
 
-export interface RunEnd {
+interface RunEnd {
   endedAt: number;
   outcome: CollectorOutcome;
   rows: number;
-  /** The error message; redacted again here, because a database row outlives every log line. */
   error?: string | null;
-  /** What an otherwise successful run had to leave out (rejected list items); redacted like error. */
+  /** What an otherwise successful run had to leave out (rejected list items). */
   detail?: string | null;
 }
 
 export async function finishRun(database: Database, id: number, end: RunEnd): Promise<void> {
-  const { endedAt, outcome, rows } = end;
-  const result = statements(database).finish.run({ id, endedAt, outcome, rows, ...redacted(end) });
+  const result = database.db.update(collectorRuns).set(ended(end)).where(eq(collectorRuns.id, id)).run();
   if (result.changes !== 1) throw new Error(`finish collector run ${id}: no such run`);
 }
 
-/** A run's error and detail, redacted again here, because a database row outlives every log line. */
-function redacted(end: RunEnd): { error: string | null; detail: string | null } {
-  return { error: end.error ? redact(end.error) : null, detail: end.detail ? redact(end.detail) : null };
+/** A run's end as stored: its error and detail redacted again here, because a database row outlives every log line. */
+function ended(end: RunEnd) {
+  const { endedAt, outcome, rows, error, detail } = end;
+  return { endedAt, outcome, rows, error: error ? redact(error) : null, detail: detail ? redact(detail) : null };
 }
 
 type FinishedRun = { account: string; collector: string; startedAt: number } & RunEnd;
@@ -81,8 +52,11 @@ type FinishedRun = { account: string; collector: string; startedAt: number } & R
  * it is written once, not opened and then closed.
  */
 export async function recordRun(database: Database, run: FinishedRun): Promise<void> {
-  const { account, collector, startedAt, endedAt, outcome, rows } = run;
-  statements(database).record.run({ account, collector, startedAt, endedAt, outcome, rows, ...redacted(run) });
+  const { account, collector, startedAt } = run;
+  database.db
+    .insert(collectorRuns)
+    .values({ account, collector, startedAt, ...ended(run) })
+    .run();
 }
 
 /** What an interrupted run's row says: it never ended by itself, so its end stays unknown (NULL). */
@@ -107,7 +81,7 @@ export const lastSuccessAt = outsideTransaction(lastSuccessSync);
 
 /** lastSuccessAt, for a store function reading it inside its own (snapshot) transaction. */
 export function lastSuccessSync(database: Database, account: string, collector: string): number | null {
-  return (statements(database).lastSuccess.get(account, collector) as number | null | undefined) ?? null;
+  return lastSuccess(database).get(account, collector) ?? null;
 }
 
 /** The last success of every (account, collector) that ever succeeded. */

@@ -2,21 +2,23 @@ import { existsSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, 
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
+import { z } from 'zod';
 import { type Clock, RealClock } from '../clock.js';
 import { formatDateTime, formatElapsed } from '../format.js';
 import { version } from '../package-root.js';
 import { DatabaseError, DatabaseReadOnlyError } from './errors.js';
 
 /** Who holds a database's daemon lock, as it wrote down after taking it. */
-export interface LockHolder {
-  pid: number;
-  host: string;
+const LockHolder = z.object({
+  pid: z.number(),
+  host: z.string(),
   /** When it took the lock, real time (epoch ms). */
-  since: number;
+  since: z.number(),
   /** Its command line after the program, e.g. `run --config /etc/podwarden.yaml`. */
-  command: string;
-  version: string;
-}
+  command: z.string().catch(''),
+  version: z.string().catch(''),
+});
+type LockHolder = z.infer<typeof LockHolder>;
 
 /** Held while a daemon writes and acts on a database; `release` lets the next one start. */
 export interface DaemonLock {
@@ -134,17 +136,7 @@ function writeHolder(target: string, holder: LockHolder): void {
 /** The holder as written down, or undefined when it is not (yet) there or unreadable. */
 function readHolder(holderPath: string): LockHolder | undefined {
   try {
-    const holder = JSON.parse(readFileSync(holderPath, 'utf8')) as Partial<LockHolder>;
-    if (typeof holder.pid !== 'number' || typeof holder.host !== 'string' || typeof holder.since !== 'number') {
-      return undefined;
-    }
-    return {
-      pid: holder.pid,
-      host: holder.host,
-      since: holder.since,
-      command: typeof holder.command === 'string' ? holder.command : '',
-      version: typeof holder.version === 'string' ? holder.version : '',
-    };
+    return LockHolder.safeParse(JSON.parse(readFileSync(holderPath, 'utf8'))).data;
   } catch {
     return undefined;
   }

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, gte, inArray, lte } from 'drizzle-orm';
 import { type OutboxRow, type QueuedRow, queueRow } from './channel-outbox.js';
 import type { Database } from './open.js';
+import { outsideTransaction } from './outside-transaction.js';
 import { STOP_DECISIONS } from './receipts.js';
 import { actionReceipts, channelOutbox, idleEpisodes, pods } from './schema.js';
 
@@ -16,11 +17,9 @@ export function digestGroupKey(account: string): string {
 }
 
 /** When the account's latest digest was queued; null if it never had one. */
-export async function lastDigestAt(database: Database, account: string): Promise<number | null> {
-  return latestDigestAt(database, account);
-}
+export const lastDigestAt = outsideTransaction(lastDigestAtSync);
 
-function latestDigestAt(database: Database, account: string): number | null {
+function lastDigestAtSync(database: Database, account: string): number | null {
   const row = database.db
     .select({ createdAt: channelOutbox.createdAt })
     .from(channelOutbox)
@@ -85,7 +84,7 @@ export async function queueDigestOnce(
   row: QueuedRow,
 ): Promise<OutboxRow | undefined> {
   return database.transaction(() => {
-    const last = latestDigestAt(database, account);
+    const last = lastDigestAtSync(database, account);
     if (last !== null && last >= dayStart) return undefined;
     return queueRow(database, row);
   });

@@ -1,5 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { DatabaseCorruptError } from './errors.js';
+import { outsideTransaction } from './outside-transaction.js';
 
 /**
  * SQLite's own check of a database file: `quick` (PRAGMA quick_check: pages and records, in about
@@ -7,17 +8,14 @@ import { DatabaseCorruptError } from './errors.js';
  * every index against its table; `podwarden db check`). Returns what is wrong, one line per
  * problem (at most `limit`), or an empty list for "ok".
  */
-export async function integrityProblems(
+export const integrityProblems = outsideTransaction(problemsOf);
+
+function problemsOf(
   // Structural, not open.ts's Database: open.ts runs the quick check (assertIntact) while opening.
-  database: { sqlite: BetterSqlite3.Database },
+  { sqlite }: { sqlite: BetterSqlite3.Database },
   depth: 'quick' | 'full',
   limit = 100,
-): Promise<string[]> {
-  return problemsOf(database.sqlite, depth, limit);
-}
-
-/** integrityProblems of a connection being opened (assertIntact). */
-function problemsOf(sqlite: BetterSqlite3.Database, depth: 'quick' | 'full', limit: number): string[] {
+): string[] {
   const pragma = depth === 'quick' ? 'quick_check' : 'integrity_check';
   let rows: Array<Record<string, string>>;
   try {
@@ -33,7 +31,7 @@ function problemsOf(sqlite: BetterSqlite3.Database, depth: 'quick' | 'full', lim
 
 /** Refuses a damaged database with what is wrong and what to do (see DatabaseCorruptError). */
 export function assertIntact(sqlite: BetterSqlite3.Database, path: string): void {
-  const problems = problemsOf(sqlite, 'quick', 5);
+  const problems = problemsOf({ sqlite }, 'quick', 5);
   if (problems.length > 0) throw new DatabaseCorruptError(path, problems);
 }
 

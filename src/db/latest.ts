@@ -34,16 +34,9 @@ function columnOf(table: SQLiteTable, key: string): SQLiteColumn {
 }
 
 /**
- * Upsert of "latest state" rows keyed (account, idKey): an item keeps its first_seen_at,
- * everything else is replaced, and last_seen_at moves to `now`.
+ * Upsert of "latest state" rows keyed (account, idKey), run inside the caller's transaction: an
+ * item keeps its first_seen_at, everything else is replaced, and last_seen_at moves to `now`.
  */
-export function latestUpsert<T extends LatestTable>(table: T, idKey: keyof LatestInput<T> & string) {
-  const upsertRows = latestRows(table, idKey);
-  return async (database: Database, account: string, items: readonly LatestInput<T>[], now: number): Promise<number> =>
-    database.transaction(() => upsertRows(database, account, items, now));
-}
-
-/** The upsert of latestUpsert, for a store function that upserts within its own transaction. */
 export function latestRows<T extends LatestTable>(table: T, idKey: keyof LatestInput<T> & string) {
   const hasGoneAt = 'goneAt' in getTableColumns(table);
   const statement = perDatabase((database) =>

@@ -1,10 +1,10 @@
 import { openAlertOfSync } from './alerts.js';
 import { openEpisodesSync, podSnoozesAfterSync, snoozePodSync } from './idle-state.js';
-import { type UsedLinkRecord, usedLinkSync, useLinkNonce } from './links.js';
+import { recordUsedLinkSync, type UsedLinkRecord, usedLinkSync } from './links.js';
 import type { Database } from './open.js';
 import { livePodRows } from './pod-list.js';
 import type { podSnoozes, silences } from './schema.js';
-import { insertSilenceNow } from './silences.js';
+import { insertSilenceSync } from './silences.js';
 
 /** What a redeemed link writes, with what the check before it read of its subject. */
 export type LinkWrite =
@@ -39,9 +39,9 @@ export async function redeemLinkWrite(
     const earlier = usedLinkSync(database, used.nonce);
     if (earlier) return { status: 'used', used: earlier };
     if (!subjectUnchanged(database, write)) return { status: 'changed' };
-    useLinkNonce(database, used);
+    recordUsedLinkSync(database, used);
     if (write.kind === 'silence') {
-      insertSilenceNow(database, write.silence);
+      insertSilenceSync(database, write.silence);
       return { status: 'written' };
     }
     const { snooze } = write;
@@ -63,7 +63,7 @@ export async function silenceOpenAlert(
 ): Promise<boolean> {
   return database.transaction(() => {
     if (openAlertOfSync(database, alertKey) === undefined) return false;
-    insertSilenceNow(database, silence);
+    insertSilenceSync(database, silence);
     return true;
   });
 }

@@ -5,12 +5,11 @@ import { linkSecret, usedLinks } from './schema.js';
 
 export type UsedLinkRecord = typeof usedLinks.$inferSelect;
 
-const secretOf = (database: Database) =>
-  database.db.select({ secret: linkSecret.secret }).from(linkSecret).where(eq(linkSecret.id, 1)).get()?.secret;
-
 /** The stored link secret (base64url), if one was made. */
-export async function storedLinkSecret(database: Database): Promise<string | undefined> {
-  return secretOf(database);
+export const storedLinkSecret = outsideTransaction(storedLinkSecretSync);
+
+function storedLinkSecretSync(database: Database): string | undefined {
+  return database.db.select({ secret: linkSecret.secret }).from(linkSecret).where(eq(linkSecret.id, 1)).get()?.secret;
 }
 
 /**
@@ -20,7 +19,7 @@ export async function storedLinkSecret(database: Database): Promise<string | und
 export async function keepLinkSecret(database: Database, secret: string, createdAt: number): Promise<string> {
   return database.transaction(() => {
     database.db.insert(linkSecret).values({ id: 1, secret, createdAt }).onConflictDoNothing().run();
-    return secretOf(database) as string;
+    return storedLinkSecretSync(database) as string;
   });
 }
 
@@ -32,12 +31,10 @@ export function usedLinkSync(database: Database, nonce: string): UsedLinkRecord 
 }
 
 /** Records a link as used; false when its nonce was used already (nothing written then). */
-export async function recordUsedLink(database: Database, link: UsedLinkRecord): Promise<boolean> {
-  return useLinkNonce(database, link);
-}
+export const recordUsedLink = outsideTransaction(recordUsedLinkSync);
 
 /** recordUsedLink, for a store function writing it inside its own transaction. */
-export function useLinkNonce(database: Database, link: UsedLinkRecord): boolean {
+export function recordUsedLinkSync(database: Database, link: UsedLinkRecord): boolean {
   return database.db.insert(usedLinks).values(link).onConflictDoNothing().run().changes === 1;
 }
 

@@ -1,5 +1,5 @@
 import { and, asc, eq, gte, isNull, lt, or, sql } from 'drizzle-orm';
-import { type OutboxRow, pruneRows, queueRow } from './channel-outbox.js';
+import { type OutboxRow, pruneRows } from './channel-outbox.js';
 import { digestGroupKey } from './digest.js';
 import type { Database } from './open.js';
 import { channelOutbox, notificationLog, outboxPruned } from './schema.js';
@@ -49,18 +49,6 @@ export function toEmailRecord(row: OutboxRow) {
     smtpResponse: row.response,
     abandonedAt: row.abandonedAt,
   };
-}
-
-/** Writes an email to the outbox as the pipeline would (tests set up their messages with it). */
-export async function insertOutbox(
-  database: Database,
-  message: Omit<
-    OutboxRecord,
-    'id' | 'attempts' | 'leaseUntil' | 'lastError' | 'sentAt' | 'smtpResponse' | 'abandonedAt'
-  >,
-): Promise<OutboxRecord> {
-  const { messageId, to, subject, text, html, ...row } = message;
-  return toEmailRecord(queueRow(database, { ...row, channel: EMAIL, payload: { messageId, to, subject, text, html } }));
 }
 
 /** The notification log's live entries of `channel` (expired ones count as absent), by group key. */

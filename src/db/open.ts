@@ -66,12 +66,12 @@ export function openDatabase(path: string, options: OpenOptions = {}): Database 
     if ((options.check ?? true) && path !== MEMORY) assertIntact(sqlite, path);
     const before = readAppliedState(sqlite);
     assertNotNewer(path, before, known);
-    const db = drizzle({ client: cachingClient(sqlite) as BetterSqlite3.Database, schema });
+    const database = connection(sqlite, before.count);
     let applied: string[] = [];
     if (options.migrate ?? true) {
       applied = pendingMigrations(before, known).map((entry) => entry.tag);
       // Nothing pending: skip drizzle's write transaction, so opening never waits on a writer.
-      if (applied.length > 0) migrate(db, { migrationsFolder });
+      if (applied.length > 0) migrate(database.db, { migrationsFolder });
       for (const tag of applied) log.info({ migration: tag, database: path }, 'applied database migration');
       if (applied.length > 0 || (before.metaSchemaVersion ?? 0) < known.length) {
         recordMeta(sqlite, known.length, version);
@@ -79,14 +79,7 @@ export function openDatabase(path: string, options: OpenOptions = {}): Database 
     }
     const schemaVersion = readAppliedState(sqlite).count;
     log.debug({ database: path, schemaVersion }, 'opened database');
-    return {
-      sqlite,
-      db,
-      ...transactionsOf(sqlite),
-      applied,
-      schemaVersion,
-      close: () => sqlite.close(),
-    };
+    return { ...database, applied, schemaVersion };
   } catch (error) {
     sqlite.close();
     throw openError(path, error);
@@ -176,19 +169,17 @@ function openReadOnly(path: string, known: ReturnType<typeof readJournal>, check
           'cannot be migrated: run podwarden migrate with write access first',
       );
     }
-    const opened = sqlite;
-    return {
-      sqlite: opened,
-      db: drizzle({ client: cachingClient(opened) as BetterSqlite3.Database, schema }),
-      ...transactionsOf(opened),
-      applied: [],
-      schemaVersion: state.count,
-      close: () => opened.close(),
-    };
+    return connection(sqlite, state.count);
   } catch (error) {
     sqlite.close();
     throw openError(path, error);
   }
+}
+
+/** The store's handle on an open connection, with nothing applied by this open. */
+function connection(sqlite: BetterSqlite3.Database, schemaVersion: number): Database {
+  const db = drizzle({ client: cachingClient(sqlite) as BetterSqlite3.Database, schema });
+  return { sqlite, db, ...transactionsOf(sqlite), applied: [], schemaVersion, close: () => sqlite.close() };
 }
 
 function configure(sqlite: BetterSqlite3.Database, path: string, log: Logger): void {

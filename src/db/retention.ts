@@ -92,15 +92,17 @@ function rollupSql(table: string, bucketMs: number): string {
       unknown_count = unknown_count + excluded.unknown_count`;
 }
 
+/** What is dropped by age alone, per account: table, time column, its retention, and its count. */
+const AGED = [
+  ['pod_samples_5m', 'bucket_start_at', 'fiveMinuteRollupsMs', 'rollups5mDeleted'],
+  ['pod_samples_1h', 'bucket_start_at', 'rollupsMs', 'rollups1hDeleted'],
+  ['endpoint_worker_samples', 'observed_at', 'rawSamplesMs', 'workerSamplesDeleted'],
+] as const satisfies ReadonlyArray<readonly [string, string, keyof RetentionPolicy, keyof RetentionResult]>;
+
 const statements = perDatabase(({ sqlite }) => ({
   rollup5m: sqlite.prepare(rollupSql('pod_samples_5m', 5 * MINUTE)),
   rollup1h: sqlite.prepare(rollupSql('pod_samples_1h', HOUR)),
   deleteRaw: sqlite.prepare('DELETE FROM pod_samples WHERE account = @account AND observed_at < @cutoff'),
-  delete5m: sqlite.prepare('DELETE FROM pod_samples_5m WHERE account = @account AND bucket_start_at < @cutoff'),
-  delete1h: sqlite.prepare('DELETE FROM pod_samples_1h WHERE account = @account AND bucket_start_at < @cutoff'),
-  deleteWorkerSamples: sqlite.prepare(
-    'DELETE FROM endpoint_worker_samples WHERE account = @account AND observed_at < @cutoff',
-  ),
   // A collector that has not succeeded for longer than the retention keeps its last success.
   deleteRuns: sqlite.prepare(
     `DELETE FROM collector_runs WHERE started_at < @cutoff AND outcome IS NOT NULL AND id NOT IN (
@@ -121,44 +123,33 @@ export async function applyRetention(
 ): Promise<RetentionResult> {
   const s = statements(database);
   const rawCutoff = Math.floor((now - policy.rawSamplesMs) / HOUR) * HOUR;
-
-  const result: RetentionResult = {
-    rolled5m: 0,
-    rolled1h: 0,
-    rawSamplesDeleted: 0,
-    rollups5mDeleted: 0,
-    rollups1hDeleted: 0,
-    workerSamplesDeleted: 0,
-    collectorRunsDeleted: 0,
-    usedLinksDeleted: 0,
-    emailsDeleted: 0,
-    alertmanagerDeliveriesDeleted: 0,
-  };
+  const counts = { rolled5m: 0, rolled1h: 0, rawSamplesDeleted: 0 };
   for (const account of distinctAccounts(database.sqlite, 'pod_samples')) {
     database.transaction(() => {
       const range = { account, cutoff: rawCutoff };
-      result.rolled5m += s.rollup5m.run(range).changes;
-      result.rolled1h += s.rollup1h.run(range).changes;
-      result.rawSamplesDeleted += s.deleteRaw.run(range).changes;
+      counts.rolled5m += s.rollup5m.run(range).changes;
+      counts.rolled1h += s.rollup1h.run(range).changes;
+      counts.rawSamplesDeleted += s.deleteRaw.run(range).changes;
       dropPeaksBefore(database, account, rawCutoff);
       dropSampleEndsBefore(database, account, rawCutoff);
       dropSampleTailsBefore(database, account, rawCutoff);
     });
   }
-  for (const account of distinctAccounts(database.sqlite, 'pod_samples_5m')) {
-    result.rollups5mDeleted += s.delete5m.run({ account, cutoff: now - policy.fiveMinuteRollupsMs }).changes;
+  const aged = { rollups5mDeleted: 0, rollups1hDeleted: 0, workerSamplesDeleted: 0 };
+  for (const [table, column, kept, counted] of AGED) {
+    const drop = database.sqlite.prepare(`DELETE FROM ${table} WHERE account = ? AND ${column} < ?`);
+    for (const account of distinctAccounts(database.sqlite, table)) {
+      aged[counted] += drop.run(account, now - policy[kept]).changes;
+    }
   }
-  for (const account of distinctAccounts(database.sqlite, 'pod_samples_1h')) {
-    result.rollups1hDeleted += s.delete1h.run({ account, cutoff: now - policy.rollupsMs }).changes;
-  }
-  for (const account of distinctAccounts(database.sqlite, 'endpoint_worker_samples')) {
-    result.workerSamplesDeleted += s.deleteWorkerSamples.run({ account, cutoff: now - policy.rawSamplesMs }).changes;
-  }
-  result.collectorRunsDeleted = s.deleteRuns.run({ cutoff: now - policy.rawSamplesMs }).changes;
-  result.usedLinksDeleted = await pruneUsedLinks(database, now - policy.usedLinksMs);
-  result.emailsDeleted = await pruneFinishedMessages(database, now - policy.outboxMs, now);
-  result.alertmanagerDeliveriesDeleted = await pruneFinishedDeliveries(database, now - policy.outboxMs, now);
-  return result;
+  return {
+    ...counts,
+    ...aged,
+    collectorRunsDeleted: s.deleteRuns.run({ cutoff: now - policy.rawSamplesMs }).changes,
+    usedLinksDeleted: await pruneUsedLinks(database, now - policy.usedLinksMs),
+    emailsDeleted: await pruneFinishedMessages(database, now - policy.outboxMs, now),
+    alertmanagerDeliveriesDeleted: await pruneFinishedDeliveries(database, now - policy.outboxMs, now),
+  };
 }
 
 /**

@@ -1,6 +1,6 @@
-import { and, asc, eq, gte, isNull, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import { markFetched } from './freshness.js';
-import { type LatestInput, type SyncResult, trackedRows, trackedSync, type UnreadableItems } from './latest.js';
+import { type LatestInput, type SyncResult, trackedRows, type UnreadableItems } from './latest.js';
 import type { Database } from './open.js';
 import { endpoints, endpointWorkerSamples } from './schema.js';
 import { perDatabase, placeholdersFor, replaceOnConflict, rowWriter } from './statements.js';
@@ -11,8 +11,6 @@ export type WorkerSampleRecord = typeof endpointWorkerSamples.$inferSelect;
 /** An endpoint's workers `summary` at one poll. */
 export type WorkerSampleInput = Omit<WorkerSampleRecord, 'account'>;
 
-/** The latest `GET /serverless` of an account: upserts every endpoint, marks the missing ones gone. */
-export const syncEndpoints = trackedSync(endpoints, 'endpointId');
 const endpointRows = trackedRows(endpoints, 'endpointId');
 
 /**
@@ -40,12 +38,7 @@ export async function storeEndpointPoll(
   });
 }
 
-/** The account's live items, by id. */
-export async function liveEndpoints(database: Database, account: string): Promise<readonly EndpointRecord[]> {
-  return liveEndpointRows(database, account);
-}
-
-/** liveEndpoints' read, for store functions reading in their own transaction. */
+/** The account's live endpoints, by id (the waste snapshot reads them in its transaction). */
 export function liveEndpointRows(database: Database, account: string): readonly EndpointRecord[] {
   return liveQuery(database).all({ account });
 }
@@ -75,38 +68,8 @@ const insertSample = perDatabase((database) =>
   ),
 );
 
-export async function insertWorkerSamples(
-  database: Database,
-  account: string,
-  samples: readonly WorkerSampleInput[],
-): Promise<number> {
-  return database.transaction(() => writeWorkerSamples(database, account, samples));
-}
-
-/** insertWorkerSamples' body, run within storeEndpointPoll's transaction. */
 function writeWorkerSamples(database: Database, account: string, samples: readonly WorkerSampleInput[]): number {
   const insert = insertSample(database);
   for (const sample of samples) insert({ ...sample, account });
   return samples.length;
-}
-
-/** Every endpoint's samples with from <= observed_at <= to, oldest first. */
-export async function workerSamplesBetween(
-  database: Database,
-  account: string,
-  from: number,
-  to: number,
-): Promise<WorkerSampleRecord[]> {
-  return database.db
-    .select()
-    .from(endpointWorkerSamples)
-    .where(
-      and(
-        eq(endpointWorkerSamples.account, account),
-        gte(endpointWorkerSamples.observedAt, from),
-        lte(endpointWorkerSamples.observedAt, to),
-      ),
-    )
-    .orderBy(asc(endpointWorkerSamples.observedAt), asc(endpointWorkerSamples.endpointId))
-    .all();
 }

@@ -1,16 +1,15 @@
 import { asc, eq, gt, sql } from 'drizzle-orm';
 import type { Database } from './open.js';
+import { outsideTransaction } from './outside-transaction.js';
 import { silences } from './schema.js';
 import { perDatabase } from './statements.js';
 
 export type SilenceRecord = typeof silences.$inferSelect;
 
-export async function insertSilence(database: Database, silence: typeof silences.$inferInsert): Promise<void> {
-  insertSilenceNow(database, silence);
-}
+export const insertSilence = outsideTransaction(insertSilenceSync);
 
 /** insertSilence, for a store function writing it inside its own transaction. */
-export function insertSilenceNow(database: Database, silence: typeof silences.$inferInsert): void {
+export function insertSilenceSync(database: Database, silence: typeof silences.$inferInsert): void {
   database.db.insert(silences).values(silence).run();
 }
 

@@ -1,6 +1,6 @@
-import { and, asc, eq } from 'drizzle-orm';
 import { recordChanges } from './change-history.js';
 import type { Database } from './open.js';
+import { outsideTransaction } from './outside-transaction.js';
 import { gpuStock, type StockCloud } from './schema.js';
 import { perDatabase, placeholdersFor, rowWriter } from './statements.js';
 
@@ -61,7 +61,7 @@ export async function recordGpuStock(
       touch: (row, at) => s.touch.run(at, row.account, row.gpuTypeId, row.cloud, row.sinceAt),
       insert: s.insert,
     },
-    () => new Map(latestStockRows(database, account).map((row) => [keyOf(row), row])),
+    () => new Map(latestGpuStockSync(database, account).map((row) => [keyOf(row), row])),
     observations,
     { key: keyOf, row: (observation) => ({ account, ...observation }), same: sameStock },
     now,
@@ -69,26 +69,10 @@ export async function recordGpuStock(
 }
 
 /** The current stock of every GPU type and cloud of an account. */
-export async function latestGpuStock(database: Database, account: string): Promise<GpuStockRecord[]> {
-  return latestStockRows(database, account);
-}
+export const latestGpuStock = outsideTransaction(latestGpuStockSync);
 
-/** latestGpuStock for recordGpuStock's transaction, which must read synchronously. */
-function latestStockRows(database: Database, account: string): GpuStockRecord[] {
+function latestGpuStockSync(database: Database, account: string): GpuStockRecord[] {
   return statements(database)
     .latest.all(account)
     .map((row) => ({ ...row, availableGpuCounts: JSON.parse(row.availableGpuCounts) as number[] }));
-}
-
-/** Every change of one GPU type's stock in one cloud, oldest first. */
-export async function gpuStockHistory(
-  database: Database,
-  key: { account: string; gpuTypeId: string; cloud: StockCloud },
-): Promise<GpuStockRecord[]> {
-  return database.db
-    .select()
-    .from(gpuStock)
-    .where(and(eq(gpuStock.account, key.account), eq(gpuStock.gpuTypeId, key.gpuTypeId), eq(gpuStock.cloud, key.cloud)))
-    .orderBy(asc(gpuStock.sinceAt))
-    .all();
 }

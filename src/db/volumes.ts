@@ -10,12 +10,7 @@ export type NetworkVolumeInput = LatestInput<typeof networkVolumes>;
 /** The latest `GET /network-volumes` of an account: upserts every volume, marks the missing ones gone. */
 export const syncNetworkVolumes = trackedSync(networkVolumes, 'networkVolumeId');
 
-/** The account's live items, by id. */
-export async function liveNetworkVolumes(database: Database, account: string): Promise<readonly NetworkVolumeRecord[]> {
-  return liveNetworkVolumeRows(database, account);
-}
-
-/** liveNetworkVolumes' read, for store functions reading in their own transaction. */
+/** The account's live volumes, by id (the waste snapshot reads them in its transaction). */
 export function liveNetworkVolumeRows(database: Database, account: string): readonly NetworkVolumeRecord[] {
   return liveQuery(database).all({ account });
 }

@@ -4,7 +4,6 @@ import { deliverDue } from '../../src/alerts/deliver.js';
 import { alertmanagerDeliverer, queueForAlertmanager } from '../../src/channels/alertmanager.js';
 import { VirtualClock } from '../../src/clock.js';
 import { defaultConfig } from '../../src/config/load.js';
-import { insertAlert } from '../../src/db/alerts.js';
 import { deliveriesOf } from '../../src/db/channel-outbox.js';
 import { EventBus } from '../../src/events.js';
 import { silentLogger } from '../../src/log.js';
@@ -12,6 +11,7 @@ import { BARE_COMMAND_LINE } from '../../src/messages/commands.js';
 import type { EvaluationEvents } from '../../src/tick/context.js';
 import { MINUTE, T0, useTempDatabases } from '../db/support.js';
 import { type AlertReceiver, startAlertReceiver } from '../helpers/alert-receiver.js';
+import { insertAlert } from '../helpers/store.js';
 
 const temp = useTempDatabases();
 const KEY = 'idle:main:nb:warn';

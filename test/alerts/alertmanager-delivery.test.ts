@@ -10,12 +10,13 @@ import { queueForAlertmanager } from '../../src/channels/alertmanager.js';
 import type { PostableAlert } from '../../src/channels/alertmanager-payload.js';
 import { parseConfig } from '../../src/config/load.js';
 import type { Config } from '../../src/config/schema.js';
-import { claimRow, rowsOf } from '../../src/db/channel-outbox.js';
+import { claimRow } from '../../src/db/channel-outbox.js';
 import { createMetrics } from '../../src/metrics/registry.js';
 import type { MetricsSource } from '../../src/metrics/source.js';
 import { hasPeer } from '../helpers/peers.js';
 import { hang, type ScriptedServer, startScriptedServer, text } from '../helpers/scripted-server.js';
 import { type SmtpPeer, startSmtp } from '../helpers/smtp.js';
+import { rowsOf } from '../helpers/store.js';
 import { type AlertBench, alertBench, budgetFinding, finding, MINUTE } from './support.js';
 
 let bench: AlertBench | undefined;

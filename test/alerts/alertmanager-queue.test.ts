@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { queueForAlertmanager } from '../../src/channels/alertmanager.js';
 import { hasOpenDeliveries } from '../../src/db/alertmanager-outbox.js';
-import { rowsOf } from '../../src/db/channel-outbox.js';
+import { rowsOf } from '../helpers/store.js';
 import { type AlertBench, alertBench, finding, MINUTE } from './support.js';
 
 /**

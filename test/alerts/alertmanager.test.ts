@@ -5,8 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { alertWords } from '../../src/channels/alertmanager-words.js';
 import type { AlertmanagerConfig } from '../../src/config/sections/alertmanager.js';
 import { queuedDeliveries } from '../../src/db/alertmanager-outbox.js';
-import { firingAlerts, openAlerts } from '../../src/db/alerts.js';
-import { rowsOf } from '../../src/db/channel-outbox.js';
+import { firingAlerts } from '../../src/db/alerts.js';
 import { freePort } from '../e2e/support/prometheus.js';
 import {
   type AlertmanagerPeer,
@@ -16,6 +15,7 @@ import {
   type Webhook,
 } from '../helpers/alertmanager.js';
 import { hasPeer } from '../helpers/peers.js';
+import { openAlerts, rowsOf } from '../helpers/store.js';
 import { type AlertBench, alertBench, budgetFinding, finding, MINUTE } from './support.js';
 
 const peer =

@@ -3,8 +3,8 @@ import { notify } from '../../src/alerts/notify.js';
 import { alertSettings } from '../../src/alerts/settings.js';
 import { recordFindings } from '../../src/alerts/state.js';
 import { emailRenderer } from '../../src/channels/email.js';
-import { openAlerts } from '../../src/db/alerts.js';
 import { openDatabase } from '../../src/db/open.js';
+import { openAlerts } from '../helpers/store.js';
 import { type AlertBench, alertBench, finding, HOUR, MINUTE } from './support.js';
 
 /**

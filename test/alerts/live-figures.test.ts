@@ -1,14 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  alertsById,
-  firedEpisodesOf,
-  firingAlerts,
-  firingAlertsButDetails,
-  openAlertOf,
-  openAlerts,
-} from '../../src/db/alerts.js';
+import { alertsById, firedEpisodesOf, firingAlerts, firingAlertsButDetails, openAlertOf } from '../../src/db/alerts.js';
 import { type Database, openDatabase } from '../../src/db/open.js';
 import type { Finding } from '../../src/rules/finding.js';
+import { openAlerts } from '../helpers/store.js';
 import { type AlertBench, alertBench, finding, MINUTE, START } from './support.js';
 
 let bench: AlertBench;

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { alertState } from '../../src/alerts/state.js';
-import { openAlerts } from '../../src/db/alerts.js';
 import { insertSilence } from '../../src/db/silences.js';
+import { openAlerts } from '../helpers/store.js';
 import { ALERTS } from '../messages/fixtures.js';
 import { type AlertBench, alertBench, budgetFinding, finding, HOUR, MINUTE, START } from './support.js';
 

@@ -5,8 +5,6 @@ import { emailDeliverer } from '../../src/channels/email.js';
 import { smtpMailer } from '../../src/channels/email-smtp.js';
 import { VirtualClock } from '../../src/clock.js';
 import { defaultConfig } from '../../src/config/load.js';
-import { insertAlert } from '../../src/db/alerts.js';
-import { rowsOf } from '../../src/db/channel-outbox.js';
 import { notificationLogAt, outboxMessagesBetween } from '../../src/db/notifications.js';
 import { EventBus } from '../../src/events.js';
 import { silentLogger } from '../../src/log.js';
@@ -15,6 +13,7 @@ import type { EvaluationEvents } from '../../src/tick/context.js';
 import { MINUTE, migrationsBefore, T0, useTempDatabases } from '../db/support.js';
 import { type AlertReceiver, startAlertReceiver } from '../helpers/alert-receiver.js';
 import { type SmtpPeer, startSmtp } from '../helpers/smtp.js';
+import { insertAlert, rowsOf } from '../helpers/store.js';
 
 const temp = useTempDatabases();
 const FIRST = '0022_channel_outbox';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RealClock } from '../../src/clock.js';
-import { insertOutbox, type OutboxRecord, outboxMessagesBetween } from '../../src/db/notifications.js';
+import { type OutboxRecord, outboxMessagesBetween } from '../../src/db/notifications.js';
 import { openDatabase } from '../../src/db/open.js';
 import { packagePath } from '../../src/package-root.js';
 import { loadScenario } from '../../src/simulator/scenario.js';
@@ -12,6 +12,7 @@ import { type Simulator, startSimulator } from '../../src/simulator/server.js';
 import { spawnCli } from '../helpers/cli.js';
 import { runConfigYaml } from '../helpers/run-config.js';
 import { type SmtpPeer, startSmtp } from '../helpers/smtp.js';
+import { insertOutbox } from '../helpers/store.js';
 
 let sim: Simulator;
 let smtp: SmtpPeer;

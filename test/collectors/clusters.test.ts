@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { clustersCollector } from '../../src/collectors/clusters.js';
-import { liveClusters } from '../../src/db/clusters.js';
 import { ACCOUNT, type Harness } from '../helpers/harness.js';
+import { liveClusters } from '../helpers/store.js';
 import { HOUR, MINUTE, pollAt, T0, useHarness } from './support.js';
 
 const harness = useHarness();

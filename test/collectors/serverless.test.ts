@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/api/index.js';
 import { affordable, ENDPOINT_WORKERS, serverlessCollector } from '../../src/collectors/serverless.js';
 import { lastFetched } from '../../src/db/freshness.js';
-import { liveEndpoints, workerSamplesBetween } from '../../src/db/serverless.js';
 import { ACCOUNT, type Harness } from '../helpers/harness.js';
+import { liveEndpoints, workerSamplesBetween } from '../helpers/store.js';
 import { emptyScenario, HOUR, MINUTE, pollAt, T0, useHarness } from './support.js';
 
 const harness = useHarness();

@@ -6,9 +6,10 @@ import { catalogCollector } from '../../src/collectors/catalog.js';
 import { runCollector } from '../../src/collectors/run.js';
 import { stockCollector } from '../../src/collectors/stock.js';
 import { recentRuns } from '../../src/db/collector-runs.js';
-import { gpuStockHistory, latestGpuStock } from '../../src/db/stock.js';
+import { latestGpuStock } from '../../src/db/stock.js';
 import { ACCOUNT, type Harness } from '../helpers/harness.js';
 import { json, type ScriptedServer, startScriptedServer } from '../helpers/scripted-server.js';
+import { gpuStockHistory } from '../helpers/store.js';
 import { calmSmallTeam, HOUR, runAt, smallTeam, useTunedHarness } from './billing-support.js';
 
 const harness = useTunedHarness();

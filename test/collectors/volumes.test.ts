@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { volumesCollector } from '../../src/collectors/volumes.js';
-import { liveNetworkVolumes } from '../../src/db/volumes.js';
 import { ACCOUNT, type Harness } from '../helpers/harness.js';
+import { liveNetworkVolumes } from '../helpers/store.js';
 import { emptyScenario, HOUR, MINUTE, pollAt, T0, useHarness } from './support.js';
 
 const harness = useHarness();

@@ -4,8 +4,6 @@ import {
   gpuAvailabilityHistory,
   latestGpuAvailability,
   storeCatalogPoll,
-  upsertDataCenters,
-  upsertGpuTypes,
 } from '../../src/db/catalog.js';
 import type { Database } from '../../src/db/open.js';
 import { dataCenters } from '../../src/db/schema.js';
@@ -30,17 +28,22 @@ function h100(overrides: Partial<GpuAvailabilityInput> = {}): GpuAvailabilityInp
   };
 }
 
-/** A catalog poll of availability alone, as the collector stores it; how many figures changed. */
-const recordGpuAvailability = (database: Database, account: string, observed: GpuAvailabilityInput[], now: number) =>
+/** A catalog poll as the collector stores it (nothing given: nothing of that part listed). */
+const storePoll = (database: Database, now: number, poll: Partial<Parameters<typeof storeCatalogPoll>[1]>) =>
   storeCatalogPoll(database, {
-    account,
+    account: 'main',
     gpuTypes: [],
     cpuTypes: [],
     dataCenters: [],
-    observed,
+    observed: [],
     vanished: () => [],
     now,
+    ...poll,
   });
+
+/** A catalog poll of availability alone; how many figures changed. */
+const recordGpuAvailability = (database: Database, account: string, observed: GpuAvailabilityInput[], now: number) =>
+  storePoll(database, now, { account, observed });
 
 const globalKey = { account: 'main', gpuTypeId: H100, product: 'POD', dataCenterId: '' } as const;
 
@@ -132,8 +135,8 @@ describe('catalog descriptions', () => {
   it('keeps the latest description of each GPU type and data center with first and last seen', async () => {
     const database = temp.open();
     const gpu = { gpuTypeId: H100, name: 'H100 SXM', memoryGb: 80, pool: 'HOPPER_80', manufacturer: 'NVIDIA' };
-    await upsertGpuTypes(database, 'main', [gpu], T0);
-    await upsertGpuTypes(database, 'main', [{ ...gpu, name: 'H100 SXM5' }], T0 + MINUTE);
+    await storePoll(database, T0, { gpuTypes: [gpu] });
+    await storePoll(database, T0 + MINUTE, { gpuTypes: [{ ...gpu, name: 'H100 SXM5' }] });
     expect(database.sqlite.prepare('SELECT name, first_seen_at, last_seen_at FROM gpu_types').all()).toEqual([
       { name: 'H100 SXM5', first_seen_at: T0, last_seen_at: T0 + MINUTE },
     ]);
@@ -146,7 +149,7 @@ describe('catalog descriptions', () => {
       networkVolumeTypes: ['STANDARD', 'HIGH_PERFORMANCE'],
       compliance: [],
     };
-    await upsertDataCenters(database, 'main', [dataCenter], T0);
+    await storePoll(database, T0, { dataCenters: [dataCenter] });
     expect(database.db.select().from(dataCenters).all()).toEqual([
       { account: 'main', ...dataCenter, firstSeenAt: T0, lastSeenAt: T0 },
     ]);

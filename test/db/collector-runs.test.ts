@@ -1,5 +1,6 @@
+import { asc } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { listAccounts, recordAccounts } from '../../src/db/accounts.js';
+import { recordAccounts } from '../../src/db/accounts.js';
 import {
   closeInterruptedRuns,
   finishRun,
@@ -9,6 +10,7 @@ import {
   recentRuns,
   startRun,
 } from '../../src/db/collector-runs.js';
+import { accounts } from '../../src/db/schema.js';
 import { registerSecret } from '../../src/redact.js';
 import { MINUTE, T0, useTempDatabases } from './support.js';
 
@@ -118,7 +120,7 @@ describe('accounts', () => {
     const database = temp.open();
     await recordAccounts(database, ['main', 'lab'], T0);
     await recordAccounts(database, ['main', 'new'], T0 + MINUTE);
-    expect(await listAccounts(database)).toEqual([
+    expect(database.db.select().from(accounts).orderBy(asc(accounts.name)).all()).toEqual([
       { name: 'lab', firstSeenAt: T0 },
       { name: 'main', firstSeenAt: T0 },
       { name: 'new', firstSeenAt: T0 + MINUTE },

@@ -1,16 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { liveClusters, syncClusters } from '../../src/db/clusters.js';
+import { syncClusters } from '../../src/db/clusters.js';
 import { lastFetched, stalestFirst } from '../../src/db/freshness.js';
 import type { Database } from '../../src/db/open.js';
+import { type EndpointInput, storeEndpointPoll } from '../../src/db/serverless.js';
+import { type NetworkVolumeInput, syncNetworkVolumes } from '../../src/db/volumes.js';
 import {
-  type EndpointInput,
   insertWorkerSamples,
+  liveClusters,
   liveEndpoints,
-  storeEndpointPoll,
+  liveNetworkVolumes,
   syncEndpoints,
   workerSamplesBetween,
-} from '../../src/db/serverless.js';
-import { liveNetworkVolumes, type NetworkVolumeInput, syncNetworkVolumes } from '../../src/db/volumes.js';
+} from '../helpers/store.js';
 import { clusterInput, MINUTE, T0, useTempDatabases } from './support.js';
 
 const temp = useTempDatabases();

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { newSilence } from '../../src/alerts/silence.js';
-import { insertAlert, markAlertResolved } from '../../src/db/alerts.js';
 import { redeemLinkWrite, silenceOpenAlert } from '../../src/db/link-redemption.js';
 import { listSilences } from '../../src/db/silences.js';
+import { insertAlert, markAlertResolved } from '../helpers/store.js';
 import { useTempDatabases } from './support.js';
 
 const databases = useTempDatabases();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { claimRow, dueRows, hasDueRows, recordOutcomes } from '../../src/db/channel-outbox.js';
-import { insertOutbox } from '../../src/db/notifications.js';
+import { insertOutbox } from '../helpers/store.js';
 import { useTempDatabases } from './support.js';
 
 const databases = useTempDatabases();

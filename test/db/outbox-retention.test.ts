@@ -1,14 +1,15 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { syncAlertmanagerOutbox } from '../../src/db/alertmanager-outbox.js';
-import { type AlertInput, insertAlert, markAlertResolved } from '../../src/db/alerts.js';
-import { claimRow, type QueuedRow, recordOutcomes, rowsOf } from '../../src/db/channel-outbox.js';
+import { type AlertInput } from '../../src/db/alerts.js';
+import { claimRow, type QueuedRow, recordOutcomes } from '../../src/db/channel-outbox.js';
 import { lastDigestAt } from '../../src/db/digest.js';
-import { insertOutbox, outboxCountsByAccount, outboxMessagesBetween } from '../../src/db/notifications.js';
+import { outboxCountsByAccount, outboxMessagesBetween } from '../../src/db/notifications.js';
 import type { Database } from '../../src/db/open.js';
 import { applyRetention } from '../../src/db/retention.js';
 import { channelOutbox } from '../../src/db/schema.js';
 import { outboxCounts } from '../helpers/email-outbox.js';
+import { insertAlert, insertOutbox, markAlertResolved, rowsOf } from '../helpers/store.js';
 import { DAY, HOUR, MINUTE, T0, useTempDatabases } from './support.js';
 
 const temp = useTempDatabases();

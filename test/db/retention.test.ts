@@ -3,7 +3,7 @@ import { finishRun, lastSuccessAt, startRun } from '../../src/db/collector-runs.
 import type { Database } from '../../src/db/open.js';
 import { insertPodSamples, type PodSampleInput } from '../../src/db/pods.js';
 import { applyRetention, type RetentionResult } from '../../src/db/retention.js';
-import { insertWorkerSamples } from '../../src/db/serverless.js';
+import { insertWorkerSamples } from '../helpers/store.js';
 import { DAY, HOUR, MINUTE, T0, useTempDatabases } from './support.js';
 
 const temp = useTempDatabases();

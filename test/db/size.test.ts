@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { measureFile } from '../../bench/file-size.js';
 import { insertPodSamples, type PodSampleInput } from '../../src/db/pods.js';
-import { measureFile } from '../../src/db/size.js';
 import { MINUTE, T0, useTempDatabases } from './support.js';
 
 const temp = useTempDatabases();

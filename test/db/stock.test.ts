@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type GpuStockInput, gpuStockHistory, latestGpuStock, recordGpuStock } from '../../src/db/stock.js';
+import { type GpuStockInput, latestGpuStock, recordGpuStock } from '../../src/db/stock.js';
+import { gpuStockHistory } from '../helpers/store.js';
 import { MINUTE, T0, useTempDatabases } from './support.js';
 
 const temp = useTempDatabases();

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { type BillingRecordInput, upsertBillingRecords } from '../../src/db/billing.js';
 import type { Database } from '../../src/db/open.js';
 import { applyRetention, type RetentionPolicy } from '../../src/db/retention.js';
-import { insertWorkerSamples } from '../../src/db/serverless.js';
 import { type EndpointActivity, endpointActivity, lastComputeAt } from '../../src/db/waste.js';
 import { seededRandom } from '../helpers/seeded-random.js';
+import { insertWorkerSamples } from '../helpers/store.js';
 import { DAY, endpointSample, HOUR, MINUTE, migrationsBefore, podBucket, T0, useTempDatabases } from './support.js';
 
 const temp = useTempDatabases();

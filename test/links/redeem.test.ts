@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { digestNotice } from '../../src/alerts/digest.js';
 import { alertSettings } from '../../src/alerts/settings.js';
 import { muteSilenced } from '../../src/alerts/silence.js';
-import { type AlertRecord, insertAlert, markAlertResolved } from '../../src/db/alerts.js';
+import { type AlertRecord } from '../../src/db/alerts.js';
 import { openEpisodes } from '../../src/db/idle-state.js';
 import { recordUsedLink } from '../../src/db/links.js';
 import { applyRetention, retentionPolicy } from '../../src/db/retention.js';
@@ -22,6 +22,7 @@ import {
 } from '../../src/links/index.js';
 import { renderDigest } from '../../src/messages/notices.js';
 import { at, type IdleWorld, idleFrom, pod, scenario, startIdleWorld } from '../actions/idle-world.js';
+import { insertAlert, markAlertResolved } from '../helpers/store.js';
 
 const ANA = 'ana@example.com';
 const HOUR = 3_600_000;

@@ -3,7 +3,6 @@ import { parseConfig } from '../../src/config/load.js';
 import type { Config } from '../../src/config/schema.js';
 import type { Database } from '../../src/db/open.js';
 import { insertPodSamples } from '../../src/db/pods.js';
-import { insertWorkerSamples, syncEndpoints } from '../../src/db/serverless.js';
 import { wasteFindings as wasteRule } from '../../src/rules/waste.js';
 import { readSnapshots } from '../../src/tick/run.js';
 
@@ -13,6 +12,7 @@ async function wasteFindings(database: Database, config: Config, now: number) {
 }
 
 import { endpointInput, useTempDatabases } from '../db/support.js';
+import { insertWorkerSamples, syncEndpoints } from '../helpers/store.js';
 import { ACCOUNT, billHourly, DAY, HOUR, historyFrom, pod, storePods, storeVolumes, volume } from './fixtures.js';
 
 const databases = useTempDatabases();
