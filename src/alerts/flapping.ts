@@ -20,6 +20,8 @@ export function mutedByFlap(
   });
 }
 
+export type FlapPattern = Record<'fires' | 'firingShare' | 'firingPerHourMs' | 'heldShare' | 'heldPerHourMs', number>;
+
 /**
  * How the key spent the window: how many times it fired, the share of it firing, and the share
  * of it the condition held: from where its evidence starts (`details.idleSince` for an idle
@@ -30,7 +32,7 @@ export function flapPattern(
   episodes: readonly Pick<AlertRecord, 'firedAt' | 'resolvedAt' | 'absentSince' | 'details'>[],
   now: number,
   windowMs: number,
-): { fires: number; firingShare: number; firingPerHourMs: number; heldShare: number; heldPerHourMs: number } {
+): FlapPattern {
   const from = now - windowMs;
   let firingMs = 0;
   let heldMs = 0;
