@@ -1,10 +1,11 @@
 import { ApiError, type RateLimitWindow } from '../api/index.js';
+import type { RejectedItem } from '../api/parse.js';
 import type { Endpoint, WorkerSummary } from '../api/schemas.js';
 import { stalestFirst } from '../db/freshness.js';
 import { endpointActivity, endpoints, endpointWorkerSamples, itemFreshness } from '../db/schema.js';
 import { type EndpointInput, storeEndpointPoll, type WorkerSampleInput } from '../db/serverless.js';
 import type { CollectContext, Collector } from './collector.js';
-import { rejectedDetail, unreadableOf } from './rejected-items.js';
+import { collectResult, type ListWords, unreadableOf } from './rejected-items.js';
 
 /** An endpoint the schema rejects keeps its last stored row, and its workers are not read. */
 const ENDPOINT_LIST = { key: 'endpoints', one: 'endpoint', many: 'endpoints', kept: 'kept as last read' };
@@ -56,8 +57,7 @@ export const serverlessCollector: Collector<'serverless'> = {
       fetched: chosen,
       now: ctx.now,
     });
-    const details = [rejectedDetail(listed.rejected, ENDPOINT_LIST), ...rejected].flatMap((r) => r.detail ?? []);
-    return { rows: upserted + gone.length + sampled, ...(details.length > 0 ? { detail: details.join('; ') } : {}) };
+    return collectResult(upserted + gone.length + sampled, [listed.rejected, ENDPOINT_LIST], ...rejected);
   },
 };
 
@@ -85,7 +85,7 @@ export function affordable(windows: readonly RateLimitWindow[]): number {
 async function fetchSummaries(
   ctx: CollectContext,
   ids: readonly string[],
-): Promise<{ summaries: Map<string, WorkerSummary>; rejected: Array<{ detail?: string }> }> {
+): Promise<{ summaries: Map<string, WorkerSummary>; rejected: Array<[RejectedItem[], ListWords]> }> {
   const settled = await Promise.allSettled(
     ids.map(async (id) => {
       try {
@@ -98,19 +98,14 @@ async function fetchSummaries(
     }),
   );
   const summaries = new Map<string, WorkerSummary>();
-  const rejected: Array<{ detail?: string }> = [];
+  const rejected: Array<[RejectedItem[], ListWords]> = [];
   for (const result of settled) {
     if (result.status === 'rejected') throw result.reason;
     const { id, answer } = result.value;
     if (!answer) continue;
     summaries.set(id, answer.summary);
-    const list = {
-      key: `${id} workers`,
-      one: 'worker',
-      many: 'workers',
-      kept: 'the summary stored as the API counted it',
-    };
-    rejected.push(rejectedDetail(answer.workers.rejected, list));
+    const kept = 'the summary stored as the API counted it';
+    rejected.push([answer.workers.rejected, { key: `${id} workers`, one: 'worker', many: 'workers', kept }]);
   }
   return { summaries, rejected };
 }

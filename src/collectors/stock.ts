@@ -2,7 +2,7 @@ import { NoDataError } from '../api/index.js';
 import { gpuStock, type StockCloud } from '../db/schema.js';
 import { type GpuStockInput, recordGpuStock } from '../db/stock.js';
 import type { Collector } from './collector.js';
-import { rejectedDetail } from './rejected-items.js';
+import { collectResult } from './rejected-items.js';
 
 /** Each cloud and the aliased `lowestPrice` field that carries it in the one stock query. */
 const CLOUDS: ReadonlyArray<{ cloud: StockCloud; field: 'secure' | 'community' }> = [
@@ -10,12 +10,7 @@ const CLOUDS: ReadonlyArray<{ cloud: StockCloud; field: 'secure' | 'community' }
   { cloud: 'COMMUNITY', field: 'community' },
 ];
 
-const STOCK_LIST = {
-  key: 'gpuTypes',
-  one: 'GPU type',
-  many: 'GPU types',
-  kept: 'its stock kept as last read',
-};
+const STOCK_LIST = { key: 'gpuTypes', one: 'GPU type', many: 'GPU types', kept: 'its stock kept as last read' };
 
 /**
  * The one GraphQL collector: REST v2 has neither the stock status per GPU count nor the GPU
@@ -42,6 +37,6 @@ export const stockCollector: Collector<'stock'> = {
       })),
     );
     const { changed } = await recordGpuStock(ctx.db, ctx.account, observations, ctx.now);
-    return { rows: changed, ...rejectedDetail(gpuTypes.rejected, STOCK_LIST) };
+    return collectResult(changed, [gpuTypes.rejected, STOCK_LIST]);
   },
 };
