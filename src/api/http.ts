@@ -10,7 +10,7 @@ import { bodyText, decodedBody, UnknownContentEncoding } from './content-encodin
 import { ApiError, type ApiErrorFields } from './errors.js';
 import type { LocalExchange } from './local-exchange.js';
 import { type BudgetTicket, parseRetryAfter, type RateLimitBudget } from './rate-limit.js';
-import { decodeSuccessBody, errorFromNetwork, errorFromResponse } from './response.js';
+import { decodeSuccessBody, errorFromNetwork, errorFromResponse, type NetworkTimeouts } from './response.js';
 import { type RequestPriority, Semaphore } from './semaphore.js';
 
 export interface RequestEvent {
@@ -29,7 +29,7 @@ export interface ApiClientOptions {
   graphqlAuth: 'header' | 'query';
   clock: Clock;
   log: Logger;
-  timeouts: { connectMs: number; headersMs: number; bodyMs: number };
+  timeouts: NetworkTimeouts;
   retries: { max: number; baseDelayMs: number; maxDelayMs: number };
   /**
    * Requests in flight at once, REST and GraphQL together, for one account: from sending a
