@@ -27,12 +27,10 @@ export interface RunReport {
 export const OPEN_ROW_AFTER_MS = 1000;
 
 /**
- * Runs one collector for one account and keeps the books: a collector_runs row, a log line
- * bound to the collector, and a report for metrics and events. A failure is recorded and
- * returned, never thrown: the daemon goes on. NoDataError (GraphQL retired, nothing to read)
- * is recorded as `no_data`, and a run cut short by shutdown or its timeout as `aborted`. The books
- * themselves may fail (disk full): that is a failed run too, with the database's reason, logged
- * and reported; it never escapes as an exception.
+ * Runs one collector for one account and keeps the books: a collector_runs row, a log line bound
+ * to the collector, and a report for metrics and events. A failure (of the run, or of its books:
+ * disk full) is recorded and returned, never thrown. NoDataError is recorded as `no_data`, a run
+ * cut short by shutdown or its timeout as `aborted`.
  */
 export async function runCollector(
   collector: Collector,
@@ -175,12 +173,9 @@ function runLog(parent: CollectContext['log'], collector: string, account: strin
 }
 
 /**
- * The run's signal: aborted by shutdown (`parent`, with its reason) or after `timeoutMs` of real
- * time, as `AbortSignal.any([parent, AbortSignal.timeout(timeoutMs)])` would, with the same
- * reasons. Made by hand so nothing outlives the run: `AbortSignal.timeout` keeps its timer for the
- * whole timeout, and the shutdown signal lives as long as the daemon, so the run's timer and its
- * listener on that signal are both dropped when the run ends. The timer is unref'd: a run's
- * deadline never keeps the process alive.
+ * The run's signal, as `AbortSignal.any([parent, AbortSignal.timeout(timeoutMs)])` with the same
+ * reasons, but `release` drops its timer and its listener on the daemon-long shutdown signal when
+ * the run ends, so nothing outlives it. The timer is unref'd: a deadline never keeps the process alive.
  */
 function runSignal(parent: AbortSignal, timeoutMs: number): { signal: AbortSignal; release(): void } {
   const controller = new AbortController();
