@@ -12,12 +12,10 @@ import type { InflightCounter } from '../scheduler/inflight.js';
 import { retryDelay } from './retry.js';
 
 /**
- * The delivery stage every channel shares: per target (side by side, so one that hangs does not
- * hold back the others), due rows oldest first, each leased before its attempt, the channel's
- * answer recorded, a failed attempt retried with backoff on the daemon's clock, a row older than
- * the channel's give-up abandoned and never sent late. An attempt in doubt (a crash between the
- * receiver's answer and our record) is made again when its lease runs out: channels make that
- * harmless (the same Message-ID, the same labels).
+ * The delivery stage every channel shares: targets side by side, due rows oldest first, each
+ * leased before its attempt; a failed attempt is retried with backoff, a row past the give-up is
+ * abandoned, never sent late. An attempt in doubt (a crash before its record) is made again when
+ * its lease runs out: channels make that harmless (the same Message-ID, the same labels).
  */
 
 /** What a channel answers for one delivery. */

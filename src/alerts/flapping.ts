@@ -1,10 +1,8 @@
 import type { AlertRecord, FlapRecord } from '../db/alerts.js';
 
 /**
- * Flapping, in the manner of Nagios' flap detection but on fires: a key that fired `count` times
- * within `window` flaps. While it flaps its episodes are not mailed one by one (one notice says
- * it flaps and what the pattern costs; the digest carries it); it settles once it has neither
- * fired nor resolved for a whole window (db/alert-changes.ts keeps the flaps).
+ * A key that fired `count` times within `window` flaps (Nagios' flap detection, on fires): one
+ * notice says so instead of a mail per episode, until a whole window passes without a change.
  */
 
 /** Whether an episode is muted by a flap: firing while its key flaps, or resolved during a flap. */

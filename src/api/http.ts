@@ -31,21 +31,14 @@ export interface ApiClientOptions {
   log: Logger;
   timeouts: NetworkTimeouts;
   retries: { max: number; baseDelayMs: number; maxDelayMs: number };
-  /**
-   * Requests in flight at once, REST and GraphQL together, for one account: from sending a
-   * request until the last byte of its answer has arrived. Decoding or storing an answer that
-   * has arrived holds no place, so a slow consumer does not keep the next request waiting.
-   */
+  /** Requests in flight at once for one account, REST and GraphQL, until the answer's last byte arrives. */
   concurrency: number;
   /** Longest we wait for a rate-limit window (pacing or Retry-After) before failing; default 120 s. */
   maxRateLimitWaitMs?: number;
   /** For jitter; defaults to Math.random. */
   random?: () => number;
   onRequest?: (event: RequestEvent) => void;
-  /**
-   * Told about each real HTTP exchange (never about waits on the clock), so a virtual-time
-   * scheduler moves time only while no answer is on its way.
-   */
+  /** Told of each real exchange (not of clock waits): a virtual clock moves only while none is on its way. */
   inflight?: { track<T>(work: Promise<T>): Promise<T> };
   /** Answers requests in this process instead of the network (a replay's simulators). */
   local?: LocalExchange;

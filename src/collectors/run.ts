@@ -20,9 +20,8 @@ export interface RunReport {
 }
 
 /**
- * How long (real time) a run goes before its collector_runs row is written as going (outcome
- * NULL, "running" on the status page). A run that ends sooner is written once, when it ends:
- * nobody sees a run of a few milliseconds as going, so it costs its books one write, not two.
+ * How long (real time) a run goes before its collector_runs row is written as going ("running" on
+ * the status page); a run that ends sooner is written once, when it ends.
  */
 export const OPEN_ROW_AFTER_MS = 1000;
 
@@ -103,10 +102,8 @@ export async function runCollector(
 }
 
 /**
- * The run's open row, written after `afterMs` of real time if the run is still going then (or at
- * once for 0). `writing` is its write once begun, `check` rethrows a failure to write it, `close`
- * stops the timer, waits for a write begun, and says which row to finish (undefined: none was
- * written, write the whole run).
+ * The run's open row, written after `afterMs` of real time if the run still goes (at once for 0).
+ * `close` says which row to finish (undefined: none was written, write the whole run).
  */
 function openRow(
   db: Database,

@@ -16,26 +16,19 @@ export const ENDPOINT_WORKERS = 'endpoint-workers';
 /** Share of each rate-limit window left untouched for the collectors that run beside this one. */
 export const BUDGET_RESERVE_SHARE = 0.2;
 
-/**
- * Workers fetches per connection of the client per run. The client runs `concurrency` requests
- * at once, so this bounds a run to about this many round trips however many endpoints there are.
- */
+/** Workers fetches per connection per run: a run takes about this many round trips at most. */
 const FETCHES_PER_CONNECTION = 100;
 
 /**
- * `serverless`: every endpoint, then one workers summary per endpoint that keeps minimum workers
- * (`workers.min` ≥ 1); the others are listed but their workers are not read. When the request budget
- * cannot cover every endpoint this run, the stalest are fetched first and the rest wait for a
- * later run; item_freshness records when each one was last read.
+ * `serverless`: every endpoint, then the workers summary of each that keeps minimum workers, the
+ * stalest first (item_freshness) when the request budget cannot cover them all this run.
  */
 export const serverlessCollector: Collector<'serverless'> = {
   name: 'serverless',
   feeds: [endpointActivity, endpoints, endpointWorkerSamples, itemFreshness],
   async collect(ctx) {
     const listed = await ctx.api.rest.listEndpoints({ signal: ctx.signal });
-    // Workers are read only where something uses them: the idle-endpoint waste rule looks only at
-    // endpoints that keep minimum workers up, and no metric reads worker samples. On a large
-    // account most endpoints scale to zero, and reading theirs would be most of this collector's requests.
+    // Only the idle-endpoint waste rule reads workers, and only of endpoints keeping minimum workers up.
     const ids = listed.items.filter((endpoint) => endpoint.workers.min > 0).map((endpoint) => endpoint.id);
     const limit = Math.min(affordable(ctx.api.budget.remaining()), ctx.config.api.concurrency * FETCHES_PER_CONNECTION);
     const chosen = (await stalestFirst(ctx.db, ctx.account, ENDPOINT_WORKERS, ids)).slice(0, limit);
