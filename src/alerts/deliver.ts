@@ -12,12 +12,10 @@ import type { InflightCounter } from '../scheduler/inflight.js';
 import { retryDelay } from './retry.js';
 
 /**
- * The delivery stage every channel shares: per target (side by side, so one that hangs does not
- * hold back the others), due rows oldest first, each leased before its attempt, the channel's
- * answer recorded, a failed attempt retried with backoff on the daemon's clock, a row older than
- * the channel's give-up abandoned and never sent late. An attempt in doubt (a crash between the
- * receiver's answer and our record) is made again when its lease runs out: channels make that
- * harmless (the same Message-ID, the same labels).
+ * The delivery stage every channel shares: targets side by side, due rows oldest first, each
+ * leased before its attempt; a failed attempt is retried with backoff, a row past the give-up is
+ * abandoned, never sent late. An attempt in doubt (a crash before its record) is made again when
+ * its lease runs out: channels make that harmless (the same Message-ID, the same labels).
  */
 
 /** What a channel answers for one delivery. */
@@ -62,20 +60,12 @@ export interface DeliveryContext {
   signal?: AbortSignal;
 }
 
-export interface DeliveryResult {
-  delivered: number;
-  failed: number;
-  abandoned: number;
-}
-
 /** One pass of one channel over its due rows. */
-export async function deliverDue(ctx: DeliveryContext, deliverer: Deliverer): Promise<DeliveryResult> {
-  const result: DeliveryResult = { delivered: 0, failed: 0, abandoned: 0 };
-  await Promise.all(deliverer.targets.map((target) => serveTarget(ctx, deliverer, target, result)));
-  return result;
+export async function deliverDue(ctx: DeliveryContext, deliverer: Deliverer): Promise<void> {
+  await Promise.all(deliverer.targets.map((target) => serveTarget(ctx, deliverer, target)));
 }
 
-async function serveTarget(ctx: DeliveryContext, d: Deliverer, target: string, result: DeliveryResult) {
+async function serveTarget(ctx: DeliveryContext, d: Deliverer, target: string) {
   while (!ctx.signal?.aborted) {
     const now = ctx.clock.now();
     if (d.inOrder && (await targetBackingOff(ctx.db, d.channel, target, now))) return;
@@ -86,7 +76,6 @@ async function serveTarget(ctx: DeliveryContext, d: Deliverer, target: string, r
       const why = whyAbandon(d, row, now);
       if (why !== undefined) {
         await recordOutcomes(ctx.db, [{ kind: 'failed', id: row.id, error: why }], now);
-        result.abandoned++;
         d.recorded?.([row], { kind: 'abandoned', error: why }, now, target);
       } else if (await claimRow(ctx.db, row.id, now, now + d.leaseMs)) rows.push(row);
     }
@@ -100,8 +89,6 @@ async function serveTarget(ctx: DeliveryContext, d: Deliverer, target: string, r
       at,
     );
     d.recorded?.(rows, outcome, at, target);
-    if (outcome.kind === 'delivered') result.delivered += rows.length;
-    else result.failed += rows.length;
     if (outcome.kind === 'retry' && (d.inOrder || outcome.unreachable)) return;
     if (d.inOrder && rows.length < d.batchSize) return;
   }

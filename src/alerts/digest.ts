@@ -21,11 +21,9 @@ const DAY_MS = 24 * HOUR_MS;
 const SAVING_HORIZON_MS = 7 * DAY_MS;
 
 /**
- * The daily digest (`alerts.digest`): during the configured local hour, once per account and
- * day, one email of what is still open and what the stops saved since the last digest. The
- * outbox row is the record that it went out: written in this transaction, read by the next tick,
- * so a restart within the hour does not send a second one. Nothing open and nothing saved: no
- * digest (and none later that day, unless something opens within the hour).
+ * The daily digest (`alerts.digest`): during the configured local hour, once per account and day,
+ * what is still open and what the stops saved since the last one; none when there is neither. Its
+ * outbox row is the record that it went out, so a restart within the hour sends no second one.
  */
 export async function queueDigests(
   database: Database,

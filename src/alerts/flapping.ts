@@ -1,10 +1,8 @@
 import type { AlertRecord, FlapRecord } from '../db/alerts.js';
 
 /**
- * Flapping, in the manner of Nagios' flap detection but on fires: a key that fired `count` times
- * within `window` flaps. While it flaps its episodes are not mailed one by one (one notice says
- * it flaps and what the pattern costs; the digest carries it); it settles once it has neither
- * fired nor resolved for a whole window (db/alert-changes.ts keeps the flaps).
+ * A key that fired `count` times within `window` flaps (Nagios' flap detection, on fires): one
+ * notice says so instead of a mail per episode, until a whole window passes without a change.
  */
 
 /** Whether an episode is muted by a flap: firing while its key flaps, or resolved during a flap. */
@@ -20,6 +18,8 @@ export function mutedByFlap(
   });
 }
 
+export type FlapPattern = Record<'fires' | 'firingShare' | 'firingPerHourMs' | 'heldShare' | 'heldPerHourMs', number>;
+
 /**
  * How the key spent the window: how many times it fired, the share of it firing, and the share
  * of it the condition held: from where its evidence starts (`details.idleSince` for an idle
@@ -30,7 +30,7 @@ export function flapPattern(
   episodes: readonly Pick<AlertRecord, 'firedAt' | 'resolvedAt' | 'absentSince' | 'details'>[],
   now: number,
   windowMs: number,
-): { fires: number; firingShare: number; firingPerHourMs: number; heldShare: number; heldPerHourMs: number } {
+): FlapPattern {
   const from = now - windowMs;
   let firingMs = 0;
   let heldMs = 0;

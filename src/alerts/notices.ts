@@ -1,6 +1,7 @@
 import type { Database } from '../db/open.js';
 import type { DecisionSource } from '../db/schema.js';
 import type { AlertFields } from './alert.js';
+import type { FlapPattern } from './flapping.js';
 
 /**
  * The notices the alert pipeline sends besides firing and resolved groups: the data a template
@@ -8,7 +9,7 @@ import type { AlertFields } from './alert.js';
  */
 
 /** One key fires and resolves over and over: said once, then left to the digest. */
-export interface FlappingNotice {
+export interface FlappingNotice extends FlapPattern {
   kind: 'flapping';
   key: string;
   rule: string;
@@ -20,19 +21,7 @@ export interface FlappingNotice {
   details: Record<string, unknown>;
   /** When the key started flapping. */
   since: number;
-  /** Fires within the window, the window, and how much of it the alert was firing (0–1). */
-  fires: number;
   windowMs: number;
-  firingShare: number;
-  /** Average firing time per hour over the window. */
-  firingPerHourMs: number;
-  /**
-   * How much of each hour the condition itself holds, on average over the window: from where its
-   * evidence starts (an idle Pod's `idleSince`, before the alert fired) to where it was judged
-   * absent ("idle ~35 min of every hour").
-   */
-  heldShare: number;
-  heldPerHourMs: number;
   /** What the condition costs while it holds (the finding's `costPerHr`), when the rule knows it. */
   costPerHr: number | null;
   /** costPerHr × heldShare × 24: what the pattern costs a day if it goes on. */

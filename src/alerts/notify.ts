@@ -20,18 +20,12 @@ import type { AlertSettings } from './settings.js';
 import { muteSilenced } from './silence.js';
 
 /**
- * Runs the pipeline on the stored alerts for each message channel and queues what it decides,
- * rendered by the channel: read, planned, then written in one transaction (the outbox rows and
- * the notification-log entries commit together or not at all), planned again when another
- * writer changed what it plans on in between. Each channel plans the alerts routed to it against
- * its own notification log. Episodes of a flapping key are left out; its one flapping notice is
- * queued instead.
- *
- * A tick whose planning inputs and settings are those of the last plan, which decided nothing,
- * and that comes before any time that plan's decision could turn (quiet.ts), is not planned
- * again: it would decide nothing too. That plan is kept in the database (plan_changes), so it
- * holds for every connection and across a restart; it is read every tick in one row, the inputs
- * themselves only when it plans.
+ * Runs the pipeline on the stored alerts routed to each message channel, against the channel's
+ * own notification log, and queues what it decides, rendered by the channel. The outbox rows and
+ * log entries commit in one transaction, planned again if another writer changed the inputs in
+ * between. A flapping key's episodes are left out; its one flapping notice is queued instead.
+ * A tick within the kept quiet plan (same inputs and settings, before its decision could turn:
+ * quiet.ts) plans nothing; that plan is a database row (plan_changes), so it survives restarts.
  */
 export async function notify(
   database: Database,

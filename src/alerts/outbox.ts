@@ -5,11 +5,9 @@ import type { DigestNotice, FlappingNotice } from './notices.js';
 import type { Notification } from './pipeline.js';
 
 /**
- * The queue stage of every channel that delivers messages: a notification is rendered by its
- * channel and written to the channel's outbox in the same transaction as the notification-log
- * entry that records the decision to send it (db/plan-inputs.ts writeNotifications). A crash
- * before the commit leaves neither, and the next tick decides again; a crash after it leaves
- * both, and the message goes out after restart.
+ * The queue stage of every message channel: a notification, rendered by its channel, is written
+ * to the outbox in the same transaction as its notification-log entry (db/plan-inputs.ts), so a
+ * crash leaves both (sent after restart) or neither (decided again next tick).
  */
 
 /** What a channel makes of a message when it is queued: what its outbox row keeps, delivered as is. */

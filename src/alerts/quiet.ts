@@ -6,11 +6,9 @@ import type { NotifyAlert } from './alert.js';
 import type { AlertSettings } from './settings.js';
 
 /**
- * Whether planning at `now` would decide nothing, as the kept plan (db/plan-inputs.ts) found.
- * Planning is a pure function of its inputs (counted by plan_changes), the settings and `now`;
- * for fixed inputs it compares `now` only with the times nextPlanChange lists, so it decides the
- * same between two of them. Most ticks change nothing the pipeline looks at (rules refresh
- * figures, not firing sets), so most ticks read that one row and plan nothing.
+ * Whether planning at `now` would decide nothing, as the kept plan (db/plan-inputs.ts) found:
+ * planning is a pure function of its inputs (counted by plan_changes), the settings and `now`, and
+ * decides the same between two of the times nextPlanChange lists.
  */
 export function stillQuiet(
   state: { inputs: string; quiet?: QuietPlanRecord },

@@ -4,31 +4,12 @@ import { ALERT_CHANNELS, type AlertChannel } from '../config/sections/channels.j
 import type { RuleName } from '../rules/finding.js';
 import { routesTo } from './route.js';
 
-/** The alert settings the pipeline reads, per rule where the configuration is per rule. */
-export interface AlertSettings {
-  groupWaitMs: number;
-  groupIntervalMs: number;
-  groupBy: readonly string[];
-  inhibit: boolean;
-  defaultRecipients: readonly string[];
-  forMs(rule: string): number;
-  /** How long a condition must be judged absent before its alert resolves. */
-  resolveAfterMs(rule: string): number;
-  /** `count` fires within `windowMs` make a key flap; it settles after `windowMs` without change. */
-  flapping: { count: number; windowMs: number };
-  /** Infinity for rules that never repeat. */
-  repeatMs(rule: string): number;
-  sendResolved(rule: string): boolean;
-  /** Whether the rule's alerts go to `channel` (`alerts.route`). */
-  routedTo(rule: string, channel: string): boolean;
-  /** Whether the rule's alerts go out by email (`alerts.route`): the digest is an email. */
-  emailed(rule: string): boolean;
-  /**
-   * Equal for settings that plan alike (every value above, per rule and channel), different
-   * otherwise: a kept quiet plan holds only for the settings it was planned with (quiet.ts).
-   */
-  fingerprint: string;
-}
+/**
+ * The alert settings the pipeline reads, per rule where the configuration is per rule.
+ * `fingerprint` is equal for settings that plan alike (every value, per rule and channel) and
+ * different otherwise: a kept quiet plan holds only for the settings it was planned with (quiet.ts).
+ */
+export type AlertSettings = ReturnType<typeof settingsFrom> & { fingerprint: string };
 
 const settingsOf = new WeakMap<Config, AlertSettings>();
 
@@ -36,34 +17,40 @@ const settingsOf = new WeakMap<Config, AlertSettings>();
 export function alertSettings(config: Config): AlertSettings {
   let settings = settingsOf.get(config);
   if (settings === undefined) {
-    settings = buildSettings(config);
+    const built = settingsFrom(config);
+    settings = { ...built, fingerprint: fingerprintOf(built) };
     settingsOf.set(config, settings);
   }
   return settings;
 }
 
-function buildSettings(config: Config): AlertSettings {
+function settingsFrom(config: Config) {
   const { alerts, email } = config;
   const durations = alerts.for as Partial<Record<`${RuleName}Ms`, number>>;
-  const settings: Omit<AlertSettings, 'fingerprint'> = {
+  return {
     groupWaitMs: alerts.groupWaitMs,
     groupIntervalMs: alerts.groupIntervalMs,
-    groupBy: alerts.groupBy,
+    groupBy: alerts.groupBy as readonly string[],
     inhibit: alerts.inhibit,
-    defaultRecipients: email.to,
-    forMs: (rule) => durations[`${rule as RuleName}Ms`] ?? 0,
-    resolveAfterMs: (rule) => (alerts.resolveAfter as Partial<Record<string, number>>)[`${rule}Ms`] ?? 0,
+    defaultRecipients: email.to as readonly string[],
+    forMs: (rule: string): number => durations[`${rule as RuleName}Ms`] ?? 0,
+    /** How long a condition must be judged absent before its alert resolves. */
+    resolveAfterMs: (rule: string): number =>
+      (alerts.resolveAfter as Partial<Record<string, number>>)[`${rule}Ms`] ?? 0,
+    /** `count` fires within `windowMs` make a key flap; it settles after `windowMs` without change. */
     flapping: { count: alerts.flapping.count, windowMs: alerts.flapping.windowMs },
-    repeatMs: (rule) =>
+    /** Infinity for rules that never repeat. */
+    repeatMs: (rule: string): number =>
       (alerts.noRepeat as readonly string[]).includes(rule) ? Number.POSITIVE_INFINITY : alerts.repeatIntervalMs,
-    sendResolved: (rule) => (alerts.sendResolved as readonly string[]).includes(rule),
-    routedTo: (rule, channel) => routesTo(config, rule, channel as AlertChannel),
-    emailed: (rule) => routesTo(config, rule, 'email'),
+    sendResolved: (rule: string): boolean => (alerts.sendResolved as readonly string[]).includes(rule),
+    /** Whether the rule's alerts go to `channel` (`alerts.route`). */
+    routedTo: (rule: string, channel: string): boolean => routesTo(config, rule, channel as AlertChannel),
+    /** Whether the rule's alerts go out by email (`alerts.route`): the digest is an email. */
+    emailed: (rule: string): boolean => routesTo(config, rule, 'email'),
   };
-  return { ...settings, fingerprint: fingerprintOf(settings) };
 }
 
-function fingerprintOf(settings: Omit<AlertSettings, 'fingerprint'>): string {
+function fingerprintOf(settings: ReturnType<typeof settingsFrom>): string {
   const { groupWaitMs, groupIntervalMs, groupBy, inhibit, defaultRecipients, flapping } = settings;
   const perRule = ALERT_RULES.map((rule) => [
     settings.forMs(rule),

@@ -16,11 +16,9 @@ export interface ApiClient {
    */
   hold<T>(work: Promise<T>): Promise<T>;
   /**
-   * How many background requests may be sent ahead of their turn (billing's backfill asks for its
-   * next chunk while it stores the current one). Each holds a background slot while it waits, so
-   * all of those but one: a request it waits on (a retry) always finds a slot. None under a
-   * virtual clock, which moves only when nothing is in flight: a request waiting for another's
-   * backoff would stop it for good.
+   * Background requests that may be sent ahead of their turn (billing's next chunk while it stores
+   * one): all background slots but one, so a retry it waits on always finds one. None under a
+   * virtual clock, which moves only when nothing is in flight.
    */
   readonly requestsAhead: number;
   /** Closes pooled connections; in-flight requests finish first. */

@@ -113,14 +113,9 @@ function retirementOf(error: unknown, now: number): unknown {
   if (error.status !== 404) return error;
   const where = error.url ? ` at ${error.url}` : '';
   return new ApiError({
+    ...error,
     kind: 'not_found',
-    op: error.op,
-    status: error.status,
-    title: error.title,
-    detail: error.detail,
-    errors: error.errors,
-    bodySnippet: error.bodySnippet,
-    url: error.url,
+    retryAfterMs: undefined,
     note: `nothing found${where}, and GraphQL is not retired before early 2027: check api.graphqlBaseUrl (or the account's graphqlBaseUrl)`,
     cause: error,
   });

@@ -10,7 +10,7 @@ import { bodyText, decodedBody, UnknownContentEncoding } from './content-encodin
 import { ApiError, type ApiErrorFields } from './errors.js';
 import type { LocalExchange } from './local-exchange.js';
 import { type BudgetTicket, parseRetryAfter, type RateLimitBudget } from './rate-limit.js';
-import { decodeSuccessBody, errorFromNetwork, errorFromResponse } from './response.js';
+import { decodeSuccessBody, errorFromNetwork, errorFromResponse, type NetworkTimeouts } from './response.js';
 import { type RequestPriority, Semaphore } from './semaphore.js';
 
 export interface RequestEvent {
@@ -29,23 +29,16 @@ export interface ApiClientOptions {
   graphqlAuth: 'header' | 'query';
   clock: Clock;
   log: Logger;
-  timeouts: { connectMs: number; headersMs: number; bodyMs: number };
+  timeouts: NetworkTimeouts;
   retries: { max: number; baseDelayMs: number; maxDelayMs: number };
-  /**
-   * Requests in flight at once, REST and GraphQL together, for one account: from sending a
-   * request until the last byte of its answer has arrived. Decoding or storing an answer that
-   * has arrived holds no place, so a slow consumer does not keep the next request waiting.
-   */
+  /** Requests in flight at once for one account, REST and GraphQL, until the answer's last byte arrives. */
   concurrency: number;
   /** Longest we wait for a rate-limit window (pacing or Retry-After) before failing; default 120 s. */
   maxRateLimitWaitMs?: number;
   /** For jitter; defaults to Math.random. */
   random?: () => number;
   onRequest?: (event: RequestEvent) => void;
-  /**
-   * Told about each real HTTP exchange (never about waits on the clock), so a virtual-time
-   * scheduler moves time only while no answer is on its way.
-   */
+  /** Told of each real exchange (not of clock waits): a virtual clock moves only while none is on its way. */
   inflight?: { track<T>(work: Promise<T>): Promise<T> };
   /** Answers requests in this process instead of the network (a replay's simulators). */
   local?: LocalExchange;

@@ -1,8 +1,6 @@
 /**
- * A request answered in this process instead of over HTTP: a replay's simulators share the
- * daemon's process and virtual clock. The API client keeps all of its own code (auth, the
- * rate-limit budget, retries, decoding, error classification); only the wire is left out, and
- * with it undici's request machinery (a Readable, an abort listener and a URL parse per request).
+ * A request answered in this process (a replay's simulators) instead of over HTTP: the API client
+ * keeps all of its own code (auth, rate-limit budget, retries, decoding, errors); only the wire goes.
  */
 export interface LocalRequest {
   method: string;

@@ -98,11 +98,9 @@ export interface BudgetTicket {
 }
 
 /**
- * The account's request budget as the server last reported it, kept per window (minute, hour,
- * day). Requests are paced so a steady workload never meets a 429: when a window's remaining
- * requests fall behind an even spend of its quota (by more than a small burst allowance), the
- * remaining requests are spread evenly over the time left; at zero we wait for the reset.
- * Without headers there are no limits.
+ * The account's request budget per window as the server last reported it. A window whose
+ * remaining requests fall behind an even spend of its quota (beyond a small burst) spreads them
+ * over its time left, so a steady workload never meets a 429; at zero we wait for the reset.
  */
 export class RateLimitBudget {
   private readonly windows = new Map<string, WindowState>();

@@ -98,17 +98,13 @@ function tryJson(text: string): unknown {
   }
 }
 
+export type NetworkTimeouts = Record<'connectMs' | 'headersMs' | 'bodyMs', number>;
+
 /** Network-level failures (no HTTP status): all worth another try for an idempotent request. */
 export function errorFromNetwork(op: string, error: unknown, timeouts: NetworkTimeouts): ApiErrorFields {
   const code = (error as { code?: string }).code;
   const raw = error instanceof Error ? error.message : String(error);
   return { kind: 'transient', op, message: describeNetworkError(code, raw, timeouts), cause: error };
-}
-
-export interface NetworkTimeouts {
-  connectMs: number;
-  headersMs: number;
-  bodyMs: number;
 }
 
 function describeNetworkError(code: string | undefined, raw: string, timeouts: NetworkTimeouts): string {

@@ -3,7 +3,7 @@ import { toIso } from '../clock.js';
 import type { AlertmanagerConfig } from '../config/sections/alertmanager.js';
 import type { AlertRecord } from '../db/alerts.js';
 import type { CommandLine } from '../messages/commands.js';
-import { alertWords } from './alertmanager-words.js';
+import { alertDescription, alertSummary } from '../messages/summary.js';
 
 /** One alert as Alertmanager's API v2 takes it (`postableAlert` of its OpenAPI document). */
 export interface PostableAlert {
@@ -44,7 +44,6 @@ export function toPostableAlert(record: AlertRecord, options: PayloadOptions): P
   const alert = toNotifyAlert(record, []);
   if (alert === undefined) throw new Error(`alert ${record.key} never fired: nothing to tell Alertmanager`);
   const { alertmanager, now } = options;
-  const words = alertWords(alert, now, options.commandLine);
   const runbook = (alertmanager.runbookUrls as Partial<Record<string, string>>)[alert.rule];
   const endsAt = alert.resolvedAt ?? now + ENDS_AFTER_RESENDS * alertmanager.resendIntervalMs;
   return {
@@ -54,18 +53,16 @@ export function toPostableAlert(record: AlertRecord, options: PayloadOptions): P
       severity: alert.severity,
       account: alert.account,
     },
+    // The email's subject line and lead sentences with the details, not its footer: it names the
+    // send time, which would change the annotation on every resend.
     annotations: {
-      summary: words.summary,
-      description: words.description,
+      summary: alertSummary(alert),
+      description: alertDescription(alert, now, 'UTC', options.commandLine),
       ...(runbook === undefined ? {} : { runbook_url: runbook }),
     },
     startsAt: toIso(alert.firedAt),
     endsAt: toIso(endsAt),
-    ...(options.publicUrl === undefined ? {} : { generatorURL: statusPageUrl(options.publicUrl) }),
+    // The status page, where the alert's figures and Pods are (`http.publicUrl` has no trailing slash).
+    ...(options.publicUrl === undefined ? {} : { generatorURL: `${options.publicUrl}/` }),
   };
-}
-
-/** The status page, where an alert's figures and its Pods are (`http.publicUrl` has no trailing slash). */
-export function statusPageUrl(publicUrl: string): string {
-  return `${publicUrl}/`;
 }

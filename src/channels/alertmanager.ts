@@ -12,22 +12,15 @@ import type { Channel } from './channel.js';
 import type { NotificationContext } from './context.js';
 
 /**
- * Alertmanager: it keeps alert state, groups and dedupes itself, so what must not be lost is not
- * a message but what each Alertmanager should know. Every fired episode routed to it has a row
- * per Alertmanager URL from the tick it fires until Alertmanager has taken its resolved form;
- * while firing it is posted again every resend interval. Posting the same labels twice updates
- * one alert in Alertmanager, so an attempt in doubt is simply made again: nothing is lost, and
- * nothing shows twice.
+ * Alertmanager groups and dedupes itself: every fired episode routed to it has a row per URL from
+ * the tick it fires until Alertmanager has taken its resolved form, posted again every resend
+ * interval while firing. The same labels update one alert, so an attempt in doubt is made again.
  */
 
 /** At most this many alerts per POST (Prometheus sends 64). */
 const BATCH = 64;
 
-/**
- * How long an attempt holds its rows beyond the POST's own timeout. Short, unlike email's lease:
- * a firing alert held after a crash is not resent, and Alertmanager resolves it when its `endsAt`
- * (a few resend intervals) passes. Posting again is harmless.
- */
+/** How long an attempt holds its rows beyond the POST's timeout: short, posting again is harmless. */
 const LEASE_MARGIN_MS = 60_000;
 
 /**

@@ -7,17 +7,11 @@ import type { NotificationContext } from './context.js';
 export type { Outcome } from '../alerts/deliver.js';
 
 /**
- * A notification channel: one module behind this interface (as Alertmanager's integrations are).
- * The shared stages do the rest for every channel: silences, inhibition, grouping, dedupe and
- * repeat against the channel's notification log (alerts/pipeline.ts), the durable outbox keyed by
- * channel, leases, retry with backoff and give-up (alerts/deliver.ts).
- *
- * A channel takes alerts one of two ways:
- * - `renderer`: grouped messages. The stages decide what each group must be told; the channel
- *   renders it when it is queued (email);
- * - `sync`: alert episodes. The channel's receiver groups and dedupes itself, so each routed
- *   episode is kept in sync with it (Alertmanager).
- * and delivers through `deliverer`: one attempt answers delivered, retry later or failed for good.
+ * A notification channel: one module behind this interface. The shared stages do the rest:
+ * silences, inhibition, grouping, dedupe and repeat against its notification log
+ * (alerts/pipeline.ts), its durable outbox, leases, retry with backoff and give-up
+ * (alerts/deliver.ts). It takes grouped messages (`renderer`, email) or keeps alert episodes in
+ * sync with a receiver that groups and dedupes itself (`sync`, Alertmanager).
  */
 export interface Channel {
   name: AlertChannel;

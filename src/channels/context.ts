@@ -9,20 +9,13 @@ import type { Unjudged } from '../rules/unjudged.js';
 import type { InflightCounter } from '../scheduler/inflight.js';
 import type { Mailer } from './email-smtp.js';
 
-export interface AlertmanagerDelivery {
-  at: number;
-  alertmanager: string;
-  account: string;
-  alerts: number;
-}
-
 /** What the alert pipeline and its channels emit, for tests and metrics. */
 export interface NotificationEvents extends Record<string, unknown> {
   'alert:state': { at: number; key: string; rule: string; state: 'pending' | 'firing' | 'resolved' };
   'alert:sent': { at: number; messageId: string; to: string[]; subject: string };
   /** A batch of `alerts` alerts of `account` reached an Alertmanager, or did not (they stay queued). */
-  'alertmanager:sent': AlertmanagerDelivery;
-  'alertmanager:failed': AlertmanagerDelivery;
+  'alertmanager:sent': { at: number; alertmanager: string; account: string; alerts: number };
+  'alertmanager:failed': NotificationEvents['alertmanager:sent'];
 }
 
 /**

@@ -42,13 +42,9 @@ export interface TlsExtras {
 }
 
 /**
- * A nodemailer SMTP transport for the email section: implicit TLS (`tls`), STARTTLS required
- * (`starttls`) or plain (`none`), with login when a user is set. Timeouts are short so a dead
- * server fails an attempt quickly; the outbox retries it later.
- *
- * `keepOpen` keeps one connection for every send until `close()` (reopened when the server has
- * dropped it): a replay sends a day's mail within seconds, and each new connection to
- * smtp-server costs its fixed 100 ms wait for early talkers.
+ * A nodemailer SMTP transport for the email section (`secure`: implicit TLS, STARTTLS required or
+ * plain; login when a user is set). Short timeouts: a dead server fails an attempt quickly and the
+ * outbox retries later. `keepOpen` keeps one connection until `close()` (a replay's many mails).
  */
 export function smtpMailer(email: EmailConfig, tls: TlsExtras = {}, options: { keepOpen?: boolean } = {}): Mailer {
   if (!email.host || !email.from) throw new Error('smtpMailer: the email section has no host or from');

@@ -3,7 +3,7 @@ import { type GpuAvailabilityInput, type GpuAvailabilityRecord, storeCatalogPoll
 import { type CatalogProduct, cpuTypes, dataCenters, gpuAvailability, gpuTypes } from '../db/schema.js';
 import type { Collector } from './collector.js';
 import { fetchAll } from './fetch-all.js';
-import { rejectedDetail } from './rejected-items.js';
+import { collectResult } from './rejected-items.js';
 
 /** RunPod's catalog carries a placeholder GPU type with this id; official clients drop it too. */
 const SENTINEL_GPU_ID = 'unknown';
@@ -65,12 +65,12 @@ export const catalogCollector: Collector<'catalog'> = {
       now: ctx.now,
     });
     // An item the schema rejects is left as last stored (its availability is not taken for gone).
-    const details = [
-      ...gpuLists.map(({ product, gpus }) => rejectedDetail(gpus.rejected, gpuList(product)).detail),
-      rejectedDetail(cpus.rejected, CPU_LIST).detail,
-      rejectedDetail(dataCenters.rejected, DATA_CENTER_LIST).detail,
-    ].filter((detail) => detail !== undefined);
-    return { rows, ...(details.length > 0 ? { detail: details.join('; ') } : {}) };
+    return collectResult(
+      rows,
+      ...gpuLists.map(({ product, gpus }) => [gpus.rejected, gpuList(product)] as const),
+      [cpus.rejected, CPU_LIST],
+      [dataCenters.rejected, DATA_CENTER_LIST],
+    );
   },
 };
 

@@ -2,7 +2,7 @@ import type { Cluster } from '../api/schemas.js';
 import { type ClusterInput, syncClusters } from '../db/clusters.js';
 import { clusters } from '../db/schema.js';
 import type { Collector } from './collector.js';
-import { rejectedDetail, unreadableOf } from './rejected-items.js';
+import { collectResult, unreadableOf } from './rejected-items.js';
 
 const CLUSTER_LIST = { key: 'clusters', one: 'cluster', many: 'clusters', kept: 'kept as last read' };
 
@@ -17,7 +17,7 @@ export const clustersCollector: Collector<'clusters'> = {
     const listed = await ctx.api.rest.listClusters({ signal: ctx.signal });
     const rows = listed.items.map(clusterRow);
     const { upserted, gone } = await syncClusters(ctx.db, ctx.account, rows, ctx.now, unreadableOf(listed.rejected));
-    return { rows: upserted + gone.length, ...rejectedDetail(listed.rejected, CLUSTER_LIST) };
+    return collectResult(upserted + gone.length, [listed.rejected, CLUSTER_LIST]);
   },
 };
 

@@ -33,21 +33,12 @@ export interface CollectResult {
 }
 
 /**
- * A collector fetches everything first, then writes its rows in one synchronous transaction,
- * so a failed sub-request leaves the previous rows in place. Billing is the exception: a page
- * holds too many records to store in one transaction without holding the event loop, so it
- * stores each page a slice of whole buckets per transaction, every bucket either as it was or
- * as reported, and its cursor advances with the slice that stored it
- * (src/collectors/billing-store.ts).
- * A collector never evaluates rules, never retries (the API client does) and never records
- * its own run (the runner does).
- *
- * A collector is declared once, in its own file: its name (the key of its settings, whose
- * default schedule and options src/config/sections/collectors.ts holds), the tables it writes,
- * and `collect`. Everything else that lists collectors derives from the registry
- * (src/collectors/index.ts): schedules, health metrics and status rows, which metric areas
- * refresh after its runs (those reading a table it feeds). docs/collectors.md says what adding
- * one takes.
+ * A collector fetches everything first, then writes its rows in one transaction, so a failed
+ * sub-request leaves the previous rows in place (billing stores a page in slices of whole buckets,
+ * its cursor advancing with each: billing-store.ts). It never evaluates rules, retries (the API
+ * client does) or records its own run (the runner does). It is declared once, in its own file
+ * (its name keys its settings in config/sections/collectors.ts); everything else that lists
+ * collectors derives from the registry (index.ts; docs/collectors.md).
  */
 export interface Collector<Name extends CollectorName = CollectorName> {
   readonly name: Name;

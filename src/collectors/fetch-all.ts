@@ -2,9 +2,8 @@ import { setMaxListeners } from 'node:events';
 
 /**
  * Runs requests side by side (the API client bounds the concurrency) and fails as soon as one
- * fails, aborting the others: one failed sub-request fails the run, and the requests still in
- * flight would only spend rate-limit budget on answers nobody will store. Takes an array or a
- * tuple of tasks and resolves with their results in the same shape.
+ * fails, aborting the others, which would only spend rate-limit budget on answers nobody stores.
+ * Resolves with the results in the shape of the tasks (an array or a tuple).
  */
 export async function fetchAll<T extends readonly unknown[]>(
   signal: AbortSignal,

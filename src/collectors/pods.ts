@@ -3,7 +3,7 @@ import { type PodInput, type PodSampleInput, storePodPoll } from '../db/pods.js'
 import { idleSamplesFrom } from '../db/sample-horizon.js';
 import { podLists, podSampleEnds, podSamples, podSampleTails, pods, podUtilPeaks } from '../db/schema.js';
 import type { Collector } from './collector.js';
-import { rejectedDetail, unreadableOf } from './rejected-items.js';
+import { collectResult, unreadableOf } from './rejected-items.js';
 
 /**
  * The env names whose values are stored with a Pod: the opt-out flag and ownership labels that
@@ -42,7 +42,7 @@ export const podsCollector: Collector<'pods'> = {
       now: ctx.now,
       tailFrom: idleSamplesFrom(ctx.config, ctx.now),
     });
-    return { rows: upserted + gone.length + sampled, ...rejectedDetail(listed.rejected, POD_LIST) };
+    return collectResult(upserted + gone.length + sampled, [listed.rejected, POD_LIST]);
   },
 };
 
@@ -75,12 +75,7 @@ function podRow(pod: Pod): PodInput {
 }
 
 function keptEnv(env: Readonly<Record<string, string>>): Record<string, string> {
-  const kept: Record<string, string> = {};
-  for (const name of KEPT_ENV_NAMES) {
-    const value = env[name];
-    if (value !== undefined) kept[name] = value;
-  }
-  return kept;
+  return Object.fromEntries(KEPT_ENV_NAMES.flatMap((name) => (env[name] === undefined ? [] : [[name, env[name]]])));
 }
 
 /**

@@ -2,6 +2,7 @@ import { ApiError } from '../api/index.js';
 import type { RejectedItem } from '../api/parse.js';
 import type { UnreadableItems } from '../db/latest.js';
 import type { Logger } from '../log.js';
+import type { CollectResult } from './collector.js';
 
 /** The ids of a list's rejected items: still listed, so never marked gone (latest.ts). */
 export function unreadableOf(rejected: readonly RejectedItem[]): UnreadableItems {
@@ -23,6 +24,17 @@ export function rejectedDetail(
   );
   const noun = rejected.length === 1 ? list.one : list.many;
   return { detail: `${rejected.length} ${noun} rejected by the schema, ${list.kept}: ${items.join('; ')}` };
+}
+
+export type ListWords = Parameters<typeof rejectedDetail>[1];
+
+/** An ok run's result: the rows it wrote, and the rejected items of each of its lists named, if any. */
+export function collectResult(
+  rows: number,
+  ...lists: ReadonlyArray<readonly [rejected: readonly RejectedItem[], words: ListWords]>
+): CollectResult {
+  const details = lists.flatMap(([rejected, words]) => rejectedDetail(rejected, words).detail ?? []);
+  return { rows, ...(details.length > 0 ? { detail: details.join('; ') } : {}) };
 }
 
 const BILLING_LIST = {

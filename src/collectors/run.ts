@@ -20,19 +20,16 @@ export interface RunReport {
 }
 
 /**
- * How long (real time) a run goes before its collector_runs row is written as going (outcome
- * NULL, "running" on the status page). A run that ends sooner is written once, when it ends:
- * nobody sees a run of a few milliseconds as going, so it costs its books one write, not two.
+ * How long (real time) a run goes before its collector_runs row is written as going ("running" on
+ * the status page); a run that ends sooner is written once, when it ends.
  */
 export const OPEN_ROW_AFTER_MS = 1000;
 
 /**
- * Runs one collector for one account and keeps the books: a collector_runs row, a log line
- * bound to the collector, and a report for metrics and events. A failure is recorded and
- * returned, never thrown: the daemon goes on. NoDataError (GraphQL retired, nothing to read)
- * is recorded as `no_data`, and a run cut short by shutdown or its timeout as `aborted`. The books
- * themselves may fail (disk full): that is a failed run too, with the database's reason, logged
- * and reported; it never escapes as an exception.
+ * Runs one collector for one account and keeps the books: a collector_runs row, a log line bound
+ * to the collector, and a report for metrics and events. A failure (of the run, or of its books:
+ * disk full) is recorded and returned, never thrown. NoDataError is recorded as `no_data`, a run
+ * cut short by shutdown or its timeout as `aborted`.
  */
 export async function runCollector(
   collector: Collector,
@@ -105,10 +102,8 @@ export async function runCollector(
 }
 
 /**
- * The run's open row, written after `afterMs` of real time if the run is still going then (or at
- * once for 0). `writing` is its write once begun, `check` rethrows a failure to write it, `close`
- * stops the timer, waits for a write begun, and says which row to finish (undefined: none was
- * written, write the whole run).
+ * The run's open row, written after `afterMs` of real time if the run still goes (at once for 0).
+ * `close` says which row to finish (undefined: none was written, write the whole run).
  */
 function openRow(
   db: Database,
@@ -175,12 +170,9 @@ function runLog(parent: CollectContext['log'], collector: string, account: strin
 }
 
 /**
- * The run's signal: aborted by shutdown (`parent`, with its reason) or after `timeoutMs` of real
- * time, as `AbortSignal.any([parent, AbortSignal.timeout(timeoutMs)])` would, with the same
- * reasons. Made by hand so nothing outlives the run: `AbortSignal.timeout` keeps its timer for the
- * whole timeout, and the shutdown signal lives as long as the daemon, so the run's timer and its
- * listener on that signal are both dropped when the run ends. The timer is unref'd: a run's
- * deadline never keeps the process alive.
+ * The run's signal, as `AbortSignal.any([parent, AbortSignal.timeout(timeoutMs)])` with the same
+ * reasons, but `release` drops its timer and its listener on the daemon-long shutdown signal when
+ * the run ends, so nothing outlives it. The timer is unref'd: a deadline never keeps the process alive.
  */
 function runSignal(parent: AbortSignal, timeoutMs: number): { signal: AbortSignal; release(): void } {
   const controller = new AbortController();

@@ -1,10 +1,11 @@
 import { ApiError, type RateLimitWindow } from '../api/index.js';
+import type { RejectedItem } from '../api/parse.js';
 import type { Endpoint, WorkerSummary } from '../api/schemas.js';
 import { stalestFirst } from '../db/freshness.js';
 import { endpointActivity, endpoints, endpointWorkerSamples, itemFreshness } from '../db/schema.js';
 import { type EndpointInput, storeEndpointPoll, type WorkerSampleInput } from '../db/serverless.js';
 import type { CollectContext, Collector } from './collector.js';
-import { rejectedDetail, unreadableOf } from './rejected-items.js';
+import { collectResult, type ListWords, unreadableOf } from './rejected-items.js';
 
 /** An endpoint the schema rejects keeps its last stored row, and its workers are not read. */
 const ENDPOINT_LIST = { key: 'endpoints', one: 'endpoint', many: 'endpoints', kept: 'kept as last read' };
@@ -15,26 +16,19 @@ export const ENDPOINT_WORKERS = 'endpoint-workers';
 /** Share of each rate-limit window left untouched for the collectors that run beside this one. */
 export const BUDGET_RESERVE_SHARE = 0.2;
 
-/**
- * Workers fetches per connection of the client per run. The client runs `concurrency` requests
- * at once, so this bounds a run to about this many round trips however many endpoints there are.
- */
+/** Workers fetches per connection per run: a run takes about this many round trips at most. */
 const FETCHES_PER_CONNECTION = 100;
 
 /**
- * `serverless`: every endpoint, then one workers summary per endpoint that keeps minimum workers
- * (`workers.min` ≥ 1); the others are listed but their workers are not read. When the request budget
- * cannot cover every endpoint this run, the stalest are fetched first and the rest wait for a
- * later run; item_freshness records when each one was last read.
+ * `serverless`: every endpoint, then the workers summary of each that keeps minimum workers, the
+ * stalest first (item_freshness) when the request budget cannot cover them all this run.
  */
 export const serverlessCollector: Collector<'serverless'> = {
   name: 'serverless',
   feeds: [endpointActivity, endpoints, endpointWorkerSamples, itemFreshness],
   async collect(ctx) {
     const listed = await ctx.api.rest.listEndpoints({ signal: ctx.signal });
-    // Workers are read only where something uses them: the idle-endpoint waste rule looks only at
-    // endpoints that keep minimum workers up, and no metric reads worker samples. On a large
-    // account most endpoints scale to zero, and reading theirs would be most of this collector's requests.
+    // Only the idle-endpoint waste rule reads workers, and only of endpoints keeping minimum workers up.
     const ids = listed.items.filter((endpoint) => endpoint.workers.min > 0).map((endpoint) => endpoint.id);
     const limit = Math.min(affordable(ctx.api.budget.remaining()), ctx.config.api.concurrency * FETCHES_PER_CONNECTION);
     const chosen = (await stalestFirst(ctx.db, ctx.account, ENDPOINT_WORKERS, ids)).slice(0, limit);
@@ -56,8 +50,7 @@ export const serverlessCollector: Collector<'serverless'> = {
       fetched: chosen,
       now: ctx.now,
     });
-    const details = [rejectedDetail(listed.rejected, ENDPOINT_LIST), ...rejected].flatMap((r) => r.detail ?? []);
-    return { rows: upserted + gone.length + sampled, ...(details.length > 0 ? { detail: details.join('; ') } : {}) };
+    return collectResult(upserted + gone.length + sampled, [listed.rejected, ENDPOINT_LIST], ...rejected);
   },
 };
 
@@ -85,7 +78,7 @@ export function affordable(windows: readonly RateLimitWindow[]): number {
 async function fetchSummaries(
   ctx: CollectContext,
   ids: readonly string[],
-): Promise<{ summaries: Map<string, WorkerSummary>; rejected: Array<{ detail?: string }> }> {
+): Promise<{ summaries: Map<string, WorkerSummary>; rejected: Array<[RejectedItem[], ListWords]> }> {
   const settled = await Promise.allSettled(
     ids.map(async (id) => {
       try {
@@ -98,19 +91,14 @@ async function fetchSummaries(
     }),
   );
   const summaries = new Map<string, WorkerSummary>();
-  const rejected: Array<{ detail?: string }> = [];
+  const rejected: Array<[RejectedItem[], ListWords]> = [];
   for (const result of settled) {
     if (result.status === 'rejected') throw result.reason;
     const { id, answer } = result.value;
     if (!answer) continue;
     summaries.set(id, answer.summary);
-    const list = {
-      key: `${id} workers`,
-      one: 'worker',
-      many: 'workers',
-      kept: 'the summary stored as the API counted it',
-    };
-    rejected.push(rejectedDetail(answer.workers.rejected, list));
+    const kept = 'the summary stored as the API counted it';
+    rejected.push([answer.workers.rejected, { key: `${id} workers`, one: 'worker', many: 'workers', kept }]);
   }
   return { summaries, rejected };
 }

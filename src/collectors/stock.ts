@@ -2,7 +2,7 @@ import { NoDataError } from '../api/index.js';
 import { gpuStock, type StockCloud } from '../db/schema.js';
 import { type GpuStockInput, recordGpuStock } from '../db/stock.js';
 import type { Collector } from './collector.js';
-import { rejectedDetail } from './rejected-items.js';
+import { collectResult } from './rejected-items.js';
 
 /** Each cloud and the aliased `lowestPrice` field that carries it in the one stock query. */
 const CLOUDS: ReadonlyArray<{ cloud: StockCloud; field: 'secure' | 'community' }> = [
@@ -10,19 +10,12 @@ const CLOUDS: ReadonlyArray<{ cloud: StockCloud; field: 'secure' | 'community' }
   { cloud: 'COMMUNITY', field: 'community' },
 ];
 
-const STOCK_LIST = {
-  key: 'gpuTypes',
-  one: 'GPU type',
-  many: 'GPU types',
-  kept: 'its stock kept as last read',
-};
+const STOCK_LIST = { key: 'gpuTypes', one: 'GPU type', many: 'GPU types', kept: 'its stock kept as last read' };
 
 /**
- * The one GraphQL collector: REST v2 has neither the stock status per GPU count nor the GPU
- * counts one Pod could get now, and `gpuTypes.lowestPrice` has both. Once GraphQL is retired
- * (410/404) or turned off in the config, the run is `no_data` and nothing else is affected. A GPU
- * type the schema rejects keeps its last stored stock (only what is observed is recorded), and
- * the run names it.
+ * The one GraphQL collector: only `gpuTypes.lowestPrice` has the stock status and the GPU counts
+ * one Pod could get now. Once GraphQL is retired or turned off, the run is `no_data`. A GPU type
+ * the schema rejects keeps its last stored stock, and the run names it.
  */
 export const stockCollector: Collector<'stock'> = {
   name: 'stock',
@@ -42,6 +35,6 @@ export const stockCollector: Collector<'stock'> = {
       })),
     );
     const { changed } = await recordGpuStock(ctx.db, ctx.account, observations, ctx.now);
-    return { rows: changed, ...rejectedDetail(gpuTypes.rejected, STOCK_LIST) };
+    return collectResult(changed, [gpuTypes.rejected, STOCK_LIST]);
   },
 };

@@ -2,7 +2,7 @@ import type { NetworkVolume } from '../api/schemas.js';
 import { networkVolumes } from '../db/schema.js';
 import { type NetworkVolumeInput, syncNetworkVolumes } from '../db/volumes.js';
 import type { Collector } from './collector.js';
-import { rejectedDetail, unreadableOf } from './rejected-items.js';
+import { collectResult, unreadableOf } from './rejected-items.js';
 
 const VOLUME_LIST = {
   key: 'networkVolumes',
@@ -28,7 +28,7 @@ export const volumesCollector: Collector<'volumes'> = {
       ctx.now,
       unreadableOf(listed.rejected),
     );
-    return { rows: upserted + gone.length, ...rejectedDetail(listed.rejected, VOLUME_LIST) };
+    return collectResult(upserted + gone.length, [listed.rejected, VOLUME_LIST]);
   },
 };
 

@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { alertWords } from '../../src/channels/alertmanager-words.js';
 import type { AlertmanagerConfig } from '../../src/config/sections/alertmanager.js';
 import { queuedDeliveries } from '../../src/db/alertmanager-outbox.js';
 import { firingAlerts } from '../../src/db/alerts.js';
+import { alertDescription, alertSummary } from '../../src/messages/summary.js';
 import { freePort } from '../e2e/support/prometheus.js';
 import {
   type AlertmanagerPeer,
@@ -100,10 +100,10 @@ describe.skipIf(!peer)('Alertmanager, the real one', () => {
     // The email's words, from the alert as recorded.
     const [recorded] = await firingAlerts(bench.db);
     if (recorded === undefined) throw new Error('the budget alert is not recorded as firing');
-    const words = alertWords({ ...recorded, firedAt, recipients: [] }, firedAt);
-    expect(alert?.annotations.summary).toBe(words.summary);
+    const notified = { ...recorded, firedAt, recipients: [] };
+    expect(alert?.annotations.summary).toBe(alertSummary(notified));
     expect(alert?.annotations.summary).toContain('monthly');
-    expect(alert?.annotations.description).toBe(words.description);
+    expect(alert?.annotations.description).toBe(alertDescription(notified, firedAt, 'UTC'));
     expect(alert?.annotations.runbook_url).toBe('https://wiki.example.com/runbooks/budget');
     expect(alert?.generatorURL).toBe('https://podwarden.example.com/');
     expect(Date.parse(alert?.startsAt ?? '')).toBe(firedAt);

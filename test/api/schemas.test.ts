@@ -1,42 +1,42 @@
 import { describe, expect, it } from 'vitest';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { ApiError } from '../../src/api/errors.js';
 import { parseBody } from '../../src/api/parse.js';
 import {
+  CpuType,
+  DataCenter,
   Endpoint,
   ErrorResponse,
   GpuType,
   ListBillingResponse,
   ListClusterBillingResponse,
-  ListCpuTypesResponse,
-  ListDataCentersResponse,
   ListEndpointBillingResponse,
-  ListEndpointsResponse,
   ListEndpointWorkersResponse,
-  ListGpuTypesResponse,
   ListNetworkVolumeBillingResponse,
-  ListNetworkVolumesResponse,
   ListPodBillingResponse,
-  ListPodsResponse,
   ListServerlessBillingResponse,
+  NetworkVolume,
   Pod,
 } from '../../src/api/schemas.js';
 import { documentExamples, openapi } from './document.js';
 
+/** A list answer as the client reads it (parseItems): the items under `key`. */
+const listOf = (key: string, item: z.ZodType) => z.looseObject({ [key]: z.array(item) });
+
 /** Every response the client reads, with the schema it is read with. */
 const readRoutes: Array<[method: string, path: string, schema: z.ZodType]> = [
-  ['get', '/v2/pods', ListPodsResponse],
+  ['get', '/v2/pods', listOf('pods', Pod)],
   ['get', '/v2/pods/{id}', Pod],
   ['post', '/v2/pods/{id}/action', Pod],
-  ['get', '/v2/clusters/{id}/pods', ListPodsResponse],
-  ['get', '/v2/serverless', ListEndpointsResponse],
+  ['get', '/v2/clusters/{id}/pods', listOf('pods', Pod)],
+  ['get', '/v2/serverless', listOf('endpoints', Endpoint)],
   ['get', '/v2/serverless/{id}', Endpoint],
   ['get', '/v2/serverless/{id}/workers', ListEndpointWorkersResponse],
-  ['get', '/v2/network-volumes', ListNetworkVolumesResponse],
-  ['get', '/v2/catalog/gpus', ListGpuTypesResponse],
+  ['get', '/v2/network-volumes', listOf('networkVolumes', NetworkVolume)],
+  ['get', '/v2/catalog/gpus', listOf('gpus', GpuType)],
   ['get', '/v2/catalog/gpus/{id}', GpuType],
-  ['get', '/v2/catalog/cpus', ListCpuTypesResponse],
-  ['get', '/v2/catalog/datacenters', ListDataCentersResponse],
+  ['get', '/v2/catalog/cpus', listOf('cpus', CpuType)],
+  ['get', '/v2/catalog/datacenters', listOf('dataCenters', DataCenter)],
   ['get', '/v2/billing', ListBillingResponse],
   ['get', '/v2/billing/pods', ListPodBillingResponse],
   ['get', '/v2/billing/serverless', ListServerlessBillingResponse],

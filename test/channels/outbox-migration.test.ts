@@ -131,7 +131,7 @@ describe(`migration ${FIRST}`, () => {
     };
     const mailer = smtpMailer(config.email);
     try {
-      expect(await deliverDue(ctx, emailDeliverer(ctx, mailer))).toEqual({ delivered: 2, failed: 0, abandoned: 0 });
+      await deliverDue(ctx, emailDeliverer(ctx, mailer));
     } finally {
       mailer.close();
     }
@@ -145,11 +145,7 @@ describe(`migration ${FIRST}`, () => {
       resendIntervalMs: 5 * MINUTE,
       runbookUrls: {},
     } as unknown as NonNullable<typeof config.alerts.alertmanager>;
-    expect(await deliverDue(ctx, alertmanagerDeliverer(ctx, section))).toEqual({
-      delivered: 1,
-      failed: 0,
-      abandoned: 0,
-    });
+    await deliverDue(ctx, alertmanagerDeliverer(ctx, section));
     expect(alertmanager.posted.map((batch) => batch.alerts)).toMatchObject([
       [{ labels: { alertname: 'PodwardenBudget', account: 'main' } }],
     ]);

@@ -22,9 +22,6 @@ export const GpuType = z.looseObject({
 });
 export type GpuType = z.infer<typeof GpuType>;
 
-export const ListGpuTypesResponse = z.looseObject({ gpus: z.array(GpuType) });
-export type ListGpuTypesResponse = z.infer<typeof ListGpuTypesResponse>;
-
 export const CpuType = z.looseObject({
   id: z.string(),
   name: z.string(),
@@ -37,10 +34,7 @@ export const CpuType = z.looseObject({
 });
 export type CpuType = z.infer<typeof CpuType>;
 
-export const ListCpuTypesResponse = z.looseObject({ cpus: z.array(CpuType) });
-export type ListCpuTypesResponse = z.infer<typeof ListCpuTypesResponse>;
-
-export const DataCenterRegion = z.enum([
+const DataCenterRegion = z.enum([
   'NORTH_AMERICA',
   'SOUTH_AMERICA',
   'EUROPE',
@@ -51,7 +45,6 @@ export const DataCenterRegion = z.enum([
   'ANTARCTICA',
   'UNKNOWN',
 ]);
-export type DataCenterRegion = z.infer<typeof DataCenterRegion>;
 
 export const DataCenter = z.looseObject({
   id: z.string(),
@@ -65,6 +58,3 @@ export const DataCenter = z.looseObject({
   cpuAvailability: z.array(ResourceAvailability).optional(),
 });
 export type DataCenter = z.infer<typeof DataCenter>;
-
-export const ListDataCentersResponse = z.looseObject({ dataCenters: z.array(DataCenter) });
-export type ListDataCentersResponse = z.infer<typeof ListDataCentersResponse>;

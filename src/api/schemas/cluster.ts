@@ -1,13 +1,10 @@
 import { z } from 'zod';
 import { DateTime, Int, PodStatus } from './common.js';
 
-export const ClusterType = z.enum(['APPLICATION', 'TRAINING', 'SLURM', 'RAY']);
-export type ClusterType = z.infer<typeof ClusterType>;
-
 export const Cluster = z.looseObject({
   id: z.string(),
   name: z.string(),
-  type: ClusterType,
+  type: z.enum(['APPLICATION', 'TRAINING', 'SLURM', 'RAY']),
   compute: z.looseObject({ gpuTypeId: z.string(), gpuCountPerPod: Int, podCount: Int }),
   template: z.string().optional(),
   dataCenterId: z.string().optional(),

@@ -30,7 +30,6 @@ export const DateTime = z.stringFormat('datetime', RFC_3339).overwrite(canonical
 export const Int = z.number().refine(Number.isInteger, { message: 'expected an integer' });
 
 export const PodStatus = z.enum(['PROVISIONING', 'STARTING', 'RUNNING', 'EXITED', 'ERROR', 'TERMINATED']);
-export type PodStatus = z.infer<typeof PodStatus>;
 
 export const PodAction = z.enum(['start', 'stop', 'restart', 'terminate']);
 export type PodAction = z.infer<typeof PodAction>;
@@ -39,10 +38,8 @@ export const Cloud = z.enum(['SECURE', 'COMMUNITY']);
 export type Cloud = z.infer<typeof Cloud>;
 
 export const AvailabilityLevel = z.enum(['NONE', 'LOW', 'MEDIUM', 'HIGH']);
-export type AvailabilityLevel = z.infer<typeof AvailabilityLevel>;
 
 export const VolumeType = z.enum(['STANDARD', 'HIGH_PERFORMANCE']);
-export type VolumeType = z.infer<typeof VolumeType>;
 
 /** Availability products of `GET /catalog/gpus` (`Product`); CPUs accept only POD and SERVERLESS. */
 export const Product = z.enum(['POD', 'CLUSTER', 'SERVERLESS']);
@@ -57,7 +54,6 @@ export const CpuConfig = z.looseObject({
   vcpuCount: Int,
   memory: Int,
 });
-export type CpuConfig = z.infer<typeof CpuConfig>;
 
 /** `ContainerConfig` fields, all optional here; records that require them say so. */
 export const containerConfigShape = {

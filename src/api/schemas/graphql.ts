@@ -53,12 +53,18 @@ export const GraphqlPodRuntime = z
     }),
   );
 
+/** A field that may be absent or null, read as `fallback` then: the core never sees undefined. */
+function orElse<S extends z.ZodType, F>(schema: S, fallback: F) {
+  return schema
+    .nullable()
+    .optional()
+    .transform((value) => value ?? fallback);
+}
+
 export const GraphqlPod = z.looseObject({
   id: z.string(),
   name: z.string().nullable(),
-  runtime: GraphqlPodRuntime.nullable()
-    .optional()
-    .transform((runtime) => runtime ?? null),
+  runtime: orElse(GraphqlPodRuntime, null),
 });
 export type GraphqlPod = z.infer<typeof GraphqlPod>;
 
@@ -72,35 +78,23 @@ export const GraphqlPodsData = z.looseObject({
  * so it stays a string for the capacity rules to interpret.
  */
 export const GpuLowestPrice = z.looseObject({
-  stockStatus: z
-    .string()
-    .nullable()
-    .optional()
-    .transform((value) => value ?? null),
-  uninterruptablePrice: z
-    .number()
-    .nullable()
-    .optional()
-    .transform((value) => value ?? null),
+  stockStatus: orElse(z.string(), null),
+  uninterruptablePrice: orElse(z.number(), null),
+  // A new array for each answer: a shared fallback would be one mutable value for every GPU type.
   availableGpuCounts: z
     .array(Int)
     .nullable()
     .optional()
     .transform((value) => value ?? []),
 });
-export type GpuLowestPrice = z.infer<typeof GpuLowestPrice>;
 
 export const GraphqlGpuType = z.looseObject({
   id: z.string(),
   displayName: z.string().nullable().optional(),
   memoryInGb: z.number().nullable().optional(),
   /** `lowestPrice` with secureCloud true and false, aliased so one request reads both clouds. */
-  secure: GpuLowestPrice.nullable()
-    .optional()
-    .transform((value) => value ?? null),
-  community: GpuLowestPrice.nullable()
-    .optional()
-    .transform((value) => value ?? null),
+  secure: orElse(GpuLowestPrice, null),
+  community: orElse(GpuLowestPrice, null),
 });
 export type GraphqlGpuType = z.infer<typeof GraphqlGpuType>;
 

@@ -11,6 +11,3 @@ export const NetworkVolume = z.looseObject({
   type: VolumeType,
 });
 export type NetworkVolume = z.infer<typeof NetworkVolume>;
-
-export const ListNetworkVolumesResponse = z.looseObject({ networkVolumes: z.array(NetworkVolume) });
-export type ListNetworkVolumesResponse = z.infer<typeof ListNetworkVolumesResponse>;

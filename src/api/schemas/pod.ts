@@ -94,6 +94,3 @@ export const Pod = z.looseObject({
   startedAt: DateTime.nullable(),
 });
 export type Pod = z.infer<typeof Pod>;
-
-export const ListPodsResponse = z.looseObject({ pods: z.array(Pod) });
-export type ListPodsResponse = z.infer<typeof ListPodsResponse>;

@@ -7,4 +7,3 @@ export const ErrorResponse = z.looseObject({
   detail: z.string(),
   errors: z.array(z.string()).optional(),
 });
-export type ErrorResponse = z.infer<typeof ErrorResponse>;

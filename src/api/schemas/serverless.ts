@@ -48,15 +48,9 @@ export const Endpoint = z.looseObject({
 });
 export type Endpoint = z.infer<typeof Endpoint>;
 
-export const ListEndpointsResponse = z.looseObject({ endpoints: z.array(Endpoint) });
-export type ListEndpointsResponse = z.infer<typeof ListEndpointsResponse>;
-
-export const WorkerStatus = z.enum(['RUNNING', 'IDLE', 'INITIALIZING', 'THROTTLED', 'UNHEALTHY']);
-export type WorkerStatus = z.infer<typeof WorkerStatus>;
-
 export const Worker = z.looseObject({
   id: z.string(),
-  status: WorkerStatus,
+  status: z.enum(['RUNNING', 'IDLE', 'INITIALIZING', 'THROTTLED', 'UNHEALTHY']),
   isStale: z.boolean(),
   version: Int.nullable().optional(),
   gpuCount: Int,
