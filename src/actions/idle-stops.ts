@@ -1,3 +1,4 @@
+import { HOUR_MS } from '../buckets.js';
 import { latestGpuAvailability } from '../db/catalog.js';
 import { type Delivery, deliveriesOf } from '../db/channel-outbox.js';
 import { groupBy } from '../db/group-by.js';
@@ -38,8 +39,6 @@ export interface StopContext {
   pods: readonly PodRecord[];
   steps: LadderSteps;
 }
-
-const HOUR = 3_600_000;
 
 /**
  * Decides every stop due this evaluation, per idle rule: the guards of each Pod, then the caps
@@ -88,7 +87,7 @@ async function decideBatch(
   ]);
   const passing = podGuards.filter((guards) => guards.every((guard) => guard.passed)).length;
   const blast = blastRadiusGuard(passing, running, rule.caps.runningShare);
-  const stopsInLastHour = await stopsSince(ctx.db, sc.account, rule.name, now - HOUR);
+  const stopsInLastHour = await stopsSince(ctx.db, sc.account, rule.name, now - HOUR_MS);
   const api = ctx.apis.get(sc.account);
   let approved = 0;
   for (const [index, { a, episode }] of ordered.entries()) {

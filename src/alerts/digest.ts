@@ -1,3 +1,4 @@
+import { DAY_MS, HOUR_MS } from '../buckets.js';
 import type { Config } from '../config/schema.js';
 import { firingAlerts, openFlaps } from '../db/alerts.js';
 import type { OutboxRow } from '../db/channel-outbox.js';
@@ -12,8 +13,6 @@ import { type MessageRenderer, noticeRow } from './outbox.js';
 import type { AlertSettings } from './settings.js';
 import { muteSilenced } from './silence.js';
 
-const HOUR_MS = 3_600_000;
-const DAY_MS = 24 * HOUR_MS;
 /**
  * A stop counts as saving for a week at most: a Pod still stopped after that is its owner's
  * choice, no longer podwarden's saving.

@@ -1,3 +1,4 @@
+import { HOUR_MS } from '../buckets.js';
 import type { AlertRecord, FlapRecord } from '../db/alerts.js';
 
 /**
@@ -58,8 +59,8 @@ export function flapPattern(
   return {
     fires,
     firingShare,
-    firingPerHourMs: Math.round(firingShare * 3_600_000),
+    firingPerHourMs: Math.round(firingShare * HOUR_MS),
     heldShare,
-    heldPerHourMs: Math.round(heldShare * 3_600_000),
+    heldPerHourMs: Math.round(heldShare * HOUR_MS),
   };
 }

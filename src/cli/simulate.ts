@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { Command } from 'commander';
+import { HOUR_MS } from '../buckets.js';
 import { VirtualClock } from '../clock.js';
 import { startProgress } from '../collectors/progress.js';
 import { loadConfig } from '../config/load.js';
@@ -38,7 +39,7 @@ export function simulateCommand(): Command {
       const config = options.config ? loadConfig({ path: options.config, env: process.env }) : undefined;
       const clock = new VirtualClock(scenario.startMs);
       const { log, warnings } = warningCollector(clock, config?.log.level ?? process.env.PODWARDEN_LOG_LEVEL ?? 'warn');
-      const hours = Math.ceil(durationMs / 3_600_000);
+      const hours = Math.ceil(durationMs / HOUR_MS);
       const progress = startProgress({ label: `simulating ${scenario.name}`, total: hours, unit: 'h', log });
       let reachedHours = 0;
       const replayed = await replay({
@@ -49,7 +50,7 @@ export function simulateCommand(): Command {
         log,
         clock,
         onProgress: (virtualMs) => {
-          const now = Math.floor((virtualMs - scenario.startMs) / 3_600_000);
+          const now = Math.floor((virtualMs - scenario.startMs) / HOUR_MS);
           progress.advance(now - reachedHours);
           reachedHours = Math.max(reachedHours, now);
         },

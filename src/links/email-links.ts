@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { NotifyAlert } from '../alerts/alert.js';
 import { announcedAlerts } from '../alerts/outbox.js';
 import type { Notification } from '../alerts/pipeline.js';
+import { HOUR_MS } from '../buckets.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config/schema.js';
 import { openEpisodes } from '../db/idle-state.js';
@@ -17,7 +18,6 @@ import type { LinkActionKind, LinkClaims } from './claims.js';
 import { loadLinkSecret } from './secret.js';
 import { signLink } from './token.js';
 
-const HOUR = 3_600_000;
 /** A message with more alerts than this carries links for the first ones only: a mail of buttons helps no one. */
 const LINKED_ALERTS = 3;
 /** Idle stages whose Pod is still running, so keeping it running means something. */
@@ -123,8 +123,8 @@ type LinkEnd = Pick<LinkClaims, 'label' | 'durationMs' | 'until'>;
 /** An end counted from the click, with the `until` it would be at the time of mailing. */
 const hoursFrom = (now: number, hours: number): LinkEnd => ({
   label: `${hours} h`,
-  durationMs: hours * HOUR,
-  until: now + hours * HOUR,
+  durationMs: hours * HOUR_MS,
+  until: now + hours * HOUR_MS,
 });
 
 /** The Pod an alert offers to keep running (`account/podId`): an idle alert about one running Pod. */
@@ -142,6 +142,6 @@ function keepRunningEnds(now: number, timeZone: string): LinkEnd[] {
 /** `hour`:00 of the day after `now`'s, on the clocks of `timeZone` (a DST change in the night included). */
 function nextDayAt(now: number, hour: number, timeZone: string): number {
   const midnight = currentPeriod({ period: 'day', timeZone, weekStartsOn: 'monday', monthResetDay: 1 }, now).endMs;
-  const guess = midnight + hour * HOUR;
-  return guess + (hour - localHour(guess, timeZone)) * HOUR;
+  const guess = midnight + hour * HOUR_MS;
+  return guess + (hour - localHour(guess, timeZone)) * HOUR_MS;
 }

@@ -1,3 +1,4 @@
+import { HOUR_MS } from '../buckets.js';
 import { formatClock, formatDateTime, formatElapsed, formatUsd, formatUsdPerHour } from '../format.js';
 
 /**
@@ -34,7 +35,7 @@ export function keepRunningPreview(input: {
 }) {
   const until = when(input.until, input.now, input.timeZone);
   const detail = [
-    `It costs ${formatUsdPerHour(input.costPerHr)}: ${formatUsd((input.costPerHr * (input.until - input.now)) / 3_600_000)} until then (${formatElapsed(input.until - input.now)}).`,
+    `It costs ${formatUsdPerHour(input.costPerHr)}: ${formatUsd((input.costPerHr * (input.until - input.now)) / HOUR_MS)} until then (${formatElapsed(input.until - input.now)}).`,
   ];
   if (input.plannedStopAt !== null) {
     detail.push(`Its stop planned at ${when(input.plannedStopAt, input.now, input.timeZone)} is cancelled.`);

@@ -1,5 +1,5 @@
 import type { SQLiteTable } from 'drizzle-orm/sqlite-core';
-import { bucketFloor } from '../buckets.js';
+import { bucketFloor, DAY_MS } from '../buckets.js';
 import type { CollectorName } from '../collectors/collector.js';
 import { collectorsFeeding } from '../collectors/index.js';
 import { lastSuccessAt } from '../db/collector-runs.js';
@@ -22,7 +22,7 @@ import { periodBounds, periodsSummableFrom } from './periods.js';
 import { type MetricsContext, refreshedAccounts } from './source.js';
 
 /** What a resource without a price in its state (serverless, volumes, Public Endpoints) costs is its billed rate over this window. */
-const BURN_WINDOW_MS = 24 * 3_600_000;
+const BURN_WINDOW_MS = DAY_MS;
 
 type RatedKind = Exclude<BillingKind, 'account'>;
 

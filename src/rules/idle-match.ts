@@ -1,3 +1,4 @@
+import { DAY_MS } from '../buckets.js';
 import { type IdleRuleConfig, minuteOfDay } from '../config/sections/idle.js';
 
 /** The env variable that opts a Pod out of every idle action, whatever the configuration says. */
@@ -49,7 +50,6 @@ export function exclusionOf(pod: PodIdentity, rule: IdleRuleConfig): string | un
   return undefined;
 }
 
-const DAY_MS = 86_400_000;
 const MINUTE_MS = 60_000;
 
 /** Each quiet period of the day as [start, end) in ms after UTC midnight; a period across midnight ends after DAY_MS. */

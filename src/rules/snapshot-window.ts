@@ -1,8 +1,7 @@
+import { DAY_MS } from '../buckets.js';
 import type { Config } from '../config/schema.js';
 import { idleSamplesFrom, podPollIntervalMs } from '../db/sample-horizon.js';
 import type { SnapshotWindow } from '../db/snapshot.js';
-
-const DAY_MS = 24 * 3_600_000;
 
 /**
  * What a tick's snapshot must hold for every rule at `now`: samples as far back as the longest

@@ -1,8 +1,7 @@
+import { HOUR_MS } from '../buckets.js';
 import type { ResourceSpend } from '../db/spend.js';
 import type { Finding } from './finding.js';
 import type { WasteDetails } from './finding-details.js';
-
-const HOUR_MS = 3_600_000;
 
 /** What `perHour` costs over `ms`. */
 export const paidFor = (perHour: number, ms: number) => (perHour * ms) / HOUR_MS;

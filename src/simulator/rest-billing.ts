@@ -4,6 +4,7 @@ import {
   bucketCeil,
   bucketFloor,
   bucketSizes,
+  DAY_MS,
   nextBucketStart,
 } from '../buckets.js';
 import { toIso } from '../clock.js';
@@ -27,7 +28,7 @@ export const BILLING_ROUTES: Record<string, { kind: BillingKind | 'all'; filter?
   '/v2/billing/clusters': { kind: 'clusters', filter: 'clusterId', unique: 'uniqueClusterCount' },
 };
 
-const DEFAULT_LOOKBACK_MS = 30 * 24 * 3_600_000;
+const DEFAULT_LOOKBACK_MS = 30 * DAY_MS;
 /** The earliest time a JavaScript date (and so an RFC 3339 echo) can hold. */
 const EARLIEST_MS = -8.64e15;
 

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { IdleCandidate } from '../actions/idle-status.js';
+import { HOUR_MS } from '../buckets.js';
 import type { AlertRecord } from '../db/alerts.js';
 import { openAlertOf } from '../db/alerts.js';
 import { livePods } from '../db/pods.js';
@@ -17,17 +18,16 @@ import type { StatusForms } from './status-page.js';
 export const KEEP_RUNNING_PATH = '/console/keep-running';
 export const SILENCE_PATH = '/console/silence';
 const CSRF_PURPOSE = 'status-page-form';
-const HOUR = 3_600_000;
 
 /** What the forms offer, like the emails' links: a few hours, or a day. */
 const KEEP_FOR: ReadonlyArray<[string, number]> = [
-  ['2 h', 2 * HOUR],
-  ['8 h', 8 * HOUR],
-  ['24 h', 24 * HOUR],
+  ['2 h', 2 * HOUR_MS],
+  ['8 h', 8 * HOUR_MS],
+  ['24 h', 24 * HOUR_MS],
 ];
 const SILENCE_FOR: ReadonlyArray<[string, number]> = [
-  ['4 h', 4 * HOUR],
-  ['24 h', 24 * HOUR],
+  ['4 h', 4 * HOUR_MS],
+  ['24 h', 24 * HOUR_MS],
 ];
 
 function options(choices: ReadonlyArray<[string, number]>) {
