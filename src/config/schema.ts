@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ParseContext } from './fields.js';
+import { checkOwnerReferences } from './owner-references.js';
 import { checkAccountReferences } from './references.js';
 import { accountsSection } from './sections/accounts.js';
 import { alertsSection } from './sections/alerts.js';
@@ -48,6 +49,7 @@ export function configSchema(ctx: ParseContext) {
       waste: wasteSection,
     })
     .superRefine(checkAccountReferences)
+    .superRefine(checkOwnerReferences)
     .transform((config) => ({
       ...config,
       // Each account comes out with its effective base URLs, so the API client reads one place.
