@@ -18,6 +18,7 @@ import { html, type SafeHtml } from './html.js';
 import { page } from './layout.js';
 import { podPath, receiptItem } from './receipt-view.js';
 import { type StatusData, snoozeKey } from './status-data.js';
+import { teamSpendCard } from './team-spend-card.js';
 
 /** The forms the page offers on a candidate or an alert (they need the session's CSRF value). */
 export interface StatusForms {
@@ -129,6 +130,13 @@ function card(title: string, items: SafeHtml[], empty: string, tone = ''): SafeH
   }</section>`;
 }
 
+/** Spend by team, only when `owners` gives resources a team (so a page without owners is as before). */
+function teamSpendSection(data: StatusData): SafeHtml | '' {
+  if (!data.teamSpend) return '';
+  const { title, items } = teamSpendCard(data.teamSpend);
+  return card(title, items, 'Nothing billed this month yet.');
+}
+
 /** `/`: what the daemon knows now, most urgent first, every figure formatted in src/format.ts. */
 export function renderStatusPage(data: StatusData, options: StatusPageOptions): string {
   const zone = options.timeZone;
@@ -162,6 +170,7 @@ ${card(
   data.budgets.map((status) => budgetItem(status, zone)),
   'No budget configured.',
 )}
+${teamSpendSection(data)}
 ${card(
   'Recent decisions',
   data.receipts.map((receipt) => receiptItem(receipt, zone, { allGuards: false })),
