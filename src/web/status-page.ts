@@ -91,7 +91,7 @@ function budgetItem(status: BudgetStatus, zone: string): SafeHtml {
   const tone = ratio >= 1 ? 'critical' : ratio >= 0.8 ? 'warning' : 'ok';
   return html`<li>
 <div class="row"><span class="name">${status.budget}</span><span class="tag ${tone}">${formatPercent(ratio)} of ${formatUsdBrief(status.amount)}</span></div>
-<div class="meta">${status.account} · ${status.period.label} (${status.periodKind}, ${status.timeZone})</div>
+<div class="meta">${status.account} · ${status.period.label} (${status.periodKind}, ${status.timeZone})${status.team !== undefined ? ` · team ${status.team}` : ''}${status.owner !== undefined ? ` · owner ${status.owner}` : ''}</div>
 ${budgetBar({ amount: status.amount, live: status.live, low, high })}
 <div>${formatUsd(status.live)} spent (${formatUsd(status.actual)} billed) · now ${formatUsdPerHour(status.currentPerHour)}</div>
 <div class="meta">${
@@ -130,11 +130,11 @@ function card(title: string, items: SafeHtml[], empty: string, tone = ''): SafeH
   }</section>`;
 }
 
-/** Spend by team, only when `owners` gives resources a team (so a page without owners is as before). */
+/** Spend by team on a line of its own, only when `owners` gives resources a team (a page without is byte for byte as before). */
 function teamSpendSection(data: StatusData): SafeHtml | '' {
   if (!data.teamSpend) return '';
   const { title, items } = teamSpendCard(data.teamSpend);
-  return card(title, items, 'Nothing billed this month yet.');
+  return html`\n${card(title, items, 'Nothing billed this month yet.')}`;
 }
 
 /** `/`: what the daemon knows now, most urgent first, every figure formatted in src/format.ts. */
@@ -169,8 +169,7 @@ ${card(
   'Budgets',
   data.budgets.map((status) => budgetItem(status, zone)),
   'No budget configured.',
-)}
-${teamSpendSection(data)}
+)}${teamSpendSection(data)}
 ${card(
   'Recent decisions',
   data.receipts.map((receipt) => receiptItem(receipt, zone, { allGuards: false })),

@@ -165,6 +165,8 @@ describe('spend per team, against the simulator over HTTP', () => {
         to: ['finops@example.com'],
       };
       config.http.listen = '127.0.0.1:0';
+      // A fixed secret, so the page's CSRF values (and its golden file) stay put.
+      config.http.linkSecret = 'team-spend-test-link-secret';
       runOnlyCollectors(config, ['billing', 'catalog', 'pods']);
     });
     server = await startMetricsServer({ config: h.config, daemon: h.daemon, clock: h.clock, log: silentLogger() });
