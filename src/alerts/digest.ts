@@ -12,6 +12,7 @@ import { flappingNotice } from './notify.js';
 import { type MessageRenderer, noticeRow } from './outbox.js';
 import type { AlertSettings } from './settings.js';
 import { muteSilenced } from './silence.js';
+import { readTeamSpend, showsTeamSpend } from './team-spend.js';
 
 /**
  * A stop counts as saving for a week at most: a Pod still stopped after that is its owner's
@@ -45,8 +46,12 @@ export async function queueDigests(
   for (const account of config.accounts) {
     const last = await lastDigestAt(database, account.name);
     if (last !== null && last >= dayStart) continue;
-    const notice = await digestNotice(database, settings, account.name, last, digest.timeZone, now, held);
-    if (!notice) continue;
+    const found = await digestNotice(database, settings, account.name, last, digest.timeZone, now, held);
+    if (!found) continue;
+    // Spend by team rides along with a digest that goes out anyway; it never sends one by itself.
+    const notice = showsTeamSpend(config)
+      ? { ...found, teamSpend: await readTeamSpend(database, config, account.name, now) }
+      : found;
     const row = await queueDigestOnce(
       database,
       account.name,

@@ -2,6 +2,7 @@ import type { Database } from '../db/open.js';
 import type { DecisionSource } from '../db/schema.js';
 import type { AlertFields } from './alert.js';
 import type { FlapPattern } from './flapping.js';
+import type { TeamSpendReport } from './team-spend.js';
 
 /**
  * The notices the alert pipeline sends besides firing and resolved groups: the data a template
@@ -61,6 +62,8 @@ export interface DigestNotice {
   now: number;
   /** Snoozes and silences that hold now (links/decisions.ts), wherever they were made. */
   held?: HeldDecision[];
+  /** The account's spend by team this month; only when `owners` gives resources a team. */
+  teamSpend?: TeamSpendReport;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ParseContext } from './fields.js';
+import { checkOwnerReferences } from './owner-references.js';
 import { checkAccountReferences } from './references.js';
 import { accountsSection } from './sections/accounts.js';
 import { alertsSection } from './sections/alerts.js';
@@ -12,6 +13,7 @@ import { emailSection } from './sections/email.js';
 import { httpSection } from './sections/http.js';
 import { idleSection } from './sections/idle.js';
 import { logSection } from './sections/log.js';
+import { ownersSection } from './sections/owners.js';
 import { wasteSection } from './sections/waste.js';
 
 /**
@@ -45,9 +47,11 @@ export function configSchema(ctx: ParseContext) {
       http: httpSection(ctx),
       idle: idleSection,
       log: logSection,
+      owners: ownersSection,
       waste: wasteSection,
     })
     .superRefine(checkAccountReferences)
+    .superRefine(checkOwnerReferences)
     .transform((config) => ({
       ...config,
       // Each account comes out with its effective base URLs, so the API client reads one place.

@@ -3,6 +3,7 @@ import type { ClusterRecord } from './clusters.js';
 import { resourceNames } from './names.js';
 import type { Database } from './open.js';
 import { outsideTransaction } from './outside-transaction.js';
+import { podEnvsSync } from './pod-env.js';
 import type { PodRecord } from './pods.js';
 import { type BillingKind, type BucketSize, billingKinds } from './schema.js';
 import type { EndpointRecord } from './serverless.js';
@@ -31,6 +32,8 @@ export interface LiveResources {
 export interface BudgetResources extends LiveResources {
   /** The name of every resource of a kind ever seen (gone ones too), by id. */
   names: ReadonlyMap<BillingKind, ReadonlyMap<string, string>>;
+  /** Every Pod's stored env by pod id (gone ones too), read only for budgets that choose by owner or team. */
+  env?: ReadonlyMap<string, Readonly<Record<string, string>>>;
 }
 
 /**
@@ -82,10 +85,16 @@ function readLiveResourcesSync(database: Database, account: string, pods?: reado
 
 export const readLiveResources = outsideTransaction(readLiveResourcesSync);
 
-function budgetResources(database: Database, account: string, pods?: readonly BudgetPod[]): BudgetResources {
+function budgetResources(
+  database: Database,
+  account: string,
+  pods: readonly BudgetPod[] | undefined,
+  withEnv: boolean,
+): BudgetResources {
   return {
     ...readLiveResourcesSync(database, account, pods),
     names: new Map(billingKinds.map((kind) => [kind, resourceNames(database, account, kind)])),
+    ...(withEnv ? { env: podEnvsSync(database, account) } : {}),
   };
 }
 
@@ -148,15 +157,19 @@ export async function readBudgetSnapshot(
     bucketSize: BucketSize;
     queriesOf: (billedSince: ReadonlyMap<string, number>) => readonly SpendQuery[];
     pods?: (account: string) => readonly BudgetPod[] | undefined;
+    /** Whether to read every Pod's stored env (a budget chooses its resources by owner or team). */
+    withEnv?: boolean;
   },
 ): Promise<BudgetReads> {
-  const { accounts, bucketSize, queriesOf, pods } = read;
+  const { accounts, bucketSize, queriesOf, pods, withEnv = false } = read;
   return database.transaction(() => {
     const since = billedSince(database, accounts, bucketSize);
     return {
       billedSince: since,
       spend: spendOf(database, queriesOf(since)),
-      resources: new Map(accounts.map((account) => [account, budgetResources(database, account, pods?.(account))])),
+      resources: new Map(
+        accounts.map((account) => [account, budgetResources(database, account, pods?.(account), withEnv)]),
+      ),
     };
   });
 }

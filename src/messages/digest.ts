@@ -13,6 +13,7 @@ import { alertView } from './alert-view.js';
 import { BARE_COMMAND_LINE, type CommandLine } from './commands.js';
 import { describeHeld } from './decisions.js';
 import { accountSubject } from './email.js';
+import { teamSpendTables } from './team-spend.js';
 import { capitalize } from './text.js';
 import type { AlertData, Block, EmailView, RenderContext, TableBlock } from './view.js';
 
@@ -115,6 +116,7 @@ export function digestView(notice: DigestNotice, commandLine: CommandLine = BARE
   // A table for each kind of finding there is, in this order.
   const tables: Array<[string, Row[]]> = [
     ['Budgets', budgetLines],
+    ...teamSpendTables(notice.teamSpend),
     [
       'Idle Pods',
       idle.map((alert) => [

@@ -19,6 +19,7 @@ import { registerIdleUnjudgedMetrics } from './idle-unjudged.js';
 import { registerPodMetrics } from './pods.js';
 import type { MetricsContext, MetricsSource, Refresh, RefreshTrigger } from './source.js';
 import { registerSpendMetrics } from './spend.js';
+import { registerTeamSpendMetrics } from './team-spend.js';
 import { registerUtilizationMetrics } from './utilization.js';
 
 export interface Metrics {
@@ -32,6 +33,7 @@ export interface Metrics {
 const areas: ReadonlyArray<(context: MetricsContext) => void> = [
   registerPodMetrics,
   registerSpendMetrics,
+  registerTeamSpendMetrics,
   registerBudgetMetrics,
   registerUtilizationMetrics,
   registerIdleMetrics,

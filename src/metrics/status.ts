@@ -1,4 +1,5 @@
 import { idleCandidates } from '../actions/idle-status.js';
+import { readTeamSpend, showsTeamSpend } from '../alerts/team-spend.js';
 import { toIso } from '../clock.js';
 import type { Config } from '../config/schema.js';
 import { firingAlerts } from '../db/alerts.js';
@@ -25,7 +26,15 @@ export async function readStatus(source: MetricsSource, config: Config, now: num
     idle: await idleCandidates(source.db, config, now),
     receipts: await recentReceipts(source.db, receipts),
     alerts: await firingAlerts(source.db),
+    ...(showsTeamSpend(config) ? { teamSpend: await teamSpendOf(source, config, now) } : {}),
   };
+}
+
+/** Each account's spend by team this month (only with `owners` teams). */
+async function teamSpendOf(source: MetricsSource, config: Config, now: number) {
+  const reports = [];
+  for (const { name } of config.accounts) reports.push(await readTeamSpend(source.db, config, name, now));
+  return reports;
 }
 
 type Status = Awaited<ReturnType<typeof readStatus>>;
@@ -113,6 +122,15 @@ function alerts(status: Status) {
   }));
 }
 
+function teamSpend(reports: NonNullable<Status['teamSpend']>) {
+  return reports.map(({ account, period, teams }) => ({
+    account,
+    period: { label: period.label, start: toIso(period.startMs), end: toIso(period.endMs) },
+    // Null until billing was collected for the account.
+    teams,
+  }));
+}
+
 /** `/api/status`: what the daemon knows now, as JSON for people and scripts. */
 export async function buildStatus(source: MetricsSource, config: Config, now: number) {
   const status = await readStatus(source, config, now, RECENT_RECEIPTS);
@@ -126,6 +144,7 @@ export async function buildStatus(source: MetricsSource, config: Config, now: nu
     idle: idle(status),
     receipts: receipts(status),
     alerts: alerts(status),
+    ...(status.teamSpend ? { teamSpend: teamSpend(status.teamSpend) } : {}),
     // Snoozes and silences that hold now, with where they were made (command, email link, status page).
     held: (await heldDecisions(source.db, now)).map((held) => ({
       ...held,

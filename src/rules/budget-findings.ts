@@ -72,6 +72,9 @@ function common(
       figure,
       threshold: String(threshold),
       scope: status.scope,
+      // Routes send a team's budget to its lead by these, as they send a Pod's alerts to its owner.
+      ...(status.team !== undefined ? { team: status.team } : {}),
+      ...(status.owner !== undefined ? { owner: status.owner } : {}),
     },
     ...(status.recipients ? { recipients: status.recipients } : {}),
   };

@@ -25,6 +25,9 @@ export interface BudgetStatus {
   /** The configured account, or `all`. */
   account: string;
   scope: BudgetScope;
+  /** The team and owner the budget counts the resources of, when it chooses by them. */
+  team?: string;
+  owner?: string;
   period: Period;
   /** The period's length in words, and the zone its days are counted in. */
   periodKind: 'day' | 'week' | 'month';

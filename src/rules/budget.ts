@@ -64,7 +64,7 @@ function statusOf(
 ): BudgetStatus {
   const { accounts, knownSince, window } = windowOf(config, budget, inputs.billedSince, now);
   const { period, windowStart } = window;
-  const spends = accounts.map((account) => scopeSpend(inputs, account, budget, window, costs));
+  const spends = accounts.map((account) => scopeSpend(inputs, account, budget, window, costs, config.owners));
   const resources = spends.flatMap((spend) => spend.resources);
   const actual = sum(spends, (s) => s.actual);
   const live = actual + sum(resources, (r) => r.unbilledInPeriod);
@@ -84,6 +84,8 @@ function statusOf(
     budget: budget.name,
     account: budget.account ?? ALL_ACCOUNTS,
     scope: budget.scope,
+    ...(budget.team !== undefined ? { team: budget.team } : {}),
+    ...(budget.owner !== undefined ? { owner: budget.owner } : {}),
     period,
     periodKind: budget.period,
     timeZone: budget.timeZone,

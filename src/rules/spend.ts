@@ -1,8 +1,10 @@
 import { HOUR_MS } from '../buckets.js';
 import type { BudgetConfig } from '../config/sections/budgets.js';
+import type { OwnersConfig } from '../config/sections/owners.js';
 import type { BillingKind, BucketSize } from '../db/schema.js';
 import { type BudgetReads, type BudgetResources, spendKey } from '../db/snapshot-budget.js';
 import type { ResourceSpend, SpendQuery } from '../db/spend.js';
+import { ownedAsBudgetSays, selectsByOwner } from './budget-owners.js';
 import { currentRates } from './current-rates.js';
 import { namePattern } from './idle-match.js';
 import type { Period } from './period.js';
@@ -54,7 +56,8 @@ export function scopeQueries(account: string, budget: BudgetConfig, window: Spen
 /**
  * The spend of a budget's scope in one account. The account scope reads its total from
  * `/billing` (every kind at once) and its resources from the per-kind routes, never adding the
- * two; a kind scope reads one route; ids and name patterns choose among its resources.
+ * two; a kind scope reads one route; ids and name patterns choose among its resources, and a
+ * team or owner (resolved by `owners`) narrows them.
  */
 export function scopeSpend(
   inputs: BudgetInputs,
@@ -62,10 +65,14 @@ export function scopeSpend(
   budget: BudgetConfig,
   window: SpendWindow,
   costs: KindCosts = new Map(),
+  owners?: OwnersConfig,
 ): ScopeSpend {
   const resources = kindsOf(budget).flatMap((kind) => costsOf(costs, inputs, account, kind, window));
   if (budget.scope !== 'account') {
-    const chosen = resources.filter((resource) => inScope(budget, resource));
+    const live = inputs.resources.get(account);
+    const owned = (resource: ResourceCost) =>
+      !selectsByOwner(budget) || (owners !== undefined && ownedAsBudgetSays(budget, owners, live, resource));
+    const chosen = resources.filter((resource) => inScope(budget, resource) && owned(resource));
     return {
       actual: sum(chosen, (r) => r.billedInPeriod),
       billedInWindow: sum(chosen, (r) => r.billedInWindow),

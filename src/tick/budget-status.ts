@@ -3,6 +3,7 @@ import type { Database } from '../db/open.js';
 import type { PodRecord } from '../db/pods.js';
 import { readBudgetSnapshot } from '../db/snapshot-budget.js';
 import { type BudgetInputs, type BudgetStatus, budgetSpendQueries, budgetStatuses } from '../rules/budget.js';
+import { selectsByOwner } from '../rules/budget-owners.js';
 
 /**
  * What the budget rule reads at `now`: where each account's billing history begins, the spend
@@ -19,6 +20,7 @@ export async function readBudgetInputs(
     accounts: config.accounts.map((a) => a.name),
     bucketSize: config.collectors.billing.bucketSize,
     queriesOf: (billedSince) => budgetSpendQueries(config, billedSince, now),
+    withEnv: config.budgets.some(selectsByOwner),
     ...(pods ? { pods } : {}),
   });
 }

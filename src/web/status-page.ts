@@ -18,6 +18,7 @@ import { html, type SafeHtml } from './html.js';
 import { page } from './layout.js';
 import { podPath, receiptItem } from './receipt-view.js';
 import { type StatusData, snoozeKey } from './status-data.js';
+import { teamSpendCard } from './team-spend-card.js';
 
 /** The forms the page offers on a candidate or an alert (they need the session's CSRF value). */
 export interface StatusForms {
@@ -90,7 +91,7 @@ function budgetItem(status: BudgetStatus, zone: string): SafeHtml {
   const tone = ratio >= 1 ? 'critical' : ratio >= 0.8 ? 'warning' : 'ok';
   return html`<li>
 <div class="row"><span class="name">${status.budget}</span><span class="tag ${tone}">${formatPercent(ratio)} of ${formatUsdBrief(status.amount)}</span></div>
-<div class="meta">${status.account} · ${status.period.label} (${status.periodKind}, ${status.timeZone})</div>
+<div class="meta">${status.account} · ${status.period.label} (${status.periodKind}, ${status.timeZone})${status.team !== undefined ? ` · team ${status.team}` : ''}${status.owner !== undefined ? ` · owner ${status.owner}` : ''}</div>
 ${budgetBar({ amount: status.amount, live: status.live, low, high })}
 <div>${formatUsd(status.live)} spent (${formatUsd(status.actual)} billed) · now ${formatUsdPerHour(status.currentPerHour)}</div>
 <div class="meta">${
@@ -129,6 +130,13 @@ function card(title: string, items: SafeHtml[], empty: string, tone = ''): SafeH
   }</section>`;
 }
 
+/** Spend by team on a line of its own, only when `owners` gives resources a team (a page without is byte for byte as before). */
+function teamSpendSection(data: StatusData): SafeHtml | '' {
+  if (!data.teamSpend) return '';
+  const { title, items } = teamSpendCard(data.teamSpend);
+  return html`\n${card(title, items, 'Nothing billed this month yet.')}`;
+}
+
 /** `/`: what the daemon knows now, most urgent first, every figure formatted in src/format.ts. */
 export function renderStatusPage(data: StatusData, options: StatusPageOptions): string {
   const zone = options.timeZone;
@@ -161,7 +169,7 @@ ${card(
   'Budgets',
   data.budgets.map((status) => budgetItem(status, zone)),
   'No budget configured.',
-)}
+)}${teamSpendSection(data)}
 ${card(
   'Recent decisions',
   data.receipts.map((receipt) => receiptItem(receipt, zone, { allGuards: false })),

@@ -16,6 +16,7 @@ import {
   NOW,
   resolvedNotification,
 } from './fixtures.js';
+import { TEAM_SPEND } from './team-spend-fixture.js';
 
 /**
  * Every kind of email, text and HTML, against golden files: a change to a message is a reviewed
@@ -72,6 +73,7 @@ const MESSAGES: Record<string, ReturnType<typeof renderMessage>> = {
   'idle-grouped-links': withLinks(idleGroupedNotification()),
   flapping: renderFlappingNotice(FLAPPING),
   digest: renderDigest(DIGEST),
+  'digest-teams': renderDigest({ ...DIGEST, teamSpend: TEAM_SPEND }),
   'digest-held': renderDigest({
     ...DIGEST,
     held: [

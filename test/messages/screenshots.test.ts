@@ -17,6 +17,8 @@ const messages: Record<string, string> = {
   'email-idle-resolved': renderMessage(resolvedNotification(ALERTS['idle-notify'] as never)).html,
   'email-flapping': renderFlappingNotice(FLAPPING).html,
   'email-digest': renderDigest(DIGEST).html,
+  // With owners teams: the spend by team table (golden.test.ts renders it).
+  'email-digest-teams': readFileSync('test/golden/email/digest-teams.html', 'utf8'),
   // With http.publicUrl: the signed links as the golden test renders them (golden.test.ts).
   'email-idle-warn-links': readFileSync('test/golden/email/idle-warn-links.html', 'utf8'),
   // One Pod held idle and warned: the grouped idle mail, with its links.

@@ -205,6 +205,18 @@ describe('the provisioned Grafana dashboard', () => {
   });
 });
 
+describe('the by-team panel', () => {
+  it("shows this month's spend by team from the team spend metric, filtered by $account", () => {
+    const panels = graphs.filter((panel) => panel.title === 'Spend this month by team');
+    expect(panels).toHaveLength(1);
+    const expr = panels[0]?.targets?.map((target) => target.expr).join(' ') ?? '';
+    expect(metricNamesIn(expr)).toEqual(['podwarden_team_spend_dollars']);
+    expect(known.has('podwarden_team_spend_dollars')).toBe(true);
+    expect(expr).toContain('sum by (team)');
+    expect(expr).toMatch(/account=~"\$account"/);
+  });
+});
+
 describe('the compose file', () => {
   const composePath = packagePath('config/docker-compose.yml');
   it('mounts the Prometheus and Grafana files where their configurations expect them', () => {

@@ -29,6 +29,20 @@ const budget = withMs(
     ids: z.array(z.string().min(1)).min(1).optional(),
     /** Pod or endpoint names: `*` any run of characters, `?` one character. */
     namePattern: z.string().min(1).optional(),
+    team: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        'With scope pods or serverless: only the resources of this team, as `owners` resolves it from their name and env at each evaluation (and, with ids or namePattern, among those). A team with no resources counts 0.',
+      ),
+    owner: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        'With scope pods or serverless: only the resources of this owner, as `owners` resolves it (and, with team, ids or namePattern, among those).',
+      ),
     period: z.enum(['day', 'week', 'month']).default('month'),
     timeZone: timeZone().default('UTC'),
     weekStartsOn: z.enum(WEEKDAYS).default('monday'),
@@ -52,7 +66,7 @@ const budget = withMs(
   },
   ['forecastWindow', 'forecastMinHistory'],
 ).superRefine((value, issues) => {
-  for (const field of ['ids', 'namePattern'] as const) {
+  for (const field of ['ids', 'namePattern', 'team', 'owner'] as const) {
     if (value[field] !== undefined && !SELECTABLE.includes(value.scope)) {
       issues.addIssue({ code: 'custom', path: [field], message: `only with scope ${SELECTABLE.join(' or ')}` });
     }
