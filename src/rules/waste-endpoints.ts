@@ -11,13 +11,13 @@ import { billedPerHour, roughDuration, wasteFinding } from './waste-findings.js'
  * none running, and none has run for the limit. With `workers.min` ≥ 1 that is the minimum
  * workers idle for `endpointIdle`; with `workers.min` 0 it is workers that do not scale down,
  * idle for `endpointScaleDown` past the endpoint's own idle timeout while billing shows them
- * paid for. The cost per day is the rate billed over the last `endpointIdle`.
+ * paid for. The cost per day is the rate billed over the last `endpointIdle` (`endpointScaleDown`
+ * for workers that should have stopped: their rate since they should have).
  */
 export function idleEndpointFindings(snapshot: AccountSnapshot, config: Config, now: number): Finding[] {
   const { account, waste } = snapshot;
   if (!waste) return [];
   const { recipients } = config.waste;
-  const { windowStart, spend } = waste.endpointSpend;
   const seenBy = new Map(waste.endpointActivity.map((a) => [a.endpointId, a]));
   return waste.endpoints.flatMap((endpoint) => {
     const seen = seenBy.get(endpoint.endpointId);
@@ -26,6 +26,8 @@ export function idleEndpointFindings(snapshot: AccountSnapshot, config: Config, 
     const up = seen.idle + seen.initializing + seen.unhealthy;
     const idleSince = seen.lastBusyAt ?? seen.firstAt;
     if (seen.running > 0 || up === 0 || now - idleSince < limitOf(endpoint, scaleToZero, config)) return [];
+    // Idle minimum workers bill steadily; workers that should have stopped, since the limit.
+    const { windowStart, spend } = scaleToZero ? waste.scaleDownSpend : waste.endpointSpend;
     const perHour = billedPerHour(spend.get(endpoint.endpointId), windowStart);
     if (scaleToZero && !stillPaying(seen, perHour, config, now)) return [];
     const cost = perHour === null ? 'cost not billed yet' : `${formatUsd(perHour * 24)}/day`;

@@ -83,6 +83,7 @@ function notRunningFinding(
         since,
         sinceIsLowerBound: atLeast,
         costPerHour: pod.costPerHr,
+        podStatus: pod.status,
         hint:
           pod.status === 'PROVISIONING'
             ? 'no machine has come up for it: stop it (or terminate it) and create it again, elsewhere if need be'
