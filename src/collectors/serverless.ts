@@ -87,8 +87,16 @@ async function billingScaleToZero(ctx: CollectContext, listed: readonly Endpoint
   if (scaleToZero.length === 0) return [];
   const { bucketSize } = ctx.config.collectors.billing;
   const windowStart = bucketFloor(ctx.now - BILLED_LATELY_MS, bucketSize);
-  const spend = await spendSince(ctx.db, { account: ctx.account, kind: 'serverless', bucketSize, windowStart, now: ctx.now });
-  return scaleToZero.filter((endpoint) => (spend.get(endpoint.id)?.windowAmount ?? 0) > 0).map((endpoint) => endpoint.id);
+  const spend = await spendSince(ctx.db, {
+    account: ctx.account,
+    kind: 'serverless',
+    bucketSize,
+    windowStart,
+    now: ctx.now,
+  });
+  return scaleToZero
+    .filter((endpoint) => (spend.get(endpoint.id)?.windowAmount ?? 0) > 0)
+    .map((endpoint) => endpoint.id);
 }
 
 /**

@@ -75,7 +75,14 @@ describe('Pods billed while not reaching RUNNING (podwarden simulate)', () => {
         catalog,
         pods: [
           // Created at the start and never given a machine (openai/parameter-golf#821).
-          { id: 'pod-never', name: 'never-boots', gpu: h100, cost: 2.99, status: 'PROVISIONING', stuck: 'PROVISIONING' },
+          {
+            id: 'pod-never',
+            name: 'never-boots',
+            gpu: h100,
+            cost: 2.99,
+            status: 'PROVISIONING',
+            stuck: 'PROVISIONING',
+          },
           // Starts as every Pod does: 20 s provisioning, 30 s starting, then RUNNING with a runtime.
           { id: 'pod-boots', name: 'boots', gpu: h100, cost: 2.99, status: 'PROVISIONING', utilization: busy },
           // Ran, was stopped by its owner for two hours, then started again and hangs STARTING.
@@ -125,7 +132,9 @@ describe('Pods billed while not reaching RUNNING (podwarden simulate)', () => {
       ['waste:sim:stuck-starting:pod-restart'],
     ]);
     expect(received.map((mail) => mail.subject)).toEqual([
-      expect.stringMatching(/^\[sim\] Pod never-boots PROVISIONING for 3[01]m( \d+s)?, billed \$2\.99\/h without running$/),
+      expect.stringMatching(
+        /^\[sim\] Pod never-boots PROVISIONING for 3[01]m( \d+s)?, billed \$2\.99\/h without running$/,
+      ),
       expect.stringMatching(/^\[sim\] Pod restarted STARTING for 3[01]m( \d+s)?, billed \$2\.99\/h without running$/),
     ]);
     if (process.env.WASTE_NOTE) console.log(JSON.stringify({ alerts: waste, emails: report.emails }, null, 1));
