@@ -137,7 +137,6 @@ describe('Pods billed while not reaching RUNNING (podwarden simulate)', () => {
       ),
       expect.stringMatching(/^\[sim\] Pod restarted STARTING for 3[01]m( \d+s)?, billed \$2\.99\/h without running$/),
     ]);
-    if (process.env.WASTE_NOTE) console.log(JSON.stringify({ alerts: waste, emails: report.emails }, null, 1));
     // What it cost: its $2.99/h from the start of the run to the mail (what the simulator bills).
     const [neverMail, restartMail] = received.map((mail) => mail.body);
     const [neverSent, restartSent] = report.emails.map((mail) => at(mail.at));
@@ -205,7 +204,6 @@ describe('scale-to-zero endpoints whose workers keep billing (podwarden simulate
     const fired = at(waste[0]?.at ?? '');
     expect(fired).toBeGreaterThanOrEqual(75 + 61);
     expect(fired).toBeLessThan(95 + 61);
-    if (process.env.WASTE_NOTE) console.log(JSON.stringify({ alerts: waste, emails: report.emails }, null, 1));
     expect(report.emails).toEqual([
       expect.objectContaining({
         alertKeys: ['waste:sim:endpoint-idle:ep-stuck'],
