@@ -1,4 +1,4 @@
-import type { Pod } from '../api/schemas.js';
+import { BILLED_POD_STATUSES, type Pod } from '../api/schemas.js';
 import { ownerEnvNames } from '../config/owner-of.js';
 import { type PodInput, type PodSampleInput, storePodPoll } from '../db/pods.js';
 import { idleSamplesFrom } from '../db/sample-horizon.js';
@@ -81,13 +81,14 @@ function keptEnv(env: Readonly<Record<string, string>>, keptNames: readonly stri
 }
 
 /**
- * A Pod with a runtime gives a known sample. A RUNNING Pod without one is a telemetry gap and
- * gives an `unknown` sample, so the gap is on record instead of looking like missing polls.
- * Any other Pod (stopped, provisioning, in error) is not sampled: there is nothing to measure.
+ * A Pod with a runtime gives a known sample. A billed Pod without one (RUNNING with a telemetry
+ * gap, or PROVISIONING/STARTING) gives an `unknown` sample, so the time it is paid for without
+ * running anything we can see is on record (the stuck-starting waste check reads it) instead of
+ * looking like missing polls. A stopped Pod, or one in error, is not sampled: nothing to measure.
  */
 export function sampleOf(pod: Pod, observedAt: number): PodSampleInput | undefined {
   const { runtime } = pod;
-  if (runtime === null) return pod.status === 'RUNNING' ? unknownSample(pod.id, observedAt) : undefined;
+  if (runtime === null) return BILLED_POD_STATUSES.includes(pod.status) ? unknownSample(pod.id, observedAt) : undefined;
   return {
     podId: pod.id,
     observedAt,

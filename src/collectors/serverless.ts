@@ -1,9 +1,11 @@
 import { ApiError, type RateLimitWindow } from '../api/index.js';
 import type { RejectedItem } from '../api/parse.js';
 import type { Endpoint, WorkerSummary } from '../api/schemas.js';
+import { bucketFloor, HOUR_MS } from '../buckets.js';
 import { stalestFirst } from '../db/freshness.js';
 import { endpointActivity, endpoints, endpointWorkerSamples, itemFreshness } from '../db/schema.js';
 import { type EndpointInput, storeEndpointPoll, type WorkerSampleInput } from '../db/serverless.js';
+import { spendSince } from '../db/spend.js';
 import type { CollectContext, Collector } from './collector.js';
 import { collectResult, type ListWords, unreadableOf } from './rejected-items.js';
 
@@ -20,17 +22,26 @@ export const BUDGET_RESERVE_SHARE = 0.2;
 const FETCHES_PER_CONNECTION = 100;
 
 /**
- * `serverless`: every endpoint, then the workers summary of each that keeps minimum workers, the
- * stalest first (item_freshness) when the request budget cannot cover them all this run.
+ * `serverless`: every endpoint, then the workers summary of each that keeps minimum workers or,
+ * meant to scale to zero, is still billed; the stalest first (item_freshness) when the reads of
+ * one run (SCALE_TO_ZERO_READS) or the request budget cannot cover them all.
  */
 export const serverlessCollector: Collector<'serverless'> = {
   name: 'serverless',
   feeds: [endpointActivity, endpoints, endpointWorkerSamples, itemFreshness],
   async collect(ctx) {
     const listed = await ctx.api.rest.listEndpoints({ signal: ctx.signal });
-    // Only the idle-endpoint waste rule reads workers, and only of endpoints keeping minimum workers up.
-    const ids = listed.items.filter((endpoint) => endpoint.workers.min > 0).map((endpoint) => endpoint.id);
-    const limit = Math.min(affordable(ctx.api.budget.remaining()), ctx.config.api.concurrency * FETCHES_PER_CONNECTION);
+    // Only the endpoint waste checks read workers: of endpoints keeping minimum workers up, and of
+    // those meant to scale to zero that billing shows still paying for workers.
+    const keeping = listed.items.filter((endpoint) => endpoint.workers.min > 0).map((endpoint) => endpoint.id);
+    const billing = await billingScaleToZero(ctx, listed.items);
+    const ids = [...keeping, ...billing];
+    const limit = Math.min(
+      affordable(ctx.api.budget.remaining()),
+      ctx.config.api.concurrency * FETCHES_PER_CONNECTION,
+      // What a run read before scale-to-zero endpoints were watched: they share those reads.
+      Math.max(keeping.length, SCALE_TO_ZERO_READS),
+    );
     const chosen = (await stalestFirst(ctx.db, ctx.account, ENDPOINT_WORKERS, ids)).slice(0, limit);
     if (chosen.length < ids.length) {
       ctx.log.debug(
@@ -53,6 +64,40 @@ export const serverlessCollector: Collector<'serverless'> = {
     return collectResult(upserted + gone.length + sampled, [listed.rejected, ENDPOINT_LIST], ...rejected);
   },
 };
+
+/**
+ * Workers reads a run makes at least, when few endpoints keep minimum workers: room for the
+ * scale-to-zero endpoints that billing shows paying. Above it, the reads per run stay as many as
+ * the endpoints keeping minimum workers (what a run read before), so a large account's cycle
+ * sends no more requests than it did; every endpoint is read in turn, stalest first.
+ */
+const SCALE_TO_ZERO_READS = 10;
+
+/** How far back billing must show an endpoint's workers for it to count as still paying. */
+const BILLED_LATELY_MS = 2 * HOUR_MS;
+
+/**
+ * The endpoints with `workers.min` 0 whose workers billing shows paid for in the last two hours:
+ * either busy or not scaling down, which only their workers summary tells apart (the waste rule
+ * then judges it). None while the waste rule is off.
+ */
+async function billingScaleToZero(ctx: CollectContext, listed: readonly Endpoint[]): Promise<string[]> {
+  if (!ctx.config.waste.enabled) return [];
+  const scaleToZero = listed.filter((endpoint) => endpoint.workers.min === 0);
+  if (scaleToZero.length === 0) return [];
+  const { bucketSize } = ctx.config.collectors.billing;
+  const windowStart = bucketFloor(ctx.now - BILLED_LATELY_MS, bucketSize);
+  const spend = await spendSince(ctx.db, {
+    account: ctx.account,
+    kind: 'serverless',
+    bucketSize,
+    windowStart,
+    now: ctx.now,
+  });
+  return scaleToZero
+    .filter((endpoint) => (spend.get(endpoint.id)?.windowAmount ?? 0) > 0)
+    .map((endpoint) => endpoint.id);
+}
 
 /**
  * How many more requests this run may send: what the tightest window has left, less a reserve of

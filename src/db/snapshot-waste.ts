@@ -19,6 +19,8 @@ export interface WasteWindow {
   bucketSize: BucketSize;
   endpointActivityFrom: number;
   endpointSpendFrom: number;
+  /** From when the rate of endpoints meant to scale to zero counts (their idle workers' rate). */
+  scaleDownSpendFrom: number;
   volumeSpendFrom: number;
   computeFrom: number;
 }
@@ -34,6 +36,8 @@ export interface WasteSnapshot {
   endpoints: readonly EndpointRecord[];
   endpointActivity: readonly EndpointActivity[];
   endpointSpend: BilledSince;
+  /** The same over the scale-down limit: the rate of workers that should have stopped. */
+  scaleDownSpend: BilledSince;
   networkVolumes: readonly NetworkVolumeRecord[];
   volumeMounts: VolumeMounts;
   volumeSpend: BilledSince;
@@ -63,6 +67,7 @@ export function readWasteSnapshot(
     endpoints: liveEndpointRows(database, account),
     endpointActivity: endpointActivityRows(database, account, window.endpointActivityFrom),
     endpointSpend: billed('serverless', window.endpointSpendFrom),
+    scaleDownSpend: billed('serverless', window.scaleDownSpendFrom),
     networkVolumes: liveNetworkVolumeRows(database, account),
     volumeMounts: volumeMounts(database, account, pods),
     volumeSpend: billed('network_volumes', window.volumeSpendFrom),

@@ -18,6 +18,13 @@ export function wasteView(alert: AlertData, d: WasteDetails, ctx: RenderContext)
   let what: string;
   switch (d.check) {
     case 'endpoint-idle':
+      if (d.workersMin === 0) {
+        // Workers meant to scale to zero that do not: billed, not chosen.
+        headline = `Endpoint ${d.resourceName}: ${workers(d.workersUp ?? 0)} idle for ${duration}, ${perDay ?? 'cost not billed yet'}, not scaling to zero`;
+        title = `Endpoint ${d.resourceName} not scaling to zero`;
+        what = `Endpoint ${name} has minimum workers 0, yet ${workers(d.workersUp ?? 0)} stayed up with no work ${since}`;
+        break;
+      }
       headline = `Endpoint ${d.resourceName}: ${workers(d.workersUp ?? 0)} idle for ${duration}, ${perDay ?? 'cost not billed yet'}`;
       title = `Endpoint ${d.resourceName} idle workers`;
       what = `Endpoint ${name} has kept ${workers(d.workersUp ?? 0)} up with no work ${since}`;
@@ -33,6 +40,12 @@ export function wasteView(alert: AlertData, d: WasteDetails, ctx: RenderContext)
       what = `Pod ${name} has been stopped ${since} and still pays for its ${d.sizeGb} GB disk`;
       break;
     case 'stuck-starting':
+      if (d.podStatus !== undefined && d.podStatus !== 'RUNNING') {
+        headline = `Pod ${d.resourceName} ${d.podStatus} for ${duration}, billed ${formatUsdPerHour(d.costPerHour ?? 0)} without running`;
+        title = `Pod ${d.resourceName} stuck ${d.podStatus.toLowerCase()}`;
+        what = `Pod ${name} has been billed while ${d.podStatus} ${since} and has not reached RUNNING`;
+        break;
+      }
       headline = `Pod ${d.resourceName} running with no runtime data for ${duration} at ${formatUsdPerHour(d.costPerHour ?? 0)}`;
       title = `Pod ${d.resourceName} without runtime data`;
       what = `Pod ${name} is RUNNING but has reported no runtime data ${since}`;

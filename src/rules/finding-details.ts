@@ -150,6 +150,11 @@ export type WasteDetails = {
   sizeGb: number | null;
   workersUp: number | null;
   workersMin: number | null;
+  /**
+   * stuck-starting: the Pod's status, RUNNING (no runtime data) or PROVISIONING/STARTING (not yet
+   * RUNNING); absent for other checks and in details of an older podwarden (read as RUNNING).
+   */
+  podStatus?: string;
   /** The one thing to do, in words. */
   hint: string;
 };

@@ -32,6 +32,7 @@ export function snapshotWindow(config: Config, now: number): SnapshotWindow {
           // Twice the threshold, so an endpoint idle all along shows samples reaching back far enough.
           endpointActivityFrom: now - 2 * waste.endpointIdleMs,
           endpointSpendFrom: now - waste.endpointIdleMs,
+          scaleDownSpendFrom: now - waste.endpointScaleDownMs,
           volumeSpendFrom: now - DAY_MS,
           // Looking twice the threshold back is enough to decide; a Pod stopped for longer is "over" that.
           computeFrom: now - 2 * waste.stoppedPodVolumeMs,

@@ -24,7 +24,7 @@ export function wasteFinding(input: {
   summary: string;
   now: number;
   details: Pick<WasteDetails, 'resourceName' | 'since' | 'sinceIsLowerBound' | 'costPerHour' | 'hint'> &
-    Partial<Pick<WasteDetails, 'sizeGb' | 'workersUp' | 'workersMin'>>;
+    Partial<Pick<WasteDetails, 'sizeGb' | 'workersUp' | 'workersMin' | 'podStatus'>>;
   recipients: string[] | undefined;
   severity?: Finding['severity'];
 }): Finding {
@@ -52,6 +52,7 @@ export function wasteFinding(input: {
       sizeGb: details.sizeGb ?? null,
       workersUp: details.workersUp ?? null,
       workersMin: details.workersMin ?? null,
+      ...(details.podStatus === undefined ? {} : { podStatus: details.podStatus }),
       hint: details.hint,
     } satisfies WasteDetails,
     ...(input.recipients ? { recipients: input.recipients } : {}),

@@ -36,16 +36,18 @@ export class PodLifecycle {
     private readonly timings: Scenario['lifecycle'],
   ) {
     const { createdAtMs, startedAtMs, stoppedAtMs, status } = pod;
-    const firstActive = status === 'RUNNING' ? startedAtMs : stoppedAtMs === undefined ? startMs : startedAtMs;
+    // A Pod that never boots has been trying to since it was created.
+    const bootAt = pod.stuck === undefined ? startMs : createdAtMs;
+    const firstActive = status === 'RUNNING' ? startedAtMs : stoppedAtMs === undefined ? bootAt : startedAtMs;
     if (firstActive !== undefined && createdAtMs < firstActive)
       this.history.push({ atMs: createdAtMs, value: 'EXITED' });
     if (status === 'RUNNING') {
       this.set(startedAtMs ?? startMs, 'RUNNING');
     } else if (status === 'PROVISIONING') {
-      this.boot(startMs);
+      this.boot(bootAt);
     } else if (status === 'STARTING') {
-      this.set(startMs, 'STARTING');
-      this.set(startMs + timings.startingMs, 'RUNNING');
+      this.set(bootAt, 'STARTING');
+      if (pod.stuck === undefined) this.set(bootAt + timings.startingMs, 'RUNNING');
     } else if (startedAtMs !== undefined && stoppedAtMs !== undefined) {
       this.set(startedAtMs, 'RUNNING');
       this.set(stoppedAtMs, status);
@@ -95,15 +97,19 @@ export class PodLifecycle {
     else if (action === 'terminate') this.set(t, 'TERMINATED');
     else {
       this.set(t, 'STARTING');
-      this.set(t + this.timings.startingMs, 'RUNNING');
+      if (this.pod.stuck === undefined) this.set(t + this.timings.startingMs, 'RUNNING');
     }
     return { ok: true };
   }
 
+  /** PROVISIONING, then STARTING, then RUNNING; a stuck Pod stays where it is stuck, billed. */
   private boot(t: number): void {
+    const { provisioningMs, startingMs } = this.timings;
     this.set(t, 'PROVISIONING');
-    this.set(t + this.timings.provisioningMs, 'STARTING');
-    this.set(t + this.timings.provisioningMs + this.timings.startingMs, 'RUNNING');
+    if (this.pod.stuck === 'PROVISIONING') return;
+    this.set(t + provisioningMs, 'STARTING');
+    if (this.pod.stuck === 'STARTING') return;
+    this.set(t + provisioningMs + startingMs, 'RUNNING');
   }
 
   /** From `t` on the Pod is `status`: whatever was planned after `t` no longer happens. */

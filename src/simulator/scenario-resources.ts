@@ -57,6 +57,8 @@ export function normalizePod(
     cost: raw.cost ?? Math.round(listPrice * 1000) / 1000,
     /** Status at start. */
     status: raw.status,
+    /** Where every start of the Pod stops short of RUNNING (undefined: it boots). */
+    stuck: raw.stuck,
     ...times,
     dataCenterId: raw.dataCenterId ?? catalog.dataCenters[0]?.id ?? null,
     env: raw.env,
@@ -96,6 +98,9 @@ function eventsOf(raw: RawPod, path: string, startMs: number, report: Report) {
 function podTimes(raw: RawPod, path: string, startMs: number, report: Report) {
   const { startedAt, stoppedAt } = raw;
   const past = raw.status === 'EXITED' || raw.status === 'ERROR' || raw.status === 'TERMINATED';
+  if (raw.stuck === 'PROVISIONING' && raw.status === 'STARTING') {
+    report(`${path}.stuck`, 'a Pod stuck in PROVISIONING never gets to STARTING (status is STARTING)');
+  }
   if (raw.status === 'RUNNING' && startedAt !== undefined && startedAt > 0) {
     report(`${path}.startedAt`, 'a Pod RUNNING at start was started at or before start (0s or negative)');
   }

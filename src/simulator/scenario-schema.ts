@@ -77,6 +77,9 @@ const pod = fields({
   cpu: fields({ id: identifier, vcpuCount: z.number().int().min(2), memory: z.number().int().min(1) }).optional(), // extra
   cost: nonNegative.optional(), // default: the catalog price for the Pod's cloud
   status: z.enum(POD_STATUSES).default('RUNNING'),
+  // extra: every start of this Pod stops in this status, billed, and never reaches RUNNING (a
+  // machine that never boots: openai/parameter-golf#821); PROVISIONING or STARTING at start: since createdAt
+  stuck: z.enum(['PROVISIONING', 'STARTING']).optional(),
   startedAt: offset.optional(),
   stoppedAt: offset.optional(), // extra: EXITED/ERROR/TERMINATED Pods ran from startedAt to here
   createdAt: offset.optional(), // extra

@@ -4,6 +4,7 @@ import { affordable, ENDPOINT_WORKERS, serverlessCollector } from '../../src/col
 import { lastFetched } from '../../src/db/freshness.js';
 import { ACCOUNT, type Harness } from '../helpers/harness.js';
 import { liveEndpoints, workerSamplesBetween } from '../helpers/store.js';
+import { billHourly } from '../rules/fixtures.js';
 import { emptyScenario, HOUR, MINUTE, pollAt, T0, useHarness } from './support.js';
 
 const harness = useHarness();
@@ -89,6 +90,32 @@ describe('serverless collector', () => {
       ['ep-05', 0],
       ['ep-06', 0],
     ]);
+  });
+
+  it('reads scale-to-zero endpoints that billing shows paying, within the reads a run made before', async () => {
+    const list = [...endpoints(12, 1), ...endpoints(15, 0).slice(12)];
+    const ids = list.map((endpoint) => endpoint.id);
+    const h = await harness(emptyScenario({ endpoints: list }));
+    // ep-13 and ep-14 billed over the last hour (workers up); ep-15 billed nothing for two hours.
+    for (const id of ['ep-13', 'ep-14']) await billHourly(h.db, 'serverless', id, 0.5, T0 - HOUR, T0);
+    await billHourly(h.db, 'serverless', 'ep-15', 0.5, T0 - 4 * HOUR, T0 - 3 * HOUR);
+    const workersRead = () =>
+      h.sim.requestLog
+        .entries()
+        .filter((entry) => entry.path.endsWith('/workers'))
+        .map((entry) => entry.path.split('/')[3]);
+
+    // 12 endpoints keep minimum workers: 12 reads a run, shared with the two paying, stalest first.
+    await pollAt(h, serverlessCollector, 0);
+    expect(workersRead().sort()).toEqual(ids.slice(0, 12));
+    await pollAt(h, serverlessCollector, 5 * MINUTE);
+    expect(workersRead()).toHaveLength(24);
+    // Never read first, then the stalest; ep-15 is not paying and is never read.
+    expect(await freshness(h, ids)).toEqual({
+      0: ['ep-11', 'ep-12'],
+      [5 * MINUTE]: [...ids.slice(0, 10), 'ep-13', 'ep-14'],
+      [-1]: ['ep-15'],
+    });
   });
 
   it('rotates fairly through the endpoints when the request budget is short, and never meets a 429', async () => {

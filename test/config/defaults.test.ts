@@ -97,6 +97,7 @@ describe('defaults', () => {
       waste: {
         enabled: true,
         endpointIdleMs: 6 * 3_600_000,
+        endpointScaleDownMs: 3_600_000,
         volumeUnmountedMs: 7 * 86_400_000,
         stoppedPodVolumeMs: 3 * 86_400_000,
         stuckStartingMs: 30 * 60_000,

@@ -158,6 +158,45 @@ const endpointWaste: WasteDetails = {
   hint: 'set the minimum workers to 0 if no one needs an instant answer',
 };
 
+/** A Pod that never got a machine (openai/parameter-golf#821): billed while PROVISIONING. */
+const stuckProvisioning: WasteDetails = {
+  kind: 'waste',
+  check: 'stuck-starting',
+  resourceId: 'p9lora01',
+  resourceName: 'lora-sweep-7',
+  since: NOW - 47 * MIN,
+  sinceIsLowerBound: false,
+  evaluatedAt: NOW,
+  costPerHour: 2.99,
+  costPerDay: 71.76,
+  paidSoFar: 2.34,
+  sizeGb: null,
+  workersUp: null,
+  workersMin: null,
+  podStatus: 'PROVISIONING',
+  hint: 'no machine has come up for it: stop it (or terminate it) and create it again, elsewhere if need be',
+};
+
+/** Workers of an endpoint meant to scale to zero that stay up with no work (runpod/flash#364). */
+const scaleToZeroWaste: WasteDetails = {
+  kind: 'waste',
+  check: 'endpoint-idle',
+  resourceId: 'ep-whisper',
+  resourceName: 'whisper-large',
+  since: NOW - 2 * HOUR - 10 * MIN,
+  sinceIsLowerBound: false,
+  evaluatedAt: NOW,
+  costPerHour: 0.69,
+  costPerDay: 16.56,
+  paidSoFar: 1.5,
+  sizeGb: null,
+  workersUp: 1,
+  workersMin: 0,
+  hint:
+    'its workers should have stopped after the idle timeout: look at the workers (a stuck worker, a ' +
+    'handler that never returns) and terminate them',
+};
+
 const health: HealthDetails = {
   kind: 'health',
   check: 'idle-stops-frozen',
@@ -208,6 +247,20 @@ export const ALERTS: Record<string, NotifyAlert> = {
   waste: alert(10, 'waste', 'warning', { check: 'stopped-pod-volume', pod_id: 'c4a100xx' }, waste),
   'waste-endpoint': alert(12, 'waste', 'warning', { check: 'endpoint-idle', endpoint_id: 'ep-sdxl' }, endpointWaste),
   health: alert(11, 'health', 'critical', { collector: 'pods' }, health),
+  'waste-stuck-provisioning': alert(
+    13,
+    'waste',
+    'warning',
+    { check: 'stuck-starting', pod_id: 'p9lora01' },
+    stuckProvisioning,
+  ),
+  'waste-endpoint-scale-to-zero': alert(
+    14,
+    'waste',
+    'warning',
+    { check: 'endpoint-idle', endpoint_id: 'ep-whisper' },
+    scaleToZeroWaste,
+  ),
 };
 
 export function firstNotification(alert: NotifyAlert): Notification {

@@ -67,6 +67,46 @@ describe('waste', () => {
     expect(findings[0]?.details.costPerDay).toBe(16.56);
   });
 
+  it('finds scale-to-zero endpoints whose workers stay up billed with no work past their idle timeout', async () => {
+    const database = databases.open();
+    const endpoints = ['ep-stuck', 'ep-young', 'ep-stale', 'ep-unbilled'].map((id) => endpointInput(id, 0));
+    const young = endpoints[1];
+    if (young) young.idleTimeoutS = 3600;
+    await syncEndpoints(database, ACCOUNT, endpoints, NOW - DAY);
+    // Read every 5 minutes over the last 70 minutes (since billing showed them paying); ep-stale
+    // no longer read for 40 minutes (its billing stopped), ep-unbilled never billed.
+    for (let t = NOW - 70 * MINUTE; t <= NOW; t += 5 * MINUTE) {
+      const ids =
+        t <= NOW - 40 * MINUTE
+          ? ['ep-stuck', 'ep-young', 'ep-stale', 'ep-unbilled']
+          : ['ep-stuck', 'ep-young', 'ep-unbilled'];
+      await insertWorkerSamples(
+        database,
+        ACCOUNT,
+        ids.map((endpointId) => ({ endpointId, ...summary(t, 0, 1) })),
+      );
+    }
+    for (const id of ['ep-stuck', 'ep-young', 'ep-stale']) {
+      await billHourly(database, 'serverless', id, 0.69, NOW - 2 * HOUR, NOW);
+    }
+    const findings = await wasteFindings(database, config(), NOW);
+    // ep-young may idle its one-hour idle timeout first: 70 minutes is not 1h past it.
+    expect(findings.map((f) => [f.key, f.summary])).toEqual([
+      [
+        'waste:sim:endpoint-idle:ep-stuck',
+        'Endpoint ep-stuck-name (ep-stuck) does not scale to zero: 1 worker up with no work for 1h (workers.min 0), $16.56/day',
+      ],
+    ]);
+    expect(findings[0]?.details).toMatchObject({
+      workersMin: 0,
+      workersUp: 1,
+      sinceIsLowerBound: true,
+      costPerDay: 16.56,
+    });
+    // With the limit at 2h, none yet.
+    expect(await wasteFindings(database, config({ endpointScaleDown: '2h' }), NOW)).toEqual([]);
+  });
+
   it('finds network volumes no Pod has mounted for days, with their cost per month', async () => {
     const database = databases.open();
     await storeVolumes(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PodAction, PodStatus } from '../../src/simulator/v2-types.js';
-import { gpuPod, H100, HOUR, MINUTE, SECOND, START_MS, worldOf } from './world-fixtures.js';
+import { gpuPod, H100, HOUR, iso, MINUTE, SECOND, START_MS, worldOf } from './world-fixtures.js';
 
 // Deterministic lifecycle timings (defaults): 20 s PROVISIONING, then 30 s STARTING.
 const PROVISIONING_MS = 20 * SECOND;
@@ -230,5 +230,60 @@ describe('world: time', () => {
     const world = worldOf({ pods: [gpuPod('a', { events: [{ at: '1h', action: 'stop' }] })] });
     expect(world.podStatuses(START_MS + 2 * HOUR).a).toBe('EXITED');
     expect(world.podStatuses(START_MS).a).toBe('EXITED');
+  });
+});
+
+describe('world: a Pod that never boots (stuck)', () => {
+  it('stays PROVISIONING since it was created, billed its cost, with no runtime and no startedAt', () => {
+    const world = worldOf({
+      pods: [gpuPod('never', { status: 'PROVISIONING', createdAt: '-10m', stuck: 'PROVISIONING', volumeGb: 20 })],
+    });
+    const pod = world.podView('never', START_MS + 2 * HOUR);
+    expect(pod).toMatchObject({ status: 'PROVISIONING', cost: 3.6, runtime: null, startedAt: null });
+    expect(pod?.actions).toEqual(['stop', 'terminate']);
+    // 2 h 10 min at $3.60/h of compute, from its creation.
+    const billed = world.accrued(START_MS + 2 * HOUR, {
+      kind: 'pods',
+      fromMs: START_MS - HOUR,
+      toMs: START_MS + 2 * HOUR,
+    });
+    expect(billed.gpuAmount).toBeCloseTo(3.6 * (130 / 60), 6);
+  });
+
+  it('stops every start where it is stuck, and a stop ends the billing', () => {
+    const world = worldOf({
+      pods: [
+        gpuPod('hangs', {
+          status: 'RUNNING',
+          startedAt: '-1h',
+          stuck: 'STARTING',
+          events: [
+            { at: '1h', action: 'stop' },
+            { at: '2h', action: 'start' },
+            { at: '5h', action: 'stop' },
+          ],
+        }),
+      ],
+    });
+    expect(world.podStatuses(START_MS + 2 * HOUR + 10 * SECOND).hangs).toBe('PROVISIONING');
+    expect(world.podStatuses(START_MS + 4 * HOUR).hangs).toBe('STARTING');
+    expect(world.podView('hangs', START_MS + 4 * HOUR)).toMatchObject({
+      runtime: null,
+      startedAt: iso(START_MS - HOUR),
+    });
+    expect(world.podStatuses(START_MS + 6 * HOUR).hangs).toBe('EXITED');
+    const billed = world.accrued(START_MS + 6 * HOUR, {
+      kind: 'pods',
+      fromMs: START_MS - HOUR,
+      toMs: START_MS + 6 * HOUR,
+    });
+    // RUNNING 2 h, then provisioning and starting 3 h.
+    expect(billed.gpuAmount).toBeCloseTo(3.6 * 5, 6);
+  });
+
+  it('refuses a Pod stuck in PROVISIONING that is STARTING', () => {
+    expect(() => worldOf({ pods: [gpuPod('x', { status: 'STARTING', stuck: 'PROVISIONING' })] })).toThrow(
+      'pods[0].stuck: a Pod stuck in PROVISIONING never gets to STARTING (status is STARTING)',
+    );
   });
 });

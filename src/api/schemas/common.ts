@@ -31,6 +31,12 @@ export const Int = z.number().refine(Number.isInteger, { message: 'expected an i
 
 export const PodStatus = z.enum(['PROVISIONING', 'STARTING', 'RUNNING', 'EXITED', 'ERROR', 'TERMINATED']);
 
+/**
+ * The statuses in which a Pod holds its machine and is billed at its `cost` (the document: "0.0
+ * when EXITED or TERMINATED"), with or without a runtime (null unless RUNNING).
+ */
+export const BILLED_POD_STATUSES: readonly string[] = ['PROVISIONING', 'STARTING', 'RUNNING'];
+
 export const PodAction = z.enum(['start', 'stop', 'restart', 'terminate']);
 export type PodAction = z.infer<typeof PodAction>;
 
