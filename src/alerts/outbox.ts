@@ -13,6 +13,12 @@ import type { Notification } from './pipeline.js';
 /** What a channel makes of a message when it is queued: what its outbox row keeps, delivered as is. */
 export interface RenderedPayload {
   payload: unknown;
+  /**
+   * The channel's destinations this message goes to (Slack's named webhooks): one outbox row
+   * each, the same payload, delivered and retried on its own. Absent: one row to the channel's
+   * one target ('').
+   */
+  targets?: readonly string[];
 }
 
 /**
@@ -27,32 +33,36 @@ export interface MessageRenderer {
 }
 
 /**
- * A notification's message as its channel renders it, with its group's log entry. Log entries
- * expire after twice the repeat interval (never for groups that do not repeat).
+ * A notification's message as its channel renders it, a row per destination, the first with its
+ * group's log entry. Log entries expire after twice the repeat interval (never for groups that do
+ * not repeat).
  */
-export function notificationMessage(notification: Notification, renderer: MessageRenderer): PlannedMessage {
+export function notificationMessage(notification: Notification, renderer: MessageRenderer): PlannedMessage[] {
   const { now } = notification;
   const repeat = notification.repeatIntervalMs;
-  return {
-    row: {
-      channel: renderer.channel,
-      groupKey: notification.groupKey,
-      account: accountOf(notification),
-      reason: notification.reason,
-      alertKeys: announcedAlerts(notification).map((alert) => alert.key),
-      ...renderer.notification(notification),
-      createdAt: now,
-      nextAttemptAt: now,
-    },
-    log: {
-      groupKey: notification.groupKey,
-      receiver: notification.receiver,
-      firing: notification.firing.map((alert) => alert.id),
-      resolved: notification.resolved.map((alert) => alert.id),
-      notifiedAt: now,
-      expiresAt: Number.isFinite(repeat) ? now + 2 * repeat : null,
-    },
+  const rows = rowsOf(renderer.notification(notification), {
+    channel: renderer.channel,
+    groupKey: notification.groupKey,
+    account: accountOf(notification),
+    reason: notification.reason,
+    alertKeys: announcedAlerts(notification).map((alert) => alert.key),
+    createdAt: now,
+    nextAttemptAt: now,
+  });
+  const log = {
+    groupKey: notification.groupKey,
+    receiver: notification.receiver,
+    firing: notification.firing.map((alert) => alert.id),
+    resolved: notification.resolved.map((alert) => alert.id),
+    notifiedAt: now,
+    expiresAt: Number.isFinite(repeat) ? now + 2 * repeat : null,
   };
+  return rows.map((row, index) => (index === 0 ? { row, log } : { row }));
+}
+
+/** A rendered message as its outbox rows: one per destination it names, else one. */
+function rowsOf({ targets, payload }: RenderedPayload, row: Omit<QueuedRow, 'payload'>): QueuedRow[] {
+  return targets === undefined ? [{ ...row, payload }] : targets.map((target) => ({ ...row, payload, target }));
 }
 
 /** The one account a message's alerts concern, or `all` (groupBy may leave `account` out). */
@@ -62,15 +72,18 @@ function accountOf(notification: Notification): string {
 }
 
 /**
- * The outbox row of a notice that is not a group's message (flapping, digest), written as
+ * The outbox rows (one per destination) of a notice that is not a group's message (flapping, digest), written as
  * rendered; its account is the one it concerns, or `all` (metrics and the outbox count by it).
  */
-export function noticeRow({
+export function noticeRows({
   rendered,
   now,
   ...row
-}: Omit<QueuedRow, 'payload' | 'createdAt' | 'nextAttemptAt'> & { rendered: RenderedPayload; now: number }): QueuedRow {
-  return { ...row, ...rendered, createdAt: now, nextAttemptAt: now };
+}: Omit<QueuedRow, 'payload' | 'createdAt' | 'nextAttemptAt'> & {
+  rendered: RenderedPayload;
+  now: number;
+}): QueuedRow[] {
+  return rowsOf(rendered, { ...row, createdAt: now, nextAttemptAt: now });
 }
 
 /** The alerts a message is about: the new ones, all of them on a repeat, or the resolved ones. */
