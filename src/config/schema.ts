@@ -12,6 +12,7 @@ import { emailSection } from './sections/email.js';
 import { httpSection } from './sections/http.js';
 import { idleSection } from './sections/idle.js';
 import { logSection } from './sections/log.js';
+import { slackSection } from './sections/slack.js';
 import { wasteSection } from './sections/waste.js';
 
 /**
@@ -45,6 +46,7 @@ export function configSchema(ctx: ParseContext) {
       http: httpSection(ctx),
       idle: idleSection,
       log: logSection,
+      slack: slackSection(ctx),
       waste: wasteSection,
     })
     .superRefine(checkAccountReferences)
