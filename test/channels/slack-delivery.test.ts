@@ -40,6 +40,7 @@ async function setUp(recipients: string[] | null = null) {
       slack: {
         destinations: [
           { name: 'ml-team', webhookUrl: `${receiver.url}${SECRET_PATH}/ml` },
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: the configuration's own interpolation
           { name: 'finance', webhookUrl: '${SLACK_FINANCE}' },
         ],
       },
