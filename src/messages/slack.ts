@@ -103,9 +103,12 @@ const section = (value: string): SlackBlock => ({
 });
 const DIVIDER: SlackBlock = { type: 'divider' };
 
+/** The line that counts what a list leaves out, linking to the status page when there is one. */
+type More = (count: number, what?: string) => string;
+
 /** An email's view model as a Slack message within Slack's limits. */
 export function slackView(view: EmailView, options: SlackOptions = {}): SlackMessage {
-  const more = (count: number, what = '') =>
+  const more: More = (count, what = '') =>
     `…and ${count} more${what}${options.statusUrl ? `: ${mrkdwnLink(options.statusUrl, 'see the status page')}` : ''}`;
   const heading = options.money && !view.heading.includes('$') ? `${view.heading} · ${options.money}` : view.heading;
   const top: SlackBlock[] = [{ type: 'header', text: plain(shorten(heading, SLACK_LIMITS.headerText)) }];
@@ -116,61 +119,59 @@ export function slackView(view: EmailView, options: SlackOptions = {}): SlackMes
     type: 'context',
     elements: view.footer.slice(0, SLACK_LIMITS.contextElements).map((line) => text(shorten(escapeMrkdwn(line), 300))),
   };
-  // An alert's section has a lead; the email's tail (lists of further alerts) has none.
-  const alerts = view.sections.filter((part) => part.lead.length > 0);
-  const tail = view.sections.filter((part) => part.lead.length === 0);
-  const partOf = (part: EmailView['sections'][number]): SlackBlock[] => [
+  const sections = sectionBlocks(view.sections, SLACK_LIMITS.blocks - top.length - 1, more);
+  return {
+    text: shorten(escapeMrkdwn([heading, ...view.lead].join('\n')), SLACK_LIMITS.sectionText),
+    blocks: [...top, ...sections, footer].slice(0, SLACK_LIMITS.blocks),
+    unfurl_links: false,
+    unfurl_media: false,
+  };
+}
+
+type Section = EmailView['sections'][number];
+
+/**
+ * A message's further sections in at most `room` blocks: the alerts in detail while they fit,
+ * then one list of the others by headline (joined by the email's own list of further alerts,
+ * "180 more", so there is one), then the email's tail.
+ */
+function sectionBlocks(sections: readonly Section[], room: number, more: More): SlackBlock[] {
+  const partOf = (part: Section): SlackBlock[] => [
     DIVIDER,
     section(`*${escapeMrkdwn(part.headline)}*${part.lead.length > 0 ? `\n${escapeMrkdwn(part.lead.join(' '))}` : ''}`),
     ...part.blocks.flatMap((block) => blocksOf(block, more)),
   ];
-  // Room for the alerts in detail: what must be said, and one list for those that do not fit.
-  let room = SLACK_LIMITS.blocks - top.length - tail.flatMap(partOf).length - 1 - (alerts.length > 0 ? 2 : 0);
+  // An alert's section has a lead; the email's tail (lists of further alerts) has none.
+  const alerts = sections.filter((part) => part.lead.length > 0);
+  const tail = sections.filter((part) => part.lead.length === 0);
+  // Kept free: the tail, and a divider and a list for the alerts that do not fit.
+  let free = room - tail.flatMap(partOf).length - (alerts.length > 0 ? 2 : 0);
   const detailed: SlackBlock[] = [];
   let shown = 0;
   for (const part of alerts) {
     const blocks = partOf(part);
-    if (blocks.length > room) break;
+    if (blocks.length > free) break;
     detailed.push(...blocks);
-    room -= blocks.length;
+    free -= blocks.length;
     shown++;
   }
-  // Those not shown join the email's list of further alerts ("180 more"), the first of its tail.
-  const [tailPart] = tail;
-  const [tailList] = tailPart?.blocks ?? [];
+  const [first, ...others] = tail;
+  const [tailList, ...tailRest] = first?.blocks ?? [];
   const merged = shown < alerts.length && tailList?.type === 'list' && /^\d+ more$/.test(tailList.title);
   const rest = [...alerts.slice(shown).map((part) => part.headline), ...(merged ? tailList.items : [])];
-  const restBlocks =
+  const lines = rest.map((headline) => `• ${escapeMrkdwn(headline)}`);
+  const restBlocks: SlackBlock[] =
     rest.length === 0
       ? []
       : [
           DIVIDER,
           {
-            type: 'section' as const,
-            text: text(
-              fitLines(
-                `*${rest.length} more*`,
-                rest.map((headline) => `• ${escapeMrkdwn(headline)}`),
-                SLACK_LIMITS.sectionText,
-                (n) => more(n, ' alerts'),
-              ),
-            ),
+            type: 'section',
+            text: text(fitLines(`*${rest.length} more*`, lines, SLACK_LIMITS.sectionText, (n) => more(n, ' alerts'))),
           },
         ];
-  const tailBlocks = (
-    merged
-      ? [{ ...(tailPart as (typeof tail)[number]), blocks: tailPart?.blocks.slice(1) ?? [] }, ...tail.slice(1)]
-      : tail
-  )
-    .filter((part) => part.blocks.length > 0)
-    .flatMap(partOf);
-  const blocks = [...top, ...detailed, ...restBlocks, ...tailBlocks, footer].slice(0, SLACK_LIMITS.blocks);
-  return {
-    text: shorten(escapeMrkdwn([heading, ...view.lead].join('\n')), SLACK_LIMITS.sectionText),
-    blocks,
-    unfurl_links: false,
-    unfurl_media: false,
-  };
+  const tailParts = merged && first ? [{ ...first, blocks: tailRest }, ...others] : tail;
+  return [...detailed, ...restBlocks, ...tailParts.filter((part) => part.blocks.length > 0).flatMap(partOf)];
 }
 
 const plain = (value: string): PlainText => ({ type: 'plain_text', text: value, emoji: false });
@@ -192,8 +193,6 @@ function actionBlocks(actions: readonly Action[]): SlackBlock[] {
   }
   return blocks;
 }
-
-type More = (count: number, what?: string) => string;
 
 function blocksOf(block: Block, more: More): SlackBlock[] {
   const fitted = (title: string, lines: string[]) => [
