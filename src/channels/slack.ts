@@ -1,4 +1,5 @@
 import type { Deliverer, Outcome, Recorded } from '../alerts/deliver.js';
+import type { DigestNotice, FlappingNotice } from '../alerts/notices.js';
 import type { MessageRenderer, RenderedPayload } from '../alerts/outbox.js';
 import type { Notification } from '../alerts/pipeline.js';
 import type { SlackConfig } from '../config/sections/slack.js';
@@ -57,35 +58,35 @@ export interface SlackRenderOptions {
   publicUrl?: string;
 }
 
-export function slackRenderer(section: SlackConfig | undefined, options: SlackRenderOptions = {}): MessageRenderer {
+/** Slack's renderer: a message per destination, the same payload for each. */
+export interface SlackRenderer extends MessageRenderer {
+  notification(notification: Notification): RenderedPayload[];
+  flapping(notice: FlappingNotice): RenderedPayload[];
+  digest(notice: DigestNotice): RenderedPayload[];
+}
+
+export function slackRenderer(section: SlackConfig | undefined, options: SlackRenderOptions = {}): SlackRenderer {
   const statusUrl = options.publicUrl === undefined ? undefined : `${options.publicUrl.replace(/\/+$/, '')}/`;
-  const rendered = (payload: SlackMessage, targets: readonly string[] | undefined): RenderedPayload =>
-    targets === undefined ? { payload } : { payload, targets };
+  const each = (payload: SlackMessage, targets: readonly string[]) => targets.map((target) => ({ payload, target }));
   return {
     channel: 'slack',
     notification(notification) {
       const targets = destinationsOf(section, notification.receiver);
       // The footer and the links name where the message went: its Slack destinations.
-      const told: Notification = {
-        ...notification,
-        receiver: (targets ?? notification.receiver).map((target) => (targets ? slackRecipient(target) : target)),
-      };
+      const told = targets ? { ...notification, receiver: targets.map(slackRecipient) } : notification;
       const actions = options.links?.(told) ?? [];
-      return rendered(slackNotification(told, { actions, commandLine: options.commandLine, statusUrl }), targets);
+      const payload = slackNotification(told, { actions, commandLine: options.commandLine, statusUrl });
+      return targets ? each(payload, targets) : [{ payload }];
     },
     flapping(notice) {
       const targets = destinationsOf(section, notice.recipients) ?? [];
-      const message = slackFlappingNotice({ ...notice, recipients: targets.map(slackRecipient) }, options.commandLine, {
-        statusUrl,
-      });
-      return { payload: message, targets };
+      const recipients = targets.map(slackRecipient);
+      return each(slackFlappingNotice({ ...notice, recipients }, options.commandLine, { statusUrl }), targets);
     },
     digest(notice) {
       const targets = destinationsOf(section, notice.recipients) ?? [];
-      const message = slackDigest({ ...notice, recipients: targets.map(slackRecipient) }, options.commandLine, {
-        statusUrl,
-      });
-      return { payload: message, targets };
+      const recipients = targets.map(slackRecipient);
+      return each(slackDigest({ ...notice, recipients }, options.commandLine, { statusUrl }), targets);
     },
   };
 }

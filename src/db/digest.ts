@@ -73,9 +73,9 @@ export async function stopsBetween(database: Database, account: string, from: nu
 }
 
 /**
- * Queues the account's digest (a row per destination of its channel) unless the channel had one
- * since `dayStart`, in one transaction: the check is made again where the rows are written, so
- * two evaluations never queue two digests the same day. Returns the rows written, if any.
+ * Queues the account's digest (its rows of one channel, one per destination) unless that channel
+ * queued one since `dayStart`, in one transaction: the check is made again where the rows are
+ * written, so two evaluations never queue two digests the same day. Returns the rows written.
  */
 export async function queueDigestOnce(
   database: Database,
@@ -84,7 +84,9 @@ export async function queueDigestOnce(
   rows: readonly QueuedRow[],
 ): Promise<OutboxRow[]> {
   return database.transaction(() => {
-    const last = lastDigestAtSync(database, account, rows[0]?.channel);
+    const channel = rows[0]?.channel;
+    if (channel === undefined) return [];
+    const last = lastDigestAtSync(database, account, channel);
     if (last !== null && last >= dayStart) return [];
     return rows.map((row) => queueRow(database, row));
   });

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { RenderedPayload } from '../../src/alerts/outbox.js';
 import type { Notification } from '../../src/alerts/pipeline.js';
 import { slackRenderer } from '../../src/channels/slack.js';
 import type { SlackConfig } from '../../src/config/sections/slack.js';
@@ -59,7 +60,12 @@ function renderer() {
   return slackRenderer(SECTION, { links, publicUrl: 'https://podwarden.example.com' });
 }
 
+/** The one destination's message (the default one's, unless the recipients name others). */
 const notification = (n: Notification) => renderer().notification(n);
+const only = (rendered: RenderedPayload[]) => {
+  expect(rendered).toHaveLength(1);
+  return rendered[0] as RenderedPayload;
+};
 
 const MESSAGES = {
   'idle-warn': notification(firstNotification(ALERTS['idle-warn'] as never)),
@@ -68,14 +74,13 @@ const MESSAGES = {
   'budget-spent': notification(firstNotification(ALERTS['budget-spent'] as never)),
   'idle-resolved': notification(resolvedNotification(ALERTS['idle-notify'] as never)),
   flapping: renderer().flapping(FLAPPING),
-  digest: renderer().digest?.(DIGEST),
+  digest: renderer().digest(DIGEST),
 };
 
 describe('Slack messages', () => {
   for (const [name, rendered] of Object.entries(MESSAGES)) {
     it(`${name} matches its golden payload and keeps within Slack's limits`, () => {
-      if (!rendered) throw new Error(`${name} not rendered`);
-      const message = rendered.payload as SlackMessage;
+      const message = only(rendered).payload as SlackMessage;
       golden(name, message);
       expectWithinSlackLimits(message);
       for (const text of textsOf(message)) {
@@ -86,14 +91,19 @@ describe('Slack messages', () => {
   }
 
   it('goes to the default destination when no recipient names one, else to those named', () => {
-    expect(MESSAGES['idle-warn'].targets).toEqual(['ml-team']);
-    const named = notification({ ...firstNotification(ALERTS['idle-warn'] as never), receiver: ['finance', 'x@y.z'] });
-    expect(named.targets).toEqual(['finance']);
-    expect(JSON.stringify(named.payload)).toContain('sent to slack:finance');
+    expect(MESSAGES['idle-warn'].map((row) => row.target)).toEqual(['ml-team']);
+    const named = notification({
+      ...firstNotification(ALERTS['idle-warn'] as never),
+      receiver: ['finance', 'x@y.z', 'ml-team'],
+    });
+    expect(named.map((row) => row.target)).toEqual(['ml-team', 'finance']);
+    // One message for both: its footer and its links name both destinations.
+    expect(named[0]?.payload).toBe(named[1]?.payload);
+    expect(JSON.stringify(named[0]?.payload)).toContain('sent to slack:ml-team, slack:finance');
   });
 
   it('headlines the money and offers Keep running first, as link buttons to the signed pages', () => {
-    const message = MESSAGES['idle-warn'].payload as SlackMessage;
+    const message = only(MESSAGES['idle-warn']).payload as SlackMessage;
     const [header, , actions] = message.blocks;
     expect(header).toMatchObject({ type: 'header', text: { text: expect.stringMatching(/\$78\.72\/day$/) } });
     if (actions?.type !== 'actions') throw new Error('no actions block under the lead');
@@ -111,6 +121,8 @@ describe('Slack messages', () => {
       );
     }
     // A resolved notice offers nothing to do.
-    expect((MESSAGES['idle-resolved'].payload as SlackMessage).blocks.some((b) => b.type === 'actions')).toBe(false);
+    expect((only(MESSAGES['idle-resolved']).payload as SlackMessage).blocks.some((b) => b.type === 'actions')).toBe(
+      false,
+    );
   });
 });

@@ -59,7 +59,7 @@ describe("Slack's limits", () => {
   it('a group of 240 idle Pods with long names: 50 blocks at most, the rest summarised with a link to the status page', () => {
     const alerts = Array.from({ length: 240 }, (_, index) => idleAlert(index, LONG_NAME));
     const notification = { ...firstNotification(alerts[0] as NotifyAlert), firing: alerts, fresh: alerts };
-    const message = renderer.notification(notification).payload as SlackMessage;
+    const message = renderer.notification(notification)[0]?.payload as SlackMessage;
     expectWithinSlackLimits(message);
     expect(message.blocks.length).toBeGreaterThan(SLACK_LIMITS.blocks - 10);
     const texts = textsOf(message);
@@ -87,7 +87,7 @@ describe("Slack's limits", () => {
     }));
     // Different identities: each silence button names its alert, past 75 characters.
     const notification = { ...firstNotification(alerts[0] as NotifyAlert), firing: alerts, fresh: alerts };
-    const message = renderer.notification(notification).payload as SlackMessage;
+    const message = renderer.notification(notification)[0]?.payload as SlackMessage;
     expectWithinSlackLimits(message);
     const buttons = message.blocks.flatMap((block) => (block.type === 'actions' ? block.elements : []));
     const cut = buttons.filter((button) => button.text.text.endsWith('…'));
