@@ -14,6 +14,7 @@ import { httpSection } from './sections/http.js';
 import { idleSection } from './sections/idle.js';
 import { logSection } from './sections/log.js';
 import { ownersSection } from './sections/owners.js';
+import { slackSection } from './sections/slack.js';
 import { wasteSection } from './sections/waste.js';
 
 /**
@@ -48,6 +49,7 @@ export function configSchema(ctx: ParseContext) {
       idle: idleSection,
       log: logSection,
       owners: ownersSection,
+      slack: slackSection(ctx),
       waste: wasteSection,
     })
     .superRefine(checkAccountReferences)

@@ -331,8 +331,8 @@ const cases: Array<[string, string, Array<[string, string]>]> = [
   ],
   [
     'unknown alert channel',
-    `${ACCOUNT}alerts:\n  route:\n    idle: [slack]\n`,
-    [['alerts.route.idle[0]', 'expected one of email, alertmanager, got "slack"']],
+    `${ACCOUNT}alerts:\n  route:\n    idle: [pager]\n`,
+    [['alerts.route.idle[0]', 'expected one of email, alertmanager, slack, got "pager"']],
   ],
   [
     'Alertmanager without URLs',
