@@ -9,7 +9,7 @@ import { currentPeriod, localHour } from '../rules/period.js';
 import { toNotifyAlert } from './alert.js';
 import type { DigestNotice, DigestSaving, FlappingNotice, HeldDecisions } from './notices.js';
 import { flappingNotice } from './notify.js';
-import { type MessageRenderer, noticeRow } from './outbox.js';
+import { type MessageRenderer, noticeRows } from './outbox.js';
 import type { AlertSettings } from './settings.js';
 import { muteSilenced } from './silence.js';
 
@@ -43,15 +43,15 @@ export async function queueDigests(
   ).startMs;
   const queued: OutboxRow[] = [];
   for (const account of config.accounts) {
-    const last = await lastDigestAt(database, account.name);
+    const last = await lastDigestAt(database, account.name, renderer.channel);
     if (last !== null && last >= dayStart) continue;
     const notice = await digestNotice(database, settings, account.name, last, digest.timeZone, now, held);
     if (!notice) continue;
-    const row = await queueDigestOnce(
+    const rows = await queueDigestOnce(
       database,
       account.name,
       dayStart,
-      noticeRow({
+      noticeRows({
         channel: renderer.channel,
         groupKey: digestGroupKey(account.name),
         reason: 'digest',
@@ -61,7 +61,7 @@ export async function queueDigests(
         now,
       }),
     );
-    if (row) queued.push(row);
+    queued.push(...rows);
   }
   return queued;
 }

@@ -13,7 +13,7 @@ import { type NotifyAlert, toNotifyAlert } from './alert.js';
 import type { LogEntry } from './dedupe.js';
 import { flapPattern, mutedByFlap } from './flapping.js';
 import type { FlappingNotice } from './notices.js';
-import { type MessageRenderer, noticeRow, notificationMessage } from './outbox.js';
+import { type MessageRenderer, noticeRows, notificationMessages } from './outbox.js';
 import { type Notification, planNotifications } from './pipeline.js';
 import { nextPlanChange, stillQuiet } from './quiet.js';
 import type { AlertSettings } from './settings.js';
@@ -46,7 +46,7 @@ export async function notify(
     const { plans, quiet } = planAll(inputs, silences, settings, now, renderers);
     const full = await withDetails(database, plans.flat(), settings.defaultRecipients);
     const messages: PlannedMessage[] = renderers.flatMap((renderer, index) =>
-      (plans[index] as Notification[]).map((notification) => notificationMessage(full(notification), renderer)),
+      (plans[index] as Notification[]).flatMap((notification) => notificationMessages(full(notification), renderer)),
     );
     for (const flap of inputs.unnoticed) {
       const notice = await flappingNotice(database, flap, settings, silences, now);
@@ -54,17 +54,16 @@ export async function notify(
       // Every message channel is told, whatever the rule's route: the notice says why its
       // episodes go quiet, and the digest carries it.
       for (const renderer of renderers) {
-        messages.push({
-          row: noticeRow({
-            channel: renderer.channel,
-            groupKey: `flapping:${flap.key}`,
-            reason: 'flapping',
-            account: flap.account,
-            rendered: renderer.flapping(notice),
-            alertKeys: [flap.key],
-            now,
-          }),
+        const rows = noticeRows({
+          channel: renderer.channel,
+          groupKey: `flapping:${flap.key}`,
+          reason: 'flapping',
+          account: flap.account,
+          rendered: renderer.flapping(notice),
+          alertKeys: [flap.key],
+          now,
         });
+        messages.push(...rows.map((row) => ({ row })));
       }
     }
     const written = await writeNotifications(database, state.inputs, {

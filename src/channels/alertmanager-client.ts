@@ -67,7 +67,7 @@ export async function postAlerts(
 }
 
 /** fetch says only "fetch failed"; the reason (ECONNREFUSED, a TLS error) is in its cause. */
-function causeOf(error: unknown): string {
+export function causeOf(error: unknown): string {
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
   return cause?.code ?? cause?.message ?? (error as Error).message;
 }

@@ -13,6 +13,7 @@ import { httpSection } from './sections/http.js';
 import { idleSection } from './sections/idle.js';
 import { logSection } from './sections/log.js';
 import { wasteSection } from './sections/waste.js';
+import { webhookSection } from './sections/webhook.js';
 
 /**
  * The configuration file, one section per file under sections/. Conventions every section keeps:
@@ -46,6 +47,7 @@ export function configSchema(ctx: ParseContext) {
       idle: idleSection,
       log: logSection,
       waste: wasteSection,
+      webhook: webhookSection(ctx),
     })
     .superRefine(checkAccountReferences)
     .transform((config) => ({

@@ -16,14 +16,14 @@ export function digestGroupKey(account: string): string {
   return `digest:${account}`;
 }
 
-/** When the account's latest digest was queued; null if it never had one. */
+/** When the account's latest digest was queued for `channel`; null if it never had one. */
 export const lastDigestAt = outsideTransaction(lastDigestAtSync);
 
-function lastDigestAtSync(database: Database, account: string): number | null {
+function lastDigestAtSync(database: Database, account: string, channel = 'email'): number | null {
   const row = database.db
     .select({ createdAt: channelOutbox.createdAt })
     .from(channelOutbox)
-    .where(and(eq(channelOutbox.channel, 'email'), eq(channelOutbox.groupKey, digestGroupKey(account))))
+    .where(and(eq(channelOutbox.channel, channel), eq(channelOutbox.groupKey, digestGroupKey(account))))
     .orderBy(desc(channelOutbox.createdAt))
     .limit(1)
     .get();
@@ -73,19 +73,21 @@ export async function stopsBetween(database: Database, account: string, from: nu
 }
 
 /**
- * Queues the account's digest unless one was queued since `dayStart`, in one transaction: the
- * check is made again where the row is written, so two evaluations never queue two digests the
- * same day. Returns the row written, if any.
+ * Queues the account's digest (its rows of one channel, one per destination) unless that channel
+ * queued one since `dayStart`, in one transaction: the check is made again where the rows are
+ * written, so two evaluations never queue two digests the same day. Returns the rows written.
  */
 export async function queueDigestOnce(
   database: Database,
   account: string,
   dayStart: number,
-  row: QueuedRow,
-): Promise<OutboxRow | undefined> {
+  rows: readonly QueuedRow[],
+): Promise<OutboxRow[]> {
   return database.transaction(() => {
-    const last = lastDigestAtSync(database, account);
-    if (last !== null && last >= dayStart) return undefined;
-    return queueRow(database, row);
+    const channel = rows[0]?.channel;
+    if (channel === undefined) return [];
+    const last = lastDigestAtSync(database, account, channel);
+    if (last !== null && last >= dayStart) return [];
+    return rows.map((row) => queueRow(database, row));
   });
 }
