@@ -6,7 +6,7 @@ import { toIso } from '../clock.js';
 import { alertView } from './alert-view.js';
 import { BARE_COMMAND_LINE, type CommandLine } from './commands.js';
 import { digestView } from './digest.js';
-import { bySeverity, emailView } from './email.js';
+import { bySeverity, emailView, resolvedView } from './email.js';
 import { flappingView } from './flapping.js';
 import type { Action, AlertData, RenderContext } from './view.js';
 
@@ -84,7 +84,8 @@ function webhookAlert(alert: AlertInput, announced: boolean, ctx: RenderContext)
     severity: alert.severity,
     labels: alert.labels,
     summary: alert.summary,
-    headline: alertView(alert, ctx).headline,
+    // As email titles it: a resolved alert says what ended, not the figures it fired with.
+    headline: (alert.resolvedAt === null ? alertView(alert, ctx) : resolvedView(alert, ctx)).headline,
     startsAt: toIso(alert.firedAt),
     endsAt: alert.resolvedAt === null ? null : toIso(alert.resolvedAt),
     figures: alert.details,
