@@ -78,7 +78,7 @@ describe('the webhook channel against a receiver that checks signatures', () => 
     await until(1);
     const [delivery] = receiver.received;
     expect(delivery?.verdict).toMatchObject({ ok: true });
-    const payload = (delivery?.verdict as { payload: Record<string, unknown> }).payload;
+    const payload = (delivery?.verdict as { payload: Record<string, unknown> } | undefined)?.payload ?? {};
     expect(payload).toMatchObject({ version: 1, kind: 'notification', reason: 'first', status: 'firing' });
     expect(delivery?.headers[DELIVERY_HEADER.toLowerCase()]).toBe(payload.deliveryId);
     expect(delivery?.headers['content-type']).toBe('application/json');
@@ -218,7 +218,7 @@ describe('the webhook channel against a receiver that checks signatures', () => 
     };
     await until(1);
     expect(receiver.received[0]?.headers['podwarden-delivery']).toBe(
-      (row?.payload as { deliveryId: string }).deliveryId,
+      (row?.payload as { deliveryId?: string } | undefined)?.deliveryId,
     );
   });
 });
