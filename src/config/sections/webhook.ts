@@ -37,7 +37,7 @@ function destination(ctx: ParseContext) {
         .regex(DESTINATION_NAME, {
           error: (issue) => `invalid name "${String(issue.input)}" (lower-case letters, digits, - and _)`,
         })
-        .describe('What routes, logs and metrics call this destination (its `target`).'),
+        .describe('What routes and logs call this destination (its outbox rows are kept under this name).'),
       url: webhookUrl().describe('Where each notification is POSTed as JSON.'),
       // An HMAC key a receiver shares: short ones are guessed offline from one signed delivery.
       ...secretShape('secret', ctx, { minLength: 16 }),
