@@ -1,11 +1,16 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { runNotifications } from '../../src/channels/evaluator.js';
 import { destinationsOf } from '../../src/channels/webhook.js';
 import { DELIVERY_HEADER, SIGNATURE_HEADER, signatureHeader } from '../../src/channels/webhook-signature.js';
+import { configAsYaml } from '../../src/config/display.js';
 import { parseConfig } from '../../src/config/load.js';
 import type { Config } from '../../src/config/schema.js';
+import { createLogger } from '../../src/log.js';
+import { BARE_COMMAND_LINE } from '../../src/messages/commands.js';
 import { type AlertBench, alertBench, budgetFinding, MINUTE } from '../alerts/support.js';
 import { rowsOf } from '../helpers/store.js';
 import {
@@ -220,6 +225,60 @@ describe('the webhook channel against a receiver that checks signatures', () => 
     expect(receiver.received[0]?.headers['podwarden-delivery']).toBe(
       (row?.payload as { deliveryId?: string } | undefined)?.deliveryId,
     );
+  });
+});
+
+describe('what the logs say', () => {
+  it('names the destination, never its URL (a token in the path) or its secret', async () => {
+    bench = benchWith({});
+    receiver = await receiverFor((index) => ({ status: [500, 200][index] ?? 410 }));
+    const url = `${receiver.url}/T0KEN-in-the-path-0001`;
+    bench.config.webhook = {
+      destinations: [{ name: 'ops-bot', url, secret: SECRET }],
+      timeoutMs: 10_000,
+      giveUpAfterMs: 86_400_000,
+    };
+    const lines: string[] = [];
+    const destination = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const log = createLogger({ level: 'debug', destination });
+    for (let minute = 0; minute < 5; minute++) {
+      await runNotifications({
+        config: bench.config,
+        db: bench.db,
+        clock: bench.clock,
+        now: bench.clock.now(),
+        log,
+        signal: new AbortController().signal,
+        events: bench.events,
+        commandLine: BARE_COMMAND_LINE,
+        findings: [budgetFinding('monthly', 'actual', 80)],
+        unjudged: [],
+      });
+      await bench.clock.advanceBy(MINUTE);
+    }
+    const text = lines.join('');
+    expect(text).toContain('webhook not delivered; will retry');
+    expect(text).toContain('webhook delivered');
+    expect(text).toContain('"destination":"ops-bot"');
+    expect(text).not.toContain('T0KEN');
+    expect(text).not.toContain(SECRET);
+  });
+
+  it('masks the secret where the configuration is shown', () => {
+    const config = parseConfig(
+      {
+        accounts: [{ name: 'sim', apiKey: 'sim-key-0001' }],
+        webhook: { destinations: [{ name: 'ops-bot', url: 'https://hooks.example.com/x', secret: SECRET }] },
+      },
+      { env: {}, baseDir: '/' },
+    );
+    expect(configAsYaml(config)).not.toContain(SECRET);
+    expect(configAsYaml(config)).toContain('secret: ');
   });
 });
 
