@@ -61,8 +61,13 @@ export function webhookRenderer(
   commandLine?: CommandLine,
   deliveryId: () => string = randomUUID,
 ): MessageRenderer {
-  const each = (recipients: readonly string[], build: (id: string) => WebhookPayload): RenderedPayload[] =>
-    destinationsOf(recipients, destinations).map((target) => ({ target, payload: build(deliveryId()) }));
+  // Without a destination (a route naming `webhook` before any is configured) the message is
+  // still written, under no target: kept, as email keeps its mail without a host, so the group's
+  // log records it and it is not planned again every tick.
+  const each = (recipients: readonly string[], build: (id: string) => WebhookPayload): RenderedPayload[] => {
+    const targets = destinationsOf(recipients, destinations);
+    return (targets.length > 0 ? targets : ['']).map((target) => ({ target, payload: build(deliveryId()) }));
+  };
   return {
     channel: 'webhook',
     notification: (notification) =>
@@ -85,13 +90,16 @@ export function webhookDeliverer(
   const byName = new Map(section.destinations.map((destination) => [destination.name, destination]));
   return {
     channel: 'webhook',
-    targets: section.destinations.map((destination) => destination.name),
+    // '' last: rows written while no destination was configured, abandoned (undeliverable).
+    targets: [...section.destinations.map((destination) => destination.name), ''],
     batchSize: 1,
     leaseMs: section.timeoutMs + LEASE_MARGIN_MS,
     inOrder: false,
     giveUpAfterMs: section.giveUpAfterMs,
-    undeliverable: (row) =>
-      byName.has(row.target) ? undefined : `destination "${row.target}" is no longer configured`,
+    undeliverable: (row) => {
+      if (row.target === '') return 'written while no webhook destination was configured';
+      return byName.has(row.target) ? undefined : `destination "${row.target}" is no longer configured`;
+    },
     // batchSize 1: every attempt and record has exactly one row.
     async deliver([first], target): Promise<Outcome> {
       const row = first as OutboxRow;

@@ -141,5 +141,8 @@ describe('rendering per destination', () => {
     ]);
     const byEmail = renderer.flapping(FLAPPING) as ReadonlyArray<{ target?: string }>;
     expect(byEmail.map((row) => row.target)).toEqual(['ops-bot']);
+    // None configured yet (a route names webhook): one row under no target, kept, not lost.
+    const none = webhookRenderer([]).notification(named) as ReadonlyArray<{ target?: string }>;
+    expect(none.map((row) => row.target)).toEqual(['']);
   });
 });
