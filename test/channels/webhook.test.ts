@@ -199,6 +199,20 @@ describe('the webhook channel against a receiver that checks signatures', () => 
     expect([row?.finishedAt !== null, row?.deliveredAt, row?.lastError]).toEqual([true, null, 'HTTP 410: no']);
   });
 
+  it('follows no redirect: the signed body goes only where the file says', async () => {
+    bench = benchWith({});
+    receiver = await receiverFor(() => ({ status: 307, headers: { location: 'http://127.0.0.1:9/elsewhere' } }));
+    bench.config.webhook = {
+      destinations: [{ name: 'moved', url: receiver.url, secret: SECRET }],
+      timeoutMs: 10_000,
+      giveUpAfterMs: 86_400_000,
+    };
+    await until(1);
+    await until(1);
+    const [row] = await webhookRows();
+    expect([row?.finishedAt !== null, row?.deliveredAt, row?.lastError]).toEqual([true, null, 'HTTP 307: no']);
+  });
+
   it('retries when nothing answers, and delivers the same id once the receiver is up', async () => {
     bench = benchWith({});
     const closed = await receiverFor();
