@@ -332,7 +332,7 @@ const cases: Array<[string, string, Array<[string, string]>]> = [
   [
     'unknown alert channel',
     `${ACCOUNT}alerts:\n  route:\n    idle: [slack]\n`,
-    [['alerts.route.idle[0]', 'expected one of email, alertmanager, got "slack"']],
+    [['alerts.route.idle[0]', 'expected one of email, alertmanager, webhook, got "slack"']],
   ],
   [
     'Alertmanager without URLs',
