@@ -35,6 +35,8 @@ export interface DaemonOptions {
   progressStream?: NodeJS.WritableStream & { isTTY?: boolean };
   /** A mailer the caller keeps open and closes (a replay's); by default one per tick with mail due. */
   mailer?: Mailer;
+  /** Channels that record their deliveries as taken without making them (a backtest's; NotificationContext). */
+  captured?: ReadonlySet<string>;
   /**
    * How a person runs this podwarden (the program and `--config FILE`), for the commands its
    * mails and pages quote; `podwarden` with no file when the caller does not know.
@@ -225,6 +227,7 @@ export class Daemon {
         events: this.events,
         inflight: this.options.inflight,
         mailer: this.options.mailer,
+        captured: this.options.captured,
         commandLine: this.commandLine,
       },
       now,

@@ -39,6 +39,11 @@ export interface NotificationContext {
    * tick with mail due opens one for the email section and closes it after.
    */
   mailer?: Mailer;
+  /**
+   * Channels whose deliveries are recorded as taken without being made (a backtest: nothing
+   * leaves the machine, and the outbox shows what each channel would have received).
+   */
+  captured?: ReadonlySet<string>;
   /** This tick's findings; a key absent this tick resolves. */
   findings: readonly Finding[];
   /** What the rules could not judge this tick: an open alert matched here keeps its state. */

@@ -55,7 +55,7 @@ async function deliverChannel(
 ): Promise<void> {
   // Most ticks have nothing due: no connection is opened.
   if (!(await hasDueRows(ctx.db, channel.name, ctx.now))) return;
-  const deliverer = channel.deliverer(ctx);
+  const deliverer = captured(ctx, channel, channel.deliverer(ctx));
   if (deliverer === undefined) {
     for (const row of queued) {
       if (row.channel !== channel.name) continue;
@@ -72,4 +72,23 @@ async function deliverChannel(
   } finally {
     deliverer.close?.();
   }
+}
+
+/**
+ * A captured channel's deliverer takes every attempt as delivered without making it: its rows,
+ * rendered as in production, are what it would have received (a stop still waits for its
+ * warning's row to be delivered, as it would live).
+ */
+function captured(
+  ctx: NotificationContext,
+  channel: Channel,
+  deliverer: ReturnType<Channel['deliverer']>,
+): ReturnType<Channel['deliverer']> {
+  if (deliverer === undefined || !ctx.captured?.has(channel.name)) return deliverer;
+  deliverer.close?.();
+  return {
+    ...deliverer,
+    close: undefined,
+    deliver: async () => ({ kind: 'delivered', response: 'captured: not sent' }),
+  };
 }

@@ -3,6 +3,7 @@ import { alertmanagerChannel } from './alertmanager.js';
 import type { Channel } from './channel.js';
 import { emailChannel } from './email.js';
 import { slackChannel } from './slack.js';
+import { webhookChannel } from './webhook.js';
 
 /**
  * The channel of each name the configuration knows (config/sections/channels.ts): exactly one
@@ -13,6 +14,7 @@ const BY_NAME = {
   alertmanager: alertmanagerChannel,
   slack: slackChannel,
   email: emailChannel,
+  webhook: webhookChannel,
 } satisfies Record<AlertChannel, Channel>;
 
 /** Every notification channel, in delivery order: the one list that names them. */

@@ -80,5 +80,6 @@ function sandboxedTargets(config: Config): SandboxedTargets {
     smtp: config.email.host ? `${config.email.host}:${config.email.port ?? 'default port'}` : undefined,
     apiUrls: [...new Set(config.accounts.flatMap((account) => [account.restBaseUrl, account.graphqlBaseUrl]))],
     alertmanagerUrls: config.alerts.alertmanager?.urls ?? [],
+    destinations: config.webhook.destinations.map((destination) => `webhook ${destination.name}`),
   };
 }

@@ -16,6 +16,7 @@ import { logSection } from './sections/log.js';
 import { ownersSection } from './sections/owners.js';
 import { slackSection } from './sections/slack.js';
 import { wasteSection } from './sections/waste.js';
+import { webhookSection } from './sections/webhook.js';
 
 /**
  * The configuration file, one section per file under sections/. Conventions every section keeps:
@@ -51,6 +52,7 @@ export function configSchema(ctx: ParseContext) {
       owners: ownersSection,
       slack: slackSection(ctx),
       waste: wasteSection,
+      webhook: webhookSection(ctx),
     })
     .superRefine(checkAccountReferences)
     .superRefine(checkOwnerReferences)

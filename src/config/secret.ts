@@ -8,7 +8,7 @@ import type { ParseContext } from './fields.js';
  * Every secret field: written inline or as `<name>File`, never both, and out under its own name.
  * `maskedConfig` masks exactly these names, and `secretShape` accepts no other.
  */
-export const SECRET_FIELDS = ['apiKey', 'bearerToken', 'linkSecret', 'password', 'webhookUrl'] as const;
+export const SECRET_FIELDS = ['apiKey', 'bearerToken', 'linkSecret', 'password', 'secret', 'webhookUrl'] as const;
 export type SecretField = (typeof SECRET_FIELDS)[number];
 
 type FileKey<K extends string> = `${K}File`;

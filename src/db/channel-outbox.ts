@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, isNull, lte, or, type Placeholder, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, gte, isNull, lt, lte, or, type Placeholder, sql } from 'drizzle-orm';
 import type { Database } from './open.js';
 import { channelOutbox } from './schema.js';
 import { perDatabase } from './statements.js';
@@ -45,6 +45,16 @@ export async function dueRows(
     )
     .orderBy(asc(channelOutbox.id));
   return options.limit === undefined ? query.all() : query.limit(options.limit).all();
+}
+
+/** Every channel's message rows (not episodes) written in [from, to), oldest first: a backtest's report. */
+export async function messageRowsBetween(database: Database, from: number, to: number): Promise<OutboxRow[]> {
+  return database.db
+    .select()
+    .from(channelOutbox)
+    .where(and(isNull(channelOutbox.alertId), gte(channelOutbox.createdAt, from), lt(channelOutbox.createdAt, to)))
+    .orderBy(asc(channelOutbox.id))
+    .all();
 }
 
 /** Whether any row of `channel` is due at `now` (as dueRows), without reading one. */

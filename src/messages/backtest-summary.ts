@@ -5,6 +5,8 @@ export interface SandboxedTargets {
   smtp?: string;
   apiUrls: readonly string[];
   alertmanagerUrls: readonly string[];
+  /** Other channels' destinations, as the file names them (`webhook ops-bot`). */
+  destinations?: readonly string[];
 }
 
 /** What the summary reads of a replay's report (replay/report.ts writes it). */
@@ -21,6 +23,10 @@ export interface BacktestFacts {
     emails: ReadonlyArray<{ at: string; reason: string; to: readonly string[]; subject: string }>;
     stops: ReadonlyArray<{ dryRun: boolean }>;
   }>;
+  /** Per channel, what it would have received (email's messages are listed per account). */
+  channels?: Readonly<
+    Record<string, { count: number; messages: ReadonlyArray<{ at: string; target?: string; summary: string }> }>
+  >;
 }
 
 /** Per account, the summary lists this many emails; the report lists them all. */
@@ -53,8 +59,11 @@ export function backtestSummary(
       sandboxed.smtp ? `SMTP server ${sandboxed.smtp}` : undefined,
       ...sandboxed.apiUrls.map((url) => `API ${url}`),
       ...sandboxed.alertmanagerUrls.map((url) => `Alertmanager ${url}`),
+      ...(sandboxed.destinations ?? []),
     ].filter((target) => target !== undefined);
-    lines.push(`Nothing was sent: mail went to an in-process sink, each account played a simulated world.`);
+    lines.push(
+      `Nothing was sent: mail went to an in-process sink, webhook and chat only recorded what they would have received, Alertmanager was left out, each account played a simulated world.`,
+    );
     if (left.length > 0) lines.push(`Not called: ${left.join(', ')}.`);
   }
   if (report.warnings.length > 0) {
@@ -74,6 +83,16 @@ export function backtestSummary(
     }
     const unlisted = account.emails.length - LISTED_EMAILS;
     if (unlisted > 0) lines.push(`  … and ${plural(unlisted, 'more email')} in the report`);
+  }
+  for (const [name, channel] of Object.entries(report.channels ?? {})) {
+    if (name === 'email') continue;
+    lines.push('', `${name}: ${plural(channel.count, 'message')} would have been delivered`);
+    for (const message of channel.messages.slice(0, LISTED_EMAILS)) {
+      const to = message.target ? `  to ${message.target}` : '';
+      lines.push(`  ${formatDateTime(Date.parse(message.at), 'UTC')}${to}`, `    ${message.summary}`);
+    }
+    const unlisted = channel.messages.length - LISTED_EMAILS;
+    if (unlisted > 0) lines.push(`  … and ${plural(unlisted, 'more message')} in the report`);
   }
   return `${lines.join('\n')}\n`;
 }

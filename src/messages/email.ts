@@ -8,7 +8,7 @@ import { BARE_COMMAND_LINE, type CommandLine } from './commands.js';
 import { renderHtml } from './html.js';
 import { byPod, mergeViews } from './same-pod.js';
 import { renderText } from './text.js';
-import type { Action, AlertView, Block, EmailView, RenderContext } from './view.js';
+import type { Action, AlertData, AlertView, Block, EmailView, RenderContext } from './view.js';
 
 /** The email of one notification: subject, text and HTML from one view model. */
 
@@ -147,7 +147,7 @@ export function emailView(notification: Notification, options: RenderOptions = {
 }
 
 /** A resolved alert: what is over, when it was judged over, and how long it lasted. */
-function resolvedView(alert: NotifyAlert, ctx: RenderContext): AlertView {
+export function resolvedView(alert: AlertData, ctx: RenderContext): AlertView {
   const base = alertView(alert, ctx);
   const end = alert.resolvedAt ?? ctx.now;
   return {

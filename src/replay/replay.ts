@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Writable } from 'node:stream';
 import { smtpMailer } from '../channels/email-smtp.js';
+import { CHANNELS } from '../channels/index.js';
 import { toIso, VirtualClock } from '../clock.js';
 import type { RunReport } from '../collectors/run.js';
 import type { Config } from '../config/schema.js';
@@ -16,6 +17,7 @@ import { VirtualScheduler } from '../scheduler/virtual.js';
 import type { Scenario } from '../simulator/scenario.js';
 import { type Simulator, startSimulator } from '../simulator/server.js';
 import { reportedAccounts, reportedAlerts, reportedEmails } from './alert-report.js';
+import { reportedChannels } from './channel-report.js';
 import { inProcessExchange } from './in-process-exchange.js';
 import { podOutcomes, type ReplayReport, tallyRuns } from './report.js';
 import { replayedAccounts, sandboxConfig } from './sandbox-config.js';
@@ -107,6 +109,9 @@ export async function replay(options: ReplayOptions): Promise<ReplayReport> {
   // One SMTP connection for the whole replay (across restarts too): each new connection waits
   // out smtp-server's fixed 100 ms greeting delay in real time, while virtual time stands.
   const mailer = smtpMailer(config.email, {}, { keepOpen: true });
+  // Every channel but email (whose mail goes to the sink) is captured: a webhook or chat URL of
+  // the file is never called, and the outbox keeps what each would have received.
+  const captured = new Set(CHANNELS.map((channel) => channel.name).filter((name) => name !== 'email'));
   const start = async () => {
     const started = await Daemon.open({
       config,
@@ -115,6 +120,7 @@ export async function replay(options: ReplayOptions): Promise<ReplayReport> {
       inflight,
       local,
       mailer,
+      captured,
       progressStream: discard,
     });
     started.events.on('collector:finished', (run) => runs.push(run));
@@ -151,6 +157,7 @@ export async function replay(options: ReplayOptions): Promise<ReplayReport> {
       stops: stops.map(({ at, podId, dryRun }) => ({ at: toIso(at), podId, dryRun })),
       alerts: await reportedAlerts(daemon.db, scenario.startMs, endMs + 1),
       emails: emails.map(({ account: _account, ...email }) => email),
+      channels: await reportedChannels(daemon.db, scenario.startMs, endMs + 1),
       accounts: reportedAccounts(
         config.accounts,
         sims.map((sim) => sim.world.podStatuses(endMs)),

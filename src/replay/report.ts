@@ -19,6 +19,11 @@ export interface ReplayReport {
    */
   emails: ReportedEmail[];
   /**
+   * Per channel by name (email, webhook, …), what it would have received: a backtest delivers
+   * nothing but to its mail sink, and records every other channel's deliveries as taken.
+   */
+  channels: Record<string, ReportedChannel>;
+  /**
    * Per account of the configuration (each replayed in a world of its own), what it would have
    * sent and stopped; messages about alerts of several accounts (a budget over `all`) come
    * last, under the account `all`.
@@ -39,6 +44,14 @@ export interface ReportedEmail {
   delivered: boolean;
   reason: string;
   alertKeys: string[];
+}
+
+export interface ReportedChannel {
+  /** Messages written for the channel (one per destination), and how many of them were taken. */
+  count: number;
+  delivered: number;
+  /** `target`: the destination, for a channel of named destinations (webhook). */
+  messages: Array<{ at: string; target?: string; reason: string; summary: string; delivered: boolean }>;
 }
 
 export interface ReportedAccount {

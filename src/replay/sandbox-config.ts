@@ -14,6 +14,8 @@ export function replayedAccounts(user: Config | undefined): string[] {
  * talks to its own simulated world with the scenario's key; mail goes to `smtp` (the replay's
  * in-process sink) without the file's credentials; Alertmanager is left out, so no alert is
  * posted anywhere (a rule routed only to Alertmanager notifies nobody, as it would by email).
+ * Every other channel (webhook, chat) stays as written: the replay captures its deliveries
+ * (replay.ts), so its URLs are never called and the report lists what it would have received.
  */
 export function sandboxConfig(
   user: Config | undefined,

@@ -332,7 +332,7 @@ const cases: Array<[string, string, Array<[string, string]>]> = [
   [
     'unknown alert channel',
     `${ACCOUNT}alerts:\n  route:\n    idle: [pager]\n`,
-    [['alerts.route.idle[0]', 'expected one of email, alertmanager, slack, got "pager"']],
+    [['alerts.route.idle[0]', 'expected one of email, alertmanager, slack, webhook, got "pager"']],
   ],
   [
     'Alertmanager without URLs',

@@ -102,6 +102,7 @@ describe('defaults', () => {
         stoppedPodVolumeMs: 3 * 86_400_000,
         stuckStartingMs: 30 * 60_000,
       },
+      webhook: { destinations: [], timeoutMs: 10_000, giveUpAfterMs: 86_400_000 },
     });
   });
 

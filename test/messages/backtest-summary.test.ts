@@ -19,6 +19,7 @@ function report(emails: ReportedEmail[], stops: ReplayReport['stops']): ReplayRe
     stops,
     alerts: [],
     emails,
+    channels: {},
     accounts: [
       { name: 'research', emails, stops, pods: [] },
       { name: 'inference', emails: [], stops: [], pods: [] },
