@@ -59,7 +59,11 @@ export async function notify(
           groupKey: `flapping:${flap.key}`,
           reason: 'flapping',
           account: flap.account,
-          rendered: renderer.flapping(notice),
+          // To whoever the flapping alert's route names on this channel, else its default recipients.
+          rendered: renderer.flapping({
+            ...notice,
+            recipients: [...(settings.recipientsOn(notice, renderer.channel) ?? notice.recipients)],
+          }),
           alertKeys: [flap.key],
           now,
         });
@@ -108,7 +112,7 @@ function planAll(
       silences,
       log,
       settings,
-      routed: (rule) => settings.routedTo(rule, renderer.channel),
+      recipients: (alert) => settings.recipientsOn(alert, renderer.channel),
       now,
     });
   });

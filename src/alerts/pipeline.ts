@@ -28,8 +28,11 @@ export interface PipelineInput {
   /** The notification log: each group's last message, expired entries left out. */
   log: ReadonlyMap<string, LogEntry>;
   settings: AlertSettings;
-  /** Whether a rule's alerts go to the channel planned for (`alerts.route`). */
-  routed(rule: string): boolean;
+  /**
+   * An alert's recipients on the channel planned for, or undefined when it does not go there
+   * (`alerts.routes`, else `alerts.route` and the rule's recipients: route.ts).
+   */
+  recipients(alert: NotifyAlert): readonly string[] | undefined;
   now: number;
 }
 
@@ -40,8 +43,12 @@ export interface PipelineInput {
  */
 export function planNotifications(input: PipelineInput): Notification[] {
   const { settings, now } = input;
-  let batch = [...input.firing, ...input.resolved.filter((alert) => settings.sendResolved(alert.rule))].filter(
-    (alert) => input.routed(alert.rule),
+  // Each alert carries its recipients on this channel, so grouping keys on them.
+  let batch = [...input.firing, ...input.resolved.filter((alert) => settings.sendResolved(alert.rule))].flatMap(
+    (alert) => {
+      const recipients = input.recipients(alert);
+      return recipients === undefined ? [] : [{ ...alert, recipients: [...recipients] }];
+    },
   );
   if (settings.inhibit) batch = muteInhibited(batch);
   batch = muteSilenced(batch, input.silences, now);

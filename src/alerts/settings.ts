@@ -2,7 +2,7 @@ import type { Config } from '../config/schema.js';
 import { ALERT_RULES } from '../config/sections/alerts.js';
 import { ALERT_CHANNELS, type AlertChannel } from '../config/sections/channels.js';
 import type { RuleName } from '../rules/finding.js';
-import { routesTo } from './route.js';
+import { type Routable, recipientsOn, routesTo } from './route.js';
 
 /**
  * The alert settings the pipeline reads, per rule where the configuration is per rule.
@@ -45,6 +45,11 @@ function settingsFrom(config: Config) {
     sendResolved: (rule: string): boolean => (alerts.sendResolved as readonly string[]).includes(rule),
     /** Whether the rule's alerts go to `channel` (`alerts.route`). */
     routedTo: (rule: string, channel: string): boolean => routesTo(config, rule, channel as AlertChannel),
+    /** An alert's recipients on `channel`, or undefined when it does not go there (route.ts). */
+    recipientsOn: (alert: Routable, channel: string): readonly string[] | undefined =>
+      recipientsOn(config, alert, channel),
+    /** The configured routes and contacts, as the fingerprint reads them (none: left out of it). */
+    routes: config.alerts.routes.length === 0 ? undefined : [config.alerts.routes, config.owners.contacts],
     /** Whether the rule's alerts go out by email (`alerts.route`): the digest is an email. */
     emailed: (rule: string): boolean => routesTo(config, rule, 'email'),
   };
@@ -61,5 +66,7 @@ function fingerprintOf(settings: ReturnType<typeof settingsFrom>): string {
     settings.emailed(rule),
     ALERT_CHANNELS.map((channel) => settings.routedTo(rule, channel)),
   ]);
-  return JSON.stringify([groupWaitMs, groupIntervalMs, groupBy, inhibit, defaultRecipients, flapping, perRule]);
+  const fields = [groupWaitMs, groupIntervalMs, groupBy, inhibit, defaultRecipients, flapping, perRule];
+  // Without routes, the fingerprint is what it was before routes existed: kept quiet plans stay valid.
+  return JSON.stringify(settings.routes === undefined ? fields : [...fields, settings.routes]);
 }

@@ -1,5 +1,5 @@
 import type { Deliverer, Outcome, Recorded } from '../alerts/deliver.js';
-import { routesTo } from '../alerts/route.js';
+import { recipientsOn } from '../alerts/route.js';
 import type { Config } from '../config/schema.js';
 import type { AlertmanagerConfig } from '../config/sections/alertmanager.js';
 import { syncAlertmanagerOutbox } from '../db/alertmanager-outbox.js';
@@ -29,7 +29,8 @@ const LEASE_MARGIN_MS = 60_000;
  */
 export async function queueForAlertmanager(database: Database, config: Config, now: number): Promise<void> {
   const targets = config.alerts.alertmanager?.urls ?? [];
-  const routed = (rule: string) => targets.length > 0 && routesTo(config, rule, 'alertmanager');
+  const routed = (alert: { rule: string; labels: Readonly<Record<string, string>> }) =>
+    targets.length > 0 && recipientsOn(config, { ...alert, recipients: [] }, 'alertmanager') !== undefined;
   await syncAlertmanagerOutbox(database, targets, routed, now);
 }
 

@@ -13,16 +13,18 @@ const CHANNEL = 'alertmanager';
 
 const unfinished = and(eq(channelOutbox.channel, CHANNEL), isNull(channelOutbox.finishedAt));
 
-/** Every row still delivering, with its alert's rule and resolve time (for the queue step). */
-function openDeliveries(database: Database): Array<OutboxRow & { rule: string; resolvedAt: number | null }> {
+/** Every row still delivering, with its alert's rule, labels and resolve time (for the queue step). */
+function openDeliveries(
+  database: Database,
+): Array<OutboxRow & { rule: string; labels: Record<string, string>; resolvedAt: number | null }> {
   return database.db
-    .select({ row: channelOutbox, rule: alerts.rule, resolvedAt: alerts.resolvedAt })
+    .select({ row: channelOutbox, rule: alerts.rule, labels: alerts.labels, resolvedAt: alerts.resolvedAt })
     .from(channelOutbox)
     .innerJoin(alerts, eq(alerts.id, channelOutbox.alertId))
     .where(unfinished)
     .orderBy(asc(channelOutbox.id))
     .all()
-    .map(({ row, rule, resolvedAt }) => ({ ...row, rule, resolvedAt }));
+    .map(({ row, rule, labels, resolvedAt }) => ({ ...row, rule, labels, resolvedAt }));
 }
 
 /** Whether any row is still delivering: without an Alertmanager, most ticks have none to close. */
@@ -119,7 +121,7 @@ export async function pruneFinishedDeliveries(database: Database, before: number
 /** The episodes firing now, oldest first: what the sync reads of them. */
 function firedEpisodes(database: Database) {
   return database.db
-    .select({ id: alerts.id, key: alerts.key, rule: alerts.rule, account: alerts.account })
+    .select({ id: alerts.id, key: alerts.key, rule: alerts.rule, labels: alerts.labels, account: alerts.account })
     .from(alerts)
     .where(and(isNull(alerts.resolvedAt), isNotNull(alerts.firedAt)))
     .orderBy(asc(alerts.id))
@@ -130,25 +132,25 @@ function firedEpisodes(database: Database) {
  * Brings the outbox in line with the alert state at `now`, in one transaction: fired episodes
  * `routed` to Alertmanager get a row per target URL, resolved ones turn their rows to
  * `resolved`, and rows nobody should receive any more (URL removed, rule routed elsewhere) are
- * closed. `routed` is a pure function of the rule's name (the configuration's routes).
+ * closed. `routed` is a pure function of the alert's rule and labels (the configuration's routes).
  */
 export async function syncAlertmanagerOutbox(
   database: Database,
   targets: readonly string[],
-  routed: (rule: string) => boolean,
+  routed: (alert: { rule: string; labels: Readonly<Record<string, string>> }) => boolean,
   now: number,
 ): Promise<void> {
   // Without a URL the only work is closing rows left from one: none, on almost every tick.
   if (targets.length === 0 && !(await hasOpenDeliveries(database))) return;
   database.transaction(() => {
     for (const alert of targets.length > 0 ? firedEpisodes(database) : []) {
-      if (!routed(alert.rule)) continue;
+      if (!routed(alert)) continue;
       for (const target of targets) ensureFiring(database, target, alert, now);
     }
     for (const row of openDeliveries(database)) {
       if (!targets.includes(row.target)) recordClosed(database, row.id, now, 'closed: URL no longer configured');
       else if (row.resolvedAt !== null) markResolving(database, row.id, now);
-      else if (!routed(row.rule)) recordClosed(database, row.id, now, 'closed: rule no longer routed to alertmanager');
+      else if (!routed(row)) recordClosed(database, row.id, now, 'closed: rule no longer routed to alertmanager');
     }
   });
 }

@@ -28,10 +28,27 @@ export function alertView(alert: AlertData, ctx: RenderContext): AlertView {
   const { kind } = alert.details;
   if (typeof kind === 'string' && Object.hasOwn(VIEWS, kind)) {
     const view = VIEWS[kind as FindingDetails['kind']] as ViewOf<FindingDetails>;
-    return view(alert, alert.details as FindingDetails, ctx);
+    return withOwnership(view(alert, alert.details as FindingDetails, ctx), alert.labels);
   }
   const { summary } = alert;
   return { headline: summary, title: summary, tone: toneOfSeverity(alert.severity), lead: [summary], blocks: [] };
+}
+
+/**
+ * The owner and team of what the alert is about (its `owner`/`team` labels, rules/owner-labels.ts)
+ * as rows of the view's first table, for every kind of alert alike; a view without them is as it was.
+ */
+function withOwnership(view: AlertView, labels: Readonly<Record<string, string>>): AlertView {
+  const rows: [string, string][] = [];
+  if (labels.owner !== undefined) rows.push(['Owner', labels.owner]);
+  if (labels.team !== undefined) rows.push(['Team', labels.team]);
+  const first = view.blocks.findIndex((block) => block.type === 'table');
+  if (rows.length === 0) return view;
+  const blocks = [...view.blocks];
+  const table = blocks[first];
+  if (table?.type === 'table') blocks[first] = { ...table, rows: [...table.rows, ...rows] };
+  else blocks.push({ type: 'table', rows });
+  return { ...view, blocks };
 }
 
 type StoredAlert = Omit<AlertData, 'firedAt'> & { firedAt: number | null; activeSince: number };

@@ -1,6 +1,8 @@
 import { collectorsFeeding } from '../collectors/index.js';
+import { ownerOf } from '../config/owner-of.js';
 import { livePods } from '../db/pods.js';
 import { pods } from '../db/schema.js';
+import { ownershipLabels } from '../rules/owner-labels.js';
 import { gaugeTable } from './account-series.js';
 import { type MetricsContext, refreshedAccounts } from './source.js';
 
@@ -31,6 +33,15 @@ export function registerPodMetrics(context: MetricsContext): void {
           },
           1,
         ),
+    },
+    {
+      name: 'podwarden_pod_owner_info',
+      help: 'Always 1: who owns the Pod (owners), to join on pod_id; a label ownership does not name is absent, and a Pod with neither owner nor team has no series.',
+      labelNames: ['account', 'pod_id', 'owner', 'team'],
+      series: ({ account, podId, name, env }, set) => {
+        const labels = ownershipLabels(ownerOf(context.config.owners, { name, env }));
+        if (Object.keys(labels).length > 0) set({ account, pod_id: podId, ...labels }, 1);
+      },
     },
     {
       name: 'podwarden_pod_gpus',

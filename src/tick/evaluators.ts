@@ -3,6 +3,7 @@ import { runNotifications } from '../channels/evaluator.js';
 import { budgetStatuses } from '../rules/budget.js';
 import { budgetFindings } from '../rules/budget-findings.js';
 import { capacityFindings } from '../rules/capacity.js';
+import { withOwnerLabels } from '../rules/owner-labels.js';
 import { wasteFindings } from '../rules/waste.js';
 import type { Evaluator } from './context.js';
 
@@ -44,8 +45,15 @@ const wasteEvaluator: Evaluator = {
 /** The idle action ladder: judges every Pod of the snapshot, warns, stops through the guards. */
 const idleEvaluator: Evaluator = { name: 'idle', evaluate: runIdleLadder };
 
-/** Last: turns every finding of the tick into alert state and notifications. */
-const alertsEvaluator: Evaluator = { name: 'alerts', evaluate: runNotifications };
+/**
+ * Last: turns every finding of the tick into alert state and notifications, each finding about a
+ * Pod, endpoint or volume labelled with its owner and team first (the one place they are added).
+ */
+const alertsEvaluator: Evaluator = {
+  name: 'alerts',
+  evaluate: (ctx) =>
+    runNotifications({ ...ctx, findings: withOwnerLabels(ctx.findings, ctx.snapshots, ctx.config.owners) }),
+};
 
 /**
  * The evaluation tick, in order: rules that produce findings first, then what acts on them.

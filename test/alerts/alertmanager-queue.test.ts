@@ -34,4 +34,36 @@ describe('queueing for Alertmanager', () => {
     ]);
     expect(await hasOpenDeliveries(bench.db)).toBe(false);
   });
+
+  it('queues only what alerts.routes sends to Alertmanager, by label, and closes a row whose alert no route sends there any more', async () => {
+    const bench = alertBench((config) => {
+      config.alerts.alertmanager = {
+        urls: ['http://127.0.0.1:9/'],
+        timeoutMs: 1_000,
+        resendIntervalMs: 10 * MINUTE,
+        runbookUrls: {},
+      };
+      config.owners.contacts = { ml: { email: ['ml-lead@example.com'] } };
+      config.alerts.routes = [
+        { match: { team: 'ml' }, to: { email: ['team'], alertmanager: true } },
+        { match: { rule: 'waste' }, to: { email: ['ops@example.com'] } },
+      ];
+    });
+    benches.push(bench);
+    const labelled = (key: string, team?: string) =>
+      finding(key, { labels: { rule: 'waste', account: 'sim', ...(team ? { team } : {}) } });
+    await bench.tick([labelled('waste:sim:a', 'ml'), labelled('waste:sim:b', 'vision'), labelled('waste:sim:c')]);
+    const queued = async () =>
+      (await rowsOf(bench.db, ['alertmanager'])).map((row) => [row.alertKeys, row.finishedAt === null]);
+    expect(await queued()).toEqual([[['waste:sim:a'], true]]);
+    // The team's route no longer takes alerts to Alertmanager: its row is closed, not left
+    // resending; the others, now matched by no route, go by default to every configured channel.
+    bench.config.alerts.routes = [{ match: { team: 'ml' }, to: { email: ['team'] } }];
+    await queueForAlertmanager(bench.db, bench.config, bench.clock.now() + MINUTE);
+    expect(await queued()).toEqual([
+      [['waste:sim:a'], false],
+      [['waste:sim:b'], true],
+      [['waste:sim:c'], true],
+    ]);
+  });
 });

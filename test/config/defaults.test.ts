@@ -32,6 +32,7 @@ describe('defaults', () => {
         resolveAfter: { budgetMs: 0, idleMs: 15 * 60_000, capacityMs: 0, wasteMs: 30 * 60_000, healthMs: 5 * 60_000 },
         flapping: { count: 3, windowMs: 6 * 3_600_000 },
         route: {},
+        routes: [],
       },
       api: {
         restBaseUrl: 'https://api.runpod.io/v2',

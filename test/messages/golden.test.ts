@@ -57,6 +57,11 @@ function withLinks(notification: ReturnType<typeof firstNotification>) {
   });
   return renderMessage(notification, { actions: links(notification) });
 }
+/** The alert with the owner labels rules/owner-labels.ts gives an owned resource. */
+const ownedBy = (alert: NotifyAlert | undefined, owner: Record<string, string>): NotifyAlert => {
+  if (alert === undefined) throw new Error('no such fixture');
+  return { ...alert, labels: { ...alert.labels, ...owner } };
+};
 const twoRecipients = (alert: unknown) => ({
   ...firstNotification(alert as never),
   receiver: ['ana@example.com', 'ml-team@example.com'],
@@ -69,6 +74,12 @@ const MESSAGES: Record<string, ReturnType<typeof renderMessage>> = {
   'idle-warn-links': withLinks(firstNotification(ALERTS['idle-warn'] as never)),
   'idle-notify-links': withLinks(twoRecipients(ALERTS['idle-notify'])),
   'budget-spent-links': withLinks(firstNotification(ALERTS['budget-spent'] as never)),
+  // Owned by ana of team ml (owners): the owner and team rows, to her alone.
+  'idle-warn-owner': renderMessage({
+    ...firstNotification(ownedBy(ALERTS['idle-warn'], { owner: 'ana', team: 'ml' })),
+    receiver: ['ana@example.com'],
+  }),
+  'waste-endpoint-team': renderMessage(firstNotification(ownedBy(ALERTS['waste-endpoint'], { team: 'ml' }))),
   'idle-grouped': renderMessage(idleGroupedNotification()),
   'idle-grouped-links': withLinks(idleGroupedNotification()),
   flapping: renderFlappingNotice(FLAPPING),

@@ -194,6 +194,28 @@ describe('metrics read from the database and the daemon', () => {
       expect(find(second, name, { pod_id: 'busy' }).length, name).toBeGreaterThan(0);
     }
   });
+  it('gives each owned Pod one owner info series, labels ownership does not name absent, none for an unowned Pod', async () => {
+    const { h } = await start(threePods, (config) => {
+      config.owners.fromName = ['^(?<owner>trainer)$'];
+      config.owners.default = { team: 'ml' };
+    });
+    await h.drive(h.daemon.collect('pods', 'sim'));
+    const samples = parseExposition(await scrape());
+    const owned = find(samples, 'podwarden_pod_owner_info', {}).map((sample) => [sample.labels, sample.value]);
+    expect(owned).toEqual([
+      [{ account: 'sim', pod_id: 'blind', team: 'ml' }, 1],
+      [{ account: 'sim', pod_id: 'busy', owner: 'trainer', team: 'ml' }, 1],
+      [{ account: 'sim', pod_id: 'doomed', team: 'ml' }, 1],
+    ]);
+    expect(promtoolProblems(await scrape())).toEqual([]);
+  });
+
+  it('has no owner info series without owners configured', async () => {
+    const { h } = await start(threePods);
+    await h.drive(h.daemon.collect('pods', 'sim'));
+    expect(find(parseExposition(await scrape()), 'podwarden_pod_owner_info', {})).toEqual([]);
+  });
+
   it("replaces only the polled account's series: another account's Pods stay as its own last poll saw them", async () => {
     const { h } = await start(threePods, (config) => {
       const [sim] = config.accounts;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { duration, durationOrZero, type ParseContext, timeZone, withMs } from '../fields.js';
 import { alertmanagerSection } from './alertmanager.js';
 import { channelName } from './channels.js';
+import { routesField } from './routes.js';
 import { ALERT_RULES, perRule } from './rule-names.js';
 
 export { ALERT_RULES } from './rule-names.js';
@@ -93,6 +94,7 @@ export function alertsSection(ctx: ParseContext) {
         .optional(),
       /** Email, Alertmanager or both, per rule. */
       route: routeSection,
+      routes: routesField(),
       alertmanager: alertmanagerSection(ctx).optional(),
     },
     ['groupWait', 'groupInterval', 'repeatInterval'],
@@ -107,6 +109,15 @@ export function alertsSection(ctx: ParseContext) {
           });
         }
       }
+      alerts.routes.forEach((route, index) => {
+        if (route.to.alertmanager && alerts.alertmanager === undefined) {
+          issues.addIssue({
+            code: 'custom',
+            path: ['routes', index, 'to', 'alertmanager'],
+            message: 'routes to alertmanager, but alerts.alertmanager is not set',
+          });
+        }
+      });
     })
     .prefault({});
 }
