@@ -31,12 +31,14 @@ afterEach(async () => {
 
 const SECRET_PATH = '/services/T0PODWARDEN/B0SECRET/abcdefghijklmnopqrstuvwx';
 
-async function setUp(recipients: string[] | null = null) {
+/** `destinations`: what the route of the alert names on Slack; null: no route (the default destination). */
+async function setUp(destinations: string[] | null = null) {
   receiver = await startSlackReceiver();
   const clock = new VirtualClock(T0);
   const config = parseConfig(
     {
       accounts: [{ name: 'main', apiKey: 'main-key-0001' }],
+      ...(destinations && { alerts: { routes: [{ match: { rule: 'idle' }, to: { slack: destinations } }] } }),
       slack: {
         destinations: [
           { name: 'ml-team', webhookUrl: `${receiver.url}${SECRET_PATH}/ml` },
@@ -64,7 +66,7 @@ async function setUp(recipients: string[] | null = null) {
     summary: 'Pod nb idle for 30m: it will be stopped',
     labels: { rule: 'idle', account: 'main', pod_id: 'nb', stage: 'warn' },
     details: {},
-    recipients,
+    recipients: null,
     activeSince: T0,
     lastSeenAt: T0,
     firedAt: T0,
