@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { checkDestinationReferences } from './destination-references.js';
 import type { ParseContext } from './fields.js';
 import { checkOwnerReferences } from './owner-references.js';
 import { checkAccountReferences } from './references.js';
@@ -56,6 +57,7 @@ export function configSchema(ctx: ParseContext) {
     })
     .superRefine(checkAccountReferences)
     .superRefine(checkOwnerReferences)
+    .superRefine(checkDestinationReferences)
     .transform((config) => ({
       ...config,
       // Each account comes out with its effective base URLs, so the API client reads one place.

@@ -335,6 +335,16 @@ const cases: Array<[string, string, Array<[string, string]>]> = [
     [['alerts.route.idle[0]', 'expected one of email, alertmanager, slack, webhook, got "pager"']],
   ],
   [
+    'a route to a Slack destination that is not configured',
+    `${ACCOUNT}slack:\n  destinations:\n    - { name: ml-team, webhookUrl: https://hooks.slack.com/services/T0/B0/x }\nalerts:\n  routes:\n    - { match: { rule: idle }, to: { slack: [owner, ml-tem] } }\n`,
+    [['alerts.routes[0].to.slack[1]', 'unknown Slack destination "ml-tem" (configured: ml-team)']],
+  ],
+  [
+    'a contact naming a webhook destination without a webhook section',
+    `${ACCOUNT}owners:\n  contacts:\n    alice: { webhook: [pager] }\n`,
+    [['owners.contacts.alice.webhook[0]', 'unknown webhook destination "pager" (no webhook section)']],
+  ],
+  [
     'Alertmanager without URLs',
     `${ACCOUNT}alerts:\n  alertmanager:\n    urls: []\n`,
     [['alerts.alertmanager.urls', 'at least one Alertmanager URL is required']],
