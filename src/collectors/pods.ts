@@ -10,7 +10,14 @@ import { collectResult, unreadableOf } from './rejected-items.js';
  * rules and alerts group by. Every other value stays out of the database, because env is where
  * people put their tokens.
  */
-export const KEPT_ENV_NAMES: readonly string[] = ['COST_CENTER', 'OWNER', 'PODWARDEN_IGNORE', 'PROJECT', 'TEAM'];
+export const KEPT_ENV_NAMES: readonly string[] = [
+  'COST_CENTER',
+  'OWNER',
+  'PODWARDEN_IGNORE',
+  'PODWARDEN_MAX_RUNTIME',
+  'PROJECT',
+  'TEAM',
+];
 
 const POD_LIST = { key: 'pods', one: 'Pod', many: 'Pods', kept: 'treated as unknown' };
 
