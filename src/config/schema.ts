@@ -13,6 +13,7 @@ import { enforceSection } from './sections/enforce.js';
 import { httpSection } from './sections/http.js';
 import { idleSection } from './sections/idle.js';
 import { logSection } from './sections/log.js';
+import { ownersSection } from './sections/owners.js';
 import { wasteSection } from './sections/waste.js';
 
 /**
@@ -47,6 +48,7 @@ export function configSchema(ctx: ParseContext) {
       http: httpSection(ctx),
       idle: idleSection,
       log: logSection,
+      owners: ownersSection,
       waste: wasteSection,
     })
     .superRefine(checkAccountReferences)
