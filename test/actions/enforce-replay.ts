@@ -20,6 +20,7 @@ import { type SmtpPeer, startSmtp } from '../helpers/smtp.js';
  * enforcement control).
  */
 
+/** A Wednesday; a run may start later (`startAt`). */
 export const START = Date.UTC(2026, 11, 2, 0, 0, 0);
 export const MIN = 60_000;
 export const HOUR = 60 * MIN;
@@ -55,10 +56,11 @@ export async function runEnforce(options: {
   durationMs: number;
   /** Extra configuration (e.g. `http` for links). */
   extra?: Record<string, unknown>;
-  /** Called with the clock and database path before the replay starts. */
-  start?: string;
+  /** When the scenario starts (default START). */
+  startAt?: number;
 }): Promise<EnforceRun> {
-  const clock = new VirtualClock(START);
+  const startAt = options.startAt ?? START;
+  const clock = new VirtualClock(startAt);
   const smtp = await startSmtp();
   const dir = mkdtempSync(join(tmpdir(), 'podwarden-enforce-'));
   const config = parseConfig(
@@ -81,7 +83,7 @@ export async function runEnforce(options: {
   const scenario = parseScenario(
     {
       name: 'enforce',
-      start: new Date(START).toISOString(),
+      start: new Date(startAt).toISOString(),
       apiKey: 'sim-key',
       catalog: l40sCatalog(),
       pods: options.pods,
@@ -120,5 +122,5 @@ export async function runEnforce(options: {
   };
 }
 
-/** The time of a report entry, as ms after the scenario's start. */
-export const offset = (iso: string) => Date.parse(iso) - START;
+/** The time of a report entry, as ms after `from` (the scenario's start by default). */
+export const offset = (iso: string, from = START) => Date.parse(iso) - from;
