@@ -92,7 +92,7 @@ describe('deadlines held by a snooze, and set by the Pod itself', () => {
       rule: 'env',
       kind: 'deadline',
       dryRun: true,
-      reason: 'PODWARDEN_MAX_RUNTIME=1h30m since its start at 2026-12-01T23:00:00Z',
+      reason: 'PODWARDEN_MAX_RUNTIME=1h30m',
     });
     expect(run.report.pods.every((pod) => pod.finalStatus === 'RUNNING')).toBe(true);
     expect(run.timeline('typo')).toEqual([]);
