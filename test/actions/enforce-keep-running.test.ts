@@ -1,7 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { describe as describeReceipt } from '../../src/cli/why.js';
 import { openDatabase } from '../../src/db/open.js';
+import type { ReceiptRecord } from '../../src/db/receipts.js';
 import { loadLinkSecret } from '../../src/links/index.js';
 import { linkAct, linkConfirmation, linkTarget } from '../../src/web/link-pages.js';
 import { call } from '../web/support.js';
@@ -118,6 +120,16 @@ describe('Keep running on a deadline', () => {
     ]);
     const extended = run.receipts.find((r) => r.decision === 'extended');
     expect(extended?.plannedStopAt).toBe(Date.parse('2026-12-02T03:30:00Z'));
+    // `podwarden why train` names the control and the new deadline.
+    expect(describeReceipt(extended as ReceiptRecord)).toBe(
+      [
+        '2026-12-02T01:00:00Z  train (train, sim), deadline training: stop moved later (Keep running)',
+        '  reason: Keep running link of ml@example.com: 2h later, to 2026-12-02T03:30:00Z',
+        '  stop planned at 2026-12-02T03:30:00Z',
+        '  cost $0.86/h, saving when stopped $0.86/h',
+        '',
+      ].join('\n'),
+    );
     expect(extended?.reason).toBe('Keep running link of ml@example.com: 2h later, to 2026-12-02T03:30:00Z');
     // Two warnings, each mailed its lead time before the deadline it named; the stop after the second's lead.
     const warnings = run.report.emails.filter(
