@@ -1,7 +1,7 @@
 import { formatClock, formatDateTime, formatElapsed, formatUsd, formatUsdPerHour } from '../format.js';
-import type { EnforceDetails } from '../rules/finding-details.js';
+import type { EnforceBlastRadiusDetails, EnforceDetails } from '../rules/finding-details.js';
 import { IGNORE_ENV } from '../rules/idle-match.js';
-import { silenceCommand, snoozeCommand, whyCommand } from './commands.js';
+import { silenceBlock, silenceCommand, snoozeCommand, whyCommand } from './commands.js';
 import type { AlertData, AlertView, Block, RenderContext } from './view.js';
 
 /**
@@ -89,4 +89,20 @@ export function enforceView(alert: AlertData, d: EnforceDetails, ctx: RenderCont
   if (d.stage === 'warn')
     blocks.push({ type: 'note', text: `To exclude the Pod for good, set ${IGNORE_ENV}=true in its environment.` });
   return { headline, title, tone: d.stage === 'not-stopped' ? 'critical' : 'warning', lead, blocks };
+}
+
+export function enforceBlastRadiusView(alert: AlertData, d: EnforceBlastRadiusDetails, ctx: RenderContext): AlertView {
+  return {
+    headline: `Deadlines and schedules held back: they would stop ${d.podIds.length} Pods at once`,
+    title: 'Deadlines and schedules held back',
+    tone: 'critical',
+    lead: [
+      `Deadlines and schedules found ${d.podIds.length} Pods of ${alert.account} to stop in one go, more than enforce.caps allows (${d.detail}), so none was stopped.`,
+      'Check the match of the deadlines and schedules that select them; raise the limit if this is expected.',
+    ],
+    blocks: [
+      { type: 'list', title: 'Pods it would stop', items: d.podIds },
+      silenceBlock(ctx.commandLine, alert, 'Silence this for 2h', '2h', 'checked'),
+    ],
+  };
 }

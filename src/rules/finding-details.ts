@@ -140,6 +140,13 @@ export type EnforceDetails = {
   detail?: string;
 };
 
+/** One evaluation would stop too many of an account's running Pods for deadlines and schedules: none is stopped. */
+export type EnforceBlastRadiusDetails = {
+  kind: 'enforce-blast-radius';
+  podIds: string[];
+  detail: string;
+};
+
 export type HealthDetails = {
   kind: 'health';
   check: 'idle-stops-frozen';
@@ -197,6 +204,7 @@ export type FindingDetails =
   | IdleBlastRadiusDetails
   | IdleClusterDetails
   | EnforceDetails
+  | EnforceBlastRadiusDetails
   | HealthDetails
   | CapacityDetails
   | WasteDetails;

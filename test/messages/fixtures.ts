@@ -231,6 +231,17 @@ export const ENFORCE_ALERTS: Record<string, NotifyAlert> = {
     enforceLabels('schedule', 'vision-nights'),
     enforce('schedule', 'warn'),
   ),
+  'enforce-blast-radius': alert(
+    24,
+    'enforce',
+    'critical',
+    { stage: 'blast-radius' },
+    {
+      kind: 'enforce-blast-radius',
+      podIds: ['q8w3e5r7', 'a1b2c3d4', 'e5f6g7h8'],
+      detail: '3 stop(s) of 4 running Pod(s), limit 2 (50%): none is stopped',
+    },
+  ),
   'enforce-deadline-stop': alert(
     23,
     'enforce',

@@ -4,7 +4,7 @@ import type { PodRecord } from '../../db/pods.js';
 import type { GuardResult } from '../../db/tables/idle.js';
 import { formatDuration } from '../../duration.js';
 import type { Finding } from '../../rules/finding.js';
-import type { EnforceDetails } from '../../rules/finding-details.js';
+import type { EnforceBlastRadiusDetails, EnforceDetails } from '../../rules/finding-details.js';
 import { savingPerHr } from '../saving.js';
 import type { StopCandidate } from './candidate.js';
 import { dueAt } from './steps.js';
@@ -132,6 +132,6 @@ export function enforceBlastRadiusFinding(account: string, guard: GuardResult, p
     severity: 'critical',
     summary: `Enforcement would stop ${podIds.length} Pods of ${account} at once: ${guard.detail}`,
     labels: { rule: 'enforce', account, stage: 'blast-radius' },
-    details: { kind: 'idle-blast-radius', idleRule: 'enforce', podIds, detail: guard.detail },
+    details: { kind: 'enforce-blast-radius', podIds, detail: guard.detail } satisfies EnforceBlastRadiusDetails,
   };
 }
