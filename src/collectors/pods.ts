@@ -11,7 +11,14 @@ import { collectResult, unreadableOf } from './rejected-items.js';
  * The keys `owners.fromEnv` names are stored too; every other value stays out of the database,
  * because env is where people put their tokens.
  */
-export const KEPT_ENV_NAMES: readonly string[] = ['COST_CENTER', 'OWNER', 'PODWARDEN_IGNORE', 'PROJECT', 'TEAM'];
+export const KEPT_ENV_NAMES: readonly string[] = [
+  'COST_CENTER',
+  'OWNER',
+  'PODWARDEN_IGNORE',
+  'PODWARDEN_MAX_RUNTIME',
+  'PROJECT',
+  'TEAM',
+];
 
 const POD_LIST = { key: 'pods', one: 'Pod', many: 'Pods', kept: 'treated as unknown' };
 

@@ -11,6 +11,7 @@ import { capacitySection } from './sections/capacity.js';
 import { collectorsSection } from './sections/collectors.js';
 import { databaseSection } from './sections/database.js';
 import { emailSection } from './sections/email.js';
+import { enforceSection } from './sections/enforce.js';
 import { httpSection } from './sections/http.js';
 import { idleSection } from './sections/idle.js';
 import { logSection } from './sections/log.js';
@@ -47,6 +48,7 @@ export function configSchema(ctx: ParseContext) {
       collectors: collectorsSection,
       database: databaseSection(ctx),
       email: emailSection(ctx),
+      enforce: enforceSection,
       http: httpSection(ctx),
       idle: idleSection,
       log: logSection,

@@ -50,6 +50,7 @@ describe.skipIf(!hasPeer('amtool', 'prometheus-alertmanager'))('config/alertmana
     expect(receivers).toEqual({
       PodwardenBudget: 'finance',
       PodwardenIdle: 'gpu-owners',
+      PodwardenEnforce: 'gpu-owners',
       PodwardenCapacity: 'ops',
       PodwardenWaste: 'gpu-owners',
       PodwardenHealth: 'ops',

@@ -29,7 +29,14 @@ describe('defaults', () => {
         sendResolved: ['budget', 'waste', 'health'],
         noRepeat: ['budget', 'capacity', 'waste'],
         for: { healthMs: 30 * 60_000 },
-        resolveAfter: { budgetMs: 0, idleMs: 15 * 60_000, capacityMs: 0, wasteMs: 30 * 60_000, healthMs: 5 * 60_000 },
+        resolveAfter: {
+          budgetMs: 0,
+          idleMs: 15 * 60_000,
+          enforceMs: 0,
+          capacityMs: 0,
+          wasteMs: 30 * 60_000,
+          healthMs: 5 * 60_000,
+        },
         flapping: { count: 3, windowMs: 6 * 3_600_000 },
         route: {},
         routes: [],
@@ -70,6 +77,14 @@ describe('defaults', () => {
         },
       },
       email: { secure: 'starttls', port: 587, to: [], giveUpAfterMs: 86_400_000 },
+      // Nothing enforced but a Pod's own PODWARDEN_MAX_RUNTIME, in dry run.
+      enforce: {
+        deadlines: [],
+        envDeadline: { warnLeadMs: 30 * 60_000, extendByMs: 2 * 3_600_000, dryRun: true },
+        schedules: [],
+        caps: { stopsPerHour: 20, stopsPerEvaluation: 10, runningShare: 1 },
+        stopWithoutDeliveredWarning: false,
+      },
       http: { listen: '0.0.0.0:9464', allowedHosts: [], trustedProxies: [], linkExpiryMs: 86_400_000 },
       idle: {
         rules: [

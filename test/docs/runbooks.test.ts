@@ -76,6 +76,11 @@ describe('docs/runbooks.md', () => {
       'idle-stop-failed',
       'idle-blast-radius',
       'idle-a-whole-cluster-idle',
+      'enforce-stop-warning',
+      'enforce-the-stop',
+      'enforce-stop-failed',
+      'enforce-blast-radius',
+      'enforce-bad-env-deadline',
       'waste-endpoint-idle',
       'waste-volume-unmounted',
       'waste-stopped-pod-volume',
@@ -90,7 +95,9 @@ describe('docs/runbooks.md', () => {
 
   it("points the example configuration's runbookUrls at the same sections", () => {
     const example = readFileSync(packagePath('config/podwarden.example.yaml'), 'utf8');
-    const urls = [...example.matchAll(/^\s*#\s*(budget|idle|capacity|waste|health): (\S+\/docs\/runbooks\.md#\S+)$/gm)];
+    const urls = [
+      ...example.matchAll(/^\s*#\s*(budget|idle|enforce|capacity|waste|health): (\S+\/docs\/runbooks\.md#\S+)$/gm),
+    ];
     expect(urls.map((match) => match[1]).sort()).toEqual([...ALERT_RULES].sort());
     for (const [, rule, url] of urls) {
       const anchor = (url as string).split('#')[1];

@@ -194,8 +194,8 @@ describe('metrics of budgets, idle Pods, stops and alerts', () => {
 
   it('counts firing alerts per account, rule and severity, and email waiting in the outbox without an SMTP host', () => {
     const start = at('start');
-    // 5 rules x 3 severities, for the account and for `all` (the budgets here cover every account).
-    expect(find(start, 'podwarden_alerts_firing')).toHaveLength(30);
+    // 6 rules x 3 severities, for the account and for `all` (the budgets here cover every account).
+    expect(find(start, 'podwarden_alerts_firing')).toHaveLength(36);
     expect(new Set(find(start, 'podwarden_alerts_firing').map((sample) => sample.labels.account))).toEqual(
       new Set(['sim', 'all']),
     );
