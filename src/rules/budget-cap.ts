@@ -1,5 +1,7 @@
 import { HOUR_MS } from '../buckets.js';
 import type { OnSpentConfig } from '../config/sections/budgets.js';
+import { formatClock, formatElapsed, formatUsd, formatUsdPerHour } from '../format.js';
+import type { BudgetStatus } from './budget-status.js';
 import { projectAtRate, runsOutAt } from './forecast.js';
 
 /**
@@ -112,7 +114,65 @@ export function capPhase(
   return { phase: 'warn', dueAt: reachesAt, limit, figures: at(reachesAt, limit) };
 }
 
-/** USD the chosen stops save until the period's end, for receipts and messages. */
-export function savedByPeriodEnd(selection: CapSelection, figures: CapFigures): number {
-  return ((figures.perHour - selection.perHourAfter) * figures.timeLeftMs) / HOUR_MS;
+/** One Pod the cap means to stop (or would, but may not: `spared`), and why in one line. */
+export interface CapPlan {
+  pod: CapPod;
+  spared: boolean;
+  /** When the stop is due: when the live figure reaches the threshold (projected, or as it happened). */
+  stopAt: number;
+  /** The budget period's start: one cap episode per Pod and period. */
+  occurrence: number;
+  why: string;
+}
+
+/**
+ * The cap's plan for one budget at `now`: nothing while it is quiet; else the Pods its selection
+ * names, each with the budget's figures in words (they land on the warning and every receipt).
+ * A due stop's time is when the live figure crossed the threshold at the current rate, so it
+ * stays put from tick to tick.
+ */
+export function capPlans(
+  status: Pick<BudgetStatus, 'budget' | 'amount' | 'live' | 'currentPerHour' | 'period' | 'timeZone'>,
+  onSpent: Pick<OnSpentConfig, 'threshold' | 'warnLeadMs'>,
+  pods: readonly CapPod[],
+  now: number,
+): CapPlan[] {
+  const reading = { ...status, periodEndMs: status.period.endMs };
+  const phase = capPhase(reading, onSpent, now);
+  if (phase.phase === 'quiet') return [];
+  const selection = selectCapStops(phase.figures, pods);
+  const stopAt =
+    phase.phase === 'warn' || status.currentPerHour <= 0
+      ? phase.dueAt
+      : now - Math.round(((status.live - phase.limit) / status.currentPerHour) * HOUR_MS);
+  const why = capWhy(status, onSpent.threshold, phase, selection, stopAt);
+  const plan = (pod: CapPod, spared: boolean): CapPlan => ({
+    pod,
+    spared,
+    stopAt,
+    occurrence: status.period.startMs,
+    why,
+  });
+  return [...selection.stop.map((pod) => plan(pod, false)), ...selection.spared.map((pod) => plan(pod, true))];
+}
+
+function capWhy(
+  status: Pick<BudgetStatus, 'budget' | 'amount' | 'live' | 'currentPerHour' | 'period' | 'timeZone'>,
+  threshold: number,
+  phase: Exclude<CapPhase, { phase: 'quiet' }>,
+  selection: CapSelection,
+  stopAt: number,
+): string {
+  const reached =
+    phase.phase === 'due'
+      ? `reached ${threshold}% (${formatUsd(phase.limit)}) at about ${formatClock(stopAt, status.timeZone)}`
+      : `reaches ${threshold}% (${formatUsd(phase.limit)}) at about ${formatClock(stopAt, status.timeZone)}`;
+  const rest = selection.fits
+    ? `${formatUsdPerHour(selection.perHourAfter)} left fits: ${formatUsd(selection.projectedAfter)} by the period's end`
+    : `${formatUsdPerHour(selection.perHourAfter)} left still does not fit (${formatUsd(selection.projectedAfter)} by the period's end): nothing more to stop`;
+  return (
+    `budget ${status.budget} (${status.period.label}): ${formatUsd(status.live)} of ${formatUsd(status.amount)} spent at ` +
+    `${formatUsdPerHour(status.currentPerHour)}, ${reached} with ${formatElapsed(phase.figures.timeLeftMs)} of the period left; ` +
+    `stopping the most expensive Pods first: ${rest}`
+  );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type CapPod, capPhase, selectCapStops } from '../../src/rules/budget-cap.js';
+import { type CapPod, capPhase, capPlans, selectCapStops } from '../../src/rules/budget-cap.js';
 
 const HOUR = 3_600_000;
 
@@ -103,5 +103,51 @@ describe('capPhase', () => {
 
   it('plans no stop for a threshold the period ends before reaching', () => {
     expect(capPhase(reading(99, 10), onSpent, END - HOUR / 20)).toEqual({ phase: 'quiet' });
+  });
+});
+
+describe('capPlans', () => {
+  const DAY_START = Date.UTC(2026, 10, 2);
+  const status = (live: number, currentPerHour: number) => ({
+    budget: 'gpu-day',
+    amount: 100,
+    live,
+    currentPerHour,
+    period: { startMs: DAY_START, endMs: DAY_START + 24 * HOUR, label: 'Mon 2 Nov' },
+    timeZone: 'UTC',
+  });
+  const pods = [pod('big', 8), pod('mid', 2), pod('locked', 4, { stoppable: false })];
+  const onSpent = { threshold: 80, warnLeadMs: HOUR / 2 };
+
+  it('plans nothing while quiet', () => {
+    expect(capPlans(status(50, 14), onSpent, pods, DAY_START + 10 * HOUR)).toEqual([]);
+  });
+
+  it('warns the Pods the stop will take, due when the threshold is reached, the figures in words', () => {
+    // $76 at 12:00, $14/h: 80 % ($80) at about 12:17; 11h43m left then, $20 for it: $1.71/h may run.
+    const plans = capPlans(status(76, 14), onSpent, pods, DAY_START + 12 * HOUR);
+    expect(plans.map((p) => [p.pod.podId, p.spared])).toEqual([
+      ['big', false],
+      ['mid', false],
+      ['locked', true],
+    ]);
+    const dueAt = DAY_START + 12 * HOUR + Math.round((4 / 14) * HOUR);
+    expect(plans.every((p) => p.stopAt === dueAt && p.occurrence === DAY_START)).toBe(true);
+    expect(plans[0]?.why).toBe(
+      "budget gpu-day (Mon 2 Nov): $76.00 of $100.00 spent at $14.00/h, reaches 80% ($80.00) at about 12:17 UTC with 11h 42m of the period left; stopping the most expensive Pods first: $4.00/h left still does not fit ($126.86 by the period's end): nothing more to stop",
+    );
+  });
+
+  it('once due, keeps the moment the threshold was crossed as the stop time', () => {
+    const plans = capPlans(
+      status(81, 10),
+      { threshold: 80, warnLeadMs: HOUR / 2 },
+      [pod('big', 8.5), pod('mid', 1.5)],
+      DAY_START + 14 * HOUR,
+    );
+    expect(plans.map((p) => p.pod.podId)).toEqual(['big']);
+    expect(plans[0]?.stopAt).toBe(DAY_START + 14 * HOUR - HOUR / 10);
+    expect(plans[0]?.why).toContain('reached 80% ($80.00) at about 13:54 UTC with 10h of the period left');
+    expect(plans[0]?.why).toContain("$1.50/h left fits: $96.00 by the period's end");
   });
 });
