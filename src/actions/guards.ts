@@ -37,7 +37,11 @@ export function freshDataGuard(freshness: PodsFreshness, now: number): GuardResu
 }
 
 export function exclusionGuard(pod: PodRecord, rule: IdleRuleConfig): GuardResult {
-  const excluded = exclusionOf(pod, rule);
+  return exclusionGuardOf(exclusionOf(pod, rule) ?? null);
+}
+
+/** The exclusion verdict from why the Pod is excluded (null: it is not). */
+export function exclusionGuardOf(excluded: string | null): GuardResult {
   return excluded ? fail('exclusion', excluded) : pass('exclusion', 'not excluded');
 }
 
@@ -94,8 +98,30 @@ export function evaluationCapGuard(approvedThisEvaluation: number, cap: number):
 }
 
 /**
- * Re-reads the Pod just before acting: it must still be RUNNING, offer `stop`, and its live
- * runtime must show every GPU at or below the threshold (no runtime is unknown, not idle).
+ * Re-reads the Pod just before acting: it must still be RUNNING and offer `stop`. Returns the
+ * live Pod, or the failed verdict.
+ */
+async function rereadStoppable(
+  api: ApiClient | undefined,
+  podId: string,
+  signal: AbortSignal | undefined,
+): Promise<{ pod: Awaited<ReturnType<ApiClient['rest']['getPod']>> } | { failed: GuardResult }> {
+  if (!api) return { failed: fail('pod_state', 'no API client for the account') };
+  let pod: Awaited<ReturnType<ApiClient['rest']['getPod']>>;
+  try {
+    pod = await api.rest.getPod(podId, { signal });
+  } catch (error) {
+    return { failed: fail('pod_state', `re-read failed: ${error instanceof Error ? error.message : String(error)}`) };
+  }
+  if (pod.status !== 'RUNNING') return { failed: fail('pod_state', `now ${pod.status}`) };
+  if (!pod.actions.includes('stop'))
+    return { failed: fail('pod_state', `stop not offered (actions: ${pod.actions.join(', ')})`) };
+  return { pod };
+}
+
+/**
+ * The idle stop's re-read: still RUNNING, `stop` offered, and its live runtime shows every GPU at
+ * or below the threshold (no runtime is unknown, not idle).
  */
 export async function podStateGuard(
   api: ApiClient | undefined,
@@ -103,16 +129,9 @@ export async function podStateGuard(
   rule: IdleRuleConfig,
   signal?: AbortSignal,
 ): Promise<GuardResult> {
-  if (!api) return fail('pod_state', 'no API client for the account');
-  let pod: Awaited<ReturnType<ApiClient['rest']['getPod']>>;
-  try {
-    pod = await api.rest.getPod(podId, { signal });
-  } catch (error) {
-    return fail('pod_state', `re-read failed: ${error instanceof Error ? error.message : String(error)}`);
-  }
-  if (pod.status !== 'RUNNING') return fail('pod_state', `now ${pod.status}`);
-  if (!pod.actions.includes('stop')) return fail('pod_state', `stop not offered (actions: ${pod.actions.join(', ')})`);
-  const utils = pod.runtime?.gpus?.map((gpu) => gpu.util) ?? null;
+  const read = await rereadStoppable(api, podId, signal);
+  if ('failed' in read) return read.failed;
+  const utils = read.pod.runtime?.gpus?.map((gpu) => gpu.util) ?? null;
   if (utils === null || utils.length === 0 || utils.some((util) => util === null)) {
     return fail('pod_state', 'live GPU utilization unknown');
   }
@@ -120,6 +139,16 @@ export async function podStateGuard(
   return busiest <= rule.utilThreshold
     ? pass('pod_state', `RUNNING, stop offered, live GPU ${busiest}%`)
     : fail('pod_state', `live GPU ${busiest}% is above ${rule.utilThreshold}%`);
+}
+
+/** An enforcement stop's re-read: still RUNNING and `stop` offered (a deadline holds however busy the GPU is). */
+export async function podRunningGuard(
+  api: ApiClient | undefined,
+  podId: string,
+  signal?: AbortSignal,
+): Promise<GuardResult> {
+  const read = await rereadStoppable(api, podId, signal);
+  return 'failed' in read ? read.failed : pass('pod_state', 'RUNNING, stop offered');
 }
 
 /** Dry run sends no request at all, so the Pod is not re-read. */
@@ -133,15 +162,33 @@ export function podStateNotRead(): GuardResult {
  * recipients) holds the stop, unless the rule allows stops without a delivered warning.
  */
 export function warningDeliveredGuard(rule: IdleRuleConfig, delivery: Delivery | undefined, now: number): GuardResult {
+  return deliveredAheadGuard(
+    delivery,
+    now,
+    rule.stopWithoutDeliveredWarning ? 'the rule stops without a delivered warning' : null,
+    (sentAt) => afterQuietHours(rule, sentAt + rule.warnLeadMs),
+  );
+}
+
+/**
+ * The warning-first rule of every stop: passes once the warning was delivered and `stopAfter` of
+ * its delivery time has come; `skip` (why no delivery is needed) passes it at once.
+ */
+export function deliveredAheadGuard(
+  delivery: Delivery | undefined,
+  now: number,
+  skip: string | null,
+  stopAfter: (sentAt: number) => number,
+): GuardResult {
   const guard = 'warning_delivered';
-  if (rule.stopWithoutDeliveredWarning) return pass(guard, 'the rule stops without a delivered warning');
+  if (skip !== null) return pass(guard, skip);
   if (!delivery) return fail(guard, 'no stop warning has been written yet');
   if (delivery.sentAt === null) {
     const why =
       delivery.to?.length === 0 ? 'it has no recipients' : (delivery.lastError ?? 'no email host or not sent yet');
     return fail(guard, `the stop warning has not been delivered: ${why}`);
   }
-  const stopAt = afterQuietHours(rule, delivery.sentAt + rule.warnLeadMs);
+  const stopAt = stopAfter(delivery.sentAt);
   if (now < stopAt)
     return fail(guard, `warning delivered ${toIso(delivery.sentAt)}; its lead time runs until ${toIso(stopAt)}`);
   return pass(guard, `warning delivered ${toIso(delivery.sentAt)}, ${formatDuration(now - delivery.sentAt)} ago`);

@@ -121,6 +121,7 @@ export class LadderSteps {
       podId: a.pod.podId,
       podName: a.pod.name,
       rule: a.rule.name,
+      kind: 'idle',
       episodeStartedAt: episode.startedAt,
       decidedAt: this.ctx.now,
       decision,

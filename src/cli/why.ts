@@ -2,11 +2,11 @@ import { Command, InvalidArgumentError } from 'commander';
 import { toIso } from '../clock.js';
 import { loadConfig } from '../config/load.js';
 import { accountsOfPod, knownPodIds, podSnoozesAfter } from '../db/idle-state.js';
-import { type ReceiptRecord, recentReceipts } from '../db/receipts.js';
+import { idleEvidence, type ReceiptRecord, recentReceipts } from '../db/receipts.js';
 import { formatDuration } from '../duration.js';
 import { formatSparkline } from '../format.js';
 import { describeSource } from '../messages/decisions.js';
-import { RECEIPT_DECISION_TEXT } from '../messages/receipt-decision.js';
+import { controlOf, RECEIPT_DECISION_TEXT } from '../messages/receipt-decision.js';
 import { didYouMean } from '../near-miss.js';
 import { configOption } from './config-option.js';
 import { clockNote, daemonNow } from './daemon-now.js';
@@ -83,14 +83,14 @@ const money = (usd: number) => `$${usd.toFixed(2)}/h`;
 
 /** One receipt, in a few lines: decision, the window's GPU sparkline, money, guards. */
 export function describe(receipt: ReceiptRecord): string {
-  const { evidence } = receipt;
-  const head = `${toIso(receipt.decidedAt)}  ${receipt.podName} (${receipt.podId}, ${receipt.account}), rule ${receipt.rule}: ${RECEIPT_DECISION_TEXT[receipt.decision]}`;
+  const evidence = idleEvidence(receipt.evidence);
+  const head = `${toIso(receipt.decidedAt)}  ${receipt.podName} (${receipt.podId}, ${receipt.account}), ${controlOf(receipt)}: ${RECEIPT_DECISION_TEXT[receipt.decision]}`;
   const lines = [head];
   if (receipt.reason) lines.push(`  reason: ${receipt.reason}`);
-  if (receipt.plannedStopAt !== null && receipt.decision === 'warned') {
+  if (receipt.plannedStopAt !== null && (receipt.decision === 'warned' || receipt.decision === 'extended')) {
     lines.push(`  stop planned at ${toIso(receipt.plannedStopAt)}${receipt.dryRun ? ' (dry run)' : ''}`);
   }
-  if (evidence.samples.length > 0) {
+  if (evidence && evidence.samples.length > 0) {
     const t = evidence.thresholds;
     const values = evidence.samples.map((sample) => sample.gpuUtil);
     lines.push(

@@ -9,9 +9,11 @@ import { capacitySection } from './sections/capacity.js';
 import { collectorsSection } from './sections/collectors.js';
 import { databaseSection } from './sections/database.js';
 import { emailSection } from './sections/email.js';
+import { enforceSection } from './sections/enforce.js';
 import { httpSection } from './sections/http.js';
 import { idleSection } from './sections/idle.js';
 import { logSection } from './sections/log.js';
+import { ownersSection } from './sections/owners.js';
 import { wasteSection } from './sections/waste.js';
 
 /**
@@ -42,9 +44,11 @@ export function configSchema(ctx: ParseContext) {
       collectors: collectorsSection,
       database: databaseSection(ctx),
       email: emailSection(ctx),
+      enforce: enforceSection,
       http: httpSection(ctx),
       idle: idleSection,
       log: logSection,
+      owners: ownersSection,
       waste: wasteSection,
     })
     .superRefine(checkAccountReferences)

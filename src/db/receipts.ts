@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, inArray } from 'drizzle-orm';
 import type { Database } from './open.js';
 import { outsideTransaction } from './outside-transaction.js';
-import { actionReceipts, type ReceiptDecision } from './schema.js';
+import { type AnyReceiptEvidence, actionReceipts, type ReceiptDecision, type ReceiptEvidence } from './schema.js';
 import { perDatabase, placeholdersFor, rowWriter } from './statements.js';
 
 export type ReceiptRecord = typeof actionReceipts.$inferSelect;
@@ -10,6 +10,11 @@ export type ReceiptInput = Omit<ReceiptRecord, 'id'>;
 const receiptExists = perDatabase(({ sqlite }) =>
   sqlite.prepare<[string]>('SELECT 1 FROM action_receipts WHERE idempotency_key = ?').pluck(),
 );
+
+/** The idle window's evidence of a receipt; undefined for an enforcement receipt (its evidence has no samples). */
+export function idleEvidence(evidence: AnyReceiptEvidence): ReceiptEvidence | undefined {
+  return 'samples' in evidence ? evidence : undefined;
+}
 
 /** The decisions that count as a stop: sent, or what would have been sent in dry run. */
 export const STOP_DECISIONS: readonly ReceiptDecision[] = ['stopped', 'dry_run'];

@@ -3,6 +3,7 @@ export * from './tables/alerts.js';
 export * from './tables/billing.js';
 export * from './tables/catalog.js';
 export * from './tables/core.js';
+export * from './tables/enforce.js';
 export * from './tables/idle.js';
 export * from './tables/inventory.js';
 export * from './tables/links.js';

@@ -2,6 +2,7 @@ import type { FindingDetails } from '../rules/finding-details.js';
 import { budgetView } from './budget.js';
 import { capacityView } from './capacity.js';
 import { BARE_COMMAND_LINE } from './commands.js';
+import { enforceView } from './enforce.js';
 import { healthView } from './health.js';
 import { blastRadiusView, clusterView, idleView, notStoppedView } from './idle.js';
 import type { AlertData, AlertView, RenderContext, Tone } from './view.js';
@@ -15,6 +16,7 @@ const VIEWS: { [K in FindingDetails['kind']]: ViewOf<Extract<FindingDetails, { k
   'idle-not-stopped': notStoppedView,
   'idle-blast-radius': blastRadiusView,
   'idle-cluster': clusterView,
+  enforce: enforceView,
   capacity: capacityView,
   waste: wasteView,
   health: healthView,

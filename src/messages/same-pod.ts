@@ -7,10 +7,10 @@ import type { AlertView, Block, CommandsBlock } from './view.js';
  * most severe alert's view leads; the others add only what it lacks (every idle view opens alike).
  */
 
-/** The Pod an alert is about, for idle alerts about one Pod (never a cluster); else undefined. */
+/** The Pod an alert is about, for idle and enforcement alerts about one Pod (never a cluster); else undefined. */
 export function podOf(alert: Pick<NotifyAlert, 'rule' | 'account' | 'labels'>): string | undefined {
   const podId = alert.labels.pod_id;
-  if (alert.rule !== 'idle' || !podId || alert.labels.cluster_id) return undefined;
+  if ((alert.rule !== 'idle' && alert.rule !== 'enforce') || !podId || alert.labels.cluster_id) return undefined;
   return `${alert.account}/${podId}`;
 }
 

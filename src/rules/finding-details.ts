@@ -104,6 +104,38 @@ export type IdleBlastRadiusDetails = {
 
 export type IdleClusterDetails = { kind: 'idle-cluster' } & IdleCluster;
 
+/**
+ * An enforcement stop (deadline, schedule, budget cap) ahead or decided: stage `warn` until the
+ * stop is decided, then `stop`; `not-stopped` when the stop request keeps failing.
+ */
+export type EnforceDetails = {
+  kind: 'enforce';
+  stage: 'warn' | 'stop' | 'not-stopped';
+  enforceKind: 'deadline' | 'schedule' | 'budget_cap';
+  /** The control's config name. */
+  control: string;
+  /** The control's one-line why. */
+  why: string;
+  podId: string;
+  podName: string;
+  gpuTypeId: string | null;
+  gpuCount: number | null;
+  costPerHr: number;
+  savingPerHr: number;
+  /** When the stop is due (Keep running extensions included). */
+  stopAt: number;
+  /** What Keep running links added so far. */
+  extendedMs: number;
+  warnedAt: number | null;
+  warnLeadMs: number;
+  locked: boolean;
+  decidedAt: number | null;
+  dryRun: boolean;
+  evaluatedAt: number;
+  /** Set with stage `not-stopped`: what went wrong. */
+  detail?: string;
+};
+
 export type HealthDetails = {
   kind: 'health';
   check: 'idle-stops-frozen';
@@ -160,6 +192,7 @@ export type FindingDetails =
   | IdleNotStoppedDetails
   | IdleBlastRadiusDetails
   | IdleClusterDetails
+  | EnforceDetails
   | HealthDetails
   | CapacityDetails
   | WasteDetails;

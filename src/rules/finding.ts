@@ -3,7 +3,7 @@
  * data, configuration and `now`); the alert pipeline turns them into alert state and email, and
  * the idle action ladder turns idle findings into warnings and stops.
  */
-export type RuleName = 'budget' | 'idle' | 'capacity' | 'waste' | 'health';
+export type RuleName = 'budget' | 'idle' | 'enforce' | 'capacity' | 'waste' | 'health';
 
 export interface Finding {
   rule: RuleName;

@@ -27,7 +27,11 @@ export function namePattern(glob: string): RegExp {
   return compiled;
 }
 
-function selects(selector: { podIds: string[]; names: string[] }, pod: PodIdentity): 'id' | 'name' | undefined {
+/** Whether a selector names the Pod, by id or by a name pattern (the enforcement controls select with it too). */
+export function selects(
+  selector: { podIds: readonly string[]; names: readonly string[] },
+  pod: PodIdentity,
+): 'id' | 'name' | undefined {
   if (selector.podIds.includes(pod.podId)) return 'id';
   if (selector.names.some((glob) => namePattern(glob).test(pod.name))) return 'name';
   return undefined;
@@ -41,9 +45,14 @@ export function ruleFor(pod: PodIdentity, rules: readonly IdleRuleConfig[]): Idl
   });
 }
 
+/** The Pod's owner opted it out of every podwarden action with PODWARDEN_IGNORE=true. */
+export function ignoredByEnv(pod: Pick<PodIdentity, 'env'>): boolean {
+  return pod.env[IGNORE_ENV]?.trim().toLowerCase() === 'true';
+}
+
 /** Why the Pod is excluded from the rule's actions, or undefined when it is not. */
 export function exclusionOf(pod: PodIdentity, rule: IdleRuleConfig): string | undefined {
-  if (pod.env[IGNORE_ENV]?.trim().toLowerCase() === 'true') return `env ${IGNORE_ENV}=true`;
+  if (ignoredByEnv(pod)) return `env ${IGNORE_ENV}=true`;
   const by = selects(rule.exclude, pod);
   if (by === 'id') return `pod id listed in idle rule "${rule.name}" exclude.podIds`;
   if (by === 'name') return `pod name matches idle rule "${rule.name}" exclude.names`;

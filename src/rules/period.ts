@@ -11,7 +11,7 @@ export interface Period {
 
 export type PeriodSpec = Pick<BudgetConfig, 'period' | 'timeZone' | 'weekStartsOn' | 'monthResetDay'>;
 
-interface LocalDate {
+export interface LocalDate {
   year: number;
   /** 1 to 12. */
   month: number;
@@ -55,6 +55,20 @@ function wallClock(ms: number, timeZone: string): { asUtc: number; date: LocalDa
   const asUtc = Date.UTC(year, month - 1, day, Number(parts.hour), Number(parts.minute), Number(parts.second));
   const weekday = WEEKDAYS.indexOf(String(parts.weekday).toLowerCase() as (typeof WEEKDAYS)[number]);
   return { asUtc, date: { year, month, day, weekday } };
+}
+
+/** The date the clocks of `timeZone` show at `ms` (weekday 0 = Sunday). */
+export function localDate(ms: number, timeZone: string): LocalDate {
+  return wallClock(ms, timeZone).date;
+}
+
+/**
+ * The instant the clocks of `timeZone` show `minutes` after midnight of `year-month-day` (day
+ * may overflow). A time a DST change skips comes out as the instant the clocks jump past it.
+ */
+export function localTime(year: number, month: number, day: number, minutes: number, timeZone: string): number {
+  const guess = Date.UTC(year, month - 1, day, 0, minutes);
+  return guess - offsetAt(guess - offsetAt(guess, timeZone), timeZone);
 }
 
 /** The hour (0–23) the clocks of `timeZone` show at `ms`. */

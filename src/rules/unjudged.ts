@@ -12,7 +12,7 @@ export interface Unjudged {
 }
 
 /** Every rule whose alerts a tick judges. */
-export const RULE_NAMES: readonly RuleName[] = ['budget', 'idle', 'capacity', 'waste', 'health'];
+export const RULE_NAMES: readonly RuleName[] = ['budget', 'idle', 'enforce', 'capacity', 'waste', 'health'];
 
 /** Whether an alert with these labels lies within what the tick could not judge. */
 export function isUnjudged(labels: Readonly<Record<string, string>>, unjudged: readonly Unjudged[]): boolean {

@@ -1,3 +1,4 @@
+import { runEnforceLadder } from '../actions/enforce/ladder.js';
 import { runIdleLadder } from '../actions/idle-evaluator.js';
 import { runNotifications } from '../channels/evaluator.js';
 import { budgetStatuses } from '../rules/budget.js';
@@ -44,6 +45,9 @@ const wasteEvaluator: Evaluator = {
 /** The idle action ladder: judges every Pod of the snapshot, warns, stops through the guards. */
 const idleEvaluator: Evaluator = { name: 'idle', evaluate: runIdleLadder };
 
+/** The enforcement ladder: deadlines, schedules and budget caps warn, then stop through the guards. */
+const enforceEvaluator: Evaluator = { name: 'enforce', evaluate: (ctx) => runEnforceLadder(ctx) };
+
 /** Last: turns every finding of the tick into alert state and notifications. */
 const alertsEvaluator: Evaluator = { name: 'alerts', evaluate: runNotifications };
 
@@ -56,5 +60,6 @@ export const evaluators: readonly Evaluator[] = [
   capacityEvaluator,
   wasteEvaluator,
   idleEvaluator,
+  enforceEvaluator,
   alertsEvaluator,
 ];

@@ -6,6 +6,11 @@ import { runCollector } from '../../src/collectors/run.js';
 import type { Config } from '../../src/config/schema.js';
 import type { IdleRuleConfig } from '../../src/config/sections/idle.js';
 import { type ReceiptRecord, recentReceipts } from '../../src/db/receipts.js';
+import type { ReceiptEvidence } from '../../src/db/schema.js';
+
+/** A receipt of the idle ladder: its evidence is the idle window's. */
+export type IdleReceipt = ReceiptRecord & { evidence: ReceiptEvidence };
+
 import { parseDuration } from '../../src/duration.js';
 import { EventBus } from '../../src/events.js';
 import { type Logger, silentLogger } from '../../src/log.js';
@@ -78,7 +83,8 @@ export interface IdleWorld {
   runUntil(offset: string): Promise<void>;
   /** One evaluation now, outside the schedule (a re-run after a crash). */
   evaluateNow(): Promise<Finding[]>;
-  receipts(podId?: string): Promise<ReceiptRecord[]>;
+  /** The idle ladder's receipts, evidence as the idle window's. */
+  receipts(podId?: string): Promise<IdleReceipt[]>;
   /** Requests that changed a Pod (POST /pods/{id}/action) and re-reads (GET /pods/{id}). */
   actionRequests(): RequestLogEntry[];
   rereads(): RequestLogEntry[];
@@ -157,7 +163,7 @@ export async function startIdleWorld(
     decided,
     runUntil: (offset) => scheduler.runUntil(at(offset)),
     evaluateNow,
-    receipts: async (podId) => (await recentReceipts(h.db, 10_000, podId ? { podId } : {})).reverse(),
+    receipts: async (podId) => (await recentReceipts(h.db, 10_000, podId ? { podId } : {})).reverse() as IdleReceipt[],
     actionRequests: () => h.sim.requestLog.entries().filter((e) => e.method === 'POST' && actionPath.test(e.path)),
     rereads: () => h.sim.requestLog.entries().filter((e) => e.method === 'GET' && podPath.test(e.path)),
     findingsAt: (offset) => ticks.find((tick) => tick.at === at(offset))?.findings ?? [],

@@ -40,6 +40,7 @@ async function stopReceipt(bench: AlertBench, decidedAt: number, dryRun: boolean
     podId: 'n8bob',
     podName: 'nb-bob',
     rule: 'gpu-idle',
+    kind: 'idle',
     episodeStartedAt: decidedAt - HOUR,
     decidedAt,
     decision: dryRun ? 'dry_run' : 'stopped',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type ReceiptInput, recentReceipts, recordReceipt, stopsSince } from '../../src/db/receipts.js';
-import type { ReceiptDecision } from '../../src/db/tables/idle.js';
+import type { ReceiptDecision, ReceiptEvidence } from '../../src/db/tables/idle.js';
 import { useTempDatabases } from './support.js';
 
 const temp = useTempDatabases();
@@ -14,6 +14,7 @@ function receipt(key: string, fields: { account?: string; rule?: string; at: num
     podId: `pod-${key}`,
     podName: `pod-${key}`,
     rule: fields.rule ?? 'default',
+    kind: 'idle',
     episodeStartedAt: fields.at,
     decidedAt: fields.at,
     decision: fields.decision,
@@ -46,7 +47,9 @@ describe('recordReceipt', () => {
       dryRun: true,
       guards: [{ guard: 'scarcity', passed: false, detail: 'H100 at availability LOW' }],
     };
-    written.evidence.samples = [{ at: T0 - MINUTE, state: 'IDLE', gpuUtil: 0, gpuMemoryUtil: null }];
+    (written.evidence as ReceiptEvidence).samples = [
+      { at: T0 - MINUTE, state: 'IDLE', gpuUtil: 0, gpuMemoryUtil: null },
+    ];
     expect(await recordReceipt(database, written)).toBe(true);
     expect(await recordReceipt(database, { ...written, reason: 'again' })).toBe(false);
     const [stored, ...rest] = await recentReceipts(database, 10);

@@ -62,6 +62,7 @@ export function alertsSection(ctx: ParseContext) {
         {
           budget: resolveAfter('0s'),
           idle: resolveAfter('15m'),
+          enforce: resolveAfter('0s'),
           capacity: resolveAfter('0s'),
           waste: resolveAfter('30m'),
           health: resolveAfter('5m'),

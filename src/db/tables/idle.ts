@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { accountColumn, oneOf } from './columns.js';
+import { ENFORCE_KINDS, type EnforceEvidence } from './enforce.js';
 
 /**
  * One idle episode per Pod: from the evaluation that first found it idle to the one that found
@@ -31,8 +32,22 @@ export const idleEpisodes = sqliteTable(
   ],
 );
 
-export const receiptDecisions = ['notified', 'warned', 'stopped', 'dry_run', 'blocked', 'failed', 'cancelled'] as const;
+/** `extended`: Keep running moved an enforcement stop later (the receipt's plannedStopAt is the new time). */
+export const receiptDecisions = [
+  'notified',
+  'warned',
+  'stopped',
+  'dry_run',
+  'blocked',
+  'failed',
+  'cancelled',
+  'extended',
+] as const;
 export type ReceiptDecision = (typeof receiptDecisions)[number];
+
+/** Why a receipt's ladder ran: the idle ladder's, or one of the enforcement controls'. */
+export const receiptKinds = ['idle', ...ENFORCE_KINDS] as const;
+export type ReceiptKind = (typeof receiptKinds)[number];
 
 /** One guard's verdict, as recorded with a stop decision. */
 export interface GuardResult {
@@ -60,8 +75,11 @@ export interface ReceiptEvidence {
   samples: Array<{ at: number; state: string; gpuUtil: number | null; gpuMemoryUtil: number | null }>;
 }
 
+/** What a receipt's decision rests on: the idle window's samples, or the enforcement control's figures. */
+export type AnyReceiptEvidence = ReceiptEvidence | EnforceEvidence;
+
 /**
- * Every decision of the idle ladder, with its evidence: written in the transaction that moves the
+ * Every decision of the idle and enforcement ladders, with its evidence: written in the transaction that moves the
  * episode, under a key unique per Pod, episode and step, so a tick re-run after a crash adds nothing.
  */
 export const actionReceipts = sqliteTable(
@@ -72,7 +90,9 @@ export const actionReceipts = sqliteTable(
     account: accountColumn(),
     podId: text('pod_id').notNull(),
     podName: text('pod_name').notNull(),
+    /** The idle rule, or the enforcement control (deadline, schedule, budget), by its config name. */
     rule: text('rule').notNull(),
+    kind: text('kind', { enum: receiptKinds }).notNull().default('idle'),
     episodeStartedAt: integer('episode_started_at').notNull(),
     decidedAt: integer('decided_at').notNull(),
     decision: text('decision', { enum: receiptDecisions }).notNull(),
@@ -84,7 +104,7 @@ export const actionReceipts = sqliteTable(
     costPerHr: real('cost_per_hr').notNull(),
     /** What stopping saves per hour: the cost minus what the volume still costs while stopped. */
     savingPerHr: real('saving_per_hr').notNull(),
-    evidence: text('evidence', { mode: 'json' }).$type<ReceiptEvidence>().notNull(),
+    evidence: text('evidence', { mode: 'json' }).$type<AnyReceiptEvidence>().notNull(),
     guards: text('guards', { mode: 'json' }).$type<GuardResult[]>().notNull(),
   },
   (t) => [
@@ -96,6 +116,7 @@ export const actionReceipts = sqliteTable(
       .on(t.account, t.rule, t.decidedAt)
       .where(sql`decision IN ('stopped', 'dry_run')`),
     oneOf('action_receipts', 'decision', receiptDecisions),
+    oneOf('action_receipts', 'kind', receiptKinds),
   ],
 );
 
