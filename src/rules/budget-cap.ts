@@ -127,12 +127,13 @@ export interface CapPlan {
 
 /**
  * The cap's plan for one budget at `now`: nothing while it is quiet; else the Pods its selection
- * names, each with the budget's figures in words (they land on the warning and every receipt).
+ * names, each with the budget's figures in words (they land on the warning and every receipt,
+ * both of which name the budget already).
  * A due stop's time is when the live figure crossed the threshold at the current rate, so it
  * stays put from tick to tick.
  */
 export function capPlans(
-  status: Pick<BudgetStatus, 'budget' | 'amount' | 'live' | 'currentPerHour' | 'period' | 'timeZone'>,
+  status: Pick<BudgetStatus, 'amount' | 'live' | 'currentPerHour' | 'period' | 'timeZone'>,
   onSpent: Pick<OnSpentConfig, 'threshold' | 'warnLeadMs'>,
   pods: readonly CapPod[],
   now: number,
@@ -157,7 +158,7 @@ export function capPlans(
 }
 
 function capWhy(
-  status: Pick<BudgetStatus, 'budget' | 'amount' | 'live' | 'currentPerHour' | 'period' | 'timeZone'>,
+  status: Pick<BudgetStatus, 'amount' | 'live' | 'currentPerHour' | 'period' | 'timeZone'>,
   threshold: number,
   phase: Exclude<CapPhase, { phase: 'quiet' }>,
   selection: CapSelection,
@@ -171,7 +172,7 @@ function capWhy(
     ? `${formatUsdPerHour(selection.perHourAfter)} left fits: ${formatUsd(selection.projectedAfter)} by the period's end`
     : `${formatUsdPerHour(selection.perHourAfter)} left still does not fit (${formatUsd(selection.projectedAfter)} by the period's end): nothing more to stop`;
   return (
-    `budget ${status.budget} (${status.period.label}): ${formatUsd(status.live)} of ${formatUsd(status.amount)} spent at ` +
+    `${formatUsd(status.live)} of ${formatUsd(status.amount)} spent (${status.period.label}) at ` +
     `${formatUsdPerHour(status.currentPerHour)}, ${reached} with ${formatElapsed(phase.figures.timeLeftMs)} of the period left; ` +
     `stopping the most expensive Pods first: ${rest}`
   );

@@ -62,6 +62,8 @@ describe('a day budget spent mid-day, with a stop cap at 80 % (podwarden simulat
     expect(capMails.map((mail) => [clock(mail.at), mail.alertKeys, mail.delivered])).toEqual([
       ['09:30:30', ['enforce:sim:big:budget_cap:warn', 'enforce:sim:small:budget_cap:warn'], true],
     ]);
+    const mail = run.smtp.received.find((m) => m.alertKeys.includes('enforce:sim:big:budget_cap:warn'));
+    expect(mail?.subject).toBe('[sim] Pod big will be stopped at 10:00 UTC or later (budget cap gpu-day) (+1 mo…');
     expect(report.stops.map((stop) => [clock(stop.at), stop.podId, stop.dryRun])).toEqual([
       ['10:00:30', 'big', false],
       ['10:00:30', 'small', false],
@@ -85,7 +87,7 @@ describe('a day budget spent mid-day, with a stop cap at 80 % (podwarden simulat
     expect(stopped?.rule).toBe('gpu-day');
     expect(stopped?.kind).toBe('budget_cap');
     expect(stopped?.reason).toBe(
-      "budget gpu-day (2026-12-02): $80.18 of $100.00 spent at $8.00/h, reached 80% ($80.00) at about 09:59 UTC with 13h 59m of the period left; stopping the most expensive Pods first: $1.30/h left fits: $98.37 by the period's end",
+      "$80.18 of $100.00 spent (2026-12-02) at $8.00/h, reached 80% ($80.00) at about 09:59 UTC with 13h 59m of the period left; stopping the most expensive Pods first: $1.30/h left fits: $98.37 by the period's end",
     );
     // Nothing more is warned for the rest of the day: the rate left fits.
     expect(run.receipts.filter((r) => r.decidedAt > START + 10 * HOUR + MIN)).toEqual([]);

@@ -134,7 +134,7 @@ describe('capPlans', () => {
     const dueAt = DAY_START + 12 * HOUR + Math.round((4 / 14) * HOUR);
     expect(plans.every((p) => p.stopAt === dueAt && p.occurrence === DAY_START)).toBe(true);
     expect(plans[0]?.why).toBe(
-      "budget gpu-day (Mon 2 Nov): $76.00 of $100.00 spent at $14.00/h, reaches 80% ($80.00) at about 12:17 UTC with 11h 42m of the period left; stopping the most expensive Pods first: $4.00/h left still does not fit ($126.86 by the period's end): nothing more to stop",
+      "$76.00 of $100.00 spent (Mon 2 Nov) at $14.00/h, reaches 80% ($80.00) at about 12:17 UTC with 11h 42m of the period left; stopping the most expensive Pods first: $4.00/h left still does not fit ($126.86 by the period's end): nothing more to stop",
     );
   });
 
