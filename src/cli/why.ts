@@ -19,10 +19,10 @@ interface WhyOptions {
   limit: number;
 }
 
-/** `podwarden why POD`: the latest idle decisions on a Pod, each with its evidence and guards. */
+/** `podwarden why POD`: the latest idle and enforcement decisions on a Pod, each with its evidence and guards. */
 export function whyCommand(): Command {
   return new Command('why')
-    .description('Show why podwarden did (or did not) act on a Pod: its latest idle receipts.')
+    .description('Show why podwarden did (or did not) act on a Pod: its latest idle and enforcement receipts.')
     .argument('<pod>', 'the Pod id')
     .addOption(configOption())
     .option('--account <name>', 'only this account')

@@ -1,8 +1,8 @@
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, isNotNull, isNull } from 'drizzle-orm';
 import type { Database } from './open.js';
 import { outsideTransaction } from './outside-transaction.js';
 import { type ReceiptInput, recordReceiptSync } from './receipts.js';
-import { enforceEpisodes } from './schema.js';
+import { actionReceipts, enforceEpisodes } from './schema.js';
 import { perDatabase } from './statements.js';
 
 export type EnforceEpisodeRecord = typeof enforceEpisodes.$inferSelect;
@@ -94,22 +94,51 @@ const stopsSinceStatement = perDatabase(({ sqlite }) =>
     .pluck(),
 );
 
-/** Moves an open episode's stop later (Keep running) with its receipt, in one transaction; false when it is no longer open. */
+/**
+ * Moves an open, undecided episode's stop `byMs` later (Keep running) with its receipt, if it still
+ * stands where the caller read it (`fromExtendedMs`); whether it did. The warning named the old
+ * time, so the episode is warned again the lead time before the new one.
+ */
 export function extendEnforceEpisodeSync(
   database: Database,
   key: EnforceEpisodeKey,
+  fromExtendedMs: number,
   byMs: number,
-  receipt: (episode: EnforceEpisodeRecord) => ReceiptInput,
-): EnforceEpisodeRecord | undefined {
-  const episode = enforceEpisodeAtSync(database, key);
-  if (!episode || episode.endedAt !== null || episode.decidedAt !== null) return undefined;
-  // The warning named the old time: a new one goes out the lead time before the new stop.
-  database.db
+  receipt: ReceiptInput,
+): boolean {
+  const result = database.db
     .update(enforceEpisodes)
-    .set({ extendedMs: sql`${enforceEpisodes.extendedMs} + ${byMs}`, warnedAt: null })
-    .where(keyIs(key))
+    .set({ extendedMs: fromExtendedMs + byMs, warnedAt: null })
+    .where(
+      and(
+        keyIs(key),
+        isNull(enforceEpisodes.endedAt),
+        isNull(enforceEpisodes.decidedAt),
+        eq(enforceEpisodes.extendedMs, fromExtendedMs),
+      ),
+    )
     .run();
-  const extended = { ...episode, extendedMs: episode.extendedMs + byMs, warnedAt: null };
-  recordReceiptSync(database, receipt(extended));
-  return extended;
+  if (result.changes !== 1) return false;
+  recordReceiptSync(database, receipt);
+  return true;
+}
+
+/** When the episode's stop was last said to come (its latest receipt's planned stop), or null. */
+export async function lastPlannedStop(database: Database, key: EnforceEpisodeKey): Promise<number | null> {
+  const row = database.db
+    .select({ at: actionReceipts.plannedStopAt })
+    .from(actionReceipts)
+    .where(
+      and(
+        eq(actionReceipts.account, key.account),
+        eq(actionReceipts.podId, key.podId),
+        eq(actionReceipts.kind, key.kind),
+        eq(actionReceipts.episodeStartedAt, key.occurrence),
+        isNotNull(actionReceipts.plannedStopAt),
+      ),
+    )
+    .orderBy(desc(actionReceipts.decidedAt), desc(actionReceipts.id))
+    .limit(1)
+    .get();
+  return row?.at ?? null;
 }

@@ -1,8 +1,10 @@
 import { openAlertOfSync } from './alerts.js';
+import { type EnforceEpisodeKey, extendEnforceEpisodeSync } from './enforce-state.js';
 import { openEpisodesSync, podSnoozesAfterSync, snoozePodSync } from './idle-state.js';
 import { recordUsedLinkSync, type UsedLinkRecord, usedLinkSync } from './links.js';
 import type { Database } from './open.js';
 import { livePodRows } from './pod-list.js';
+import type { ReceiptInput } from './receipts.js';
 import type { podSnoozes, silences } from './schema.js';
 import { insertSilenceSync } from './silences.js';
 
@@ -14,7 +16,15 @@ export type LinkWrite =
       /** The idle spell the link was mailed for (null: any); the Pod must still be in it. */
       episode: number | null;
     }
-  | { kind: 'silence'; alertKey: string; silence: typeof silences.$inferInsert };
+  | { kind: 'silence'; alertKey: string; silence: typeof silences.$inferInsert }
+  | {
+      kind: 'extend';
+      episode: EnforceEpisodeKey;
+      /** The episode's extension as the check read it: another extension meanwhile is a change. */
+      fromExtendedMs: number;
+      byMs: number;
+      receipt: ReceiptInput;
+    };
 
 export type LinkWriteOutcome =
   | { status: 'written' }
@@ -39,6 +49,12 @@ export async function redeemLinkWrite(
     const earlier = usedLinkSync(database, used.nonce);
     if (earlier) return { status: 'used', used: earlier };
     if (!subjectUnchanged(database, write)) return { status: 'changed' };
+    if (write.kind === 'extend') {
+      const moved = extendEnforceEpisodeSync(database, write.episode, write.fromExtendedMs, write.byMs, write.receipt);
+      if (!moved) return { status: 'changed' };
+      recordUsedLinkSync(database, used);
+      return { status: 'written' };
+    }
     recordUsedLinkSync(database, used);
     if (write.kind === 'silence') {
       insertSilenceSync(database, write.silence);
@@ -71,6 +87,8 @@ export async function silenceOpenAlert(
 /** Whether the subject still passes the check the caller made before the write. */
 function subjectUnchanged(database: Database, write: LinkWrite): boolean {
   if (write.kind === 'silence') return openAlertOfSync(database, write.alertKey) !== undefined;
+  // The extension checks its episode as it writes (extendEnforceEpisodeSync).
+  if (write.kind === 'extend') return true;
   const { account, podId } = write.snooze;
   const pod = livePodRows(database, account).find((candidate) => candidate.podId === podId);
   if (pod?.status !== 'RUNNING') return false;

@@ -1,6 +1,7 @@
 /** What an emailed action link says; the token carries the claims, signed. */
 
-export const LINK_ACTIONS = ['keep-running', 'silence'] as const;
+/** `extend-deadline`: move a deadline later (an enforcement deadline's Keep running). */
+export const LINK_ACTIONS = ['keep-running', 'silence', 'extend-deadline'] as const;
 export type LinkActionKind = (typeof LINK_ACTIONS)[number];
 
 export interface LinkClaims {
@@ -23,7 +24,11 @@ export interface LinkClaims {
   nonce: string;
   /** The zone the recipient reads times in (the confirmation page shows them so). */
   timeZone: string;
-  /** For a keep-running link from an idle mail: the idle episode it was about (its start). */
+  /**
+   * For a keep-running link from an idle mail: the idle episode it was about (its start). For an
+   * extend-deadline link: the deadline's occurrence (the Pod's start); `durationMs` is then how much
+   * later the deadline moves and `until` the new deadline as of the mailing.
+   */
   episode: number | null;
 }
 

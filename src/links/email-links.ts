@@ -7,12 +7,13 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config/schema.js';
 import { openEpisodes } from '../db/idle-state.js';
 import type { Database } from '../db/open.js';
-import { formatClock } from '../format.js';
+import { formatClock, formatElapsed } from '../format.js';
 import { alertView } from '../messages/alert-view.js';
 import { BARE_COMMAND_LINE, identityMatchers } from '../messages/commands.js';
 import { bySeverity } from '../messages/email.js';
 import { podOf } from '../messages/same-pod.js';
 import type { Action } from '../messages/view.js';
+import { detailsOf } from '../rules/finding-details.js';
 import { currentPeriod, localHour } from '../rules/period.js';
 import type { LinkActionKind, LinkClaims } from './claims.js';
 import { loadLinkSecret } from './secret.js';
@@ -97,8 +98,20 @@ export function emailLinks(settings: EmailLinkSettings): EmailLinks {
         const podId = alert.labels.pod_id as string;
         const episode = settings.episodeOf(alert.account, podId);
         const name = alert.labels.pod_name || podId;
-        const path = `${settings.publicUrl}/pods/${encodeURIComponent(alert.account)}/${encodeURIComponent(podId)}/keep-running?t=`;
-        for (const end of keepRunningEnds(now, settings.timeZone)) {
+        const podPath = `${settings.publicUrl}/pods/${encodeURIComponent(alert.account)}/${encodeURIComponent(podId)}`;
+        const extension = deadlineExtension(alert);
+        if (extension) {
+          // A deadline is moved, not snoozed: one link, for this run of the Pod only.
+          const until = extension.stopAt + extension.byMs;
+          const end = { label: formatElapsed(extension.byMs), durationMs: extension.byMs, until };
+          const label = `Keep ${pods.size > 1 ? `${name} ` : ''}running ${end.label} longer (until ${formatClock(until, settings.timeZone)})`;
+          links.push({
+            label,
+            href: `${podPath}/extend-deadline?t=${make('extend-deadline', podId, end, extension.occurrence)}`,
+          });
+        }
+        const path = `${podPath}/keep-running?t=`;
+        for (const end of extension ? [] : keepRunningEnds(now, settings.timeZone)) {
           const label = pods.size > 1 ? `Keep ${name} running ${end.label}` : `Keep running ${end.label}`;
           links.push({ label, href: path + make('keep-running', podId, end, episode) });
         }
@@ -126,6 +139,13 @@ const hoursFrom = (now: number, hours: number): LinkEnd => ({
   durationMs: hours * HOUR_MS,
   until: now + hours * HOUR_MS,
 });
+
+/** What a deadline's warning offers to move: its stop, by how much, and the run it is about. */
+function deadlineExtension(alert: NotifyAlert): { stopAt: number; byMs: number; occurrence: number } | undefined {
+  const d = detailsOf(alert.details, 'enforce');
+  if (d?.enforceKind !== 'deadline' || d.stage !== 'warn' || !d.extendByMs) return undefined;
+  return { stopAt: d.stopAt, byMs: d.extendByMs, occurrence: d.occurrence };
+}
 
 /** The Pod an alert offers to keep running (`account/podId`): an idle alert about one running Pod. */
 const runningPod = (alert: NotifyAlert) => (RUNNING_STAGES.has(String(alert.details.stage)) ? podOf(alert) : undefined);

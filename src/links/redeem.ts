@@ -1,5 +1,7 @@
+import { extensionReceipt } from '../actions/enforce/steps.js';
 import type { AlertRecord } from '../db/alerts.js';
 import { openAlertOf } from '../db/alerts.js';
+import { type EnforceEpisodeRecord, enforceEpisodeAt, lastPlannedStop } from '../db/enforce-state.js';
 import { episodeAt, openEpisodes } from '../db/idle-state.js';
 import { type LinkWrite, redeemLinkWrite } from '../db/link-redemption.js';
 import { usedLink } from '../db/links.js';
@@ -9,6 +11,9 @@ import { recentReceipts } from '../db/receipts.js';
 import { alertTitle } from '../messages/alert-view.js';
 import {
   alreadySnoozedDone,
+  deadlineOver,
+  extendDeadlineDone,
+  extendDeadlinePreview,
   idleSpellOver,
   keepRunningDone,
   keepRunningPreview,
@@ -21,10 +26,12 @@ import { identitySilence } from './console.js';
 import { readToken } from './token.js';
 
 /** What a link acts on, looked up at `now`: the Pod (and its planned stop) or the open alert. */
-type LinkPreview = ReturnType<typeof keepRunningPreview | typeof silencePreview>;
+type LinkPreview = ReturnType<typeof keepRunningPreview | typeof silencePreview | typeof extendDeadlinePreview>;
 
 type Subject =
   | { kind: 'pod'; pod: PodRecord; plannedStopAt: number | null }
+  /** An extend-deadline link's: the Pod, its deadline episode and the deadline as last announced. */
+  | { kind: 'deadline'; pod: PodRecord; episode: EnforceEpisodeRecord; deadline: number }
   | { kind: 'alert'; alert: AlertRecord }
   | { kind: 'gone'; detail: string };
 
@@ -59,21 +66,30 @@ export async function checkLink(
   if (subject.kind === 'gone') return { ok: false, refusal: { reason: 'gone', detail: subject.detail } };
   const until = endOf(claims, now);
   const preview =
-    subject.kind === 'pod'
-      ? keepRunningPreview({
+    subject.kind === 'deadline'
+      ? extendDeadlinePreview({
           podName: subject.pod.name || subject.pod.podId,
           costPerHr: subject.pod.costPerHr,
-          until,
+          deadline: subject.deadline,
+          byMs: claims.durationMs ?? 0,
           now,
           timeZone: claims.timeZone,
-          plannedStopAt: subject.plannedStopAt,
         })
-      : silencePreview({
-          title: alertTitle(subject.alert, now, claims.timeZone),
-          until,
-          now,
-          timeZone: claims.timeZone,
-        });
+      : subject.kind === 'pod'
+        ? keepRunningPreview({
+            podName: subject.pod.name || subject.pod.podId,
+            costPerHr: subject.pod.costPerHr,
+            until,
+            now,
+            timeZone: claims.timeZone,
+            plannedStopAt: subject.plannedStopAt,
+          })
+        : silencePreview({
+            title: alertTitle(subject.alert, now, claims.timeZone),
+            until,
+            now,
+            timeZone: claims.timeZone,
+          });
   return { ok: true, claims, preview, subject };
 }
 
@@ -94,6 +110,35 @@ export async function redeemLink(
     if (!check.ok) return check;
     const { claims, subject } = check;
     const until = endOf(claims, now);
+    if (subject.kind === 'deadline') {
+      const byMs = claims.durationMs ?? 0;
+      const deadline = subject.deadline + byMs;
+      const outcome = await redeemLinkWrite(database, usedRecord(claims, now), {
+        kind: 'extend',
+        episode: subject.episode,
+        fromExtendedMs: subject.episode.extendedMs,
+        byMs,
+        receipt: extensionReceipt({
+          episode: subject.episode,
+          pod: subject.pod,
+          byMs,
+          stopAt: deadline,
+          by: claims.recipient,
+          now,
+        }),
+      });
+      if (outcome.status === 'used') {
+        return {
+          ok: false,
+          refusal: { reason: 'used', usedAt: outcome.used.usedAt, recipient: outcome.used.recipient },
+        };
+      }
+      if (outcome.status === 'changed') continue;
+      return {
+        ok: true,
+        done: extendDeadlineDone(subject.pod.name || subject.pod.podId, deadline, now, claims.timeZone),
+      };
+    }
     const write: LinkWrite =
       subject.kind === 'pod'
         ? {
@@ -119,18 +164,7 @@ export async function redeemLink(
               now,
             }),
           };
-    const outcome = await redeemLinkWrite(
-      database,
-      {
-        nonce: claims.nonce,
-        action: claims.action,
-        account: claims.account,
-        subject: claims.subject,
-        recipient: claims.recipient,
-        usedAt: now,
-      },
-      write,
-    );
+    const outcome = await redeemLinkWrite(database, usedRecord(claims, now), write);
     if (outcome.status === 'used') {
       return { ok: false, refusal: { reason: 'used', usedAt: outcome.used.usedAt, recipient: outcome.used.recipient } };
     }
@@ -149,8 +183,20 @@ export async function redeemLink(
   }
 }
 
+/** The nonce as used at `now`, by the link's recipients. */
+function usedRecord(claims: LinkClaims, now: number) {
+  return {
+    nonce: claims.nonce,
+    action: claims.action,
+    account: claims.account,
+    subject: claims.subject,
+    recipient: claims.recipient,
+    usedAt: now,
+  };
+}
+
 function subjectName(claims: LinkClaims): string {
-  return claims.action === 'keep-running'
+  return claims.action !== 'silence'
     ? `Pod ${claims.subject} (account ${claims.account})`
     : `alert ${claims.subject} (account ${claims.account})`;
 }
@@ -164,6 +210,7 @@ async function lookUp(database: Database, claims: LinkClaims): Promise<Subject> 
   if (!pod) return { kind: 'gone', detail: `Pod ${claims.subject} no longer exists` };
   const name = pod.name || pod.podId;
   if (pod.status !== 'RUNNING') return { kind: 'gone', detail: `${name} is not running (${pod.status})` };
+  if (claims.action === 'extend-deadline') return deadlineOf(database, claims, pod);
   const episode = (await openEpisodes(database, claims.account)).get(claims.subject);
   if (claims.episode !== null && episode?.startedAt !== claims.episode) {
     const ended = await episodeAt(database, {
@@ -177,4 +224,23 @@ async function lookUp(database: Database, claims: LinkClaims): Promise<Subject> 
   const plannedStopAt =
     episode && last?.decision === 'warned' && last.episodeStartedAt === episode.startedAt ? last.plannedStopAt : null;
   return { kind: 'pod', pod, plannedStopAt };
+}
+
+/** The deadline episode an extend-deadline link names (its occurrence), while it is open and undecided. */
+async function deadlineOf(database: Database, claims: LinkClaims, pod: PodRecord): Promise<Subject> {
+  const key = {
+    account: claims.account,
+    podId: pod.podId,
+    kind: 'deadline' as const,
+    occurrence: claims.episode ?? -1,
+  };
+  const episode = await enforceEpisodeAt(database, key);
+  const deadline = episode ? await lastPlannedStop(database, key) : null;
+  if (!episode || episode.endedAt !== null || episode.decidedAt !== null || deadline === null) {
+    return {
+      kind: 'gone',
+      detail: deadlineOver(pod.name || pod.podId, episode?.endReason ?? null, episode?.decidedAt != null),
+    };
+  }
+  return { kind: 'deadline', pod, episode, deadline };
 }

@@ -39,28 +39,31 @@ export function enforceView(alert: AlertData, d: EnforceDetails, ctx: RenderCont
     const at = formatDateTime(d.decidedAt ?? d.evaluatedAt, zone);
     title = `Pod ${name} stopped`;
     if (d.dryRun) {
-      headline = `Pod ${name} would have been stopped (dry run, ${control})`;
+      headline = `Pod ${name} would have been stopped (dry run): ${KIND_TEXT[d.enforceKind].toLowerCase()}`;
       lead.push(
         `The ${control} runs in dry-run mode: no stop was sent at ${at}; stopping would save ${formatUsdPerHour(d.savingPerHr)}.`,
       );
     } else {
-      headline = `Pod ${name} stopped (${control}), saving ${formatUsdPerHour(d.savingPerHr)}`;
+      headline = `Pod ${name} stopped (${KIND_TEXT[d.enforceKind].toLowerCase()}), saving ${formatUsdPerHour(d.savingPerHr)}`;
       lead.push(
         `podwarden stopped it at ${at}, which saves ${formatUsdPerHour(d.savingPerHr)} (${perDay(d.savingPerHr)}); its disk is kept. Start it again from the RunPod console when you need it.`,
       );
     }
   } else if (d.dryRun) {
-    headline = `Pod ${name} would be stopped at ${formatClock(earliest, zone)} or later (dry run, ${control})`;
+    headline = `Pod ${name} would stop at ${formatClock(earliest, zone)} (dry run): ${KIND_TEXT[d.enforceKind].toLowerCase()}`;
     lead.push(
       `The ${control} runs in dry-run mode, so nothing will be stopped; it would be at the earliest at ${formatDateTime(earliest, zone)}, ${formatElapsed(d.warnLeadMs)} after this mail reaches you at the soonest.`,
     );
   } else {
-    headline = `Pod ${name} will be stopped at ${formatClock(earliest, zone)} or later (${control})`;
+    headline = `Pod ${name} stops at ${formatClock(earliest, zone)} or later: ${KIND_TEXT[d.enforceKind].toLowerCase()}`;
     lead.push(
       `podwarden stops it at the earliest at ${formatDateTime(earliest, zone)}: never sooner than ${formatElapsed(d.warnLeadMs)} after this mail reaches you. To keep it running, ${ctx.links ? 'use a Keep running link below' : 'snooze it (command below)'}.`,
     );
   }
   const rows: [string, string][] = [
+    ...(d.enforceKind === 'deadline'
+      ? [['Running since', formatDateTime(d.occurrence, zone)] as [string, string]]
+      : []),
     ['Cost', `${formatUsdPerHour(d.costPerHr)} (${perDay(d.costPerHr)})`],
     ['Stopping saves', `${formatUsdPerHour(d.savingPerHr)} (the stopped disk costs the rest)`],
   ];

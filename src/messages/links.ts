@@ -67,6 +67,36 @@ export function silenceDone(title: string, until: number, now: number, timeZone:
   return `"${title}" is silenced until ${when(until, now, timeZone)}.`;
 }
 
+export function extendDeadlinePreview(input: {
+  podName: string;
+  costPerHr: number;
+  deadline: number;
+  byMs: number;
+  now: number;
+  timeZone: string;
+}) {
+  const to = when(input.deadline + input.byMs, input.now, input.timeZone);
+  return {
+    question: `Keep ${input.podName} running ${formatElapsed(input.byMs)} longer, until ${to}?`,
+    detail: [
+      `Its deadline moves from ${when(input.deadline, input.now, input.timeZone)} to ${to}. It costs ${formatUsdPerHour(input.costPerHr)}: ${formatUsd((input.costPerHr * input.byMs) / HOUR_MS)} more.`,
+      'podwarden warns again before the new deadline.',
+    ],
+    button: `Move the deadline to ${to}`,
+  };
+}
+
+export function extendDeadlineDone(podName: string, deadline: number, now: number, timeZone: string): string {
+  return `The deadline of ${podName} moved to ${when(deadline, now, timeZone)}; podwarden warns again before it.`;
+}
+
+/** Why an extend-deadline link no longer applies. */
+export function deadlineOver(podName: string, endReason: string | null, decided: boolean): string {
+  if (decided) return `the deadline of ${podName} this email was about has passed and its stop was decided`;
+  const how = endReason === null ? undefined : (SPELL_ENDS[endReason] ?? endReason);
+  return `the run of ${podName} this email was about is over${how ? ` (${how})` : ''}`;
+}
+
 const SPELL_ENDS: Record<string, string> = {
   active: 'it got busy',
   snoozed: 'it was kept running meanwhile',
@@ -74,6 +104,7 @@ const SPELL_ENDS: Record<string, string> = {
   excluded: 'it was excluded from idle rules',
   gone: 'it is gone',
   not_running: 'it is no longer running',
+  not_selected: 'its control no longer covers it',
 };
 
 /** Why a warning's keep-running link no longer applies: its idle spell ended, and how. */

@@ -46,8 +46,11 @@ export interface ReplayOptions {
   /** The virtual clock to play on (it must stand at the scenario's start); a new one by default. */
   clock?: VirtualClock;
   log: Logger;
-  /** Called as virtual time passes (about every virtual hour), with the virtual time reached. */
-  onProgress?: (virtualMs: number) => void;
+  /**
+   * Called as virtual time passes (about every virtual hour), with the virtual time reached; the
+   * replay waits for what it returns (a test acts there as a person would, between two hours).
+   */
+  onProgress?: (virtualMs: number) => void | Promise<void>;
 }
 
 /** Not a terminal, so the daemon's progress bars log instead of drawing over the replay's own. */
@@ -135,7 +138,7 @@ export async function replay(options: ReplayOptions): Promise<ReplayReport> {
     }
     for (let at = clock.now(); options.onProgress && at < endMs; at += PROGRESS_STEP_MS) {
       await scheduler.runUntil(Math.min(at + PROGRESS_STEP_MS, endMs));
-      options.onProgress(clock.now());
+      await options.onProgress(clock.now());
     }
     await scheduler.runUntil(endMs);
     daemon.abortRuns();

@@ -8,7 +8,7 @@ export interface ReplayReport {
   stops: Array<{ at: string; podId: string; dryRun: boolean }>;
   alerts: Array<{
     at: string;
-    rule: 'budget' | 'idle' | 'capacity' | 'waste' | 'health';
+    rule: 'budget' | 'idle' | 'enforce' | 'capacity' | 'waste' | 'health';
     key: string;
     state: 'firing' | 'resolved';
   }>;

@@ -126,6 +126,10 @@ export type EnforceDetails = {
   stopAt: number;
   /** What Keep running links added so far. */
   extendedMs: number;
+  /** What one Keep running link adds (a deadline's `extendBy`); null: the kind offers snooze links instead. */
+  extendByMs: number | null;
+  /** The spell's occurrence (a deadline's: the Pod's start): an extension link is good for this one only. */
+  occurrence: number;
   warnedAt: number | null;
   warnLeadMs: number;
   locked: boolean;

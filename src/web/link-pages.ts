@@ -18,6 +18,7 @@ import { htmlReply, type Reply } from './reply.js';
 
 /** The URLs emails carry (contract with src/links/): the path names what the token must be for. */
 const KEEP_RUNNING = /^\/pods\/([^/]+)\/([^/]+)\/keep-running$/;
+const EXTEND_DEADLINE = /^\/pods\/([^/]+)\/([^/]+)\/extend-deadline$/;
 const SILENCE = /^\/alerts\/([^/]+)\/([^/]+)\/silence$/;
 
 /** The CSRF purpose of the confirmation form, bound to the link's own token. */
@@ -43,14 +44,21 @@ export function decodePart(part: string): string | undefined {
 
 /** What a confirmation path names, or undefined when the path is not one. */
 export function linkTarget(path: string): LinkTarget | undefined {
-  const keep = KEEP_RUNNING.exec(path);
-  const silence = keep ? null : SILENCE.exec(path);
-  const match = keep ?? silence;
-  if (!match) return undefined;
-  const account = decodePart(match[1] ?? '');
-  const subject = decodePart(match[2] ?? '');
+  const found = (
+    [
+      ['keep-running', KEEP_RUNNING],
+      ['extend-deadline', EXTEND_DEADLINE],
+      ['silence', SILENCE],
+    ] as const
+  )
+    .map(([action, pattern]) => [action, pattern.exec(path)] as const)
+    .find(([, match]) => match !== null);
+  if (!found) return undefined;
+  const [action, match] = found;
+  const account = decodePart(match?.[1] ?? '');
+  const subject = decodePart(match?.[2] ?? '');
   if (account === undefined || subject === undefined) return undefined;
-  return { action: keep ? 'keep-running' : 'silence', account, subject };
+  return { action, account, subject };
 }
 
 export interface LinkPageContext {
@@ -83,7 +91,7 @@ export async function linkConfirmation(context: LinkPageContext, target: LinkTar
   return htmlReply(
     200,
     page({
-      title: target.action === 'keep-running' ? 'keep running' : 'silence',
+      title: target.action === 'silence' ? 'silence' : 'keep running',
       body: html`<section class="card warning">
 <p class="question">${preview.question}</p>
 ${preview.detail.map((line) => html`<p>${line}</p>`)}

@@ -58,6 +58,11 @@ export async function runEnforce(options: {
   extra?: Record<string, unknown>;
   /** When the scenario starts (default START). */
   startAt?: number;
+  /** Called every virtual hour while the replay waits: what a person does meanwhile. */
+  everyHour?: (
+    at: number,
+    context: { clock: VirtualClock; dbPath: string; config: Config; smtp: SmtpPeer },
+  ) => Promise<void>;
 }): Promise<EnforceRun> {
   const startAt = options.startAt ?? START;
   const clock = new VirtualClock(startAt);
@@ -99,6 +104,7 @@ export async function runEnforce(options: {
     smtp: { host: '127.0.0.1', port: smtp.port },
     dbPath,
     log: silentLogger(),
+    onProgress: options.everyHour && ((at) => options.everyHour?.(at, { clock, dbPath, config, smtp })),
   });
   const database = openDatabase(dbPath, { readonly: true });
   const receipts = (await recentReceipts(database, 100_000)).reverse();

@@ -4,6 +4,7 @@ import type { Notification } from '../../src/alerts/pipeline.js';
 import type {
   BudgetDetails,
   CapacityDetails,
+  EnforceDetails,
   HealthDetails,
   IdleDetails,
   WasteDetails,
@@ -165,6 +166,78 @@ const health: HealthDetails = {
   lastSuccessAt: NOW - 34 * MIN,
   limitMs: 2 * MIN,
   evaluatedAt: NOW,
+};
+
+function enforce(
+  enforceKind: EnforceDetails['enforceKind'],
+  stage: EnforceDetails['stage'],
+  extra: Partial<EnforceDetails> = {},
+): EnforceDetails {
+  const deadline = enforceKind === 'deadline';
+  return {
+    kind: 'enforce',
+    stage,
+    enforceKind,
+    control: deadline ? 'training' : 'vision-nights',
+    why: deadline ? 'maximum runtime 12h' : 'off-hours from Mon 2 Nov, 15:00 UTC to Tue 3 Nov, 07:00 UTC',
+    podId: 'q8w3e5r7',
+    podName: 'sdxl-lora-sweep',
+    gpuTypeId: 'NVIDIA A100 80GB PCIe',
+    gpuCount: 2,
+    costPerHr: 3.28,
+    savingPerHr: 3.25,
+    stopAt: NOW + 30 * MIN,
+    extendedMs: 0,
+    extendByMs: deadline ? 2 * HOUR : null,
+    occurrence: Date.UTC(2026, 10, 2, 3, 0, 0),
+    warnedAt: NOW,
+    warnLeadMs: 30 * MIN,
+    locked: false,
+    decidedAt: stage === 'warn' ? null : NOW + 31 * MIN,
+    dryRun: false,
+    evaluatedAt: NOW,
+    ...extra,
+  };
+}
+
+const enforceLabels = (kind: string, control: string) => ({
+  pod_id: 'q8w3e5r7',
+  pod_name: 'sdxl-lora-sweep',
+  kind,
+  control,
+  stage: 'warn',
+});
+
+/** The enforcement ladder's mails (kept out of ALERTS: no screenshots of them yet). */
+export const ENFORCE_ALERTS: Record<string, NotifyAlert> = {
+  'enforce-deadline-warn': alert(
+    20,
+    'enforce',
+    'warning',
+    enforceLabels('deadline', 'training'),
+    enforce('deadline', 'warn'),
+  ),
+  'enforce-deadline-warn-dry-run': alert(
+    21,
+    'enforce',
+    'warning',
+    enforceLabels('deadline', 'training'),
+    enforce('deadline', 'warn', { dryRun: true }),
+  ),
+  'enforce-schedule-warn': alert(
+    22,
+    'enforce',
+    'warning',
+    enforceLabels('schedule', 'vision-nights'),
+    enforce('schedule', 'warn'),
+  ),
+  'enforce-deadline-stop': alert(
+    23,
+    'enforce',
+    'warning',
+    enforceLabels('deadline', 'training'),
+    enforce('deadline', 'stop'),
+  ),
 };
 
 /** Every kind of alert by the name its golden files carry. */

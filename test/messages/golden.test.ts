@@ -10,6 +10,7 @@ import { alertDescription, alertSummary } from '../../src/messages/summary.js';
 import {
   ALERTS,
   DIGEST,
+  ENFORCE_ALERTS,
   FLAPPING,
   firstNotification,
   idleGroupedNotification,
@@ -66,6 +67,11 @@ const MESSAGES: Record<string, ReturnType<typeof renderMessage>> = {
   'idle-resolved': renderMessage(resolvedNotification(ALERTS['idle-notify'] as never)),
   'budget-resolved': renderMessage(resolvedNotification(ALERTS['budget-spent'] as never)),
   'idle-warn-links': withLinks(firstNotification(ALERTS['idle-warn'] as never)),
+  ...Object.fromEntries(
+    Object.entries(ENFORCE_ALERTS).map(([name, alert]) => [name, renderMessage(firstNotification(alert))]),
+  ),
+  'enforce-deadline-warn-links': withLinks(firstNotification(ENFORCE_ALERTS['enforce-deadline-warn'] as never)),
+  'enforce-schedule-warn-links': withLinks(firstNotification(ENFORCE_ALERTS['enforce-schedule-warn'] as never)),
   'idle-notify-links': withLinks(twoRecipients(ALERTS['idle-notify'])),
   'budget-spent-links': withLinks(firstNotification(ALERTS['budget-spent'] as never)),
   'idle-grouped': renderMessage(idleGroupedNotification()),

@@ -1,4 +1,3 @@
-import { toIso } from '../../clock.js';
 import type { DeadlineConfig } from '../../config/sections/enforce.js';
 import type { PodRecord } from '../../db/pods.js';
 import { DurationError, formatDuration, parseDuration } from '../../duration.js';
@@ -67,7 +66,7 @@ function candidate(pod: PodRecord, d: DeadlineSettings, limit: string): StopCand
     warnLeadMs: d.warnLeadMs,
     dryRun: d.dryRun,
     control: d.name,
-    why: `${limit} since its start at ${toIso(startedAt)}`,
+    why: limit,
     excluded: exclusionFor(d, 'deadline', pod),
     extendByMs: d.extendByMs,
   };

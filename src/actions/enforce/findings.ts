@@ -53,6 +53,8 @@ function details(
     savingPerHr: savingPerHr(c.pod),
     stopAt: dueAt(c, episode),
     extendedMs: episode.extendedMs,
+    extendByMs: c.extendByMs,
+    occurrence: episode.occurrence,
     warnedAt: episode.warnedAt,
     warnLeadMs: c.warnLeadMs,
     locked: c.pod.locked === 1,

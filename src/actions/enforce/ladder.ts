@@ -73,13 +73,14 @@ async function evaluateAccount(
   const due: DueEnforceStop[] = [];
   for (const c of candidates) {
     let episode: EnforceEpisodeRecord | undefined = open.get(episodeKey(c.pod.podId, c.kind, c.occurrence));
-    const stopAt = episode ? dueAt(c, episode) : c.stopAt;
-    if (!episode && now < stopAt - c.warnLeadMs) continue;
+    // Its warning is due the lead time before the stop (again after Keep running moved the stop).
+    const warnDue = now >= (episode ? dueAt(c, episode) : c.stopAt) - c.warnLeadMs;
+    if (!episode && !warnDue) continue;
     // A Pod that will not be stopped (locked, excluded) is not warned of a stop; a snoozed one is
     // warned once its snooze ends, and its stop waits the lead time after that warning.
     const warn = lockedGuard(c.pod).passed && c.excluded === null && snoozeGuard(snoozes.get(c.pod.podId), now).passed;
     if (!episode) episode = await steps.open(c, warn);
-    else if (episode.warnedAt === null && warn) episode = await steps.warn(c, episode);
+    else if (episode.warnedAt === null && warn && warnDue) episode = await steps.warn(c, episode);
     if (episode.warnedAt !== null) ctx.findings.push(enforceWarnFinding(account, c, episode, now));
     if (episode.stopFailures > 0) {
       ctx.findings.push(

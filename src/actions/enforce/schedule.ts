@@ -39,7 +39,7 @@ function candidate(pod: PodRecord, schedule: ScheduleConfig, window: Window): St
   const startedInside = pod.startedAt !== null && pod.startedAt > window.start;
   const occurrence = startedInside ? (pod.startedAt as number) : window.start;
   const zone = schedule.timeZone;
-  const span = `off-hours from ${formatDateTime(window.start, zone)} to ${formatDateTime(window.end, zone)} (${zone})`;
+  const span = `off-hours from ${formatDateTime(window.start, zone)} to ${formatDateTime(window.end, zone)}`;
   return {
     pod,
     kind: 'schedule',

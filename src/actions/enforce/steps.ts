@@ -1,12 +1,15 @@
+import { toIso } from '../../clock.js';
 import {
   type EnforceEpisodeChange,
   type EnforceEpisodeRecord,
   type EnforceEpisodeWrite,
   writeEnforceStep,
 } from '../../db/enforce-state.js';
+import type { PodRecord } from '../../db/pods.js';
 import { type ReceiptInput, receiptRecorded } from '../../db/receipts.js';
 import type { EnforceEvidence } from '../../db/tables/enforce.js';
 import type { GuardResult, ReceiptDecision } from '../../db/tables/idle.js';
+import { formatDuration } from '../../duration.js';
 import type { ActionContext } from '../context.js';
 import { MAX_STOP_ATTEMPTS } from '../ladder.js';
 import { savingPerHr } from '../saving.js';
@@ -199,5 +202,47 @@ export function evidenceOf(c: StopCandidate, episode: EnforceEpisodeRecord): Enf
     stopAt: c.stopAt,
     extendedMs: episode.extendedMs,
     warnLeadMs: c.warnLeadMs,
+  };
+}
+
+/**
+ * The receipt of a Keep running link that moved an episode's stop `byMs` later, to `stopAt`: keyed
+ * by the extension it makes, so one link acts once and each further extension has its own.
+ */
+export function extensionReceipt(input: {
+  episode: EnforceEpisodeRecord;
+  pod: Pick<PodRecord, 'podId' | 'name' | 'costPerHr' | 'volumeGb'>;
+  byMs: number;
+  stopAt: number;
+  by: string;
+  now: number;
+}): ReceiptInput {
+  const { episode, pod, byMs, stopAt } = input;
+  const extendedMs = episode.extendedMs + byMs;
+  return {
+    idempotencyKey: enforceReceiptKey(episode, 'extended', `ext-${extendedMs}`),
+    account: episode.account,
+    podId: pod.podId,
+    podName: pod.name,
+    rule: episode.control,
+    kind: episode.kind,
+    episodeStartedAt: episode.occurrence,
+    decidedAt: input.now,
+    decision: 'extended',
+    reason: `Keep running link of ${input.by}: ${formatDuration(byMs)} later, to ${toIso(stopAt)}`,
+    dryRun: episode.dryRun,
+    plannedStopAt: stopAt,
+    costPerHr: pod.costPerHr,
+    savingPerHr: savingPerHr(pod),
+    evidence: {
+      kind: episode.kind,
+      control: episode.control,
+      why: `moved ${formatDuration(byMs)} later by a Keep running link`,
+      occurrence: episode.occurrence,
+      stopAt: null,
+      extendedMs,
+      warnLeadMs: null,
+    },
+    guards: [],
   };
 }
