@@ -63,7 +63,7 @@ describe('a day budget spent mid-day, with a stop cap at 80 % (podwarden simulat
       ['09:30:30', ['enforce:sim:big:budget_cap:warn', 'enforce:sim:small:budget_cap:warn'], true],
     ]);
     const mail = run.smtp.received.find((m) => m.alertKeys.includes('enforce:sim:big:budget_cap:warn'));
-    expect(mail?.subject).toBe('[sim] Pod big will be stopped at 10:00 UTC or later (budget cap gpu-day) (+1 mo…');
+    expect(mail?.subject).toBe('[sim] Pod big stops at 10:00 UTC or later: budget cap (+1 more)');
     expect(report.stops.map((stop) => [clock(stop.at), stop.podId, stop.dryRun])).toEqual([
       ['10:00:30', 'big', false],
       ['10:00:30', 'small', false],
