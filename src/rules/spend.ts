@@ -88,7 +88,11 @@ function kindsOf(budget: BudgetConfig): readonly BillingKind[] {
   return budget.scope === 'account' ? RESOURCE_KINDS : [budget.scope];
 }
 
-function inScope(budget: BudgetConfig, resource: ResourceCost): boolean {
+/** Whether the budget's ids or name pattern choose the resource (none given: every resource of its kind). */
+export function inScope(
+  budget: Pick<BudgetConfig, 'ids' | 'namePattern'>,
+  resource: Pick<ResourceCost, 'resourceId' | 'name'>,
+): boolean {
   if (budget.ids === undefined && budget.namePattern === undefined) return true;
   if (budget.ids?.includes(resource.resourceId)) return true;
   return budget.namePattern !== undefined && namePattern(budget.namePattern).test(resource.name);

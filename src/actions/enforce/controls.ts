@@ -1,3 +1,4 @@
+import { budgetCapControl } from './budget-cap.js';
 import type { EnforceControl } from './candidate.js';
 import { deadlineControl } from './deadline.js';
 import { scheduleControl } from './schedule.js';
@@ -7,4 +8,4 @@ import { scheduleControl } from './schedule.js';
  * per control. A Pod may have one episode per kind at a time; its controls of different kinds
  * each run their own.
  */
-export const ENFORCE_CONTROLS: readonly EnforceControl[] = [deadlineControl, scheduleControl];
+export const ENFORCE_CONTROLS: readonly EnforceControl[] = [deadlineControl, scheduleControl, budgetCapControl];

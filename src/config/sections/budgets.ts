@@ -16,6 +16,38 @@ export const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday',
 
 const BUDGET_NAME = /^[a-z0-9][a-z0-9_-]*$/;
 
+/** What a budget does once spent: alert only, or stop Pods in its scope too. */
+export const ON_SPENT_ACTIONS = ['alert', 'stop'] as const;
+
+/** The scopes whose spend comes from Pods, so stopping Pods lowers it. */
+const STOPPABLE: readonly BudgetScope[] = ['account', 'pods'];
+
+const onSpent = withMs(
+  {
+    action: z
+      .enum(ON_SPENT_ACTIONS)
+      .default('alert')
+      .describe(
+        'alert: the budget alerts at its thresholds, nothing more; stop: it also stops the running Pods in its scope, most expensive first, until the rate left fits what is left of the amount (or nothing is left to stop).',
+      ),
+    threshold: z
+      .number()
+      .positive()
+      .max(100)
+      .default(100)
+      .describe(
+        'The percentage of the amount at which the stop is due (100: when the budget is spent). Below 100 leaves money for the rest of the period, so cheaper Pods can keep running.',
+      ),
+    warnLead: duration()
+      .prefault('30m')
+      .describe('How long before the stop the warning goes out (with Keep running links), at the current rate.'),
+    dryRun: z.boolean().default(true).describe('Record the whole ladder (warning, guards, receipt) but send no stop.'),
+  },
+  ['warnLead'],
+);
+
+export type OnSpentConfig = z.output<typeof onSpent>;
+
 const budget = withMs(
   {
     name: z.string().regex(BUDGET_NAME, {
@@ -63,6 +95,11 @@ const budget = withMs(
     /** No forecast (and no forecast alert) until the burn rate rests on this much billing history. */
     forecastMinHistory: duration().prefault('6h'),
     recipients: recipientsField(),
+    onSpent: onSpent
+      .optional()
+      .describe(
+        "What happens when the budget is spent; absent: it alerts only. Stopping is for scopes whose spend comes from Pods (account, pods); a stop goes through the idle stop's ladder and guards (warning ahead, locked, Keep running, caps), at most once per Pod and period; it never terminates.",
+      ),
   },
   ['forecastWindow', 'forecastMinHistory'],
 ).superRefine((value, issues) => {
@@ -70,6 +107,13 @@ const budget = withMs(
     if (value[field] !== undefined && !SELECTABLE.includes(value.scope)) {
       issues.addIssue({ code: 'custom', path: [field], message: `only with scope ${SELECTABLE.join(' or ')}` });
     }
+  }
+  if (value.onSpent?.action === 'stop' && !STOPPABLE.includes(value.scope)) {
+    issues.addIssue({
+      code: 'custom',
+      path: ['onSpent', 'action'],
+      message: `stop only with scope ${STOPPABLE.join(' or ')} (their spend comes from Pods, which can be stopped); scope ${value.scope} can only alert`,
+    });
   }
 });
 
