@@ -1,4 +1,5 @@
 import type { Pod } from '../api/schemas.js';
+import { ownerEnvNames } from '../config/owner-of.js';
 import { type PodInput, type PodSampleInput, storePodPoll } from '../db/pods.js';
 import { idleSamplesFrom } from '../db/sample-horizon.js';
 import { podLists, podSampleEnds, podSamples, podSampleTails, pods, podUtilPeaks } from '../db/schema.js';
@@ -6,9 +7,9 @@ import type { Collector } from './collector.js';
 import { collectResult, unreadableOf } from './rejected-items.js';
 
 /**
- * The env names whose values are stored with a Pod: the opt-out flag and ownership labels that
- * rules and alerts group by. Every other value stays out of the database, because env is where
- * people put their tokens.
+ * The env names whose values are always stored with a Pod: the opt-out flag and ownership labels.
+ * The keys `owners.fromEnv` names are stored too; every other value stays out of the database,
+ * because env is where people put their tokens.
  */
 export const KEPT_ENV_NAMES: readonly string[] = ['COST_CENTER', 'OWNER', 'PODWARDEN_IGNORE', 'PROJECT', 'TEAM'];
 
@@ -23,7 +24,8 @@ export const podsCollector: Collector<'pods'> = {
   feeds: [podLists, pods, podSamples, podSampleEnds, podSampleTails, podUtilPeaks],
   async collect(ctx) {
     const listed = await ctx.api.rest.listPods({ includeClusterPods: true }, { signal: ctx.signal });
-    const rows = listed.items.map(podRow);
+    const keptNames = [...new Set([...KEPT_ENV_NAMES, ...ownerEnvNames(ctx.config.owners)])];
+    const rows = listed.items.map((pod) => podRow(pod, keptNames));
     const samples = listed.items.flatMap((pod) => sampleOf(pod, ctx.now) ?? []);
     const unreadable = unreadableOf(listed.rejected);
     // A Pod we could not read is unknown this poll, on record: never idle, never stopped.
@@ -51,7 +53,7 @@ function unknownSample(podId: string, observedAt: number): PodSampleInput {
   return { podId, observedAt, state: 'unknown', ...none };
 }
 
-function podRow(pod: Pod): PodInput {
+function podRow(pod: Pod, keptNames: readonly string[]): PodInput {
   return {
     podId: pod.id,
     name: pod.name,
@@ -66,7 +68,7 @@ function podRow(pod: Pod): PodInput {
     clusterRole: pod.cluster?.role ?? null,
     volumeGb: pod.mounts.persistent?.size ?? null,
     networkVolumeId: pod.mounts.network?.[0]?.volumeId ?? null,
-    env: keptEnv(pod.env),
+    env: keptEnv(pod.env, keptNames),
     actions: [...pod.actions],
     locked: pod.locked ? 1 : 0,
     createdAt: Date.parse(pod.createdAt),
@@ -74,8 +76,8 @@ function podRow(pod: Pod): PodInput {
   };
 }
 
-function keptEnv(env: Readonly<Record<string, string>>): Record<string, string> {
-  return Object.fromEntries(KEPT_ENV_NAMES.flatMap((name) => (env[name] === undefined ? [] : [[name, env[name]]])));
+function keptEnv(env: Readonly<Record<string, string>>, keptNames: readonly string[]): Record<string, string> {
+  return Object.fromEntries(keptNames.flatMap((name) => (env[name] === undefined ? [] : [[name, env[name]]])));
 }
 
 /**

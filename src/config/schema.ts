@@ -12,6 +12,7 @@ import { emailSection } from './sections/email.js';
 import { httpSection } from './sections/http.js';
 import { idleSection } from './sections/idle.js';
 import { logSection } from './sections/log.js';
+import { ownersSection } from './sections/owners.js';
 import { wasteSection } from './sections/waste.js';
 
 /**
@@ -45,6 +46,7 @@ export function configSchema(ctx: ParseContext) {
       http: httpSection(ctx),
       idle: idleSection,
       log: logSection,
+      owners: ownersSection,
       waste: wasteSection,
     })
     .superRefine(checkAccountReferences)

@@ -178,6 +178,26 @@ describe('pods collector', () => {
     }
   });
 
+  it('also stores the env keys owners.fromEnv names, and still no other', async () => {
+    const h = await harness(
+      emptyScenario({
+        pods: [
+          {
+            id: 'pod-a',
+            name: 'labelled',
+            cpu: { id: 'cpu3c', vcpuCount: 4, memory: 8 },
+            cost: 0.2,
+            env: { GIT_AUTHOR: 'alice', SQUAD: 'vision', TEAM: 'ml', HF_TOKEN: 'hf_x' },
+          },
+        ],
+      }),
+    );
+    h.config.owners.fromEnv = { owner: ['GIT_AUTHOR'], team: ['SQUAD', 'TEAM'] };
+    await pollAt(h, podsCollector, MINUTE);
+    const [row] = await livePods(h.db, ACCOUNT);
+    expect(row?.env).toEqual({ GIT_AUTHOR: 'alice', SQUAD: 'vision', TEAM: 'ml' });
+  });
+
   it('fails the run when the list fails, leaving the previous rows and samples as they were', async () => {
     const h = await harness('small-team.yaml');
     await pollAt(h, podsCollector, 2 * HOUR + 55 * MINUTE);

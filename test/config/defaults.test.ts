@@ -93,6 +93,7 @@ describe('defaults', () => {
         ],
       },
       log: { level: 'info', format: 'auto' },
+      owners: { fromEnv: { owner: [], team: [] }, fromName: [], default: {}, contacts: {} },
       waste: {
         enabled: true,
         endpointIdleMs: 6 * 3_600_000,
