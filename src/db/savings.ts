@@ -89,3 +89,31 @@ export function savedWithin(saving: SavingRecord, window: { from: number; to: nu
   const end = Math.min(saving.endedAt ?? window.to, window.to);
   return end > start ? (saving.savingPerHr * (end - start)) / HOUR_MS : 0;
 }
+
+/** An account's savings so far: what its stops saved, how many, and what the Pods still stopped save per hour. */
+export interface SavingsSoFar {
+  account: string;
+  saved: number;
+  stops: number;
+  stillStopped: number;
+  savingPerHrNow: number;
+}
+
+/** The ledger summed per account up to `now`, accounts in name order. */
+export function savingsSoFar(savings: readonly SavingRecord[], now: number): SavingsSoFar[] {
+  const byAccount = new Map<string, SavingsSoFar>();
+  for (const saving of savings) {
+    let sums = byAccount.get(saving.account);
+    if (sums === undefined) {
+      sums = { account: saving.account, saved: 0, stops: 0, stillStopped: 0, savingPerHrNow: 0 };
+      byAccount.set(saving.account, sums);
+    }
+    sums.saved += savedWithin(saving, { from: saving.stoppedAt, to: now });
+    sums.stops += 1;
+    if (saving.endedAt === null) {
+      sums.stillStopped += 1;
+      sums.savingPerHrNow += saving.savingPerHr;
+    }
+  }
+  return [...byAccount.values()].sort((a, b) => (a.account < b.account ? -1 : a.account > b.account ? 1 : 0));
+}

@@ -1,4 +1,4 @@
-import { savedWithin, savingsOverlapping } from '../db/savings.js';
+import { savingsOverlapping, savingsSoFar } from '../db/savings.js';
 import { counter } from './account-series.js';
 import { accountNames, type MetricsContext } from './source.js';
 
@@ -20,11 +20,10 @@ export function registerSavingsMetrics({ registry, source, config, refreshOn }: 
     counted.set(account, 0);
   }
   refreshOn(['tick', 'pods'], async (at) => {
-    const totals = new Map<string, number>();
-    for (const saving of await savingsOverlapping(source.db, { from: 0, to: at.now })) {
-      totals.set(saving.account, (totals.get(saving.account) ?? 0) + savedWithin(saving, { from: 0, to: at.now }));
-    }
-    for (const [account, total] of totals) {
+    for (const { account, saved: total } of savingsSoFar(
+      await savingsOverlapping(source.db, { from: 0, to: at.now }),
+      at.now,
+    )) {
       const before = counted.get(account);
       // Accounts no longer configured keep their rows but get no series (labels stay bounded).
       if (before === undefined || total <= before) continue;

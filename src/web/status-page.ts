@@ -17,6 +17,7 @@ import { budgetBar } from './charts.js';
 import { html, type SafeHtml } from './html.js';
 import { page } from './layout.js';
 import { podPath, receiptItem } from './receipt-view.js';
+import { savingsCard } from './savings-card.js';
 import { type StatusData, snoozeKey } from './status-data.js';
 
 /** The forms the page offers on a candidate or an alert (they need the session's CSRF value). */
@@ -162,6 +163,7 @@ ${card(
   data.budgets.map((status) => budgetItem(status, zone)),
   'No budget configured.',
 )}
+${savingsCard(data.savings)}
 ${card(
   'Recent decisions',
   data.receipts.map((receipt) => receiptItem(receipt, zone, { allGuards: false })),
