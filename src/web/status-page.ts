@@ -162,8 +162,7 @@ ${card(
   'Budgets',
   data.budgets.map((status) => budgetItem(status, zone)),
   'No budget configured.',
-)}
-${savingsCard(data.savings)}
+)}${savingsCard(data.savings)}
 ${card(
   'Recent decisions',
   data.receipts.map((receipt) => receiptItem(receipt, zone, { allGuards: false })),
