@@ -1,4 +1,5 @@
 import type { Database } from '../db/open.js';
+import type { SavingsSoFar } from '../db/savings.js';
 import type { DecisionSource } from '../db/schema.js';
 import type { AlertFields } from './alert.js';
 import type { FlapPattern } from './flapping.js';
@@ -61,6 +62,8 @@ export interface DigestNotice {
   now: number;
   /** Snoozes and silences that hold now (links/decisions.ts), wherever they were made. */
   held?: HeldDecision[];
+  /** The savings ledger's running total for the account; absent before its first stop sent. */
+  savedSoFar?: SavingsSoFar;
 }
 
 /**

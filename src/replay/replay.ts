@@ -48,6 +48,11 @@ export interface ReplayOptions {
   log: Logger;
   /** Called as virtual time passes (about every virtual hour), with the virtual time reached. */
   onProgress?: (virtualMs: number) => void;
+  /**
+   * Called at the end of the played time, while the simulators still answer (their ground truth
+   * over HTTP, `/_sim/truth/...`): a test compares what the daemon stored with what was charged.
+   */
+  atEnd?: (simulators: readonly Simulator[]) => Promise<void>;
 }
 
 /** Not a terminal, so the daemon's progress bars log instead of drawing over the replay's own. */
@@ -140,6 +145,7 @@ export async function replay(options: ReplayOptions): Promise<ReplayReport> {
     await scheduler.runUntil(endMs);
     daemon.abortRuns();
     await scheduler.stop(5_000);
+    await options.atEnd?.(sims);
     const counts = sims.map((sim) => sim.requestLog.counts());
     const sum = (pick: (c: (typeof counts)[number]) => number) => counts.reduce((total, c) => total + pick(c), 0);
     const stops = await stopsDecided(daemon.db);
