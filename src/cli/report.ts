@@ -58,21 +58,22 @@ export function reportCommand(): Command {
           throw new UsageError(`report: --to ${toIso(to)} is not after --from ${toIso(from)} (--to is exclusive)`);
         }
         const window = { from, to };
+        // The configured accounts (or the one asked for): a database may hold rows of accounts since removed.
+        const chosen = options.account === undefined ? accounts : [options.account];
         const mine = <T extends { account: string }>(rows: readonly T[]) =>
-          options.account === undefined ? rows : rows.filter((row) => row.account === options.account);
+          rows.filter((row) => chosen.includes(row.account));
         const report = buildReport({
           ...window,
           now,
           by: options.by,
           timeZone,
           owners: config.owners,
-          buckets: mine(
-            await billedBuckets(database, {
-              kinds: REPORTED_KINDS,
-              bucketSize: config.collectors.billing.bucketSize,
-              ...window,
-            }),
-          ),
+          buckets: await billedBuckets(database, {
+            accounts: chosen,
+            kinds: REPORTED_KINDS,
+            bucketSize: config.collectors.billing.bucketSize,
+            ...window,
+          }),
           savings: mine(await savingsOverlapping(database, window)),
           stops: mine(await stopsDecidedIn(database, window)),
           names: await namedResources(database),

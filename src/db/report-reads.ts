@@ -35,7 +35,6 @@ const statements = perDatabase(({ sqlite }) => ({
      FROM billing_records WHERE account = ? AND kind = ? AND bucket_size = ? AND start_time >= ? AND start_time < ?
      ORDER BY start_time, resource_id`,
   ),
-  accounts: sqlite.prepare<[], string>('SELECT DISTINCT account FROM billing_records').pluck(),
   names: sqlite.prepare<[], { account: string; kind: BillingKind; id: string; name: string; env: string | null }>(
     `SELECT account, 'pods' AS kind, pod_id AS id, name, env FROM pods
      UNION ALL SELECT account, 'clusters', cluster_id, name, NULL FROM clusters
@@ -50,17 +49,23 @@ const statements = perDatabase(({ sqlite }) => ({
 }));
 
 /**
- * The stored billing buckets of `kinds` whose start lies in [from, to), of one bucket size, every
- * account's: the amounts as the API reported them.
+ * The stored billing buckets of `accounts` and `kinds` whose start lies in [from, to), of one
+ * bucket size: the amounts as the API reported them.
  */
 export const billedBuckets = outsideTransaction(
   (
     database: Database,
-    query: { kinds: readonly BillingKind[]; bucketSize: BucketSize; from: number; to: number },
+    query: {
+      accounts: readonly string[];
+      kinds: readonly BillingKind[];
+      bucketSize: BucketSize;
+      from: number;
+      to: number;
+    },
   ): BilledBucket[] => {
     const read = statements(database);
     const rows: BilledBucket[] = [];
-    for (const account of read.accounts.all()) {
+    for (const account of query.accounts) {
       for (const kind of query.kinds)
         rows.push(...read.buckets.all(account, kind, query.bucketSize, query.from, query.to));
     }
