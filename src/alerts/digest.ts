@@ -4,6 +4,7 @@ import { firingAlerts, openFlaps } from '../db/alerts.js';
 import type { OutboxRow } from '../db/channel-outbox.js';
 import { digestGroupKey, lastDigestAt, queueDigestOnce, type StopSince, stopsBetween } from '../db/digest.js';
 import type { Database } from '../db/open.js';
+import { savingsOverlapping, savingsSoFar } from '../db/savings.js';
 import { listSilences } from '../db/silences.js';
 import { currentPeriod, localHour } from '../rules/period.js';
 import { toNotifyAlert } from './alert.js';
@@ -101,6 +102,8 @@ export async function digestNotice(
     .filter((saving) => saving.decidedAt >= since || saving.notBilledMs > 0);
   const saved = savings.reduce((sum, saving) => sum + saving.saved, 0);
   const held = await heldDecisions(database, now, account);
+  const ledger = (await savingsOverlapping(database, { from: 0, to: now })).filter((s) => s.account === account);
+  const [savedSoFar] = savingsSoFar(ledger, now);
   // A Pod kept running by someone's decision spends money: worth the digest on its own.
   if (open.length === 0 && flapping.length === 0 && saved <= 0 && held.length === 0) return undefined;
   const recipients = new Set([...open, ...flapping].flatMap((item) => item.recipients));
@@ -114,6 +117,7 @@ export async function digestNotice(
     sinceLastDigest: lastDigest !== null,
     timeZone,
     held,
+    ...(savedSoFar === undefined ? {} : { savedSoFar }),
     recipients: [...(recipients.size > 0 ? recipients : settings.defaultRecipients)].sort(),
     now,
   };

@@ -1,4 +1,5 @@
 import type { Database } from '../db/open.js';
+import type { SavingsSoFar } from '../db/savings.js';
 import type { DecisionSource } from '../db/schema.js';
 import type { AlertFields } from './alert.js';
 import type { FlapPattern } from './flapping.js';
@@ -64,6 +65,8 @@ export interface DigestNotice {
   held?: HeldDecision[];
   /** The account's spend by team this month; only when `owners` gives resources a team. */
   teamSpend?: TeamSpendReport;
+  /** The savings ledger's running total for the account; absent before its first stop sent. */
+  savedSoFar?: SavingsSoFar;
 }
 
 /**

@@ -4,6 +4,7 @@ import { collectCommand } from './collect.js';
 import { dbCommand } from './db.js';
 import { demoCommand } from './demo.js';
 import { migrateCommand } from './migrate.js';
+import { reportCommand } from './report.js';
 import { runCommand } from './run.js';
 import { silenceCommand } from './silence.js';
 import { simCommand } from './sim.js';
@@ -18,6 +19,7 @@ export const commands: Array<() => Command> = [
   dbCommand,
   demoCommand,
   migrateCommand,
+  reportCommand,
   runCommand,
   silenceCommand,
   simCommand,

@@ -6,6 +6,7 @@ import { outsideTransaction } from './outside-transaction.js';
 import { livePodRows, type PodInput, podListPoll, podListSyncing } from './pod-list.js';
 import { followSampleEnds } from './sample-ends.js';
 import { followSampleTails } from './sample-tails.js';
+import { closeGoneSavingsSync, closeStartedSavingsSync } from './savings.js';
 import { pods, type SampleState } from './schema.js';
 import { perDatabase } from './statements.js';
 import { writeFollowingPeaks } from './util-peaks.js';
@@ -58,7 +59,10 @@ function syncPodRows(
       return { upserted: items.length, gone: [] };
     }
     if (poll !== undefined && poll.seenAt !== poll.syncedAt) writes.settle.run(poll.seenAt, account, poll.syncedAt);
+    // Before the rows change: a restart is told from the status the previous poll stored.
+    closeStartedSavingsSync(database, account, items, now);
     const result = syncPodList(database, account, items, now, unreadable);
+    closeGoneSavingsSync(database, account, result.gone, now);
     writes.pollRow.run(account, now, now);
     return result;
   });

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, inArray } from 'drizzle-orm';
 import type { Database } from './open.js';
 import { outsideTransaction } from './outside-transaction.js';
+import { openSavingSync } from './savings.js';
 import { type AnyReceiptEvidence, actionReceipts, type ReceiptDecision, type ReceiptEvidence } from './schema.js';
 import { perDatabase, placeholdersFor, rowWriter } from './statements.js';
 
@@ -21,7 +22,7 @@ export const STOP_DECISIONS: readonly ReceiptDecision[] = ['stopped', 'dry_run']
 
 /**
  * Writes a receipt unless one with its idempotency key exists (a tick re-run after a crash).
- * Returns whether it was written. A change it records goes with it through a store function
+ * Returns whether it was written. A stop sent opens its saving (savings.ts) with it. A change it records goes with it through a store function
  * (ladder-step.ts), which writes both in one transaction.
  */
 export const recordReceipt = outsideTransaction(recordReceiptSync);
@@ -36,7 +37,11 @@ export function recordReceiptSync(database: Database, receipt: ReceiptInput): bo
   // A blocked stop is offered again every tick and written once: the check is a key lookup,
   // where building the insert costs more than the rest of the tick's work for that Pod.
   if (receiptExists(database).get(receipt.idempotencyKey) !== undefined) return false;
-  return insertReceipt(database)(receipt) === 1;
+  return database.transaction(() => {
+    if (insertReceipt(database)(receipt) !== 1) return false;
+    if (receipt.decision === 'stopped' && !receipt.dryRun) openSavingSync(database, receipt.idempotencyKey);
+    return true;
+  });
 }
 
 // Prepared once: opening the episodes of a large account writes hundreds of receipts in one tick.

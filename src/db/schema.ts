@@ -10,4 +10,5 @@ export * from './tables/links.js';
 export * from './tables/outbox.js';
 export * from './tables/plan-changes.js';
 export * from './tables/pods.js';
+export * from './tables/savings.js';
 export * from './tables/stock.js';

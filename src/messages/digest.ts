@@ -12,6 +12,7 @@ import { type BudgetDetails, detailsOf } from '../rules/finding-details.js';
 import { alertView } from './alert-view.js';
 import { BARE_COMMAND_LINE, type CommandLine } from './commands.js';
 import { describeHeld } from './decisions.js';
+import { savedSoFarLines } from './digest-savings.js';
 import { accountSubject } from './email.js';
 import { teamSpendTables } from './team-spend.js';
 import { capitalize } from './text.js';
@@ -112,6 +113,7 @@ export function digestView(notice: DigestNotice, commandLine: CommandLine = BARE
     ];
     lead.push(`${capitalize(sinceWords)}, ${parts.join(' and ')}.`);
   }
+  lead.push(...savedSoFarLines(notice.savedSoFar));
 
   // A table for each kind of finding there is, in this order.
   const tables: Array<[string, Row[]]> = [

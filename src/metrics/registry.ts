@@ -17,6 +17,7 @@ import { registerDatabaseMetrics } from './database.js';
 import { registerIdleMetrics } from './idle.js';
 import { registerIdleUnjudgedMetrics } from './idle-unjudged.js';
 import { registerPodMetrics } from './pods.js';
+import { registerSavingsMetrics } from './savings.js';
 import type { MetricsContext, MetricsSource, Refresh, RefreshTrigger } from './source.js';
 import { registerSpendMetrics } from './spend.js';
 import { registerTeamSpendMetrics } from './team-spend.js';
@@ -40,6 +41,7 @@ const areas: ReadonlyArray<(context: MetricsContext) => void> = [
   registerIdleUnjudgedMetrics,
   registerCapacityMetrics,
   registerActionMetrics,
+  registerSavingsMetrics,
   registerAlertMetrics,
   registerAlertmanagerMetrics,
   registerCollectorMetrics,

@@ -53,6 +53,11 @@ export interface ReplayOptions {
    * replay waits for what it returns (a test acts there as a person would, between two hours).
    */
   onProgress?: (virtualMs: number) => void | Promise<void>;
+  /**
+   * Called at the end of the played time, while the simulators still answer (their ground truth
+   * over HTTP, `/_sim/truth/...`): a test compares what the daemon stored with what was charged.
+   */
+  atEnd?: (simulators: readonly Simulator[]) => Promise<void>;
 }
 
 /** Not a terminal, so the daemon's progress bars log instead of drawing over the replay's own. */
@@ -149,6 +154,7 @@ export async function replay(options: ReplayOptions): Promise<ReplayReport> {
     await scheduler.runUntil(endMs);
     daemon.abortRuns();
     await scheduler.stop(5_000);
+    await options.atEnd?.(sims);
     const counts = sims.map((sim) => sim.requestLog.counts());
     const sum = (pick: (c: (typeof counts)[number]) => number) => counts.reduce((total, c) => total + pick(c), 0);
     const stops = await stopsDecided(daemon.db);

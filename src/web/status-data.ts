@@ -3,6 +3,7 @@ import { watchedGpuTypeIds } from '../config/sections/capacity.js';
 import { latestGpuAvailability } from '../db/catalog.js';
 import { activeSnoozes } from '../db/idle-state.js';
 import { gpuTypeNames } from '../db/names.js';
+import { savingsOverlapping, savingsSoFar } from '../db/savings.js';
 import { BARE_COMMAND_LINE, type CommandLine } from '../messages/commands.js';
 import type { MetricsSource } from '../metrics/source.js';
 import { readStatus } from '../metrics/status.js';
@@ -17,6 +18,8 @@ export type StatusData = Awaited<ReturnType<typeof readStatus>> & {
   capacity: Awaited<ReturnType<typeof capacityRows>>;
   /** How the commands the page quotes run this podwarden. */
   commandLine: CommandLine;
+  /** What the stops sent saved so far, per account (the savings ledger). */
+  savings: ReturnType<typeof savingsSoFar>;
 };
 
 export async function statusData(source: MetricsSource, config: Config, now: number): Promise<StatusData> {
@@ -31,6 +34,7 @@ export async function statusData(source: MetricsSource, config: Config, now: num
     snoozedUntil,
     capacity: await capacityRows(source, config),
     commandLine: source.commandLine ?? BARE_COMMAND_LINE,
+    savings: savingsSoFar(await savingsOverlapping(source.db, { from: 0, to: now }), now),
   };
 }
 

@@ -17,6 +17,7 @@ import { budgetBar } from './charts.js';
 import { html, type SafeHtml } from './html.js';
 import { page } from './layout.js';
 import { podPath, receiptItem } from './receipt-view.js';
+import { savingsCard } from './savings-card.js';
 import { type StatusData, snoozeKey } from './status-data.js';
 import { teamSpendCard } from './team-spend-card.js';
 
@@ -169,7 +170,7 @@ ${card(
   'Budgets',
   data.budgets.map((status) => budgetItem(status, zone)),
   'No budget configured.',
-)}${teamSpendSection(data)}
+)}${teamSpendSection(data)}${savingsCard(data.savings)}
 ${card(
   'Recent decisions',
   data.receipts.map((receipt) => receiptItem(receipt, zone, { allGuards: false })),
