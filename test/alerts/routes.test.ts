@@ -10,7 +10,15 @@ const parse = (extra: Record<string, unknown>) =>
     { env: {}, baseDir: '/' },
   );
 
+const slack = {
+  destinations: ['alice-dm', 'bob-dm', 'ml'].map((name) => ({
+    name,
+    webhookUrl: `https://hooks.slack.com/services/T0/B0/${name}`,
+  })),
+};
+
 const config = parse({
+  slack,
   owners: {
     fromEnv: { owner: ['OWNER'], team: ['TEAM'] },
     contacts: {
@@ -57,7 +65,8 @@ describe('alert routes', () => {
   });
 
   it('falls to the default when the owner has no contact, or the alert no owner', () => {
-    const fallback = { email: ['ops@example.com'], slack: undefined, webhook: undefined, alertmanager: undefined };
+    // Slack is configured, so the default reaches it too: [] is its default destination.
+    const fallback = { email: ['ops@example.com'], slack: [], webhook: undefined, alertmanager: undefined };
     expect(reach(alert('idle', { pod_id: 'p3', owner: 'carol' }))).toEqual(fallback);
     expect(reach(alert('idle', { pod_id: 'p4' }))).toEqual(fallback);
   });
