@@ -1,9 +1,9 @@
-import { and, asc, desc, eq, gte, inArray, lte } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
 import { type OutboxRow, type QueuedRow, queueRow } from './channel-outbox.js';
 import type { Database } from './open.js';
 import { outsideTransaction } from './outside-transaction.js';
 import { STOP_DECISIONS } from './receipts.js';
-import { actionReceipts, channelOutbox, idleEpisodes, pods } from './schema.js';
+import { actionReceipts, channelOutbox, enforceEpisodes, idleEpisodes, pods } from './schema.js';
 
 /**
  * What the daily digest reads besides the alerts: when the account's last digest was written
@@ -31,7 +31,7 @@ function lastDigestAtSync(database: Database, account: string, channel = 'email'
 }
 
 /**
- * A stop with what became of it: when the idle episode of the stop ended (null while open) and
+ * A stop with what became of it: when the episode of the stop (idle or enforcement) ended (null while open) and
  * the Pod as last seen (its status, when it last started, when it vanished).
  */
 export type StopSince = Awaited<ReturnType<typeof stopsBetween>>[number];
@@ -45,7 +45,8 @@ export async function stopsBetween(database: Database, account: string, from: nu
       decidedAt: actionReceipts.decidedAt,
       dryRun: actionReceipts.dryRun,
       savingPerHr: actionReceipts.savingPerHr,
-      episodeEndedAt: idleEpisodes.endedAt,
+      // The episode of the stop's kind: an idle spell, or an enforcement episode (its occurrence).
+      episodeEndedAt: sql<number | null>`coalesce(${idleEpisodes.endedAt}, ${enforceEpisodes.endedAt})`,
       podStatus: pods.status,
       podStartedAt: pods.startedAt,
       podGoneAt: pods.goneAt,
@@ -57,6 +58,16 @@ export async function stopsBetween(database: Database, account: string, from: nu
         eq(idleEpisodes.account, actionReceipts.account),
         eq(idleEpisodes.podId, actionReceipts.podId),
         eq(idleEpisodes.startedAt, actionReceipts.episodeStartedAt),
+        eq(actionReceipts.kind, 'idle'),
+      ),
+    )
+    .leftJoin(
+      enforceEpisodes,
+      and(
+        eq(enforceEpisodes.account, actionReceipts.account),
+        eq(enforceEpisodes.podId, actionReceipts.podId),
+        eq(enforceEpisodes.kind, actionReceipts.kind),
+        eq(enforceEpisodes.occurrence, actionReceipts.episodeStartedAt),
       ),
     )
     .leftJoin(pods, and(eq(pods.account, actionReceipts.account), eq(pods.podId, actionReceipts.podId)))
