@@ -8,7 +8,7 @@ import { BARE_COMMAND_LINE, type CommandLine } from './commands.js';
 import { renderHtml } from './html.js';
 import { byPod, mergeViews } from './same-pod.js';
 import { renderText } from './text.js';
-import type { Action, AlertData, AlertView, Block, EmailView, RenderContext } from './view.js';
+import type { Action, AlertData, AlertView, Block, EmailView, Medium, RenderContext } from './view.js';
 
 /** The email of one notification: subject, text and HTML from one view model. */
 
@@ -25,6 +25,8 @@ export interface RenderOptions {
   timeZone?: string;
   /** How the quoted commands run this podwarden; bare `podwarden` by default. */
   commandLine?: CommandLine;
+  /** What the message calls itself in its text: `mail` (email, the default) or `message` (chat). */
+  medium?: Medium;
 }
 
 export const SUBJECT_MAX = 80;
@@ -62,6 +64,7 @@ export function emailView(notification: Notification, options: RenderOptions = {
     timeZone: options.timeZone ?? 'UTC',
     links: (options.actions?.length ?? 0) > 0,
     commandLine: options.commandLine ?? BARE_COMMAND_LINE,
+    medium: options.medium ?? 'mail',
   };
   const resolvedReason = notification.reason === 'all_resolved' || notification.reason === 'new_resolved';
   const announced = [

@@ -52,12 +52,12 @@ export function enforceView(alert: AlertData, d: EnforceDetails, ctx: RenderCont
   } else if (d.dryRun) {
     headline = `Pod ${name} would stop at ${formatClock(earliest, zone)} (dry run): ${KIND_TEXT[d.enforceKind].toLowerCase()}`;
     lead.push(
-      `The ${control} runs in dry-run mode, so nothing will be stopped; it would be at the earliest at ${formatDateTime(earliest, zone)}, ${formatElapsed(d.warnLeadMs)} after this mail reaches you at the soonest.`,
+      `The ${control} runs in dry-run mode, so nothing will be stopped; it would be at the earliest at ${formatDateTime(earliest, zone)}, ${formatElapsed(d.warnLeadMs)} after this ${ctx.medium ?? 'mail'} reaches you at the soonest.`,
     );
   } else {
     headline = `Pod ${name} stops at ${formatClock(earliest, zone)} or later: ${KIND_TEXT[d.enforceKind].toLowerCase()}`;
     lead.push(
-      `podwarden stops it at the earliest at ${formatDateTime(earliest, zone)}: never sooner than ${formatElapsed(d.warnLeadMs)} after this mail reaches you. To keep it running, ${ctx.links ? 'use a Keep running link below' : 'snooze it (command below)'}.`,
+      `podwarden stops it at the earliest at ${formatDateTime(earliest, zone)}: never sooner than ${formatElapsed(d.warnLeadMs)} after this ${ctx.medium ?? 'mail'} reaches you. To keep it running, ${ctx.links ? 'use a Keep running link below' : 'snooze it (command below)'}.`,
     );
   }
   const rows: [string, string][] = [

@@ -65,12 +65,12 @@ export function idleView(alert: AlertData, d: IdleDetails, ctx: RenderContext): 
       } else if (d.dryRun) {
         headline = `Pod ${name} would be stopped at ${formatClock(earliest, zone)} or later (dry run), idle ${idleFor}`;
         lead.push(
-          `Its rule runs in dry-run mode, so nothing will be stopped; it would be at the earliest at ${formatDateTime(earliest, zone)}${lead_ === null ? '' : `, ${formatElapsed(lead_)} after this mail reaches you`}, saving ${formatUsdPerHour(d.savingPerHr)}.`,
+          `Its rule runs in dry-run mode, so nothing will be stopped; it would be at the earliest at ${formatDateTime(earliest, zone)}${lead_ === null ? '' : `, ${formatElapsed(lead_)} after this ${ctx.medium ?? 'mail'} reaches you`}, saving ${formatUsdPerHour(d.savingPerHr)}.`,
         );
       } else {
         headline = `Pod ${name} will be stopped at ${formatClock(earliest, zone)} or later, idle ${idleFor}`;
         lead.push(
-          `Unless it gets busy, podwarden stops it at the earliest at ${formatDateTime(earliest, zone)}${lead_ === null ? '' : `: never sooner than ${formatElapsed(lead_)} after this mail reaches you`}. To keep it running, ${ctx.links ? 'use a Keep running link below' : 'snooze it (command below)'}.`,
+          `Unless it gets busy, podwarden stops it at the earliest at ${formatDateTime(earliest, zone)}${lead_ === null ? '' : `: never sooner than ${formatElapsed(lead_)} after this ${ctx.medium ?? 'mail'} reaches you`}. To keep it running, ${ctx.links ? 'use a Keep running link below' : 'snooze it (command below)'}.`,
         );
       }
       break;

@@ -59,7 +59,11 @@ export interface SlackNotificationOptions extends SlackOptions {
 
 /** One group's notification for Slack, worded as its email. */
 export function slackNotification(notification: Notification, options: SlackNotificationOptions = {}): SlackMessage {
-  const view = emailView(notification, { actions: options.actions, commandLine: options.commandLine });
+  const view = emailView(notification, {
+    actions: options.actions,
+    commandLine: options.commandLine,
+    medium: 'message',
+  });
   return slackView(view, { money: moneyOf(notification), ...options });
 }
 

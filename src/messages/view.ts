@@ -89,7 +89,12 @@ export interface RenderContext {
   commandLine: CommandLine;
   /** Whether the message carries signed action links (keep running, silence) under its lead. */
   links?: boolean;
+  /** What the message calls itself ("after this mail reaches you"); `mail` when absent. */
+  medium?: Medium;
 }
+
+/** An email is a mail; a chat or webhook message is a message. */
+export type Medium = 'mail' | 'message';
 
 /** The alert as a template sees it: rule, labels, figures and when it fired. */
 export type AlertData = AlertFields;
