@@ -315,6 +315,6 @@ describe('destinations', () => {
     expect(parse([{ ...ok, secret: 'short' }])).toThrow(/too short: at least 16 characters/);
     expect(parse([{ ...ok, secretFile: 'x' }])).toThrow(/set secret or secretFile, not both/);
     expect(parse([{ ...ok, url: 'https://user:pw@hooks.example.com/x' }])).toThrow(/without credentials/);
-    expect(parse([{ ...ok, name: 'Ops Bot' }])).toThrow(/invalid name "Ops Bot"/);
+    expect(parse([{ ...ok, name: 'Ops Bot' }])).toThrow(/invalid destination name "Ops Bot"/);
   });
 });

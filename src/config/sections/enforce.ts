@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { duration, timeZone, uniqueNames, withMs } from '../fields.js';
 import { WEEKDAYS } from './budgets.js';
+import { podSelector, podSelectorFields } from './idle.js';
 
 const TIME_OF_DAY = /^([01]\d|2[0-3]):([0-5]\d)$/;
 
@@ -15,11 +16,7 @@ const localTime = () =>
 const enforceMatch = () =>
   z
     .strictObject({
-      podIds: z.array(z.string().min(1)).prefault([]).describe('Pod ids.'),
-      names: z
-        .array(z.string().min(1))
-        .prefault([])
-        .describe('Pod names: `*` any run of characters, `?` one character.'),
+      ...podSelectorFields(),
       team: z
         .array(z.string().min(1))
         .prefault([])
@@ -30,16 +27,7 @@ const enforceMatch = () =>
     .describe('Which Pods the control covers; a Pod is selected when any list names it; all lists empty: every Pod.');
 
 const excludeSelector = () =>
-  z
-    .strictObject({
-      podIds: z.array(z.string().min(1)).prefault([]).describe('Pod ids.'),
-      names: z
-        .array(z.string().min(1))
-        .prefault([])
-        .describe('Pod names: `*` any run of characters, `?` one character.'),
-    })
-    .prefault({})
-    .describe('Pods never stopped by this control (still warned of nothing; their receipt says why).');
+  podSelector().describe('Pods never stopped by this control (still warned of nothing; their receipt says why).');
 
 const dryRun = () =>
   z.boolean().default(true).describe('Record the whole ladder (warning, guards, receipt) but send no stop request.');

@@ -19,17 +19,14 @@ const timeOfDay = () =>
     error: (issue) => `invalid time of day "${String(issue.input)}" (expected HH:MM in UTC, e.g. "22:00")`,
   });
 
-/** Pod ids and name patterns (`*` any run of characters, `?` one character). */
-const podSelector = () =>
-  z
-    .strictObject({
-      podIds: z.array(z.string().min(1)).prefault([]).describe('Pod ids.'),
-      names: z
-        .array(z.string().min(1))
-        .prefault([])
-        .describe('Pod names: `*` any run of characters, `?` one character.'),
-    })
-    .prefault({});
+/** The fields that choose Pods by id and name pattern (`*` any run of characters, `?` one character). */
+export const podSelectorFields = () => ({
+  podIds: z.array(z.string().min(1)).prefault([]).describe('Pod ids.'),
+  names: z.array(z.string().min(1)).prefault([]).describe('Pod names: `*` any run of characters, `?` one character.'),
+});
+
+/** Pod ids and name patterns. */
+export const podSelector = () => z.strictObject(podSelectorFields()).prefault({});
 
 const ladder = z
   .array(z.enum(IDLE_LADDER))

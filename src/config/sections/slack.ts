@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { duration, type ParseContext, uniqueNames } from '../fields.js';
 import { secretShape, withSecret } from '../secret.js';
+import { destinationName } from './destination-name.js';
 
 /** The Slack channel as routing sees it: configured with at least one destination. */
 export const slackChannelConfig = {
@@ -9,19 +10,12 @@ export const slackChannelConfig = {
     (config.slack?.destinations.length ?? 0) > 0,
 } as const;
 
-/** A destination's name is a route's recipient and an outbox row's target: kept short and plain. */
-const DESTINATION_NAME = /^[a-z0-9][a-z0-9_.-]*$/;
-
 function destination(ctx: ParseContext) {
   return withSecret(
     z.strictObject({
-      name: z
-        .string()
-        .regex(DESTINATION_NAME, {
-          error: (issue) =>
-            `invalid destination name "${String(issue.input)}" (expected lowercase letters, digits, ".", "_" and "-")`,
-        })
-        .describe('What routes call this destination (a channel, a team): the recipient name of `slack`.'),
+      name: destinationName().describe(
+        'What routes call this destination (a channel, a team): the recipient name of `slack`.',
+      ),
       ...secretShape('webhookUrl', ctx),
     }),
     'webhookUrl',

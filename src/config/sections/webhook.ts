@@ -1,15 +1,13 @@
 import { z } from 'zod';
 import { duration, type ParseContext, uniqueNames } from '../fields.js';
 import { secretShape, withSecret } from '../secret.js';
+import { destinationName } from './destination-name.js';
 
 /** The webhook channel as routing sees it: configured with at least one destination. */
 export const webhookChannelConfig = {
   name: 'webhook',
   configured: (config: { webhook: { destinations: readonly unknown[] } }) => config.webhook.destinations.length > 0,
 } as const;
-
-/** A destination's name is what routes and logs call it (never its URL, which may hold a token). */
-const DESTINATION_NAME = /^[a-z0-9][a-z0-9_-]*$/;
 
 /** Kept as written (a trailing slash included): a receiver's path is its own business. */
 function webhookUrl() {
@@ -32,12 +30,9 @@ function webhookUrl() {
 function destination(ctx: ParseContext) {
   return withSecret(
     z.strictObject({
-      name: z
-        .string()
-        .regex(DESTINATION_NAME, {
-          error: (issue) => `invalid name "${String(issue.input)}" (lower-case letters, digits, - and _)`,
-        })
-        .describe('What routes and logs call this destination (its outbox rows are kept under this name).'),
+      name: destinationName().describe(
+        'What routes and logs call this destination (its outbox rows are kept under this name).',
+      ),
       url: webhookUrl().describe('Where each notification is POSTed as JSON.'),
       // An HMAC key a receiver shares: short ones are guessed offline from one signed delivery.
       ...secretShape('secret', ctx, { minLength: 16 }),
