@@ -114,7 +114,7 @@ describe('podwarden silence', () => {
     ]);
     expect(typo.code).toBe(2);
     expect(typo.stderr).toBe(
-      'podwarden: --match: matcher "rule=wsate": no rule wsate (did you mean waste?); rules: budget, idle, capacity, waste, health\n',
+      'podwarden: --match: matcher "rule=wsate": no rule wsate (did you mean waste?); rules: budget, idle, enforce, capacity, waste, health\n',
     );
     const account = await runCli([
       'silence',

@@ -62,6 +62,8 @@ function writeDaemonConfig(): string {
         volumes: schedule(),
       },
       budgets: [{ name: 'daily', period: 'day', amount: 500 }],
+      // Teams, so the dashboard's spend-by-team panel has series to answer with.
+      owners: { fromEnv: { team: ['TEAM'] }, default: { team: 'platform' } },
       capacity: { watch: [{ name: 'H200 SXM' }] },
       database: { path: join(dir, 'podwarden.db') },
       http: { listen: '127.0.0.1:0' },
