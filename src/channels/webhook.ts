@@ -74,8 +74,12 @@ export function webhookRenderer(
       each(notification.receiver, (id) =>
         notificationPayload(notification, id, { actions: links?.(notification) ?? [], commandLine }),
       ),
-    flapping: (notice) => each(notice.recipients, (id) => flappingPayload(notice, id, commandLine)),
-    digest: (notice) => each(notice.recipients, (id) => digestPayload(notice, id, commandLine)),
+    // Every message channel is offered these whatever the routes: without a destination none
+    // asked for them, so nothing is written (a row would wait for ever, then be abandoned).
+    flapping: (notice) =>
+      destinations.length === 0 ? [] : each(notice.recipients, (id) => flappingPayload(notice, id, commandLine)),
+    digest: (notice) =>
+      destinations.length === 0 ? [] : each(notice.recipients, (id) => digestPayload(notice, id, commandLine)),
   };
 }
 

@@ -145,4 +145,10 @@ describe('rendering per destination', () => {
     const none = webhookRenderer([]).notification(named) as ReadonlyArray<{ target?: string }>;
     expect(none.map((row) => row.target)).toEqual(['']);
   });
+
+  it('writes no flapping notice or digest while no destination is configured: no route asked for them', () => {
+    const unconfigured = webhookRenderer([]);
+    expect(unconfigured.flapping(FLAPPING)).toEqual([]);
+    expect(unconfigured.digest?.(DIGEST)).toEqual([]);
+  });
 });
