@@ -102,20 +102,24 @@ const countColumns = {
 const emailRows = eq(channelOutbox.channel, EMAIL);
 
 /**
- * How the email outbox stands per account (`all` for messages spanning accounts), for metrics.
- * Sent and abandoned include the messages retention deleted, so they only ever grow.
+ * How a message channel's outbox (email's by default) stands per account (`all` for messages
+ * spanning accounts), for metrics. Sent and abandoned include the messages retention deleted, so
+ * they only ever grow. Episode rows (Alertmanager's) are not messages and are not counted.
  */
-export async function outboxCountsByAccount(database: Database): Promise<Array<OutboxCounts & { account: string }>> {
+export async function outboxCountsByAccount(
+  database: Database,
+  channel: string = EMAIL,
+): Promise<Array<OutboxCounts & { account: string }>> {
   const byAccount = new Map(
     database.db
       .select({ account: channelOutbox.account, ...countColumns })
       .from(channelOutbox)
-      .where(emailRows)
+      .where(and(eq(channelOutbox.channel, channel), isNull(channelOutbox.alertId)))
       .groupBy(channelOutbox.account)
       .all()
       .map((row) => [row.account, row]),
   );
-  for (const pruned of database.db.select().from(outboxPruned).where(eq(outboxPruned.channel, EMAIL)).all()) {
+  for (const pruned of database.db.select().from(outboxPruned).where(eq(outboxPruned.channel, channel)).all()) {
     const counts = byAccount.get(pruned.account) ?? {
       account: pruned.account,
       pending: 0,

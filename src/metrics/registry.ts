@@ -16,6 +16,7 @@ import { registerConfigReloadMetrics } from './config-reload.js';
 import { registerDatabaseMetrics } from './database.js';
 import { registerIdleMetrics } from './idle.js';
 import { registerIdleUnjudgedMetrics } from './idle-unjudged.js';
+import { registerNotificationMetrics } from './notifications.js';
 import { registerPodMetrics } from './pods.js';
 import { registerSavingsMetrics } from './savings.js';
 import type { MetricsContext, MetricsSource, Refresh, RefreshTrigger } from './source.js';
@@ -43,6 +44,7 @@ const areas: ReadonlyArray<(context: MetricsContext) => void> = [
   registerActionMetrics,
   registerSavingsMetrics,
   registerAlertMetrics,
+  registerNotificationMetrics,
   registerAlertmanagerMetrics,
   registerCollectorMetrics,
   registerDatabaseMetrics,
