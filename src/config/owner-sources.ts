@@ -1,9 +1,4 @@
-import type { OwnerField, OwnersConfig } from './sections/owners.js';
-
-/** The named groups a pattern can capture: `|` makes it match the empty string, every group unset but named. */
-function groupNames(source: string): string[] {
-  return Object.keys(new RegExp(`${source}|`).exec('')?.groups ?? {});
-}
+import { groupNames, OWNER_FIELDS, type OwnerField, type OwnersConfig } from './sections/owners.js';
 
 /**
  * Whether `owners` can give any resource this field at all: an env key, a name pattern with its
@@ -16,4 +11,9 @@ export function resolvesField(owners: OwnersConfig, field: OwnerField): boolean 
     owners.default[field] !== undefined ||
     owners.fromName.some((source) => groupNames(source).includes(field))
   );
+}
+
+/** Whether `owners` can give any resource an owner or a team: without a source, everything is unowned. */
+export function namesAnyone(owners: OwnersConfig): boolean {
+  return OWNER_FIELDS.some((field) => resolvesField(owners, field));
 }

@@ -1,4 +1,5 @@
 import { type OwnedResource, type Ownership, ownerOf } from '../config/owner-of.js';
+import { namesAnyone } from '../config/owner-sources.js';
 import type { OwnersConfig } from '../config/sections/owners.js';
 import type { AccountSnapshot } from '../db/snapshot.js';
 import type { Finding } from './finding.js';
@@ -39,16 +40,6 @@ export function ownershipLabels(ownership: Ownership, labels: Readonly<Record<st
   if (ownership.owner !== null && labels.owner === undefined) added.owner = ownership.owner;
   if (ownership.team !== null && labels.team === undefined) added.team = ownership.team;
   return added;
-}
-
-/** Whether ownership can name anyone at all: without a source, every resource is unowned. */
-function namesAnyone(owners: OwnersConfig): boolean {
-  const { fromEnv, fromName, default: fallback } = owners;
-  return (
-    fromEnv.owner.length + fromEnv.team.length + fromName.length > 0 ||
-    fallback.owner !== undefined ||
-    fallback.team !== undefined
-  );
 }
 
 type ResourceIndex = Record<'pods' | 'endpoints' | 'volumes', ReadonlyMap<string, OwnedResource>>;

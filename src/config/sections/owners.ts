@@ -11,6 +11,11 @@ const envNames = (field: OwnerField) =>
     .prefault([])
     .describe(`Pod env keys read for the ${field}, in order; the first one set (and not empty) gives it.`);
 
+/** The named groups a pattern can capture: they show only on a match, and `|` makes the empty string match. */
+export function groupNames(source: string): string[] {
+  return Object.keys(new RegExp(`${source}|`).exec('')?.groups ?? {});
+}
+
 /** A regular expression with a named group `owner` or `team` (or both); compiled here so a bad one fails at load. */
 const namePattern = z.string().superRefine((source, issues) => {
   let pattern: RegExp;
@@ -20,8 +25,7 @@ const namePattern = z.string().superRefine((source, issues) => {
     issues.addIssue({ code: 'custom', message: `invalid regular expression "${source}": ${(error as Error).message}` });
     return;
   }
-  // A regex's group names are visible only on a match; `|` makes the empty string match, every group unset.
-  const groups = Object.keys(new RegExp(`${pattern.source}|`).exec('')?.groups ?? {});
+  const groups = groupNames(pattern.source);
   if (!OWNER_FIELDS.some((field) => groups.includes(field))) {
     issues.addIssue({
       code: 'custom',
