@@ -5,6 +5,7 @@ import { type ReceiptInput, receiptRecorded } from '../db/receipts.js';
 import type { GuardResult, ReceiptDecision } from '../db/tables/idle.js';
 import { type PodAssessment, receiptEvidence } from '../rules/idle.js';
 import type { ActionContext } from './context.js';
+import { announceDecided } from './decided-event.js';
 import { MAX_STOP_ATTEMPTS, plannedStopAt } from './ladder.js';
 import { savingPerHr } from './saving.js';
 import type { StopOutcome } from './stop-pod.js';
@@ -137,16 +138,6 @@ export class LadderSteps {
 
   private async commit(receipts: ReceiptInput[], change: EpisodeWrite): Promise<void> {
     const written = await writeLadderStep(this.ctx.db, change, receipts);
-    for (const receipt of written) {
-      this.ctx.events.emit('action:decided', {
-        at: receipt.decidedAt,
-        podId: receipt.podId,
-        account: receipt.account,
-        decision: receipt.decision,
-        dryRun: receipt.dryRun,
-        held: receipt.decision === 'blocked' ? receipt.guards.filter((guard) => !guard.passed) : [],
-        reason: receipt.reason,
-      });
-    }
+    announceDecided(this.ctx.events, written);
   }
 }

@@ -11,6 +11,7 @@ import type { EnforceEvidence } from '../../db/tables/enforce.js';
 import type { GuardResult, ReceiptDecision } from '../../db/tables/idle.js';
 import { formatDuration } from '../../duration.js';
 import type { ActionContext } from '../context.js';
+import { announceDecided } from '../decided-event.js';
 import { MAX_STOP_ATTEMPTS } from '../ladder.js';
 import { savingPerHr } from '../saving.js';
 import type { StopOutcome } from '../stop-pod.js';
@@ -173,17 +174,7 @@ export class EnforceSteps {
 
   private async commit(receipts: ReceiptInput[], change: EnforceEpisodeWrite): Promise<void> {
     const written = await writeEnforceStep(this.ctx.db, change, receipts);
-    for (const receipt of written) {
-      this.ctx.events.emit('action:decided', {
-        at: receipt.decidedAt,
-        podId: receipt.podId,
-        account: receipt.account,
-        decision: receipt.decision,
-        dryRun: receipt.dryRun,
-        held: receipt.decision === 'blocked' ? receipt.guards.filter((guard) => !guard.passed) : [],
-        reason: receipt.reason,
-      });
-    }
+    announceDecided(this.ctx.events, written);
   }
 }
 
